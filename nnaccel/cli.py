@@ -1,0 +1,230 @@
+"""The ``nnaccel`` command line.
+
+Exit status: 0 success; 2 invalid input (bad file, invalid model, bad arguments); 3 a valid model
+using an operation or type combination that is not implemented yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from . import __version__
+from .errors import InputError, ModelError, NnaccelError, NotImplementedOpError
+
+EXIT_INVALID = 2
+EXIT_NOT_IMPLEMENTED = 3
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse's own errors: one sentence, exit 2
+        self.print_usage(sys.stderr)
+        print(f"nnaccel: error: {message}.", file=sys.stderr)
+        sys.exit(EXIT_INVALID)
+
+
+# ---------------------------------------------------------------------------------------- models
+def load_cli_model(path: str, name: str | None):
+    """Loads a model for ``run`` / ``info``: a model JSON file (later also ``.tflite``)."""
+    from .formats import load_model
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"The model file {path} does not exist.")
+    return load_model(p, name)
+
+
+def default_inputs(model, seed: int = 0) -> list:
+    """The model's stored input data, or deterministic random data where it has none."""
+    from .model import TYPE_INFO
+    rng = np.random.default_rng(seed)
+    stored = model.stored_inputs or [None] * len(model.main.input_indexes)
+    out = []
+    for i, a in zip(model.main.input_indexes, stored):
+        o = model.main.operands[i]
+        if a is not None:
+            out.append(a)
+            continue
+        if o.dimensions is None or any(d == 0 for d in o.dimensions):
+            raise InputError(f"Input operand {i} has unknown dimensions {o.dimensions}; give its data "
+                             f"with --inputs.")
+        dt = TYPE_INFO[o.type].dtype
+        if dt.kind == "f":
+            out.append(rng.uniform(-1, 1, o.dimensions).astype(dt))
+        elif dt.kind == "b":
+            out.append(rng.integers(0, 2, o.dimensions).astype(bool))
+        else:
+            info = np.iinfo(dt)
+            lo, hi = max(info.min, -100), min(info.max, 100)
+            out.append(rng.integers(lo, hi + 1, o.dimensions).astype(dt))
+    return out
+
+
+def read_npz_inputs(path: str, count: int) -> list:
+    try:
+        data = np.load(path)
+    except (OSError, ValueError) as e:
+        raise InputError(f"The inputs file {path} cannot be read as .npz ({e}).") from None
+    missing = [f"input{i}" for i in range(count) if f"input{i}" not in data]
+    if missing:
+        raise InputError(f"The inputs file {path} lacks the arrays {', '.join(missing)} (expected "
+                         f"input0 ... input{count - 1}).")
+    return [data[f"input{i}"] for i in range(count)]
+
+
+# -------------------------------------------------------------------------------------- commands
+def cmd_run(args) -> int:
+    from .golden.interpreter import run_model
+    model = load_cli_model(args.model, args.name)
+    n = len(model.main.input_indexes)
+    inputs = read_npz_inputs(args.inputs, n) if args.inputs else default_inputs(model)
+    t0 = time.perf_counter()
+    outputs = run_model(model, inputs)
+    dt = time.perf_counter() - t0
+    for k, (i, a) in enumerate(zip(model.main.output_indexes, outputs)):
+        o = model.main.operands[i]
+        flat = np.asarray(a).reshape(-1)
+        preview = np.array2string(flat[:8], separator=", ")
+        print(f"output{k}: {o.type.name} shape {list(np.shape(a))} {preview}{' ...' if flat.size > 8 else ''}")
+    if args.outputs:
+        np.savez(args.outputs, **{f"output{k}": np.asarray(a) for k, a in enumerate(outputs)})
+        print(f"wrote {len(outputs)} outputs to {args.outputs}")
+    print(f"backend {args.backend}: {len(model.main.operations)} operations in {dt * 1e3:.1f} ms")
+    return 0
+
+
+def cmd_info(args) -> int:
+    from . import registry
+    from .validate import validate_model
+    model = load_cli_model(args.model, args.name)
+    print(f"model {model.name}: {len(model.main.operands)} operands, {len(model.main.operations)} "
+          f"operations, {len(model.referenced)} referenced subgraphs, relaxed={model.relaxed}")
+    for label, sg in model.subgraphs():
+        print(f"[{label}] inputs {sg.input_indexes} outputs {sg.output_indexes}")
+        for i, o in enumerate(sg.operands):
+            print(f"  operand {i:3d}: {o.describe()}{'  ' + o.name if o.name else ''}")
+        for k, op in enumerate(sg.operations):
+            entry = registry.get(op.type)
+            status = "unknown op" if entry is None else ("golden" if entry.implemented else "not implemented")
+            print(f"  op {k:3d}: {op.type:<28} in {op.inputs} out {op.outputs}  [{status}]")
+    validate_model(model)
+    missing = sorted({op.type for _, sg in model.subgraphs() for op in sg.operations
+                      if not registry.get(op.type).implemented})
+    print("valid model; " + ("all operations implemented" if not missing else
+                             "not implemented: " + ", ".join(missing)))
+    return 0
+
+
+def cmd_cts(args) -> int:
+    from . import cts, registry
+    if args.target not in cts.TARGETS:
+        raise InputError(f"Unknown target {args.target!r}; choose one of {', '.join(cts.TARGETS)}.")
+    unknown = [o for o in args.op if o not in registry.OPS]
+    if unknown:
+        raise InputError(f"Unknown operation {', '.join(unknown)}; names are NNAPI OperationType names "
+                         f"such as CONV_2D.")
+    root = cts.cts_dir()
+    if not root.is_dir():
+        raise InputError(f"The conformance folder {root} does not exist; set NNACCEL_CTS_DIR.")
+    files = cts.spec_files(root, args.spec)
+    if not files:
+        raise InputError(f"No conformance file under {root} matches {args.spec}.")
+    t0 = time.perf_counter()
+
+    def progress(done, total, spec):
+        if sys.stderr.isatty() or args.verbose:
+            print(f"\r[{done}/{total}] {spec:<60}", end="" if sys.stderr.isatty() else "\n",
+                  file=sys.stderr, flush=True)
+
+    results = cts.run_suite(files, args.target, args.op, args.jobs, progress)
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    print(cts.format_table(results, args.op))
+    print(f"({len(files)} files in {time.perf_counter() - t0:.1f} s, target {args.target})")
+    if args.show_failures:
+        for r in results:
+            if r.status == "failed":
+                print(f"FAILED {r.spec} {r.name}: {r.message}")
+    if args.json:
+        cts.write_json(results, args.json)
+    failed = any(r.status == "failed" for r in results)
+    return 1 if failed else 0
+
+
+def cmd_demo(args) -> int:
+    from .demo import run_demo
+    return run_demo()
+
+
+# ------------------------------------------------------------------------------------------ main
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="nnaccel", description="NNAPI accelerator kit: golden model, compiler, simulators.")
+    p.add_argument("--version", action="version", version=f"nnaccel {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    r = sub.add_parser("run", help="run a model and print its outputs",
+                       description="Run a model (JSON / .json.gz) and print its outputs. Without "
+                                   "--inputs the model's stored inputs are used, or deterministic "
+                                   "random data where it has none.")
+    r.add_argument("model", help="model file (.json or .json.gz; one model or a list)")
+    r.add_argument("--name", help="pick the model of this name from a file holding several")
+    r.add_argument("--inputs", metavar="FILE.npz", help="input arrays named input0, input1, ...")
+    r.add_argument("--outputs", metavar="FILE.npz", help="write outputs as output0, output1, ...")
+    r.add_argument("--backend", choices=["golden"], default="golden", help="where to run (default golden)")
+    r.set_defaults(func=cmd_run)
+
+    i = sub.add_parser("info", help="list a model's operands, operations and their support status",
+                       description="Print a model's operands and operations with their support status, "
+                                   "then validate it.")
+    i.add_argument("model", help="model file (.json or .json.gz)")
+    i.add_argument("--name", help="pick the model of this name from a file holding several")
+    i.set_defaults(func=cmd_info)
+
+    c = sub.add_parser("cts", help="run the NNAPI conformance models",
+                       description="Run the NNAPI CTS/VTS models ($NNACCEL_CTS_DIR, default "
+                                   "../shared/nnapi-cts) and print a table per operation. Exit 1 when "
+                                   "any model fails.")
+    c.add_argument("--op", action="append", default=[], metavar="NAME",
+                   help="only models using this operation (repeatable)")
+    c.add_argument("--spec", action="append", default=[], metavar="GLOB",
+                   help="only files whose GROUP/spec or spec matches (repeatable), e.g. 'V1_2/conv2d*'")
+    c.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1)")
+    c.add_argument("--json", metavar="FILE", help="write every model's result as JSON")
+    c.add_argument("--target", default="golden", help="golden (the accelerator targets plug in later)")
+    c.add_argument("--show-failures", action="store_true", help="list each failing model and why")
+    c.add_argument("-v", "--verbose", action="store_true", help="print progress per file")
+    c.set_defaults(func=cmd_cts)
+
+    d = sub.add_parser("demo", help="run the built-in example end to end",
+                       description="Build a small quantized model, run it on the golden model and "
+                                   "check it against an independent float computation.")
+    d.set_defaults(func=cmd_demo)
+    return p
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_INVALID
+    try:
+        return args.func(args)
+    except NotImplementedOpError as e:
+        print(f"nnaccel: not implemented: {e}", file=sys.stderr)
+        return EXIT_NOT_IMPLEMENTED
+    except (InputError, ModelError) as e:
+        print(f"nnaccel: error: {e}", file=sys.stderr)
+        return EXIT_INVALID
+    except NnaccelError as e:
+        print(f"nnaccel: error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,220 @@
+"""Model files: the JSON schema of the NNAPI conformance vectors (``../shared/nnapi-cts``).
+
+A file (``.json`` or ``.json.gz``) holds one model object or a list of them; see the conformance
+folder's README for the schema. This is nnaccel's canonical model interchange format.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+
+from .errors import InputError, ModelError
+from .model import (
+    TYPE_INFO,
+    ChannelQuant,
+    Model,
+    Operand,
+    OperandLifetime,
+    OperandType,
+    Operation,
+    Subgraph,
+    as_operand_array,
+)
+
+L = OperandLifetime
+
+
+def read_json(path) -> object:
+    """Reads a ``.json`` or ``.json.gz`` file; any failure is an :class:`InputError`."""
+    path = Path(path)
+    try:
+        if path.suffix == ".gz":
+            with gzip.open(path, "rt", encoding="utf-8") as f:
+                return json.load(f)
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        raise InputError(f"The model file {path} does not exist.") from None
+    except (OSError, EOFError, UnicodeDecodeError) as e:
+        raise InputError(f"The model file {path} cannot be read ({e}).") from None
+    except json.JSONDecodeError as e:
+        raise InputError(f"The model file {path} is not valid JSON ({e.msg} at line {e.lineno}, "
+                         f"column {e.colno}).") from None
+
+
+def load_models(path) -> list[Model]:
+    """Loads every model of a model file."""
+    doc = read_json(path)
+    items = doc if isinstance(doc, list) else [doc]
+    models = []
+    for k, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise InputError(f"Entry {k} of {path} is not a model object.")
+        models.append(model_from_dict(item))
+    return models
+
+
+def load_model(path, name: str | None = None) -> Model:
+    """Loads one model; ``name`` picks it from a file holding several."""
+    models = load_models(path)
+    if name is not None:
+        for m in models:
+            if m.name == name:
+                return m
+        names = ", ".join(m.name for m in models[:10])
+        raise InputError(f"The file {path} has no model named {name!r} (it has: {names}"
+                         f"{' ...' if len(models) > 10 else ''}).")
+    if len(models) != 1:
+        names = ", ".join(m.name for m in models[:10])
+        raise InputError(f"The file {path} holds {len(models)} models; pick one with --name (e.g. "
+                         f"{names}).")
+    return models[0]
+
+
+def _operand(d: dict, where: str) -> tuple[Operand, np.ndarray | None]:
+    try:
+        op_type = OperandType[d["type"]]
+    except KeyError:
+        raise ModelError(f"{where} has unknown operand type {d.get('type')!r}.") from None
+    try:
+        lifetime = L(d.get("lifetime", "TEMPORARY_VARIABLE"))
+    except ValueError:
+        raise ModelError(f"{where} has unknown lifetime {d.get('lifetime')!r}.") from None
+    dims = d.get("dimensions", [])
+    if dims is not None:
+        if not isinstance(dims, list) or not all(isinstance(x, int) for x in dims):
+            raise ModelError(f"{where} has dimensions {dims!r}, which is not a list of integers.")
+        dims = tuple(dims)
+        if not dims and TYPE_INFO[op_type].is_tensor:
+            dims = None  # a tensor with no dimensions has unknown rank
+    scale = d.get("scale", 0.0)
+    zp = d.get("zero_point", 0)
+    if not isinstance(scale, (int, float)) or scale is None:
+        raise ModelError(f"{where} has scale {scale!r}, which is not a number.")
+    if not isinstance(zp, int):
+        raise ModelError(f"{where} has zero point {zp!r}, which is not an integer.")
+    cq = d.get("channel_quant")
+    channel_quant = None
+    if cq:
+        channel_quant = ChannelQuant(tuple(float(s) for s in cq["scales"]), int(cq["channel_dim"]))
+    o = Operand(op_type, dims, float(scale), int(zp), channel_quant, lifetime, name=d.get("name"),
+                is_ignored=bool(d.get("is_ignored", False)))
+    raw = d.get("data", [])
+    if not isinstance(raw, list):
+        raise ModelError(f"{where} has data that is not a list.")
+    try:
+        arr = as_operand_array(op_type, raw, dims) if raw else np.zeros(0, TYPE_INFO[op_type].dtype)
+    except (TypeError, ValueError, OverflowError) as e:
+        raise ModelError(f"{where} has data that does not fit its type {op_type.name} ({e}).") from None
+    if lifetime in (L.CONSTANT_COPY, L.CONSTANT_REFERENCE, L.SUBGRAPH):
+        o.data = arr
+        return o, None
+    return o, arr
+
+
+def _subgraph(d: dict, label: str) -> tuple[Subgraph, dict[int, np.ndarray]]:
+    if not isinstance(d, dict):
+        raise ModelError(f"Subgraph {label} is not an object.")
+    sg = Subgraph()
+    samples = {}
+    for i, od in enumerate(d.get("operands", [])):
+        if not isinstance(od, dict):
+            raise ModelError(f"Operand {i} of subgraph {label} is not an object.")
+        o, data = _operand(od, f"Operand {i} of subgraph {label}")
+        sg.operands.append(o)
+        if data is not None:
+            samples[i] = data
+    for k, opd in enumerate(d.get("operations", [])):
+        if not isinstance(opd, dict) or "type" not in opd:
+            raise ModelError(f"Operation {k} of subgraph {label} is not an object with a type.")
+        try:
+            sg.operations.append(Operation(str(opd["type"]), [int(i) for i in opd.get("inputs", [])],
+                                           [int(i) for i in opd.get("outputs", [])]))
+        except (TypeError, ValueError):
+            raise ModelError(f"Operation {k} of subgraph {label} has operand indexes that are not "
+                             f"integers.") from None
+    try:
+        sg.input_indexes = [int(i) for i in d.get("input_indexes", [])]
+        sg.output_indexes = [int(i) for i in d.get("output_indexes", [])]
+    except (TypeError, ValueError):
+        raise ModelError(f"Subgraph {label} has input or output indexes that are not integers.") from None
+    return sg, samples
+
+
+def model_from_dict(d: dict) -> Model:
+    """Builds a :class:`Model` from one model object of the schema."""
+    if "main" not in d:
+        raise ModelError(f"Model {d.get('name', '?')!r} has no main subgraph.")
+    main, samples = _subgraph(d["main"], "main")
+    referenced = [_subgraph(r, f"referenced[{i}]")[0] for i, r in enumerate(d.get("referenced", []))]
+    n = len(main.operands)
+
+    def stored(indexes):
+        out = []
+        for i in indexes:
+            a = samples.get(i) if 0 <= i < n else None
+            o = main.operands[i] if 0 <= i < n else None
+            if a is not None and o is not None and o.dimensions is not None:
+                if a.size == math.prod(o.dimensions):
+                    a = a.reshape(o.dimensions)
+                elif a.size == 0:
+                    a = None  # an empty list on a known non-empty shape: omitted optional input
+            out.append(a)
+        return out
+
+    meta = {k: d[k] for k in ("group", "spec", "expect_failure", "min_supported_version",
+                              "multinomial_tolerance") if k in d}
+    return Model(main, referenced, bool(d.get("is_relaxed", False)), str(d.get("name", "model")),
+                 stored(main.input_indexes), stored(main.output_indexes), meta)
+
+
+def _operand_dict(o: Operand, data) -> dict:
+    return {
+        "name": o.name, "type": o.type.name, "dtype": TYPE_INFO[o.type].dtype.name,
+        "dimensions": None if o.dimensions is None else list(o.dimensions),
+        "scale": o.scale, "zero_point": o.zero_point,
+        "channel_quant": None if o.channel_quant is None else
+        {"scales": list(o.channel_quant.scales), "channel_dim": o.channel_quant.channel_dim},
+        "lifetime": o.lifetime.value, "is_ignored": o.is_ignored,
+        "data": [] if data is None else np.asarray(data).reshape(-1).tolist(),
+    }
+
+
+def _subgraph_dict(sg: Subgraph, samples: dict[int, np.ndarray]) -> dict:
+    return {
+        "input_indexes": list(sg.input_indexes), "output_indexes": list(sg.output_indexes),
+        "operations": [{"type": op.type, "inputs": list(op.inputs), "outputs": list(op.outputs)}
+                       for op in sg.operations],
+        "operands": [_operand_dict(o, o.data if o.data is not None else samples.get(i))
+                     for i, o in enumerate(sg.operands)],
+    }
+
+
+def model_to_dict(model: Model) -> dict:
+    samples = {}
+    for idxs, arrays in ((model.main.input_indexes, model.stored_inputs),
+                         (model.main.output_indexes, model.stored_outputs)):
+        for i, a in zip(idxs, arrays or []):
+            if a is not None:
+                samples[i] = a
+    d = {"name": model.name, **model.meta, "is_relaxed": model.relaxed,
+         "main": _subgraph_dict(model.main, samples),
+         "referenced": [_subgraph_dict(r, {}) for r in model.referenced]}
+    return d
+
+
+def save_models(models, path) -> None:
+    """Writes models to ``path`` (gzip-compressed when it ends in ``.gz``)."""
+    path = Path(path)
+    doc = [model_to_dict(m) for m in models]
+    text = json.dumps(doc[0] if len(doc) == 1 else doc)
+    if path.suffix == ".gz":
+        with gzip.open(path, "wt", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        path.write_text(text, encoding="utf-8")

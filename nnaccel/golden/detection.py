@@ -1,0 +1,1 @@
+"""Golden kernels: detection operations (spec: ../shared/spec/OperationType.aidl)."""

@@ -1,0 +1,1 @@
+"""Golden kernels: recurrent operations (spec: ../shared/spec/OperationType.aidl)."""
