@@ -29,11 +29,14 @@ class _Parser(argparse.ArgumentParser):
 
 # ---------------------------------------------------------------------------------------- models
 def load_cli_model(path: str, name: str | None):
-    """Loads a model for ``run`` / ``info``: a model JSON file (later also ``.tflite``)."""
+    """Loads a model for ``run`` / ``info``: a model JSON file, or a ``.tflite`` file (imported)."""
     from .formats import load_model
     p = Path(path)
     if not p.exists():
         raise InputError(f"The model file {path} does not exist.")
+    if p.suffix == ".tflite":
+        from .compiler.tflite_import import load_tflite
+        return load_tflite(p)
     return load_model(p, name)
 
 
@@ -202,6 +205,14 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Build a small quantized model, run it on the golden model and "
                                    "check it against an independent float computation.")
     d.set_defaults(func=cmd_demo)
+
+    # Further commands live beside their feature: every module nnaccel/cli_<name>.py provides
+    # register(subparsers), which adds its sub-command(s).
+    import importlib
+    import pkgutil
+    from . import __path__ as pkg_path
+    for mod in sorted(m.name for m in pkgutil.iter_modules(pkg_path) if m.name.startswith("cli_")):
+        importlib.import_module(f"nnaccel.{mod}").register(sub)
     return p
 
 
