@@ -210,6 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     # register(subparsers), which adds its sub-command(s).
     import importlib
     import pkgutil
+
     from . import __path__ as pkg_path
     for mod in sorted(m.name for m in pkgutil.iter_modules(pkg_path) if m.name.startswith("cli_")):
         importlib.import_module(f"nnaccel.{mod}").register(sub)

@@ -14,9 +14,9 @@ import math
 import os
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
@@ -183,7 +183,7 @@ def run_case(model: Model, target: str = "golden") -> CaseResult:
         return result("failed", f"{type(e).__name__}: {e}")
     except NnaccelError as e:
         return result("failed", f"{type(e).__name__}: {e}")
-    except Exception as e:  # a kernel crash is a failure of that model, not of the run
+    except Exception as e:  # noqa: BLE001 - a kernel crash is a failure of that model, not of the run
         return result("failed", f"crash: {type(e).__name__}: {e}")
     if expect_failure:
         if missing:

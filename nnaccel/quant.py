@@ -5,8 +5,9 @@ simulator and the RTL must agree on bit for bit. Every function is vectorized ov
 (int64 intermediates, results in the int32 range) and follows gemmlowp / TFLite's
 ``reference_ops`` definitions:
 
-* ``saturating_rounding_doubling_high_mul(a, b)`` = the high 32 bits of ``2*a*b`` rounded half away
-  from zero, saturating the single overflow case ``a == b == INT32_MIN``;
+* ``saturating_rounding_doubling_high_mul(a, b)`` = ``a*b / 2**31`` rounded half up (toward +inf;
+  gemmlowp's nudge of ``±2**30`` followed by C++ truncating division), saturating the single
+  overflow case ``a == b == INT32_MIN``;
 * ``rounding_divide_by_pot(x, e)`` = ``x / 2**e`` rounded half away from zero;
 * ``multiply_by_quantized_multiplier(x, m, s)`` = ``rounding_divide_by_pot(srdhm(x * 2**max(s,0), m),
   max(-s,0))``, i.e. ``x * m * 2**(s-31)`` with TFLite's rounding;

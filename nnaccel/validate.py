@@ -49,11 +49,10 @@ def _check_operand(label: str, index: int, o: Operand) -> None:
     if info.is_quantized and o.type is not OperandType.TENSOR_QUANT8_SYMM_PER_CHANNEL:
         if not (math.isfinite(o.scale) and o.scale > 0):
             raise ModelError(f"{where} has scale {o.scale}, but its type requires a finite scale > 0.")
-    elif o.type is OperandType.TENSOR_INT32:
-        if not (math.isfinite(o.scale) and o.scale >= 0):
-            raise ModelError(f"{where} has scale {o.scale}, but a scale must be finite and >= 0.")
+    elif o.type is OperandType.TENSOR_INT32 and not (math.isfinite(o.scale) and o.scale >= 0):
+        raise ModelError(f"{where} has scale {o.scale}, but a scale must be finite and >= 0.")
     lo, hi = info.zero_point_range
-    if o.type is not OperandType.TENSOR_INT32 and not (lo <= o.zero_point <= hi):
+    if o.type is not OperandType.TENSOR_INT32 and not lo <= o.zero_point <= hi:
         raise ModelError(f"{where} has zero point {o.zero_point}, outside the range [{lo}, {hi}] "
                          f"its type allows.")
     if o.type is OperandType.TENSOR_QUANT8_SYMM_PER_CHANNEL:

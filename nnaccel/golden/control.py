@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model import OperandType
-from ..registry import Sig, define
+from ..registry import define
 
 T = OperandType
 

@@ -77,7 +77,14 @@ class Interpreter:
                                             f"model.")
             ins = [env.get(i) for i in op.inputs]
             ctx = KernelContext(self, sg, index, op, ins)
-            outs = entry.kernel(ctx)
+            try:
+                outs = entry.kernel(ctx)
+            except (AttributeError, TypeError):
+                omitted = [pos for pos, a in enumerate(ins) if a is None]
+                if not omitted:
+                    raise
+                raise ExecutionError(f"Operation {index} ({op.type}) cannot run: input "
+                                     f"{omitted[0]} (operand {op.inputs[omitted[0]]}) has no value.") from None
             if len(outs) != len(op.outputs):
                 raise ExecutionError(f"Operation {index} ({op.type}) produced {len(outs)} outputs, "
                                      f"expected {len(op.outputs)}.")
