@@ -85,3 +85,26 @@ def to_float32(x: np.ndarray) -> np.ndarray:
 def float_result(x: np.ndarray, like: OperandType) -> np.ndarray:
     """Casts a float32 intermediate to the storage type of ``like`` (float16 or float32)."""
     return np.asarray(x).astype(np.float16 if like is F16 else np.float32)
+
+
+def dequantize_float32(q: np.ndarray, operand: Operand) -> np.ndarray:
+    """NNAPI ``convertQuantToFloat32``: ``(float32(q) - zero_point) * scale``, every step in float32.
+
+    The reference kernels that "dequantize, compute in float, requantize" (the detection and
+    region operations) read their quantized tensors this way.
+    """
+    zp = np.float32(operand.zero_point)
+    return ((np.asarray(q).astype(np.float32) - zp) * np.float32(operand.scale)).astype(np.float32)
+
+
+def quantize_float32(x: np.ndarray, operand: Operand) -> np.ndarray:
+    """NNAPI ``convertFloat32ToQuant``: ``clamp(round_half_away(x / scale + zero_point))``.
+
+    The division and the addition are float32 operations, the rounding is ``std::round`` (half
+    away from zero), the clamp is to the range of ``operand``'s type.
+    """
+    from ..quant import round_half_away
+
+    y = (np.asarray(x, np.float32) / np.float32(operand.scale)) + np.float32(operand.zero_point)
+    lo, hi = qrange(operand.type)
+    return np.clip(round_half_away(y.astype(np.float32)), lo, hi).astype(operand.info.dtype)
