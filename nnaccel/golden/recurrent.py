@@ -1,1 +1,691 @@
-"""Golden kernels: recurrent operations (spec: ../shared/spec/OperationType.aidl)."""
+"""Golden kernels: recurrent, projection and random operations.
+
+Spec: ../shared/spec/OperationType.aidl (RNN, BIDIRECTIONAL_SEQUENCE_RNN, UNIDIRECTIONAL_SEQUENCE_RNN,
+LSTM, BIDIRECTIONAL_SEQUENCE_LSTM, UNIDIRECTIONAL_SEQUENCE_LSTM, QUANTIZED_16BIT_LSTM, QUANTIZED_LSTM,
+SVDF, LSH_PROJECTION, RANDOM_MULTINOMIAL). Details the spec leaves open follow NNAPI's reference CPU
+kernels (``nn/common/operations``); each kernel's docstring writes the arithmetic down.
+
+Structure
+    One RNN cell (:func:`rnn_sequence`) serves RNN and both sequence RNNs; one float LSTM cell
+    (:func:`lstm_step` / :func:`lstm_sequence`) serves LSTM and both sequence LSTMs; the quantized
+    LSTMs have their own integer cells. Time steps are a Python loop, everything else is
+    vectorized over batch and units.
+
+Omitted optional inputs
+    An optional input is omitted when its operand has no value (``NO_VALUE``) or, at run time, when
+    it arrives as ``None`` or as a zero-sized array (the conformance files give omitted graph
+    inputs a ``[0]`` shape). Presence rules (CIFG, peephole, projection, layer normalization,
+    auxiliary inputs) are checked by the validator when presence is known statically, and again
+    by the kernel at run time, through the same functions.
+
+Float16
+    Float16 models are computed in float32 and rounded to float16 where the reference stores a
+    float16 value (the RNN hidden state after each step; the LSTM outputs at the end).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..model import CONSTANT_LIFETIMES, OperandLifetime
+from ..quant import apply_activation_float
+from ..registry import Sig, define
+from .common import (
+    BOOL,
+    F16,
+    F32,
+    I32,
+    INT32,
+    Q8A,
+    check_activation,
+)
+
+FLOAT_T = {"T": (F32, F16)}
+
+
+# ---------------------------------------------------------------------------------------------
+# Shared checking machinery (validator and kernel use the same rules)
+# ---------------------------------------------------------------------------------------------
+
+class Shapes:
+    """Shape and presence facts of one operation, for the validator or for the kernel.
+
+    ``present(i)`` is True / False, or None when only the run time knows (a graph input may be fed
+    as omitted). ``dims(i)`` is the shape (0 = unknown size) or None (unknown rank or omitted).
+    ``fail(msg, i)`` raises the context's error naming input ``i``.
+    """
+
+    def __init__(self, v=None, k=None):
+        self.v, self.k = v, k
+
+    @classmethod
+    def of_validation(cls, v):
+        return cls(v=v)
+
+    @classmethod
+    def of_kernel(cls, k):
+        return cls(k=k)
+
+    @property
+    def static(self) -> bool:
+        return self.v is not None
+
+    def n_in(self) -> int:
+        return self.v.n_in if self.static else len(self.k.inputs)
+
+    def present(self, i: int):
+        if i >= self.n_in():
+            return False
+        if self.static:
+            o = self.v.inp(i)
+            if o.lifetime is OperandLifetime.NO_VALUE:
+                return False
+            if o.lifetime in CONSTANT_LIFETIMES:
+                return o.data is not None and o.data.size > 0
+            if o.lifetime is OperandLifetime.SUBGRAPH_INPUT:
+                return None
+            return True
+        a = self.k.inputs[i]
+        return a is not None and np.asarray(a).size > 0
+
+    def dims(self, i: int):
+        if self.present(i) is False:
+            return None
+        if self.static:
+            d = self.v.inp(i).dimensions
+            if d is None or (self.present(i) is None and d and not all(d)):
+                return None  # unknown, or perhaps an omitted graph input declared with a 0 size
+            return tuple(d)
+        return tuple(np.shape(self.k.inputs[i]))
+
+    def size(self, i: int, axis: int) -> int:
+        """The size of ``axis`` of input ``i``; 0 when unknown."""
+        d = self.dims(i)
+        if d is None or len(d) <= axis:
+            return 0
+        return int(d[axis])
+
+    def fail(self, message: str, i: int | None = None):
+        if self.static:
+            self.v.fail(message, input=i)
+        where = f"input {i} " if i is not None else ""
+        self.k.fail(where + message)
+
+    # --- rules -----------------------------------------------------------------------------------
+    def require(self, i: int, what: str):
+        if self.present(i) is False:
+            self.fail(f"is omitted, but the {what} is required", i)
+
+    def rank(self, i: int, rank: int, what: str):
+        d = self.dims(i)
+        if d is not None and len(d) != rank:
+            self.fail(f"has rank {len(d)}, but the {what} must have rank {rank}", i)
+
+    def dim(self, i: int, axis: int, expected: int, what: str, of: str):
+        """Requires ``dims(i)[axis] == expected`` when both are known (``of`` names ``expected``)."""
+        got = self.size(i, axis)
+        if got and expected and got != expected:
+            self.fail(f"has size {got} in dimension {axis}, but the {what} must match {of} ({expected})", i)
+
+    def tensor(self, i: int, what: str, shape: tuple, names: tuple):
+        """Rank and sizes of a present tensor: ``shape`` holds expected sizes (0 = not checked)."""
+        if self.present(i) is False:
+            return
+        self.rank(i, len(shape), what)
+        for axis, (n, name) in enumerate(zip(shape, names)):
+            self.dim(i, axis, n, what, name)
+
+    def all_or_none(self, idxs, what: str):
+        """All of ``idxs`` present or all omitted (checked when presence is known)."""
+        p = [self.present(i) for i in idxs]
+        if any(x is None for x in p):
+            return
+        if any(p) and not all(p):
+            missing = [i for i, x in zip(idxs, p) if not x]
+            self.fail(f"is omitted while other {what} are given; the spec requires all of inputs "
+                      f"{list(idxs)} or none of them", missing[0])
+
+    def same_type(self, i: int, j: int):
+        if self.static and i < self.n_in() and j < self.n_in():
+            a, b = self.v.inp(i).type, self.v.inp(j).type
+            if a != b:
+                self.fail(f"has type {a.name}, but it must have the type of input {j} ({b.name})", i)
+
+
+def opt(k, i: int):
+    """Input ``i`` of a kernel, or ``None`` when omitted (absent, no value or zero-sized)."""
+    a = k.input(i)
+    if a is None or np.asarray(a).size == 0:
+        return None
+    return a
+
+
+def f32(a):
+    """Float32 view of an optional float tensor (``None`` stays ``None``)."""
+    return None if a is None else np.asarray(a, dtype=np.float32)
+
+
+def time_major_view(x: np.ndarray, time_major: bool) -> np.ndarray:
+    """A ``[time, batch, ...]`` view of a sequence tensor given in either layout."""
+    return x if time_major else np.swapaxes(x, 0, 1)
+
+
+def check_time_major_int(v, i: int) -> None:
+    tm = v.scalar(i)
+    if tm is not None and tm not in (0, 1):
+        v.fail(f"is {tm}, but timeMajor must be 0 or 1", input=i)
+
+
+# ---------------------------------------------------------------------------------------------
+# RNN family: one cell
+# ---------------------------------------------------------------------------------------------
+
+def rnn_sequence(x, h, w, r, b, act: int, aux=None, aux_w=None, reverse: bool = False,
+                 state_dtype=np.float32):
+    """The basic RNN cell over a time-major sequence ``x`` ``[time, batch, input]``::
+
+        h_t = act(x_t @ w.T + aux_t @ aux_w.T + h_{t-1} @ r.T + b)
+
+    (the aux term only in cross-linking mode). Computed in float32; the state is rounded to
+    ``state_dtype`` after each step, as the reference stores it in the output buffer.
+    ``reverse`` walks the time steps from last to first (the backward direction). Returns the
+    outputs ``[time, batch, units]`` (float32) and the last state.
+    """
+    x, h, w, r, b = f32(x), f32(h), f32(w), f32(r), f32(b)
+    aux, aux_w = f32(aux), f32(aux_w)
+    steps = x.shape[0]
+    out = np.zeros((steps, x.shape[1], w.shape[0]), np.float32)
+    order = range(steps - 1, -1, -1) if reverse else range(steps)
+    for t in order:
+        acc = x[t] @ w.T + h @ r.T + b
+        if aux_w is not None:
+            acc = acc + aux[t] @ aux_w.T
+        h = apply_activation_float(acc.astype(np.float32), act)
+        h = h.astype(state_dtype).astype(np.float32)
+        out[t] = h
+    return out, h
+
+
+def _rnn_shapes(s: Shapes, x: int, w: int, r: int, b: int, h: int, batch: int, size: int, what=""):
+    """Shape rules of one RNN direction (input size / units consistency)."""
+    units = s.size(w, 0) or s.size(b, 0) or s.size(r, 0)
+    s.tensor(w, f"{what}weights", (units, size), ("the number of units", "the input size"))
+    s.tensor(r, f"{what}recurrent weights", (units, units), ("the number of units",) * 2)
+    s.tensor(b, f"{what}bias", (units,), ("the number of units",))
+    s.tensor(h, f"{what}hidden state", (batch, units), ("the batch size", "the number of units"))
+    return units
+
+
+def validate_rnn(v) -> None:
+    s = Shapes.of_validation(v)
+    s.rank(0, 2, "input")
+    _rnn_shapes(s, 0, 1, 2, 3, 4, s.size(0, 0), s.size(0, 1))
+    check_activation(v, 5)
+
+
+RNN_SIGS = [Sig(("T", "T", "T", "T", "T", INT32), ("T", "T"), types=FLOAT_T)]
+
+
+@define("RNN", RNN_SIGS, validate_rnn)
+def rnn(k):
+    """RNN: one step of the basic RNN cell (:func:`rnn_sequence` with one time step)::
+
+        state_out = output = act(input @ weights.T + state_in @ recurrent_weights.T + bias)
+
+    Outputs: ``[hidden state (out), output]``, both ``[batch, num_units]``.
+    """
+    x = k.inputs[0]
+    dtype = x.dtype
+    out, h = rnn_sequence(x[None], k.inputs[4], k.inputs[1], k.inputs[2], k.inputs[3],
+                          k.scalar(5, 0), state_dtype=dtype)
+    return [h.astype(dtype), out[0].astype(dtype)]
+
+
+def validate_unidirectional_rnn(v) -> None:
+    s = Shapes.of_validation(v)
+    s.rank(0, 3, "input")
+    check_time_major_int(v, 6)
+    tm = v.scalar(6)
+    batch = s.size(0, 1 if tm else 0) if tm is not None else 0
+    _rnn_shapes(s, 0, 1, 2, 3, 4, batch, s.size(0, 2))
+    check_activation(v, 5)
+
+
+@define("UNIDIRECTIONAL_SEQUENCE_RNN", [
+    Sig(("T", "T", "T", "T", "T", INT32, INT32), ("T",), types=FLOAT_T),
+    Sig(("T", "T", "T", "T", "T", INT32, INT32), ("T", "T"), types=FLOAT_T, since="V1_3"),
+], validate_unidirectional_rnn)
+def unidirectional_sequence_rnn(k):
+    """UNIDIRECTIONAL_SEQUENCE_RNN: :func:`rnn_sequence` over every time step.
+
+    Input ``[max_time, batch, input]`` when timeMajor is 1, else ``[batch, max_time, input]``;
+    output in the same layout with ``num_units`` last; optional output 1 is the last state.
+    """
+    tm = bool(k.scalar(6))
+    if k.scalar(6) not in (0, 1):
+        k.fail(f"timeMajor is {k.scalar(6)}, but it must be 0 or 1")
+    x = k.inputs[0]
+    dtype = x.dtype
+    out, h = rnn_sequence(time_major_view(x, tm), k.inputs[4], k.inputs[1], k.inputs[2],
+                          k.inputs[3], k.scalar(5, 0), state_dtype=dtype)
+    res = [time_major_view(out, tm).astype(dtype)]
+    if len(k.out_ops) == 2:
+        res.append(h.astype(dtype))
+    return res
+
+
+# BIDIRECTIONAL_SEQUENCE_RNN input positions.
+_BR_AUX, _BR_FW_AUXW, _BR_BW_AUXW = 9, 10, 11
+
+
+def _bidi_rnn_mode(s: Shapes):
+    """Linking mode from the presence of the aux input and aux weights (None = run time only)."""
+    p = (s.present(_BR_AUX), s.present(_BR_FW_AUXW), s.present(_BR_BW_AUXW))
+    if None in p:
+        return None
+    if p == (False, False, False):
+        return "none"
+    if p == (True, False, False):
+        return "parallel"
+    if p == (True, True, True):
+        return "cross"
+    s.fail("has an unsupported combination: the auxiliary input and the forward and backward "
+           "auxiliary weights must be all omitted (no linking), all given (cross-linking), or only "
+           "the auxiliary input given (parallel linking)", _BR_AUX if not p[0] else
+           (_BR_FW_AUXW if not p[1] else _BR_BW_AUXW))
+
+
+def _check_bidi_rnn(s: Shapes, tm, merge, n_out: int):
+    for i, what in ((0, "input"), (1, "forward weights"), (2, "forward recurrent weights"),
+                    (3, "forward bias"), (4, "forward hidden state"), (5, "backward weights"),
+                    (6, "backward recurrent weights"), (7, "backward bias"),
+                    (8, "backward hidden state")):
+        s.require(i, what)
+    s.rank(0, 3, "input")
+    mode = _bidi_rnn_mode(s)
+    batch = s.size(0, 1 if tm else 0) if tm is not None else 0
+    size = s.size(0, 2)
+    _rnn_shapes(s, 0, 1, 2, 3, 4, batch, size, "forward ")
+    bw_size = size if mode != "parallel" else s.size(_BR_AUX, 2)
+    _rnn_shapes(s, 0, 5, 6, 7, 8, batch, bw_size, "backward ")
+    if mode in ("parallel", "cross"):
+        s.rank(_BR_AUX, 3, "auxiliary input")
+        s.dim(_BR_AUX, 0, s.size(0, 0), "auxiliary input", "the input's dimension 0")
+        s.dim(_BR_AUX, 1, s.size(0, 1), "auxiliary input", "the input's dimension 1")
+    if mode == "cross":
+        aux_size = s.size(_BR_AUX, 2)
+        s.tensor(_BR_FW_AUXW, "forward auxiliary weights", (s.size(1, 0), aux_size),
+                 ("the forward number of units", "the auxiliary input size"))
+        s.tensor(_BR_BW_AUXW, "backward auxiliary weights", (s.size(5, 0), aux_size),
+                 ("the backward number of units", "the auxiliary input size"))
+    if merge is not None:
+        allowed = (1, 3) if merge else (2, 4)
+        if n_out not in allowed:
+            s.fail(f"mergeOutputs is {bool(merge)}, so the operation must have "
+                   f"{' or '.join(map(str, allowed))} outputs, but it has {n_out}", 14)
+    return mode
+
+
+def validate_bidirectional_rnn(v) -> None:
+    s = Shapes.of_validation(v)
+    _check_bidi_rnn(s, v.scalar(13), v.scalar(14), v.n_out)
+    check_activation(v, 12)
+
+
+_BIDI_RNN_IN = ("T",) * 12 + (INT32, BOOL, BOOL)
+
+
+@define("BIDIRECTIONAL_SEQUENCE_RNN", [
+    Sig(_BIDI_RNN_IN, ("T",) * n, types=FLOAT_T, since="V1_3" if n > 2 else "V1_2")
+    for n in (1, 2, 3, 4)
+], validate_bidirectional_rnn)
+def bidirectional_sequence_rnn(k):
+    """BIDIRECTIONAL_SEQUENCE_RNN: a forward and a backward :func:`rnn_sequence`.
+
+    The forward cell reads the input from the first to the last step, the backward cell from the
+    last to the first. Linking modes (by which optional inputs are given): none; cross-linking
+    (aux input and aux weights: both cells add ``aux_t @ aux_weights.T``); parallel linking (aux
+    input only: the backward cell reads the aux input instead of the input). ``mergeOutputs``
+    concatenates the two outputs on the last axis into output 0. With state outputs, the last
+    forward and backward hidden states follow.
+    """
+    s = Shapes.of_kernel(k)
+    tm, merge = bool(k.scalar(13)), bool(k.scalar(14))
+    mode = _check_bidi_rnn(s, tm, merge, len(k.out_ops))
+    x = k.inputs[0]
+    dtype = x.dtype
+    act = k.scalar(12, 0)
+    xs = time_major_view(x, tm)
+    aux = opt(k, _BR_AUX)
+    aux_s = time_major_view(aux, tm) if aux is not None else None
+    fw_aux = (aux_s, k.inputs[_BR_FW_AUXW]) if mode == "cross" else (None, None)
+    bw_aux = (aux_s, k.inputs[_BR_BW_AUXW]) if mode == "cross" else (None, None)
+    bw_in = aux_s if mode == "parallel" else xs
+    fw_out, fw_h = rnn_sequence(xs, k.inputs[4], k.inputs[1], k.inputs[2], k.inputs[3], act,
+                                *fw_aux, state_dtype=dtype)
+    bw_out, bw_h = rnn_sequence(bw_in, k.inputs[8], k.inputs[5], k.inputs[6], k.inputs[7], act,
+                                *bw_aux, reverse=True, state_dtype=dtype)
+    if merge:
+        outs = [np.concatenate([fw_out, bw_out], axis=2)]
+    else:
+        outs = [fw_out, bw_out]
+    outs = [time_major_view(o, tm).astype(dtype) for o in outs]
+    if len(k.out_ops) > len(outs):
+        outs += [fw_h.astype(dtype), bw_h.astype(dtype)]
+    return outs
+
+
+# ---------------------------------------------------------------------------------------------
+# SVDF
+# ---------------------------------------------------------------------------------------------
+
+def _check_svdf(s: Shapes, rank):
+    for i, what in ((0, "input"), (1, "feature weights"), (2, "time weights"), (4, "state")):
+        s.require(i, what)
+    s.rank(0, 2, "input")
+    filters = s.size(1, 0)
+    s.tensor(1, "feature weights", (0, s.size(0, 1)), ("", "the input size"))
+    s.tensor(2, "time weights", (filters, 0), ("the number of filters", ""))
+    if rank is not None and rank <= 0:
+        s.fail(f"is {rank}, but the rank must be positive", 5)
+    units = 0
+    if rank and filters:
+        if filters % rank:
+            s.fail(f"has {filters} filters, which is not a multiple of the rank {rank}", 1)
+        units = filters // rank
+    s.tensor(3, "bias", (units,), ("the number of units (filters / rank)",))
+    memory = s.size(2, 1)
+    s.tensor(4, "state", (s.size(0, 0), memory * filters),
+             ("the batch size", "memory_size * num_units * rank"))
+
+
+def validate_svdf(v) -> None:
+    s = Shapes.of_validation(v)
+    _check_svdf(s, v.scalar(5))
+    check_activation(v, 6)
+
+
+@define("SVDF", [Sig(("T", "T", "T", "T", "T", INT32, INT32), ("T", "T"), types=FLOAT_T)],
+        validate_svdf)
+def svdf(k):
+    """SVDF, as NNAPI's reference (``SVDF.cpp``), in float32 (float16 via float32).
+
+    With ``filters = weights_feature.shape[0]``, ``units = filters / rank`` and ``memory =
+    weights_time.shape[1]``, the state is ``[batch, filters, memory]`` (flattened; the reference
+    keeps ``memory`` entries per filter, so the state has ``memory * filters`` columns, not the
+    ``(memory - 1) * filters`` the spec text says)::
+
+        S = state_in with S[:, :, memory-1] = x @ weights_feature.T         (newest activation)
+        y[b, f] = sum_m weights_time[f, m] * S[b, f, m]
+        out[b, u] = act(bias[u] + sum_{r<rank} y[b, u*rank + r])             (bias optional)
+        state_out = S shifted left by one along memory, last column 0
+    """
+    s = Shapes.of_kernel(k)
+    rank = k.scalar(5)
+    _check_svdf(s, rank)
+    x = f32(k.inputs[0])
+    wf, wt = f32(k.inputs[1]), f32(k.inputs[2])
+    bias = f32(opt(k, 3))
+    batch = x.shape[0]
+    filters, memory = wt.shape
+    units = filters // rank
+    state = f32(k.inputs[4]).reshape(batch, filters, memory).copy()
+    state[:, :, memory - 1] = x @ wf.T
+    y = np.einsum("fm,bfm->bf", wt, state, dtype=np.float32)
+    out = y.reshape(batch, units, rank).sum(axis=2, dtype=np.float32)
+    if bias is not None:
+        out = out + bias
+    out = apply_activation_float(out.astype(np.float32), k.scalar(6, 0))
+    new_state = np.zeros_like(state)
+    new_state[:, :, :-1] = state[:, :, 1:]
+    dtype = k.inputs[0].dtype
+    return [new_state.reshape(batch, filters * memory).astype(dtype), out.astype(dtype)]
+
+
+# ---------------------------------------------------------------------------------------------
+# LSH_PROJECTION (FarmHash Fingerprint64 signatures)
+# ---------------------------------------------------------------------------------------------
+
+_U = np.uint64
+_K0, _K1, _K2 = _U(0xC3A5C85C97CB3127), _U(0xB492B66FBE98F273), _U(0x9AE16A3B2F90404F)
+_KMUL = _U(0x9DDFEA08EB382D69)
+
+
+def _rot(v, s: int):
+    return v if s == 0 else (v >> _U(s)) | (v << _U(64 - s))
+
+
+def _shift_mix(v):
+    return v ^ (v >> _U(47))
+
+
+def _hash16(u, v, mul):
+    a = (u ^ v) * mul
+    a = a ^ (a >> _U(47))
+    b = (v ^ a) * mul
+    b = b ^ (b >> _U(47))
+    return b * mul
+
+
+def _fetch64(keys, off: int):
+    return np.ascontiguousarray(keys[:, off:off + 8]).view("<u8").reshape(-1).astype(_U)
+
+
+def _fetch32(keys, off: int):
+    return np.ascontiguousarray(keys[:, off:off + 4]).view("<u4").reshape(-1).astype(_U)
+
+
+def _weak32(keys, off, a, b):
+    w, x, y, z = (_fetch64(keys, off + 8 * j) for j in range(4))
+    a = a + w
+    b = _rot(b + a + z, 21)
+    c = a
+    a = a + x + y
+    b = b + _rot(a, 44)
+    return a + z, b + c
+
+
+def fingerprint64(keys: np.ndarray) -> np.ndarray:
+    """FarmHash ``Fingerprint64`` (``farmhashna::Hash64``) of each row of the uint8 matrix ``keys``
+    (all keys have the same length), vectorized over rows with wrapping uint64 arithmetic."""
+    keys = np.ascontiguousarray(keys, np.uint8)
+    n = keys.shape[1]
+    ln = _U(n)
+    with np.errstate(over="ignore"):
+        if n <= 16:
+            if n >= 8:
+                mul = _K2 + ln * _U(2)
+                a = _fetch64(keys, 0) + _K2
+                b = _fetch64(keys, n - 8)
+                c = _rot(b, 37) * mul + a
+                d = (_rot(a, 25) + b) * mul
+                return _hash16(c, d, mul)
+            if n >= 4:
+                mul = _K2 + ln * _U(2)
+                a = _fetch32(keys, 0)
+                return _hash16(ln + (a << _U(3)), _fetch32(keys, n - 4), mul)
+            if n > 0:
+                a = keys[:, 0].astype(_U)
+                b = keys[:, n >> 1].astype(_U)
+                c = keys[:, n - 1].astype(_U)
+                y = (a + (b << _U(8))) & _U(0xFFFFFFFF)
+                z = (ln + (c << _U(2))) & _U(0xFFFFFFFF)
+                return _shift_mix(y * _K2 ^ z * _K0) * _K2
+            return np.full(keys.shape[0], _K2, _U)
+        if n <= 32:
+            mul = _K2 + ln * _U(2)
+            a = _fetch64(keys, 0) * _K1
+            b = _fetch64(keys, 8)
+            c = _fetch64(keys, n - 8) * mul
+            d = _fetch64(keys, n - 16) * _K2
+            return _hash16(_rot(a + b, 43) + _rot(c, 30) + d, a + _rot(b + _K2, 18) + c, mul)
+        if n <= 64:
+            mul = _K2 + ln * _U(2)
+            a = _fetch64(keys, 0) * _K2
+            b = _fetch64(keys, 8)
+            c = _fetch64(keys, n - 8) * mul
+            d = _fetch64(keys, n - 16) * _K2
+            y = _rot(a + b, 43) + _rot(c, 30) + d
+            z = _hash16(y, a + _rot(b + _K2, 18) + c, mul)
+            e = _fetch64(keys, 16) * mul
+            f = _fetch64(keys, 24)
+            g = (y + _fetch64(keys, n - 32)) * mul
+            h = (z + _fetch64(keys, n - 24)) * mul
+            return _hash16(_rot(e + f, 43) + _rot(g, 30) + h, e + _rot(f + a, 18) + g, mul)
+        # Longer keys: 64-byte blocks, then the last 64 bytes.
+        rows = keys.shape[0]
+        seed = _U(81)
+        x = np.full(rows, seed, _U)
+        y = np.full(rows, seed * _K1 + _U(113), _U)
+        z = _shift_mix(y * _K2 + _U(113)) * _K2
+        v0 = v1 = w0 = w1 = np.zeros(rows, _U)
+        x = x * _K2 + _fetch64(keys, 0)
+        end = ((n - 1) // 64) * 64
+        last64 = n - 64
+        for s in range(0, end, 64):
+            x = _rot(x + y + v0 + _fetch64(keys, s + 8), 37) * _K1
+            y = _rot(y + v1 + _fetch64(keys, s + 48), 42) * _K1
+            x = x ^ w1
+            y = y + v0 + _fetch64(keys, s + 40)
+            z = _rot(z + w0, 33) * _K1
+            v0, v1 = _weak32(keys, s, v1 * _K1, x + w0)
+            w0, w1 = _weak32(keys, s + 32, z + w1, y + _fetch64(keys, s + 16))
+            x, z = z, x
+        mul = _K1 + ((z & _U(0xFF)) << _U(1))
+        s = last64
+        w0 = w0 + _U((n - 1) & 63)
+        v0 = v0 + w0
+        w0 = w0 + v0
+        x = _rot(x + y + v0 + _fetch64(keys, s + 8), 37) * mul
+        y = _rot(y + v1 + _fetch64(keys, s + 48), 42) * mul
+        x = x ^ (w1 * _U(9))
+        y = y + v0 * _U(9) + _fetch64(keys, s + 40)
+        z = _rot(z + w0, 33) * mul
+        v0, v1 = _weak32(keys, s, v1 * mul, x + w0)
+        w0, w1 = _weak32(keys, s + 32, z + w1, y + _fetch64(keys, s + 16))
+        x, z = z, x
+        return _hash16(_hash16(v0, w0, mul) + _shift_mix(y) * _K0 + z,
+                       _hash16(v1, w1, mul) + x, mul)
+
+
+LSH_SPARSE_DEPRECATED, LSH_DENSE, LSH_SPARSE = 1, 2, 3
+_LSH_TYPES = {1: "SPARSE_DEPRECATED", 2: "DENSE", 3: "SPARSE"}
+
+
+def _check_lsh(s: Shapes, kind):
+    s.require(0, "hash functions tensor")
+    s.require(1, "input")
+    s.rank(0, 2, "hash functions tensor")
+    d = s.dims(1)
+    if d is not None and len(d) < 1:
+        s.fail("has rank 0, but the input must have rank 1 or more", 1)
+    bits = s.size(0, 1)
+    if bits > 32:
+        s.fail(f"has {bits} bits per hash function, but at most 32 are supported", 0)
+    if kind is None:
+        return
+    if kind not in _LSH_TYPES:
+        s.fail(f"is {kind}, but the projection type must be 1 (SPARSE_DEPRECATED), 2 (DENSE) or "
+               f"3 (SPARSE)", 3)
+    if kind == LSH_DENSE:
+        s.require(2, "weight tensor (of a DENSE projection)")
+    elif s.present(2):
+        s.fail("is given, but a SPARSE projection takes no weights", 2)
+    if kind == LSH_SPARSE and bits:
+        hashes = s.size(0, 0)
+        if hashes and bits + math.ceil(math.log2(hashes)) > 32:
+            s.fail(f"has {hashes} hash functions of {bits} bits, but a SPARSE projection requires "
+                   f"bits + ceil(log2(hash functions)) <= 32", 0)
+    s.tensor(2, "weight tensor", (s.size(1, 0),), ("the input's dimension 0",))
+
+
+def validate_lsh_projection(v) -> None:
+    _check_lsh(Shapes.of_validation(v), v.scalar(3))
+
+
+@define("LSH_PROJECTION", [
+    Sig(("H", (F32, F16, I32, Q8A), "H", INT32), (I32,), types={"H": (F32, F16)}),
+], validate_lsh_projection)
+def lsh_projection(k):
+    """LSH_PROJECTION as NNAPI's ``LSHProjection.cpp``.
+
+    For hash function ``i`` and bit ``j`` the seed is ``float32(hash[i, j])``; for every input row
+    ``r`` (the input viewed as ``[dim0, row_bytes]`` raw bytes) the key is the 4 little-endian
+    bytes of the seed followed by the row's bytes, and::
+
+        h[r] = int64(Fingerprint64(key))                           (FarmHash, reinterpreted)
+        score = sum_r weight[r] * double(h[r])   (weight 1 when omitted; summed in row order)
+        bit[i, j] = 1 if score > 0 else 0
+
+    DENSE outputs the bits flattened ``[hashes * bits]``; SPARSE outputs per hash function the bits
+    read as a binary number (first bit most significant) plus ``i << bits``; SPARSE_DEPRECATED the
+    same without the offset.
+    """
+    s = Shapes.of_kernel(k)
+    kind = k.scalar(3)
+    _check_lsh(s, kind)
+    hashes = np.asarray(k.inputs[0]).astype(np.float32)
+    n_hash, n_bits = hashes.shape
+    x = np.ascontiguousarray(k.inputs[1])
+    rows = x.shape[0]
+    row_bytes = x.reshape(rows, -1).view(np.uint8).reshape(rows, -1)
+    seeds = hashes.reshape(-1).view(np.uint8).reshape(-1, 4)
+    n_seed = seeds.shape[0]
+    keys = np.concatenate([np.repeat(seeds, rows, axis=0), np.tile(row_bytes, (n_seed, 1))], axis=1)
+    h = fingerprint64(keys).view(np.int64).astype(np.float64).reshape(n_seed, rows)
+    w = opt(k, 2)
+    if w is not None:
+        h = h * np.asarray(w).astype(np.float64)[None, :]
+    score = np.cumsum(h, axis=1)[:, -1] if rows else np.zeros(n_seed)
+    bits = (score > 0).astype(np.int64).reshape(n_hash, n_bits)
+    if kind == LSH_DENSE:
+        return [bits.reshape(-1).astype(np.int32)]
+    sig = (bits << np.arange(n_bits - 1, -1, -1, dtype=np.int64)).sum(axis=1)
+    if kind == LSH_SPARSE:
+        sig = sig + np.arange(n_hash, dtype=np.int64) * (1 << n_bits)
+    return [sig.astype(np.int32)]
+
+
+# ---------------------------------------------------------------------------------------------
+# RANDOM_MULTINOMIAL
+# ---------------------------------------------------------------------------------------------
+
+def _check_multinomial(s: Shapes, samples):
+    s.rank(0, 2, "input (logits)")
+    s.tensor(2, "seeds tensor", (2,), ("2",))
+    if samples is not None and samples < 0:
+        s.fail(f"is {samples}, but the number of samples must not be negative", 1)
+
+
+def validate_multinomial(v) -> None:
+    _check_multinomial(Shapes.of_validation(v), v.scalar(1))
+
+
+@define("RANDOM_MULTINOMIAL", [Sig(("T", INT32, I32), (I32,), types=FLOAT_T)],
+        validate_multinomial)
+def random_multinomial(k):
+    """RANDOM_MULTINOMIAL: ``samples`` class indexes per batch row, drawn with probability
+    ``softmax(logits)``, as the reference computes it::
+
+        cdf[j] = sum_{i <= j, logit_i finite} exp(double(logit_i) - max finite logit)
+        sample = number of cdf entries <= u * cdf[-1],   u uniform in [0, 1)
+
+    (non-finite logits have probability 0). The uniform numbers come from the interpreter's
+    seeded generator ``k.rng`` (``Interpreter(model, seed=...)``), not from the seeds tensor:
+    NNAPI's Philox stream is not reproduced, only the distribution (which is what the
+    conformance test checks).
+    """
+    _check_multinomial(Shapes.of_kernel(k), k.scalar(1))
+    logits = np.asarray(k.inputs[0]).astype(np.float32).astype(np.float64)
+    samples = int(k.scalar(1))
+    finite = np.isfinite(logits)
+    top = np.where(finite, logits, -np.inf).max(axis=1, keepdims=True) if logits.shape[1] else 0.0
+    top = np.where(np.isfinite(top), top, 0.0)
+    e = np.where(finite, np.exp(np.where(finite, logits, 0.0) - top), 0.0)
+    cdf = np.cumsum(e, axis=1)
+    total = cdf[:, -1:] if cdf.shape[1] else np.zeros((cdf.shape[0], 1))
+    u = k.rng.random((logits.shape[0], samples)) * total
+    out = (cdf[:, None, :] <= u[:, :, None]).sum(axis=2)
+    return [out.astype(np.int32)]
