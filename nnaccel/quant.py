@@ -127,3 +127,185 @@ def apply_activation_float(x: np.ndarray, activation: int) -> np.ndarray:
 def dtype_range(dtype) -> tuple[int, int]:
     info = np.iinfo(dtype)
     return int(info.min), int(info.max)
+
+
+# --- gemmlowp fixed-point math (``fixedpoint/fixedpoint.h``) on int32 raw values -----------------
+#
+# A raw value ``r`` of a ``FixedPoint<int32, I>`` (``I`` integer bits) stands for ``r / 2**(31 - I)``.
+# The functions below take and return int64 arrays holding int32 raw values and reproduce gemmlowp's
+# scalar code step by step: ``fixed_mul`` is its ``operator*`` (SRDHM), additions wrap as int32
+# addition does, constants are gemmlowp's raw constants.
+
+
+def saturating_rounding_multiply_by_pot(x, exponent: int):
+    """gemmlowp ``SaturatingRoundingMultiplyByPOT<exponent>`` on int32 raws: a saturating left
+    shift for ``exponent > 0``, :func:`rounding_divide_by_pot` for ``exponent < 0``."""
+    x = np.asarray(x, np.int64)
+    if exponent == 0:
+        return x
+    if exponent < 0:
+        return rounding_divide_by_pot(x, -exponent)
+    threshold = (1 << (31 - exponent)) - 1
+    return np.where(x > threshold, INT32_MAX, np.where(x < -threshold, INT32_MIN, x << exponent))
+
+
+def fixed_rescale(x, src_integer_bits: int, dst_integer_bits: int):
+    """gemmlowp ``Rescale<dst>``: re-expresses a raw with ``src`` integer bits with ``dst``."""
+    return saturating_rounding_multiply_by_pot(x, src_integer_bits - dst_integer_bits)
+
+
+def fixed_mul(a, b):
+    """gemmlowp fixed-point ``a * b`` (integer bits add up): :func:`saturating_rounding_doubling_high_mul`."""
+    return saturating_rounding_doubling_high_mul(a, b)
+
+
+def rounding_half_sum(a, b):
+    """gemmlowp ``RoundingHalfSum`` (int32): ``(a + b + sign(a + b)) / 2``, C++ division truncating
+    toward zero, with ``sign(0) = +1``."""
+    s = np.asarray(a, np.int64) + np.asarray(b, np.int64)
+    s = s + np.where(s >= 0, 1, -1)
+    return np.where(s >= 0, s // 2, -((-s) // 2))
+
+
+def exp_on_interval_between_negative_one_quarter_and_0_excl(a):
+    """``exp(a)`` for ``a`` in [-1/4, 0), Q0.31 in and out: Taylor expansion around -1/8::
+
+        x = a + 1/8;  x2 = x*x;  x3 = x2*x;  x4 = x2*x2
+        t = rdbpot(rdbpot(x4, 2) + x3) * (1/3) + x2, 1)       # x4/24 + x3/6 + x2/2
+        exp(a) = exp(-1/8) + exp(-1/8) * (x + t)
+    with exp(-1/8) = 1895147668 and 1/3 = 715827883 (raw Q0.31)."""
+    constant_term = 1895147668
+    one_third = 715827883
+    x = wrap_int32(np.asarray(a, np.int64) + (1 << 28))
+    x2 = fixed_mul(x, x)
+    x3 = fixed_mul(x2, x)
+    x4 = fixed_mul(x2, x2)
+    x4_over_4 = saturating_rounding_multiply_by_pot(x4, -2)
+    t = saturating_rounding_multiply_by_pot(
+        wrap_int32(fixed_mul(wrap_int32(x4_over_4 + x3), one_third) + x2), -1)
+    return wrap_int32(constant_term + fixed_mul(constant_term, wrap_int32(x + t)))
+
+
+#: gemmlowp's barrel-shifter constants: exp(-2**k) in Q0.31 for k = -2 .. 4.
+_EXP_BARREL = ((-2, 1672461947), (-1, 1302514674), (0, 790015084), (1, 290630308), (2, 39332535),
+               (3, 720401), (4, 242))
+
+
+def exp_on_negative_values(a, integer_bits: int):
+    """gemmlowp ``exp_on_negative_values``: ``exp(a)`` for ``a <= 0`` given with ``integer_bits``
+    integer bits; the result is Q0.31.
+
+    ``a`` is split as ``a = (a mod 1/4 - 1/4) - remainder``: the first part goes to
+    :func:`exp_on_interval_between_negative_one_quarter_and_0_excl`, and for every set bit
+    ``2**k`` of ``remainder`` the result is multiplied by ``exp(-2**k)``. Inputs below -32 give 0
+    (when ``integer_bits > 5``) and ``a == 0`` gives the largest raw (one)."""
+    a = np.asarray(a, np.int64)
+    frac_bits = 31 - integer_bits
+    one_quarter = 1 << (frac_bits - 2)
+    a_mod = wrap_int32((a & (one_quarter - 1)) - one_quarter)
+    result = exp_on_interval_between_negative_one_quarter_and_0_excl(fixed_rescale(a_mod, integer_bits, 0))
+    remainder = wrap_int32(a_mod - a)
+    for exponent, multiplier in _EXP_BARREL:
+        if integer_bits > exponent:
+            bit = 1 << (frac_bits + exponent)
+            result = np.where((remainder & bit) != 0, fixed_mul(result, multiplier), result)
+    if integer_bits > 5:
+        result = np.where(a < -(1 << (36 - integer_bits)), 0, result)
+    return np.where(a == 0, INT32_MAX, result)
+
+
+def _newton_reciprocal_of_half_denominator(a):
+    """The common Newton-Raphson core of gemmlowp's ``one_over_one_plus_x_for_x_in_0_1`` and
+    ``one_minus_x_over_one_plus_x_for_x_in_0_1``: ``x ≈ 1 / ((1 + a) / 2)`` as a Q2.29 raw, from
+    ``x0 = 48/17 - 32/17 * d`` and three steps ``x += rescale(x * (1 - d * x))``, where
+    ``d = rounding_half_sum(a, one)``."""
+    half_denominator = rounding_half_sum(a, INT32_MAX)
+    x = wrap_int32(1515870810 + fixed_mul(half_denominator, -1010580540))
+    one_q2 = 1 << 29
+    for _ in range(3):
+        one_minus = wrap_int32(one_q2 - fixed_mul(half_denominator, x))
+        x = wrap_int32(x + fixed_rescale(fixed_mul(x, one_minus), 4, 2))
+    return x
+
+
+def one_over_one_plus_x_for_x_in_0_1(a):
+    """gemmlowp ``one_over_one_plus_x_for_x_in_0_1``: ``1 / (1 + a)``, Q0.31 in and out."""
+    x = _newton_reciprocal_of_half_denominator(a)
+    return fixed_rescale(x, 1, 0)  # ExactMulByPot<-1>: Q2.29 -> Q1.30 raw, then Rescale<0>
+
+
+def one_minus_x_over_one_plus_x_for_x_in_0_1(a):
+    """gemmlowp ``one_minus_x_over_one_plus_x_for_x_in_0_1``: ``(1 - a) / (1 + a)``, Q0.31."""
+    x = _newton_reciprocal_of_half_denominator(a)
+    return fixed_rescale(wrap_int32(x - (1 << 29)), 2, 0)
+
+
+def fixed_logistic(a, integer_bits: int):
+    """gemmlowp ``logistic``: ``1 / (1 + exp(-a))`` for a raw ``a`` with ``integer_bits`` integer
+    bits; Q0.31 result. For ``a > 0``: ``one_over_one_plus_x(exp_on_negative_values(-a))``; for
+    ``a < 0``: one minus that of ``-a``; ``a == 0`` gives ``2**30`` (one half)."""
+    a = np.asarray(a, np.int64)
+    positive = a > 0
+    abs_a = np.where(positive, a, wrap_int32(-a))
+    if_positive = one_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(wrap_int32(-abs_a), integer_bits))
+    if_negative = wrap_int32(INT32_MAX - if_positive)
+    return np.where(a == 0, 1 << 30, np.where(positive, if_positive, if_negative))
+
+
+def fixed_tanh(a, integer_bits: int):
+    """gemmlowp ``tanh``: for a raw ``a`` with ``integer_bits`` integer bits, Q0.31 result.
+    With ``n = -|a|``: ``t = one_minus_x_over_one_plus_x(exp_on_negative_values(2 n))`` (the doubling
+    is exact, read with one more integer bit); the result is ``t`` for ``a > 0``, ``-t`` for
+    ``a < 0`` and 0 for ``a == 0``."""
+    a = np.asarray(a, np.int64)
+    negative = a < 0
+    n = np.where(negative, a, wrap_int32(-a))
+    t = one_minus_x_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(n, integer_bits + 1))
+    return np.where(a == 0, 0, np.where(negative, wrap_int32(-t), t))
+
+
+# --- 16-bit primitives (TFLite's int16 helpers, e.g. for the quantized HARD_SWISH) --------------
+
+INT16_MIN = -(2**15)
+INT16_MAX = 2**15 - 1
+
+
+def wrap_int16(x):
+    """Two's-complement wrap of int64 values into the int16 range (C++ conversion to int16)."""
+    x = np.asarray(x, np.int64)
+    return ((x + (1 << 15)) & 0xFFFF) - (1 << 15)
+
+
+def saturating_rounding_doubling_high_mul_int16(a, b):
+    """gemmlowp ``SaturatingRoundingDoublingHighMul`` on int16: ``(a*b + nudge) / 2**15``
+    truncated toward zero, ``nudge = 2**14`` for ``a*b >= 0`` else ``1 - 2**14``; ``-2**15 * -2**15``
+    saturates to ``2**15 - 1``."""
+    a = np.asarray(a, np.int64)
+    b = np.asarray(b, np.int64)
+    ab = a * b
+    s = ab + np.where(ab >= 0, 1 << 14, 1 - (1 << 14))
+    high = np.where(s >= 0, s >> 15, -((-s) >> 15))
+    return np.where((a == INT16_MIN) & (b == INT16_MIN), INT16_MAX, high)
+
+
+def saturating_doubling_high_mul_int16(a, b):
+    """TFLite ``SaturatingDoublingHighMul`` (int16, like ARM SQDMULH): ``a*b / 2**15`` truncated
+    toward zero, ``-2**15 * -2**15`` saturating to ``2**15 - 1``."""
+    a = np.asarray(a, np.int64)
+    b = np.asarray(b, np.int64)
+    ab = a * b
+    high = np.where(ab >= 0, ab >> 15, -((-ab) >> 15))
+    return np.where((a == INT16_MIN) & (b == INT16_MIN), INT16_MAX, high)
+
+
+def saturating_left_shift_int16(x, amount: int):
+    """TFLite ``SaturatingLeftShift`` (int16): ``x * 2**amount`` clamped to the int16 range."""
+    return np.clip(np.asarray(x, np.int64) << amount, INT16_MIN, INT16_MAX)
+
+
+def downscale_multiplier_int32_to_int16(multiplier: int) -> int:
+    """NNAPI ``DownScaleInt32ToInt16Multiplier``: a Q31 multiplier to Q15, rounding
+    (``(m + 2**15) >> 16``), saturating to ``2**15 - 1`` near the top."""
+    if multiplier >= INT32_MAX - (1 << 15):
+        return INT16_MAX
+    return (multiplier + (1 << 15)) >> 16
