@@ -36,6 +36,8 @@ from .common import (
     BOOL,
     F16,
     F32,
+    FLOAT16,
+    FLOAT32,
     I32,
     INT32,
     Q8A,
@@ -689,3 +691,371 @@ def random_multinomial(k):
     u = k.rng.random((logits.shape[0], samples)) * total
     out = (cdf[:, None, :] <= u[:, :, None]).sum(axis=2)
     return [out.astype(np.int32)]
+
+
+# ---------------------------------------------------------------------------------------------
+# LSTM family (float): one cell
+# ---------------------------------------------------------------------------------------------
+
+#: Input positions of one LSTM direction, relative to its first weight (input-to-input weights).
+_LSTM_KEYS = ("i2i", "i2f", "i2c", "i2o", "r2i", "r2f", "r2c", "r2o", "c2i", "c2f", "c2o",
+              "bi", "bf", "bc", "bo", "pw", "pb")
+_LSTM_NAMES = {
+    "i2i": "input-to-input weights", "i2f": "input-to-forget weights",
+    "i2c": "input-to-cell weights", "i2o": "input-to-output weights",
+    "r2i": "recurrent-to-input weights", "r2f": "recurrent-to-forget weights",
+    "r2c": "recurrent-to-cell weights", "r2o": "recurrent-to-output weights",
+    "c2i": "cell-to-input weights", "c2f": "cell-to-forget weights",
+    "c2o": "cell-to-output weights", "bi": "input gate bias", "bf": "forget gate bias",
+    "bc": "cell bias", "bo": "output gate bias", "pw": "projection weights",
+    "pb": "projection bias", "h": "output state (in)", "c": "cell state (in)",
+    "ln_i": "input layer normalization weights", "ln_f": "forget layer normalization weights",
+    "ln_c": "cell layer normalization weights", "ln_o": "output layer normalization weights",
+    "ax_i": "auxiliary input-to-input weights", "ax_f": "auxiliary input-to-forget weights",
+    "ax_c": "auxiliary input-to-cell weights", "ax_o": "auxiliary input-to-output weights",
+}
+
+#: LSTM cell activation function g (input 20 of LSTM): NNAPI / TFLite activation codes.
+LSTM_ACTIVATIONS = {0: "NONE", 1: "RELU", 3: "RELU6", 4: "TANH", 6: "SIGMOID"}
+
+
+def lstm_layout(first: int, h: int, c: int, ln: int | None, aux: int | None = None) -> dict:
+    """Input positions of one LSTM direction: weights from ``first``, states ``h`` / ``c``, layer
+    normalization weights from ``ln``, auxiliary weights from ``aux``."""
+    m = {key: first + n for n, key in enumerate(_LSTM_KEYS)}
+    m.update(h=h, c=c)
+    if ln is not None:
+        m.update(ln_i=ln, ln_f=ln + 1, ln_c=ln + 2, ln_o=ln + 3)
+    if aux is not None:
+        m.update(ax_i=aux, ax_f=aux + 1, ax_c=aux + 2, ax_o=aux + 3)
+    return m
+
+
+def check_lstm_direction(s: Shapes, m: dict, batch: int, n_input: int, n_aux: int = 0,
+                         what: str = "") -> dict:
+    """The LSTM tensor rules (spec + NNAPI ``CheckInputTensorDimensions``) for one direction.
+
+    Returns the sizes and the variant flags known so far (``None`` = known at run time only).
+    """
+    def name(key):
+        return what + _LSTM_NAMES[key]
+
+    def has(key):
+        return s.present(m[key]) if key in m else False
+
+    for key in ("i2f", "i2c", "i2o", "r2f", "r2c", "r2o", "bf", "bc", "bo", "h", "c"):
+        s.require(m[key], name(key))
+    cells = s.size(m["i2o"], 0) or s.size(m["bf"], 0)
+    out = s.size(m["r2o"], 1)
+    cell_of, in_of, out_of = "the number of cells", "the input size", "the output size"
+    for key in ("i2i", "i2f", "i2c", "i2o"):
+        s.tensor(m[key], name(key), (cells, n_input), (cell_of, in_of))
+    for key in ("r2i", "r2f", "r2c", "r2o"):
+        s.tensor(m[key], name(key), (cells, out), (cell_of, out_of))
+    for key in ("c2i", "c2f", "c2o", "bi", "bf", "bc", "bo", "ln_i", "ln_f", "ln_c", "ln_o"):
+        if key in m:
+            s.tensor(m[key], name(key), (cells,), (cell_of,))
+    s.tensor(m["pw"], name("pw"), (out, cells), (out_of, cell_of))
+    s.tensor(m["pb"], name("pb"), (out,), (out_of,))
+    s.tensor(m["h"], name("h"), (batch, out), ("the batch size", out_of))
+    s.tensor(m["c"], name("c"), (batch, cells), ("the batch size", cell_of))
+    # CIFG: input gate weights and bias all given or all omitted.
+    s.all_or_none([m["i2i"], m["r2i"], m["bi"]], f"{what}input gate tensors (input-to-input "
+                  f"weights, recurrent-to-input weights, input gate bias)")
+    cifg = None if has("i2i") is None else not has("i2i")
+    # Peephole: cell-to-forget and cell-to-output together; cell-to-input with them unless CIFG.
+    s.all_or_none([m["c2f"], m["c2o"]], f"{what}peephole weights")
+    if cifg is not None and has("c2o") is not None:
+        if cifg and has("c2i"):
+            s.fail("is given, but with CIFG (no input gate) the cell-to-input weights must be "
+                   "omitted", m["c2i"])
+        if not cifg and has("c2i") is not None and has("c2i") != has("c2o"):
+            s.fail("does not match the other peephole weights: without CIFG the cell-to-input, "
+                   "cell-to-forget and cell-to-output weights are all given or all omitted",
+                   m["c2i"])
+    # Projection: the bias needs the weights; without projection, output size = cells.
+    if has("pb") and has("pw") is False:
+        s.fail("is given without projection weights", m["pb"])
+    if has("pw") is False and out and cells and out != cells:
+        s.fail(f"has output size {out}, but without projection weights the output size must "
+               f"equal the number of cells ({cells})", m["r2o"])
+    # Layer normalization: all four (three with CIFG) or none.
+    if "ln_o" in m:
+        if cifg and has("ln_i"):
+            s.fail("is given, but with CIFG the input layer normalization weights must be "
+                   "omitted", m["ln_i"])
+        keys = ["ln_f", "ln_c", "ln_o"] if cifg else ["ln_i", "ln_f", "ln_c", "ln_o"]
+        if cifg is not None:
+            s.all_or_none([m[k] for k in keys], f"{what}layer normalization weights")
+    # Auxiliary weights (BIDIRECTIONAL_SEQUENCE_LSTM cross-linking).
+    if "ax_o" in m:
+        for key in ("ax_i", "ax_f", "ax_c", "ax_o"):
+            s.tensor(m[key], name(key), (cells, n_aux), (cell_of, "the auxiliary input size"))
+        s.all_or_none([m["ax_f"], m["ax_c"], m["ax_o"]], f"{what}auxiliary weights")
+        if cifg is not None and has("ax_i") is not None and has("ax_f") is not None:
+            if cifg and has("ax_i"):
+                s.fail("is given, but with CIFG the auxiliary input-to-input weights must be "
+                       "omitted", m["ax_i"])
+            if not cifg and has("ax_i") != has("ax_f"):
+                s.fail("does not match the other auxiliary weights (all given or all omitted)",
+                       m["ax_i"])
+    return {"cells": cells, "out": out, "cifg": cifg}
+
+
+def check_lstm_params(s: Shapes, act, cell_clip, proj_clip, act_i: int, clip_i: int) -> None:
+    if act is not None and act not in LSTM_ACTIVATIONS:
+        s.fail(f"is {act}, but the LSTM activation must be one of 0 (NONE), 1 (RELU), 3 (RELU6), "
+               f"4 (TANH) or 6 (SIGMOID)", act_i)
+    for i, val, what in ((clip_i, cell_clip, "cell"), (clip_i + 1, proj_clip, "projection")):
+        if val is not None and not val >= 0:
+            s.fail(f"is {val}, but the {what} clipping threshold must be >= 0 (0 disables "
+                   f"clipping)", i)
+
+
+def lstm_activation(x: np.ndarray, act: int) -> np.ndarray:
+    """The LSTM cell activation ``g`` (TFLite ``ApplyActivationToVector``) in float32."""
+    if act == 4:
+        return np.tanh(x)
+    if act == 6:
+        return sigmoid(x)
+    return apply_activation_float(x, {0: 0, 1: 1, 3: 3}[act])
+
+
+def sigmoid(x: np.ndarray) -> np.ndarray:
+    return (1.0 / (1.0 + np.exp(-x.astype(np.float32)))).astype(np.float32)
+
+
+def mean_stddev_normalize(x: np.ndarray) -> np.ndarray:
+    """TFLite ``MeanStddevNormalization`` per batch row: ``(x - mean) / sqrt(var + 1e-8)``."""
+    mean = x.mean(axis=1, keepdims=True, dtype=np.float32)
+    var = np.square(x - mean).mean(axis=1, keepdims=True, dtype=np.float32)
+    return ((x - mean) / np.sqrt(var + np.float32(1e-8))).astype(np.float32)
+
+
+def lstm_weights(k, m: dict) -> dict:
+    """The float32 tensors of one LSTM direction (``None`` where omitted)."""
+    return {key: f32(opt(k, i)) for key, i in m.items()}
+
+
+def lstm_step(p: dict, x, h, c, act: int, cell_clip: float, proj_clip: float, aux=None):
+    """One float32 step of the LSTM cell (spec formulas; order of NNAPI's ``LSTMStep``)::
+
+        pre_g = x @ W_xg.T + aux @ W_ag.T + h @ W_hg.T [+ b_g]     g in i, f, c, o
+        pre_i += w_ci * c;  pre_f += w_cf * c                        (peephole)
+        pre_g = normalize(pre_g) * ln_g + b_g                         (layer normalization:
+                                                                       the bias comes after)
+        i = sigmoid(pre_i)   or, with CIFG, 1 - f
+        f = sigmoid(pre_f)
+        c' = clip(f * c + i * act(pre_c), cell_clip)
+        pre_o += w_co * c'                                            (peephole, new state)
+        o = sigmoid(normalized pre_o);  m = o * act(c')
+        h' = clip(m @ W_proj.T + b_proj, proj_clip)   with projection, else m
+
+    Returns ``(h', c', scratch)``; the scratch buffer holds the reference's gate blocks
+    ``[i | act(c') | f (1 - f with CIFG) | m]`` (``i`` absent with CIFG), each ``[batch, cells]``.
+    """
+    use_ln = p.get("ln_o") is not None
+    cifg = p["i2i"] is None
+
+    def pre(gate, peep=None, state=None):
+        acc = x @ p["i2" + gate].T + h @ p["r2" + gate].T
+        if aux is not None and p.get("ax_" + gate) is not None:
+            acc = acc + aux @ p["ax_" + gate].T
+        bias = p["b" + gate]
+        if not use_ln:
+            acc = acc + bias
+        if peep is not None:
+            acc = acc + peep * state
+        if use_ln:
+            acc = mean_stddev_normalize(acc.astype(np.float32)) * p["ln_" + gate] + bias
+        return acc.astype(np.float32)
+
+    f = sigmoid(pre("f", p["c2f"], c))
+    i = 1.0 - f if cifg else sigmoid(pre("i", p["c2i"], c))
+    g = lstm_activation(pre("c"), act)
+    c_new = (f * c + i * g).astype(np.float32)
+    if cell_clip > 0:
+        c_new = np.clip(c_new, -cell_clip, cell_clip).astype(np.float32)
+    o = sigmoid(pre("o", p["c2o"], c_new))
+    act_c = lstm_activation(c_new, act)
+    m_out = (o * act_c).astype(np.float32)
+    if p["pw"] is not None:
+        h_new = m_out @ p["pw"].T
+        if p["pb"] is not None:
+            h_new = h_new + p["pb"]
+        if proj_clip > 0:
+            h_new = np.clip(h_new, -proj_clip, proj_clip)
+        h_new = h_new.astype(np.float32)
+    else:
+        h_new = m_out
+    blocks = ([] if cifg else [i]) + [act_c, (1.0 - f) if cifg else f, m_out]
+    return h_new, c_new, np.concatenate(blocks, axis=1).astype(np.float32)
+
+
+def lstm_sequence(p: dict, xs, h, c, act: int, cell_clip: float, proj_clip: float, aux=None,
+                  reverse: bool = False):
+    """:func:`lstm_step` over a time-major sequence ``xs`` ``[time, batch, input]`` (float32 states
+    between steps, as the reference keeps them). Returns ``(outputs [time, batch, out], h, c)``."""
+    xs, h, c, aux = f32(xs), f32(h), f32(c), f32(aux)
+    steps = xs.shape[0]
+    outs = np.zeros((steps, xs.shape[1], h.shape[1]), np.float32)
+    for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
+        h, c, _ = lstm_step(p, xs[t], h, c, act, cell_clip, proj_clip,
+                            None if aux is None else aux[t])
+        outs[t] = h
+    return outs, h, c
+
+
+def _lstm_sig(ft, head: int, scalars: tuple, tail: int, n_out: int, optional: int = 0,
+              since: str = ""):
+    fs = FLOAT32 if ft is F32 else FLOAT16
+    ins = (ft,) * head + tuple(fs if x == "F" else x for x in scalars) + (ft,) * tail
+    return Sig(ins, (ft,) * n_out, optional=optional, since=since)
+
+
+def _lstm_clips(k, i: int):
+    return float(k.scalar(i, 0.0) or 0.0), float(k.scalar(i + 1, 0.0) or 0.0)
+
+
+LSTM_LAYOUT = lstm_layout(1, 18, 19, 23)
+
+
+def _check_lstm(s: Shapes, n_in: int, act, cc, pc):
+    if n_in not in (23, 27):
+        s.fail(f"LSTM takes 23 inputs (HAL 1.0) or 27 (with layer normalization), but has {n_in}")
+    s.require(0, "input")
+    s.rank(0, 2, "input")
+    check_lstm_params(s, act, cc, pc, 20, 21)
+    return check_lstm_direction(s, LSTM_LAYOUT, s.size(0, 0), s.size(0, 1))
+
+
+def validate_lstm(v) -> None:
+    _check_lstm(Shapes.of_validation(v), v.n_in, v.scalar(20), v.scalar(21), v.scalar(22))
+
+
+@define("LSTM", [_lstm_sig(ft, 20, (INT32, "F", "F"), 4, 4, optional=4,
+                           since="V1_2" if ft is F16 else "") for ft in (F32, F16)],
+        validate_lstm)
+def lstm(k):
+    """LSTM: one :func:`lstm_step` (float32; float16 via float32, rounded at the end).
+
+    Outputs: scratch buffer ``[batch, cells * 4]`` (``* 3`` with CIFG), output state, cell state,
+    output (the same values as the output state).
+    """
+    cc, pc = _lstm_clips(k, 21)
+    _check_lstm(Shapes.of_kernel(k), len(k.inputs), k.scalar(20), cc, pc)
+    p = lstm_weights(k, LSTM_LAYOUT)
+    h, c, scratch = lstm_step(p, f32(k.inputs[0]), p["h"], p["c"], k.scalar(20), cc, pc)
+    dtype = k.inputs[0].dtype
+    return [scratch.astype(dtype), h.astype(dtype), c.astype(dtype), h.astype(dtype)]
+
+
+USEQ_LSTM_LAYOUT = lstm_layout(1, 18, 19, 24)
+
+
+def _check_useq_lstm(s: Shapes, tm, act, cc, pc):
+    s.require(0, "input")
+    s.rank(0, 3, "input")
+    check_lstm_params(s, act, cc, pc, 20, 21)
+    batch = s.size(0, 1 if tm else 0) if tm is not None else 0
+    return check_lstm_direction(s, USEQ_LSTM_LAYOUT, batch, s.size(0, 2))
+
+
+def validate_useq_lstm(v) -> None:
+    _check_useq_lstm(Shapes.of_validation(v), v.scalar(23), v.scalar(20), v.scalar(21),
+                     v.scalar(22))
+
+
+@define("UNIDIRECTIONAL_SEQUENCE_LSTM", [
+    _lstm_sig(ft, 20, (INT32, "F", "F", BOOL), 4, n, since="V1_3" if n == 3 else "")
+    for ft in (F32, F16) for n in (1, 3)
+], validate_useq_lstm)
+def unidirectional_sequence_lstm(k):
+    """UNIDIRECTIONAL_SEQUENCE_LSTM: :func:`lstm_sequence` over the whole input (time-major or
+    batch-major by input 23); optional outputs 1 and 2 are the last output and cell states."""
+    cc, pc = _lstm_clips(k, 21)
+    tm = bool(k.scalar(23))
+    _check_useq_lstm(Shapes.of_kernel(k), tm, k.scalar(20), cc, pc)
+    p = lstm_weights(k, USEQ_LSTM_LAYOUT)
+    x = k.inputs[0]
+    outs, h, c = lstm_sequence(p, time_major_view(x, tm), p["h"], p["c"], k.scalar(20), cc, pc)
+    res = [time_major_view(outs, tm).astype(x.dtype)]
+    if len(k.out_ops) == 3:
+        res += [h.astype(x.dtype), c.astype(x.dtype)]
+    return res
+
+
+BSEQ_FW = lstm_layout(1, 35, 36, 53, aux=40)
+BSEQ_BW = lstm_layout(18, 37, 38, 57, aux=44)
+_BL_AUX = 39
+
+
+def _check_bseq_lstm(s: Shapes, tm, merge, act, cc, pc, n_out: int):
+    s.require(0, "input")
+    s.rank(0, 3, "input")
+    check_lstm_params(s, act, cc, pc, 48, 49)
+    batch = s.size(0, 1 if tm else 0) if tm is not None else 0
+    has_aux = s.present(_BL_AUX)
+    fw_w, bw_w = s.present(BSEQ_FW["ax_f"]), s.present(BSEQ_BW["ax_f"])
+    mode = None
+    if None not in (has_aux, fw_w, bw_w):
+        if fw_w != bw_w:
+            s.fail("does not match the backward auxiliary weights: the forward and backward "
+                   "auxiliary weights are both given or both omitted", BSEQ_FW["ax_f"])
+        if fw_w and not has_aux:
+            s.fail("is omitted, but auxiliary weights are given, which need the auxiliary input",
+                   _BL_AUX)
+        mode = "cross" if fw_w else ("parallel" if has_aux else "none")
+    if has_aux:
+        s.rank(_BL_AUX, 3, "auxiliary input")
+        s.dim(_BL_AUX, 0, s.size(0, 0), "auxiliary input", "the input's dimension 0")
+        s.dim(_BL_AUX, 1, s.size(0, 1), "auxiliary input", "the input's dimension 1")
+    size, aux_size = s.size(0, 2), s.size(_BL_AUX, 2)
+    fw = check_lstm_direction(s, BSEQ_FW, batch, size, aux_size, "forward ")
+    bw_size = {"parallel": aux_size, None: 0}.get(mode, size)  # 0: not known before run time
+    bw = check_lstm_direction(s, BSEQ_BW, batch, bw_size, aux_size, "backward ")
+    if merge is not None:
+        allowed = (1, 5) if merge else (2, 6)
+        if n_out not in allowed:
+            s.fail(f"merge_outputs is {bool(merge)}, so the operation must have "
+                   f"{' or '.join(map(str, allowed))} outputs, but it has {n_out}", 51)
+    return mode, fw, bw
+
+
+def validate_bseq_lstm(v) -> None:
+    _check_bseq_lstm(Shapes.of_validation(v), v.scalar(52), v.scalar(51), v.scalar(48),
+                     v.scalar(49), v.scalar(50), v.n_out)
+
+
+@define("BIDIRECTIONAL_SEQUENCE_LSTM", [
+    _lstm_sig(ft, 48, (INT32, "F", "F", BOOL, BOOL), 8, n, since="V1_3" if n > 2 else "")
+    for ft in (F32, F16) for n in (1, 2, 5, 6)
+], validate_bseq_lstm)
+def bidirectional_sequence_lstm(k):
+    """BIDIRECTIONAL_SEQUENCE_LSTM: a forward and a backward :func:`lstm_sequence`.
+
+    The backward cell walks the time steps from last to first. Auxiliary input modes: none;
+    cross-linking (aux input and aux weights: each cell adds ``aux_t @ W_aux.T`` to its gates);
+    parallel linking (aux input without aux weights: the backward cell reads the aux input
+    instead of the input). ``merge_outputs`` concatenates both outputs on the last axis into
+    output 0. With state outputs (5 or 6 outputs), the forward output state, forward cell state,
+    backward output state and backward cell state follow.
+    """
+    cc, pc = _lstm_clips(k, 49)
+    tm, merge = bool(k.scalar(52)), bool(k.scalar(51))
+    act = k.scalar(48)
+    mode, _, _ = _check_bseq_lstm(Shapes.of_kernel(k), tm, merge, act, cc, pc, len(k.out_ops))
+    x = k.inputs[0]
+    xs = time_major_view(x, tm)
+    aux = opt(k, _BL_AUX)
+    aux_s = time_major_view(f32(aux), tm) if aux is not None else None
+    fw, bw = lstm_weights(k, BSEQ_FW), lstm_weights(k, BSEQ_BW)
+    cross = aux_s if mode == "cross" else None
+    fw_out, fw_h, fw_c = lstm_sequence(fw, xs, fw["h"], fw["c"], act, cc, pc, cross)
+    bw_out, bw_h, bw_c = lstm_sequence(bw, aux_s if mode == "parallel" else xs, bw["h"], bw["c"],
+                                       act, cc, pc, cross, reverse=True)
+    outs = [np.concatenate([fw_out, bw_out], axis=2)] if merge else [fw_out, bw_out]
+    outs = [time_major_view(o, tm) for o in outs]
+    if len(k.out_ops) > len(outs):
+        outs += [fw_h, fw_c, bw_h, bw_c]
+    return [o.astype(x.dtype) for o in outs]
