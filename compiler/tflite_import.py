@@ -1,0 +1,930 @@
+"""Imports a ``.tflite`` model into an nnaccel (NNAPI) :class:`~nnaccel.model.Model`.
+
+The mapping follows what TFLite's NNAPI delegate does when it hands a graph to an NNAPI driver:
+
+* tensor types become NNAPI operand types: float32 -> ``TENSOR_FLOAT32``, float16 ->
+  ``TENSOR_FLOAT16``, int32 -> ``TENSOR_INT32`` (a quantized int32 bias keeps its scale, or scale 0
+  when its filter is per-channel), uint8 -> ``TENSOR_QUANT8_ASYMM``, int8 ->
+  ``TENSOR_QUANT8_ASYMM_SIGNED`` or, with one scale per channel, ``TENSOR_QUANT8_SYMM_PER_CHANNEL``
+  (channel dimension = TFLite's ``quantized_dimension``), bool -> ``TENSOR_BOOL8``, int64 ->
+  ``TENSOR_INT32`` (constants are range-checked; ARG_MAX / ARG_MIN int64 outputs come out int32);
+* op parameters that TFLite keeps in options or constant tensors become NNAPI scalar / tensor
+  operands (implicit SAME / VALID padding, strides, dilations, depth multiplier, fused activation);
+* ``DEQUANTIZE`` of a constant (float16 or int8 weights) is folded: its output becomes a float32
+  constant and the operation disappears;
+* ops NNAPI lacks are decomposed (see :data:`OP_TABLE`).
+
+:data:`OP_TABLE` is THE op mapping: one :class:`OpMapping` per TFLite builtin operator, with the
+NNAPI operation(s) it becomes, the converter, notes and any known difference from LiteRT's
+reference kernels. ``docs/tflite.md`` is generated from it (``python -m
+nnaccel.compiler.tflite_import --write-doc docs/tflite.md``).
+
+The imported model's inputs / outputs are the TFLite subgraph's inputs / outputs in order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import InputError, NotImplementedOpError
+from ..model import ChannelQuant, Model, ModelBuilder, OperandType
+
+T = OperandType
+
+# TFLite enums, read from the generated schema package (no hand-copied numbers).
+try:  # pragma: no cover - the package is a dependency, but fail with a clear message
+    import tflite
+    from tflite.BuiltinOperator import BuiltinOperator
+    from tflite.BuiltinOptions import BuiltinOptions
+    from tflite.TensorType import TensorType
+except ImportError as e:  # pragma: no cover
+    raise ImportError("nnaccel's TFLite importer needs the 'tflite' package (pip install tflite)") from e
+
+
+def _enum_names(cls) -> dict[int, str]:
+    return {v: k for k, v in vars(cls).items() if not k.startswith("_") and isinstance(v, int)}
+
+
+OPERATOR_NAMES = _enum_names(BuiltinOperator)
+OPTION_NAMES = _enum_names(BuiltinOptions)
+TENSOR_TYPE_NAMES = _enum_names(TensorType)
+
+#: TFLite ``Padding`` -> NNAPI implicit ``PaddingCode`` (SAME = 1, VALID = 2).
+PADDING_CODES = {0: 1, 1: 2}
+#: TFLite ``ActivationFunctionType`` values NNAPI's FuseCode shares (NONE, RELU, RELU_N1_TO_1, RELU6).
+FUSED_ACTIVATIONS = {0: "NONE", 1: "RELU", 2: "RELU1", 3: "RELU6"}
+#: A fused activation applied as a separate NNAPI op where the NNAPI op has no activation input.
+ACTIVATION_OPS = {1: "RELU", 2: "RELU1", 3: "RELU6", 4: "TANH"}
+
+
+@dataclass
+class TflTensor:
+    """One TFLite tensor as the importer sees it."""
+
+    index: int
+    name: str
+    dtype: str                    # TensorType name: FLOAT32, INT8 ...
+    shape: tuple[int, ...]        # -1 in shape_signature -> 0 (unknown)
+    scales: np.ndarray | None
+    zero_points: np.ndarray | None
+    quantized_dimension: int
+    data: np.ndarray | None       # the constant value, or None
+
+    @property
+    def is_quantized(self) -> bool:
+        return self.scales is not None and len(self.scales) > 0 and float(self.scales[0]) != 0.0
+
+    @property
+    def per_channel(self) -> bool:
+        return self.scales is not None and len(self.scales) > 1
+
+    @property
+    def scale(self) -> float:
+        return float(self.scales[0]) if self.is_quantized else 0.0
+
+    @property
+    def zero_point(self) -> int:
+        return int(self.zero_points[0]) if self.zero_points is not None and len(self.zero_points) else 0
+
+
+@dataclass
+class TflOp:
+    """One TFLite operator: its name, tensor indexes (-1 = omitted) and options table."""
+
+    index: int
+    name: str
+    inputs: list[int]
+    outputs: list[int]
+    options: object | None
+
+    def opt(self, field: str, default=0):
+        """An option field's value (``default`` when the operator has no options table)."""
+        return default if self.options is None else getattr(self.options, field)()
+
+
+@dataclass(frozen=True)
+class OpMapping:
+    """How one TFLite builtin operator becomes NNAPI operations.
+
+    ``quant_tolerance`` is the largest difference (in quantized steps) allowed between the imported
+    model on the golden kernels and LiteRT's reference kernels for 8-bit types, with ``difference``
+    saying why it is not 0; the differential test and docs/tflite.md both read it from here.
+    """
+
+    tflite: str
+    nnapi: tuple[str, ...]
+    convert: Callable
+    notes: str = ""
+    quant_tolerance: int = 0
+    difference: str = ""
+    float_tolerance: float = 1e-5
+
+
+#: THE op-mapping table: TFLite builtin operator name -> :class:`OpMapping`.
+OP_TABLE: dict[str, OpMapping] = {}
+
+
+def maps(tfl: str, nnapi: str | tuple, notes: str = "", quant_tolerance: int = 0, difference: str = "",
+         float_tolerance: float = 1e-5):
+    """Registers the converter below it as the mapping of TFLite operator ``tfl``."""
+    def deco(fn):
+        OP_TABLE[tfl] = OpMapping(tfl, (nnapi,) if isinstance(nnapi, str) else tuple(nnapi), fn, notes,
+                                  quant_tolerance, difference, float_tolerance)
+        return fn
+    return deco
+
+
+def register_all(names: str, nnapi_of: Callable[[str], str], factory: Callable, notes: str = "", **kw):
+    """Registers one converter factory for several same-shaped operators."""
+    for name in names.split():
+        nn = nnapi_of(name)
+        maps(name, nn, notes, **kw)(factory(nn))
+
+
+# ============================================================================ reading the flatbuffer
+def _read_model(data: bytes, where: str):
+    if len(data) < 8 or data[4:8] != b"TFL3":
+        raise InputError(f"The file {where} is not a TFLite model (no 'TFL3' flatbuffer identifier).")
+    try:
+        model = tflite.Model.GetRootAs(data, 0)
+        if model.SubgraphsLength() < 1:
+            raise InputError(f"The TFLite model {where} has no subgraph.")
+        return model
+    except InputError:
+        raise
+    except Exception as e:  # noqa: BLE001 - flatbuffers raises struct / index errors on corrupt files
+        raise InputError(f"The TFLite model {where} is corrupt ({type(e).__name__}: {e}).") from None
+
+
+def _buffer_bytes(model, data: bytes, index: int, where: str) -> bytes:
+    buf = model.Buffers(index)
+    if buf is None:
+        return b""
+    offset, size = buf.Offset(), buf.Size()
+    if offset > 1:  # stored after the flatbuffer (offset relative to the file start)
+        if offset + size > len(data):
+            raise InputError(f"The TFLite model {where} is truncated: buffer {index} lies at bytes "
+                             f"{offset}..{offset + size} of a {len(data)}-byte file.")
+        return bytes(data[offset:offset + size])
+    if buf.DataIsNone() or buf.DataLength() == 0:
+        return b""
+    return buf.DataAsNumpy().tobytes()
+
+
+_NUMPY_DTYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "FLOAT64": np.float64, "INT32": np.int32,
+                 "UINT8": np.uint8, "INT8": np.int8, "INT16": np.int16, "INT64": np.int64, "BOOL": np.bool_,
+                 "UINT32": np.uint32, "UINT16": np.uint16}
+
+
+def _read_tensor(model, sg, data: bytes, i: int, where: str) -> TflTensor:
+    t = sg.Tensors(i)
+    dtype = TENSOR_TYPE_NAMES.get(t.Type(), f"type {t.Type()}")
+    shape = tuple(int(s) for s in t.ShapeAsNumpy()) if t.ShapeLength() else ()
+    if t.ShapeSignatureLength():
+        sig = t.ShapeSignatureAsNumpy()
+        shape = tuple(0 if s < 0 else int(d) for s, d in zip(sig, shape))
+    q = t.Quantization()
+    scales = zps = None
+    qdim = 0
+    if q is not None and q.ScaleLength():
+        scales = q.ScaleAsNumpy().astype(np.float64)
+        zps = q.ZeroPointAsNumpy().astype(np.int64) if q.ZeroPointLength() else np.zeros(len(scales), np.int64)
+        qdim = q.QuantizedDimension()
+    raw = _buffer_bytes(model, data, t.Buffer(), where) if t.Buffer() > 0 else b""
+    value = None
+    if raw:
+        if dtype not in _NUMPY_DTYPES:
+            raise NotImplementedOpError(f"Tensor {i} ({t.Name().decode(errors='replace')}) has TFLite type "
+                                        f"{dtype}, which nnaccel cannot import.")
+        np_dtype = np.dtype(_NUMPY_DTYPES[dtype])
+        if len(raw) != np_dtype.itemsize * math.prod(shape):
+            raise InputError(f"The TFLite model {where} is corrupt: tensor {i} has shape {list(shape)} "
+                             f"but its buffer holds {len(raw)} bytes.")
+        value = np.frombuffer(raw, np_dtype).reshape(shape).copy()
+    name = t.Name().decode(errors="replace") if t.Name() else f"tensor{i}"
+    return TflTensor(i, name, dtype, shape, scales, zps, qdim, value)
+
+
+def _read_options(op):
+    kind = op.BuiltinOptionsType()
+    if not kind:
+        return None
+    cls = getattr(tflite, OPTION_NAMES.get(kind, ""), None)
+    table = op.BuiltinOptions()
+    if cls is None or table is None:
+        return None
+    obj = cls()
+    obj.Init(table.Bytes, table.Pos)
+    return obj
+
+
+def _opcode_name(code) -> str:
+    """An OperatorCode's name; the code is the larger of ``deprecated_builtin_code`` (int8, the only
+    field of files before schema 3a, 127 for newer ops) and ``builtin_code`` (int32, 0 in old files)."""
+    builtin = max(code.DeprecatedBuiltinCode(), code.BuiltinCode())
+    name = OPERATOR_NAMES.get(builtin, f"BUILTIN_{builtin}")
+    if name == "CUSTOM":
+        custom = code.CustomCode()
+        return f"CUSTOM:{custom.decode(errors='replace') if custom else '?'}"
+    return name
+
+
+# ================================================================================= the conversion
+class ImportContext:
+    """State of one import: the TFLite graph and the NNAPI model being built."""
+
+    def __init__(self, tensors: list[TflTensor], name: str):
+        self.tensors = tensors
+        self.b = ModelBuilder(name=name)
+        self.operands: dict[int, int] = {}
+        self.folded: dict[int, np.ndarray] = {}   # tensor index -> constant value replacing it
+        self.op: TflOp | None = None
+
+    # ----------------------------------------------------------------------------- tensor helpers
+    def t(self, i: int) -> TflTensor:
+        return self.tensors[i]
+
+    def const(self, i: int) -> np.ndarray | None:
+        """The constant value of tensor ``i`` (folded DEQUANTIZE results included), or None."""
+        if i < 0:
+            return None
+        if i in self.folded:
+            return self.folded[i]
+        return self.tensors[i].data
+
+    def need_const(self, i: int, what: str) -> np.ndarray:
+        v = self.const(i)
+        if v is None:
+            self.unsupported(f"its {what} (tensor {self.t(i).name}) is not a constant")
+        return v
+
+    def unsupported(self, why: str):
+        raise NotImplementedOpError(f"TFLite operator {self.op.index} ({self.op.name}) cannot be imported: "
+                                    f"{why}.")
+
+    def nn_type(self, t: TflTensor) -> tuple[OperandType, float, int, ChannelQuant | None]:
+        """NNAPI type, scale, zero point and channel quantization of TFLite tensor ``t``."""
+        d = t.dtype
+        if d == "FLOAT32":
+            return T.TENSOR_FLOAT32, 0.0, 0, None
+        if d == "FLOAT16":
+            return T.TENSOR_FLOAT16, 0.0, 0, None
+        if d in ("INT32", "INT64"):
+            return T.TENSOR_INT32, (t.scale if not t.per_channel else 0.0), 0, None
+        if d == "BOOL":
+            return T.TENSOR_BOOL8, 0.0, 0, None
+        if d == "UINT8":
+            return T.TENSOR_QUANT8_ASYMM, (t.scale if t.is_quantized else 1.0), t.zero_point, None
+        if d == "INT8":
+            if t.per_channel:
+                return (T.TENSOR_QUANT8_SYMM_PER_CHANNEL, 0.0, 0,
+                        ChannelQuant(tuple(float(s) for s in t.scales), t.quantized_dimension))
+            return T.TENSOR_QUANT8_ASYMM_SIGNED, (t.scale if t.is_quantized else 1.0), t.zero_point, None
+        if d == "INT16" and t.is_quantized:
+            return T.TENSOR_QUANT16_SYMM, t.scale, 0, None
+        raise NotImplementedOpError(f"Tensor {t.index} ({t.name}) has TFLite type {d}, which has no NNAPI "
+                                    f"operand type nnaccel imports.")
+
+    def operand(self, i: int) -> int:
+        """The NNAPI operand of TFLite tensor ``i`` (created on first use)."""
+        if i in self.operands:
+            return self.operands[i]
+        t = self.tensors[i]
+        value = self.const(i)
+        if i in self.folded:
+            idx = self.b.add_constant(T.TENSOR_FLOAT32, value, t.shape, name=t.name)
+        else:
+            ty, scale, zp, cq = self.nn_type(t)
+            idx = self.b.add_operand(ty, t.shape, scale, zp, cq, name=t.name)
+            if value is not None:
+                if t.dtype == "INT64":
+                    value = self._int64_to_int32(t, value)
+                self.b.set_operand_value(idx, value)
+        self.operands[i] = idx
+        return idx
+
+    def _int64_to_int32(self, t: TflTensor, value: np.ndarray) -> np.ndarray:
+        if value.size and (value.min() < -(2**31) or value.max() >= 2**31):
+            raise NotImplementedOpError(f"Tensor {t.index} ({t.name}) holds int64 values outside the "
+                                        f"int32 range, which NNAPI cannot represent.")
+        return value.astype(np.int32)
+
+    def temp(self, like: int, shape=None, dtype: OperandType | None = None) -> int:
+        """A new temporary operand with the type / quantization of tensor ``like``."""
+        t = self.tensors[like]
+        ty, scale, zp, cq = self.nn_type(t)
+        if dtype is not None:
+            ty, scale, zp, cq = dtype, 0.0, 0, None
+        return self.b.add_operand(ty, t.shape if shape is None else shape, scale, zp, cq)
+
+    # ---------------------------------------------------------------------------- scalar helpers
+    def i32(self, v: int) -> int:
+        return self.b.add_constant(T.INT32, int(v))
+
+    def boolean(self, v: bool) -> int:
+        return self.b.add_constant(T.BOOL, bool(v))
+
+    def fscalar(self, v: float, like: int) -> int:
+        """A float scalar of the NNAPI type matching tensor ``like`` (FLOAT16 for float16 tensors)."""
+        return self.b.add_constant(T.FLOAT16 if self.tensors[like].dtype == "FLOAT16" else T.FLOAT32,
+                                   float(v))
+
+    def i32_tensor(self, values) -> int:
+        arr = np.asarray(values, dtype=np.int64).reshape(-1)
+        return self.b.add_constant(T.TENSOR_INT32, arr.astype(np.int32), (arr.size,))
+
+    def emit(self, nnapi: str, inputs, outputs) -> None:
+        self.b.add_operation(nnapi, inputs, outputs)
+
+    def fused(self, act: int) -> int:
+        if act not in FUSED_ACTIVATIONS:
+            self.unsupported(f"its fused activation {act} has no NNAPI FuseCode (only NONE, RELU, "
+                             f"RELU_N1_TO_1 and RELU6 do)")
+        return act
+
+    def emit_then_activation(self, nnapi: str, inputs, out_tensor: int, act: int) -> None:
+        """Emits ``nnapi`` and, for a fused activation the NNAPI op lacks, a separate activation op."""
+        if act == 0:
+            self.emit(nnapi, inputs, [self.operand(out_tensor)])
+            return
+        if act not in ACTIVATION_OPS:
+            self.unsupported(f"its fused activation {act} has no NNAPI counterpart")
+        tmp = self.temp(out_tensor)
+        self.emit(nnapi, inputs, [tmp])
+        self.emit(ACTIVATION_OPS[act], [tmp], [self.operand(out_tensor)])
+
+    def bias(self, bias_t: int, in_t: int, filt_t: int, units: int) -> int:
+        """The NNAPI bias operand: float as given, or TENSOR_INT32 with scale ``s_in * s_filter``
+        (per-tensor filter) / 0 (per-channel filter, as NNAPI requires); zeros when omitted."""
+        x, w = self.tensors[in_t], self.tensors[filt_t]
+        value = self.const(bias_t) if bias_t >= 0 else None
+        if x.dtype in ("UINT8", "INT8"):
+            scale = 0.0 if w.per_channel else x.scale * w.scale
+            if bias_t >= 0 and value is None:
+                return self.operand(bias_t)
+            arr = np.zeros(units, np.int32) if value is None else value.astype(np.int32)
+            return self.b.add_constant(T.TENSOR_INT32, arr, (units,), scale=scale)
+        if bias_t >= 0:
+            return self.operand(bias_t)
+        ty = T.TENSOR_FLOAT16 if x.dtype == "FLOAT16" else T.TENSOR_FLOAT32
+        return self.b.add_constant(ty, np.zeros(units), (units,))
+
+    def filter(self, i: int) -> int:
+        """A filter operand; a per-channel filter's zero points must be 0 (NNAPI's SYMM type)."""
+        t = self.tensors[i]
+        if t.per_channel and t.zero_points is not None and np.any(t.zero_points != 0):
+            self.unsupported(f"its per-channel filter {t.name} has non-zero zero points")
+        return self.operand(i)
+
+
+# ======================================================================================= converters
+def _x(c, op, k=0):
+    return c.operand(op.inputs[k])
+
+
+def _out(c, op, k=0):
+    return c.operand(op.outputs[k])
+
+
+@maps("ADD", "ADD", "fused activation -> FuseCode")
+@maps("SUB", "SUB", "fused activation -> FuseCode")
+@maps("MUL", "MUL", "fused activation -> FuseCode")
+@maps("DIV", "DIV", "fused activation -> FuseCode; NNAPI DIV is float only")
+def _binary_act(c, op):
+    c.emit(op.name, [_x(c, op, 0), _x(c, op, 1), c.i32(c.fused(op.opt("FusedActivationFunction")))],
+           [_out(c, op)])
+
+
+@maps("SQUARE", "MUL", "x * x")
+def _square(c, op):
+    x = _x(c, op)
+    c.emit("MUL", [x, x, c.i32(0)], [_out(c, op)])
+
+
+def _conv_common(c, op):
+    stride_w, stride_h = op.opt("StrideW", 1), op.opt("StrideH", 1)
+    return c.i32(PADDING_CODES[op.opt("Padding")]), c.i32(stride_w), c.i32(stride_h)
+
+
+def _dilation_tail(c, op):
+    dw, dh = op.opt("DilationWFactor", 1), op.opt("DilationHFactor", 1)
+    if dw == 1 and dh == 1:
+        return []
+    return [c.boolean(False), c.i32(dw), c.i32(dh)]
+
+
+@maps("CONV_2D", "CONV_2D", "implicit padding; filter OHWI as NNAPI's; per-channel int8 filter -> "
+                            "QUANT8_SYMM_PER_CHANNEL (channel dim 0); dilation -> NHWC flag + factors")
+def _conv2d(c, op):
+    x, w = op.inputs[0], op.inputs[1]
+    units = c.t(w).shape[0]
+    pad, sw, sh = _conv_common(c, op)
+    act = c.i32(c.fused(op.opt("FusedActivationFunction")))
+    ins = [c.operand(x), c.filter(w), c.bias(op.inputs[2] if len(op.inputs) > 2 else -1, x, w, units),
+           pad, sw, sh, act] + _dilation_tail(c, op)
+    c.emit("CONV_2D", ins, [_out(c, op)])
+
+
+@maps("DEPTHWISE_CONV_2D", "DEPTHWISE_CONV_2D",
+      "filter [1, H, W, C*M]; per-channel filter channel dim 3; depth multiplier scalar")
+def _depthwise(c, op):
+    x, w = op.inputs[0], op.inputs[1]
+    units = c.t(w).shape[3]
+    pad, sw, sh = _conv_common(c, op)
+    mult = op.opt("DepthMultiplier", 1)
+    cin = c.t(x).shape[3] if len(c.t(x).shape) == 4 else 0
+    if cin and mult * cin != units:  # TFLite ignores a stale depth_multiplier; NNAPI checks it
+        mult = units // cin
+    act = c.i32(c.fused(op.opt("FusedActivationFunction")))
+    ins = [c.operand(x), c.filter(w), c.bias(op.inputs[2] if len(op.inputs) > 2 else -1, x, w, units),
+           pad, sw, sh, c.i32(mult), act] + _dilation_tail(c, op)
+    c.emit("DEPTHWISE_CONV_2D", ins, [_out(c, op)])
+
+
+@maps("TRANSPOSE_CONV", "TRANSPOSE_CONV_2D",
+      "inputs (output_shape, filter, input[, bias]) reordered; implicit padding; zero bias when omitted")
+def _transpose_conv(c, op):
+    shape_t, w, x = op.inputs[0], op.inputs[1], op.inputs[2]
+    bias_t = op.inputs[3] if len(op.inputs) > 3 else -1
+    units = c.t(w).shape[0]
+    pad, sw, sh = _conv_common(c, op)
+    act = c.fused(op.opt("FusedActivationFunction", 0) if hasattr(op.options, "FusedActivationFunction")
+                  else 0)
+    shape = c.const(shape_t)
+    shape_op = c.i32_tensor(shape) if shape is not None else c.operand(shape_t)
+    ins = [c.operand(x), c.filter(w), c.bias(bias_t, x, w, units), shape_op, pad, sw, sh, c.i32(act),
+           c.boolean(False)]
+    c.emit("TRANSPOSE_CONV_2D", ins, [_out(c, op)])
+
+
+@maps("FULLY_CONNECTED", ("FULLY_CONNECTED", "RESHAPE", "CONV_2D"),
+      "weights [units, input_size] as NNAPI's; zero bias when omitted; keep_num_dims -> RESHAPE after; "
+      "per-channel int8 weights (NNAPI FULLY_CONNECTED is per-tensor only) -> RESHAPE to [batch, 1, 1, "
+      "size], 1x1 CONV_2D with a QUANT8_SYMM_PER_CHANNEL filter, RESHAPE back")
+def _fully_connected(c, op):
+    if op.opt("WeightsFormat", 0) != 0:
+        c.unsupported("its weights use the shuffled 4x16 int8 format")
+    x, w = op.inputs[0], op.inputs[1]
+    units, size = c.t(w).shape
+    bias = c.bias(op.inputs[2] if len(op.inputs) > 2 else -1, x, w, units)
+    act = c.i32(c.fused(op.opt("FusedActivationFunction")))
+    out_shape = c.t(op.outputs[0]).shape
+    xs = c.t(x).shape
+    batch = math.prod(xs) // size if xs and all(xs) and size else 0
+    direct = len(out_shape) == 2
+    tmp = _out(c, op) if direct else c.temp(op.outputs[0], (batch, units))
+    if c.t(w).per_channel:
+        # NNAPI FULLY_CONNECTED has no per-channel weights; a 1x1 CONV_2D over [batch, 1, 1, size] does.
+        wt = c.t(w)
+        values = c.need_const(w, "per-channel weights")
+        filt = c.b.add_constant(T.TENSOR_QUANT8_SYMM_PER_CHANNEL, values.reshape(units, 1, 1, size),
+                                (units, 1, 1, size),
+                                channel_quant=ChannelQuant(tuple(float(s) for s in wt.scales), 0))
+        x4 = c.temp(x, (batch, 1, 1, size))
+        c.emit("RESHAPE", [c.operand(x), c.i32_tensor([-1, 1, 1, size])], [x4])
+        y4 = c.temp(op.outputs[0], (batch, 1, 1, units))
+        c.emit("CONV_2D", [x4, filt, bias, c.i32(PADDING_CODES[1]), c.i32(1), c.i32(1), act], [y4])
+        c.emit("RESHAPE", [y4, c.i32_tensor([-1, units])], [tmp])
+    else:
+        c.emit("FULLY_CONNECTED", [c.operand(x), c.filter(w), bias, act], [tmp])
+    if not direct:
+        c.emit("RESHAPE", [tmp, c.i32_tensor([d if d else -1 for d in out_shape])], [_out(c, op)])
+
+
+@maps("BATCH_MATMUL", "BATCH_MATMUL", "adj_x / adj_y -> BOOL scalars")
+def _batch_matmul(c, op):
+    c.emit("BATCH_MATMUL", [_x(c, op, 0), _x(c, op, 1), c.boolean(op.opt("AdjX", False)),
+                            c.boolean(op.opt("AdjY", False))], [_out(c, op)])
+
+
+def _pool(nn):
+    def convert(c, op):
+        pad, sw, sh = _conv_common(c, op)
+        ins = [_x(c, op), pad, sw, sh, c.i32(op.opt("FilterWidth", 1)), c.i32(op.opt("FilterHeight", 1)),
+               c.i32(c.fused(op.opt("FusedActivationFunction")))]
+        c.emit(nn, ins, [_out(c, op)])
+    return convert
+
+
+register_all("AVERAGE_POOL_2D MAX_POOL_2D L2_POOL_2D", lambda n: n, _pool,
+             "implicit padding, filter size and strides as scalars")
+
+
+@maps("CONCATENATION", "CONCATENATION",
+      "axis scalar (negative axis made positive); a fused activation becomes a separate op")
+def _concat(c, op):
+    rank = len(c.t(op.inputs[0]).shape)
+    axis = op.opt("Axis", 0)
+    axis = axis + rank if axis < 0 else axis
+    ins = [c.operand(i) for i in op.inputs] + [c.i32(axis)]
+    c.emit_then_activation("CONCATENATION", ins, op.outputs[0], op.opt("FusedActivationFunction"))
+
+
+@maps("PACK", ("CONCATENATION", "RESHAPE"),
+      "concatenate along the axis, then RESHAPE to insert the new dimension (the last axis: RESHAPE "
+      "each input first)")
+def _pack(c, op):
+    shape = c.t(op.inputs[0]).shape
+    n, rank = len(op.inputs), len(shape)
+    axis = op.opt("Axis", 0)
+    axis = axis + rank + 1 if axis < 0 else axis
+    out = op.outputs[0]
+    if axis < rank:
+        cat_shape = shape[:axis] + (shape[axis] * n,) + shape[axis + 1:]
+        tmp = c.temp(out, cat_shape)
+        c.emit("CONCATENATION", [c.operand(i) for i in op.inputs] + [c.i32(axis)], [tmp])
+        c.emit("RESHAPE", [tmp, c.i32_tensor(c.t(out).shape)], [_out(c, op)])
+        return
+    parts = []
+    for i in op.inputs:
+        r = c.temp(i, shape + (1,))
+        c.emit("RESHAPE", [c.operand(i), c.i32_tensor(shape + (1,))], [r])
+        parts.append(r)
+    c.emit("CONCATENATION", parts + [c.i32(axis)], [_out(c, op)])
+
+
+@maps("RESHAPE", "RESHAPE", "target shape from the output tensor's static shape")
+def _reshape(c, op):
+    out = c.t(op.outputs[0])
+    if out.shape and all(out.shape):
+        shape = c.i32_tensor(out.shape)
+    elif len(op.inputs) > 1 and c.const(op.inputs[1]) is not None:
+        shape = c.i32_tensor(c.const(op.inputs[1]))
+    elif op.options is not None and op.options.NewShapeLength():
+        shape = c.i32_tensor(op.options.NewShapeAsNumpy())
+    elif len(op.inputs) > 1:
+        shape = c.operand(op.inputs[1])
+    else:
+        shape = c.i32_tensor(out.shape)
+    c.emit("RESHAPE", [_x(c, op), shape], [_out(c, op)])
+
+
+@maps("SQUEEZE", "SQUEEZE", "squeeze dims -> TENSOR_INT32 (omitted when empty: all size-1 dims)")
+def _squeeze(c, op):
+    dims = list(op.options.SqueezeDimsAsNumpy()) if op.options is not None and \
+        op.options.SqueezeDimsLength() else []
+    ins = [_x(c, op)] + ([c.i32_tensor(dims)] if dims else [])
+    c.emit("SQUEEZE", ins, [_out(c, op)])
+
+
+@maps("EXPAND_DIMS", "EXPAND_DIMS", "axis tensor -> INT32 scalar")
+def _expand_dims(c, op):
+    axis = int(np.asarray(c.need_const(op.inputs[1], "axis")).reshape(-1)[0])
+    c.emit("EXPAND_DIMS", [_x(c, op), c.i32(axis)], [_out(c, op)])
+
+
+def _with_int_tensor(nn, what):
+    def convert(c, op):
+        v = c.const(op.inputs[1])
+        second = c.i32_tensor(v) if v is not None else c.operand(op.inputs[1])
+        c.emit(nn, [_x(c, op), second], [_out(c, op)])
+    convert.__doc__ = what
+    return convert
+
+
+maps("TRANSPOSE", "TRANSPOSE", "permutation -> TENSOR_INT32")(_with_int_tensor("TRANSPOSE", "perm"))
+maps("PAD", "PAD", "paddings -> TENSOR_INT32 [rank, 2]; quantized pads with the zero point")(
+    _with_int_tensor("PAD", "paddings"))
+maps("TILE", "TILE", "multiples -> TENSOR_INT32")(_with_int_tensor("TILE", "multiples"))
+
+
+@maps("PADV2", "PAD_V2", "pad value -> scalar (FLOAT32 / FLOAT16, or INT32 holding the quantized value)")
+def _padv2(c, op):
+    pads = c.need_const(op.inputs[1], "paddings")
+    value = c.need_const(op.inputs[2], "pad value").reshape(-1)[0]
+    x = c.t(op.inputs[0])
+    scalar = c.fscalar(float(value), op.inputs[0]) if x.dtype.startswith("FLOAT") else c.i32(int(value))
+    c.emit("PAD_V2", [_x(c, op), c.i32_tensor(pads), scalar], [_out(c, op)])
+
+
+@maps("STRIDED_SLICE", "STRIDED_SLICE", "begin / end / strides -> TENSOR_INT32, masks -> INT32 "
+                                        "(ellipsis and new-axis masks and offset=true unsupported)")
+def _strided_slice(c, op):
+    if op.opt("EllipsisMask") or op.opt("NewAxisMask"):
+        c.unsupported("its ellipsis_mask / new_axis_mask have no NNAPI counterpart")
+    if op.options is not None and op.opt("Offset", False):
+        c.unsupported("its offset=true form has no NNAPI counterpart")
+    begin, end, strides = (c.need_const(op.inputs[k], n) for k, n in ((1, "begin"), (2, "end"),
+                                                                      (3, "strides")))
+    c.emit("STRIDED_SLICE", [_x(c, op), c.i32_tensor(begin), c.i32_tensor(end), c.i32_tensor(strides),
+                             c.i32(op.opt("BeginMask")), c.i32(op.opt("EndMask")),
+                             c.i32(op.opt("ShrinkAxisMask"))], [_out(c, op)])
+
+
+@maps("SLICE", "SLICE", "begin / size -> TENSOR_INT32 (size -1 = to the end, as in NNAPI)")
+def _slice(c, op):
+    begin, size = c.need_const(op.inputs[1], "begin"), c.need_const(op.inputs[2], "size")
+    c.emit("SLICE", [_x(c, op), c.i32_tensor(begin), c.i32_tensor(size)], [_out(c, op)])
+
+
+@maps("SPLIT", "SPLIT", "inputs (axis, input) reordered; axis and num_splits -> INT32 scalars")
+def _split(c, op):
+    axis = int(c.need_const(op.inputs[0], "axis").reshape(-1)[0])
+    c.emit("SPLIT", [c.operand(op.inputs[1]), c.i32(axis), c.i32(len(op.outputs))],
+           [c.operand(o) for o in op.outputs])
+
+
+@maps("GATHER", "GATHER", "axis option -> INT32 scalar; indices int64 -> int32; batch_dims must be 0")
+def _gather(c, op):
+    if op.opt("BatchDims", 0):
+        c.unsupported("its batch_dims is not 0")
+    c.emit("GATHER", [_x(c, op), c.i32(op.opt("Axis", 0)), c.operand(op.inputs[1])], [_out(c, op)])
+
+
+def _reducer(nn):
+    def convert(c, op):
+        axes = c.need_const(op.inputs[1], "axes")
+        keep = op.opt("KeepDims", False)
+        c.emit(nn, [_x(c, op), c.i32_tensor(axes), c.i32(int(keep)) if nn == "MEAN" else c.boolean(keep)],
+               [_out(c, op)])
+    return convert
+
+
+_REDUCE_NAMES = {"MEAN": "MEAN", "SUM": "REDUCE_SUM", "REDUCE_MAX": "REDUCE_MAX", "REDUCE_MIN": "REDUCE_MIN",
+                 "REDUCE_PROD": "REDUCE_PROD", "REDUCE_ANY": "REDUCE_ANY"}
+register_all("REDUCE_MAX REDUCE_MIN REDUCE_ANY", _REDUCE_NAMES.get, _reducer,
+             "axes -> TENSOR_INT32, keep_dims -> BOOL")
+register_all("SUM REDUCE_PROD", _REDUCE_NAMES.get, _reducer, "axes -> TENSOR_INT32, keep_dims -> BOOL")
+register_all("MEAN", _REDUCE_NAMES.get, _reducer, "axes -> TENSOR_INT32, keep_dims -> INT32")
+
+
+@maps("SOFTMAX", "SOFTMAX", "beta -> FLOAT32 scalar (FLOAT16 for float16)")
+def _softmax(c, op):
+    c.emit("SOFTMAX", [_x(c, op), c.fscalar(op.opt("Beta", 1.0), op.inputs[0])], [_out(c, op)])
+
+
+@maps("LOG_SOFTMAX", "LOG_SOFTMAX", "beta 1.0, axis -1 (NNAPI LOG_SOFTMAX is float only)")
+def _log_softmax(c, op):
+    c.emit("LOG_SOFTMAX", [_x(c, op), c.fscalar(1.0, op.inputs[0]), c.i32(-1)], [_out(c, op)])
+
+
+def _unary(nn):
+    def convert(c, op):
+        c.emit(nn, [_x(c, op)], [_out(c, op)])
+    return convert
+
+
+_UNARY = {"LOGISTIC": "LOGISTIC", "TANH": "TANH", "RELU": "RELU", "RELU6": "RELU6", "RELU_N1_TO_1": "RELU1",
+          "HARD_SWISH": "HARD_SWISH", "ABS": "ABS", "NEG": "NEG", "EXP": "EXP", "LOG": "LOG", "SQRT": "SQRT",
+          "RSQRT": "RSQRT", "SIN": "SIN", "LOGICAL_NOT": "LOGICAL_NOT", "CAST": "CAST", "FLOOR": "FLOOR",
+          "L2_NORMALIZATION": "L2_NORMALIZATION"}
+register_all("RELU RELU6 RELU_N1_TO_1 ABS NEG EXP LOG SQRT SIN LOGICAL_NOT CAST FLOOR", _UNARY.get, _unary,
+             "same operands")
+register_all("LOGISTIC TANH HARD_SWISH RSQRT", _UNARY.get, _unary, "same operands")
+register_all("L2_NORMALIZATION", _UNARY.get, _unary, "axis -1 (the NNAPI default)")
+
+
+@maps("ELU", "ELU", "alpha = 1.0 scalar")
+def _elu(c, op):
+    c.emit("ELU", [_x(c, op), c.fscalar(1.0, op.inputs[0])], [_out(c, op)])
+
+
+@maps("PRELU", "PRELU", "alpha tensor as given (broadcast)")
+def _prelu(c, op):
+    c.emit("PRELU", [_x(c, op, 0), _x(c, op, 1)], [_out(c, op)])
+
+
+@maps("LEAKY_RELU", "PRELU", "alpha -> a one-element alpha tensor (quantized exactly: q = ±127 / 255 "
+                             "steps of scale |alpha| / 127 or / 255)")
+def _leaky_relu(c, op):
+    alpha = float(op.opt("Alpha", 0.2))
+    x = c.t(op.inputs[0])
+    rank = len(x.shape)
+    ty, _, _, _ = c.nn_type(x)
+    if x.dtype in ("UINT8", "INT8"):
+        if x.dtype == "INT8":
+            scale, zp, q = (abs(alpha) / 127, 0, 127) if alpha >= 0 else (-alpha / 128, 0, -128)
+        else:
+            scale, zp, q = (alpha / 255, 0, 255) if alpha >= 0 else (-alpha / 255, 255, 0)
+        if alpha == 0:
+            scale, q = 1.0, zp
+        a = c.b.add_constant(ty, [q], (1,) * max(rank, 1), scale=scale, zero_point=zp)
+    else:
+        a = c.b.add_constant(ty, [alpha], (1,) * max(rank, 1))
+    c.emit("PRELU", [c.operand(op.inputs[0]), a], [_out(c, op)])
+
+
+def _resize(nn):
+    def convert(c, op):
+        size = c.need_const(op.inputs[1], "size").reshape(-1)
+        ins = [_x(c, op), c.i32(size[1]), c.i32(size[0]), c.boolean(False),
+               c.boolean(op.opt("AlignCorners", False)), c.boolean(op.opt("HalfPixelCenters", False))]
+        c.emit(nn, ins, [_out(c, op)])
+    return convert
+
+
+register_all("RESIZE_BILINEAR RESIZE_NEAREST_NEIGHBOR", lambda n: n, _resize,
+             "size [h, w] -> width / height scalars, NHWC, align_corners, half_pixel_centers")
+
+
+def _block(nn):
+    def convert(c, op):
+        c.emit(nn, [_x(c, op), c.i32(op.opt("BlockSize", 1))], [_out(c, op)])
+    return convert
+
+
+register_all("DEPTH_TO_SPACE SPACE_TO_DEPTH", lambda n: n, _block, "block size -> INT32 scalar")
+
+
+@maps("QUANTIZE", ("QUANTIZE", "DEQUANTIZE"),
+      "float -> quantized: QUANTIZE; quantized -> quantized (requantize): DEQUANTIZE to float32 + QUANTIZE")
+def _quantize(c, op):
+    x = c.t(op.inputs[0])
+    if x.dtype in ("FLOAT32", "FLOAT16"):
+        c.emit("QUANTIZE", [c.operand(op.inputs[0])], [_out(c, op)])
+        return
+    tmp = c.temp(op.inputs[0], dtype=T.TENSOR_FLOAT32)
+    c.emit("DEQUANTIZE", [c.operand(op.inputs[0])], [tmp])
+    c.emit("QUANTIZE", [tmp], [_out(c, op)])
+
+
+@maps("DEQUANTIZE", "DEQUANTIZE", "of a constant (float16 or int8 weights): folded into a float32 constant")
+def _dequantize(c, op):
+    c.emit("DEQUANTIZE", [_x(c, op)], [_out(c, op)])
+
+
+def _binary(nn):
+    def convert(c, op):
+        c.emit(nn, [_x(c, op, 0), _x(c, op, 1)], [_out(c, op)])
+    return convert
+
+
+register_all("POW MAXIMUM MINIMUM LOGICAL_AND LOGICAL_OR", lambda n: n, _binary, "same operands")
+register_all("EQUAL NOT_EQUAL GREATER GREATER_EQUAL LESS LESS_EQUAL", lambda n: n, _binary,
+             "output TENSOR_BOOL8")
+
+
+@maps("SELECT", "SELECT", "condition, then, else of one shape")
+@maps("SELECT_V2", "SELECT", "only without broadcasting (NNAPI SELECT needs equal shapes)")
+def _select(c, op):
+    shapes = {c.t(i).shape for i in op.inputs}
+    if len(shapes) > 1:
+        c.unsupported(f"its inputs have different shapes {sorted(shapes)}, and NNAPI SELECT does not "
+                      f"broadcast")
+    c.emit("SELECT", [c.operand(i) for i in op.inputs], [_out(c, op)])
+
+
+def _arg(nn):
+    def convert(c, op):
+        axis = int(c.need_const(op.inputs[1], "axis").reshape(-1)[0])
+        c.emit(nn, [_x(c, op), c.i32(axis)], [_out(c, op)])
+    return convert
+
+
+register_all("ARG_MAX ARG_MIN", lambda n: n.replace("_", ""), _arg,
+             "axis tensor -> INT32 scalar; an int64 output is produced as TENSOR_INT32")
+
+
+@maps("LOCAL_RESPONSE_NORMALIZATION", "LOCAL_RESPONSE_NORMALIZATION",
+      "radius, bias, alpha, beta -> scalars (float only)", float_tolerance=1e-4)
+def _lrn(c, op):
+    x = op.inputs[0]
+    c.emit("LOCAL_RESPONSE_NORMALIZATION",
+           [_x(c, op), c.i32(op.opt("Radius")), c.fscalar(op.opt("Bias"), x), c.fscalar(op.opt("Alpha"), x),
+            c.fscalar(op.opt("Beta"), x)], [_out(c, op)])
+
+
+# ========================================================================================== driver
+def _fold_constant_dequantize(ctx: ImportContext, ops: list[TflOp]) -> list[TflOp]:
+    """Drops DEQUANTIZE ops whose input is constant, recording float32 values for their outputs."""
+    kept = []
+    for op in ops:
+        if op.name == "DEQUANTIZE" and ctx.const(op.inputs[0]) is not None:
+            t = ctx.t(op.inputs[0])
+            v = ctx.const(op.inputs[0])
+            if t.dtype in ("INT8", "UINT8", "INT16"):
+                if t.per_channel:
+                    shape = [1] * v.ndim
+                    shape[t.quantized_dimension] = -1
+                    v = (v.astype(np.float64) - t.zero_points.reshape(shape)) * t.scales.reshape(shape)
+                else:
+                    v = (v.astype(np.float64) - t.zero_point) * t.scale
+            ctx.folded[op.outputs[0]] = np.asarray(v, dtype=np.float32)
+            continue
+        kept.append(op)
+    return kept
+
+
+def import_tflite_bytes(data: bytes, name: str = "model", where: str = "<bytes>") -> Model:
+    """Imports a TFLite flatbuffer held in memory (see :func:`load_tflite`)."""
+    model = _read_model(data, where)
+    try:
+        sg = model.Subgraphs(0)
+        tensors = [_read_tensor(model, sg, data, i, where) for i in range(sg.TensorsLength())]
+        codes = [_opcode_name(model.OperatorCodes(k)) for k in range(model.OperatorCodesLength())]
+        ops = []
+        for k in range(sg.OperatorsLength()):
+            o = sg.Operators(k)
+            idx = o.OpcodeIndex()
+            if idx >= len(codes):
+                raise InputError(f"The TFLite model {where} is corrupt: operator {k} names operator code "
+                                 f"{idx} of {len(codes)}.")
+            ins = [int(i) for i in o.InputsAsNumpy()] if o.InputsLength() else []
+            outs = [int(i) for i in o.OutputsAsNumpy()] if o.OutputsLength() else []
+            for i in ins + outs:
+                if i >= len(tensors):
+                    raise InputError(f"The TFLite model {where} is corrupt: operator {k} uses tensor {i} "
+                                     f"of {len(tensors)}.")
+            ops.append(TflOp(k, codes[idx], ins, outs, _read_options(o)))
+        inputs = [int(i) for i in sg.InputsAsNumpy()] if sg.InputsLength() else []
+        outputs = [int(i) for i in sg.OutputsAsNumpy()] if sg.OutputsLength() else []
+    except (InputError, NotImplementedOpError):
+        raise
+    except Exception as e:  # noqa: BLE001 - any failure reading a corrupt flatbuffer
+        raise InputError(f"The TFLite model {where} is corrupt ({type(e).__name__}: {e}).") from None
+
+    ctx = ImportContext(tensors, name)
+    ops = _fold_constant_dequantize(ctx, ops)
+    missing: dict[str, int] = {}
+    for op in ops:
+        if op.name not in OP_TABLE:
+            missing[op.name] = missing.get(op.name, 0) + 1
+    if model.SubgraphsLength() > 1:
+        missing[f"{model.SubgraphsLength() - 1} further subgraphs (control flow)"] = 1
+    if missing:
+        listed = ", ".join(f"{n} ({k}x)" for n, k in sorted(missing.items()))
+        raise NotImplementedOpError(f"The TFLite model {where} uses operators nnaccel cannot import yet: "
+                                    f"{listed}.")
+    for op in ops:
+        ctx.op = op
+        OP_TABLE[op.name].convert(ctx, op)
+    in_ops = [ctx.operand(i) for i in inputs]
+    out_ops = []
+    for i in outputs:
+        o = ctx.operand(i)
+        if o in in_ops or ctx.b._graph.operands[o].lifetime.name.startswith("CONSTANT"):
+            raise NotImplementedOpError(f"Output tensor {tensors[i].name} of the TFLite model {where} is a "
+                                        f"graph input or a constant, which an NNAPI model cannot output.")
+        out_ops.append(o)
+    ctx.b.identify_inputs_and_outputs(in_ops, out_ops)
+    return ctx.b.finish()
+
+
+def load_tflite(path) -> Model:
+    """Reads a ``.tflite`` file and returns the equivalent NNAPI model.
+
+    Raises :class:`~nnaccel.errors.InputError` for an unreadable or corrupt file and
+    :class:`~nnaccel.errors.NotImplementedOpError` naming every operator (with its count) that has no
+    mapping in :data:`OP_TABLE`.
+    """
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise InputError(f"The model file {p} cannot be read ({e.strerror or e}).") from None
+    return import_tflite_bytes(data, name=p.stem, where=str(p))
+
+
+# ================================================================================ generated docs
+DOC_BEGIN = "<!-- BEGIN GENERATED OP TABLE (python -m nnaccel.compiler.tflite_import --write-doc docs/tflite.md) -->"
+DOC_END = "<!-- END GENERATED OP TABLE -->"
+
+
+def op_table_markdown() -> str:
+    """The op-mapping and known-difference tables of docs/tflite.md, generated from :data:`OP_TABLE`."""
+    def esc(s: str) -> str:
+        return s.replace("|", "\\|")
+
+    lines = ["| TFLite op | NNAPI op(s) | notes |", "| --- | --- | --- |"]
+    for name in sorted(OP_TABLE):
+        m = OP_TABLE[name]
+        lines.append(f"| `{name}` | {', '.join(f'`{n}`' for n in m.nnapi)} | {esc(m.notes)} |")
+    lines += ["", "Known differences from LiteRT's reference kernels (bounded by the differential test):",
+              "", "| TFLite op | bound | reason |", "| --- | --- | --- |"]
+    for name in sorted(OP_TABLE):
+        m = OP_TABLE[name]
+        if m.quant_tolerance:
+            lines.append(f"| `{name}` | ±{m.quant_tolerance} quantized step | {esc(m.difference)} |")
+        if m.float_tolerance != 1e-5:
+            lines.append(f"| `{name}` | float {m.float_tolerance:g} relative | float32 arithmetic order and "
+                         f"`pow` differ |")
+    return "\n".join([DOC_BEGIN, *lines, DOC_END])
+
+
+def render_doc(text: str) -> str:
+    """``text`` (docs/tflite.md) with its generated section replaced by the current table."""
+    start, end = text.find(DOC_BEGIN), text.find(DOC_END)
+    if start < 0 or end < 0:
+        raise InputError("docs/tflite.md lacks the generated-table markers.")
+    return text[:start] + op_table_markdown() + text[end + len(DOC_END):]
+
+
+def _main(argv=None) -> int:
+    import argparse
+    p = argparse.ArgumentParser(description="TFLite importer utilities.")
+    p.add_argument("--write-doc", metavar="FILE", help="regenerate the op table in FILE (docs/tflite.md)")
+    args = p.parse_args(argv)
+    if args.write_doc:
+        path = Path(args.write_doc)
+        path.write_text(render_doc(path.read_text(encoding="utf-8")), encoding="utf-8")
+        print(f"wrote the op table ({len(OP_TABLE)} operators) to {path}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(_main())
