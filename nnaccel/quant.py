@@ -309,3 +309,51 @@ def downscale_multiplier_int32_to_int16(multiplier: int) -> int:
     if multiplier >= INT32_MAX - (1 << 15):
         return INT16_MAX
     return (multiplier + (1 << 15)) >> 16
+
+
+# --- TFLite helpers for quantized SOFTMAX and L2_NORMALIZATION (on int32 raws in int64 arrays) ---
+
+def count_leading_zeros_u32(x):
+    """TFLite ``CountLeadingZeros`` of ``x`` read as uint32 (32 for 0)."""
+    x = np.asarray(x, np.int64) & 0xFFFFFFFF
+    n = np.zeros(x.shape, np.int64)
+    for bits in (16, 8, 4, 2, 1):
+        small = x < (1 << (32 - bits))
+        n = n + np.where(small, bits, 0)
+        x = np.where(small, x << bits, x)
+    return np.where(np.asarray(x) == 0, 32, n)
+
+
+def inv_sqrt_quantized_multiplier_exp(x, reverse_shift: int = -1):
+    """TFLite ``GetInvSqrtQuantizedMultiplierExp`` vectorized: ``(m, shift)`` with
+    ``1 / sqrt(x) ≈ m * 2**(shift - 31)`` for int32 ``x >= 0``; ``x <= 1`` gives ``(INT32_MAX, 0)``.
+
+    ``x`` is divided by 4 while ``>= 2**29`` (each step adds 1 to a right-shift count starting at
+    11), shifted left by bit pairs into ``[2**27, 2**29)`` (subtracting the pairs from the count),
+    then five Newton-Raphson steps ``y = 1.5 y - (x/2) y**3`` run in Q3 from ``y = 1``; ``y`` is
+    multiplied by sqrt(2)/2 (Q0 raw 1518500250). A negative count shifts ``m`` left instead. The
+    returned shift is the count times ``reverse_shift`` (-1: a left-shift exponent <= 0, as
+    :func:`multiply_by_quantized_multiplier` takes it).
+    """
+    x = np.asarray(x, np.int64)
+    small = x <= 1
+    v = np.where(small, 1 << 28, x)
+    shift = np.full(v.shape, 11, np.int64)
+    for _ in range(2):  # x < 2**31: at most two divisions by 4
+        big = v >= (1 << 29)
+        v = np.where(big, v // 4, v)
+        shift = shift + big
+    left_shift_bit_pairs = (count_leading_zeros_u32(v) - 1) // 2 - 1
+    shift = shift - left_shift_bit_pairs
+    v = v << (2 * left_shift_bit_pairs)
+    half_input = rounding_divide_by_pot(v >> 1, 1)
+    half_three = (1 << 28) + (1 << 27)
+    y = np.full(v.shape, 1 << 28, np.int64)  # 1.0 in Q3
+    for _ in range(5):
+        y3 = fixed_rescale(fixed_mul(fixed_mul(y, y), y), 9, 3)
+        y = fixed_rescale(wrap_int32(fixed_mul(half_three, y) - fixed_mul(half_input, y3)), 6, 3)
+    y = fixed_mul(y, 1518500250)
+    neg = shift < 0
+    y = np.where(neg, wrap_int32(y << np.where(neg, -shift, 0)), y)
+    shift = np.where(neg, 0, shift)
+    return np.where(small, INT32_MAX, y), np.where(small, 0, shift * reverse_shift)

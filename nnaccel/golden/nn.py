@@ -1,11 +1,26 @@
 """Golden kernels: convolution, pooling, matrix multiply, normalization, softmax and resize.
 
-Spec: ../shared/spec/OperationType.aidl. Quantized kernels accumulate
-``(q_in - z_in) * (q_w - z_w)`` in int32, add the int32 bias, requantize with
+Spec: ../shared/spec/OperationType.aidl. Facts (rounding, padding, multipliers) follow NNAPI's
+reference CPU kernels (``nn/common/operations`` and ``OperationsUtils.cpp``).
+
+Shared convolution machinery (used by every convolution and pooling op, and meant for the compiler):
+
+* :func:`implicit_padding`, :func:`conv_output_size`, :func:`transpose_conv_output_size`,
+  :func:`effective_filter_size` — NNAPI's padding / output-size rules;
+* :class:`WindowInputs` / :class:`Window` / :func:`read_window` — where the explicit or implicit
+  padding, strides, dilation, filter size, layout ... sit in an op's inputs, and their values;
+* :func:`conv_real_multiplier`, :func:`conv_multipliers` — per-tensor and per-channel
+  requantization multipliers; :func:`requantize` — int32 accumulators to the output type;
+* :func:`to_nhwc` / :func:`from_nhwc` — NCHW handling (every kernel computes in NHWC).
+
+Quantized convolutions accumulate ``(q_in - z_in) * (q_w - z_w)`` exactly (the NumPy code sums the
+integer products in float64, exact below 2**53), add the int32 bias, requantize with
 :func:`nnaccel.quant.multiply_by_quantized_multiplier` and clamp to the fused activation's range.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -14,72 +29,636 @@ from ..quant import (
     apply_activation_float,
     multiply_by_quantized_multiplier,
     quantize_multiplier,
+    quantize_multipliers,
 )
 from ..registry import Sig, define
-from .common import F16, F32, I32, INT32, Q8A, Q8AS, QUANT8, check_activation, qrange
+from .common import (
+    BOOL,
+    FLOATS,
+    I32,
+    INT32,
+    Q8PC,
+    QUANT8,
+    check_activation,
+    qrange,
+)
+
+# =============================================================================================
+# Shared convolution machinery
+# =============================================================================================
+
+#: NNAPI implicit padding schemes (``PaddingCode``).
+PADDING_SCHEMES = {0: "NONE", 1: "SAME", 2: "VALID"}
+PADDING_SAME = 1
+PADDING_VALID = 2
 
 
-def validate_fully_connected(v) -> None:
-    x, w, b, out = v.inp(0), v.inp(1), v.inp(2), v.out(0)
-    if x.rank is not None and x.dimensions and not 2 <= x.rank <= 4:
-        v.fail(f"has rank {x.rank}, but the input must have rank 2 to 4", input=0)
-    if w.rank is not None and w.rank != 2:
-        v.fail(f"has rank {w.rank}, but the weights must be 2-D [num_units, input_size]", input=1)
-    if b.rank is not None and b.rank != 1:
-        v.fail(f"has rank {b.rank}, but the bias must be 1-D [num_units]", input=2)
-    if w.dimensions and b.dimensions and w.dimensions[0] and b.dimensions[0] and \
-            w.dimensions[0] != b.dimensions[0]:
-        v.fail(f"has {b.dimensions[0]} elements, but the weights have {w.dimensions[0]} units", input=2)
-    if x.type in QUANT8:
-        if w.type != x.type:
-            v.fail(f"has type {w.type.name}, but the weights must have the input's type {x.type.name}",
-                   input=1)
-        if b.zero_point != 0:
-            v.fail(f"has zero point {b.zero_point}, but a quantized bias must have zero point 0", input=2)
-        expected = x.scale * w.scale
-        if abs(b.scale - expected) > 1e-6 * max(1.0, expected) and abs(b.scale - expected) / expected > 1e-4:
-            v.fail(f"has scale {b.scale:g}, but the bias scale must equal input scale x weights scale "
-                   f"= {expected:g}", input=2)
-    check_activation(v, 3)
-    if x.dimensions and w.dimensions and all(x.dimensions) and w.dimensions[1]:
-        total = int(np.prod(x.dimensions))
-        if total % w.dimensions[1]:
-            v.fail(f"has {total} elements, which is not a multiple of the weights' input size "
-                   f"{w.dimensions[1]}", input=0)
+def effective_filter_size(filter_size: int, dilation: int = 1) -> int:
+    """The span a dilated filter covers: ``(filter_size - 1) * dilation + 1``."""
+    return (filter_size - 1) * dilation + 1
+
+
+def implicit_padding(in_size: int, stride: int, filter_size: int, scheme: int, dilation: int = 1,
+                     transpose: bool = False) -> tuple[int, int]:
+    """Explicit ``(head, tail)`` padding of an implicit scheme (NNAPI ``calculateExplicitPadding``).
+
+    SAME: ``out = ceil(in / stride)``, ``total = (out - 1) * stride + effective_filter - in``;
+    when ``total > 0``, ``head = total // 2`` and ``tail = total - head``. For TRANSPOSE_CONV_2D
+    (``transpose=True``, ``in_size`` = the requested *output* size) the tail is ``total - head``
+    even when negative. NONE and VALID: no padding.
+    """
+    head = tail = 0
+    if scheme == PADDING_SAME:
+        out = (in_size + stride - 1) // stride
+        total = (out - 1) * stride + effective_filter_size(filter_size, dilation) - in_size
+        if total > 0:
+            head = total // 2
+            tail = total - head
+        if transpose:
+            tail = total - head
+    return head, tail
+
+
+def _div_trunc(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def conv_output_size(in_size: int, filter_size: int, stride: int, head: int, tail: int,
+                     dilation: int = 1) -> int:
+    """NNAPI ``computeOutSize``: ``(in - effective_filter + stride + head + tail) / stride``
+    (C++ division, truncating toward zero)."""
+    return _div_trunc(in_size - effective_filter_size(filter_size, dilation) + stride + head + tail, stride)
+
+
+def transpose_conv_output_size(in_size: int, filter_size: int, stride: int, head: int, tail: int) -> int:
+    """NNAPI ``computeOutSizeTransposeConv``: ``in * stride + filter - stride - head - tail``."""
+    return in_size * stride + filter_size - stride - head - tail
+
+
+def to_nhwc(x: np.ndarray, nchw: bool) -> np.ndarray:
+    """A 4-D tensor in NHWC order (a view of an NCHW input transposed)."""
+    return np.transpose(x, (0, 2, 3, 1)) if nchw else x
+
+
+def from_nhwc(y: np.ndarray, nchw: bool) -> np.ndarray:
+    """Back to the op's layout: NHWC results transposed to NCHW when ``nchw``."""
+    return np.ascontiguousarray(np.transpose(y, (0, 3, 1, 2))) if nchw else y
+
+
+@dataclass(frozen=True)
+class WindowInputs:
+    """Where an op keeps its spatial parameters (both padding forms share the order).
+
+    Explicit form from ``first``: pad left, right, top, bottom, stride w, stride h; implicit form
+    from ``implicit_first`` (default ``first``): scheme, stride w, stride h. Then, when present,
+    filter w, filter h (pooling), one ``extra`` scalar (depth multiplier / number of groups), the
+    fused activation, the layout BOOL (optional or required) and dilation w, h (optional pair).
+    """
+
+    first: int
+    filter_inputs: bool = False
+    extra: str | None = None
+    layout_optional: bool = True
+    dilation: bool = False
+    implicit_first: int | None = None
+
+    def scalar_count(self, form: str) -> int:
+        """Number of INT32 scalars before the layout input."""
+        return (6 if form == "explicit" else 3) + 2 * self.filter_inputs + (self.extra is not None) + 1
+
+    def start(self, form: str) -> int:
+        return self.first if form == "explicit" or self.implicit_first is None else self.implicit_first
+
+    def form_of(self, in_ops) -> str:
+        """``"implicit"`` or ``"explicit"`` from the operand types, as NNAPI tells them apart: the
+        implicit form has its layout BOOL (or nothing) where the explicit one has an INT32."""
+        pos = self.start("implicit") + self.scalar_count("implicit")
+        return "implicit" if len(in_ops) <= pos or in_ops[pos].type is BOOL else "explicit"
+
+
+@dataclass
+class Window:
+    """The spatial parameters of one convolution / pooling operation (``None`` = not constant).
+
+    ``pads`` is ``(top, bottom, left, right)`` as given (explicit form) or ``None`` (implicit form,
+    ``scheme`` set: see :meth:`resolve`). ``index`` maps parameter names to input positions.
+    """
+
+    form: str
+    pads: tuple | None
+    scheme: int | None
+    stride: tuple
+    dilation: tuple
+    filter: tuple | None
+    extra: int | None
+    activation: int | None
+    nchw: bool
+    index: dict
+    dilation_given: int = 0
+
+    def resolve(self, in_hw, filter_hw, transpose_out_hw=None) -> tuple:
+        """Explicit ``(top, bottom, left, right)`` padding for input size ``in_hw`` and filter size
+        ``filter_hw`` (TRANSPOSE_CONV_2D: the implicit scheme works on ``transpose_out_hw``)."""
+        if self.form == "explicit":
+            return self.pads
+        if transpose_out_hw is not None:
+            top = implicit_padding(transpose_out_hw[0], self.stride[0], filter_hw[0], self.scheme,
+                                   transpose=True)
+            left = implicit_padding(transpose_out_hw[1], self.stride[1], filter_hw[1], self.scheme,
+                                    transpose=True)
+        else:
+            top = implicit_padding(in_hw[0], self.stride[0], filter_hw[0], self.scheme, self.dilation[0])
+            left = implicit_padding(in_hw[1], self.stride[1], filter_hw[1], self.scheme, self.dilation[1])
+        return (*top, *left)
+
+
+def read_window(spec: WindowInputs, form: str, n_inputs: int, get) -> Window:
+    """Reads an op's spatial parameters; ``get(i, default)`` returns input ``i``'s scalar value
+    (``ValidationContext.scalar`` / ``KernelContext.scalar``)."""
+    i = spec.start(form)
+    index = {}
+    pads = scheme = None
+    if form == "explicit":
+        left, right, top, bottom = (get(i + k) for k in range(4))
+        pads = (top, bottom, left, right)
+        index.update(pad_left=i, pad_right=i + 1, pad_top=i + 2, pad_bottom=i + 3)
+        i += 4
+    else:
+        scheme = get(i)
+        index["scheme"] = i
+        i += 1
+    stride = (get(i + 1), get(i))
+    index.update(stride_w=i, stride_h=i + 1)
+    i += 2
+    filt = None
+    if spec.filter_inputs:
+        filt = (get(i + 1), get(i))
+        index.update(filter_w=i, filter_h=i + 1)
+        i += 2
+    extra = None
+    if spec.extra is not None:
+        extra = get(i)
+        index["extra"] = i
+        i += 1
+    activation = get(i)
+    index["activation"] = i
+    i += 1
+    index["layout"] = i
+    nchw = bool(get(i, False)) if i < n_inputs else False
+    i += 1
+    dilation = (1, 1)
+    given = 0
+    if spec.dilation and i < n_inputs:
+        given = min(2, n_inputs - i)
+        dilation = (get(i + 1, 1) if given == 2 else 1, get(i, 1))
+        index.update(dilation_w=i, dilation_h=i + 1)
+    return Window(form, pads, scheme, stride, dilation, filt, extra, activation, nchw, index, given)
+
+
+def window_signatures(spec: WindowInputs, type_sigs, prefix_extra_implicit=()) -> list[Sig]:
+    """The explicit- and implicit-form signatures of a windowed op: ``type_sigs`` lists
+    ``(tensor inputs, outputs, types)``; the scalars follow from ``spec``. One signature per
+    accepted input count (the trailing layout / dilation inputs are optional); a lone dilation
+    factor matches too, so that the validator can reject it with a clear message."""
+    sigs = []
+    for form in ("explicit", "implicit"):
+        tail = (INT32,) * spec.scalar_count(form) + (BOOL,) + ((INT32, INT32) if spec.dilation else ())
+        n_optional = (1 if spec.layout_optional else 0) + (2 if spec.dilation else 0)
+        extra = prefix_extra_implicit if form == "implicit" else ()
+        for drop in range(n_optional, -1, -1):
+            for ins, outs, types in type_sigs:
+                full = tuple(ins) + tuple(extra) + tail
+                sigs.append(Sig(full[:len(full) - drop], tuple(outs), types=types, form=form))
+    return sigs
+
+
+def _dim(o, i):
+    """Dimension ``i`` of operand ``o`` when known (> 0), else ``None``."""
+    if o.dimensions is None or len(o.dimensions) <= i or not o.dimensions[i]:
+        return None
+    return o.dimensions[i]
+
+
+def _spatial_dims(o, nchw: bool):
+    """``(batch, height, width, channels)`` of a 4-D operand (``None`` where unknown)."""
+    if o.rank != 4:
+        return None, None, None, None
+    order = (0, 2, 3, 1) if nchw else (0, 1, 2, 3)
+    return tuple(_dim(o, k) for k in order)
+
+
+def validate_window(v, spec: WindowInputs, filter_hw=None, transpose=False) -> Window:
+    """Checks the spatial parameters shared by convolution and pooling ops; returns the window.
+
+    Rules: a dilation pair given whole; an implicit scheme of 0, 1 or 2; strides, dilation factors
+    and pooling filter sizes > 0; explicit paddings >= 0 (TRANSPOSE_CONV_2D: left / top only); a
+    valid fused activation; each padding smaller than the (dilated) filter (not for transposed
+    convolution); and, for known sizes, a positive output size.
+    """
+    win = read_window(spec, v.form, v.n_in, v.scalar)
+    if win.dilation_given == 1:
+        v.fail("gives the dilation factor for width but not the one for height; the two must be "
+               "given together", input=win.index["dilation_w"])
+    if win.scheme is not None and win.scheme not in PADDING_SCHEMES:
+        v.fail(f"is the implicit padding scheme {win.scheme}, but it must be 0 (NONE), 1 (SAME) or "
+               f"2 (VALID)", input=win.index["scheme"])
+    for name, value in (("stride_h", win.stride[0]), ("stride_w", win.stride[1])):
+        if value is not None and value <= 0:
+            v.fail(f"is a stride of {value}, but strides must be > 0", input=win.index[name])
+    if spec.dilation and win.dilation_given:
+        for name, value in (("dilation_h", win.dilation[0]), ("dilation_w", win.dilation[1])):
+            if value is not None and value <= 0:
+                v.fail(f"is a dilation factor of {value}, but dilation factors must be > 0",
+                       input=win.index[name])
+    if win.filter is not None:
+        for name, value in (("filter_h", win.filter[0]), ("filter_w", win.filter[1])):
+            if value is not None and value <= 0:
+                v.fail(f"is a filter size of {value}, but filter sizes must be > 0", input=win.index[name])
+        filter_hw = win.filter
+    if win.pads is not None:
+        for name, value in zip(("pad_top", "pad_bottom", "pad_left", "pad_right"), win.pads):
+            if transpose and name in ("pad_bottom", "pad_right"):
+                continue
+            if value is not None and value < 0:
+                v.fail(f"is a padding of {value}, but paddings must be >= 0", input=win.index[name])
+    check_activation(v, win.index["activation"])
+    if win.extra is not None and win.extra <= 0:
+        v.fail(f"is {win.extra}, but the {spec.extra} must be > 0", input=win.index["extra"])
+    _, h, w, _ = _spatial_dims(v.inp(0), win.nchw)
+    known = (filter_hw is not None and None not in filter_hw and None not in win.stride
+             and None not in win.dilation)
+    if not known or transpose:
+        return win
+    if win.form == "implicit":
+        if win.scheme is None or h is None or w is None:
+            return win
+        pads = win.resolve((h, w), filter_hw)
+    else:
+        pads = win.pads
+        if None in pads:
+            return win
+    names = ("pad_top", "pad_bottom", "pad_left", "pad_right")
+    for k, (name, value) in enumerate(zip(names, pads)):
+        eff = effective_filter_size(filter_hw[k // 2], win.dilation[k // 2])
+        if value >= eff:
+            v.fail(f"is a padding of {value}, but each padding must be smaller than the "
+                   f"{'dilated ' if spec.dilation else ''}filter's size {eff}",
+                   input=win.index.get(name, win.index.get("scheme")))
+    for k, size in enumerate((h, w)):
+        if size is None:
+            continue
+        out = conv_output_size(size, filter_hw[k], win.stride[k], pads[2 * k], pads[2 * k + 1],
+                               win.dilation[k])
+        if out <= 0:
+            v.fail(f"has {'height' if k == 0 else 'width'} {size}, which gives an output size of "
+                   f"{out} with this filter, stride and padding; it must be > 0", input=0)
+    return win
+
+
+def conv_real_multiplier(s_in: float, s_w: float, s_out: float) -> float:
+    """NNAPI ``GetQuantizedConvolutionMultipler``: ``float32(s_in * s_w) / s_out`` in double (the
+    scales are float32; their product is rounded to float32 before the division)."""
+    prod = float(np.float32(s_in) * np.float32(s_w))
+    return prod / float(np.float32(s_out))
+
+
+def conv_multipliers(in_op, w_op, out_op) -> tuple[np.ndarray, np.ndarray]:
+    """Requantization ``(multiplier, shift)`` of a convolution / matmul output: one pair per
+    tensor, or one per output channel for a TENSOR_QUANT8_SYMM_PER_CHANNEL filter
+    (``conv_real_multiplier(s_in, filter_scales[c], s_out)`` each), through
+    :func:`nnaccel.quant.quantize_multiplier`."""
+    if w_op.type is Q8PC:
+        reals = [conv_real_multiplier(in_op.scale, s, out_op.scale) for s in w_op.channel_quant.scales]
+        return quantize_multipliers(reals)
+    m, e = quantize_multiplier(conv_real_multiplier(in_op.scale, w_op.scale, out_op.scale))
+    return np.array(m, np.int64), np.array(e, np.int64)
 
 
 def requantize(acc: np.ndarray, multiplier, shift, out_op, activation: int) -> np.ndarray:
-    """int32 accumulators -> quantized output: ``clamp(mbqm(acc, m, e) + zo, act range)``."""
+    """int32 accumulators -> quantized output: ``clamp(mbqm(acc, m, e) + z_out, act range)``;
+    ``m`` / ``e`` broadcast along the last (channel) axis."""
     lo, hi = qrange(out_op.type)
     act_lo, act_hi = activation_range_quantized(activation, out_op.scale, out_op.zero_point, lo, hi)
     q = multiply_by_quantized_multiplier(acc, multiplier, shift) + out_op.zero_point
     return np.clip(q, act_lo, act_hi).astype(out_op.info.dtype)
 
 
-@define("FULLY_CONNECTED", [
-    Sig((F32, F32, F32, INT32), (F32,)),
-    Sig((F16, F16, F16, INT32), (F16,), since="V1_2"),
-    Sig(("Q", "Q", I32, INT32), ("Q",), types={"Q": QUANT8}),
-], validate_fully_connected)
-def fully_connected(k):
-    """FULLY_CONNECTED: ``out[b, u] = act(sum_i x[b, i] * w[u, i] + bias[u])``.
+def check_bias(v, x_i: int = 0, w_i: int = 1, b_i: int = 2) -> None:
+    """The bias rules of convolutions and FULLY_CONNECTED: 1-D; for quantized inputs zero point 0
+    and, for a per-tensor filter, scale = input scale x filter scale (NNAPI's tolerance
+    ``|s_b - s_in*s_w| <= 1e-6 * min(s_b, s_in*s_w)``)."""
+    x, w, b = v.inp(x_i), v.inp(w_i), v.inp(b_i)
+    if b.rank is not None and b.dimensions and b.rank != 1:
+        v.fail(f"has rank {b.rank}, but the bias must be 1-D", input=b_i)
+    if x.type not in QUANT8:
+        return
+    if b.zero_point != 0:
+        v.fail(f"has zero point {b.zero_point}, but a quantized bias must have zero point 0", input=b_i)
+    if w.type is Q8PC:
+        return
+    expected = float(np.float32(x.scale) * np.float32(w.scale))
+    bs = float(np.float32(b.scale))
+    if abs(expected - bs) > 1e-6 * min(expected, bs):
+        v.fail(f"has scale {b.scale:g}, but the bias scale must equal input scale x filter scale "
+               f"= {expected:g}", input=b_i)
 
-    The input is flattened to ``[batch, input_size]`` with ``input_size = weights.shape[1]``.
-    float32 in float32 (matmul); float16 via float32. quant8 (NNAPI ``fullyConnectedQuant8``)::
 
-        acc[b, u] = sum_i (q_x[b, i] - z_x) * (q_w[u, i] - z_w) + bias[u]      (int32)
-        (m, e) = quantize_multiplier(s_x * s_w / s_out)
-        out = clamp(mbqm(acc, m, e) + z_out, activation range)
+def check_filter_quant(v, w_i: int, channel_dim: int) -> None:
+    """A per-channel filter must be quantized along ``channel_dim``."""
+    w = v.inp(w_i)
+    if w.type is Q8PC and w.channel_quant is not None and w.channel_quant.channel_dim != channel_dim:
+        v.fail(f"is quantized per channel along dimension {w.channel_quant.channel_dim}, but the "
+               f"operation requires channel dimension {channel_dim}", input=w_i)
+
+
+def _check_rank4(v, i: int, what: str) -> None:
+    o = v.inp(i)
+    if o.rank is not None and o.dimensions and o.rank != 4:
+        v.fail(f"has rank {o.rank}, but the {what} must be 4-D", input=i)
+
+
+def _quant_offsets(k, i: int) -> np.ndarray:
+    """Input ``i`` minus its zero point, as float64 (exact integers)."""
+    return k.inputs[i].astype(np.float64) - k.in_ops[i].zero_point
+
+
+def _strided_tap(xp: np.ndarray, i0: int, j0: int, out_hw, stride) -> np.ndarray:
+    """The input rows / columns one filter tap reads: ``xp[:, i0 + oy*sh, j0 + ox*sw, :]``."""
+    oh, ow = out_hw
+    return xp[:, i0:i0 + (oh - 1) * stride[0] + 1:stride[0], j0:j0 + (ow - 1) * stride[1] + 1:stride[1], :]
+
+
+def _pad_for_window(x: np.ndarray, pads, out_hw, span_hw, stride, value=0) -> np.ndarray:
+    """Pads an NHWC tensor with ``value`` at top / left as given and at bottom / right as far as the
+    output needs (``(out - 1) * stride + span``)."""
+    top, _, left, _ = pads
+    need_h = (out_hw[0] - 1) * stride[0] + span_hw[0]
+    need_w = (out_hw[1] - 1) * stride[1] + span_hw[1]
+    bottom = max(0, need_h - top - x.shape[1])
+    right = max(0, need_w - left - x.shape[2])
+    return np.pad(x, ((0, 0), (top, bottom), (left, right), (0, 0)), constant_values=value)
+
+
+def grouped_conv_accumulate(x: np.ndarray, w: np.ndarray, groups: int, pads, stride, dilation,
+                            out_hw) -> np.ndarray:
+    """Sum of products of a grouped 2-D convolution, NHWC, in ``x``'s dtype.
+
+    ``x``: ``[N, H, W, groups * Cg]``; ``w``: ``[Dout, fh, fw, Cg]`` with output channel
+    ``g * (Dout / groups) + d`` reading input channels ``g * Cg ... g * Cg + Cg - 1``. CONV_2D is
+    ``groups = 1``; DEPTHWISE_CONV_2D is ``groups = C_in``, ``Cg = 1``. One matrix product per
+    filter tap (padding positions contribute 0).
     """
-    x, w, bias = k.inputs[0], k.inputs[1], k.inputs[2]
-    units, size = w.shape
-    x2 = x.reshape(-1, size) if size else x.reshape(0, 0)
-    act = k.scalar(3, 0)
-    xo, wo, oo = k.in_ops[0], k.in_ops[1], k.out_ops[0]
-    if xo.type in QUANT8:
-        acc = (x2.astype(np.int64) - xo.zero_point) @ (w.astype(np.int64) - wo.zero_point).T
-        acc = acc + bias.astype(np.int64)
-        m, e = quantize_multiplier(xo.scale * wo.scale / oo.scale)
-        return [requantize(acc, m, e, oo, act)]
-    out = x2.astype(np.float32) @ w.astype(np.float32).T + bias.astype(np.float32)
-    return [apply_activation_float(out, act).astype(x.dtype)]
+    n = x.shape[0]
+    dout, fh, fw, cg = w.shape
+    oh, ow = out_hw
+    span = (effective_filter_size(fh, dilation[0]), effective_filter_size(fw, dilation[1]))
+    xp = _pad_for_window(x, pads, out_hw, span, stride)
+    m = n * oh * ow
+    dg = dout // groups
+    acc = np.zeros((m, groups, dg), x.dtype)
+    for i in range(fh):
+        for j in range(fw):
+            xs = _strided_tap(xp, i * dilation[0], j * dilation[1], out_hw, stride).reshape(m, groups, cg)
+            wt = w[:, i, j, :].reshape(groups, dg, cg)
+            if groups == 1:
+                acc[:, 0, :] += xs[:, 0, :] @ wt[0].T
+            elif cg == 1:
+                acc += xs * wt[None, :, :, 0]
+            else:
+                acc += np.matmul(xs.transpose(1, 0, 2), wt.transpose(0, 2, 1)).transpose(1, 0, 2)
+    return acc.reshape(n, oh, ow, dout)
+
+
+def transpose_conv_accumulate(x: np.ndarray, w: np.ndarray, pads, stride, out_hw) -> np.ndarray:
+    """Sum of products of a transposed convolution, NHWC: input pixel ``(h, w)`` adds
+    ``x[h, w, :] . W[k, i, j, :]`` to output ``(h*sh - pad_top + i, w*sw - pad_left + j, k)``
+    (positions outside the output are dropped). One matrix product per filter tap."""
+    n, h, wd, c = x.shape
+    dout, fh, fw, _ = w.shape
+    top, _, left, _ = pads
+    oh, ow = out_hw
+    bh = max((h - 1) * stride[0] + fh, top + oh)
+    bw = max((wd - 1) * stride[1] + fw, left + ow)
+    buf = np.zeros((n, bh, bw, dout), x.dtype)
+    flat = x.reshape(-1, c)
+    for i in range(fh):
+        for j in range(fw):
+            contrib = (flat @ w[:, i, j, :].T).reshape(n, h, wd, dout)
+            buf[:, i:i + (h - 1) * stride[0] + 1:stride[0], j:j + (wd - 1) * stride[1] + 1:stride[1], :] += contrib
+    return buf[:, top:top + oh, left:left + ow, :]
+
+
+def finish_conv(k, acc: np.ndarray, bias: np.ndarray, activation: int, in_i: int = 0, w_i: int = 1):
+    """Bias, activation and output type of a convolution-like result ``acc`` (channels last).
+
+    Quantized: ``acc`` holds exact integer sums; ``out = requantize(acc + bias, conv_multipliers)``.
+    Float: ``act(acc + bias)`` in float32, rounded to the output type (float16 via float32).
+    """
+    out_op = k.out_ops[0]
+    if out_op.type in QUANT8:
+        total = np.rint(acc).astype(np.int64) + bias.astype(np.int64)
+        m, e = conv_multipliers(k.in_ops[in_i], k.in_ops[w_i], out_op)
+        return requantize(total, m, e, out_op, activation)
+    out = (acc.astype(np.float32) + bias.astype(np.float32)).astype(np.float32)
+    return apply_activation_float(out, activation).astype(out_op.info.dtype)
+
+
+def _conv_operands(k, w_i: int = 1):
+    """Input and filter as arrays ready to accumulate: quantized ones minus their zero points in
+    float64 (per-channel filters have zero point 0), floats in float32."""
+    if k.in_ops[0].type in QUANT8:
+        return _quant_offsets(k, 0), _quant_offsets(k, w_i)
+    return k.inputs[0].astype(np.float32), k.inputs[w_i].astype(np.float32)
+
+
+# =============================================================================================
+# CONV_2D, DEPTHWISE_CONV_2D, GROUPED_CONV_2D, TRANSPOSE_CONV_2D
+# =============================================================================================
+
+CONV_TYPE_SIGS = [
+    (("T", "T", "T"), ("T",), {"T": FLOATS}),
+    (("Q", "Q", I32), ("Q",), {"Q": QUANT8}),
+    (("Q", Q8PC, I32), ("Q",), {"Q": QUANT8}),
+]
+
+CONV_INPUTS = WindowInputs(first=3, dilation=True)
+DEPTHWISE_INPUTS = WindowInputs(first=3, extra="depth multiplier", dilation=True)
+GROUPED_INPUTS = WindowInputs(first=3, extra="number of groups", layout_optional=False)
+TRANSPOSE_INPUTS = WindowInputs(first=3, layout_optional=False, implicit_first=4)
+
+
+def _validate_conv_common(v, channel_dim: int) -> None:
+    _check_rank4(v, 0, "input")
+    _check_rank4(v, 1, "filter")
+    check_bias(v)
+    check_filter_quant(v, 1, channel_dim)
+
+
+def _filter_hw(v):
+    w = v.inp(1)
+    return (_dim(w, 1), _dim(w, 2)) if w.rank == 4 else None
+
+
+def _check_bias_size(v, channels) -> None:
+    b = _dim(v.inp(2), 0)
+    if channels is not None and b is not None and b != channels:
+        v.fail(f"has {b} elements, but the operation has {channels} output channels", input=2)
+
+
+def validate_conv2d(v) -> None:
+    """CONV_2D: 4-D input / filter ``[Dout, fh, fw, Cin]`` (filter depth = input depth), bias
+    ``[Dout]`` with the quantized bias rules, per-channel filters along dimension 0, and the
+    window rules of :func:`validate_window`."""
+    _validate_conv_common(v, 0)
+    win = validate_window(v, CONV_INPUTS, _filter_hw(v))
+    _, _, _, cin = _spatial_dims(v.inp(0), win.nchw)
+    fdepth = _dim(v.inp(1), 3)
+    if cin is not None and fdepth is not None and cin != fdepth:
+        v.fail(f"has depth {fdepth}, but the input has {cin} channels; the filter depth must equal "
+               f"the input depth", input=1)
+    _check_bias_size(v, _dim(v.inp(1), 0))
+
+
+def _run_grouped(k, spec, groups_of, filter_to_grouped):
+    x_raw = k.inputs[0]
+    win = read_window(spec, spec.form_of(k.in_ops), len(k.inputs), k.scalar)
+    x_nhwc = to_nhwc(x_raw, win.nchw)
+    n, h, w, c = x_nhwc.shape
+    fh, fw = k.inputs[1].shape[1:3]
+    pads = win.resolve((h, w), (fh, fw))
+    out_hw = tuple(conv_output_size((h, w)[d], (fh, fw)[d], win.stride[d], pads[2 * d], pads[2 * d + 1],
+                                    win.dilation[d]) for d in range(2))
+    if min(out_hw) <= 0:
+        k.fail(f"the output size {list(out_hw)} is not positive")
+    xq, wq = _conv_operands(k)
+    xq = to_nhwc(xq, win.nchw)
+    groups = groups_of(win, c)
+    wg = filter_to_grouped(wq, c)
+    if wg.shape[3] * groups != c:
+        k.fail(f"the filter depth {wg.shape[3]} times {groups} groups does not match the input depth {c}")
+    acc = grouped_conv_accumulate(xq, wg, groups, pads, win.stride, win.dilation, out_hw)
+    return [from_nhwc(finish_conv(k, acc, k.inputs[2], win.activation or 0), win.nchw)]
+
+
+@define("CONV_2D", window_signatures(CONV_INPUTS, CONV_TYPE_SIGS), validate_conv2d)
+def conv_2d(k):
+    """CONV_2D: ``out[b, y, x, d] = act(sum_{i, j, c} in[b, y*sh + i*dh - pt, x*sw + j*dw - pl, c] *
+    filter[d, i, j, c] + bias[d])`` (positions in the padding read 0).
+
+    float32 in float32; float16 via float32. quant8 / quant8 signed, per-tensor or per-channel
+    filter (NNAPI ``convNhwc`` / ``convQuant8PerChannelNhwc``)::
+
+        acc[d] = sum (q_in - z_in) * (q_w - z_w) + bias[d]                 (int32, z_w = 0 per channel)
+        (m[d], e[d]) = quantize_multiplier(float32(s_in * s_w[d]) / s_out)
+        out = clamp(mbqm(acc[d], m[d], e[d]) + z_out, activation range)
+
+    NCHW inputs are transposed to NHWC and the result back.
+    """
+    return _run_grouped(k, CONV_INPUTS, lambda win, c: 1, lambda wq, c: wq)
+
+
+def validate_depthwise(v) -> None:
+    """DEPTHWISE_CONV_2D: filter ``[1, fh, fw, Dout]`` with ``Dout = Cin * depth_multiplier``, bias
+    ``[Dout]``, per-channel filters along dimension 3, and the window rules."""
+    _validate_conv_common(v, 3)
+    win = validate_window(v, DEPTHWISE_INPUTS, _filter_hw(v))
+    w = v.inp(1)
+    if _dim(w, 0) not in (None, 1):
+        v.fail(f"has first dimension {_dim(w, 0)}, but a depthwise filter must be [1, fh, fw, depth_out]",
+               input=1)
+    _, _, _, cin = _spatial_dims(v.inp(0), win.nchw)
+    dout = _dim(w, 3)
+    if cin is not None and dout is not None and win.extra is not None and cin * win.extra != dout:
+        v.fail(f"has {dout} output channels, but input depth {cin} x depth multiplier {win.extra} "
+               f"= {cin * win.extra}", input=1)
+    _check_bias_size(v, dout)
+
+
+@define("DEPTHWISE_CONV_2D", window_signatures(DEPTHWISE_INPUTS, CONV_TYPE_SIGS), validate_depthwise)
+def depthwise_conv_2d(k):
+    """DEPTHWISE_CONV_2D: ``out[b, y, x, c*M + m] = act(sum_{i, j} in[b, y*sh + i*dh - pt,
+    x*sw + j*dw - pl, c] * filter[0, i, j, c*M + m] + bias[c*M + m])``, ``M`` the depth multiplier.
+
+    Computed as a grouped convolution with ``C_in`` groups of one channel. Arithmetic per type as
+    CONV_2D (NNAPI ``depthwiseConvNhwc`` / ``depthwiseConvQuant8PerChannelNhwc``).
+    """
+    return _run_grouped(k, DEPTHWISE_INPUTS, lambda win, c: c,
+                        lambda wq, c: wq[0].transpose(2, 0, 1)[..., None])
+
+
+def validate_grouped(v) -> None:
+    """GROUPED_CONV_2D: filter ``[Dout, fh, fw, Cg]`` with ``Cg * groups = Cin`` and ``Dout``
+    divisible by ``groups``, bias ``[Dout]``, per-channel along dimension 0, window rules (no
+    dilation, layout required)."""
+    _validate_conv_common(v, 0)
+    win = validate_window(v, GROUPED_INPUTS, _filter_hw(v))
+    w = v.inp(1)
+    _, _, _, cin = _spatial_dims(v.inp(0), win.nchw)
+    g = win.extra
+    cg, dout = _dim(w, 3), _dim(w, 0)
+    if g is not None and cin is not None and cg is not None and cg * g != cin:
+        v.fail(f"has depth {cg}, but filter depth x {g} groups must equal the input depth {cin}", input=1)
+    if g is not None and dout is not None and dout % g:
+        v.fail(f"has {dout} output channels, which is not divisible by the {g} groups", input=1)
+    _check_bias_size(v, dout)
+
+
+@define("GROUPED_CONV_2D", window_signatures(GROUPED_INPUTS, CONV_TYPE_SIGS), validate_grouped)
+def grouped_conv_2d(k):
+    """GROUPED_CONV_2D: output channel ``g * (Dout / G) + q`` convolves input channels
+    ``g * Cg ... (g + 1) * Cg - 1`` with ``filter[g * (Dout / G) + q]``; arithmetic per type as
+    CONV_2D (NNAPI ``groupedConvQuant8`` / ``groupedConvQuant8PerChannel``)."""
+    return _run_grouped(k, GROUPED_INPUTS, lambda win, c: win.extra, lambda wq, c: wq)
+
+
+def validate_transpose_conv(v) -> None:
+    """TRANSPOSE_CONV_2D: filter ``[Dout, fh, fw, Cin]`` (depth = input depth), bias ``[Dout]``,
+    per-channel along dimension 0; paddings left / top >= 0 (right / bottom may be negative);
+    implicit form: a 1-D output shape tensor of 4 elements."""
+    _validate_conv_common(v, 0)
+    win = validate_window(v, TRANSPOSE_INPUTS, _filter_hw(v), transpose=True)
+    _, _, _, cin = _spatial_dims(v.inp(0), win.nchw)
+    fdepth = _dim(v.inp(1), 3)
+    if cin is not None and fdepth is not None and cin != fdepth:
+        v.fail(f"has depth {fdepth}, but the input has {cin} channels; the filter depth must equal "
+               f"the input depth", input=1)
+    _check_bias_size(v, _dim(v.inp(1), 0))
+    if v.form == "implicit":
+        s = v.inp(3)
+        if s.dimensions is not None and (len(s.dimensions) != 1 or s.dimensions[0] not in (0, 4)):
+            v.fail(f"has shape {list(s.dimensions)}, but the output shape must be a 1-D tensor of 4 "
+                   f"elements", input=3)
+
+
+@define("TRANSPOSE_CONV_2D", window_signatures(TRANSPOSE_INPUTS, CONV_TYPE_SIGS, (I32,)),
+        validate_transpose_conv)
+def transpose_conv_2d(k):
+    """TRANSPOSE_CONV_2D: input pixel ``(y, x)`` adds ``sum_c in[y, x, c] * filter[d, i, j, c]`` to
+    output ``(y*sh - pt + i, x*sw - pl + j, d)``; then bias and activation. Output size
+    ``in * stride + filter - stride - head - tail``; the implicit form pads the requested output
+    shape with :func:`implicit_padding` (``transpose=True``).
+
+    Quantized (NNAPI ``transposeConvNhwc`` / ``...QuantPerChannel``): the scatter sums
+    ``(q_in - z_in) * (q_w - z_w)`` in int32, then ``+ bias``, requantized as CONV_2D.
+    """
+    win = read_window(TRANSPOSE_INPUTS, TRANSPOSE_INPUTS.form_of(k.in_ops), len(k.inputs), k.scalar)
+    x_nhwc = to_nhwc(k.inputs[0], win.nchw)
+    n, h, w, c = x_nhwc.shape
+    dout, fh, fw, _ = k.inputs[1].shape
+    target = None
+    if win.form == "implicit":
+        shape = [int(s) for s in np.asarray(k.inputs[3]).reshape(-1)]
+        if len(shape) != 4:
+            k.fail(f"the output shape tensor has {len(shape)} elements, but it must have 4")
+        target = (shape[2], shape[3]) if win.nchw else (shape[1], shape[2])
+    pads = win.resolve((h, w), (fh, fw), target)
+    if pads[0] < 0 or pads[2] < 0:
+        k.fail(f"the padding {list(pads)} has a negative top or left padding")
+    out_hw = tuple(transpose_conv_output_size((h, w)[d], (fh, fw)[d], win.stride[d], pads[2 * d],
+                                              pads[2 * d + 1]) for d in range(2))
+    if min(out_hw) <= 0:
+        k.fail(f"the output size {list(out_hw)} is not positive")
+    xq, wq = _conv_operands(k)
+    acc = transpose_conv_accumulate(to_nhwc(xq, win.nchw), wq, pads, win.stride, out_hw)
+    return [from_nhwc(finish_conv(k, acc, k.inputs[2], win.activation or 0), win.nchw)]
