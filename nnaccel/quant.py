@@ -357,3 +357,116 @@ def inv_sqrt_quantized_multiplier_exp(x, reverse_shift: int = -1):
     y = np.where(neg, wrap_int32(y << np.where(neg, -shift, 0)), y)
     shift = np.where(neg, 0, shift)
     return np.where(small, INT32_MAX, y), np.where(small, 0, shift * reverse_shift)
+
+
+# --- gemmlowp fixed-point math on int16 raw values (``FixedPoint<int16_t, I>``) ------------------
+#
+# The same algorithms as the int32 functions above, but every intermediate is an int16 raw, as in
+# gemmlowp's int16 instantiation used by NNAPI's QUANTIZED_16BIT_LSTM and TFLite's int16 LSTM
+# helpers: a raw ``r`` with ``I`` integer bits stands for ``r / 2**(15 - I)``; ``+``/``-`` wrap as
+# int16; ``*`` is :func:`saturating_rounding_doubling_high_mul_int16`; constants are gemmlowp's
+# int32 raw constants rounding-shifted right by 16 (``RescaleConstantInitializer``).
+
+
+def _const16(raw32: int) -> int:
+    """gemmlowp ``RescaleConstantInitializer<int16>``: an int32 raw constant as an int16 raw."""
+    return int(rounding_divide_by_pot(np.int64(raw32), 16))
+
+
+def saturating_rounding_multiply_by_pot_int16(x, exponent: int):
+    """``SaturatingRoundingMultiplyByPOT<exponent>`` on int16 raws: saturating left shift for
+    ``exponent > 0`` (beyond ``±(2**(15 - e) - 1)`` the result is the int16 limit), rounding
+    right shift (:func:`rounding_divide_by_pot`) for ``exponent < 0``."""
+    x = np.asarray(x, np.int64)
+    if exponent == 0:
+        return x
+    if exponent < 0:
+        return rounding_divide_by_pot(x, -exponent)
+    threshold = (1 << (15 - exponent)) - 1
+    return np.where(x > threshold, INT16_MAX,
+                    np.where(x < -threshold, INT16_MIN, wrap_int16(x << exponent)))
+
+
+def fixed16_rescale(x, src_integer_bits: int, dst_integer_bits: int):
+    """gemmlowp ``Rescale<dst>`` on int16 raws."""
+    return saturating_rounding_multiply_by_pot_int16(x, src_integer_bits - dst_integer_bits)
+
+
+def saturating_add_int16(a, b):
+    """gemmlowp ``SaturatingAdd`` (int16): ``a + b`` clamped to the int16 range."""
+    return np.clip(np.asarray(a, np.int64) + np.asarray(b, np.int64), INT16_MIN, INT16_MAX)
+
+
+def rounding_half_sum_int16(a, b):
+    """gemmlowp ``RoundingHalfSum`` (int16): ``(a + b + sign(a + b)) / 2`` truncated toward 0."""
+    return rounding_half_sum(a, b)
+
+
+def fixed16_exp_on_interval_between_negative_one_quarter_and_0_excl(a):
+    """:func:`exp_on_interval_between_negative_one_quarter_and_0_excl` on Q0.15 raws (the final
+    addition saturates, gemmlowp's ``AddSaturatingIf16Bit``)."""
+    mul = saturating_rounding_doubling_high_mul_int16
+    constant_term = _const16(1895147668)
+    one_third = _const16(715827883)
+    x = wrap_int16(np.asarray(a, np.int64) + (1 << 12))
+    x2 = mul(x, x)
+    x3 = mul(x2, x)
+    x4 = mul(x2, x2)
+    x4_over_4 = saturating_rounding_multiply_by_pot_int16(x4, -2)
+    t = saturating_rounding_multiply_by_pot_int16(
+        wrap_int16(mul(wrap_int16(x4_over_4 + x3), one_third) + x2), -1)
+    return saturating_add_int16(constant_term, mul(constant_term, wrap_int16(x + t)))
+
+
+def fixed16_exp_on_negative_values(a, integer_bits: int):
+    """:func:`exp_on_negative_values` on int16 raws (``integer_bits`` in, Q0.15 out)."""
+    mul = saturating_rounding_doubling_high_mul_int16
+    a = np.asarray(a, np.int64)
+    frac_bits = 15 - integer_bits
+    one_quarter = 1 << (frac_bits - 2)
+    a_mod = wrap_int16((a & wrap_int16(one_quarter - 1)) - one_quarter)
+    result = fixed16_exp_on_interval_between_negative_one_quarter_and_0_excl(
+        fixed16_rescale(a_mod, integer_bits, 0))
+    remainder = wrap_int16(a_mod - a)
+    for exponent, multiplier in _EXP_BARREL:
+        if integer_bits > exponent:
+            bit = 1 << (frac_bits + exponent)
+            result = np.where((remainder & bit) != 0, mul(result, _const16(multiplier)), result)
+    if integer_bits > 5:
+        result = np.where(a < _const16(-(1 << (36 - integer_bits))), 0, result)
+    return np.where(a == 0, INT16_MAX, result)
+
+
+def _fixed16_newton_reciprocal_of_half_denominator(a):
+    """int16 version of ``_newton_reciprocal_of_half_denominator`` (Q2.13 result)."""
+    mul = saturating_rounding_doubling_high_mul_int16
+    half_denominator = rounding_half_sum_int16(a, INT16_MAX)
+    x = wrap_int16(_const16(1515870810) + mul(half_denominator, _const16(-1010580540)))
+    one_q2 = 1 << 13
+    for _ in range(3):
+        one_minus = wrap_int16(one_q2 - mul(half_denominator, x))
+        x = wrap_int16(x + fixed16_rescale(mul(x, one_minus), 4, 2))
+    return x
+
+
+def fixed16_logistic(a, integer_bits: int):
+    """gemmlowp ``logistic`` on an int16 raw with ``integer_bits`` integer bits; Q0.15 result
+    (``a == 0`` gives ``2**14``, one half)."""
+    a = np.asarray(a, np.int64)
+    positive = a > 0
+    abs_a = np.where(positive, a, wrap_int16(-a))
+    e = fixed16_exp_on_negative_values(wrap_int16(-abs_a), integer_bits)
+    if_positive = fixed16_rescale(_fixed16_newton_reciprocal_of_half_denominator(e), 1, 0)
+    if_negative = wrap_int16(INT16_MAX - if_positive)
+    return np.where(a == 0, 1 << 14, np.where(positive, if_positive, if_negative))
+
+
+def fixed16_tanh(a, integer_bits: int):
+    """gemmlowp ``tanh`` on an int16 raw with ``integer_bits`` integer bits; Q0.15 result."""
+    a = np.asarray(a, np.int64)
+    negative = a < 0
+    n = np.where(negative, a, wrap_int16(-a))
+    e = fixed16_exp_on_negative_values(n, integer_bits + 1)
+    t = fixed16_rescale(wrap_int16(_fixed16_newton_reciprocal_of_half_denominator(e) - (1 << 13)),
+                        2, 0)
+    return np.where(a == 0, 0, np.where(negative, wrap_int16(-t), t))
