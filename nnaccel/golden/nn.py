@@ -27,19 +27,34 @@ import numpy as np
 from ..quant import (
     activation_range_quantized,
     apply_activation_float,
+    count_leading_zeros_u32,
+    exp_on_negative_values,
+    fixed_mul,
+    fixed_rescale,
+    inv_sqrt_quantized_multiplier_exp,
     multiply_by_quantized_multiplier,
+    one_over_one_plus_x_for_x_in_0_1,
     quantize_multiplier,
     quantize_multipliers,
+    rounding_divide_by_pot,
+    wrap_int32,
 )
 from ..registry import Sig, define
 from .common import (
     BOOL,
+    F16,
+    F32,
+    FLOAT16,
+    FLOAT32,
     FLOATS,
     I32,
     INT32,
+    Q8A,
+    Q8AS,
     Q8PC,
     QUANT8,
     check_activation,
+    check_same_quant,
     qrange,
 )
 
@@ -524,7 +539,7 @@ def _run_grouped(k, spec, groups_of, filter_to_grouped):
     x_raw = k.inputs[0]
     win = read_window(spec, spec.form_of(k.in_ops), len(k.inputs), k.scalar)
     x_nhwc = to_nhwc(x_raw, win.nchw)
-    n, h, w, c = x_nhwc.shape
+    _, h, w, c = x_nhwc.shape
     fh, fw = k.inputs[1].shape[1:3]
     pads = win.resolve((h, w), (fh, fw))
     out_hw = tuple(conv_output_size((h, w)[d], (fh, fw)[d], win.stride[d], pads[2 * d], pads[2 * d + 1],
@@ -644,8 +659,8 @@ def transpose_conv_2d(k):
     """
     win = read_window(TRANSPOSE_INPUTS, TRANSPOSE_INPUTS.form_of(k.in_ops), len(k.inputs), k.scalar)
     x_nhwc = to_nhwc(k.inputs[0], win.nchw)
-    n, h, w, c = x_nhwc.shape
-    dout, fh, fw, _ = k.inputs[1].shape
+    _, h, w, _ = x_nhwc.shape
+    _, fh, fw, _ = k.inputs[1].shape
     target = None
     if win.form == "implicit":
         shape = [int(s) for s in np.asarray(k.inputs[3]).reshape(-1)]
@@ -662,3 +677,222 @@ def transpose_conv_2d(k):
     xq, wq = _conv_operands(k)
     acc = transpose_conv_accumulate(to_nhwc(xq, win.nchw), wq, pads, win.stride, out_hw)
     return [from_nhwc(finish_conv(k, acc, k.inputs[2], win.activation or 0), win.nchw)]
+
+
+# =============================================================================================
+# AVERAGE_POOL_2D, MAX_POOL_2D, L2_POOL_2D
+# =============================================================================================
+
+POOL_INPUTS = WindowInputs(first=1, filter_inputs=True)
+POOL_TYPES = (F32, F16, Q8A, Q8AS)
+
+
+def validate_pool(v) -> None:
+    """Pooling: a 4-D input, the window rules (filter sizes > 0, paddings smaller than the
+    filter), and a quantized output with the input's scale and zero point."""
+    _check_rank4(v, 0, "input")
+    validate_window(v, POOL_INPUTS)
+    if v.inp(0).type in QUANT8:
+        o = v.out(0)
+        i = v.inp(0)
+        if o.scale != i.scale or o.zero_point != i.zero_point:
+            v.fail(f"has scale {o.scale:g} and zero point {o.zero_point}, but the spec requires the "
+                   f"input's (scale {i.scale:g}, zero point {i.zero_point})", output=0)
+
+
+def _pool_setup(k):
+    win = read_window(POOL_INPUTS, POOL_INPUTS.form_of(k.in_ops), len(k.inputs), k.scalar)
+    x = to_nhwc(k.inputs[0], win.nchw)
+    _, h, w, _ = x.shape
+    fh, fw = win.filter
+    pads = win.resolve((h, w), (fh, fw))
+    out_hw = tuple(conv_output_size((h, w)[d], (fh, fw)[d], win.stride[d], pads[2 * d], pads[2 * d + 1])
+                   for d in range(2))
+    if min(out_hw) <= 0:
+        k.fail(f"the output size {list(out_hw)} is not positive")
+    return win, x, pads, out_hw
+
+
+def pool_window_counts(in_hw, filter_hw, stride, pads, out_hw) -> np.ndarray:
+    """``[OH, OW]`` number of input pixels inside each pooling window (the window clipped to the
+    input, as TFLite's ``filter_count``)."""
+    counts = []
+    for d in range(2):
+        start = np.arange(out_hw[d]) * stride[d] - pads[2 * d]
+        counts.append(np.minimum(start + filter_hw[d], in_hw[d]) - np.maximum(start, 0))
+    return counts[0][:, None] * counts[1][None, :]
+
+
+def _pool_reduce(x, win, pads, out_hw, op, pad_value):
+    xp = _pad_for_window(x, pads, out_hw, win.filter, win.stride, pad_value)
+    acc = None
+    for i in range(win.filter[0]):
+        for j in range(win.filter[1]):
+            tap = _strided_tap(xp, i, j, out_hw, win.stride)
+            acc = tap.copy() if acc is None else op(acc, tap)
+    return acc
+
+
+def _pool_finish(k, win, out, quantized_values=None):
+    o = k.out_ops[0]
+    act = win.activation or 0
+    if o.type in QUANT8:
+        lo, hi = activation_range_quantized(act, o.scale, o.zero_point, *qrange(o.type))
+        return [from_nhwc(np.clip(out, lo, hi).astype(o.info.dtype), win.nchw)]
+    return [from_nhwc(apply_activation_float(out.astype(np.float32), act).astype(o.info.dtype), win.nchw)]
+
+
+@define("AVERAGE_POOL_2D", window_signatures(POOL_INPUTS, [(("T",), ("T",), {"T": POOL_TYPES})]),
+        validate_pool)
+def average_pool_2d(k):
+    """AVERAGE_POOL_2D: the mean of the input pixels inside each window (padding excluded: the
+    divisor is the number of input pixels the window covers, :func:`pool_window_counts`).
+
+    float32 in float32 (``sum / count``); float16 via float32. quant8 / quant8 signed (TFLite
+    ``AveragePool`` uint8, ``reference_integer_ops::AveragePool`` int8), in the input's scale::
+
+        acc = sum q                                      (int32, over the covered pixels)
+        avg = (acc + count/2) / count  if acc >= 0 else (acc - count/2) / count   (C++ division)
+        out = clamp(avg, activation range)
+    """
+    win, x, pads, out_hw = _pool_setup(k)
+    counts = pool_window_counts(x.shape[1:3], win.filter, win.stride, pads, out_hw)[None, :, :, None]
+    if k.in_ops[0].type in QUANT8:
+        acc = _pool_reduce(x.astype(np.int64), win, pads, out_hw, np.add, 0)
+        half = counts // 2
+        avg = np.where(acc >= 0, (acc + half) // counts, -((-acc + half) // counts))
+        return _pool_finish(k, win, avg)
+    acc = _pool_reduce(x.astype(np.float32), win, pads, out_hw, np.add, 0.0)
+    return _pool_finish(k, win, acc / counts.astype(np.float32))
+
+
+@define("MAX_POOL_2D", window_signatures(POOL_INPUTS, [(("T",), ("T",), {"T": POOL_TYPES})]), validate_pool)
+def max_pool_2d(k):
+    """MAX_POOL_2D: the maximum of the input pixels inside each window (padding never wins), then
+    the fused activation (quantized: a clamp to the activation range in the input's scale)."""
+    win, x, pads, out_hw = _pool_setup(k)
+    if k.in_ops[0].type in QUANT8:
+        return _pool_finish(k, win, _pool_reduce(x.astype(np.int64), win, pads, out_hw, np.maximum, -(2**31)))
+    return _pool_finish(k, win, _pool_reduce(x.astype(np.float32), win, pads, out_hw, np.maximum, -np.inf))
+
+
+@define("L2_POOL_2D", window_signatures(POOL_INPUTS, [(("T",), ("T",), {"T": FLOATS})]), validate_pool)
+def l2_pool_2d(k):
+    """L2_POOL_2D: ``sqrt(sum(x**2) / count)`` over the input pixels inside each window, in float32
+    (float16 via float32), then the fused activation."""
+    win, x, pads, out_hw = _pool_setup(k)
+    counts = pool_window_counts(x.shape[1:3], win.filter, win.stride, pads, out_hw)[None, :, :, None]
+    x32 = x.astype(np.float32)
+    acc = _pool_reduce(x32 * x32, win, pads, out_hw, np.add, 0.0)
+    return _pool_finish(k, win, np.sqrt(acc / counts.astype(np.float32)))
+
+
+# =============================================================================================
+# FULLY_CONNECTED, BATCH_MATMUL
+# =============================================================================================
+
+def validate_fully_connected(v) -> None:
+    """FULLY_CONNECTED: input rank 2 to 4 whose element count is a multiple of the weights'
+    ``input_size``; weights 2-D ``[num_units, input_size]``; bias ``[num_units]`` with the
+    quantized bias rules of :func:`check_bias`; a valid fused activation."""
+    x, w = v.inp(0), v.inp(1)
+    if x.rank is not None and x.dimensions and not 2 <= x.rank <= 4:
+        v.fail(f"has rank {x.rank}, but the input must have rank 2 to 4", input=0)
+    if w.rank is not None and w.dimensions and w.rank != 2:
+        v.fail(f"has rank {w.rank}, but the weights must be 2-D [num_units, input_size]", input=1)
+    check_bias(v)
+    units = _dim(w, 0)
+    _check_bias_size(v, units)
+    check_activation(v, 3)
+    size = _dim(w, 1)
+    if x.fully_specified and size:
+        total = int(np.prod(x.dimensions))
+        if total % size:
+            v.fail(f"has {total} elements, which is not a multiple of the weights' input size {size}",
+                   input=0)
+
+
+@define("FULLY_CONNECTED", [
+    Sig((F32, F32, F32, INT32), (F32,)),
+    Sig((F16, F16, F16, INT32), (F16,), since="V1_2"),
+    Sig(("Q", "Q", I32, INT32), ("Q",), types={"Q": QUANT8}),
+], validate_fully_connected)
+def fully_connected(k):
+    """FULLY_CONNECTED: ``out[b, u] = act(sum_i x[b, i] * w[u, i] + bias[u])``.
+
+    The input is flattened to ``[batch, input_size]`` with ``input_size = weights.shape[1]``.
+    float32 in float32 (matmul); float16 via float32. quant8 / quant8 signed (NNAPI
+    ``fullyConnectedQuant8``)::
+
+        acc[b, u] = sum_i (q_x[b, i] - z_x) * (q_w[u, i] - z_w) + bias[u]      (int32)
+        (m, e) = quantize_multiplier(float32(s_x * s_w) / s_out)
+        out = clamp(mbqm(acc, m, e) + z_out, activation range)
+    """
+    w = k.inputs[1]
+    size = w.shape[1]
+    act = k.scalar(3, 0)
+    if size == 0 or k.inputs[0].size % size:
+        k.fail(f"the input's {k.inputs[0].size} elements are not a multiple of the input size {size}")
+    xq, wq = _conv_operands(k)
+    acc = xq.reshape(-1, size) @ wq.T
+    return [finish_conv(k, acc, k.inputs[2], act)]
+
+
+def validate_batch_matmul(v) -> None:
+    """BATCH_MATMUL: both inputs of rank 2 to 4 and equal rank, equal batch dimensions, and
+    matching inner dimensions after the optional adjoints; the quantized output must be of the
+    input type (no activation)."""
+    a, b = v.inp(0), v.inp(1)
+    for i, o in ((0, a), (1, b)):
+        if o.rank is not None and o.dimensions and not 2 <= o.rank <= 4:
+            v.fail(f"has rank {o.rank}, but BATCH_MATMUL supports ranks 2 to 4", input=i)
+    if a.rank is None or b.rank is None or not a.dimensions or not b.dimensions:
+        return
+    if a.rank != b.rank:
+        v.fail(f"has rank {b.rank}, but input 0 has rank {a.rank}; both must have the same rank", input=1)
+    adj_x, adj_y = bool(v.scalar(2, False)), bool(v.scalar(3, False))
+    for d, (p, q) in enumerate(zip(a.dimensions[:-2], b.dimensions[:-2])):
+        if p and q and p != q:
+            v.fail(f"has batch dimension {d} of size {q}, but input 0 has {p}; batch sizes must match",
+                   input=1)
+    inner_a = a.dimensions[-2] if adj_x else a.dimensions[-1]
+    inner_b = b.dimensions[-1] if adj_y else b.dimensions[-2]
+    if inner_a and inner_b and inner_a != inner_b:
+        v.fail(f"has inner dimension {inner_b}, but input 0 has {inner_a}; they must match", input=1)
+
+
+@define("BATCH_MATMUL", [
+    Sig(("T", "T", BOOL, BOOL), ("T",), types={"T": (F32, F16, Q8AS, I32)}),
+    Sig(("T", "T", BOOL), ("T",), types={"T": (F32, F16, Q8AS, I32)}),
+    Sig(("T", "T"), ("T",), types={"T": (F32, F16, Q8AS, I32)}),
+], validate_batch_matmul)
+def batch_matmul(k):
+    """BATCH_MATMUL: ``out[..., r, c] = sum_k X[..., r, k] * Y[..., k, c]`` with ``X`` / ``Y`` the
+    (optionally adjointed = transposed) slices.
+
+    float32 in float32; float16 via float32; int32: wrapping int32 sums. quant8 signed (TFLite
+    ``BatchMatMul`` int8)::
+
+        acc = sum_k (q_x - z_x) * (q_y - z_y)                                 (int32)
+        (m, e) = quantize_multiplier(float32(s_x * s_y) / s_out)
+        out = clamp(mbqm(acc, m, e) + z_out, int8 range)
+    """
+    x, y = k.inputs[0], k.inputs[1]
+    if k.scalar(2, False):
+        x = np.swapaxes(x, -1, -2)
+    if k.scalar(3, False):
+        y = np.swapaxes(y, -1, -2)
+    if x.shape[-1] != y.shape[-2] or x.shape[:-2] != y.shape[:-2]:
+        k.fail(f"cannot multiply slices of shapes {list(x.shape)} and {list(y.shape)}")
+    t = k.in_ops[0].type
+    out_op = k.out_ops[0]
+    if t is I32:
+        return [wrap_int32(np.matmul(x.astype(np.int64), y.astype(np.int64))).astype(np.int32)]
+    if t in QUANT8:
+        xq = x.astype(np.float64) - k.in_ops[0].zero_point
+        yq = y.astype(np.float64) - k.in_ops[1].zero_point
+        acc = np.rint(np.matmul(xq, yq)).astype(np.int64)
+        m, e = conv_multipliers(k.in_ops[0], k.in_ops[1], out_op)
+        return [requantize(acc, m, e, out_op, 0)]
+    out = np.matmul(x.astype(np.float32), y.astype(np.float32))
+    return [out.astype(out_op.info.dtype)]
