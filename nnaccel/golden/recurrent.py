@@ -30,7 +30,18 @@ import math
 import numpy as np
 
 from ..model import CONSTANT_LIFETIMES, OperandLifetime
-from ..quant import apply_activation_float
+from ..quant import (
+    apply_activation_float,
+    fixed16_logistic,
+    fixed16_rescale,
+    fixed16_tanh,
+    multiply_by_quantized_multiplier,
+    quantize_multiplier,
+    rounding_divide_by_pot,
+    saturating_add_int16,
+    saturating_rounding_doubling_high_mul_int16,
+    wrap_int32,
+)
 from ..registry import Sig, define
 from .common import (
     BOOL,
@@ -41,6 +52,7 @@ from .common import (
     I32,
     INT32,
     Q8A,
+    Q16S,
     check_activation,
 )
 
@@ -1059,3 +1071,108 @@ def bidirectional_sequence_lstm(k):
     if len(k.out_ops) > len(outs):
         outs += [fw_h, fw_c, bw_h, bw_c]
     return [o.astype(x.dtype) for o in outs]
+
+
+# ---------------------------------------------------------------------------------------------
+# QUANTIZED_16BIT_LSTM
+# ---------------------------------------------------------------------------------------------
+
+_Q16_NAMES = ("input", "input-to-input weights", "input-to-forget weights", "input-to-cell weights",
+              "input-to-output weights", "recurrent-to-input weights",
+              "recurrent-to-forget weights", "recurrent-to-cell weights",
+              "recurrent-to-output weights", "input gate bias", "forget gate bias", "cell bias",
+              "output gate bias", "previous cell state", "previous output")
+
+
+def _f32_eq(a: float, b: float) -> bool:
+    return np.float32(a) == np.float32(b)
+
+
+def _check_q16_lstm(s: Shapes, ops):
+    """Shape and quantization rules of QUANTIZED_16BIT_LSTM (``ops`` = the input operands)."""
+    for i, what in enumerate(_Q16_NAMES):
+        s.require(i, what)
+    batch, size, out = s.size(0, 0), s.size(0, 1), s.size(14, 1)
+    s.rank(0, 2, "input")
+    for i in (0, 14):
+        if not (_f32_eq(ops[i].scale, 1 / 128) and ops[i].zero_point == 128):
+            s.fail(f"has scale {ops[i].scale:g} and zero point {ops[i].zero_point}, but the "
+                   f"{_Q16_NAMES[i]} must have scale 1/128 and zero point 128", i)
+    s.tensor(14, "previous output", (batch, out), ("the batch size", ""))
+    w = ops[1]
+    for i in range(1, 9):
+        cols = (size, "the input size") if i <= 4 else (out, "the output size")
+        s.tensor(i, _Q16_NAMES[i], (out, cols[0]), ("the output size", cols[1]))
+        if not (_f32_eq(ops[i].scale, w.scale) and ops[i].zero_point == w.zero_point):
+            s.fail(f"has scale {ops[i].scale:g} and zero point {ops[i].zero_point}, but all "
+                   f"weights must share the input-to-input weights' scale {w.scale:g} and zero "
+                   f"point {w.zero_point}", i)
+    for i in range(9, 13):
+        s.tensor(i, _Q16_NAMES[i], (out,), ("the output size",))
+        if not (_f32_eq(ops[i].scale, np.float32(w.scale) / 128) and ops[i].zero_point == 0):
+            s.fail(f"has scale {ops[i].scale:g} and zero point {ops[i].zero_point}, but a bias "
+                   f"must have scale weights scale / 128 = {w.scale / 128:g} and zero point 0", i)
+    s.tensor(13, "previous cell state", (batch, out), ("the batch size", "the output size"))
+    c = ops[13]
+    if not (_f32_eq(c.scale, 2.0 ** -11) and c.zero_point == 0):
+        s.fail(f"has scale {c.scale:g} and zero point {c.zero_point}, but the cell state must "
+               f"have scale 2^-11 (4 integer bits) and zero point 0", 13)
+
+
+def validate_quantized_16bit_lstm(v) -> None:
+    _check_q16_lstm(Shapes.of_validation(v), [v.inp(i) for i in range(v.n_in)])
+
+
+@define("QUANTIZED_16BIT_LSTM", [
+    Sig((Q8A,) * 9 + (I32,) * 4 + (Q16S, Q8A), (Q16S, Q8A)),
+], validate_quantized_16bit_lstm)
+def quantized_16bit_lstm(k):
+    """QUANTIZED_16BIT_LSTM: NNAPI ``QuantizedLSTM.cpp`` (TFLite's legacy ``LstmCell<4>``) exactly.
+
+    Fully connected part, per gate ``g`` in (input, cell, forget, output), in int32, with the
+    reference's operand layout: the activations are concatenated as ``[input | previous output]``
+    but the weights as ``[recurrent-to-g | input-to-g]`` (NNAPI ``concatenateWeights``), so column
+    ``j`` of the concatenated weights meets element ``j`` of the concatenated activations. When
+    input size and output size differ this is not the spec's ``W_xg x + W_hg h``, but it is what
+    NNAPI computes and what the conformance vectors expect (checked: the spec's pairing misses
+    them)::
+
+        v = concat(q_x - 128, q_h - 128);  W_g = concat(W_hg, W_xg) - z_w      (along columns)
+        acc_g = bias_g + v @ W_g.T
+        (m, e) = quantize_multiplier(4096 * bias_scale)          # to Q3.12 (16-bit, 3 int bits)
+        a_g = clamp(mbqm(acc_g, m, e), -32768, 32767)
+
+    Then gemmlowp int16 fixed point (``*`` = int16 SRDHM, :mod:`nnaccel.quant` ``fixed16_*``)::
+
+        i = logistic_Q3(a_input);  g = tanh_Q3(a_cell);  f = logistic_Q3(a_forget)
+        o = logistic_Q3(a_output)                                        (all Q0.15)
+        c' = saturating_add(rdbpot(i * g, 4), f * c)                     (cell state Q4.11)
+        h = o * tanh_Q3(saturating_left_shift(c', 1))                    (Q0.15)
+        out = 128 + clamp(rdbpot(h, 8), -128, 127)                       (uint8, scale 1/128)
+
+    Outputs: cell state ``c'`` (int16) and ``out``.
+    """
+    s = Shapes.of_kernel(k)
+    _check_q16_lstm(s, k.in_ops)
+    x = k.inputs[0].astype(np.int64) - 128
+    h = k.inputs[14].astype(np.int64) - 128
+    zw = k.in_ops[1].zero_point
+    m, e = quantize_multiplier(4096.0 * float(np.float32(k.in_ops[9].scale)))
+
+    v = np.concatenate([x, h], axis=1)
+
+    def gate(wx: int, wh: int, b: int):
+        w = np.concatenate([k.inputs[wh], k.inputs[wx]], axis=1).astype(np.int64) - zw
+        acc = v @ w.T + k.inputs[b].astype(np.int64)
+        return np.clip(multiply_by_quantized_multiplier(wrap_int32(acc), m, e), -32768, 32767)
+
+    i = fixed16_logistic(gate(1, 5, 9), 3)
+    g = fixed16_tanh(gate(3, 7, 11), 3)
+    f = fixed16_logistic(gate(2, 6, 10), 3)
+    o = fixed16_logistic(gate(4, 8, 12), 3)
+    mul = saturating_rounding_doubling_high_mul_int16
+    c = k.inputs[13].astype(np.int64)
+    c_new = saturating_add_int16(rounding_divide_by_pot(mul(i, g), 4), mul(f, c))
+    h_new = mul(o, fixed16_tanh(fixed16_rescale(c_new, 4, 3), 3))
+    out = 128 + np.clip(rounding_divide_by_pot(h_new, 8), -128, 127)
+    return [c_new.astype(np.int16), out.astype(np.uint8)]
