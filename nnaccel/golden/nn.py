@@ -30,7 +30,6 @@ from ..quant import (
     count_leading_zeros_u32,
     exp_on_negative_values,
     fixed_mul,
-    fixed_rescale,
     inv_sqrt_quantized_multiplier_exp,
     multiply_by_quantized_multiplier,
     one_over_one_plus_x_for_x_in_0_1,
@@ -896,3 +895,363 @@ def batch_matmul(k):
         return [requantize(acc, m, e, out_op, 0)]
     out = np.matmul(x.astype(np.float32), y.astype(np.float32))
     return [out.astype(out_op.info.dtype)]
+
+
+# =============================================================================================
+# SOFTMAX, LOG_SOFTMAX, L2_NORMALIZATION, LOCAL_RESPONSE_NORMALIZATION, INSTANCE_NORMALIZATION
+# =============================================================================================
+
+def check_axis(v, axis_i: int, max_rank: int | None = 4) -> int | None:
+    """An ``axis`` scalar input in ``[-rank, rank)`` (and the input's rank within ``max_rank``);
+    returns the axis when constant (default -1 when the optional input is absent)."""
+    x = v.inp(0)
+    rank = x.rank if x.dimensions else None
+    if max_rank is not None and rank is not None and rank > max_rank:
+        v.fail(f"has rank {rank}, but the operation supports ranks up to {max_rank}", input=0)
+    axis = v.scalar(axis_i, -1 if not v.has(axis_i) else None)
+    if axis is not None and rank is not None and not -rank <= axis < rank:
+        v.fail(f"is axis {axis}, outside the range [-{rank}, {rank}) of the input's rank", input=axis_i)
+    return axis
+
+
+def _along_last(x: np.ndarray, axis: int, fn) -> np.ndarray:
+    """Applies ``fn`` to ``x`` with ``axis`` moved last, and moves it back."""
+    return np.moveaxis(fn(np.moveaxis(x, axis, -1)), -1, axis)
+
+
+def _axis_of(k, i: int) -> int:
+    axis = k.scalar(i, -1)
+    rank = k.inputs[0].ndim
+    if not -rank <= axis < rank:
+        k.fail(f"the axis {axis} is outside the range [-{rank}, {rank})")
+    return axis % rank
+
+
+def _check_fixed_output_quant(v, scale: float, zero_points: dict) -> None:
+    o = v.out(0)
+    if o.type in zero_points and (np.float32(o.scale) != np.float32(scale) or o.zero_point != zero_points[o.type]):
+        v.fail(f"has scale {o.scale:g} and zero point {o.zero_point}, but the spec requires scale "
+               f"{scale:g} and zero point {zero_points[o.type]} for {o.type.name}", output=0)
+
+
+def validate_softmax(v) -> None:
+    """SOFTMAX: rank up to 4, beta > 0, axis in range; quantized output scale 1/256 with zero
+    point 0 (asymm) or -128 (asymm signed)."""
+    check_axis(v, 2)
+    beta = v.scalar(1)
+    if beta is not None and not beta > 0:
+        v.fail(f"is beta {beta:g}, but beta must be > 0", input=1)
+    _check_fixed_output_quant(v, 1.0 / 256, {Q8A: 0, Q8AS: -128})
+
+
+def softmax_quant8(q: np.ndarray, in_op, out_op, beta: float) -> np.ndarray:
+    """Quantized softmax along the last axis, as NNAPI ``softmaxQuant8Impl`` (TFLite's uint8 / int8
+    reference), in gemmlowp fixed point::
+
+        (m, ls) = quantize_multiplier(min(beta * s_in * 2**26, 2**31 - 1))    # Q5.26 input scale
+        diff_min = -floor(31 * 2**26 / 2**ls)
+        d = q - max(q)                                    # per row, <= 0
+        e = exp_on_negative_values(srdhm(d * 2**ls, m), 5)   for d >= diff_min (Q0.31)
+        sum = sum rounding_divide_by_pot(e, 12)           (Q12.19, int32)
+        h = clz32(sum); bits_over_unit = 12 - h
+        scale = one_over_one_plus_x_for_x_in_0_1((sum << h) - 2**31)     (Q0.31)
+        out = rounding_divide_by_pot(srdhm(scale, e), bits_over_unit + 23) (- 128 for int8)
+        out = clamp(out, type range);  d < diff_min gives the type's minimum
+    """
+    real = min(float(np.float32(beta)) * float(np.float32(in_op.scale)) * float(1 << 26), float(2**31 - 1))
+    multiplier, left_shift = quantize_multiplier(real)
+    diff_min = -int(np.floor((31.0 * (1 << 26)) / (1 << left_shift))) if left_shift >= 0 else -(2**31)
+    x = q.astype(np.int64)
+    diff = x - x.max(axis=-1, keepdims=True)
+    valid = diff >= diff_min
+    scaled = fixed_mul(np.where(valid, diff, 0) << max(left_shift, 0), multiplier)
+    exps = exp_on_negative_values(scaled, 5)
+    sum_of_exps = wrap_int32(np.where(valid, rounding_divide_by_pot(exps, 12), 0).sum(axis=-1, keepdims=True))
+    headroom = count_leading_zeros_u32(sum_of_exps)
+    bits_over_unit = 12 - headroom
+    shifted = wrap_int32(((sum_of_exps & 0xFFFFFFFF) << headroom) - (1 << 31))
+    scale = one_over_one_plus_x_for_x_in_0_1(shifted)
+    out = rounding_divide_by_pot(fixed_mul(scale, exps), bits_over_unit + 31 - 8)
+    lo, hi = qrange(out_op.type)
+    if out_op.type is Q8AS:
+        out = out - 128
+    return np.where(valid, np.clip(out, lo, hi), lo).astype(out_op.info.dtype)
+
+
+_SOFTMAX_SIGS = [Sig(("T", FLOAT32, INT32), ("T",), types={"T": (F32, Q8A, Q8AS)}),
+                 Sig(("T", FLOAT32), ("T",), types={"T": (F32, Q8A, Q8AS)}),
+                 Sig((F16, FLOAT16, INT32), (F16,)), Sig((F16, FLOAT16), (F16,))]
+
+
+@define("SOFTMAX", _SOFTMAX_SIGS, validate_softmax)
+def softmax(k):
+    """SOFTMAX along ``axis`` (default -1): ``exp((x - max) * beta) / sum(exp((x - max) * beta))``.
+
+    float32 in float32 (float16 via float32, beta read as float16); quant8 / quant8 signed:
+    :func:`softmax_quant8`.
+    """
+    x = k.inputs[0]
+    if x.size == 0:
+        return [x.copy()]
+    axis = _axis_of(k, 2)
+    beta = float(k.scalar(1))
+    if k.in_ops[0].type in QUANT8:
+        return [_along_last(x, axis, lambda a: softmax_quant8(a, k.in_ops[0], k.out_ops[0], beta))]
+
+    def f(a):
+        a = a.astype(np.float32)
+        e = np.exp((a - a.max(axis=-1, keepdims=True)) * np.float32(beta))
+        return e / e.sum(axis=-1, keepdims=True)
+    return [_along_last(x, axis, f).astype(x.dtype)]
+
+
+def validate_log_softmax(v) -> None:
+    """LOG_SOFTMAX: beta > 0 and the axis within the input's rank."""
+    check_axis(v, 2, max_rank=None)
+    beta = v.scalar(1)
+    if beta is not None and not beta > 0:
+        v.fail(f"is beta {beta:g}, but beta must be > 0", input=1)
+
+
+@define("LOG_SOFTMAX", [Sig((F32, FLOAT32, INT32), (F32,)), Sig((F16, FLOAT16, INT32), (F16,))],
+        validate_log_softmax)
+def log_softmax(k):
+    """LOG_SOFTMAX: ``(x - max) * beta - log(sum(exp((x - max) * beta)))`` along ``axis``; the
+    exponentials and the logarithm in float64 (the reference's ``double`` calls), the result
+    rounded to the input type."""
+    x = k.inputs[0]
+    if x.size == 0:
+        return [x.copy()]
+    axis = _axis_of(k, 2)
+    beta = float(k.scalar(1))
+
+    def f(a):
+        a = a.astype(np.float64)
+        z = (a - a.max(axis=-1, keepdims=True)) * beta
+        return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+    return [_along_last(x, axis, f).astype(x.dtype)]
+
+
+def validate_l2_norm(v) -> None:
+    """L2_NORMALIZATION: rank up to 4, axis in range; quantized output scale 1/128 with zero point
+    128 (asymm) or 0 (asymm signed)."""
+    check_axis(v, 1)
+    _check_fixed_output_quant(v, 1.0 / 128, {Q8A: 128, Q8AS: 0})
+
+
+@define("L2_NORMALIZATION", [Sig(("T", INT32), ("T",), types={"T": (F32, F16, Q8A, Q8AS)}),
+                             Sig(("T",), ("T",), types={"T": (F32, F16, Q8A, Q8AS)})], validate_l2_norm)
+def l2_normalization(k):
+    """L2_NORMALIZATION along ``axis`` (default -1): ``x / max(sqrt(sum x**2), 1e-6)`` in float32
+    (float16 via float32). quant8 / quant8 signed (TFLite ``L2Normalization``)::
+
+        d = q - z_in;  ss = sum d**2                                   (int32, per row)
+        (m, e) = inv_sqrt_quantized_multiplier_exp(ss, -1)             (ss <= 1: INT32_MAX, 0)
+        out = clamp(mbqm(128 * d, m, e) + (128 for asymm, 0 for signed), type range)
+
+    An all-zero row gives the zero point (logical zero).
+    """
+    x = k.inputs[0]
+    if x.size == 0:
+        return [x.copy()]
+    axis = _axis_of(k, 1)
+    o = k.out_ops[0]
+    if o.type in QUANT8:
+        def fq(a):
+            d = a.astype(np.int64) - k.in_ops[0].zero_point
+            m, e = inv_sqrt_quantized_multiplier_exp((d * d).sum(axis=-1, keepdims=True), -1)
+            out = multiply_by_quantized_multiplier(128 * d, m, e) + (128 if o.type is Q8A else 0)
+            return np.clip(out, *qrange(o.type)).astype(o.info.dtype)
+        return [_along_last(x, axis, fq)]
+
+    def f(a):
+        a = a.astype(np.float32)
+        norm = np.maximum(np.sqrt((a * a).sum(axis=-1, keepdims=True)), np.float32(1e-6))
+        return a / norm
+    return [_along_last(x, axis, f).astype(x.dtype)]
+
+
+def validate_lrn(v) -> None:
+    """LOCAL_RESPONSE_NORMALIZATION: rank up to 4, axis in range, radius >= 0."""
+    check_axis(v, 5)
+    r = v.scalar(1)
+    if r is not None and r < 0:
+        v.fail(f"is radius {r}, but the radius must be >= 0", input=1)
+
+
+@define("LOCAL_RESPONSE_NORMALIZATION", [
+    Sig((F32, INT32, FLOAT32, FLOAT32, FLOAT32, INT32), (F32,)),
+    Sig((F32, INT32, FLOAT32, FLOAT32, FLOAT32), (F32,)),
+    Sig((F16, INT32, FLOAT16, FLOAT16, FLOAT16, INT32), (F16,)),
+    Sig((F16, INT32, FLOAT16, FLOAT16, FLOAT16), (F16,)),
+], validate_lrn)
+def local_response_normalization(k):
+    """LOCAL_RESPONSE_NORMALIZATION along ``axis`` (default -1)::
+
+        sqr_sum[i] = sum_{j = max(0, i - r)}^{min(n - 1, i + r)} x[j]**2
+        out[i] = x[i] * (bias + alpha * sqr_sum[i]) ** -beta
+
+    in float32 (window sums from a float64 running sum; float16 via float32).
+    """
+    x = k.inputs[0]
+    if x.size == 0:
+        return [x.copy()]
+    axis = _axis_of(k, 5)
+    radius = int(k.scalar(1))
+    bias, alpha, beta = (np.float32(k.scalar(i)) for i in (2, 3, 4))
+
+    def f(a):
+        a = a.astype(np.float32)
+        n = a.shape[-1]
+        sq = (a.astype(np.float64)) ** 2
+        csum = np.concatenate([np.zeros(a.shape[:-1] + (1,)), np.cumsum(sq, axis=-1)], axis=-1)
+        idx = np.arange(n)
+        lo, hi = np.maximum(idx - radius, 0), np.minimum(idx + radius + 1, n)
+        window = (csum[..., hi] - csum[..., lo]).astype(np.float32)
+        return a * np.power(bias + alpha * window, -beta, dtype=np.float32)
+    return [_along_last(x, axis, f).astype(x.dtype)]
+
+
+def validate_instance_norm(v) -> None:
+    """INSTANCE_NORMALIZATION: a 4-D input."""
+    _check_rank4(v, 0, "input")
+
+
+@define("INSTANCE_NORMALIZATION", [Sig((F32, FLOAT32, FLOAT32, FLOAT32, BOOL), (F32,)),
+                                   Sig((F16, FLOAT16, FLOAT16, FLOAT16, BOOL), (F16,))],
+        validate_instance_norm)
+def instance_normalization(k):
+    """INSTANCE_NORMALIZATION: per batch and channel, over height and width::
+
+        mean = sum x / (H W);  var = sum (x - mean)**2 / (H W)
+        out = (x - mean) * gamma / sqrt(var + epsilon) + beta
+
+    in float32 (the reference computes float16 tensors in float16; float32 intermediates stay
+    within the float16 tolerance), NCHW through NHWC.
+    """
+    x = k.inputs[0]
+    nchw = bool(k.scalar(4, False))
+    if x.size == 0:
+        return [x.copy()]
+    gamma, beta, eps = (np.float32(k.scalar(i)) for i in (1, 2, 3))
+    a = to_nhwc(x, nchw).astype(np.float32)
+    mean = a.mean(axis=(1, 2), keepdims=True, dtype=np.float32)
+    var = ((a - mean) ** 2).mean(axis=(1, 2), keepdims=True, dtype=np.float32)
+    out = (a - mean) * gamma / np.sqrt(var + eps) + beta
+    return [from_nhwc(out.astype(x.dtype), nchw)]
+
+
+# =============================================================================================
+# RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR
+# =============================================================================================
+
+def _resize_sigs(min_inputs: int) -> list[Sig]:
+    sigs = []
+    for n in range(6, min_inputs - 1, -1):
+        flags = (BOOL,) * (n - 3)
+        sigs += [Sig(("T", INT32, INT32) + flags, ("T",), types={"T": (F32, F16, Q8A, Q8AS)}),
+                 Sig(("T", FLOAT32, FLOAT32) + flags, ("T",), types={"T": (F32, Q8A, Q8AS)}),
+                 Sig((F16, FLOAT16, FLOAT16) + flags, (F16,))]
+    return sigs
+
+
+def resize_output_hw(in_hw, by_scale: bool, width_param, height_param) -> tuple:
+    """Output ``(height, width)`` of a resize: the INT32 sizes, or ``floor(float32(in) * scale)``."""
+    if not by_scale:
+        return int(height_param), int(width_param)
+    return (int(np.floor(np.float32(in_hw[0]) * np.float32(height_param))),
+            int(np.floor(np.float32(in_hw[1]) * np.float32(width_param))))
+
+
+def validate_resize(v) -> None:
+    """Resize: a 4-D input; align_corners and half_pixel_centers not both true; positive output
+    sizes / scales."""
+    _check_rank4(v, 0, "input")
+    if v.scalar(4, False) and v.scalar(5, False):
+        v.fail("sets half_pixel_centers, but align_corners is also set; at most one may be true", input=5)
+    check_same_quant(v, 0, v.out(0))
+    by_scale = v.inp(1).type is not INT32
+    nchw = bool(v.scalar(3, False))
+    _, h, w, _ = _spatial_dims(v.inp(0), nchw)
+    for i, size in ((1, w), (2, h)):
+        p = v.scalar(i)
+        if p is None:
+            continue
+        out = int(np.floor(np.float32(size) * np.float32(p))) if by_scale and size else p
+        if (by_scale and p <= 0) or (out is not None and out <= 0 and (size or not by_scale)):
+            v.fail(f"gives an output {'width' if i == 1 else 'height'} of {out}, but it must be > 0",
+                   input=i)
+
+
+def _resize_params(k):
+    nchw = bool(k.scalar(3, False))
+    align = bool(k.scalar(4, False))
+    half = bool(k.scalar(5, False))
+    x = to_nhwc(k.inputs[0], nchw)
+    in_hw = x.shape[1:3]
+    out_hw = resize_output_hw(in_hw, k.in_ops[1].type is not INT32, k.scalar(1), k.scalar(2))
+    if min(out_hw) <= 0:
+        k.fail(f"the output size {list(out_hw)} is not positive")
+    scales = [np.float32((i - 1) / np.float32(o - 1)) if align and o > 1 else np.float32(np.float32(i) / np.float32(o))
+              for i, o in zip(in_hw, out_hw)]
+    return x, nchw, align, half, in_hw, out_hw, scales
+
+
+@define("RESIZE_BILINEAR", _resize_sigs(3), validate_resize)
+def resize_bilinear(k):
+    """RESIZE_BILINEAR (TFLite ``reference_ops::ResizeBilinear``), per axis in float32::
+
+        scale = (in - 1) / (out - 1) if align_corners and out > 1 else in / out
+        src = (y + 0.5) * scale - 0.5 if half_pixel_centers else y * scale
+        y0 = max(floor(src), 0);  y1 = min(ceil(src), in - 1);  dy = src - y0
+        out = x[y0,x0] (1-dy)(1-dx) + x[y1,x0] dy (1-dx) + x[y0,x1] (1-dy) dx + x[y1,x1] dy dx
+
+    Quantized values are interpolated as float32 and converted back by truncation toward zero (the
+    reference's ``static_cast``); float16 via float32.
+    """
+    x, nchw, _, half, in_hw, out_hw, scales = _resize_params(k)
+    idx = []
+    for d in range(2):
+        pos = np.arange(out_hw[d], dtype=np.float32)
+        src = (pos + np.float32(0.5)) * scales[d] - np.float32(0.5) if half else pos * scales[d]
+        src = src.astype(np.float32)
+        lo = np.maximum(np.floor(src), 0).astype(np.int64)
+        hi = np.minimum(np.ceil(src).astype(np.int64), in_hw[d] - 1)
+        idx.append((lo, hi, (src - lo.astype(np.float32)).astype(np.float32)))
+    (y0, y1, dy), (x0, x1, dx) = idx
+    a = x.astype(np.float32)
+    dy = dy[None, :, None, None]
+    dx = dx[None, None, :, None]
+    one = np.float32(1)
+
+    def at(yy, xx):
+        return a[:, yy][:, :, xx]
+    out = (at(y0, x0) * (one - dy) * (one - dx) + at(y1, x0) * dy * (one - dx)
+           + at(y0, x1) * (one - dy) * dx + at(y1, x1) * dy * dx)
+    o = k.out_ops[0]
+    if o.type in QUANT8:
+        out = np.clip(np.trunc(out), *qrange(o.type))
+    return [from_nhwc(out.astype(o.info.dtype), nchw)]
+
+
+@define("RESIZE_NEAREST_NEIGHBOR", _resize_sigs(4), validate_resize)
+def resize_nearest_neighbor(k):
+    """RESIZE_NEAREST_NEIGHBOR (NNAPI ``resizeNearestNeighbor``), per axis in float32::
+
+        scale as RESIZE_BILINEAR;  src = (y + 0.5) * scale if half_pixel_centers else y * scale
+        idx = min(round_half_away(src) if align_corners else floor(src), in - 1)
+        (and max(idx, 0) with half_pixel_centers)
+
+    The output copies the selected input pixels.
+    """
+    x, nchw, align, half, in_hw, out_hw, scales = _resize_params(k)
+    idx = []
+    for d in range(2):
+        pos = np.arange(out_hw[d], dtype=np.float32)
+        src = ((pos + np.float32(0.5)) * scales[d] if half else pos * scales[d]).astype(np.float32)
+        i = (np.sign(src) * np.floor(np.abs(src) + np.float32(0.5))) if align else np.floor(src)
+        i = np.minimum(i.astype(np.int64), in_hw[d] - 1)
+        if half:
+            i = np.maximum(i, 0)
+        idx.append(i)
+    return [from_nhwc(x[:, idx[0]][:, :, idx[1]], nchw)]
