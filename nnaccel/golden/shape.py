@@ -692,6 +692,10 @@ def validate_hashtable_lookup(v) -> None:
     keys = check_vector(v, 1, what="the keys")
     dk, dv = dims_of(v.inp(1)), dims_of(v.inp(2))
     check_same_quant(v, 2, v.out(0), what="the output")
+    hits = v.out(1)
+    if hits.scale != 1.0 or hits.zero_point != 0:
+        v.fail(f"has scale {hits.scale:g} and zero point {hits.zero_point}, but the hits tensor must "
+               f"have scale 1 and zero point 0", output=1)
     if dk is not None and dv is not None and dk[0] and dv[0] and dk[0] != dv[0]:
         v.fail(f"has {dv[0]} rows, but there are {dk[0]} keys (one row per key)", input=2)
     if keys is not None and (np.diff(keys) < 0).any():
