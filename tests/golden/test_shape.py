@@ -274,7 +274,7 @@ def _strided(x, begin, end, strides, bm=0, em=0, sm=0, out_dims=None, runtime=Fa
     for v in (begin, end, strides):
         (op.inp if runtime else op.const)(I32, v)
     op.i32(bm).i32(em).i32(sm)
-    return one(op, (F32, out_dims or (0,) * (x.ndim - bin(sm).count("1"))))
+    return one(op, (F32, out_dims or (0,) * (x.ndim - sm.bit_count())))
 
 
 def test_strided_slice_matches_python_slicing():
