@@ -35,11 +35,14 @@ from ..quant import (
     fixed16_logistic,
     fixed16_rescale,
     fixed16_tanh,
+    inv_sqrt_quantized_multiplier_exp,
     multiply_by_quantized_multiplier,
     quantize_multiplier,
+    round_half_away,
     rounding_divide_by_pot,
     saturating_add_int16,
     saturating_rounding_doubling_high_mul_int16,
+    wrap_int16,
     wrap_int32,
 )
 from ..registry import Sig, define
@@ -52,6 +55,8 @@ from .common import (
     I32,
     INT32,
     Q8A,
+    Q8AS,
+    Q8S,
     Q16S,
     check_activation,
 )
@@ -1176,3 +1181,171 @@ def quantized_16bit_lstm(k):
     h_new = mul(o, fixed16_tanh(fixed16_rescale(c_new, 4, 3), 3))
     out = 128 + np.clip(rounding_divide_by_pot(h_new, 8), -128, 127)
     return [c_new.astype(np.int16), out.astype(np.uint8)]
+
+
+# ---------------------------------------------------------------------------------------------
+# QUANTIZED_LSTM (NNAPI QLSTM.cpp, TFLite's integer LSTM)
+# ---------------------------------------------------------------------------------------------
+
+QLSTM_LAYOUT = lstm_layout(1, 18, 19, 20)
+_QL_CELL_CLIP, _QL_INTERMEDIATE, _QL_HIDDEN_ZP, _QL_HIDDEN_SCALE = 24, 26, 30, 31
+
+
+def _trunc_div(a, b):
+    """C++ integer division (truncates toward zero)."""
+    a = np.asarray(a, np.int64)
+    q = np.abs(a) // b
+    return np.where(a < 0, -q, q)
+
+
+def checked_log2(x: float):
+    """NNAPI ``CheckedLog2``: ``round(log2(x))`` when ``x`` is within 1e-3 (in log2) of a power of
+    two, else ``None`` (computed in float32 as the reference does)."""
+    lg = np.float32(np.log(np.float32(x))) * np.float32(1.0 / np.log(np.float32(2.0)))
+    r = np.float32(round_half_away(lg))
+    return int(r) if abs(lg - r) < 1e-3 else None
+
+
+def _check_qlstm(s: Shapes, ops, cell_scale):
+    s.require(0, "input")
+    s.rank(0, 2, "input")
+    info = check_lstm_direction(s, QLSTM_LAYOUT, s.size(0, 0), s.size(0, 1))
+    if cell_scale is not None:
+        shift = checked_log2(cell_scale)
+        if shift is None or shift > -9:
+            s.fail(f"has scale {cell_scale:g}, but the cell state scale must be a power of two "
+                   f"2^k with k <= -9", 19)
+    return info
+
+
+def validate_quantized_lstm(v) -> None:
+    _check_qlstm(Shapes.of_validation(v), None, v.inp(19).scale)
+
+
+def _qlstm_matmul(x, x_zp: int, w, scale: np.float32, acc=None, out_zp: int = 0,
+                  lo: int = -32768, hi: int = 32767, bias=None):
+    """NNAPI ``MatrixBatchVectorMultiplyAccumulate`` with its precomputed zero-point bias::
+
+        r = clamp(mbqm(wrap32(bias + (x - x_zp) @ w.T), m, e) + out_zp + acc, lo, hi)
+
+    where ``(m, e) = quantize_multiplier(scale)``."""
+    m, e = quantize_multiplier(float(scale))
+    raw = (np.asarray(x, np.int64) - x_zp) @ np.asarray(w, np.int64).T
+    if bias is not None:
+        raw = raw + np.asarray(bias, np.int64)
+    r = multiply_by_quantized_multiplier(wrap_int32(raw), m, e) + out_zp
+    if acc is not None:
+        r = r + acc
+    return np.clip(r, lo, hi)
+
+
+def _qlstm_layer_norm(x, weights, bias, scale: float, variance_limit: int):
+    """NNAPI ``ApplyLayerNorm`` (int16 in and out), per batch row of ``x`` ``[batch, n]``::
+
+        mean = trunc(sum(x) * 1024 / n)
+        var = trunc((sum(x*x) * trunc(2**20 / n) - mean**2) / 2**20)   (var < 1 -> variance_limit)
+        (a, b) = inv_sqrt_quantized_multiplier_exp(var, -1)
+        r = mbqm(1024 x - mean, a, b)
+        v = trunc((wrap32(r * w + bias) ± 512) / 1024)                   (rounded half away)
+        out = clamp(mbqm(v, m, e + 12), int16),  (m, e) = quantize_multiplier(weights scale)
+    """
+    x = np.asarray(x, np.int64)
+    n = x.shape[1]
+    mean = wrap_int32(_trunc_div(x.sum(axis=1) * 1024, n))
+    variance = (x * x).sum(axis=1) * ((1 << 20) // n) - mean * mean
+    var2 = wrap_int32(_trunc_div(variance, 1 << 20))
+    var2 = np.where(var2 < 1, variance_limit, var2)
+    inv_a, inv_b = inv_sqrt_quantized_multiplier_exp(var2, -1)
+    shifted = wrap_int32(1024 * x - mean[:, None])
+    rescaled = multiply_by_quantized_multiplier(shifted, inv_a[:, None], inv_b[:, None])
+    val3 = wrap_int32(wrap_int32(rescaled * np.asarray(weights, np.int64)) + np.asarray(bias, np.int64))
+    val4 = _trunc_div(val3 + np.where(val3 > 0, 512, -512), 1024)
+    m, e = quantize_multiplier(float(np.float32(scale)))
+    return np.clip(multiply_by_quantized_multiplier(val4, m, e + 12), -32768, 32767)
+
+
+@define("QUANTIZED_LSTM", [
+    Sig((Q8AS,) + (Q8S,) * 8 + (Q16S,) * 3 + (I32,) * 4 + (Q8S, I32, Q8AS, Q16S) + (Q16S,) * 4
+        + (FLOAT32,) * 6 + (INT32, FLOAT32), (Q8AS, Q16S, Q8AS)),
+], validate_quantized_lstm)
+def quantized_lstm(k):
+    """QUANTIZED_LSTM: one step of NNAPI's integer LSTM (``QLSTM.cpp``), exactly.
+
+    Notation: ``mm_g(v, W, s)`` = :func:`_qlstm_matmul` of int8 ``v`` (minus its zero point) with
+    int8 weights, requantized with the float32 effective scale ``s``; ``inter_g`` = input 26..29;
+    ``cs = log2(cell state scale)`` (a power of two, ``<= -9``). Every gate ``g`` is an int16 Q3.12
+    value (saturating int16 additions)::
+
+        pre_g = mm(x, W_xg, s_Wxg * s_x / inter_g) + mm(h, W_hg, s_Whg * s_h / inter_g)
+        pre_g += mbqm(w_cg * c, float32(2**cs * s_wcg / inter_g))          (peephole; i, f
+                                                                          use c_prev, o uses c')
+        pre_g = layer_norm(pre_g, ln_g, bias_g)                           (when given; the gate
+                                                                          bias is only used here)
+        f = logistic_Q3(pre_f);  g = tanh_Q3(pre_c)
+        i = logistic_Q3(pre_i), or 32767 - f with CIFG                    (Q0.15)
+        c' = sat16(rdbpot(f * c_prev, 15) + rdbpot(i * g, 30 + cs))      (wrapped to int16 each)
+        c' = clamp(c', ±trunc(cell_clip / s_c))                          (when cell_clip > 0)
+        o = logistic_Q3(pre_o)
+        hid = clamp(mbqm(o * tanh_{cs+15}(c'), float32(2**-15 / s_hid * 2**-15)) - z_hid, int8)
+        out = clamp(mbqm(wrap32(b_p + (hid + z_hid) @ W_p.T), s_Wp * s_hid / s_h) + z_h, int8)
+        out = clamp(out, ±trunc(proj_clip / s_Wp))                       (when proj_clip > 0)
+        out = hid                                                         (without projection)
+
+    ``layer_norm`` is :func:`_qlstm_layer_norm` with the variance floor
+    ``min(1, trunc(10000 * s_ln))``. Outputs: output state, cell state ``c'``, output (= output
+    state). Where the reference reads a buffer that is not yet written (peephole of the input and
+    forget gates reads the new cell state before it is computed; a missing projection bias
+    dereferences null) this model uses the previous cell state and a zero bias.
+    """
+    s = Shapes.of_kernel(k)
+    _check_qlstm(s, k.in_ops, k.in_ops[19].scale)
+    ops = k.in_ops
+    inp = {key: opt(k, i) for key, i in QLSTM_LAYOUT.items()}
+    sc = {key: np.float32(ops[i].scale) for key, i in QLSTM_LAYOUT.items()}
+    x, x_zp, s_x = k.inputs[0], ops[0].zero_point, np.float32(ops[0].scale)
+    h, h_zp, s_h = k.inputs[18], ops[18].zero_point, np.float32(ops[18].scale)
+    c = k.inputs[19].astype(np.int64)
+    cs = checked_log2(ops[19].scale)
+    inter = {g: np.float32(k.scalar(_QL_INTERMEDIATE + n)) for n, g in enumerate("ifco")}
+    cifg = inp["i2i"] is None
+
+    def gate(g: str, cell=None):
+        pre = _qlstm_matmul(x, x_zp, inp["i2" + g], sc["i2" + g] * s_x / inter[g])
+        pre = _qlstm_matmul(h, h_zp, inp["r2" + g], sc["r2" + g] * s_h / inter[g], acc=pre)
+        if g != "c" and inp["c2" + g] is not None:
+            m, e = quantize_multiplier(float(np.float32(2.0 ** cs * float(sc["c2" + g])
+                                                        / float(inter[g]))))
+            prod = multiply_by_quantized_multiplier(inp["c2" + g].astype(np.int64) * cell, m, e)
+            pre = np.clip(prod + pre, -32768, 32767)
+        if inp["ln_" + g] is not None:
+            limit = min(1, int(np.float32(10000) * sc["ln_" + g]))
+            pre = _qlstm_layer_norm(pre, inp["ln_" + g], inp["b" + g], sc["ln_" + g], limit)
+        return pre
+
+    f = fixed16_logistic(gate("f", c), 3)
+    g = fixed16_tanh(gate("c"), 3)
+    i = wrap_int16(32767 - f) if cifg else fixed16_logistic(gate("i", c), 3)
+    c_new = np.clip(wrap_int16(rounding_divide_by_pot(f * c, 15))
+                    + wrap_int16(rounding_divide_by_pot(i * g, 30 + cs)), -32768, 32767)
+    cell_clip = float(k.scalar(_QL_CELL_CLIP, 0.0) or 0.0)
+    if cell_clip > 0:
+        q = int(min(max(np.float32(cell_clip) / np.float32(ops[19].scale), -32768.0), 32767.0))
+        c_new = np.clip(c_new, -q, q)
+    o = fixed16_logistic(gate("o", c_new), 3)
+    hid_zp = int(np.int32(k.scalar(_QL_HIDDEN_ZP, 0)).astype(np.int8))
+    hid_scale = np.float32(k.scalar(_QL_HIDDEN_SCALE))
+    m, e = quantize_multiplier(float(np.float32(2.0 ** -15 / float(hid_scale) * 2.0 ** -15)))
+    t = fixed16_tanh(c_new, cs + 15)
+    hid = np.clip(multiply_by_quantized_multiplier(o * t, m, e) - hid_zp, -128, 127)
+    if inp["pw"] is not None:
+        bias = inp["pb"] if inp["pb"] is not None else np.zeros(inp["pw"].shape[0], np.int64)
+        out = _qlstm_matmul(hid, -hid_zp, inp["pw"], sc["pw"] * hid_scale / s_h, out_zp=h_zp,
+                            lo=-128, hi=127, bias=bias)
+        proj_clip = float(k.scalar(_QL_CELL_CLIP + 1, 0.0) or 0.0)
+        if proj_clip > 0:
+            q = int(min(max(np.float32(proj_clip) / sc["pw"], -128.0), 127.0))
+            out = np.clip(out, -q, q)
+    else:
+        out = hid
+    out = out.astype(np.int8)
+    return [out, c_new.astype(np.int16), out.copy()]
