@@ -812,7 +812,8 @@ def cast(k):
             return [_float_to_int(x, lo, hi).astype(dtype)]
         return [np.clip(x.astype(np.int64), lo, hi).astype(dtype)]
     if t_in is I32:  # int32 is exact in float64, so this rounds once
-        return [x.astype(np.float64).astype(dtype)]
+        with _errstate():
+            return [x.astype(np.float64).astype(dtype)]
     return [x.astype(dtype)]
 
 
