@@ -1,0 +1,273 @@
+"""The hardware configuration of the accelerator: one frozen dataclass read by hw, sim, compiler and
+firmware.
+
+A configuration fixes the data path (a ``rows x cols`` weight-stationary systolic array of signed
+9-bit x 9-bit multipliers with int32 accumulators), the four scratchpads (sizes in bytes and the
+number of physical banks each is built from), the vector unit's lanes and pipeline depth, the DMA
+engine's bytes per cycle, the external-memory latency, the depth of the instruction queues, and
+the window of external memory the DMA may touch.
+
+Scratchpads are addressed by *lines* (see ``docs/isa.md``):
+
+=========  ==========================  =====================================================
+space      line                        holds
+=========  ==========================  =====================================================
+``ACT``    ``rows`` bytes              int8 / uint8 activations (one line = one array input row)
+``WGT``    ``cols`` bytes              weights; a weight tile is ``rows`` consecutive lines
+``ACC``    ``cols`` int32              accumulators (one line = one array output row)
+``VEC``    ``cols`` int32              vector-unit parameters (per-lane values, LUT tables)
+=========  ==========================  =====================================================
+
+Presets: ``tiny`` (4x4, iCE40 UP5K), ``small`` (8x8, ECP5-25F), ``base`` (16x16, ECP5-85F),
+``large`` (32x32, simulation only). :func:`load_config` takes a preset name or a ``.toml`` /
+``.json`` file (which may start from a preset with ``preset = "small"`` and override fields).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import InputError
+
+#: Width of an operand entering the array: a byte minus its zero point, in [-255, 255].
+OPERAND_BITS = 9
+#: Width of an accumulator (products accumulate with int32 wrap-around).
+ACC_BITS = 32
+#: Scratchpad names in ISA order (the DMA ``sp`` field's values).
+SPACES = ("ACT", "WGT", "ACC", "VEC")
+#: Line addresses are 16-bit fields of the ISA.
+MAX_LINES = 1 << 16
+#: Bytes of one element of each scratchpad.
+ELEMENT_BYTES = {"ACT": 1, "WGT": 1, "ACC": 4, "VEC": 4}
+
+
+class ConfigError(InputError):
+    """A hardware configuration that breaks a rule (bad value, unknown field, unreadable file)."""
+
+
+def _pow2(x: int) -> bool:
+    return isinstance(x, int) and x > 0 and x & (x - 1) == 0
+
+
+@dataclass(frozen=True)
+class HwConfig:
+    """Parameters of one accelerator instance (all sizes in bytes, times in clock cycles)."""
+
+    name: str = "custom"
+    #: Systolic array: ``rows`` = reduction depth (K per tile), ``cols`` = output lanes (N per tile).
+    rows: int = 4
+    cols: int = 4
+    #: Operand / accumulator widths; the ISA defines the arithmetic for 9 and 32 only.
+    operand_bits: int = OPERAND_BITS
+    acc_bits: int = ACC_BITS
+    #: Scratchpad sizes in bytes.
+    act_bytes: int = 64 * 1024
+    wgt_bytes: int = 2 * 1024
+    acc_bytes: int = 4 * 1024
+    vec_bytes: int = 4 * 1024
+    #: Physical banks per scratchpad (informational for the RTL; must divide the line count).
+    act_banks: int = 1
+    wgt_banks: int = 1
+    acc_banks: int = 1
+    vec_banks: int = 1
+    #: Vector unit: lanes processed per cycle, and its pipeline depth in cycles.
+    vector_lanes: int = 1
+    vector_latency: int = 4
+    #: DMA: bytes moved per cycle on each of the read and write channels; the cycles from a
+    #: request to the first data (external-memory latency).
+    dma_bytes_per_cycle: int = 4
+    ext_latency: int = 8
+    #: Depth of each of the load / compute / store instruction queues.
+    queue_depth: int = 8
+    #: The permitted DMA window: external addresses ``[dma_base, dma_base + dma_size)``.
+    dma_base: int = 0
+    dma_size: int = 16 * 1024 * 1024
+
+    # ------------------------------------------------------------------------------ derived
+    @property
+    def line_elems(self) -> int:
+        """Elements per scratchpad line (rows == cols)."""
+        return self.cols
+
+    def line_bytes(self, space: str) -> int:
+        return self.line_elems * ELEMENT_BYTES[space]
+
+    def lines(self, space: str) -> int:
+        """Number of lines of scratchpad ``space``."""
+        return getattr(self, f"{space.lower()}_bytes") // self.line_bytes(space)
+
+    @property
+    def gemm_pipeline(self) -> int:
+        """Fill + drain cycles of one GEMM instruction on the systolic array (rows + cols)."""
+        return self.rows + self.cols
+
+    @property
+    def lut_lines(self) -> int:
+        """VEC lines holding one 256-entry lookup table."""
+        return max(1, 256 // self.cols)
+
+    @property
+    def peak_macs_per_cycle(self) -> int:
+        return self.rows * self.cols
+
+    # ------------------------------------------------------------------------------ checks
+    def __post_init__(self):
+        def bad(msg):
+            raise ConfigError(f"Invalid hardware configuration {self.name!r}: {msg}.")
+
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            if f.name == "name":
+                if not isinstance(v, str) or not v:
+                    bad("the name must be a non-empty string")
+            elif not isinstance(v, int) or isinstance(v, bool):
+                bad(f"{f.name} is {v!r}, but it must be an integer")
+            elif v < 0:
+                bad(f"{f.name} is {v}, but it must not be negative")
+        if self.operand_bits != OPERAND_BITS:
+            bad(f"operand_bits is {self.operand_bits}, but the ISA defines {OPERAND_BITS}-bit operands "
+                f"(a byte minus its zero point)")
+        if self.acc_bits != ACC_BITS:
+            bad(f"acc_bits is {self.acc_bits}, but the ISA defines {ACC_BITS}-bit accumulators")
+        for f in ("rows", "cols"):
+            v = getattr(self, f)
+            if not _pow2(v) or not 2 <= v <= 32:
+                bad(f"{f} is {v}, but it must be a power of two from 2 to 32 (the DMA len field "
+                    f"is 6 bits)")
+        if self.rows != self.cols:
+            bad(f"the array is {self.rows}x{self.cols}, but it must be square because the vector "
+                f"unit writes accumulator lines back as activation lines")
+        for space in SPACES:
+            size = getattr(self, f"{space.lower()}_bytes")
+            banks = getattr(self, f"{space.lower()}_banks")
+            if not _pow2(size):
+                bad(f"{space.lower()}_bytes is {size}, but scratchpad sizes must be powers of two")
+            n = size // self.line_bytes(space) if size >= self.line_bytes(space) else 0
+            if n > MAX_LINES:
+                bad(f"the {space} scratchpad has {n} lines, but line addresses are 16 bits "
+                    f"(at most {MAX_LINES} lines)")
+            if not _pow2(banks) or (n and banks > n):
+                bad(f"{space.lower()}_banks is {banks}, but it must be a power of two no larger than "
+                    f"the {n} lines of the scratchpad")
+        need = {"ACT": 2 * self.rows, "WGT": self.rows, "ACC": self.cols,
+                "VEC": max(self.lut_lines, 16)}
+        for space, lines in need.items():
+            if self.lines(space) < lines:
+                bad(f"the {space} scratchpad has {self.lines(space)} lines of "
+                    f"{self.line_bytes(space)} bytes, but it must hold at least {lines} lines "
+                    f"({_NEED_WHY[space]})")
+        if not _pow2(self.vector_lanes) or self.vector_lanes > self.cols:
+            bad(f"vector_lanes is {self.vector_lanes}, but it must be a power of two no larger than "
+                f"cols = {self.cols}")
+        if not _pow2(self.dma_bytes_per_cycle):
+            bad(f"dma_bytes_per_cycle is {self.dma_bytes_per_cycle}, but it must be a power of two")
+        if not 1 <= self.vector_latency <= 64:
+            bad(f"vector_latency is {self.vector_latency}, but it must be from 1 to 64")
+        if self.ext_latency > 4096:
+            bad(f"ext_latency is {self.ext_latency}, but it must be at most 4096 cycles")
+        if not 1 <= self.queue_depth <= 256:
+            bad(f"queue_depth is {self.queue_depth}, but it must be from 1 to 256")
+        if self.dma_size == 0 or self.dma_base + self.dma_size > 1 << 32:
+            bad(f"the DMA window [{self.dma_base:#x}, {self.dma_base + self.dma_size:#x}) must be "
+                f"non-empty and lie within the 32-bit address space")
+
+    # ------------------------------------------------------------------------------ I/O
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2) + "\n"
+
+    def to_toml(self) -> str:
+        lines = [f"# nnaccel hardware configuration {self.name}"]
+        for k, v in self.to_dict().items():
+            lines.append(f"{k} = {json.dumps(v)}")
+        return "\n".join(lines) + "\n"
+
+    def save(self, path) -> None:
+        """Writes the configuration as TOML (``.toml``) or JSON (any other suffix)."""
+        p = Path(path)
+        p.write_text(self.to_toml() if p.suffix == ".toml" else self.to_json())
+
+    def replace(self, **changes) -> HwConfig:
+        return dataclasses.replace(self, **changes)
+
+    def describe(self) -> str:
+        return (f"{self.name}: {self.rows}x{self.cols} array, ACT {self.act_bytes // 1024} KiB, "
+                f"WGT {self.wgt_bytes // 1024} KiB, ACC {self.acc_bytes // 1024} KiB, "
+                f"VEC {self.vec_bytes // 1024} KiB, {self.vector_lanes} vector lanes, DMA "
+                f"{self.dma_bytes_per_cycle} B/cycle, latency {self.ext_latency}")
+
+
+_NEED_WHY = {"ACT": "two activation tiles", "WGT": "one weight tile",
+             "ACC": "one accumulator tile", "VEC": "one 256-entry lookup table and a parameter block"}
+
+PRESETS: dict[str, HwConfig] = {
+    # iCE40UP5K: ACT in the 4 SPRAMs (2 wide x 2 deep), WGT / ACC / VEC in 4 + 8 + 8 of the 30 EBRs.
+    "tiny": HwConfig(name="tiny", rows=4, cols=4, act_bytes=128 * 1024, wgt_bytes=2 * 1024,
+                     acc_bytes=4 * 1024, vec_bytes=4 * 1024, act_banks=2, wgt_banks=1, acc_banks=1,
+                     vec_banks=1, vector_lanes=1, vector_latency=4, dma_bytes_per_cycle=4,
+                     ext_latency=8, queue_depth=4, dma_base=0, dma_size=16 * 1024 * 1024),
+    # ECP5-25F (56 DP16KD, 126 KB): 32 + 8 + 32 + 4 KiB of block RAM.
+    "small": HwConfig(name="small", rows=8, cols=8, act_bytes=32 * 1024, wgt_bytes=8 * 1024,
+                      acc_bytes=32 * 1024, vec_bytes=4 * 1024, act_banks=2, wgt_banks=1,
+                      acc_banks=2, vector_lanes=4, vector_latency=4, dma_bytes_per_cycle=8,
+                      ext_latency=16, queue_depth=8, dma_base=0, dma_size=32 * 1024 * 1024),
+    # ECP5-85F (208 DP16KD, 468 KB): 64 + 16 + 128 + 8 KiB of block RAM.
+    "base": HwConfig(name="base", rows=16, cols=16, act_bytes=64 * 1024, wgt_bytes=16 * 1024,
+                     acc_bytes=128 * 1024, vec_bytes=8 * 1024, act_banks=4, wgt_banks=1,
+                     acc_banks=4, vec_banks=1, vector_lanes=16, vector_latency=4,
+                     dma_bytes_per_cycle=16, ext_latency=32, queue_depth=8, dma_base=0,
+                     dma_size=256 * 1024 * 1024),
+    # Simulation only.
+    "large": HwConfig(name="large", rows=32, cols=32, act_bytes=256 * 1024, wgt_bytes=64 * 1024,
+                      acc_bytes=512 * 1024, vec_bytes=32 * 1024, act_banks=8, wgt_banks=2,
+                      acc_banks=8, vec_banks=1, vector_lanes=32, vector_latency=4,
+                      dma_bytes_per_cycle=32, ext_latency=64, queue_depth=16, dma_base=0,
+                      dma_size=1024 * 1024 * 1024),
+}
+
+
+def config_from_dict(data: dict, source: str = "the configuration") -> HwConfig:
+    """Builds a configuration from a mapping; ``preset`` names a preset to start from."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source} must be a table of fields, not {type(data).__name__}.")
+    data = dict(data)
+    base = PRESETS["tiny"]
+    if "preset" in data:
+        name = data.pop("preset")
+        if name not in PRESETS:
+            raise ConfigError(f"{source} names the preset {name!r}, but the presets are "
+                              f"{', '.join(PRESETS)}.")
+        base = PRESETS[name]
+        data.setdefault("name", f"{name}-custom")
+    known = {f.name for f in dataclasses.fields(HwConfig)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ConfigError(f"{source} has the unknown field(s) {', '.join(unknown)}; the fields are "
+                          f"{', '.join(sorted(known))}.")
+    return dataclasses.replace(base, **data)
+
+
+def load_config(name_or_path) -> HwConfig:
+    """A preset by name (``tiny``, ``small``, ``base``, ``large``), a :class:`HwConfig` as is, or a
+    ``.toml`` / ``.json`` file."""
+    if isinstance(name_or_path, HwConfig):
+        return name_or_path
+    key = str(name_or_path)
+    if key in PRESETS:
+        return PRESETS[key]
+    p = Path(key)
+    if not p.exists():
+        raise ConfigError(f"Unknown hardware configuration {key!r}: give a preset name "
+                          f"({', '.join(PRESETS)}) or an existing .toml / .json file.")
+    try:
+        text = p.read_text()
+        data = tomllib.loads(text) if p.suffix == ".toml" else json.loads(text)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
+        raise ConfigError(f"The hardware configuration file {key} cannot be read ({e}).") from None
+    return config_from_dict(data, f"The hardware configuration file {key}")

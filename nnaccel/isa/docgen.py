@@ -1,0 +1,80 @@
+"""Generates ``docs/isa.md`` from the ISA tables (``nnaccel isa doc -o docs/isa.md``)."""
+
+from __future__ import annotations
+
+import sys
+
+from .table import (
+    ADD_LEFT_SHIFT,
+    COUNTERS,
+    FAULTS,
+    HEADER,
+    INSTRUCTIONS,
+    QUEUE_MODEL,
+    VEC_FUNCS,
+    WIDTH,
+)
+
+REGENERATE = "nnaccel isa doc -o docs/isa.md"
+
+
+def _bits(f) -> str:
+    return f"[{f.lo}:{f.hi}]" if f.width > 1 else f"[{f.lo}]"
+
+
+def render() -> str:
+    out = [
+        "# nnaccel ISA",
+        "",
+        f"<!-- Generated from nnaccel/isa/table.py by `{REGENERATE}`; do not edit. -->",
+        "",
+        (f"Every instruction is {WIDTH} bits, stored as {WIDTH // 8} little-endian bytes; bit 0 is the "
+        "least significant bit of the first byte. `[lo:hi]` is the bit range `lo <= bit < hi`. "
+        "Fields are unsigned; bits that no field of an instruction uses are reserved and must be 0 "
+        "(else ILLEGAL_FIELD). Scratchpads are addressed by lines; see `docs/accelerator.md` for "
+        "line widths and the hardware configuration."),
+        "",
+        "## Common header",
+        "",
+        "| field | bits | meaning |",
+        "|---|---|---|",
+    ]
+    out += [f"| `{f.name}` | {_bits(f)} | {f.doc} |" for f in HEADER]
+    out += ["", "## Opcodes", "", "| opcode | name | queue | summary | cycles |", "|---|---|---|---|---|"]
+    out += [f"| {i.opcode} | [{i.name}](#{i.name.lower()}) | {i.queue} | {i.summary} | {i.cycles} |"
+            for i in INSTRUCTIONS]
+    for i in INSTRUCTIONS:
+        out += ["", f"## {i.name}", "", f"Opcode {i.opcode}, {i.queue} queue. {i.summary}.", ""]
+        if i.fields:
+            out += ["| field | bits | meaning |", "|---|---|---|"]
+            for f in i.fields:
+                doc = f.doc + (f" ({', '.join(f'{k}={v}' for k, v in enumerate(f.enum))})"
+                               if f.enum else "")
+                out.append(f"| `{f.name}` | {_bits(f)} | {doc} |")
+            out.append("")
+        out += [i.semantics, "", f"Cycles: {i.cycles}."]
+    out += ["", "## Vector functions", "",
+            ("`P` is the number of parameter lines read first (a LUT reads the whole 256-entry table, "
+            "`ceil(256 / cols)` lines). `a` is the source lane value, `b` the second source's, `acc` "
+            f"an ACC lane; quantized add shifts by {ADD_LEFT_SHIFT}."), "",
+            "| code | name | src | src2 | dst | parameter lines (in order) | result |",
+            "|---|---|---|---|---|---|---|"]
+    for v in VEC_FUNCS:
+        out.append(f"| {v.code} | {v.name} | {v.src} | {v.src2 or '-'} | {v.dst} | "
+                   f"{', '.join(v.params) or '-'} | {v.semantics} |")
+    out += ["", "## Queues, dependency tokens and the cycle model", "", QUEUE_MODEL,
+            "", "## Fault codes", "", "| code | name | meaning |", "|---|---|---|"]
+    out += [f"| {f.code} | {f.name} | {f.doc} |" for f in FAULTS]
+    out += ["", "## Performance counters", "", "Read with RDPERF (uint64 each, at `ext_addr + 8 * id`).",
+            "", "| id | name | counts |", "|---|---|---|"]
+    out += [f"| {c.id} | `{c.name}` | {c.doc} |" for c in COUNTERS]
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":  # python -m nnaccel.isa.docgen [FILE]
+    text = render()
+    if len(sys.argv) > 1:
+        with open(sys.argv[1], "w") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)

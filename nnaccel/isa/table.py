@@ -1,0 +1,394 @@
+"""The ISA of the nnaccel accelerator as data: every instruction, field, vector function, fault
+code and performance counter. Spec: ``docs/isa.md`` is generated from this module.
+
+Everything that encodes, decodes, simulates, emits or documents instructions reads these tables:
+the assembler / disassembler (:mod:`nnaccel.isa.codec`), the ISA simulator (``nnaccel.sim``), the
+RTL decoder (``nnaccel.hw``, through :func:`field_layout`), the program builder
+(:mod:`nnaccel.program`) and the documentation generator (:mod:`nnaccel.isa.docgen`).
+
+An instruction is 128 bits, stored as 16 little-endian bytes. Bits ``[0:4]`` hold the opcode and
+bits ``[4:8]`` the four dependency-token flags, the same in every instruction; the other fields
+are per instruction, byte aligned where they can be. Bits no field uses are reserved and must be 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Instruction width in bits and bytes.
+WIDTH = 128
+WIDTH_BYTES = WIDTH // 8
+#: Quantized ADD / SUB pre-shift (NNAPI / TFLite ``left_shift = 20``).
+ADD_LEFT_SHIFT = 20
+
+
+@dataclass(frozen=True)
+class Field:
+    """A bit field ``[lo, lo + width)`` of an instruction word (unsigned unless ``enum``)."""
+
+    name: str
+    lo: int
+    width: int
+    doc: str
+    enum: tuple[str, ...] | None = None
+
+    @property
+    def hi(self) -> int:
+        return self.lo + self.width
+
+    @property
+    def mask(self) -> int:
+        return ((1 << self.width) - 1) << self.lo
+
+    @property
+    def max(self) -> int:
+        return (1 << self.width) - 1
+
+
+@dataclass(frozen=True)
+class Instr:
+    """One instruction kind: its opcode, the queue that executes it, its fields and its meaning."""
+
+    name: str
+    opcode: int
+    queue: str
+    fields: tuple[Field, ...]
+    summary: str
+    semantics: str
+    cycles: str
+
+    @property
+    def all_fields(self) -> tuple[Field, ...]:
+        return HEADER + self.fields
+
+    @property
+    def field_map(self) -> dict[str, Field]:
+        return {f.name: f for f in self.all_fields}
+
+    @property
+    def reserved_mask(self) -> int:
+        used = 0
+        for f in self.all_fields:
+            used |= f.mask
+        return ((1 << WIDTH) - 1) & ~used
+
+
+#: Queues (engines) that execute instructions, in order; ``control`` is the fetch unit itself.
+QUEUES = ("load", "compute", "store")
+
+#: Dependency-token channels ``(producer, consumer)``: a one-way FIFO of tokens each.
+#: ``prev`` / ``next`` in the flag names are relative to the executing queue's position in
+#: load -> compute -> store.
+TOKEN_CHANNELS = {("load", "compute"): "l2c", ("compute", "load"): "c2l",
+                  ("compute", "store"): "c2s", ("store", "compute"): "s2c"}
+
+HEADER = (
+    Field("opcode", 0, 4, "instruction kind (see the opcode table); 0 is illegal"),
+    Field("pop_prev", 4, 1, "wait for and take a token from the previous queue before starting"),
+    Field("pop_next", 5, 1, "wait for and take a token from the next queue before starting"),
+    Field("push_prev", 6, 1, "send a token to the previous queue when done"),
+    Field("push_next", 7, 1, "send a token to the next queue when done"),
+)
+FLAG_NAMES = ("pop_prev", "pop_next", "push_prev", "push_next")
+
+SPACE_ENUM = ("ACT", "WGT", "ACC", "VEC")
+QUEUE_ENUM = QUEUES
+
+
+def _dma_fields(load: bool) -> tuple[Field, ...]:
+    fs = [
+        Field("sp", 8, 2, "scratchpad", SPACE_ENUM),
+        Field("len", 10, 6, "elements transferred per line (0 .. line width); the rest of a loaded "
+                            "line is set to `fill`"),
+        Field("sp_addr", 16, 16, "first scratchpad line"),
+        Field("ext_addr", 32, 32, "external byte address of the first transferred line"),
+        Field("x_size", 64, 8, "lines per row of the box (padding included)"),
+        Field("y_size", 72, 8, "rows of the box (padding included)"),
+        Field("x_stride", 80, 16, "external bytes between consecutive lines of a row"),
+        Field("y_stride", 96, 16, "external bytes between consecutive rows"),
+    ]
+    if load:
+        fs += [
+            Field("pad_top", 112, 2, "rows of padding (filled lines) at the top of the box"),
+            Field("pad_bottom", 114, 2, "rows of padding at the bottom"),
+            Field("pad_left", 116, 2, "lines of padding at the start of each row"),
+            Field("pad_right", 118, 2, "lines of padding at the end of each row"),
+            Field("fill", 120, 8, "fill byte (sign-extended to int32 for ACC / VEC)"),
+        ]
+    return tuple(fs)
+
+
+_STRIDED_2D = """
+Line addressing: element `(y, x)` of an `ny x nx` iteration uses line
+`base + y * ys + x * xs` of its scratchpad (per operand `base`, `xs`, `ys`)."""
+
+INSTRUCTIONS: tuple[Instr, ...] = (
+    Instr("LOAD", 1, "load", _dma_fields(True),
+          "DMA a box of lines from external memory into a scratchpad, with padding",
+          """The box has `y_size` rows of `x_size` lines; box line `(y, x)` is scratchpad line
+`sp_addr + y * x_size + x`. A line is a *data line* when
+`pad_top <= y < y_size - pad_bottom` and `pad_left <= x < x_size - pad_right`; its first `len`
+elements are read from external address
+`ext_addr + (y - pad_top) * y_stride + (x - pad_left) * x_stride` (`len * element_bytes`
+contiguous bytes, little-endian for int32 spaces) and its other elements are `fill`. Every other
+box line is a *padding line*: all its elements are `fill`. Fill is the raw byte for ACT / WGT and
+the byte sign-extended to int32 for ACC / VEC. Element widths: ACT and WGT 1 byte, ACC and VEC
+4 bytes. Faults: `len` above the line width or `pad_top + pad_bottom > y_size` or
+`pad_left + pad_right > x_size` (ILLEGAL_FIELD); box lines beyond the scratchpad
+(SCRATCHPAD_RANGE); a data byte outside the DMA window (DMA_WINDOW).""",
+          "`ext_latency + x_size * y_size * max(1, ceil(len * element_bytes / dma_bytes_per_cycle))`"),
+    Instr("STORE", 2, "store", _dma_fields(False),
+          "DMA a box of scratchpad lines to external memory",
+          """Box line `(y, x)` (`y < y_size`, `x < x_size`) is scratchpad line
+`sp_addr + y * x_size + x`; its first `len` elements are written to external address
+`ext_addr + y * y_stride + x * x_stride` (little-endian for int32 spaces). Lines are written in
+order `y` then `x`, so a later line wins where boxes overlap. Faults: `len` above the line width
+(ILLEGAL_FIELD); lines beyond the scratchpad (SCRATCHPAD_RANGE); a byte outside the DMA window
+(DMA_WINDOW, nothing is written).""",
+          "`ext_latency + x_size * y_size * max(1, ceil(len * element_bytes / dma_bytes_per_cycle))`"),
+    Instr("GEMM", 3, "compute", (
+        Field("accumulate", 8, 1, "1: add to the accumulator line; 0: overwrite it"),
+        Field("preload", 9, 1, "1: first load the weight tile at `wgt` into the array"),
+        Field("act_signed", 10, 1, "activation bytes are int8 (1) or uint8 (0)"),
+        Field("wgt_signed", 11, 1, "weight bytes are int8 (1) or uint8 (0)"),
+        Field("act", 16, 16, "first ACT line (base of the activation operand)"),
+        Field("acc", 32, 16, "first ACC line (base of the result)"),
+        Field("wgt", 48, 16, "first WGT line of the weight tile (`rows` lines)"),
+        Field("za", 64, 8, "activation zero point, as a byte read per `act_signed`"),
+        Field("zw", 72, 8, "weight zero point, as a byte read per `wgt_signed`"),
+        Field("nx", 80, 8, "inner iteration count"),
+        Field("ny", 88, 8, "outer iteration count"),
+        Field("act_xs", 96, 8, "ACT line stride per x"),
+        Field("act_ys", 104, 8, "ACT line stride per y"),
+        Field("acc_xs", 112, 8, "ACC line stride per x"),
+        Field("acc_ys", 120, 8, "ACC line stride per y"),
+    ), "Stream activation lines through the systolic array (weight stationary)",
+          """If `preload` is 1, the array first loads the weight tile: for `k < rows`, `n < cols`,
+`W[k][n] = byte(WGT[wgt + k][n]) - zw` (bytes and `zw` read as int8 when `wgt_signed`, else uint8),
+a signed 9-bit value held in the array until the next preload. Then for `y < ny`, `x < nx` in that
+order: `a[k] = byte(ACT[act + y*act_ys + x*act_xs][k]) - za` (9-bit, read per `act_signed`) and
+`ACC[acc + y*acc_ys + x*acc_xs][n] = wrap32((accumulate ? old : 0) + sum_k a[k] * W[k][n])`.
+The ACC lines of one GEMM should be distinct (a repeated line accumulates in iteration order in
+the reference simulator; hardware may differ). Faults: ACT / ACC / WGT lines beyond their
+scratchpads (SCRATCHPAD_RANGE)."""
+          + _STRIDED_2D,
+          "`(preload ? rows : 0) + nx * ny + rows + cols`"),
+    Instr("VEC", 4, "compute", (
+        Field("func", 8, 4, "vector function (see the vector function table)"),
+        Field("signed", 12, 1, "ACT bytes read by this instruction are int8 (1) or uint8 (0)"),
+        Field("accumulate", 13, 1, "SUMW only: 1 adds to the destination, 0 overwrites it"),
+        Field("dst", 16, 16, "first destination line"),
+        Field("src", 32, 16, "first source line"),
+        Field("src2", 48, 16, "first second-source line (uses the destination strides)"),
+        Field("param", 64, 16, "first VEC line of the function's parameter block"),
+        Field("nx", 80, 8, "inner iteration count"),
+        Field("ny", 88, 8, "outer iteration count"),
+        Field("dst_xs", 96, 8, "destination (and src2) line stride per x"),
+        Field("dst_ys", 104, 8, "destination (and src2) line stride per y"),
+        Field("src_xs", 112, 8, "source line stride per x"),
+        Field("src_ys", 120, 8, "source line stride per y"),
+    ), "Apply a vector function line by line (requantize, elementwise, pooling, lookup table)",
+          """First the vector unit reads the function's parameter block: `P` lines from
+`VEC[param ...]` (see the vector function table; parameter `j` of lane `n` is
+`VEC[param + j][n]`, a LUT's entry `i` is `VEC[param + i // cols][i % cols]` low byte). Then for
+`y < ny`, `x < nx` in that order it computes line `dst + y*dst_ys + x*dst_xs` of the function's
+destination space from line `src + y*src_ys + x*src_xs` (and line `src2 + y*dst_ys + x*dst_xs`
+for binary functions), lane by lane. ACT bytes are read as int8 when `signed` is 1, else uint8;
+results written to ACT are stored as their low 8 bits (the functions clamp them first). Within one
+instruction a line must not be read after the instruction wrote it, except at the same iteration
+(in-place `dst == src2` is fine). Faults: an undefined `func` (ILLEGAL_FIELD); lines beyond a
+scratchpad (SCRATCHPAD_RANGE)."""
+          + _STRIDED_2D,
+          "`P + nx * ny * ceil(cols / vector_lanes) + vector_latency`"),
+    Instr("RDPERF", 5, "store", (
+        Field("ext_addr", 32, 32, "external byte address of the counter snapshot"),
+    ), "Write a snapshot of the performance counters to external memory",
+          """Writes every performance counter (see the counter table), in table order, as a
+little-endian uint64 to `ext_addr + 8 * id`. The snapshot is taken at the instruction's start
+cycle `t`: `cycles` is `t`; every other counter includes exactly the instructions that completed
+at or before `t` (an instruction's events count when it completes). The program must not read
+the snapshot back with LOAD. Faults: bytes outside the DMA window (DMA_WINDOW).""",
+          "`ext_latency + ceil(8 * N_COUNTERS / dma_bytes_per_cycle)`"),
+    Instr("NOP", 6, "control", (
+        Field("queue", 8, 2, "queue that executes it", QUEUE_ENUM),
+    ), "Do nothing on a queue (carries dependency tokens)",
+          """Occupies the named queue for one cycle; useful to pass tokens. Faults: `queue` 3
+(ILLEGAL_FIELD).""",
+          "`1`"),
+    Instr("FINISH", 7, "control", (),
+          "End of program",
+          """The fetch unit stops fetching. The program is done when every instruction fetched
+before FINISH has completed; total cycles = `max(fetch(FINISH) + 1, last completion)`. Tokens
+left in the channels are discarded.""",
+          "(none: see the queue model)"),
+)
+
+BY_NAME: dict[str, Instr] = {i.name: i for i in INSTRUCTIONS}
+BY_OPCODE: dict[int, Instr] = {i.opcode: i for i in INSTRUCTIONS}
+
+
+@dataclass(frozen=True)
+class VecFunc:
+    """A vector function: where it reads and writes, its parameter block, its arithmetic."""
+
+    name: str
+    code: int
+    src: str
+    src2: str | None
+    dst: str
+    params: tuple[str, ...]
+    semantics: str
+
+    @property
+    def binary(self) -> bool:
+        return self.src2 is not None
+
+    def param_lines(self, cols: int) -> int:
+        """``P``: VEC lines read before the first result (LUT: the whole table)."""
+        if self.params == ("table",):
+            return max(1, 256 // cols)
+        return len(self.params)
+
+
+_MBQM = ("`mbqm(x, m, e)` = `nnaccel.quant.multiply_by_quantized_multiplier` (TFLite "
+         "`MultiplyByQuantizedMultiplier`: `rounding_divide_by_pot(srdhm(wrap32(x << max(e, 0)), m), "
+         "max(-e, 0))`)")
+
+VEC_FUNCS: tuple[VecFunc, ...] = (
+    VecFunc("REQ", 0, "ACC", None, "ACT", ("bias", "mult", "shift", "zo", "lo", "hi"),
+            "`clamp(mbqm(wrap32(acc + bias), mult, shift) + zo, lo, hi)`: requantization of int32 "
+            "accumulators with a fused activation; per-channel when the lanes' parameters differ, "
+            "per-tensor when they are equal. " + _MBQM),
+    VecFunc("ADDQ", 1, "ACT", "ACT", "ACT",
+            ("z1", "m1", "e1", "z2", "m2", "e2", "mo", "eo", "zo", "lo", "hi"),
+            "quantized add as NNAPI `addQuant8`: `x1 = mbqm((a - z1) << 20, m1, e1)`, "
+            "`x2 = mbqm((b - z2) << 20, m2, e2)`, `clamp(mbqm(x1 + x2, mo, eo) + zo, lo, hi)`"),
+    VecFunc("SUBQ", 2, "ACT", "ACT", "ACT",
+            ("z1", "m1", "e1", "z2", "m2", "e2", "mo", "eo", "zo", "lo", "hi"),
+            "quantized subtract: as ADDQ with `x1 - x2`"),
+    VecFunc("MULQ", 3, "ACT", "ACT", "ACT", ("z1", "z2", "m", "e", "zo", "lo", "hi"),
+            "quantized multiply as NNAPI `mulQuant8`: `clamp(mbqm((a - z1) * (b - z2), m, e) + zo, "
+            "lo, hi)`"),
+    VecFunc("MAX", 4, "ACT", "ACT", "ACT", (),
+            "`max(a, b)` (max pooling: one MAX per window tap, `src2 == dst`)"),
+    VecFunc("SUMW", 5, "ACT", None, "ACC", (),
+            "`(accumulate ? acc : 0) + a`: widening sum of activation bytes into int32 (average "
+            "pooling: one SUMW per window tap)"),
+    VecFunc("DIV", 6, "ACC", None, "ACT", ("div", "lo", "hi"),
+            "`clamp(sign(acc) * ((abs(acc) + div // 2) // div), lo, hi)` (C division rounding half "
+            "away from zero, as TFLite's average pooling); a `div` below 1 counts as 1"),
+    VecFunc("LUT", 7, "ACT", None, "ACT", ("table",),
+            "`table[a & 0xFF]`: 256-entry lookup of the raw byte (int8 non-linearities: LOGISTIC, "
+            "TANH, HARD_SWISH, ELU ...)"),
+    VecFunc("CLAMP", 8, "ACT", None, "ACT", ("lo", "hi"),
+            "`clamp(a, lo, hi)` (fused activation, RELU / RELU1 / RELU6, copy with a full range)"),
+    VecFunc("BIAS", 9, "ACC", None, "ACC", ("bias",),
+            "`wrap32(acc + bias)`"),
+)
+VEC_BY_NAME: dict[str, VecFunc] = {f.name: f for f in VEC_FUNCS}
+VEC_BY_CODE: dict[int, VecFunc] = {f.code: f for f in VEC_FUNCS}
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A fault code of the status register."""
+
+    name: str
+    code: int
+    doc: str
+
+
+FAULTS: tuple[Fault, ...] = (
+    Fault("OK", 0, "no fault: the program reached FINISH"),
+    Fault("ILLEGAL_OPCODE", 1, "the opcode field names no instruction"),
+    Fault("ILLEGAL_FIELD", 2, "a field value the instruction does not allow (reserved bits set, "
+                              "undefined enum value, flag invalid for the queue, length too large)"),
+    Fault("SCRATCHPAD_RANGE", 3, "a scratchpad line address beyond the scratchpad"),
+    Fault("DMA_WINDOW", 4, "a DMA byte outside the permitted external-memory window"),
+    Fault("DEADLOCK", 5, "every queue waits for a dependency token no instruction will send"),
+    Fault("NO_FINISH", 6, "the program ended without a FINISH instruction"),
+)
+FAULT_BY_NAME: dict[str, Fault] = {f.name: f for f in FAULTS}
+FAULT_BY_CODE: dict[int, Fault] = {f.code: f for f in FAULTS}
+
+
+@dataclass(frozen=True)
+class Counter:
+    """A performance counter (uint64)."""
+
+    name: str
+    id: int
+    doc: str
+
+
+COUNTERS: tuple[Counter, ...] = (
+    Counter("cycles", 0, "clock cycles since the start"),
+    Counter("instructions", 1, "instructions completed (FINISH not counted)"),
+    Counter("array_busy", 2, "cycles of GEMM instructions (preload, streaming, fill/drain)"),
+    Counter("macs", 3, "multiply-accumulates issued: rows * cols per streamed activation line"),
+    Counter("vector_busy", 4, "cycles of VEC instructions"),
+    Counter("load_busy", 5, "cycles of LOAD instructions and load-queue NOPs"),
+    Counter("store_busy", 6, "cycles of STORE / RDPERF instructions and store-queue NOPs"),
+    Counter("dma_load_bytes", 7, "bytes read from external memory (`len * element_bytes` per data line)"),
+    Counter("dma_store_bytes", 8, "bytes written to external memory"),
+    Counter("fetch_stall", 9, "cycles the fetch unit waited for room in a full queue"),
+    Counter("load_token_stall", 10, "cycles the load queue's next instruction waited for tokens"),
+    Counter("compute_token_stall", 11, "cycles the compute queue's next instruction waited for tokens"),
+    Counter("store_token_stall", 12, "cycles the store queue's next instruction waited for tokens"),
+    Counter("dma_latency", 13, "cycles LOAD / STORE / RDPERF spent on external-memory latency"),
+)
+COUNTER_BY_NAME: dict[str, Counter] = {c.name: c for c in COUNTERS}
+N_COUNTERS = len(COUNTERS)
+
+#: The queue model, written once for docs/isa.md and docs/accelerator.md.
+QUEUE_MODEL = """\
+The fetch unit reads one instruction per cycle in program order and appends it to the queue that
+executes it (LOAD -> load, GEMM / VEC -> compute, STORE / RDPERF -> store, NOP -> its `queue`
+field). Each queue holds at most `queue_depth` waiting instructions; each queue's engine executes
+its instructions one at a time, in order. With `f(i)` the fetch cycle, `s(i)` the start cycle,
+`e(i) = s(i) + cycles(i)` the completion cycle of instruction `i`, and `q(i)` its queue:
+
+* `f(0) = 0`; `f(i) = max(f(i-1) + 1, s(j) + 1)` where `j` is the instruction `queue_depth`
+  places before `i` in `q(i)` (no such term if there is none);
+* `s(i) = max(f(i) + 1, e(p), t(i))` where `p` is the previous instruction of `q(i)`, and `t(i)`
+  is, for each token `i` pops, the completion cycle `e` of the instruction that pushed the
+  matching token (the k-th pop from a channel takes the k-th push to it);
+* tokens: `pop_prev` / `pop_next` take one token from the channel from the previous / next queue
+  (channels load->compute, compute->load, compute->store, store->compute); `push_prev` /
+  `push_next` add one at completion. A flag naming a queue that does not exist (load has no
+  previous, store no next queue) is ILLEGAL_FIELD.
+* FINISH: fetch stops; total cycles = `max(f(FINISH) + 1, max e(i))`.
+
+Every fault is decided from the instruction's fields and the configuration alone, at fetch: the
+machine stops fetching at the faulting instruction and reports the fault code and its index
+(the program counter, counting instructions). DEADLOCK is reported when no engine is busy, every
+engine's next instruction waits for a token that no fetched or fetchable instruction will push,
+and the fetch unit cannot proceed; the PC is the lowest index among the waiting instructions.
+Results in memory after a fault are unspecified.
+
+Stall accounting (performance counters): the gap `s(i) - max(f(i) + 1, e(p))` counts as the
+queue's token stall; `f(i) - f(i-1) - 1` counts as fetch stall."""
+
+
+def field_layout() -> dict[str, dict]:
+    """Plain data for the RTL decoder: per instruction, its opcode, queue and fields as
+    ``{name: (lo, width)}``, and the reserved-bit mask."""
+    return {i.name: {"opcode": i.opcode, "queue": i.queue,
+                     "fields": {f.name: (f.lo, f.width) for f in i.all_fields},
+                     "reserved_mask": i.reserved_mask} for i in INSTRUCTIONS}
+
+
+def _check_table() -> None:
+    """Import-time sanity: fields inside the word, no overlaps, unique names and codes."""
+    assert len(BY_OPCODE) == len(INSTRUCTIONS) and 0 not in BY_OPCODE
+    for ins in INSTRUCTIONS:
+        used = 0
+        for f in ins.all_fields:
+            assert 0 <= f.lo and f.hi <= WIDTH, (ins.name, f.name)
+            assert not used & f.mask, (ins.name, f.name)
+            used |= f.mask
+        assert len(ins.field_map) == len(ins.all_fields), ins.name
+    assert len(VEC_BY_CODE) == len(VEC_FUNCS) and max(VEC_BY_CODE) < 16
+
+
+_check_table()

@@ -1,0 +1,122 @@
+"""ISA table, encoder/decoder, assembler/disassembler round trip, generated documentation."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nnaccel.isa import (
+    INSTRUCTIONS,
+    AcceleratorFault,
+    AssemblyError,
+    assemble,
+    bytes_to_words,
+    decode,
+    disassemble,
+    docgen,
+    encode,
+    field_layout,
+    words_to_bytes,
+)
+from nnaccel.isa.table import FLAG_NAMES, VEC_FUNCS, WIDTH
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _legal_values(ins):
+    """A strategy of field dicts that decode without fault."""
+    fields = {}
+    for f in ins.fields:
+        if f.enum is not None:
+            fields[f.name] = st.integers(0, len(f.enum) - 1)
+        elif ins.name == "VEC" and f.name == "func":
+            fields[f.name] = st.sampled_from([v.code for v in VEC_FUNCS])
+        else:
+            fields[f.name] = st.integers(0, f.max)
+    return st.fixed_dictionaries(fields)
+
+
+def _flags_for(queue):
+    allowed = [n for n in FLAG_NAMES if queue != "control" and
+               not (queue == "load" and n.endswith("prev")) and
+               not (queue == "store" and n.endswith("next"))]
+    return st.fixed_dictionaries({n: st.integers(0, 1) for n in allowed})
+
+
+@pytest.mark.parametrize("ins", INSTRUCTIONS, ids=lambda i: i.name)
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_round_trip(ins, data):
+    values = data.draw(_legal_values(ins))
+    queue = ins.queue if ins.name != "NOP" else ("load", "compute", "store")[values["queue"]]
+    values.update(data.draw(_flags_for(queue)))
+    word = encode(ins.name, **values)
+    assert 0 <= word < 1 << WIDTH
+    d = decode(word)
+    assert d.name == ins.name and all(d.fields[k] == v for k, v in values.items())
+    text = disassemble([word])
+    assert assemble(text) == [word]
+    assert bytes_to_words(words_to_bytes([word])) == [word]
+
+
+def test_layout_is_plain_data():
+    lay = field_layout()
+    assert lay["GEMM"]["fields"]["opcode"] == (0, 4)
+    assert lay["LOAD"]["fields"]["ext_addr"] == (32, 32)
+    assert {v["opcode"] for v in lay.values()} == {i.opcode for i in INSTRUCTIONS}
+
+
+def test_decode_faults():
+    with pytest.raises(AcceleratorFault, match="ILLEGAL_OPCODE \\(code 1\\) at instruction 3: opcode 0"):
+        decode(0, pc=3)
+    with pytest.raises(AcceleratorFault, match="ILLEGAL_OPCODE.*opcode 15 names no instruction"):
+        decode(15)
+    with pytest.raises(AcceleratorFault, match="ILLEGAL_FIELD.*STORE has reserved bit\\(s\\) 112"):
+        decode(encode("STORE") | 1 << 112)
+    with pytest.raises(AcceleratorFault, match="ILLEGAL_FIELD.*VEC func 15 is undefined"):
+        decode(encode("VEC", func=15))
+    with pytest.raises(AcceleratorFault, match="ILLEGAL_FIELD.*NOP field queue = 3 is undefined"):
+        decode(encode("NOP", queue=3))
+    with pytest.raises(AcceleratorFault, match="LOAD on the load queue cannot use pop_prev"):
+        decode(encode("LOAD", pop_prev=1))
+    with pytest.raises(AcceleratorFault, match="STORE on the store queue cannot use push_next"):
+        decode(encode("STORE", push_next=1))
+    with pytest.raises(AcceleratorFault, match="FINISH on the control queue cannot use push_prev"):
+        decode(encode("FINISH", push_prev=1))
+    e = pytest.raises(AcceleratorFault, decode, 0, 7).value
+    assert (e.fault, e.code, e.pc) == ("ILLEGAL_OPCODE", 1, 7)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("JUMP x=1", "Line 1: unknown instruction 'JUMP'"),
+    ("GEMM foo=1", "Line 1: GEMM has no field 'foo'"),
+    ("GEMM nx=256", "GEMM field nx = 256 does not fit its 8 bits"),
+    ("GEMM nx", "field nx needs a value"),
+    ("LOAD sp=XYZ", "LOAD field sp = 'XYZ' is not one of ACT, WGT, ACC, VEC"),
+    ("VEC func=SQRT", "VEC func 'SQRT' is not one of"),
+    ("GEMM nx=abc", "GEMM field nx = 'abc' is not an integer"),
+    ("NOP queue=load queue=store", "field queue is given twice"),
+    ("NOP\nGEMM opcode=3", "Line 2: GEMM has no field 'opcode'"),
+])
+def test_assembler_errors(text, message):
+    with pytest.raises(AssemblyError, match=message):
+        assemble(text)
+
+
+def test_assembler_syntax():
+    words = assemble("""
+        # comment
+        LOAD sp=act len=4 ext_addr=0x40 x_size=2 y_size=1   ; trailing comment
+            3: NOP queue=compute push_prev
+        FINISH
+    """)
+    assert len(words) == 3 and decode(words[1]).push_prev == 1
+    with pytest.raises(AssemblyError, match="multiple of 16 bytes"):
+        bytes_to_words(b"\0" * 17)
+
+
+def test_docs_up_to_date():
+    path = ROOT / "docs" / "isa.md"
+    assert path.exists() and path.read_text() == docgen.render(), (
+        f"docs/isa.md is stale; regenerate it with `{docgen.REGENERATE}`")
