@@ -34,6 +34,8 @@ def validate_if(v) -> None:
     if v.n_in < 3:
         v.fail("has fewer than 3 inputs (condition, then-branch, else-branch)")
     cond = v.inp(0)
+    if not v.has(0):
+        v.fail("has no value, but the condition of an IF is required", input=0)
     if cond.type is not T.TENSOR_BOOL8:
         v.fail(f"has type {cond.type.name}, but the condition must be a TENSOR_BOOL8 of shape [1]",
                input=0)
