@@ -731,10 +731,19 @@ def hashtable_lookup(k):
 # Layout: DEPTH_TO_SPACE, SPACE_TO_DEPTH, BATCH_TO_SPACE_ND, SPACE_TO_BATCH_ND, CHANNEL_SHUFFLE
 
 
+def layout_of(v, layout_input: int) -> bool | None:
+    """True for NCHW, False for NHWC (also when the optional input is absent), ``None`` when the
+    layout is a run-time input."""
+    if not v.has(layout_input):
+        return False
+    c = v.const(layout_input)
+    return None if c is None else bool(c.reshape(-1)[0])
+
+
 def nhwc_dims(v, i: int, layout_input: int) -> tuple | None:
     """Input ``i``'s known dimensions in NHWC order (``None`` if its rank or layout is unknown)."""
     d = dims_of(v.inp(i))
-    nchw = v.scalar(layout_input, False) if v.has(layout_input) else False
+    nchw = layout_of(v, layout_input)
     if d is None or nchw is None or len(d) != 4:
         return None
     return (d[0], d[2], d[3], d[1]) if nchw else d
@@ -779,7 +788,7 @@ def validate_block_op(v) -> None:
             if x and x % bs:
                 v.fail(f"has {name} {x}, which the block size {bs} does not divide", input=0)
         out = (n, h // bs, w // bs, c * bs * bs)
-    check_output_dims(v, to_layout(out, bool(v.scalar(2, False))))
+    check_output_dims(v, to_layout(out, layout_of(v, 2)))
 
 
 @define("DEPTH_TO_SPACE", typed_sigs(("T", INT32, BOOL), ("T",), classic_types("V1_0"),
@@ -862,7 +871,7 @@ def validate_batch_space(v) -> None:
             if known and x % b:
                 v.fail(f"has padded {name} {x}, which the block size {b} does not divide", input=0)
         out = (n * b0 * b1, hp // b0 if h else 0, wp // b1 if w else 0, c)
-    check_output_dims(v, to_layout(out, bool(v.scalar(layout, False))))
+    check_output_dims(v, to_layout(out, layout_of(v, layout)))
 
 
 @define("BATCH_TO_SPACE_ND", typed_sigs(("T", I32, BOOL), ("T",), {"V1_1": (F32, Q8A), "V1_2": (F16,),
