@@ -458,7 +458,7 @@ def validate_pad(v) -> None:
     p = v.const(1)
     d = dims_of(v.inp(0))
     if p is not None and r is not None:
-        err = pad_error(p.astype(np.int64).reshape(pd) if pd else p, r)
+        err = pad_error(p.astype(np.int64), r)
         if err:
             v.fail(err, input=1)
         if d is not None:
