@@ -243,10 +243,12 @@ def clip_boxes(x1, y1, x2, y2, height, width):
 def _check_box_order(k, boxes: np.ndarray, what: str) -> None:
     """Run time: every box ``[x1, y1, x2, y2]`` must have ``x1 <= x2`` and ``y1 <= y2``."""
     b = boxes.reshape(-1, 4)
+    per_row = boxes.shape[-1] // 4 if boxes.ndim == 2 else 1
     bad = np.flatnonzero(~((b[:, 0] <= b[:, 2]) & (b[:, 1] <= b[:, 3])))
     if bad.size:
         r = int(bad[0])
-        k.fail(f"{what} {r} is {b[r].tolist()}, but a box [x1, y1, x2, y2] must have x1 <= x2 and "
+        where = f"{what} {r // per_row} (class {r % per_row})" if per_row > 1 else f"{what} {r}"
+        k.fail(f"{where} is {b[r].tolist()}, but a box [x1, y1, x2, y2] must have x1 <= x2 and "
                f"y1 <= y2")
 
 
