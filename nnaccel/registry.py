@@ -9,7 +9,8 @@ Signatures
     A :class:`Sig` lists the operand types of each input and output position. A position is an
     :class:`OperandType`, a tuple of them, or a type variable name (``"T"``) that must be the same
     type at every position using it, bound to the choices in ``Sig.types``. ``optional`` trailing
-    inputs may be absent; ``variadic`` repeats the first input (CONCATENATION). ``form`` names a
+    inputs may be absent; ``variadic`` repeats the first input (CONCATENATION), ``variadic_outputs``
+    the only output (SPLIT: one or more outputs of the same type). ``form`` names a
     variant (``"explicit"`` / ``"implicit"`` padding) so validators can tell which one matched.
 
 Validators and kernels
@@ -41,6 +42,7 @@ class Sig:
     types: dict = field(default_factory=dict)
     optional: int = 0
     variadic: bool = False
+    variadic_outputs: bool = False
     form: str = ""
     since: str = ""
 

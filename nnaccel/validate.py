@@ -153,10 +153,16 @@ def _fits(sig: registry.Sig, in_types, out_types) -> bool:
         if len(in_types) < len(ins):
             return False
         ins = [ins[0]] * (len(in_types) - len(ins) + 1) + ins[1:]
-    if not (len(ins) - sig.optional <= len(in_types) <= len(ins)) or len(out_types) != len(sig.outputs):
+    outs = list(sig.outputs)
+    if sig.variadic_outputs:
+        if not out_types:
+            return False
+        outs = [outs[0]] * len(out_types)
+    if not (len(ins) - sig.optional <= len(in_types) <= len(ins)) or len(out_types) != len(outs):
         return False
+    ins = ins[:len(in_types)]  # trailing optional inputs left out entirely
     bound: dict[str, OperandType] = {}
-    for spec, t in zip([*ins, *sig.outputs], [*in_types, *out_types]):
+    for spec, t in zip([*ins, *outs], [*in_types, *out_types]):
         if isinstance(spec, str):
             if spec in bound:
                 if bound[spec] != t:

@@ -48,8 +48,6 @@ from .common import (
 V12_TYPES = {"V1_2": (F16, F32, I32, Q8A), "V1_3": (Q8AS,)}
 #: Every tensor type RANK accepts.
 RANK_TYPES = (F16, F32, I32, Q8A, Q16S, BOOL8, Q8PC, Q16A, Q8S, Q8AS)
-#: SPLIT has one output per split; a signature is listed for each count up to this one.
-MAX_SPLIT_OUTPUTS = 64
 
 
 def classic_types(since: str) -> dict:
@@ -398,8 +396,7 @@ def validate_split(v) -> None:
                 check_output_dims(v, d[:axis] + (d[axis] // num,) + d[axis + 1:], j)
 
 
-@define("SPLIT", [s for n in range(1, MAX_SPLIT_OUTPUTS + 1)
-                  for s in typed_sigs(("T", INT32, INT32), ("T",) * n, V12_TYPES)], validate_split)
+@define("SPLIT", typed_sigs(("T", INT32, INT32), ("T",), V12_TYPES, variadic_outputs=True), validate_split)
 def split(k):
     """SPLIT: ``num_splits`` equal parts along ``axis`` (negative counts from the end); the size
     along the axis must be a multiple of ``num_splits``."""
