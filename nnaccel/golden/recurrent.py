@@ -52,13 +52,13 @@ from .common import (
     F32,
     FLOAT16,
     FLOAT32,
+    FUSED_ACTIVATIONS,
     I32,
     INT32,
     Q8A,
     Q8AS,
     Q8S,
     Q16S,
-    check_activation,
 )
 
 FLOAT_T = {"T": (F32, F16)}
@@ -191,12 +191,6 @@ def time_major_view(x: np.ndarray, time_major: bool) -> np.ndarray:
     return x if time_major else np.swapaxes(x, 0, 1)
 
 
-def check_time_major_int(v, i: int) -> None:
-    tm = v.scalar(i)
-    if tm is not None and tm not in (0, 1):
-        v.fail(f"is {tm}, but timeMajor must be 0 or 1", input=i)
-
-
 # ---------------------------------------------------------------------------------------------
 # RNN family: one cell
 # ---------------------------------------------------------------------------------------------
@@ -237,11 +231,22 @@ def _rnn_shapes(s: Shapes, x: int, w: int, r: int, b: int, h: int, batch: int, s
     return units
 
 
-def validate_rnn(v) -> None:
-    s = Shapes.of_validation(v)
+def check_fused_activation(s: Shapes, i: int, act) -> None:
+    if act is not None and act not in FUSED_ACTIVATIONS:
+        s.fail(f"is {act}, but the fused activation must be one of 0 (NONE), 1 (RELU), 2 (RELU1) "
+               f"or 3 (RELU6)", i)
+
+
+def _check_rnn(s: Shapes, act) -> None:
+    for i, what in enumerate(("input", "weights", "recurrent weights", "bias", "hidden state")):
+        s.require(i, what)
     s.rank(0, 2, "input")
     _rnn_shapes(s, 0, 1, 2, 3, 4, s.size(0, 0), s.size(0, 1))
-    check_activation(v, 5)
+    check_fused_activation(s, 5, act)
+
+
+def validate_rnn(v) -> None:
+    _check_rnn(Shapes.of_validation(v), v.scalar(5))
 
 
 RNN_SIGS = [Sig(("T", "T", "T", "T", "T", INT32), ("T", "T"), types=FLOAT_T)]
@@ -255,6 +260,7 @@ def rnn(k):
 
     Outputs: ``[hidden state (out), output]``, both ``[batch, num_units]``.
     """
+    _check_rnn(Shapes.of_kernel(k), k.scalar(5))
     x = k.inputs[0]
     dtype = x.dtype
     out, h = rnn_sequence(x[None], k.inputs[4], k.inputs[1], k.inputs[2], k.inputs[3],
@@ -262,14 +268,19 @@ def rnn(k):
     return [h.astype(dtype), out[0].astype(dtype)]
 
 
-def validate_unidirectional_rnn(v) -> None:
-    s = Shapes.of_validation(v)
+def _check_unidirectional_rnn(s: Shapes, act, tm) -> None:
+    for i, what in enumerate(("input", "weights", "recurrent weights", "bias", "hidden state")):
+        s.require(i, what)
     s.rank(0, 3, "input")
-    check_time_major_int(v, 6)
-    tm = v.scalar(6)
+    if tm is not None and tm not in (0, 1):
+        s.fail(f"is {tm}, but timeMajor must be 0 or 1", 6)
     batch = s.size(0, 1 if tm else 0) if tm is not None else 0
     _rnn_shapes(s, 0, 1, 2, 3, 4, batch, s.size(0, 2))
-    check_activation(v, 5)
+    check_fused_activation(s, 5, act)
+
+
+def validate_unidirectional_rnn(v) -> None:
+    _check_unidirectional_rnn(Shapes.of_validation(v), v.scalar(5), v.scalar(6))
 
 
 @define("UNIDIRECTIONAL_SEQUENCE_RNN", [
@@ -282,9 +293,8 @@ def unidirectional_sequence_rnn(k):
     Input ``[max_time, batch, input]`` when timeMajor is 1, else ``[batch, max_time, input]``;
     output in the same layout with ``num_units`` last; optional output 1 is the last state.
     """
+    _check_unidirectional_rnn(Shapes.of_kernel(k), k.scalar(5), k.scalar(6))
     tm = bool(k.scalar(6))
-    if k.scalar(6) not in (0, 1):
-        k.fail(f"timeMajor is {k.scalar(6)}, but it must be 0 or 1")
     x = k.inputs[0]
     dtype = x.dtype
     out, h = rnn_sequence(time_major_view(x, tm), k.inputs[4], k.inputs[1], k.inputs[2],
@@ -350,7 +360,7 @@ def _check_bidi_rnn(s: Shapes, tm, merge, n_out: int):
 def validate_bidirectional_rnn(v) -> None:
     s = Shapes.of_validation(v)
     _check_bidi_rnn(s, v.scalar(13), v.scalar(14), v.n_out)
-    check_activation(v, 12)
+    check_fused_activation(s, 12, v.scalar(12))
 
 
 _BIDI_RNN_IN = ("T",) * 12 + (INT32, BOOL, BOOL)
@@ -373,6 +383,7 @@ def bidirectional_sequence_rnn(k):
     s = Shapes.of_kernel(k)
     tm, merge = bool(k.scalar(13)), bool(k.scalar(14))
     mode = _check_bidi_rnn(s, tm, merge, len(k.out_ops))
+    check_fused_activation(s, 12, k.scalar(12))
     x = k.inputs[0]
     dtype = x.dtype
     act = k.scalar(12, 0)
@@ -423,7 +434,7 @@ def _check_svdf(s: Shapes, rank):
 def validate_svdf(v) -> None:
     s = Shapes.of_validation(v)
     _check_svdf(s, v.scalar(5))
-    check_activation(v, 6)
+    check_fused_activation(s, 6, v.scalar(6))
 
 
 @define("SVDF", [Sig(("T", "T", "T", "T", "T", INT32, INT32), ("T", "T"), types=FLOAT_T)],
@@ -444,6 +455,7 @@ def svdf(k):
     s = Shapes.of_kernel(k)
     rank = k.scalar(5)
     _check_svdf(s, rank)
+    check_fused_activation(s, 6, k.scalar(6))
     x = f32(k.inputs[0])
     wf, wt = f32(k.inputs[1]), f32(k.inputs[2])
     bias = f32(opt(k, 3))
