@@ -25,6 +25,13 @@ Arithmetic
     reference computes in integers (written out in :func:`roi_align`) and ROI_POOLING, which takes
     the maximum of the stored values directly.
 
+Scalar types
+    With float16 tensors every float scalar input is FLOAT16 (the reference's validation and the
+    conformance tests; the spec's text names FLOAT32 for some of them). Quantized box tensors
+    (TENSOR_QUANT16_ASYMM, and the TENSOR_QUANT16_SYMM anchors of GENERATE_PROPOSALS) must have
+    scale 0.125 and zero point 0 -- also with quant8 signed data, where the spec's text says
+    zero point -128, which the unsigned type cannot hold and the reference rejects.
+
 Order
     The NMS outputs depend on the reference's tie-breaking: the first maximum wins, and the in-place
     removal of suppressed candidates (swap with the last pending one) reorders the pending list;
@@ -1123,20 +1130,20 @@ def roi_pooling(k):
     _, height, width, depth = fmap.shape
     quant = k.in_ops[0].type in QUANT8
     empty = k.in_ops[0].zero_point if quant else 0
-    out = np.empty((scaled.shape[0], out_h, out_w, depth), fmap.dtype)
+    out = np.full((scaled.shape[0], out_h, out_w, depth), empty, fmap.dtype)
     for r in range(scaled.shape[0]):
         x1, y1, x2, y2 = corners[r]
         hlo, hhi = _pool_bins(y1, y2, out_h, height)
         wlo, whi = _pool_bins(x1, x2, out_w, width)
-        fm = fmap[batches[r]].astype(np.float64)
-        cols = np.arange(width)
-        rows = np.arange(height)
-        in_w = (cols[None, :] >= wlo[:, None]) & (cols[None, :] < whi[:, None])  # [out_w, W]
-        in_h = (rows[None, :] >= hlo[:, None]) & (rows[None, :] < hhi[:, None])  # [out_h, H]
-        # max over the bin's columns, then over its rows (the maximum is separable)
-        by_col = np.where(in_w[None, :, :, None], fm[:, None, :, :], -np.inf).max(axis=2)
-        pooled = np.where(in_h[:, :, None, None], by_col[None, :, :, :], -np.inf).max(axis=1)
-        is_empty = (hlo >= hhi)[:, None, None] | (wlo >= whi)[None, :, None]
-        out[r] = np.where(is_empty, empty, pooled).astype(fmap.dtype)
+        fm = fmap[batches[r]]
+        # the maximum is separable: over each column bin (all rows at once), then each row bin
+        by_col = np.zeros((height, out_w, depth), fmap.dtype)
+        for j in range(out_w):
+            if wlo[j] < whi[j]:
+                by_col[:, j] = fm[:, wlo[j]:whi[j]].max(axis=1)
+        for i in range(out_h):
+            if hlo[i] < hhi[i]:
+                cols = wlo < whi
+                out[r, i, cols] = by_col[hlo[i]:hhi[i], cols].max(axis=0)
     return [_from_nhwc(out, nchw)]
 

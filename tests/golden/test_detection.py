@@ -756,7 +756,7 @@ def test_roi_align_quantized_close_to_float(qt, zp):
     assert (c.astype(int) == zp + 40).all()
 
 
-def roi_pool_f64(fmap, rois, batches, oh, ow, hs, ws):
+def roi_pool_f64(fmap, rois, batches, oh, ow, hs, ws, empty=0):
     _n, height, width, depth = fmap.shape
     res = np.zeros((len(rois), oh, ow, depth), fmap.dtype)
     for r, roi in enumerate(rois.astype(np.float64)):
@@ -768,15 +768,17 @@ def roi_pool_f64(fmap, rois, batches, oh, ow, hs, ws):
                 h0, h1 = min(math.floor(i * bh + y1), height), min(math.ceil((i + 1) * bh + y1), height)
                 w0, w1 = min(math.floor(j * bw + x1), width), min(math.ceil((j + 1) * bw + x1), width)
                 win = fmap[batches[r], h0:h1, w0:w1]
-                res[r, i, j] = win.reshape(-1, depth).max(axis=0) if win.size else 0
+                res[r, i, j] = win.reshape(-1, depth).max(axis=0) if win.size else empty
     return res
 
 
 def test_roi_pooling_matches_naive_and_layouts_agree():
     rng = np.random.default_rng(7)
     fmap = rng.uniform(-2, 2, (2, 6, 7, 3)).astype(np.float32)
-    rois = np.array([[0, 0, 12, 10], [2, 4, 9, 11], [2, 2, 2, 2], [4, 0, 13, 11]], np.float32)
-    batches = np.array([0, 1, 1, 0], np.int32)
+    # the last region sits on the far corner of the map: its bins are empty (0 / the zero point)
+    rois = np.array([[0, 0, 12, 10], [2, 4, 9, 11], [2, 2, 2, 2], [4, 0, 13, 11], [14, 12, 14, 12]],
+                    np.float32)
+    batches = np.array([0, 1, 1, 0, 1], np.int32)
     exp = roi_pool_f64(fmap, rois, batches, 2, 3, 2.0, 2.0)
     (got,) = run("ROI_POOLING", *_roi("ROI_POOLING", fmap, rois, batches, 2, 3, 2.0, 2.0))
     np.testing.assert_array_equal(got, exp)
@@ -786,7 +788,8 @@ def test_roi_pooling_matches_naive_and_layouts_agree():
     q = np.round(fmap * 30 + 128).astype(np.uint8)
     (gq,) = run("ROI_POOLING", *_roi("ROI_POOLING", q, (rois * 8).astype(np.uint16), batches, 2, 3,
                                      2.0, 2.0, t=Q8A, in_scale=1 / 30, in_zp=128))
-    np.testing.assert_array_equal(gq, roi_pool_f64(q, rois, batches, 2, 3, 2.0, 2.0))
+    np.testing.assert_array_equal(gq, roi_pool_f64(q, rois, batches, 2, 3, 2.0, 2.0, empty=128))
+    assert (gq[4] == 128).all() and (got[4] == 0).all()
 
 
 @pytest.mark.parametrize("name", ["ROI_ALIGN", "ROI_POOLING"])
