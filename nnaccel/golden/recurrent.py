@@ -166,12 +166,6 @@ class Shapes:
             self.fail(f"is omitted while other {what} are given; the spec requires all of inputs "
                       f"{list(idxs)} or none of them", missing[0])
 
-    def same_type(self, i: int, j: int):
-        if self.static and i < self.n_in() and j < self.n_in():
-            a, b = self.v.inp(i).type, self.v.inp(j).type
-            if a != b:
-                self.fail(f"has type {a.name}, but it must have the type of input {j} ({b.name})", i)
-
 
 def opt(k, i: int):
     """Input ``i`` of a kernel, or ``None`` when omitted (absent, no value or zero-sized)."""

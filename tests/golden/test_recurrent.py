@@ -696,3 +696,73 @@ def test_quantized_lstm_rejects_cell_scale():
             (T.TENSOR_QUANT8_ASYMM_SIGNED, (batch, n), {"scale": 0.01})]
     with pytest.raises(ModelError, match="power of two 2\\^k with k <= -9"):
         run_op("QUANTIZED_LSTM", ins, outs)
+
+
+# ---------------------------------------------------------------------------------------------
+# More rejections (one per rule of the shared checkers)
+# ---------------------------------------------------------------------------------------------
+
+def test_rank_and_multinomial_logits_rejections():
+    rng = np.random.default_rng(21)
+    ins = _rnn_inputs(rng)
+    ins[0] = tensor(F32, rnd(rng, 2, 3, 1))
+    with pytest.raises(ModelError, match="has rank 3, but the input must have rank 2"):
+        run_op("RNN", ins, [(F32, (2, 4)), (F32, (2, 4))])
+    with pytest.raises(ModelError, match=r"input \(logits\) must have rank 2"):
+        _multinomial(np.zeros(3, np.float32).reshape(3), 2, 0)
+
+
+def test_lsh_sparse_signature_width_rejection():
+    rng = np.random.default_rng(22)
+    with pytest.raises(ModelError, match=r"bits \+ ceil\(log2\(hash functions\)\) <= 32"):
+        _lsh(3, rnd(rng, 5, 31), np.zeros((3, 2), np.int32), None, 5)
+
+
+@pytest.mark.parametrize("change,message", [
+    (lambda p: p.update(i2i=None, r2i=None, bi=None, c2i=np.ones(4, np.float32),
+                        c2f=np.ones(4, np.float32), c2o=np.ones(4, np.float32)),
+     "with CIFG .* cell-to-input weights must be omitted"),
+    (lambda p: p.update(c2f=np.ones(4, np.float32), c2o=np.ones(4, np.float32)),
+     "does not match the other peephole weights"),
+])
+def test_lstm_peephole_rejections(change, message):
+    rng = np.random.default_rng(23)
+    p = lstm_params(rng, 3, 4, 4)
+    change(p)
+    outs = [(F32, (2, 12 if p["i2i"] is None else 16))] + LSTM_OUTS[1:]
+    with pytest.raises(ModelError, match=message):
+        run_op("LSTM", _lstm_inputs(rng, p), outs)
+
+
+def test_lstm_output_size_without_projection_rejection():
+    rng = np.random.default_rng(24)
+    p = lstm_params(rng, 3, 4, 3)
+    with pytest.raises(ModelError, match=r"without projection weights the output size must "
+                                         r"equal the number of cells \(4\)"):
+        run_op("LSTM", _lstm_inputs(rng, p, out=3),
+               [(F32, (2, 16)), (F32, (2, 3)), (F32, (2, 4)), (F32, (2, 3))])
+
+
+def test_lstm_cifg_input_layer_norm_rejection():
+    rng = np.random.default_rng(25)
+    p = lstm_params(rng, 3, 4, 4, cifg=True, layer_norm_w=True)
+    ins = _lstm_inputs(rng, p) + [tensor(F32, np.ones(4, np.float32))] + ln_inputs(p)[1:]
+    with pytest.raises(ModelError, match="with CIFG the input layer normalization weights must"):
+        run_op("LSTM", ins, [(F32, (2, 12))] + LSTM_OUTS[1:])
+
+
+def test_bidirectional_lstm_rejections_outputs_and_aux_cifg():
+    rng = np.random.default_rng(26)
+    *_, ins = _bidi_lstm_inputs(rng, 3, 2, 3, 2, merge=True)
+    with pytest.raises(ModelError, match="must have 1 or 5 outputs, but it has 2"):
+        run_op("BIDIRECTIONAL_SEQUENCE_LSTM", ins, [(F32, (3, 2, 4)), (F32, (3, 2, 2))])
+    aux_w = [rnd(rng, 2, 3) for _ in range(8)]
+    *_, ins = _bidi_lstm_inputs(rng, 3, 2, 3, 2, merge=False, aux=rnd(rng, 3, 2, 3), aux_w=aux_w)
+    for i in (1, 5, 12, 18, 22, 29):  # CIFG in both directions
+        ins[i] = omitted()
+    with pytest.raises(ModelError, match="with CIFG the auxiliary input-to-input weights must"):
+        run_op("BIDIRECTIONAL_SEQUENCE_LSTM", ins, [(F32, (3, 2, 2)), (F32, (3, 2, 2))])
+    aux_w[0] = None  # no CIFG, but forward aux input-to-input weights missing
+    *_, ins = _bidi_lstm_inputs(rng, 3, 2, 3, 2, merge=False, aux=rnd(rng, 3, 2, 3), aux_w=aux_w)
+    with pytest.raises(ModelError, match="does not match the other auxiliary weights"):
+        run_op("BIDIRECTIONAL_SEQUENCE_LSTM", ins, [(F32, (3, 2, 2)), (F32, (3, 2, 2))])
