@@ -195,8 +195,10 @@ def rnn_sequence(x, h, w, r, b, act: int, aux=None, aux_w=None, reverse: bool = 
 
         h_t = act(x_t @ w.T + aux_t @ aux_w.T + h_{t-1} @ r.T + b)
 
-    (the aux term only in cross-linking mode). Computed in float32; the state is rounded to
-    ``state_dtype`` after each step, as the reference stores it in the output buffer.
+    (the aux term only in cross-linking mode). Computed with float32 intermediates; the state is
+    rounded to ``state_dtype`` after each step, as the reference stores it in the output buffer.
+    (NNAPI's float16 kernel also rounds every multiply-add to float16; the float32 accumulation
+    here is closer to the exact value and within the conformance tolerance.)
     ``reverse`` walks the time steps from last to first (the backward direction). Returns the
     outputs ``[time, batch, units]`` (float32) and the last state.
     """
@@ -636,7 +638,8 @@ def validate_lsh_projection(v) -> None:
 def lsh_projection(k):
     """LSH_PROJECTION as NNAPI's ``LSHProjection.cpp``.
 
-    For hash function ``i`` and bit ``j`` the seed is ``float32(hash[i, j])``; for every input row
+    For hash function ``i`` and bit ``j`` the seed is ``float32(hash[i, j])`` (float16 hash
+    tensors are widened to float32, as the reference does); for every input row
     ``r`` (the input viewed as ``[dim0, row_bytes]`` raw bytes) the key is the 4 little-endian
     bytes of the seed followed by the row's bytes, and::
 
