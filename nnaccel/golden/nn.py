@@ -732,7 +732,7 @@ def _pool_reduce(x, win, pads, out_hw, op, pad_value):
     return acc
 
 
-def _pool_finish(k, win, out, quantized_values=None):
+def _pool_finish(k, win, out):
     o = k.out_ops[0]
     act = win.activation or 0
     if o.type in QUANT8:
@@ -1175,12 +1175,14 @@ def validate_resize(v) -> None:
     _, h, w, _ = _spatial_dims(v.inp(0), nchw)
     for i, size in ((1, w), (2, h)):
         p = v.scalar(i)
+        what = "width" if i == 1 else "height"
         if p is None:
             continue
-        out = int(np.floor(np.float32(size) * np.float32(p))) if by_scale and size else p
-        if (by_scale and p <= 0) or (out is not None and out <= 0 and (size or not by_scale)):
-            v.fail(f"gives an output {'width' if i == 1 else 'height'} of {out}, but it must be > 0",
-                   input=i)
+        if by_scale and p <= 0:
+            v.fail(f"is a {what} scale of {p:g}, but scales must be > 0", input=i)
+        out = int(np.floor(np.float32(size) * np.float32(p))) if by_scale and size else (None if by_scale else p)
+        if out is not None and out <= 0:
+            v.fail(f"gives an output {what} of {out}, but it must be > 0", input=i)
 
 
 def _resize_params(k):

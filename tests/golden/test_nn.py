@@ -673,3 +673,8 @@ def test_quant8_models_rerun_as_signed(cts_root):
             assert result.status == "passed", f"{model.name} as signed: {result.message}"
             checked += 1
     assert checked > 200
+
+
+def test_rejects_resize_negative_scale():
+    rejects(Op("RESIZE_BILINEAR").inp(F32, np.zeros((1, 2, 2, 1))).f32(-1.0, 1.0), "scales must be > 0",
+            (F32, (1, 2, 2, 1)))
