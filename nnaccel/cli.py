@@ -142,7 +142,7 @@ def cmd_cts(args) -> int:
             print(f"\r[{done}/{total}] {spec:<60}", end="" if sys.stderr.isatty() else "\n",
                   file=sys.stderr, flush=True)
 
-    results = cts.run_suite(files, args.target, args.op, args.jobs, progress)
+    results = cts.run_suite(files, args.target, args.op, args.jobs, progress, args.signed_variants)
     if sys.stderr.isatty():
         print(file=sys.stderr)
     print(cts.format_table(results, args.op))
@@ -197,6 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1)")
     c.add_argument("--json", metavar="FILE", help="write every model's result as JSON")
     c.add_argument("--target", default="golden", help="golden (the accelerator targets plug in later)")
+    c.add_argument("--signed-variants", action="store_true",
+                   help="also run CTS's quant8 -> quant8 signed re-run of each single-op quant8 model "
+                        "(results named MODEL+signed, counted in the table)")
     c.add_argument("--show-failures", action="store_true", help="list each failing model and why")
     c.add_argument("-v", "--verbose", action="store_true", help="print progress per file")
     c.set_defaults(func=cmd_cts)

@@ -193,13 +193,55 @@ def run_case(model: Model, target: str = "golden") -> CaseResult:
     return result("failed" if problem else "passed", problem or "")
 
 
-def run_file(path, target: str = "golden", ops_filter=()) -> list[CaseResult]:
-    """Runs every model of one conformance file (those using one of ``ops_filter`` when given)."""
+#: Operations CTS leaves out of its quant8 -> quant8 signed re-run.
+SIGNED_RERUN_EXCLUDED = ("HASHTABLE_LOOKUP", "LSH_PROJECTION", "PAD_V2", "CAST", "QUANTIZED_16BIT_LSTM")
+
+
+def signed_variant(model: Model) -> Model | None:
+    """CTS's second run of a model: every ``TENSOR_QUANT8_ASYMM`` operand becomes
+    ``TENSOR_QUANT8_ASYMM_SIGNED`` with zero point - 128 and every stored value - 128, expected
+    outputs shifted the same way. Only valid single-operation models without subgraphs that have
+    such operands qualify (and not the ops in :data:`SIGNED_RERUN_EXCLUDED`); else ``None``."""
+    import copy
+
+    main = model.main
+    if (model.meta.get("expect_failure") or model.referenced or len(main.operations) != 1
+            or main.operations[0].type in SIGNED_RERUN_EXCLUDED
+            or not any(o.type is T.TENSOR_QUANT8_ASYMM for o in main.operands)):
+        return None
+    m = copy.deepcopy(model)
+    m.name = model.name + "+signed"
+
+    def shift(a):
+        return None if a is None else (a.astype(np.int16) - 128).astype(np.int8)
+
+    in_pos = {i: p for p, i in enumerate(m.main.input_indexes)}
+    out_pos = {i: p for p, i in enumerate(m.main.output_indexes)}
+    for i, o in enumerate(m.main.operands):
+        if o.type is not T.TENSOR_QUANT8_ASYMM:
+            continue
+        o.type, o.zero_point = T.TENSOR_QUANT8_ASYMM_SIGNED, o.zero_point - 128
+        if o.data is not None:
+            o.data = shift(o.data)
+        if i in in_pos and m.stored_inputs:
+            m.stored_inputs[in_pos[i]] = shift(m.stored_inputs[in_pos[i]])
+        if i in out_pos and m.stored_outputs:
+            m.stored_outputs[out_pos[i]] = shift(m.stored_outputs[out_pos[i]])
+    return m
+
+
+def run_file(path, target: str = "golden", ops_filter=(), signed: bool = False) -> list[CaseResult]:
+    """Runs every model of one conformance file (those using one of ``ops_filter`` when given);
+    with ``signed``, also CTS's quant8 signed re-run of each qualifying model (:func:`signed_variant`,
+    results named ``<model>+signed``)."""
     out = []
     for model in load_models(path):
         if ops_filter and not set(ops_filter) & set(op_types(model)):
             continue
         out.append(run_case(model, target))
+        variant = signed_variant(model) if signed else None
+        if variant is not None:
+            out.append(run_case(variant, target))
     return out
 
 
@@ -207,10 +249,11 @@ def _run_file_args(args):
     return run_file(*args)
 
 
-def run_suite(files, target="golden", ops_filter=(), jobs=1, progress=None) -> list[CaseResult]:
+def run_suite(files, target="golden", ops_filter=(), jobs=1, progress=None,
+              signed: bool = False) -> list[CaseResult]:
     """Runs many files, in ``jobs`` processes; ``progress(done, total, path)`` after each file."""
     results: list[CaseResult] = []
-    work = [(str(f), target, tuple(ops_filter)) for f in files]
+    work = [(str(f), target, tuple(ops_filter), signed) for f in files]
     if jobs > 1 and len(work) > 1:
         import multiprocessing as mp
         ctx = mp.get_context("fork")
