@@ -856,3 +856,48 @@ def test_signatures_reject_mixed_types():
     model, _ = build("ROI_POOLING", ins, outs)
     with pytest.raises(ModelError, match="match none of its signatures"):
         validate_model(model)
+
+
+# --------------------------------------------------------------------------------------------
+# The harness' quant8 -> quant8 signed re-run of the single-operation conformance models.
+
+FAMILY = {"AXIS_ALIGNED_BBOX_TRANSFORM", "BOX_WITH_NMS_LIMIT", "DETECTION_POSTPROCESSING",
+          "GENERATE_PROPOSALS", "HEATMAP_MAX_KEYPOINT", "ROI_ALIGN", "ROI_POOLING"}
+
+
+def _to_signed(arr):
+    return None if arr is None else (arr.astype(np.int16) - 128).astype(np.int8)
+
+
+def test_quant8_models_rerun_as_quant8_signed(cts_root):
+    """CTS re-runs every valid single-operation TENSOR_QUANT8_ASYMM model with the tensors turned
+    into TENSOR_QUANT8_ASYMM_SIGNED (zero point and values - 128); the results must shift alike."""
+    import copy
+
+    from nnaccel.cts import op_types, run_case, spec_files
+    from nnaccel.formats import load_models
+
+    checked, failed = 0, []
+    for path in spec_files(cts_root):
+        for m in load_models(path):
+            ops = set(op_types(m))
+            if (not ops & FAMILY or ops - {"ADD"} - FAMILY or len(ops - {"ADD"}) != 1
+                    or m.meta.get("expect_failure") or m.referenced
+                    or not any(o.type == Q8A for o in m.main.operands)):
+                continue
+            s = copy.deepcopy(m)
+            for o in s.main.operands:
+                if o.type == Q8A:
+                    o.type, o.zero_point = Q8AS, o.zero_point - 128
+                    if o.data is not None:
+                        o.data = _to_signed(o.data)
+            s.stored_inputs = [_to_signed(a) if m.main.operands[i].type == Q8A else a
+                               for i, a in zip(m.main.input_indexes, m.stored_inputs)]
+            s.stored_outputs = [_to_signed(a) if m.main.operands[i].type == Q8A else a
+                                for i, a in zip(m.main.output_indexes, m.stored_outputs)]
+            result = run_case(s)
+            checked += 1
+            if result.status != "passed":
+                failed.append(f"{m.name}: {result.message}")
+    assert checked > 50
+    assert not failed, "\n".join(failed[:10])
