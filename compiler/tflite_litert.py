@@ -21,11 +21,12 @@ import sys
 import tempfile
 
 
-def run_litert_inprocess(model: bytes, inputs: list) -> list:
-    """Runs ``model`` on LiteRT's reference kernels in this process (may abort it!)."""
+def run_litert_inprocess(model: bytes, inputs: list, resolver: str = "BUILTIN_REF") -> list:
+    """Runs ``model`` on LiteRT in this process (may abort it!); ``resolver`` names the
+    ``OpResolverType``: ``BUILTIN_REF`` (reference kernels) or ``BUILTIN`` (optimized)."""
     import numpy as np
     from ai_edge_litert.interpreter import Interpreter, OpResolverType
-    it = Interpreter(model_content=model, experimental_op_resolver_type=OpResolverType.BUILTIN_REF,
+    it = Interpreter(model_content=model, experimental_op_resolver_type=getattr(OpResolverType, resolver),
                      num_threads=1)
     details = it.get_input_details()
     for d, x in zip(details, inputs):
@@ -61,11 +62,11 @@ def _serve() -> None:  # pragma: no cover - runs in the worker subprocess
     sys.stdout = sys.stderr  # anything LiteRT prints must not corrupt the pipe
     while True:
         try:
-            model, inputs = _recv(stdin)
+            model, inputs, resolver = _recv(stdin)
         except EOFError:
             return
         try:
-            _send(stdout, ("ok", run_litert_inprocess(model, inputs)))
+            _send(stdout, ("ok", run_litert_inprocess(model, inputs, resolver)))
         except Exception as e:  # noqa: BLE001 - reported to the parent as the model's result
             _send(stdout, ("error", f"{type(e).__name__}: {e}"))
 
@@ -83,12 +84,13 @@ class LiteRTWorker:
         self.proc = subprocess.Popen([sys.executable, "-m", "nnaccel.compiler.tflite_litert"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errfile)
 
-    def run(self, model: bytes, inputs: list, timeout: float = 60.0) -> tuple[str, object]:
+    def run(self, model: bytes, inputs: list, resolver: str = "BUILTIN_REF",
+            timeout: float = 60.0) -> tuple[str, object]:
         """``("ok", outputs)``, ``("error", message)`` (LiteRT raised) or ``("crash", message)``."""
         if self.proc is None or self.proc.poll() is not None:
             self._start()
         try:
-            _send(self.proc.stdin, (model, [*inputs]))
+            _send(self.proc.stdin, (model, [*inputs], resolver))
             return _recv(self.proc.stdout)
         except (EOFError, BrokenPipeError, OSError):
             self.proc.kill()

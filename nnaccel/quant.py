@@ -470,3 +470,29 @@ def fixed16_tanh(a, integer_bits: int):
     t = fixed16_rescale(wrap_int16(_fixed16_newton_reciprocal_of_half_denominator(e) - (1 << 13)),
                         2, 0)
     return np.where(a == 0, 0, np.where(negative, wrap_int16(-t), t))
+
+
+def quantize_multiplier_greater_than_one(real: float) -> tuple[int, int]:
+    """NNAPI / TFLite ``QuantizeMultiplierGreaterThanOne``: ``real == m * 2**(shift - 31)`` for
+    ``real > 1``, ``m`` a Q31 int32 and ``shift >= 1``. Unlike :func:`quantize_multiplier` the shift
+    is not capped at 30 (the quantized LOGISTIC / TANH input rescaling relies on that for input
+    scales of 8 and more)."""
+    if not real > 1.0:
+        raise ValueError(f"quantize_multiplier_greater_than_one needs a multiplier > 1, got {real}")
+    q, shift = math.frexp(real)
+    q_fixed = int(round_half_away(q * (1 << 31)))
+    if q_fixed == (1 << 31):
+        q_fixed //= 2
+        shift += 1
+    return q_fixed, shift
+
+
+def rounding_divide_by_pot_int16(x, exponent: int):
+    """gemmlowp ``RoundingDivideByPOT`` instantiated on int16 (values of int16 range): for
+    ``exponent <= 15`` the same as :func:`rounding_divide_by_pot`; beyond, the mask
+    ``(1 << exponent) - 1`` truncated to int16 is -1, as in the C++ code."""
+    x = np.asarray(x, np.int64)
+    mask = int(wrap_int16((1 << exponent) - 1))
+    remainder = x & mask
+    threshold = (mask >> 1) + (x < 0)
+    return wrap_int16((x >> exponent) + (remainder > threshold))

@@ -35,8 +35,10 @@ from ..quant import (
     fixed_tanh,
     multiply_by_quantized_multiplier,
     quantize_multiplier,
+    quantize_multiplier_greater_than_one,
     round_half_away,
     rounding_divide_by_pot,
+    rounding_divide_by_pot_int16,
     saturating_doubling_high_mul_int16,
     saturating_left_shift_int16,
     saturating_rounding_doubling_high_mul_int16,
@@ -240,12 +242,23 @@ def mul_quant8(k) -> np.ndarray:
     return _clamp_quant(k, raw, k.scalar(2, 0))
 
 
-def _float_binary(k, fn) -> np.ndarray:
-    """float32 (float16 via float32) ``act(fn(a, b))``, rounded to the input's type."""
+FLT_MAX = float(np.finfo(np.float32).max)
+
+
+def _float_binary(k, fn, finite: bool) -> np.ndarray:
+    """float32 (float16 via float32) ``act(fn(a, b))``, rounded to the input's type.
+
+    With ``finite`` the float32 result is also clamped to ``[-FLT_MAX, FLT_MAX]`` (NaN kept): the
+    reference kernels that clamp to the activation range ``[lowest, max]`` even for NONE (SUB, DIV,
+    MUL of equal shapes) turn ±inf into ±FLT_MAX; ADD and broadcasting MUL use TFLite's templated
+    activations, which leave infinities alone.
+    """
     a, b = k.inputs[0], k.inputs[1]
     with _errstate():
         out = fn(a.astype(np.float32), b.astype(np.float32))
     out = apply_activation_float(np.asarray(out, np.float32), k.scalar(2, 0))
+    if finite:
+        out = np.clip(out, -FLT_MAX, FLT_MAX)
     return out.astype(a.dtype)
 
 
@@ -271,7 +284,8 @@ def _arith(k):
         return mul_quant8(k) if k.name == "MUL" else add_quant8(k, 1 if k.name == "ADD" else -1)
     if t is I32:
         return _int32_binary(k, _ARITH[k.name])
-    return _float_binary(k, _ARITH[k.name])
+    finite = k.name == "SUB" or (k.name == "MUL" and k.inputs[0].shape == k.inputs[1].shape)
+    return _float_binary(k, _ARITH[k.name], finite)
 
 
 ARITH_SIG = ("T", "T", INT32), ("T",)
@@ -291,8 +305,8 @@ def add(k):
 def sub(k):
     """SUB: ``out = act(a - b)`` with broadcasting.
 
-    float32 in float32 (the reference subtracts, then clamps to the activation range); float16 via
-    float32. int32: wrapping int32 subtraction (activation NONE). quant8: :func:`add_quant8` with
+    float32 in float32 (the reference subtracts, then clamps to the activation range, so ±inf
+    becomes ±FLT_MAX); float16 via float32. int32: wrapping int32 subtraction (activation NONE). quant8: :func:`add_quant8` with
     input 2's multiplier negated.
     """
     return [_arith(k)]
@@ -302,8 +316,9 @@ def sub(k):
 def mul(k):
     """MUL: ``out = act(a * b)`` with broadcasting.
 
-    float32 in float32; float16 via float32. int32: wrapping int32 product (activation NONE).
-    quant8: :func:`mul_quant8`.
+    float32 in float32 (for equal shapes the reference clamps to ``[lowest, max]``, so ±inf becomes
+    ±FLT_MAX); float16 via float32. int32: wrapping int32 product (activation NONE). quant8:
+    :func:`mul_quant8`.
     """
     return [_arith(k)]
 
@@ -312,12 +327,13 @@ def mul(k):
 def div(k):
     """DIV: ``out = act(a / b)`` with broadcasting.
 
-    float32 IEEE division (x / 0 gives ±inf or NaN); float16 via float32. int32: floor division
+    float32 IEEE division, clamped to ``[-FLT_MAX, FLT_MAX]`` as the reference clamps to the
+    activation range (x / 0 gives ±FLT_MAX, 0 / 0 NaN); float16 via float32. int32: floor division
     with a zero divisor giving 0 (:func:`floor_divide_int32`), activation NONE.
     """
     if k.in_ops[0].type is I32:
         return [_int32_binary(k, floor_divide_int32)]
-    return [_float_binary(k, np.divide)]
+    return [_float_binary(k, np.divide, finite=True)]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -386,10 +402,10 @@ Q4_INTEGER_BITS = 4
 def q4_input_params(scale: float) -> tuple[int, int, int]:
     """The input rescaling of the quantized LOGISTIC / TANH (TFLite ``Prepare``): the input
     ``(q - z) * s`` is brought to a Q4.27 raw by ``mbqm(q - z, m, shift)`` where
-    ``(m, shift) = quantize_multiplier(s * 2**27)`` (``QuantizeMultiplierGreaterThanOne``, so
-    ``shift >= 0``); ``radius = floor(15 * 2**27 / 2**shift)`` (``CalculateInputRadius(4, shift)``)
-    bounds the inputs for which that rescaling cannot overflow."""
-    m, shift = quantize_multiplier(float(f32(scale)) * 2.0 ** (31 - Q4_INTEGER_BITS))
+    ``(m, shift) = quantize_multiplier_greater_than_one(s * 2**27)`` (``shift >= 1``, uncapped);
+    ``radius = floor(15 * 2**27 / 2**shift)`` (``CalculateInputRadius(4, shift)``) bounds the inputs
+    for which that rescaling cannot overflow."""
+    m, shift = quantize_multiplier_greater_than_one(float(f32(scale)) * 2.0 ** (31 - Q4_INTEGER_BITS))
     radius = math.floor(((1 << Q4_INTEGER_BITS) - 1) * 2.0 ** (31 - Q4_INTEGER_BITS) / 2.0 ** shift)
     return m, shift, radius
 
@@ -514,7 +530,7 @@ def hard_swish_quant8(k) -> np.ndarray:
         out = clamp(wrap16(rdbpot(sdhm16(r, pre_out), -eo) + z_out), type range)
 
     ``srdhm16`` rounds (gemmlowp), ``sdhm16`` truncates (TFLite ``SaturatingDoublingHighMul``),
-    ``sat_shl16`` saturates to int16.
+    ``sat_shl16`` saturates to int16, ``rdbpot`` is gemmlowp's int16 ``RoundingDivideByPOT``.
     """
     x, io, o = k.inputs[0], k.in_ops[0], k.out_ops[0]
     p = hard_swish_params(io.scale, o.scale)
@@ -528,9 +544,10 @@ def hard_swish_quant8(k) -> np.ndarray:
     if er > 0:
         r = saturating_left_shift_int16(r, 1)
     if er < 0:
-        r = rounding_divide_by_pot(r, -er)
+        r = rounding_divide_by_pot_int16(r, -er)
     r = (r + (1 << 15)) >> 1
-    out = rounding_divide_by_pot(saturating_doubling_high_mul_int16(r, pre_out), -p["output_exponent"])
+    out = rounding_divide_by_pot_int16(saturating_doubling_high_mul_int16(r, pre_out),
+                                       -p["output_exponent"])
     out = wrap_int16(out + o.zero_point)
     return np.clip(out, *qrange(o.type)).astype(o.info.dtype)
 

@@ -225,7 +225,7 @@ def read_window(spec: WindowInputs, form: str, n_inputs: int, get) -> Window:
     given = 0
     if spec.dilation and i < n_inputs:
         given = min(2, n_inputs - i)
-        dilation = (get(i + 1, 1) if given == 2 else 1, get(i, 1))
+        dilation = (get(i + 1) if given == 2 else 1, get(i))
         index.update(dilation_w=i, dilation_h=i + 1)
     return Window(form, pads, scheme, stride, dilation, filt, extra, activation, nchw, index, given)
 
@@ -466,12 +466,14 @@ def transpose_conv_accumulate(x: np.ndarray, w: np.ndarray, pads, stride, out_hw
 def finish_conv(k, acc: np.ndarray, bias: np.ndarray, activation: int, in_i: int = 0, w_i: int = 1):
     """Bias, activation and output type of a convolution-like result ``acc`` (channels last).
 
-    Quantized: ``acc`` holds exact integer sums; ``out = requantize(acc + bias, conv_multipliers)``.
-    Float: ``act(acc + bias)`` in float32, rounded to the output type (float16 via float32).
+    Quantized: ``acc`` holds exact integer sums; ``out = requantize(wrap_int32(acc + bias),
+    conv_multipliers)`` (the reference's int32 accumulator; its overflow, undefined in C++, is taken
+    as two's-complement wrap-around). Float: ``act(acc + bias)`` in float32, rounded to the output
+    type (float16 via float32).
     """
     out_op = k.out_ops[0]
     if out_op.type in QUANT8:
-        total = np.rint(acc).astype(np.int64) + bias.astype(np.int64)
+        total = wrap_int32(np.rint(acc).astype(np.int64) + bias.astype(np.int64))
         m, e = conv_multipliers(k.in_ops[in_i], k.in_ops[w_i], out_op)
         return requantize(total, m, e, out_op, activation)
     out = (acc.astype(np.float32) + bias.astype(np.float32)).astype(np.float32)
