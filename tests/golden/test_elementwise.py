@@ -444,3 +444,27 @@ def test_quant8_models_rerun_as_quant8_signed(path):
         assert compare_outputs(signed, outputs) is None, model.name
         checked += 1
     assert checked, "the file has no TENSOR_QUANT8_ASYMM model to re-run"
+
+
+# --------------------------------------------------------------------------------------------------
+# Reference corner cases (NNAPI's kernels, derived from their code paths, not from ours).
+
+def test_float_infinities_follow_the_reference_clamps():
+    big = np.array([3e38], np.float32)
+    zero = np.array([0.0], np.float32)
+    flt_max = float(np.finfo(np.float32).max)
+    # DIV and SUB clamp to [lowest, max] even without activation; ADD's templated path does not.
+    assert run1("DIV", [(F32, [1]), (F32, [1]), act(0)], [(F32, [1])], [big, zero]).tolist() == [flt_max]
+    assert run1("SUB", [(F32, [1]), (F32, [1]), act(0)], [(F32, [1])], [big, -big]).tolist() == [flt_max]
+    assert run1("ADD", [(F32, [1]), (F32, [1]), act(0)], [(F32, [1])], [big, big]).tolist() == [np.inf]
+
+
+def test_quantized_logistic_with_a_huge_input_scale():
+    # s_in = 10: s_in * 2**27 needs shift 31, so the input radius floor(15 * 2**27 / 2**31) is 0.
+    # uint8 (strict radius test): only c == 0 is computed (logistic(0) = 1/2 -> 128).
+    q = np.array([99, 100, 101], np.uint8)
+    assert run1("LOGISTIC", [(Q8A, [3], 10.0, 100)], [(Q8A, [3], 1 / 256, 0)], [q]).tolist() == [0, 128, 255]
+    # int8 (reference_integer_ops, inclusive radius test): c <= 0 is already the low saturation.
+    q = np.array([-1, 0, 1], np.int8)
+    assert run1("LOGISTIC", [(Q8AS, [3], 10.0, 0)], [(Q8AS, [3], 1 / 256, -128)], [q]).tolist() == \
+        [-128, -128, 127]
