@@ -421,11 +421,11 @@ def _bbox_transform_rules(s: _View) -> None:
 
 
 def validate_bbox_transform(v) -> None:
-    _bbox_transform_rules(_View(v, True))
+    s = _View(v, True)
+    _bbox_transform_rules(s)
     for i in (0, 3):
         _check_box_quant(v, i)
     _check_box_quant(v, j=0)
-    s = _View(v, True)
     _check_output(v, 0, (s.dim(1, 0), s.dim(1, 1)))
 
 
