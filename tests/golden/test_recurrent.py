@@ -766,3 +766,52 @@ def test_bidirectional_lstm_rejections_outputs_and_aux_cifg():
     *_, ins = _bidi_lstm_inputs(rng, 3, 2, 3, 2, merge=False, aux=rnd(rng, 3, 2, 3), aux_w=aux_w)
     with pytest.raises(ModelError, match="does not match the other auxiliary weights"):
         run_op("BIDIRECTIONAL_SEQUENCE_LSTM", ins, [(F32, (3, 2, 2)), (F32, (3, 2, 2))])
+
+
+def test_quantized_lstm_close_to_float_layer_norm_lstm():
+    """QUANTIZED_LSTM (peephole, layer normalization, projection, no CIFG) against the float LSTM
+    equations on the dequantized operands."""
+    rng = np.random.default_rng(27)
+    batch, size, cells, out = 2, 5, 4, 3
+    s_x = s_h = 1 / 128
+    s_w, s_c2, s_ln, s_hid, s_p, inter = 1 / 256, 2.0 ** -10, 2.0 ** -12, 2.0 ** -7, 1 / 256, 2.0 ** -12
+    x_q = rng.integers(-100, 100, (batch, size)).astype(np.int8)
+    h_q = rng.integers(-100, 100, (batch, out)).astype(np.int8)
+    c_q = rng.integers(-4000, 4000, (batch, cells)).astype(np.int16)
+    p_q, p = {}, {}
+    for g in "ifco":
+        for key, cols in (("i2" + g, size), ("r2" + g, out)):
+            p_q[key] = rng.integers(-127, 128, (cells, cols)).astype(np.int8)
+            p[key] = p_q[key] * s_w
+        p["ln_" + g] = 1 + rnd(rng, cells, scale=0.1)
+        p_q["ln_" + g] = np.round(p["ln_" + g] / s_ln).astype(np.int16)
+        p["ln_" + g] = p_q["ln_" + g] * s_ln
+        p_q["b" + g] = np.round(rnd(rng, cells) * 1024 / s_ln).astype(np.int32)
+        p["b" + g] = p_q["b" + g] * s_ln / 1024
+        if g != "c":
+            p_q["c2" + g] = rng.integers(-500, 500, cells).astype(np.int16)
+            p["c2" + g] = p_q["c2" + g] * s_c2
+    p_q["pw"] = rng.integers(-127, 128, (out, cells)).astype(np.int8)
+    p["pw"] = p_q["pw"] * s_p
+    p_q["pb"] = np.round(rnd(rng, out, scale=0.2) / (s_p * s_hid)).astype(np.int32)
+    p["pb"] = p_q["pb"] * (s_p * s_hid)
+    q8 = {"scale": s_w}
+    ins = [tensor(T.TENSOR_QUANT8_ASYMM_SIGNED, x_q, scale=s_x)]
+    ins += [tensor(T.TENSOR_QUANT8_SYMM, p_q[k], **q8) for k in
+            ("i2i", "i2f", "i2c", "i2o", "r2i", "r2f", "r2c", "r2o")]
+    ins += [tensor(T.TENSOR_QUANT16_SYMM, p_q["c2" + g], scale=s_c2) for g in "ifo"]
+    ins += [tensor(T.TENSOR_INT32, p_q["b" + g]) for g in "ifco"]
+    ins += [tensor(T.TENSOR_QUANT8_SYMM, p_q["pw"], scale=s_p), tensor(T.TENSOR_INT32, p_q["pb"]),
+            tensor(T.TENSOR_QUANT8_ASYMM_SIGNED, h_q, scale=s_h),
+            tensor(T.TENSOR_QUANT16_SYMM, c_q, scale=2.0 ** -11)]
+    ins += [tensor(T.TENSOR_QUANT16_SYMM, p_q["ln_" + g], scale=s_ln) for g in "ifco"]
+    ins += [scalar(T.FLOAT32, 0.0)] * 2 + [scalar(T.FLOAT32, inter)] * 4
+    ins += [scalar(T.INT32, 0), scalar(T.FLOAT32, s_hid)]
+    outs = [(T.TENSOR_QUANT8_ASYMM_SIGNED, (batch, out), {"scale": s_h}),
+            (T.TENSOR_QUANT16_SYMM, (batch, cells), {"scale": 2.0 ** -11}),
+            (T.TENSOR_QUANT8_ASYMM_SIGNED, (batch, out), {"scale": s_h})]
+    h_out, c_out, o_out = run_op("QUANTIZED_LSTM", ins, outs)
+    h_ref, c_ref = lstm_ref(p, x_q * s_x, h_q * s_h, c_q * 2.0 ** -11)
+    np.testing.assert_allclose(c_out * 2.0 ** -11, c_ref, atol=2e-3)
+    np.testing.assert_allclose(h_out * s_h, h_ref, atol=1.5 * s_h)
+    np.testing.assert_array_equal(o_out, h_out)
