@@ -678,3 +678,15 @@ def test_quant8_models_rerun_as_signed(cts_root):
 def test_rejects_resize_negative_scale():
     rejects(Op("RESIZE_BILINEAR").inp(F32, np.zeros((1, 2, 2, 1))).f32(-1.0, 1.0), "scales must be > 0",
             (F32, (1, 2, 2, 1)))
+
+
+def test_rejects_type_combinations_the_spec_excludes():
+    x = np.zeros((2, 3))
+    rejects(Op("BATCH_MATMUL").inp(Q8A, x, 0.5, 0).inp(Q8A, x.T, 0.5, 0), "match none of its signatures",
+            (Q8A, (2, 2), 0.5, 0))
+    rejects(Op("RESIZE_BILINEAR").inp(F16, np.zeros((1, 2, 2, 1))).f32(2.0, 2.0), "match none of its signatures",
+            (F16, (1, 4, 4, 1)))
+    op = Op("CONV_2D").inp(Q8A, np.zeros((1, 4, 4, 2)), 0.5, 0).const(Q8AS, np.zeros((3, 2, 2, 2)), 0.5, 0)
+    rejects(op.const(I32, np.zeros(3), 0.25).i32(1, 1, 1, 0), "match none of its signatures", Q_OUT)
+    op = Op("FULLY_CONNECTED").inp(Q8A, x, 0.5, 0).const(Q8PC, np.zeros((2, 3)), cq=ChannelQuant((0.1, 0.1), 0))
+    rejects(op.const(I32, np.zeros(2)).i32(0), "match none of its signatures", (Q8A, (2, 2), 1.0, 0))
