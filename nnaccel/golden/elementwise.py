@@ -52,6 +52,7 @@ from .common import (
     F32,
     FLOAT16,
     FLOAT32,
+    FUSED_ACTIVATIONS,
     I32,
     INT32,
     Q8A,
@@ -123,11 +124,11 @@ def check_broadcast(v, i: int = 0, j: int = 1) -> None:
         check_output_dims(v, broadcast_dims(v, a, b))
 
 
-def check_same_dims(v, i: int, j: int, what: str) -> None:
+def check_same_dims(v, i: int, j: int) -> None:
     """Inputs ``i`` and ``j`` must have the same shape (where known)."""
     a, b = v.inp(i).dimensions, v.inp(j).dimensions
     if _known(a) and _known(b) and (len(a) != len(b) or any(x and y and x != y for x, y in zip(a, b))):
-        v.fail(f"has shape {list(b)}, but {what} must have the shape of input {i}, {list(a)}", input=j)
+        v.fail(f"has shape {list(b)}, but it must have the shape of input {i}, {list(a)}", input=j)
 
 
 def validate_unary(v) -> None:
@@ -187,6 +188,19 @@ def add_sub_real_multipliers(s1: float, s2: float, so: float) -> tuple[float, fl
             float(twice_max) / float(denominator))
 
 
+def fused_activation(k, i: int = 2) -> int:
+    """The fused activation of this run (input ``i``; absent means NONE), checked as the validator
+    checks a constant one, since a non-constant activation reaches only the kernel."""
+    act = k.scalar(i, 0)
+    if act not in FUSED_ACTIVATIONS:
+        k.fail(f"the fused activation is {act}, but it must be one of 0 (NONE), 1 (RELU), 2 (RELU1) "
+               f"or 3 (RELU6)")
+    if act != 0 and k.in_ops[0].type is I32:
+        k.fail(f"the fused activation is {FUSED_ACTIVATIONS[act]}, but for TENSOR_INT32 tensors it "
+               f"must be NONE")
+    return act
+
+
 def _clamp_quant(k, acc, activation: int) -> np.ndarray:
     """Clamps int accumulators to the fused activation's range in the output's quantized domain
     (NNAPI ``CalculateActivationRange{Uint8,Int8}``; the bound ``zo + round(f / so)`` divides in
@@ -226,7 +240,7 @@ def add_quant8(k, sign: int = 1) -> np.ndarray:
     x1 = multiply_by_quantized_multiplier(d1 << 20, m1, e1)
     x2 = multiply_by_quantized_multiplier(d2 << 20, sign * m2, e2)
     raw = multiply_by_quantized_multiplier(wrap_int32(x1 + x2), mo, eo) + o.zero_point
-    return _clamp_quant(k, raw, k.scalar(2, 0))
+    return _clamp_quant(k, raw, fused_activation(k))
 
 
 def mul_quant8(k) -> np.ndarray:
@@ -239,7 +253,7 @@ def mul_quant8(k) -> np.ndarray:
     m, e = quantize_multiplier(float(s1 * s2) / float(so))
     d1, d2 = _offsets(k)
     raw = multiply_by_quantized_multiplier(d1 * d2, m, e) + k.out_ops[0].zero_point
-    return _clamp_quant(k, raw, k.scalar(2, 0))
+    return _clamp_quant(k, raw, fused_activation(k))
 
 
 FLT_MAX = float(np.finfo(np.float32).max)
@@ -256,7 +270,7 @@ def _float_binary(k, fn, finite: bool) -> np.ndarray:
     a, b = k.inputs[0], k.inputs[1]
     with _errstate():
         out = fn(a.astype(np.float32), b.astype(np.float32))
-    out = apply_activation_float(np.asarray(out, np.float32), k.scalar(2, 0))
+    out = apply_activation_float(np.asarray(out, np.float32), fused_activation(k))
     if finite:
         out = np.clip(out, -FLT_MAX, FLT_MAX)
     return out.astype(a.dtype)
@@ -283,6 +297,7 @@ def _arith(k):
     if t in QUANT8:
         return mul_quant8(k) if k.name == "MUL" else add_quant8(k, 1 if k.name == "ADD" else -1)
     if t is I32:
+        fused_activation(k)
         return _int32_binary(k, _ARITH[k.name])
     finite = k.name == "SUB" or (k.name == "MUL" and k.inputs[0].shape == k.inputs[1].shape)
     return _float_binary(k, _ARITH[k.name], finite)
@@ -306,8 +321,8 @@ def sub(k):
     """SUB: ``out = act(a - b)`` with broadcasting.
 
     float32 in float32 (the reference subtracts, then clamps to the activation range, so ±inf
-    becomes ±FLT_MAX); float16 via float32. int32: wrapping int32 subtraction (activation NONE). quant8: :func:`add_quant8` with
-    input 2's multiplier negated.
+    becomes ±FLT_MAX); float16 via float32. int32: wrapping int32 subtraction (activation NONE).
+    quant8: :func:`add_quant8` with input 2's multiplier negated.
     """
     return [_arith(k)]
 
@@ -332,6 +347,7 @@ def div(k):
     with a zero divisor giving 0 (:func:`floor_divide_int32`), activation NONE.
     """
     if k.in_ops[0].type is I32:
+        fused_activation(k)
         return [_int32_binary(k, floor_divide_int32)]
     return [_float_binary(k, np.divide, finite=True)]
 
@@ -411,6 +427,8 @@ def q4_input_params(scale: float) -> tuple[int, int, int]:
 
 
 def validate_logistic_tanh(v) -> None:
+    """LOGISTIC / TANH: as :func:`validate_activation`; quant8 needs the spec's fixed output
+    quantization and an input scale above 2**-27 (``QuantizeMultiplierGreaterThanOne``)."""
     validate_activation(v)
     x, out = v.inp(0), v.out(0)
     if x.type in QUANT8:
@@ -424,13 +442,16 @@ def validate_logistic_tanh(v) -> None:
                    f"2**-27", input=0)
 
 
-def logistic_tanh_quant8(k, fixed_fn, output_shift: int, q_min, q_max, in_range_offset):
-    """The shared body of the quantized LOGISTIC / TANH (see those kernels)."""
+def logistic_tanh_quant8(k, fixed_fn, output_shift: int, output_offset: int):
+    """The shared body of the quantized LOGISTIC / TANH (see those kernels): ``fixed_fn`` is the
+    gemmlowp function, its Q0.31 result is rounding-shifted right by ``output_shift``, offset by
+    ``output_offset`` and clamped to the type; outside the input radius the type's limits."""
     x, io, o = k.inputs[0], k.in_ops[0], k.out_ops[0]
+    q_min, q_max = qrange(o.type)
     m, shift, radius = q4_input_params(io.scale)
     c = x.astype(np.int64) - io.zero_point
     y = fixed_fn(multiply_by_quantized_multiplier(c, m, shift), Q4_INTEGER_BITS)
-    inside = np.clip(rounding_divide_by_pot(y, output_shift) + in_range_offset, *qrange(o.type))
+    inside = np.clip(rounding_divide_by_pot(y, output_shift) + output_offset, q_min, q_max)
     if o.type is Q8A:  # optimized_ops scalar path: strict comparisons with the radius
         low, high = c < -radius, c > radius
     else:              # reference_integer_ops: inclusive comparisons
@@ -460,9 +481,8 @@ def logistic(k):
         int8:  out = -128 if c <= -radius, 127 if c >= radius, else clamp(rdbpot(y, 23) - 128)
     """
     if k.in_ops[0].type in QUANT8:
-        lo, hi = qrange(k.out_ops[0].type)
         offset = 0 if k.out_ops[0].type is Q8A else -128
-        return [logistic_tanh_quant8(k, fixed_logistic, 31 - 8, lo, hi, offset)]
+        return [logistic_tanh_quant8(k, fixed_logistic, 31 - 8, offset)]
     one = np.float32(1)
     return [_float_unary(k, lambda x: one / (one + np.exp(-x)))]
 
@@ -481,9 +501,8 @@ def tanh(k):
         int8:  out = -128 if c <= -radius, 127 if c >= radius, else clamp(rdbpot(y, 24))
     """
     if k.in_ops[0].type in QUANT8:
-        lo, hi = qrange(k.out_ops[0].type)
         offset = 128 if k.out_ops[0].type is Q8A else 0
-        return [logistic_tanh_quant8(k, fixed_tanh, 31 - 7, lo, hi, offset)]
+        return [logistic_tanh_quant8(k, fixed_tanh, 31 - 7, offset)]
     return [_float_unary(k, np.tanh)]
 
 
@@ -511,8 +530,8 @@ def validate_hard_swish(v) -> None:
     validate_unary(v)
     x, out = v.inp(0), v.out(0)
     if x.type in QUANT8 and hard_swish_params(x.scale, out.scale)["output_exponent"] > 0:
-        v.fail(f"has scale {out.scale:g}, but the quantized HARD_SWISH needs an output scale of at "
-               f"least the input scale / 128 = {x.scale / 128:g}", output=0)
+        v.fail(f"has scale {out.scale:g}, but the quantized HARD_SWISH needs an output scale above "
+               f"the input scale / 128 = {x.scale / 128:g}", output=0)
 
 
 def hard_swish_quant8(k) -> np.ndarray:
@@ -711,8 +730,8 @@ def minimum(k):
 
 
 def validate_select(v) -> None:
-    check_same_dims(v, 0, 1, "input 1")
-    check_same_dims(v, 1, 2, "input 2")
+    check_same_dims(v, 0, 1)
+    check_same_dims(v, 1, 2)
     check_output_dims(v, v.inp(1).dimensions)
 
 

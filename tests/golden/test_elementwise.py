@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nnaccel import ModelError, quant, registry
+from nnaccel import ExecutionError, ModelError, quant, registry
 from nnaccel.cts import compare_outputs, cts_dir, op_types
 from nnaccel.formats import load_models
 from nnaccel.golden.interpreter import run_model
@@ -80,6 +80,17 @@ def test_fused_activation_must_be_known():
     rejects("ADD", [(F32, [2]), (F32, [2]), act(4)], [(F32, [2])], r"must be one of 0 \(NONE\)")
 
 
+def test_a_non_constant_fused_activation_is_checked_at_run_time():
+    x = np.ones(2, np.int32)
+    model = single_op("SUB", [(I32, [2]), (I32, [2]), (T.INT32, [])], [(I32, [2])])
+    with pytest.raises(ExecutionError, match=r"for TENSOR_INT32 tensors it must be NONE"):
+        run_model(model, [x, x, np.int32(3)])
+    model = single_op("MUL", [(F32, [2]), (F32, [2]), (T.INT32, [])], [(F32, [2])])
+    with pytest.raises(ExecutionError, match=r"the fused activation is 9, but it must be one of"):
+        run_model(model, [x.astype(np.float32), x.astype(np.float32), np.int32(9)])
+    assert run_model(model, [x.astype(np.float32), -x.astype(np.float32), np.int32(1)])[0].tolist() == [0, 0]
+
+
 def test_bad_broadcast_is_rejected():
     rejects("ADD", [(F32, [2, 3]), (F32, [4]), act(0)], [(F32, [2, 3])], r"cannot be broadcast")
     rejects("PRELU", [(F32, [2, 3]), (F32, [2])], [(F32, [2, 3])], r"cannot be broadcast")
@@ -144,14 +155,14 @@ def test_logistic_and_tanh_require_their_fixed_output_quantization():
 
 def test_quantized_hard_swish_needs_output_scale_of_at_least_input_over_128():
     rejects("HARD_SWISH", [(Q8A, [2], 1.0, 128)], [(Q8A, [2], 1 / 1024, 0)],
-            r"needs an output scale of at least the input scale / 128")
+            r"needs an output scale above the input scale / 128")
 
 
 def test_select_requires_one_shape():
     rejects("SELECT", [(BOOL8, [2, 2]), (F32, [2, 2]), (F32, [2])], [(F32, [2, 2])],
-            r"input 2 .* has shape \[2\], but input 2 must have the shape of input 1")
+            r"input 2 .* has shape \[2\], but it must have the shape of input 1, \[2, 2\]")
     rejects("SELECT", [(BOOL8, [3]), (F32, [2]), (F32, [2])], [(F32, [2])],
-            r"input 1 .* has shape \[2\], but input 1 must have the shape of input 0")
+            r"input 1 .* has shape \[2\], but it must have the shape of input 0, \[3\]")
 
 
 def test_cast_requires_the_input_shape():
