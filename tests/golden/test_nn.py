@@ -9,7 +9,6 @@ rejection the family's validators add is exercised with its message.
 
 from __future__ import annotations
 
-import copy
 import math
 
 import numpy as np
@@ -17,9 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nnaccel.cts import run_case, run_file, spec_files
+from nnaccel.cts import run_file, spec_files
 from nnaccel.errors import ExecutionError, ModelError
-from nnaccel.formats import load_models
 from nnaccel.golden import nn
 from nnaccel.golden.interpreter import run_model
 from nnaccel.model import TYPE_INFO, ChannelQuant, ModelBuilder, OperandType
@@ -638,41 +636,6 @@ def test_window_reader_positions():
 def test_rejects_dilation_without_layout():
     # implicit form with the two dilation factors where the layout BOOL belongs
     rejects(conv_op().i32(1, 1, 1, 0, 2, 2), "match none of its signatures", F_OUT)
-
-
-# --------------------------------------------------------------------------------------------
-# CTS's signed re-run: every valid single-operation TENSOR_QUANT8_ASYMM model of the family again
-# with TENSOR_QUANT8_ASYMM_SIGNED operands (zero points and stored values - 128).
-
-
-def _as_signed(model):
-    m = copy.deepcopy(model)
-    shift = {}
-    for i, o in enumerate(m.main.operands):
-        if o.type is Q8A:
-            o.type, o.zero_point = Q8AS, o.zero_point - 128
-            if o.data is not None:
-                o.data = (o.data.astype(np.int16) - 128).astype(np.int8)
-            shift[i] = True
-    for stored, idxs in ((m.stored_inputs, m.main.input_indexes), (m.stored_outputs, m.main.output_indexes)):
-        for pos, i in enumerate(idxs):
-            if i in shift and stored[pos] is not None:
-                stored[pos] = (stored[pos].astype(np.int16) - 128).astype(np.int8)
-    return m
-
-
-def test_quant8_models_rerun_as_signed(cts_root):
-    checked = 0
-    for path in spec_files(cts_root):
-        for model in load_models(path):
-            ops = [op.type for op in model.main.operations]
-            if (len(ops) != 1 or ops[0] not in NN_OPS or model.referenced or model.meta.get("expect_failure")
-                    or not any(o.type is Q8A for o in model.main.operands)):
-                continue
-            result = run_case(_as_signed(model))
-            assert result.status == "passed", f"{model.name} as signed: {result.message}"
-            checked += 1
-    assert checked > 200
 
 
 def test_rejects_resize_negative_scale():

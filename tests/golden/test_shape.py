@@ -8,7 +8,6 @@ validators through constant inputs, kernels (``k.fail``) through run-time inputs
 
 from __future__ import annotations
 
-import copy
 import itertools
 
 import numpy as np
@@ -17,9 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nnaccel import registry
-from nnaccel.cts import run_case, run_file, spec_files
+from nnaccel.cts import run_file, spec_files
 from nnaccel.errors import ExecutionError, ModelError
-from nnaccel.formats import load_models
 from nnaccel.golden.interpreter import run_model
 from nnaccel.model import TYPE_INFO, ModelBuilder, OperandType
 
@@ -531,42 +529,3 @@ def test_strided_slice_equals_python_slice(dim, begin, end, stride, bm, em):
     e = None if em else end
     expected = x[b:e:stride].tolist()
     assert _strided(x.reshape(dim) if dim else x, [begin], [end], [stride], int(bm), int(em)).tolist() == expected
-
-
-# --------------------------------------------------------------------------------------------
-# CTS's signed re-run: every valid single-operation TENSOR_QUANT8_ASYMM model of the family again
-# with TENSOR_QUANT8_ASYMM_SIGNED operands (zero points and stored values - 128), as CTS does;
-# HASHTABLE_LOOKUP and PAD_V2 are excluded there too.
-
-
-def _as_signed(model):
-    m = copy.deepcopy(model)
-    main = m.main
-    for i, o in enumerate(main.operands):
-        if o.type is not Q8A:
-            continue
-        o.type, o.zero_point = Q8AS, o.zero_point - 128
-        if o.data is not None:
-            o.data = (o.data.astype(np.int16) - 128).astype(np.int8)
-        for pos, idx in enumerate(main.input_indexes):
-            if idx == i and m.stored_inputs[pos] is not None:
-                m.stored_inputs[pos] = (m.stored_inputs[pos].astype(np.int16) - 128).astype(np.int8)
-        for pos, idx in enumerate(main.output_indexes):
-            if idx == i and m.stored_outputs[pos] is not None:
-                m.stored_outputs[pos] = (m.stored_outputs[pos].astype(np.int16) - 128).astype(np.int8)
-    return m
-
-
-def test_quant8_models_rerun_as_signed(cts_root):
-    checked = 0
-    for path in _family_files():
-        for model in load_models(path):
-            ops = [op.type for op in model.main.operations]
-            if (len(ops) != 1 or model.referenced or model.meta.get("expect_failure")
-                    or ops[0] in ("HASHTABLE_LOOKUP", "PAD_V2")
-                    or not any(o.type is Q8A for o in model.main.operands)):
-                continue
-            result = run_case(_as_signed(model))
-            assert result.status == "passed", f"{model.name} as signed: {result.message}"
-            checked += 1
-    assert checked > 100
