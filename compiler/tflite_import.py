@@ -125,6 +125,16 @@ class OpMapping:
     float_tolerance: float = 1e-5
 
 
+# Why quantized results may legitimately differ from LiteRT's reference kernels (see OpMapping).
+SINGLE_ROUNDING = ("requantization rounding: LiteRT 2.3 applies fixed-point multipliers with single rounding "
+                   "((x * M + 2^(s-1)) >> s; it matched that emulation on every probed model), NNAPI's "
+                   "reference with gemmlowp's double rounding (SaturatingRoundingDoublingHighMul, then "
+                   "RoundingDivideByPOT), so values within about 2^-31 of a half step round apart")
+REQUANTIZE_DECOMPOSITION = ("NNAPI has no requantize op: the DEQUANTIZE + QUANTIZE decomposition rounds the "
+                            "float32 value half away from zero, LiteRT rescales in fixed point")
+TRUNCATING_RESIZE = ("NNAPI's reference interpolates quantized values in float and truncates toward zero; "
+                     "LiteRT's reference rounds to nearest")
+
 #: THE op-mapping table: TFLite builtin operator name -> :class:`OpMapping`.
 OP_TABLE: dict[str, OpMapping] = {}
 
@@ -335,8 +345,10 @@ class ImportContext:
                                    float(v))
 
     def i32_tensor(self, values) -> int:
-        arr = np.asarray(values, dtype=np.int64).reshape(-1)
-        return self.b.add_constant(T.TENSOR_INT32, arr.astype(np.int32), (arr.size,))
+        """A TENSOR_INT32 constant of ``values``' shape (a scalar becomes shape [1])."""
+        arr = np.asarray(values, dtype=np.int64)
+        arr = arr.reshape(1) if arr.ndim == 0 else arr
+        return self.b.add_constant(T.TENSOR_INT32, arr.astype(np.int32), arr.shape)
 
     def emit(self, nnapi: str, inputs, outputs) -> None:
         self.b.add_operation(nnapi, inputs, outputs)
@@ -357,6 +369,25 @@ class ImportContext:
         tmp = self.temp(out_tensor)
         self.emit(nnapi, inputs, [tmp])
         self.emit(ACTIVATION_OPS[act], [tmp], [self.operand(out_tensor)])
+
+    def emit_same_quant(self, nnapi: str, inputs, in_tensor: int, out_tensor: int) -> None:
+        """Emits ``nnapi``, whose NNAPI form needs the output quantized like the input: when the TFLite
+        output has another scale / zero point, the op writes a temporary quantized like the input,
+        requantized to the output by DEQUANTIZE + QUANTIZE (NNAPI has no requantize op)."""
+        x, y = self.tensors[in_tensor], self.tensors[out_tensor]
+        if x.dtype not in ("INT8", "UINT8") or x.dtype != y.dtype or (
+                x.scale == y.scale and x.zero_point == y.zero_point):
+            self.emit(nnapi, inputs, [self.operand(out_tensor)])
+            return
+        tmp = self.temp(in_tensor, y.shape)
+        self.emit(nnapi, inputs, [tmp])
+        self.requantize(tmp, out_tensor)
+
+    def requantize(self, src: int, out_tensor: int) -> None:
+        """Operand ``src`` (quantized) -> TFLite tensor ``out_tensor``'s quantization, through float32."""
+        f = self.b.add_operand(T.TENSOR_FLOAT32, self.tensors[out_tensor].shape)
+        self.emit("DEQUANTIZE", [src], [f])
+        self.emit("QUANTIZE", [f], [self.operand(out_tensor)])
 
     def bias(self, bias_t: int, in_t: int, filt_t: int, units: int) -> int:
         """The NNAPI bias operand: float as given, or TENSOR_INT32 with scale ``s_in * s_filter``
@@ -391,9 +422,12 @@ def _out(c, op, k=0):
     return c.operand(op.outputs[k])
 
 
-@maps("ADD", "ADD", "fused activation -> FuseCode")
-@maps("SUB", "SUB", "fused activation -> FuseCode")
-@maps("MUL", "MUL", "fused activation -> FuseCode")
+@maps("ADD", "ADD", "fused activation -> FuseCode",
+      quant_tolerance=1, difference=SINGLE_ROUNDING)
+@maps("SUB", "SUB", "fused activation -> FuseCode",
+      quant_tolerance=1, difference=SINGLE_ROUNDING)
+@maps("MUL", "MUL", "fused activation -> FuseCode",
+      quant_tolerance=1, difference=SINGLE_ROUNDING)
 @maps("DIV", "DIV", "fused activation -> FuseCode; NNAPI DIV is float only")
 def _binary_act(c, op):
     c.emit(op.name, [_x(c, op, 0), _x(c, op, 1), c.i32(c.fused(op.opt("FusedActivationFunction")))],
@@ -419,7 +453,8 @@ def _dilation_tail(c, op):
 
 
 @maps("CONV_2D", "CONV_2D", "implicit padding; filter OHWI as NNAPI's; per-channel int8 filter -> "
-                            "QUANT8_SYMM_PER_CHANNEL (channel dim 0); dilation -> NHWC flag + factors")
+                            "QUANT8_SYMM_PER_CHANNEL (channel dim 0); dilation -> NHWC flag + factors",
+      quant_tolerance=1, difference=SINGLE_ROUNDING)
 def _conv2d(c, op):
     x, w = op.inputs[0], op.inputs[1]
     units = c.t(w).shape[0]
@@ -431,7 +466,8 @@ def _conv2d(c, op):
 
 
 @maps("DEPTHWISE_CONV_2D", "DEPTHWISE_CONV_2D",
-      "filter [1, H, W, C*M]; per-channel filter channel dim 3; depth multiplier scalar")
+      "filter [1, H, W, C*M]; per-channel filter channel dim 3; depth multiplier scalar",
+      quant_tolerance=1, difference=SINGLE_ROUNDING)
 def _depthwise(c, op):
     x, w = op.inputs[0], op.inputs[1]
     units = c.t(w).shape[3]
@@ -447,7 +483,8 @@ def _depthwise(c, op):
 
 
 @maps("TRANSPOSE_CONV", "TRANSPOSE_CONV_2D",
-      "inputs (output_shape, filter, input[, bias]) reordered; implicit padding; zero bias when omitted")
+      "inputs (output_shape, filter, input[, bias]) reordered; implicit padding; zero bias when omitted",
+      quant_tolerance=1, difference=SINGLE_ROUNDING)
 def _transpose_conv(c, op):
     shape_t, w, x = op.inputs[0], op.inputs[1], op.inputs[2]
     bias_t = op.inputs[3] if len(op.inputs) > 3 else -1
@@ -465,7 +502,8 @@ def _transpose_conv(c, op):
 @maps("FULLY_CONNECTED", ("FULLY_CONNECTED", "RESHAPE", "CONV_2D"),
       "weights [units, input_size] as NNAPI's; zero bias when omitted; keep_num_dims -> RESHAPE after; "
       "per-channel int8 weights (NNAPI FULLY_CONNECTED is per-tensor only) -> RESHAPE to [batch, 1, 1, "
-      "size], 1x1 CONV_2D with a QUANT8_SYMM_PER_CHANNEL filter, RESHAPE back")
+      "size], 1x1 CONV_2D with a QUANT8_SYMM_PER_CHANNEL filter, RESHAPE back",
+      quant_tolerance=1, difference=SINGLE_ROUNDING)
 def _fully_connected(c, op):
     if op.opt("WeightsFormat", 0) != 0:
         c.unsupported("its weights use the shuffled 4x16 int8 format")
@@ -496,7 +534,8 @@ def _fully_connected(c, op):
         c.emit("RESHAPE", [tmp, c.i32_tensor([d if d else -1 for d in out_shape])], [_out(c, op)])
 
 
-@maps("BATCH_MATMUL", "BATCH_MATMUL", "adj_x / adj_y -> BOOL scalars")
+@maps("BATCH_MATMUL", "BATCH_MATMUL", "adj_x / adj_y -> BOOL scalars",
+      quant_tolerance=1, difference=SINGLE_ROUNDING)
 def _batch_matmul(c, op):
     c.emit("BATCH_MATMUL", [_x(c, op, 0), _x(c, op, 1), c.boolean(op.opt("AdjX", False)),
                             c.boolean(op.opt("AdjY", False))], [_out(c, op)])
@@ -507,12 +546,13 @@ def _pool(nn):
         pad, sw, sh = _conv_common(c, op)
         ins = [_x(c, op), pad, sw, sh, c.i32(op.opt("FilterWidth", 1)), c.i32(op.opt("FilterHeight", 1)),
                c.i32(c.fused(op.opt("FusedActivationFunction")))]
-        c.emit(nn, ins, [_out(c, op)])
+        c.emit_same_quant(nn, ins, op.inputs[0], op.outputs[0])
     return convert
 
 
 register_all("AVERAGE_POOL_2D MAX_POOL_2D L2_POOL_2D", lambda n: n, _pool,
-             "implicit padding, filter size and strides as scalars")
+             "implicit padding, filter size and strides as scalars; quantized with another output "
+             "quantization: the pool, then DEQUANTIZE + QUANTIZE")
 
 
 @maps("CONCATENATION", "CONCATENATION",
@@ -640,8 +680,8 @@ def _reducer(nn):
     def convert(c, op):
         axes = c.need_const(op.inputs[1], "axes")
         keep = op.opt("KeepDims", False)
-        c.emit(nn, [_x(c, op), c.i32_tensor(axes), c.i32(int(keep)) if nn == "MEAN" else c.boolean(keep)],
-               [_out(c, op)])
+        c.emit_same_quant(nn, [_x(c, op), c.i32_tensor(axes),
+                               c.i32(int(keep)) if nn == "MEAN" else c.boolean(keep)], op.inputs[0], op.outputs[0])
     return convert
 
 
@@ -650,7 +690,9 @@ _REDUCE_NAMES = {"MEAN": "MEAN", "SUM": "REDUCE_SUM", "REDUCE_MAX": "REDUCE_MAX"
 register_all("REDUCE_MAX REDUCE_MIN REDUCE_ANY", _REDUCE_NAMES.get, _reducer,
              "axes -> TENSOR_INT32, keep_dims -> BOOL")
 register_all("SUM REDUCE_PROD", _REDUCE_NAMES.get, _reducer, "axes -> TENSOR_INT32, keep_dims -> BOOL")
-register_all("MEAN", _REDUCE_NAMES.get, _reducer, "axes -> TENSOR_INT32, keep_dims -> INT32")
+register_all("MEAN", _REDUCE_NAMES.get, _reducer, "axes -> TENSOR_INT32, keep_dims -> INT32; quantized "
+             "with another output quantization: MEAN, then DEQUANTIZE + QUANTIZE", quant_tolerance=1,
+             difference=REQUANTIZE_DECOMPOSITION + " (only when the output's quantization differs)")
 
 
 @maps("SOFTMAX", "SOFTMAX", "beta -> FLOAT32 scalar (FLOAT16 for float16)")
@@ -669,14 +711,24 @@ def _unary(nn):
     return convert
 
 
+def _unary_same_quant(nn):
+    def convert(c, op):
+        c.emit_same_quant(nn, [_x(c, op)], op.inputs[0], op.outputs[0])
+    return convert
+
+
 _UNARY = {"LOGISTIC": "LOGISTIC", "TANH": "TANH", "RELU": "RELU", "RELU6": "RELU6", "RELU_N1_TO_1": "RELU1",
           "HARD_SWISH": "HARD_SWISH", "ABS": "ABS", "NEG": "NEG", "EXP": "EXP", "LOG": "LOG", "SQRT": "SQRT",
           "RSQRT": "RSQRT", "SIN": "SIN", "LOGICAL_NOT": "LOGICAL_NOT", "CAST": "CAST", "FLOOR": "FLOOR",
           "L2_NORMALIZATION": "L2_NORMALIZATION"}
-register_all("RELU RELU6 RELU_N1_TO_1 ABS NEG EXP LOG SQRT SIN LOGICAL_NOT CAST FLOOR", _UNARY.get, _unary,
-             "same operands")
+register_all("RELU RELU6 RELU_N1_TO_1", _UNARY.get, _unary_same_quant,
+             "quantized with another output scale / zero point than the input: the op, then DEQUANTIZE + "
+             "QUANTIZE (NNAPI requires the input's quantization)", quant_tolerance=1,
+             difference=REQUANTIZE_DECOMPOSITION + " (only when the output's quantization differs)")
+register_all("ABS NEG EXP LOG SQRT SIN LOGICAL_NOT CAST FLOOR", _UNARY.get, _unary, "same operands")
 register_all("LOGISTIC TANH HARD_SWISH RSQRT", _UNARY.get, _unary, "same operands")
-register_all("L2_NORMALIZATION", _UNARY.get, _unary, "axis -1 (the NNAPI default)")
+register_all("L2_NORMALIZATION", _UNARY.get, _unary, "axis -1 (the NNAPI default)", quant_tolerance=1,
+             difference=SINGLE_ROUNDING)
 
 
 @maps("ELU", "ELU", "alpha = 1.0 scalar")
@@ -684,13 +736,15 @@ def _elu(c, op):
     c.emit("ELU", [_x(c, op), c.fscalar(1.0, op.inputs[0])], [_out(c, op)])
 
 
-@maps("PRELU", "PRELU", "alpha tensor as given (broadcast)")
+@maps("PRELU", "PRELU", "alpha tensor as given (broadcast)",
+      quant_tolerance=1, difference=SINGLE_ROUNDING)
 def _prelu(c, op):
     c.emit("PRELU", [_x(c, op, 0), _x(c, op, 1)], [_out(c, op)])
 
 
 @maps("LEAKY_RELU", "PRELU", "alpha -> a one-element alpha tensor (quantized exactly: q = ±127 / 255 "
-                             "steps of scale |alpha| / 127 or / 255)")
+                             "steps of scale |alpha| / 127 or / 255)",
+      quant_tolerance=1, difference=SINGLE_ROUNDING)
 def _leaky_relu(c, op):
     alpha = float(op.opt("Alpha", 0.2))
     x = c.t(op.inputs[0])
@@ -718,7 +772,10 @@ def _resize(nn):
     return convert
 
 
-register_all("RESIZE_BILINEAR RESIZE_NEAREST_NEIGHBOR", lambda n: n, _resize,
+register_all("RESIZE_BILINEAR", lambda n: n, _resize,
+             "size [h, w] -> width / height scalars, NHWC, align_corners, half_pixel_centers",
+             quant_tolerance=1, difference=TRUNCATING_RESIZE)
+register_all("RESIZE_NEAREST_NEIGHBOR", lambda n: n, _resize,
              "size [h, w] -> width / height scalars, NHWC, align_corners, half_pixel_centers")
 
 
@@ -732,15 +789,14 @@ register_all("DEPTH_TO_SPACE SPACE_TO_DEPTH", lambda n: n, _block, "block size -
 
 
 @maps("QUANTIZE", ("QUANTIZE", "DEQUANTIZE"),
-      "float -> quantized: QUANTIZE; quantized -> quantized (requantize): DEQUANTIZE to float32 + QUANTIZE")
+      "float -> quantized: QUANTIZE; quantized -> quantized (requantize): DEQUANTIZE to float32 + QUANTIZE",
+      quant_tolerance=1, difference=REQUANTIZE_DECOMPOSITION)
 def _quantize(c, op):
     x = c.t(op.inputs[0])
     if x.dtype in ("FLOAT32", "FLOAT16"):
         c.emit("QUANTIZE", [c.operand(op.inputs[0])], [_out(c, op)])
         return
-    tmp = c.temp(op.inputs[0], dtype=T.TENSOR_FLOAT32)
-    c.emit("DEQUANTIZE", [c.operand(op.inputs[0])], [tmp])
-    c.emit("QUANTIZE", [tmp], [_out(c, op)])
+    c.requantize(c.operand(op.inputs[0]), op.outputs[0])
 
 
 @maps("DEQUANTIZE", "DEQUANTIZE", "of a constant (float16 or int8 weights): folded into a float32 constant")
