@@ -1,0 +1,529 @@
+"""The ISA simulator: decodes a program with the ISA table, computes its exact cycle schedule with
+the queue model of ``docs/isa.md``, then executes it on NumPy scratchpads and external memory.
+
+Two phases, because every fault of this ISA is decided from the instruction fields and the
+hardware configuration alone:
+
+1. **schedule** — decode + check every instruction up to FINISH (faults raise
+   :class:`~nnaccel.isa.AcceleratorFault` with the instruction index), then compute each
+   instruction's fetch / start / end cycle (queue depth, in-order engines, dependency tokens);
+   a program whose queues wait on tokens that never come raises DEADLOCK.
+2. **execute** — run the instructions' semantics in order of start cycle (ties: program order),
+   one vectorized NumPy step per instruction. A race-free program (every overlap ordered by
+   tokens) gives the same result in any order the tokens allow, and so does the hardware.
+
+The simulator never imports the RTL.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from nnaccel.errors import InputError
+from nnaccel.hwconfig import ELEMENT_BYTES, HwConfig, load_config
+from nnaccel.isa import COUNTERS, N_COUNTERS, VEC_BY_CODE, AcceleratorFault, bytes_to_words, decode
+from nnaccel.isa.table import ADD_LEFT_SHIFT, QUEUES, SPACE_ENUM
+from nnaccel.quant import multiply_by_quantized_multiplier as mbqm
+from nnaccel.quant import wrap_int32
+
+_Q = {q: n for n, q in enumerate(QUEUES)}
+#: (queue, flag) -> token channel.
+_CHANNEL = {("load", "pop_next"): "c2l", ("load", "push_next"): "l2c",
+            ("compute", "pop_prev"): "l2c", ("compute", "pop_next"): "s2c",
+            ("compute", "push_prev"): "c2l", ("compute", "push_next"): "c2s",
+            ("store", "pop_prev"): "c2s", ("store", "push_prev"): "s2c"}
+_SPACE_DTYPE = {"ACT": np.uint8, "WGT": np.uint8, "ACC": np.int32, "VEC": np.int32}
+
+
+def _ceil(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _span(base: int, nx: int, ny: int, xs: int, ys: int) -> int | None:
+    """Highest line of a 2-D strided iteration, or None when it is empty."""
+    if nx == 0 or ny == 0:
+        return None
+    return base + (ny - 1) * ys + (nx - 1) * xs
+
+
+def _lines(base: int, nx: int, ny: int, xs: int, ys: int) -> np.ndarray:
+    return (base + ys * np.arange(ny, dtype=np.int64)[:, None]
+            + xs * np.arange(nx, dtype=np.int64)[None, :]).reshape(-1)
+
+
+def _sext8(b: int) -> int:
+    return b - 256 if b >= 128 else b
+
+
+# ----------------------------------------------------------------------- static checks + cycles
+def _fault(name, pc, msg):
+    raise AcceleratorFault(name, pc, msg)
+
+
+def _check_range(cfg: HwConfig, pc: int, ins: str, space: str, what: str, lo: int, hi: int | None):
+    if hi is not None and hi >= cfg.lines(space):
+        _fault("SCRATCHPAD_RANGE", pc, f"{ins} {what} reaches {space} line {hi} (from line {lo}), but "
+                                       f"the {space} scratchpad has {cfg.lines(space)} lines.")
+
+
+def _dma_geometry(d, load: bool):
+    """(data rows, data lines per row) of a LOAD / STORE box."""
+    if load:
+        return (d.y_size - d.pad_top - d.pad_bottom, d.x_size - d.pad_left - d.pad_right)
+    return d.y_size, d.x_size
+
+
+def check_instruction(d, pc: int, cfg: HwConfig) -> None:
+    """The configuration-dependent checks of one decoded instruction (faults raise)."""
+    name = d.name
+    if name in ("LOAD", "STORE"):
+        space = SPACE_ENUM[d.sp]
+        load = name == "LOAD"
+        if d.len > cfg.line_elems:
+            _fault("ILLEGAL_FIELD", pc, f"{name} len = {d.len} exceeds the line width of "
+                                        f"{cfg.line_elems} elements.")
+        if load and (d.pad_top + d.pad_bottom > d.y_size or d.pad_left + d.pad_right > d.x_size):
+            _fault("ILLEGAL_FIELD", pc, f"LOAD padding ({d.pad_top}+{d.pad_bottom} rows, "
+                                        f"{d.pad_left}+{d.pad_right} lines) exceeds the "
+                                        f"{d.y_size}x{d.x_size} box.")
+        n = d.x_size * d.y_size
+        _check_range(cfg, pc, name, space, "box", d.sp_addr, d.sp_addr + n - 1 if n else None)
+        rows, cols = _dma_geometry(d, load)
+        nbytes = d.len * ELEMENT_BYTES[space]
+        if rows > 0 and cols > 0 and nbytes:
+            _check_window(cfg, pc, name, d.ext_addr,
+                          d.ext_addr + (rows - 1) * d.y_stride + (cols - 1) * d.x_stride + nbytes - 1)
+    elif name == "GEMM":
+        _check_range(cfg, pc, "GEMM", "ACT", "activation", d.act,
+                     _span(d.act, d.nx, d.ny, d.act_xs, d.act_ys))
+        _check_range(cfg, pc, "GEMM", "ACC", "result", d.acc, _span(d.acc, d.nx, d.ny, d.acc_xs, d.acc_ys))
+        if d.preload:
+            _check_range(cfg, pc, "GEMM", "WGT", "weight tile", d.wgt, d.wgt + cfg.rows - 1)
+    elif name == "VEC":
+        vf = VEC_BY_CODE[d.func]
+        ins = f"VEC {vf.name}"
+        _check_range(cfg, pc, ins, vf.dst, "destination", d.dst, _span(d.dst, d.nx, d.ny, d.dst_xs, d.dst_ys))
+        _check_range(cfg, pc, ins, vf.src, "source", d.src, _span(d.src, d.nx, d.ny, d.src_xs, d.src_ys))
+        if vf.binary:
+            _check_range(cfg, pc, ins, vf.src2, "second source", d.src2,
+                         _span(d.src2, d.nx, d.ny, d.dst_xs, d.dst_ys))
+        p = vf.param_lines(cfg.cols) if vf.params else 0
+        if p:
+            _check_range(cfg, pc, ins, "VEC", "parameter block", d.param, d.param + p - 1)
+    elif name == "RDPERF":
+        _check_window(cfg, pc, name, d.ext_addr, d.ext_addr + 8 * N_COUNTERS - 1)
+
+
+def _check_window(cfg: HwConfig, pc: int, name: str, lo: int, hi: int) -> None:
+    end = cfg.dma_base + cfg.dma_size
+    if lo < cfg.dma_base or hi >= end:
+        _fault("DMA_WINDOW", pc, f"{name} touches external bytes {lo:#x} .. {hi:#x}, outside the "
+                                 f"permitted window {cfg.dma_base:#x} .. {end - 1:#x}.")
+
+
+def instruction_cycles(d, cfg: HwConfig) -> int:
+    """The cycle count of one instruction (the formulas of ``docs/isa.md``)."""
+    name = d.name
+    if name in ("LOAD", "STORE"):
+        eb = ELEMENT_BYTES[SPACE_ENUM[d.sp]]
+        return cfg.ext_latency + d.x_size * d.y_size * max(1, _ceil(d.len * eb, cfg.dma_bytes_per_cycle))
+    if name == "GEMM":
+        return (cfg.rows if d.preload else 0) + d.nx * d.ny + cfg.rows + cfg.cols
+    if name == "VEC":
+        vf = VEC_BY_CODE[d.func]
+        p = vf.param_lines(cfg.cols) if vf.params else 0
+        return p + d.nx * d.ny * _ceil(cfg.cols, cfg.vector_lanes) + cfg.vector_latency
+    if name == "RDPERF":
+        return cfg.ext_latency + _ceil(8 * N_COUNTERS, cfg.dma_bytes_per_cycle)
+    if name == "NOP":
+        return 1
+    return 0
+
+
+def decode_program(words, cfg: HwConfig):
+    """Decodes and checks ``words`` up to the first FINISH; returns the decoded list (FINISH last)."""
+    out = []
+    for pc, w in enumerate(words):
+        d = decode(int(w), pc)
+        check_instruction(d, pc, cfg)
+        out.append(d)
+        if d.name == "FINISH":
+            return out
+    raise AcceleratorFault("NO_FINISH", len(words), f"the program's {len(words)} instructions end "
+                                                    f"without a FINISH instruction.")
+
+
+# ----------------------------------------------------------------------------------- schedule
+@dataclass
+class Schedule:
+    """Per-instruction cycles (index = PC; FINISH has no start / end) and the total."""
+
+    fetch: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    token_stall: np.ndarray
+    fetch_stall: np.ndarray
+    total_cycles: int
+
+
+def schedule(decoded, cfg: HwConfig) -> Schedule:
+    """The exact cycle schedule of the queue model (``docs/isa.md``); raises DEADLOCK."""
+    n = len(decoded)
+    qi = [(_Q.get(d.queue, -1)) for d in decoded]
+    cyc = [instruction_cycles(d, cfg) for d in decoded]
+    qlist: list[list[int]] = [[], [], []]
+    pos = [0] * n
+    for i, q in enumerate(qi):
+        if q >= 0:
+            pos[i] = len(qlist[q])
+            qlist[q].append(i)
+    pops = [[_CHANNEL[(d.queue, f)] for f in ("pop_prev", "pop_next") if d.fields[f]] if qi[i] >= 0 else []
+            for i, d in enumerate(decoded)]
+    pushes = [[_CHANNEL[(d.queue, f)] for f in ("push_prev", "push_next") if d.fields[f]]
+              if qi[i] >= 0 else [] for i, d in enumerate(decoded)]
+    f = [-1] * n
+    s = [-1] * n
+    e = [-1] * n
+    tstall = [0] * n
+    fstall = [0] * n
+    pushed: dict[str, list[int]] = {c: [] for c in ("l2c", "c2l", "c2s", "s2c")}
+    popped = {c: 0 for c in pushed}
+    head = [0, 0, 0]
+    free = [0, 0, 0]
+    depth = cfg.queue_depth
+    nf = 0
+    while True:
+        progressed = False
+        while nf < n:
+            i = nf
+            t = 0 if i == 0 else f[i - 1] + 1
+            q = qi[i]
+            if q >= 0 and pos[i] >= depth:
+                j = qlist[q][pos[i] - depth]
+                if s[j] < 0:
+                    break
+                t = max(t, s[j] + 1)
+            f[i] = t
+            if i:
+                fstall[i] = t - f[i - 1] - 1
+            nf += 1
+            progressed = True
+        for q in range(3):
+            ql = qlist[q]
+            while head[q] < len(ql):
+                i = ql[head[q]]
+                if f[i] < 0:
+                    break
+                ready = max(f[i] + 1, free[q])
+                t = ready
+                ok = True
+                for c in pops[i]:
+                    k = popped[c]
+                    if k < len(pushed[c]):
+                        t = max(t, pushed[c][k])
+                    else:
+                        ok = False
+                if not ok:
+                    break
+                for c in pops[i]:
+                    popped[c] += 1
+                s[i] = t
+                e[i] = t + cyc[i]
+                tstall[i] = t - ready
+                free[q] = e[i]
+                for c in pushes[i]:
+                    pushed[c].append(e[i])
+                head[q] += 1
+                progressed = True
+        if not progressed:
+            break
+    done = nf == n and all(head[q] == len(qlist[q]) for q in range(3))
+    if not done:
+        waiting = [qlist[q][head[q]] for q in range(3) if head[q] < len(qlist[q]) and f[qlist[q][head[q]]] >= 0]
+        pc = min(waiting) if waiting else nf
+        when = max([x for x in e + f if x >= 0] or [0])
+        d = decoded[pc]
+        need = ", ".join(f"{c}" for c in pops[pc]) or "a queue slot"
+        raise AcceleratorFault("DEADLOCK", pc, f"{d.name} on the {d.queue} queue waits for a token "
+                                              f"({need}) that no instruction will send; every queue is "
+                                              f"blocked from cycle {when}.", cycle=when)
+    ends = [x for x in e if x >= 0]
+    total = max([f[n - 1] + 1] + ends)
+    return Schedule(np.array(f, np.int64), np.array(s, np.int64), np.array(e, np.int64),
+                    np.array(tstall, np.int64), np.array(fstall, np.int64), int(total))
+
+
+# ----------------------------------------------------------------------------------- counters
+def _instruction_events(decoded, cfg: HwConfig, sch: Schedule) -> dict[str, np.ndarray]:
+    """Per-instruction contributions to each counter (counted at the instruction's completion)."""
+    n = len(decoded)
+    ev = {c.name: np.zeros(n, np.int64) for c in COUNTERS}
+    cyc = sch.end - sch.start
+    for i, d in enumerate(decoded):
+        if d.name == "FINISH":
+            continue
+        ev["instructions"][i] = 1
+        ev["fetch_stall"][i] = sch.fetch_stall[i]
+        ev[f"{d.queue}_token_stall"][i] = sch.token_stall[i]
+        if d.name == "GEMM":
+            ev["array_busy"][i] = cyc[i]
+            ev["macs"][i] = d.nx * d.ny * cfg.rows * cfg.cols
+        elif d.name == "VEC":
+            ev["vector_busy"][i] = cyc[i]
+        elif d.queue == "load":
+            ev["load_busy"][i] = cyc[i]
+        elif d.queue == "store":
+            ev["store_busy"][i] = cyc[i]
+        if d.name in ("LOAD", "STORE"):
+            rows, cols = _dma_geometry(d, d.name == "LOAD")
+            nbytes = max(rows, 0) * max(cols, 0) * d.len * ELEMENT_BYTES[SPACE_ENUM[d.sp]]
+            ev["dma_load_bytes" if d.name == "LOAD" else "dma_store_bytes"][i] = nbytes
+            ev["dma_latency"][i] = cfg.ext_latency
+        elif d.name == "RDPERF":
+            ev["dma_store_bytes"][i] = 8 * N_COUNTERS
+            ev["dma_latency"][i] = cfg.ext_latency
+    return ev
+
+
+def _snapshot(ev: dict, sch: Schedule, t: int) -> dict[str, int]:
+    done = (sch.end >= 0) & (sch.end <= t)
+    snap = {name: int(v[done].sum()) for name, v in ev.items()}
+    snap["cycles"] = int(t)
+    return snap
+
+
+# ----------------------------------------------------------------------------------- results
+@dataclass
+class RunResult:
+    """Counters of a run, the schedule, and the simulator's own speed."""
+
+    config: HwConfig
+    counters: dict
+    schedule: Schedule = field(repr=False)
+    instructions: int = 0
+    wall_seconds: float = 0.0
+
+    @property
+    def cycles(self) -> int:
+        return self.counters["cycles"]
+
+    @property
+    def macs(self) -> int:
+        return self.counters["macs"]
+
+    @property
+    def utilization(self) -> float:
+        """MACs / (cycles x rows x cols)."""
+        peak = self.cycles * self.config.rows * self.config.cols
+        return self.macs / peak if peak else 0.0
+
+    @property
+    def cycles_per_second(self) -> float:
+        return self.cycles / self.wall_seconds if self.wall_seconds > 0 else float("inf")
+
+    def summary(self) -> str:
+        c = self.counters
+        return (f"{c['cycles']} cycles, {c['instructions']} instructions, {c['macs']} MACs, "
+                f"utilization {100 * self.utilization:.1f}%, array busy {c['array_busy']}, vector busy "
+                f"{c['vector_busy']}, DMA {c['dma_load_bytes']} B in / {c['dma_store_bytes']} B out, "
+                f"stalls fetch {c['fetch_stall']} load {c['load_token_stall']} compute "
+                f"{c['compute_token_stall']} store {c['store_token_stall']}")
+
+
+# ----------------------------------------------------------------------------------- machine
+class IsaSim:
+    """The accelerator's architectural state (scratchpads, array weights, external memory) and
+    :meth:`run`. External memory is a byte array covering ``[0, dma_base + dma_size)``, or
+    ``mem_size`` bytes when given (accesses beyond it inside the window raise InputError)."""
+
+    def __init__(self, config="tiny", mem_size: int | None = None):
+        self.cfg = load_config(config)
+        cfg = self.cfg
+        self.mem = np.zeros(mem_size if mem_size is not None else cfg.dma_base + cfg.dma_size, np.uint8)
+        self.sp = {s: np.zeros((cfg.lines(s), cfg.line_elems), _SPACE_DTYPE[s]) for s in SPACE_ENUM}
+        self.weights = np.zeros((cfg.rows, cfg.cols), np.float64)
+
+    # ---------------------------------------------------------------- external memory helpers
+    def write(self, addr: int, data) -> None:
+        """Writes an array's bytes (its dtype, little-endian) at ``addr``."""
+        b = np.ascontiguousarray(data)
+        if b.dtype.byteorder == ">":
+            b = b.astype(b.dtype.newbyteorder("<"))
+        raw = b.reshape(-1).view(np.uint8)
+        self._mem_check(addr, raw.size)
+        self.mem[addr:addr + raw.size] = raw
+
+    def read(self, addr: int, shape, dtype=np.uint8) -> np.ndarray:
+        dt = np.dtype(dtype).newbyteorder("<")
+        count = int(np.prod(shape)) * dt.itemsize
+        self._mem_check(addr, count)
+        return self.mem[addr:addr + count].view(dt).reshape(shape).astype(np.dtype(dtype))
+
+    def _mem_check(self, addr: int, count: int) -> None:
+        if addr < 0 or addr + count > self.mem.size:
+            raise InputError(f"External bytes {addr:#x} .. {addr + count - 1:#x} lie outside the "
+                             f"simulated memory of {self.mem.size} bytes.")
+
+    # ---------------------------------------------------------------- run
+    def run(self, program, progress=None) -> RunResult:
+        """Runs ``program`` (a list of 128-bit words, or the binary as bytes). ``progress(done,
+        total)`` is called now and then during long runs."""
+        t0 = time.perf_counter()
+        words = bytes_to_words(program) if isinstance(program, (bytes, bytearray)) else list(program)
+        decoded = decode_program(words, self.cfg)
+        sch = schedule(decoded, self.cfg)
+        ev = _instruction_events(decoded, self.cfg, sch)
+        order = sorted((i for i, d in enumerate(decoded) if d.name != "FINISH"),
+                       key=lambda i: (sch.start[i], i))
+        last = time.perf_counter()
+        for k, i in enumerate(order):
+            d = decoded[i]
+            if d.name == "RDPERF":
+                snap = _snapshot(ev, sch, int(sch.start[i]))
+                vals = np.array([snap[c.name] for c in COUNTERS], np.uint64)
+                self._store_bytes(d.ext_addr, vals.astype("<u8").view(np.uint8))
+            else:
+                getattr(self, f"_exec_{d.name.lower()}")(d)
+            if progress is not None and k % 256 == 0 and time.perf_counter() - last > 0.5:
+                last = time.perf_counter()
+                progress(k, len(order))
+        if progress is not None:
+            progress(len(order), len(order))
+        counters = _snapshot(ev, sch, sch.total_cycles)
+        return RunResult(self.cfg, counters, sch, len(decoded), time.perf_counter() - t0)
+
+    # ---------------------------------------------------------------- semantics
+    def _act(self, lines, signed: bool) -> np.ndarray:
+        raw = self.sp["ACT"][lines]
+        return (raw.view(np.int8) if signed else raw).astype(np.int64)
+
+    def _exec_nop(self, d) -> None:
+        pass
+
+    def _gather(self, addr: int, idx: np.ndarray) -> np.ndarray:
+        self._mem_check(int(idx.min()), int(idx.max()) - int(idx.min()) + 1)
+        return self.mem[idx]
+
+    def _store_bytes(self, addr: int, raw: np.ndarray) -> None:
+        self._mem_check(addr, raw.size)
+        self.mem[addr:addr + raw.size] = raw
+
+    def _exec_load(self, d) -> None:
+        space = SPACE_ENUM[d.sp]
+        cfg = self.cfg
+        eb = ELEMENT_BYTES[space]
+        w = cfg.line_elems
+        fill = d.fill if eb == 1 else _sext8(d.fill)
+        box = np.full((d.y_size, d.x_size, w), fill, _SPACE_DTYPE[space])
+        rows, cols = _dma_geometry(d, True)
+        if rows > 0 and cols > 0 and d.len:
+            offs = (np.arange(rows, dtype=np.int64)[:, None] * d.y_stride
+                    + np.arange(cols, dtype=np.int64)[None, :] * d.x_stride)
+            idx = d.ext_addr + offs[:, :, None] + np.arange(d.len * eb, dtype=np.int64)
+            raw = self._gather(d.ext_addr, idx)
+            data = raw if eb == 1 else np.ascontiguousarray(raw).view("<i4")
+            box[d.pad_top:d.pad_top + rows, d.pad_left:d.pad_left + cols, :d.len] = data
+        n = d.x_size * d.y_size
+        if n:
+            self.sp[space][d.sp_addr:d.sp_addr + n] = box.reshape(n, w)
+
+    def _exec_store(self, d) -> None:
+        space = SPACE_ENUM[d.sp]
+        eb = ELEMENT_BYTES[space]
+        n = d.x_size * d.y_size
+        if not n or not d.len:
+            return
+        vals = self.sp[space][d.sp_addr:d.sp_addr + n, :d.len]
+        raw = np.ascontiguousarray(vals.astype("<i4") if eb == 4 else vals).view(np.uint8)
+        offs = (np.arange(d.y_size, dtype=np.int64)[:, None] * d.y_stride
+                + np.arange(d.x_size, dtype=np.int64)[None, :] * d.x_stride).reshape(-1)
+        idx = d.ext_addr + offs[:, None] + np.arange(d.len * eb, dtype=np.int64)
+        self._mem_check(int(idx.min()), int(idx.max()) - int(idx.min()) + 1)
+        self.mem[idx.reshape(-1)] = raw.reshape(-1)
+
+    def _exec_gemm(self, d) -> None:
+        cfg = self.cfg
+        if d.preload:
+            wl = self.sp["WGT"][d.wgt:d.wgt + cfg.rows]
+            wv = (wl.view(np.int8) if d.wgt_signed else wl).astype(np.int64)
+            zw = _sext8(d.zw) if d.wgt_signed else d.zw
+            self.weights = (wv - zw).astype(np.float64)
+        if d.nx == 0 or d.ny == 0:
+            return
+        za = _sext8(d.za) if d.act_signed else d.za
+        a = self._act(_lines(d.act, d.nx, d.ny, d.act_xs, d.act_ys), d.act_signed) - za
+        # |a|, |w| <= 255 and rows <= 32: every partial sum is an integer below 2**22, exact in float64.
+        prod = np.rint(a.astype(np.float64) @ self.weights).astype(np.int64)
+        out = _lines(d.acc, d.nx, d.ny, d.acc_xs, d.acc_ys)
+        acc = self.sp["ACC"]
+        if d.accumulate:
+            if np.unique(out).size == out.size:
+                acc[out] = wrap_int32(acc[out].astype(np.int64) + prod)
+            else:
+                tmp = acc.astype(np.int64)
+                np.add.at(tmp, out, prod)
+                acc[:] = wrap_int32(tmp)
+        else:
+            acc[out] = wrap_int32(prod)
+
+    def _exec_vec(self, d) -> None:
+        cfg = self.cfg
+        vf = VEC_BY_CODE[d.func]
+        vec = self.sp["VEC"]
+        npar = vf.param_lines(cfg.cols) if vf.params else 0
+        if vf.params == ("table",):
+            table = (vec[d.param:d.param + npar].reshape(-1)[:256].astype(np.int64) & 0xFF)
+            p = {}
+        else:
+            block = vec[d.param:d.param + npar].astype(np.int64)
+            p = {name: block[j][None, :] for j, name in enumerate(vf.params)}
+        if d.nx == 0 or d.ny == 0:
+            return
+        src_l = _lines(d.src, d.nx, d.ny, d.src_xs, d.src_ys)
+        dst_l = _lines(d.dst, d.nx, d.ny, d.dst_xs, d.dst_ys)
+        a = self._act(src_l, d.signed) if vf.src == "ACT" else self.sp[vf.src][src_l].astype(np.int64)
+        b = None
+        if vf.binary:
+            b = self._act(dst_l - d.dst + d.src2, d.signed)
+        name = vf.name
+        if name == "REQ":
+            r = np.clip(mbqm(wrap_int32(a + p["bias"]), p["mult"], p["shift"]) + p["zo"], p["lo"], p["hi"])
+        elif name in ("ADDQ", "SUBQ"):
+            x1 = mbqm((a - p["z1"]) << ADD_LEFT_SHIFT, p["m1"], p["e1"])
+            x2 = mbqm((b - p["z2"]) << ADD_LEFT_SHIFT, p["m2"], p["e2"])
+            s = x1 + x2 if name == "ADDQ" else x1 - x2
+            r = np.clip(mbqm(s, p["mo"], p["eo"]) + p["zo"], p["lo"], p["hi"])
+        elif name == "MULQ":
+            r = np.clip(mbqm((a - p["z1"]) * (b - p["z2"]), p["m"], p["e"]) + p["zo"], p["lo"], p["hi"])
+        elif name == "MAX":
+            r = np.maximum(a, b)
+        elif name == "SUMW":
+            r = a + (self.sp["ACC"][dst_l].astype(np.int64) if d.accumulate else 0)
+        elif name == "DIV":
+            div = np.maximum(p["div"], 1)
+            q = (np.abs(a) + div // 2) // div
+            r = np.clip(np.sign(a) * q, p["lo"], p["hi"])
+        elif name == "LUT":
+            r = table[a & 0xFF]
+        elif name == "CLAMP":
+            r = np.clip(a, p["lo"], p["hi"])
+        elif name == "BIAS":
+            r = a + p["bias"]
+        else:  # pragma: no cover - the table and this dispatch are checked together in tests
+            raise AssertionError(name)
+        if vf.dst == "ACT":
+            self.sp["ACT"][dst_l] = (r & 0xFF).astype(np.uint8)
+        else:
+            self.sp[vf.dst][dst_l] = wrap_int32(r).astype(np.int32)
+
+
+def run_program(program, config="tiny", image: dict | None = None, progress=None):
+    """Convenience: a fresh :class:`IsaSim`, ``image`` = ``{addr: array}`` written first; returns
+    ``(sim, result)``."""
+    sim = IsaSim(config)
+    for addr, data in (image or {}).items():
+        sim.write(addr, data)
+    return sim, sim.run(program, progress)
