@@ -329,7 +329,7 @@ def pool2d(config, kind: str, x, x_q, filter_hw, stride=(1, 1), pads=(0, 0, 0, 0
     div_at = {}
     if kind == "avg":
         for c in sorted({int(a) * int(b) for a in cy for b in cx}):
-            div_at[c] = 2 + 3 * len(div_at)
+            div_at[c] = 4 + 3 * len(div_at)
             blocks.append(param_block(cfg, "DIV", div=c, lo=lo, hi=hi))
     elif kind != "max":
         raise InputError(f"Unknown pooling kind {kind!r}; use 'max' or 'avg'.")
@@ -365,7 +365,7 @@ def pool2d(config, kind: str, x, x_q, filter_hw, stride=(1, 1), pads=(0, 0, 0, 0
                                   pop_next=int(step > 0), **geo)
                         else:
                             p.vec("MAX", stag, src, OW, oh, src2=stag, **geo)
-                    p.vec("CLAMP", stag, stag, OW, oh, param=3, dst_xs=1, dst_ys=OW, src_xs=1,
+                    p.vec("CLAMP", stag, stag, OW, oh, param=2, dst_xs=1, dst_ys=OW, src_xs=1,
                           src_ys=OW, signed=signed, push_prev=1, push_next=1)
                 else:
                     for n, (ky, kx) in enumerate(taps):
@@ -467,7 +467,7 @@ def lookup(config, x, table, name: str = "LUT") -> LayerProgram:
     return _flat_program(cfg, name, "LUT", [x], lut_block(cfg, table), x.shape, x.dtype)
 
 
-def golden_table(op: str, x_q, out_q, dtype, **scalars) -> np.ndarray:
+def golden_table(op: str, x_q, out_q, dtype) -> np.ndarray:
     """The 256-entry table of a unary int8 / uint8 operation, computed by the golden kernel on every
     possible input byte (index = raw byte): bit-exact with the golden model by construction."""
     from nnaccel.golden.interpreter import run_model
