@@ -130,6 +130,9 @@ SINGLE_ROUNDING = ("requantization rounding: LiteRT 2.3 applies fixed-point mult
                    "((x * M + 2^(s-1)) >> s; it matched that emulation on every probed model), NNAPI's "
                    "reference with gemmlowp's double rounding (SaturatingRoundingDoublingHighMul, then "
                    "RoundingDivideByPOT), so values within about 2^-31 of a half step round apart")
+FLOAT_TABLE_LOGISTIC = ("LiteRT's int8/uint8 LOGISTIC equals the float table round(sigmoid(x) / s_out) + "
+                        "z_out (checked over all 256 inputs); NNAPI's reference uses gemmlowp's fixed-point "
+                        "logistic, which rounds a few values near a half step the other way")
 REQUANTIZE_DECOMPOSITION = ("NNAPI has no requantize op: the DEQUANTIZE + QUANTIZE decomposition rounds the "
                             "float32 value half away from zero, LiteRT rescales in fixed point")
 TRUNCATING_RESIZE = ("NNAPI's reference interpolates quantized values in float and truncates toward zero; "
@@ -370,24 +373,38 @@ class ImportContext:
         self.emit(nnapi, inputs, [tmp])
         self.emit(ACTIVATION_OPS[act], [tmp], [self.operand(out_tensor)])
 
-    def emit_same_quant(self, nnapi: str, inputs, in_tensor: int, out_tensor: int) -> None:
-        """Emits ``nnapi``, whose NNAPI form needs the output quantized like the input: when the TFLite
-        output has another scale / zero point, the op writes a temporary quantized like the input,
-        requantized to the output by DEQUANTIZE + QUANTIZE (NNAPI has no requantize op)."""
+    def emit_same_quant(self, nnapi: str, inputs, in_tensor: int, out_tensor: int,
+                        requantize_first: bool = False) -> None:
+        """Emits ``nnapi``, whose NNAPI form needs the output quantized like the input.
+
+        When the TFLite output has another scale / zero point, a DEQUANTIZE + QUANTIZE pair (NNAPI
+        has no requantize op) converts between them: after the op (averaging ops: MEAN, pools), or
+        before it (``requantize_first``: clamping ops, whose bounds LiteRT quantizes in the
+        output's scale, so clamping there keeps them exact).
+        """
         x, y = self.tensors[in_tensor], self.tensors[out_tensor]
         if x.dtype not in ("INT8", "UINT8") or x.dtype != y.dtype or (
                 x.scale == y.scale and x.zero_point == y.zero_point):
             self.emit(nnapi, inputs, [self.operand(out_tensor)])
             return
+        if requantize_first:
+            ty, scale, zp, _ = self.nn_type(y)
+            tmp = self.b.add_operand(ty, x.shape, scale, zp)
+            self._requantize_to(inputs[0], tmp, x.shape)
+            self.emit(nnapi, [tmp, *inputs[1:]], [self.operand(out_tensor)])
+            return
         tmp = self.temp(in_tensor, y.shape)
         self.emit(nnapi, inputs, [tmp])
         self.requantize(tmp, out_tensor)
 
+    def _requantize_to(self, src: int, dst: int, shape) -> None:
+        f = self.b.add_operand(T.TENSOR_FLOAT32, shape)
+        self.emit("DEQUANTIZE", [src], [f])
+        self.emit("QUANTIZE", [f], [dst])
+
     def requantize(self, src: int, out_tensor: int) -> None:
         """Operand ``src`` (quantized) -> TFLite tensor ``out_tensor``'s quantization, through float32."""
-        f = self.b.add_operand(T.TENSOR_FLOAT32, self.tensors[out_tensor].shape)
-        self.emit("DEQUANTIZE", [src], [f])
-        self.emit("QUANTIZE", [f], [self.operand(out_tensor)])
+        self._requantize_to(src, self.operand(out_tensor), self.tensors[out_tensor].shape)
 
     def bias(self, bias_t: int, in_t: int, filt_t: int, units: int) -> int:
         """The NNAPI bias operand: float as given, or TENSOR_INT32 with scale ``s_in * s_filter``
@@ -430,6 +447,10 @@ def _out(c, op, k=0):
       quant_tolerance=1, difference=SINGLE_ROUNDING)
 @maps("DIV", "DIV", "fused activation -> FuseCode; NNAPI DIV is float only")
 def _binary_act(c, op):
+    a, b, y = (c.t(i) for i in (*op.inputs[:2], op.outputs[0]))
+    if op.name == "MUL" and y.dtype in ("INT8", "UINT8") and not y.scale > a.scale * b.scale:
+        c.unsupported(f"NNAPI requires a quantized MUL's output scale ({y.scale:g}) to exceed the product "
+                      f"of the input scales ({a.scale * b.scale:g})")
     c.emit(op.name, [_x(c, op, 0), _x(c, op, 1), c.i32(c.fused(op.opt("FusedActivationFunction")))],
            [_out(c, op)])
 
@@ -713,7 +734,7 @@ def _unary(nn):
 
 def _unary_same_quant(nn):
     def convert(c, op):
-        c.emit_same_quant(nn, [_x(c, op)], op.inputs[0], op.outputs[0])
+        c.emit_same_quant(nn, [_x(c, op)], op.inputs[0], op.outputs[0], requantize_first=True)
     return convert
 
 
@@ -722,11 +743,13 @@ _UNARY = {"LOGISTIC": "LOGISTIC", "TANH": "TANH", "RELU": "RELU", "RELU6": "RELU
           "RSQRT": "RSQRT", "SIN": "SIN", "LOGICAL_NOT": "LOGICAL_NOT", "CAST": "CAST", "FLOOR": "FLOOR",
           "L2_NORMALIZATION": "L2_NORMALIZATION"}
 register_all("RELU RELU6 RELU_N1_TO_1", _UNARY.get, _unary_same_quant,
-             "quantized with another output scale / zero point than the input: the op, then DEQUANTIZE + "
-             "QUANTIZE (NNAPI requires the input's quantization)", quant_tolerance=1,
+             "quantized with another output scale / zero point than the input: DEQUANTIZE + QUANTIZE to "
+             "the output's quantization, then the op (NNAPI requires equal quantization)", quant_tolerance=1,
              difference=REQUANTIZE_DECOMPOSITION + " (only when the output's quantization differs)")
 register_all("ABS NEG EXP LOG SQRT SIN LOGICAL_NOT CAST FLOOR", _UNARY.get, _unary, "same operands")
-register_all("LOGISTIC TANH HARD_SWISH RSQRT", _UNARY.get, _unary, "same operands")
+register_all("LOGISTIC", _UNARY.get, _unary, "same operands", quant_tolerance=1,
+             difference=FLOAT_TABLE_LOGISTIC)
+register_all("TANH HARD_SWISH RSQRT", _UNARY.get, _unary, "same operands")
 register_all("L2_NORMALIZATION", _UNARY.get, _unary, "axis -1 (the NNAPI default)", quant_tolerance=1,
              difference=SINGLE_ROUNDING)
 

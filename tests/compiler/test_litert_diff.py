@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import HealthCheck, given, note, reject, settings
 from hypothesis import strategies as st
 from nnaccel.compiler.tflite_build import TFLiteBuilder
 from nnaccel.compiler.tflite_import import OP_TABLE, import_tflite_bytes
@@ -155,7 +155,11 @@ def broadcast_pair(draw):
 @st.composite
 def _arith(draw, op, dtype):
     a, b = broadcast_pair(draw)
-    return single(op, dtype, [a, b], draw, f"{op.title()}Options",
+    qs = [quant(draw, dtype), quant(draw, dtype)]
+    oq = quant(draw, dtype)
+    if op == "MUL" and dtype in Q8:  # NNAPI: output scale > product of the input scales
+        oq["scale"] = max(oq["scale"], qs[0]["scale"] * qs[1]["scale"] * 1.01)
+    return single(op, dtype, [a, b], draw, f"{op.title()}Options", in_qs=qs, out_q=oq,
                   FusedActivationFunction=draw(ACT))
 
 
@@ -315,6 +319,11 @@ def conv_quant(draw, dtype, channels, per_channel):
     return xq, wq, oq, [xq["scale"] * s for s in ws]
 
 
+def fit_filter(h, w, kh, kw, opts):
+    """Grows the input so that the dilated filter fits (VALID padding needs it)."""
+    return (max(h, (kh - 1) * opts["DilationHFactor"] + 1), max(w, (kw - 1) * opts["DilationWFactor"] + 1))
+
+
 def weights(r, shape, dtype):
     if dtype == "FLOAT32":
         return r.uniform(-1, 1, shape).astype(np.float32)
@@ -346,6 +355,7 @@ def _conv(draw, op, dtype):
     opts = {"Padding": draw(st.integers(0, 1)), "StrideW": draw(st.integers(1, 2)), "StrideH": draw(st.integers(1, 2)),
                 "FusedActivationFunction": draw(ACT), "DilationWFactor": draw(st.sampled_from([1, 1, 2])),
                 "DilationHFactor": draw(st.sampled_from([1, 1, 2]))}
+    h, w = fit_filter(h, w, kh, kw, opts)
     xq, wq, oq, bs = conv_quant(draw, dtype, cout, bool(pc))
     r = rng(draw)
     x = values(r, (n, h, w, cin), dtype)
@@ -374,6 +384,7 @@ def _depthwise(draw, op, dtype):
     opts = {"Padding": draw(st.integers(0, 1)), "StrideW": draw(st.integers(1, 2)), "StrideH": draw(st.integers(1, 2)),
                 "DepthMultiplier": mult, "FusedActivationFunction": draw(ACT),
                 "DilationWFactor": draw(st.sampled_from([1, 1, 2])), "DilationHFactor": draw(st.sampled_from([1, 1, 2]))}
+    h, w = fit_filter(h, w, kh, kw, opts)
     xq, wq, oq, bs = conv_quant(draw, dtype, cout, bool(pc))
     if pc:
         wq["quantized_dimension"] = 3
@@ -758,14 +769,47 @@ def check_outputs(name: str, mapping, golden: list, ref: list) -> None:
                 f"{name} output {k}: golden {g.reshape(-1)[:12]} vs LiteRT {r.reshape(-1)[:12]}"
 
 
+def describe(data: bytes, inputs) -> str:
+    """A readable summary of a drawn model (printed with a falsifying example)."""
+    import tflite
+    from nnaccel.compiler.tflite_import import TENSOR_TYPE_NAMES, _read_options
+    m = tflite.Model.GetRootAs(data, 0)
+    sg = m.Subgraphs(0)
+    lines = []
+    for i in range(sg.TensorsLength()):
+        t = sg.Tensors(i)
+        q = t.Quantization()
+        qs = f" scale={list(q.ScaleAsNumpy())} zp={list(q.ZeroPointAsNumpy())}" if q and q.ScaleLength() else ""
+        lines.append(f"  tensor {i}: {TENSOR_TYPE_NAMES[t.Type()]} {list(t.ShapeAsNumpy()) if t.ShapeLength() else []}"
+                     f"{qs}{' const' if t.Buffer() else ''}")
+    for k in range(sg.OperatorsLength()):
+        o = sg.Operators(k)
+        opts = _read_options(o)
+        fields = {}
+        for f in dir(opts) if opts is not None else ():
+            if not f[0].isupper() or f.endswith(("AsNumpy", "IsNone", "Length", "BufferHasIdentifier")) \
+                    or f.startswith("GetRoot") or f == "Init":
+                continue
+            if hasattr(opts, f + "AsNumpy"):  # a vector field
+                fields[f] = list(getattr(opts, f + "AsNumpy")()) if getattr(opts, f + "Length")() else []
+            else:
+                fields[f] = getattr(opts, f)()
+        lines.append(f"  op {k}: in {list(o.InputsAsNumpy())} out {list(o.OutputsAsNumpy())} {fields}")
+    lines += [f"  input {k}: {np.asarray(x).tolist()}" for k, x in enumerate(inputs)]
+    return "\n".join(lines)
+
+
 def run_case(worker, name: str, case: Case, mapping) -> None:
     """Runs one drawn case through LiteRT and import + golden, and compares."""
     resolver = "BUILTIN" if name.split("[")[0] in NO_REFERENCE_KERNEL else "BUILTIN_REF"
     status, res = worker.run(case.build(None), case.inputs, resolver)
+    if status != "ok":
+        note(describe(case.build(None), case.inputs))
     if status == "crash":
         reject()  # LiteRT aborts on this (degenerate) model: not a comparison we can make
     assert status == "ok", f"{name}: LiteRT rejected the generated model: {res}"
     data = case.build([np.shape(r) for r in res])
+    note(describe(data, case.inputs))
     status, res = worker.run(data, case.inputs, resolver)
     assert status == "ok", f"{name}: LiteRT rejected the model with its own output shapes: {res}"
     model = import_tflite_bytes(data, name=name)
