@@ -1,0 +1,207 @@
+"""The compiler driver: validate, partition, lower + tile, allocate, schedule, emit a package.
+
+Partition: an operation of the main graph joins the accelerator when its registry entry has a
+lowering (``nnaccel.registry.OpDef.lowering``, installed by :mod:`nnaccel.compiler.lower`) that
+accepts its types and parameters *and* that lowers within the chosen configuration's
+scratchpads; every other operation runs on the host. Consecutive accelerator operations form one
+segment (one program, one run of the accelerator), so data produced and consumed on the
+accelerator never goes back through the host. A segment of layout no-ops alone stays on the host.
+Operations inside IF / WHILE bodies run on the host.
+
+External memory: every tensor an accelerator operation reads or writes has a fixed address from
+``config.dma_base`` on (an alias operation's output shares its input's bytes), then the constant
+image. The runtime writes a segment's input tensors there, runs the segment and reads its output
+tensors back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import warnings
+
+import numpy as np
+
+from nnaccel import __version__, registry
+from nnaccel.errors import InputError
+from nnaccel.hwconfig import HwConfig, load_config
+from nnaccel.isa import words_to_bytes
+from nnaccel.model import Model
+
+from . import lower as L
+from .emit import ProgramBuilder, listing
+from .package import FORMAT, VERSION, Package
+
+ALIGN = 16
+
+
+class CompileWarning(UserWarning):
+    """An operation the accelerator supports in general that falls back to the host here."""
+
+
+def _align(n: int) -> int:
+    return -(-n // ALIGN) * ALIGN
+
+
+def memory_operands(op) -> list[int]:
+    """The operands an accelerated operation reads or writes in external memory."""
+    if op.type in ("CONV_2D", "DEPTHWISE_CONV_2D", "GROUPED_CONV_2D", "FULLY_CONNECTED", "AVERAGE_POOL_2D",
+                   "MAX_POOL_2D", "RELU", "RELU1", "RELU6", "LOGISTIC", "TANH", "HARD_SWISH", "RESHAPE",
+                   "SQUEEZE", "EXPAND_DIMS"):
+        return [op.inputs[0], op.outputs[0]]
+    return [op.inputs[0], op.inputs[1], op.outputs[0]]
+
+
+def lowering_of(op):
+    entry = registry.get(op.type)
+    return None if entry is None else entry.lowering
+
+
+def compile_model(model: Model, config="base", validate: bool = True) -> Package:
+    """Compiles ``model`` for ``config`` (a preset name, a file or a :class:`HwConfig`)."""
+    from nnaccel.formats import model_to_dict
+    from nnaccel.validate import validate_model
+
+    cfg: HwConfig = load_config(config)
+    if validate:
+        validate_model(model)
+    L.install()
+    sg = model.main
+    ops = sg.operations
+    reasons: dict[int, str] = {}
+    candidates = []
+    for i, op in enumerate(ops):
+        low = lowering_of(op)
+        if low is None:
+            reasons[i] = "no accelerator lowering"
+            continue
+        why = low.supports(sg, op)
+        if why is not None:
+            reasons[i] = why
+            continue
+        candidates.append(i)
+
+    # external memory: tensors first, then the constant image
+    addr: dict[int, int] = {}
+    pos = cfg.dma_base
+    for i in candidates:
+        op = ops[i]
+        low = lowering_of(op)
+        for j in memory_operands(op):
+            if j in addr:
+                continue
+            if low.alias() and j == op.outputs[0]:
+                addr[j] = addr[op.inputs[0]]
+                continue
+            o = sg.operands[j]
+            addr[j] = pos
+            pos = _align(pos + int(np.prod(o.dimensions)))
+    const_base = _align(pos)
+    consts = L.ConstImage(const_base)
+    ctx = L.LowerContext(cfg, consts, addr, sg, model)
+
+    lowered: dict[int, list] = {}
+    warn = []
+    for i in candidates:
+        mark = consts.mark()
+        try:
+            lowered[i] = lowering_of(ops[i]).passes(ctx, ops[i])
+        except L.CannotLower as e:
+            consts.rollback(mark)
+            reasons[i] = str(e)
+            warn.append(f"operation {i} ({ops[i].type}) runs on the host: {e}")
+
+    # segments: maximal runs of consecutive lowered operations, not made of aliases alone
+    segments, cur = [], []
+    for i in range(len(ops)):
+        if i in lowered:
+            cur.append(i)
+            continue
+        if cur:
+            segments.append(cur)
+        cur = []
+    if cur:
+        segments.append(cur)
+    segments = [s for s in segments if not all(lowering_of(ops[i]).alias() for i in s)]
+    accel = {i for s in segments for i in s}
+    for i in lowered:
+        if i not in accel:
+            reasons[i] = "a layout no-op between host operations"
+
+    size = const_base + len(consts.data) - cfg.dma_base
+    if size > cfg.dma_size:
+        raise InputError(f"The model needs {size} bytes of external memory, but the DMA window of "
+                         f"configuration {cfg.name} has {cfg.dma_size}.")
+
+    consumers: dict[int, list[int]] = {}
+    for i, op in enumerate(ops):
+        for j in op.inputs:
+            consumers.setdefault(j, []).append(i)
+    main_outputs = set(sg.output_indexes)
+
+    words_all: list[int] = []
+    text = [f"; nnaccel program package: model {model.name}, configuration {cfg.name}"]
+    seg_docs = []
+    for k, seg in enumerate(segments):
+        b = ProgramBuilder()
+        for i in seg:
+            for p, stages in enumerate(lowered[i]):
+                b.layer((i, p))
+                for st in stages:
+                    b.stage(*st)
+        ins = b.finish()
+        words = [x.word() for x in ins]
+        first = len(words_all)
+        words_all += words
+        produced, inputs = set(), []
+        for i in seg:
+            op = ops[i]
+            for j in memory_operands(op)[:-1]:
+                if j not in produced and j not in inputs:
+                    inputs.append(j)
+            produced.add(op.outputs[0])
+        segset = set(seg)
+        outputs = [j for i in seg for j in [ops[i].outputs[0]]
+                   if j in main_outputs or any(c not in segset for c in consumers.get(j, []))]
+        layers = []
+        for i in seg:
+            for p in range(len(lowered[i])):
+                pcs = [pc for pc, t in enumerate(b.tags) if t == (i, p)]
+                if not pcs:
+                    continue
+                layers.append({"op": i, "type": ops[i].type, "pass": p, "first": pcs[0], "last": pcs[-1]})
+        seg_docs.append({"index": k, "operations": seg, "inputs": inputs, "outputs": outputs,
+                         "program": {"offset": first, "count": len(words)}, "layers": layers})
+        text.append(f"\n; segment {k}: operations {', '.join(f'{i} {ops[i].type}' for i in seg)}")
+        tagged = []
+        for x, t in zip(ins, b.tags):
+            label = ""
+            if isinstance(t, tuple) and t and t[0] == "barrier":
+                label = "barrier"
+            elif isinstance(t, tuple):
+                label = f"op {t[0]} {ops[t[0]].type}"
+            tagged.append(x if not label else _with_label(x, label))
+        text.append(listing(tagged, words, 0).rstrip("\n"))
+    tensors = {str(j): {"addr": a, "shape": list(sg.operands[j].dimensions),
+                        "type": sg.operands[j].type.name,
+                        "bytes": int(np.prod(sg.operands[j].dimensions))}
+               for j, a in addr.items() if any(j in memory_operands(ops[i]) for i in accel)}
+    manifest = {
+        "format": FORMAT, "version": VERSION, "nnaccel_version": __version__,
+        "model": model.name, "config": cfg.to_dict(),
+        "memory": {"base": cfg.dma_base, "size": size, "const_base": const_base, "const_size": len(consts.data)},
+        "tensors": tensors, "segments": seg_docs,
+        "accelerator_ops": [{"index": i, "type": ops[i].type} for i in sorted(accel)],
+        "host_ops": [{"index": i, "type": op.type, "reason": reasons.get(i, "")}
+                     for i, op in enumerate(ops) if i not in accel],
+        "warnings": warn,
+    }
+    for w in warn:
+        warnings.warn(w, CompileWarning, stacklevel=2)
+    bare = dataclasses.replace(model, stored_inputs=None, stored_outputs=None)
+    model_json = json.dumps(model_to_dict(bare), sort_keys=True).encode()
+    return Package(manifest, words_to_bytes(words_all), bytes(consts.data), "\n".join(text) + "\n", model_json)
+
+
+def _with_label(x, label: str):
+    return L.Ins(x.name, x.fields, f"[{label}] {x.comment}".rstrip(), x.flags)

@@ -1,0 +1,800 @@
+"""Lowering of quantized NNAPI operations to accelerator instructions, and their tiling.
+
+Every accelerated operation reads its input tensors from external memory and writes its outputs
+back (NHWC, one byte per element); the compiler fuses nothing across operations except the fused
+activation each operation carries. An operation becomes one or more *passes* (a pass = a layer of
+the :class:`~nnaccel.compiler.emit.ProgramBuilder`: its weights and parameters stay resident in
+the scratchpads) of *stages* (one spatial tile each, double-buffered).
+
+The arithmetic constants come from the golden model's own helpers (``conv_multipliers``,
+``activation_range_quantized``, ``add_sub_real_multipliers``, ``quantize_multiplier``), and the
+lookup tables of the int8 non-linearities are the golden kernel evaluated on all 256 input bytes,
+so accelerated results are bit-exact with the golden model by construction of the constants.
+
+Families (``Lowering`` objects hung on ``nnaccel.registry.OpDef.lowering``):
+
+* **conv** — CONV_2D, DEPTHWISE_CONV_2D, GROUPED_CONV_2D, FULLY_CONNECTED: one general
+  convolution over an *effective* dense filter ``[fh, fw, C, O]`` whose unconnected entries equal
+  the filter zero point (depthwise / grouped filters are block diagonal; all-zero weight tiles
+  are skipped). Per stage (an output tile of ``toh x tow`` pixels): for each output-channel block,
+  one GEMM per (filter tap, input-channel block) streams the whole tile through the array
+  (strided ACT addressing does the im2col), then a REQ requantizes the block into ACT.
+* **pool** — AVERAGE_POOL_2D (SUMW per tap + DIV per region of equal window count), MAX_POOL_2D
+  (MAX per tap, padding filled with the type minimum).
+* **eltwise** — ADD, SUB, MUL of equal shapes (ADDQ / SUBQ / MULQ).
+* **lut** — RELU, RELU1, RELU6, LOGISTIC, TANH, HARD_SWISH: one LUT instruction per line.
+* **alias** — RESHAPE, SQUEEZE, EXPAND_DIMS: no instructions; the output shares the input's
+  external-memory bytes.
+"""
+
+from __future__ import annotations
+
+import math
+import types
+from dataclasses import dataclass
+
+import numpy as np
+
+from nnaccel.golden import nn as gnn
+from nnaccel.golden.common import qrange
+from nnaccel.golden.context import KernelContext
+from nnaccel.golden.elementwise import add_sub_real_multipliers, f32
+from nnaccel.hwconfig import HwConfig
+from nnaccel.model import Operand, OperandType, Operation, Subgraph
+from nnaccel.quant import activation_range_quantized, quantize_multiplier
+
+from .emit import Ins
+
+T = OperandType
+QUANT8 = (T.TENSOR_QUANT8_ASYMM, T.TENSOR_QUANT8_ASYMM_SIGNED)
+#: ISA field limits used by the tiler.
+MAX8 = 255
+MAX16 = 65535
+MAX_PAD = 3
+
+
+class CannotLower(Exception):
+    """The operation cannot run on the accelerator as configured (it falls back to the host)."""
+
+
+def _ceil(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _signed(o: Operand) -> int:
+    return int(o.type is T.TENSOR_QUANT8_ASYMM_SIGNED)
+
+
+def _byte(v: int) -> int:
+    return int(v) & 0xFF
+
+
+# ================================================================================ constants
+class ConstImage:
+    """The constant image (weights in tile order, vector parameters, lookup tables) at
+    ``base``; identical blobs are stored once."""
+
+    ALIGN = 16
+
+    def __init__(self, base: int):
+        self.base = base
+        self.data = bytearray()
+        self.index: dict[bytes, int] = {}
+
+    def add(self, blob: bytes) -> int:
+        blob = bytes(blob)
+        if blob in self.index:
+            return self.index[blob]
+        pad = -len(self.data) % self.ALIGN
+        self.data += bytes(pad)
+        addr = self.base + len(self.data)
+        self.data += blob
+        self.index[blob] = addr
+        return addr
+
+    def mark(self):
+        return len(self.data), dict(self.index)
+
+    def rollback(self, mark) -> None:
+        n, index = mark
+        del self.data[n:]
+        self.index = index
+
+
+def vec_block(cfg: HwConfig, rows: list) -> bytes:
+    """VEC lines (int32 little-endian), one per parameter; each row is a scalar (all lanes) or a
+    per-lane array (zero-padded to the line)."""
+    out = np.zeros((len(rows), cfg.cols), np.int64)
+    for j, r in enumerate(rows):
+        r = np.asarray(r, np.int64).reshape(-1)
+        if r.size == 1:
+            out[j, :] = r[0]
+        else:
+            out[j, :r.size] = r
+    return out.astype("<i4").tobytes()
+
+
+def load_vec(cfg: HwConfig, consts: ConstImage, blob: bytes, line: int, comment: str) -> list[Ins]:
+    """LOADs a VEC block (any number of lines) at VEC line ``line``."""
+    addr = consts.add(blob)
+    nlines = len(blob) // (4 * cfg.cols)
+    out = []
+    for k in range(0, nlines, MAX8):
+        n = min(MAX8, nlines - k)
+        out.append(Ins("LOAD", {"sp": "VEC", "len": cfg.cols, "sp_addr": line + k, "ext_addr": addr + 4 * cfg.cols * k,
+                                    "x_size": n, "y_size": 1, "x_stride": 4 * cfg.cols, "y_stride": 0}, comment))
+    return out
+
+
+# ================================================================================ context
+@dataclass
+class LowerContext:
+    """What a lowering needs: the config, the constant image, tensor addresses, the subgraph."""
+
+    cfg: HwConfig
+    consts: ConstImage
+    addr: dict
+    sg: Subgraph
+    model: object
+
+    def operand(self, i: int) -> Operand:
+        return self.sg.operands[i]
+
+    def value(self, i: int):
+        o = self.sg.operands[i]
+        return None if o.data is None else o.data
+
+    def scalar(self, op: Operation, pos: int, default=None):
+        if pos >= len(op.inputs):
+            return default
+        o = self.sg.operands[op.inputs[pos]]
+        if o.is_omitted or o.data is None:
+            return default
+        return np.asarray(o.data).reshape(-1)[0].item()
+
+
+class Lowering:
+    """Base of a lowering family: ``check`` raises :class:`CannotLower` with a reason; ``passes``
+    returns the list of passes (each a list of ``(loads, computes, stores)`` stages)."""
+
+    family = ""
+
+    def supports(self, sg: Subgraph, op: Operation) -> str | None:
+        """``None`` when the operation, its types and parameters can be lowered, else why not."""
+        try:
+            self.check(sg, op)
+        except CannotLower as e:
+            return str(e)
+        return None
+
+    def check(self, sg: Subgraph, op: Operation) -> None:
+        raise NotImplementedError
+
+    def passes(self, ctx: LowerContext, op: Operation) -> list:
+        raise NotImplementedError
+
+    def alias(self) -> bool:
+        return False
+
+
+def _need_known(sg: Subgraph, idxs) -> None:
+    for i in idxs:
+        o = sg.operands[i]
+        if o.dimensions is None or not o.fully_specified or any(d == 0 for d in o.dimensions):
+            raise CannotLower(f"operand {i} has unknown or empty dimensions")
+
+
+def _need_quant8(sg: Subgraph, idxs) -> None:
+    for i in idxs:
+        if sg.operands[i].type not in QUANT8:
+            raise CannotLower(f"operand {i} is {sg.operands[i].type.name}, not 8-bit quantized")
+
+
+def _need_const(sg: Subgraph, op: Operation, positions) -> None:
+    for p in positions:
+        if p < len(op.inputs):
+            o = sg.operands[op.inputs[p]]
+            if not (o.is_constant or o.is_omitted):
+                raise CannotLower(f"input {p} is not a constant")
+
+
+def _scalar(sg, op, pos, default=None):
+    if pos >= len(op.inputs):
+        return default
+    o = sg.operands[op.inputs[pos]]
+    if o.is_omitted or o.data is None:
+        return default
+    return np.asarray(o.data).reshape(-1)[0].item()
+
+
+# ================================================================================ convolution
+@dataclass
+class ConvSpec:
+    """A general quantized convolution, NHWC: ``x [N, H, W, C]`` -> ``y [N, OH, OW, O]``."""
+
+    x: int
+    y: int
+    n: int
+    h: int
+    w: int
+    c: int
+    oh: int
+    ow: int
+    o: int
+    weff: np.ndarray      # [fh, fw, C, O] raw filter bytes (uint8 view), unconnected = zw
+    zx: int
+    zw: int
+    x_signed: int
+    w_signed: int
+    params: list          # REQ rows: bias, mult, shift, zo, lo, hi (each [O] or scalar)
+    stride: tuple
+    dilation: tuple
+    pads: tuple           # top, bottom, left, right
+    what: str
+
+
+def _window_spec(sg, op, spec_inputs):
+    ins = [sg.operands[i] for i in op.inputs]
+    form = spec_inputs.form_of(ins)
+    return gnn.read_window(spec_inputs, form, len(op.inputs), lambda i, d=None: _scalar(sg, op, i, d))
+
+
+class ConvLowering(Lowering):
+    family = "conv"
+
+    def __init__(self, kind: str):
+        self.kind = kind  # CONV_2D DEPTHWISE_CONV_2D GROUPED_CONV_2D FULLY_CONNECTED
+
+    def check(self, sg, op) -> None:
+        self.spec(sg, op)
+
+    def spec(self, sg, op) -> ConvSpec:
+        x, w, b = (sg.operands[i] for i in op.inputs[:3])
+        y = sg.operands[op.outputs[0]]
+        _need_quant8(sg, [op.inputs[0], op.outputs[0]])
+        _need_known(sg, [op.inputs[0], op.inputs[1], op.outputs[0]])
+        if not w.is_constant or not b.is_constant:
+            raise CannotLower("the filter and bias must be constants")
+        if w.type not in QUANT8 and w.type is not T.TENSOR_QUANT8_SYMM_PER_CHANNEL:
+            raise CannotLower(f"the filter is {w.type.name}")
+        _need_const(sg, op, range(3, len(op.inputs)))
+        wraw = np.asarray(w.data)
+        wbytes = wraw.view(np.uint8) if wraw.dtype == np.int8 else wraw.astype(np.uint8)
+        zw = 0 if w.type is T.TENSOR_QUANT8_SYMM_PER_CHANNEL else w.zero_point
+        if self.kind == "FULLY_CONNECTED":
+            units, size = wraw.shape
+            total = int(np.prod(x.dimensions))
+            if total % size:
+                raise CannotLower("the input size does not divide the input")
+            batch = total // size
+            weff = wbytes.T[None, None, :, :]
+            act = _scalar(sg, op, 3, 0)
+            n, h, wd, c, oh, ow, o = 1, 1, batch, size, 1, batch, units
+            stride, dil, pads = (1, 1), (1, 1), (0, 0, 0, 0)
+        else:
+            spec_inputs = {"CONV_2D": gnn.CONV_INPUTS, "DEPTHWISE_CONV_2D": gnn.DEPTHWISE_INPUTS,
+                           "GROUPED_CONV_2D": gnn.GROUPED_INPUTS}[self.kind]
+            win = _window_spec(sg, op, spec_inputs)
+            if win.nchw:
+                raise CannotLower("NCHW layout runs on the host")
+            n, h, wd, c = x.dimensions
+            _, oh, ow, o = y.dimensions
+            fh, fw = wraw.shape[1:3]
+            pads = win.resolve((h, wd), (fh, fw))
+            stride, dil = win.stride, win.dilation
+            act = win.activation or 0
+            if self.kind == "CONV_2D":
+                weff = wbytes.transpose(1, 2, 3, 0)
+            else:
+                weff = np.full((fh, fw, c, o), _byte(zw), np.uint8)
+                if self.kind == "DEPTHWISE_CONV_2D":
+                    mult = o // c
+                    oc = np.arange(o)
+                    weff[:, :, oc // mult, oc] = wbytes[0][:, :, oc]
+                else:
+                    g = win.extra
+                    cg, dg = c // g, o // g
+                    for gi in range(g):
+                        weff[:, :, gi * cg:(gi + 1) * cg, gi * dg:(gi + 1) * dg] = \
+                            wbytes[gi * dg:(gi + 1) * dg].transpose(1, 2, 3, 0)
+        m, e = gnn.conv_multipliers(x, w, y)
+        lo, hi = qrange(y.type)
+        act_lo, act_hi = activation_range_quantized(act, y.scale, y.zero_point, lo, hi)
+        bias = np.asarray(b.data, np.int64).reshape(-1)
+        params = [bias, np.broadcast_to(m, (o,)), np.broadcast_to(e, (o,)), y.zero_point, act_lo, act_hi]
+        return ConvSpec(op.inputs[0], op.outputs[0], n, h, wd, c, oh, ow, o, weff, x.zero_point, zw,
+                        _signed(x), int(w.type is not T.TENSOR_QUANT8_ASYMM), params, tuple(stride),
+                        tuple(dil), tuple(pads), self.kind)
+
+    def passes(self, ctx, op) -> list:
+        return conv_passes(ctx, self.spec(ctx.sg, op))
+
+
+def _conv_tile(cfg: HwConfig, s: ConvSpec, c_blocks: int, o_blocks: int):
+    """The largest output tile ``(toh, tow)`` whose buffers fit (double-buffered input and output
+    tiles in ACT, one accumulator tile in ACC) and whose strides fit the ISA fields."""
+    fh, fw = s.weff.shape[:2]
+    act_lines, acc_lines = cfg.lines("ACT"), cfg.lines("ACC")
+    best = None
+    for tow in range(min(s.ow, MAX8), 0, -1):
+        iw = (tow - 1) * s.stride[1] + (fw - 1) * s.dilation[1] + 1
+        if iw > MAX8 or s.stride[0] * iw > MAX8 or s.stride[1] > MAX8:
+            continue
+        toh = min(s.oh, MAX8, acc_lines // tow)
+        while toh > 0:
+            ih = (toh - 1) * s.stride[0] + (fh - 1) * s.dilation[0] + 1
+            if ih <= MAX8 and 2 * c_blocks * ih * iw + 2 * o_blocks * toh * tow <= act_lines:
+                break
+            toh -= 1
+        if toh and (best is None or toh * tow > best[0] * best[1]):
+            best = (toh, tow)
+        if best and best[0] * best[1] >= s.oh * s.ow:
+            break
+    if best is None:
+        raise CannotLower("no output tile fits the scratchpads")
+    return best
+
+
+def load_box(cfg, space, sp_addr, base, x0, y0, width, height, x_stride, y_stride, box_w, box_h,
+             ln, fill, comment) -> list[Ins]:
+    """LOADs of the ``box_h x box_w`` box of lines at ``sp_addr`` whose line ``(by, bx)`` is the
+    external line ``(y0 + by, x0 + bx)`` of a ``height x width`` grid at ``base`` (strides in
+    bytes), lines outside the grid filled with ``fill``. Uses the LOAD padding fields when the
+    border is at most 3 lines, else a fill pass and one LOAD per row."""
+    top, left = max(0, -y0), max(0, -x0)
+    bottom, right = max(0, y0 + box_h - height), max(0, x0 + box_w - width)
+    vh, vw = box_h - top - bottom, box_w - left - right
+    ext = base + (y0 + top) * y_stride + (x0 + left) * x_stride
+    if vh <= 0 or vw <= 0:
+        return [Ins("LOAD", {"sp": space, "len": 0, "sp_addr": sp_addr, "ext_addr": cfg.dma_base, "x_size": box_w,
+                                 "y_size": box_h, "x_stride": 0, "y_stride": 0, "fill": _byte(fill)}, comment + " (padding)")]
+    if max(top, bottom, left, right) <= MAX_PAD:
+        return [Ins("LOAD", {"sp": space, "len": ln, "sp_addr": sp_addr, "ext_addr": ext, "x_size": box_w, "y_size": box_h,
+                                 "x_stride": x_stride, "y_stride": y_stride, "pad_top": top, "pad_bottom": bottom,
+                                 "pad_left": left, "pad_right": right, "fill": _byte(fill)}, comment)]
+    out = [Ins("LOAD", {"sp": space, "len": 0, "sp_addr": sp_addr, "ext_addr": cfg.dma_base, "x_size": box_w, "y_size": box_h,
+                            "x_stride": 0, "y_stride": 0, "fill": _byte(fill)}, comment + " (padding)")]
+    for r in range(vh):
+        out.append(Ins("LOAD", {"sp": space, "len": ln, "sp_addr": sp_addr + (top + r) * box_w + left,
+                                    "ext_addr": ext + r * y_stride, "x_size": vw, "y_size": 1, "x_stride": x_stride,
+                                    "y_stride": 0, "fill": _byte(fill)}, comment + f" row {r}"))
+    return out
+
+
+def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
+    cfg, R = ctx.cfg, ctx.cfg.rows
+    fh, fw = s.weff.shape[:2]
+    cb, ob = _ceil(s.c, R), _ceil(s.o, R)
+    if s.c * s.w > MAX16 or s.o * s.ow > MAX16 or s.c > MAX16 or s.o > MAX16:
+        raise CannotLower("a tensor row is wider than the DMA stride field")
+    # weight tiles per output block: (tap_y, tap_x, c block) whose bytes are not all the zero point
+    wpad = np.full((fh, fw, cb * R, ob * R), _byte(s.zw), np.uint8)
+    wpad[:, :, :s.c, :s.o] = s.weff
+    tiles = wpad.reshape(fh, fw, cb, R, ob, R).transpose(4, 0, 1, 2, 3, 5)  # [ob, fh, fw, cb, R, R]
+    live = (tiles != _byte(s.zw)).any(axis=(4, 5))
+    per_block = []
+    for co in range(ob):
+        keys = [tuple(int(v) for v in k) for k in np.argwhere(live[co])] or [(0, 0, 0)]
+        per_block.append(keys)
+    wgt_tiles = cfg.lines("WGT") // R
+    vec_blocks = (cfg.lines("VEC")) // 6
+    # group output blocks into passes whose weight tiles fit the WGT scratchpad
+    groups, cur, used = [], [], 0
+    for co in range(ob):
+        k = len(per_block[co])
+        if k > wgt_tiles:
+            raise CannotLower(f"one output block needs {k} weight tiles, but WGT holds {wgt_tiles}")
+        if cur and (used + k > wgt_tiles or len(cur) >= vec_blocks or len(cur) * 6 >= MAX8):
+            groups.append(cur)
+            cur, used = [], 0
+        cur.append(co)
+        used += k
+    groups.append(cur)
+    max_ob = max(len(g) for g in groups)
+    toh, tow = _conv_tile(cfg, s, cb, max_ob)
+    ih = (toh - 1) * s.stride[0] + (fh - 1) * s.dilation[0] + 1
+    iw = (tow - 1) * s.stride[1] + (fw - 1) * s.dilation[1] + 1
+    in_lines = cb * ih * iw
+    out_lines = max_ob * toh * tow
+    in_base = (0, in_lines)
+    out_base = (2 * in_lines, 2 * in_lines + out_lines)
+    sh, sw = s.stride
+    dh, dw = s.dilation
+    top, _, left, _ = s.pads
+    passes = []
+    for g in groups:
+        # constants of the pass: weight tiles in order, REQ parameter blocks
+        order = [(co, key) for co in g for key in per_block[co]]
+        wblob = b"".join(tiles[co][key].tobytes() for co, key in order)
+        waddr = ctx.consts.add(wblob)
+        slot = {ok: i for i, ok in enumerate(order)}
+        rows = []
+        for co in g:
+            sl = slice(co * R, min(s.o, co * R + R))
+            rows += [p[sl] if np.ndim(p) else p for p in s.params]
+        pre = []
+        for k in range(0, len(order), MAX8):
+            nt = min(MAX8, len(order) - k)
+            pre.append(Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": k * R, "ext_addr": waddr + k * R * R, "x_size": R,
+                                        "y_size": nt, "x_stride": R, "y_stride": R * R},
+                           f"{s.what}: weight tiles {k}..{k + nt - 1}"))
+        pre += load_vec(cfg, ctx.consts, vec_block(cfg, rows), 0, f"{s.what}: requantization parameters")
+        stages = []
+        st = 0
+        for nb in range(s.n):
+            for oy0 in range(0, s.oh, toh):
+                th = min(toh, s.oh - oy0)
+                for ox0 in range(0, s.ow, tow):
+                    tw = min(tow, s.ow - ox0)
+                    p = st % 2
+                    iy0, ix0 = oy0 * sh - top, ox0 * sw - left
+                    loads = list(pre) if st == 0 else []
+                    xbase = ctx.addr[s.x] + nb * s.h * s.w * s.c
+                    ih_t = (th - 1) * sh + (fh - 1) * dh + 1
+                    for ci in range(cb):
+                        ln = min(R, s.c - ci * R)
+                        loads += load_box(cfg, "ACT", in_base[p] + ci * ih * iw, xbase + ci * R, ix0, iy0,
+                                          s.w, s.h, s.c, s.w * s.c, iw, ih_t, ln, s.zx,
+                                          f"{s.what}: input tile n{nb} y{oy0} x{ox0} c{ci * R}")
+                    computes, stores = [], []
+                    for j, co in enumerate(g):
+                        keys = per_block[co]
+                        for t, key in enumerate(keys):
+                            ky, kx, ci = key
+                            computes.append(Ins("GEMM", {
+                                "accumulate": int(t > 0), "preload": 1, "act_signed": s.x_signed, "wgt_signed": s.w_signed,
+                                "act": in_base[p] + ci * ih * iw + ky * dh * iw + kx * dw, "acc": 0,
+                                "wgt": slot[(co, key)] * R, "za": _byte(s.zx), "zw": _byte(s.zw), "nx": tw, "ny": th,
+                                "act_xs": sw, "act_ys": sh * iw, "acc_xs": 1, "acc_ys": tw},
+                                f"{s.what}: out c{co * R} tap ({ky},{kx}) in c{ci * R}"))
+                        dst = out_base[p] + j * toh * tow
+                        computes.append(Ins("VEC", {"func": "REQ", "signed": 0, "dst": dst, "src": 0, "param": 6 * j, "nx": tw,
+                                                        "ny": th, "dst_xs": 1, "dst_ys": tw, "src_xs": 1, "src_ys": tw},
+                                            f"{s.what}: requantize out c{co * R}"))
+                        ln = min(R, s.o - co * R)
+                        ext = ctx.addr[s.y] + ((nb * s.oh + oy0) * s.ow + ox0) * s.o + co * R
+                        stores.append(Ins("STORE", {"sp": "ACT", "len": ln, "sp_addr": dst, "ext_addr": ext, "x_size": tw,
+                                                        "y_size": th, "x_stride": s.o, "y_stride": s.ow * s.o},
+                                          f"{s.what}: output tile n{nb} y{oy0} x{ox0} c{co * R}"))
+                    stages.append((loads, computes, stores))
+                    st += 1
+        passes.append(stages)
+    return passes
+
+
+# ================================================================================ pooling
+class PoolLowering(Lowering):
+    family = "pool"
+
+    def __init__(self, kind: str):
+        self.kind = kind
+
+    def check(self, sg, op) -> None:
+        self.spec(sg, op)
+
+    def spec(self, sg, op):
+        _need_quant8(sg, [op.inputs[0], op.outputs[0]])
+        _need_known(sg, [op.inputs[0], op.outputs[0]])
+        _need_const(sg, op, range(1, len(op.inputs)))
+        win = _window_spec(sg, op, gnn.POOL_INPUTS)
+        if win.nchw:
+            raise CannotLower("NCHW layout runs on the host")
+        x, y = sg.operands[op.inputs[0]], sg.operands[op.outputs[0]]
+        n, h, w, c = x.dimensions
+        _, oh, ow, _ = y.dimensions
+        pads = win.resolve((h, w), win.filter)
+        lo, hi = activation_range_quantized(win.activation or 0, y.scale, y.zero_point, *qrange(y.type))
+        return {"x": op.inputs[0], "y": op.outputs[0], "n": n, "h": h, "w": w, "c": c, "oh": oh, "ow": ow, "filter": win.filter,
+                    "stride": win.stride, "pads": pads, "lo": lo, "hi": hi, "signed": _signed(x)}
+
+    def passes(self, ctx, op) -> list:
+        return pool_passes(ctx, self.spec(ctx.sg, op), self.kind)
+
+
+def pool_passes(ctx, s: dict, kind: str) -> list:
+    cfg, R = ctx.cfg, ctx.cfg.rows
+    fh, fw = s["filter"]
+    sh, sw = s["stride"]
+    top, _bottom, left, _right = s["pads"]
+    cb = _ceil(s["c"], R)
+    if s["c"] * s["w"] > MAX16:
+        raise CannotLower("a tensor row is wider than the DMA stride field")
+    avg = kind == "AVERAGE_POOL_2D"
+    qmin = qrange(T.TENSOR_QUANT8_ASYMM_SIGNED if s["signed"] else T.TENSOR_QUANT8_ASYMM)[0]
+    fill = 0 if avg else qmin
+    # window counts per output position, and the parameter blocks (DIV: div, lo, hi; CLAMP: lo, hi)
+    counts = gnn.pool_window_counts((s["h"], s["w"]), (fh, fw), (sh, sw), s["pads"], (s["oh"], s["ow"]))
+    act_lines, acc_lines = cfg.lines("ACT"), cfg.lines("ACC")
+    best = None
+    for tow in range(min(s["ow"], MAX8), 0, -1):
+        iw = (tow - 1) * sw + fw
+        if iw > MAX8 or sh * iw > MAX8 or sw > MAX8:
+            continue
+        toh = min(s["oh"], MAX8, acc_lines // tow)
+        while toh > 0:
+            ih = (toh - 1) * sh + fh
+            if ih <= MAX8 and 2 * cb * ih * iw + 2 * cb * toh * tow <= act_lines:
+                break
+            toh -= 1
+        if toh and (best is None or toh * tow > best[0] * best[1]):
+            best = (toh, tow)
+    if best is None:
+        raise CannotLower("no pooling tile fits the scratchpads")
+    toh, tow = best
+    ih, iw = (toh - 1) * sh + fh, (tow - 1) * sw + fw
+    in_lines, out_lines = cb * ih * iw, cb * toh * tow
+    in_base, out_base = (0, in_lines), (2 * in_lines, 2 * in_lines + out_lines)
+    distinct = sorted({int(v) for v in counts.reshape(-1)})
+    if avg:
+        blocks = {d: k * 3 for k, d in enumerate(distinct)}
+        rows = [r for d in distinct for r in (d, s["lo"], s["hi"])]
+    else:
+        rows = [qmin, 255 if not s["signed"] else 127, s["lo"], s["hi"]]
+    if len(rows) > cfg.lines("VEC") or len(rows) > MAX8:
+        raise CannotLower("too many distinct window sizes for the vector parameters")
+    pre = load_vec(cfg, ctx.consts, vec_block(cfg, rows), 0, f"{kind}: parameters")
+    what = kind
+    stages, st = [], 0
+    for nb in range(s["n"]):
+        for oy0 in range(0, s["oh"], toh):
+            th = min(toh, s["oh"] - oy0)
+            for ox0 in range(0, s["ow"], tow):
+                tw = min(tow, s["ow"] - ox0)
+                p = st % 2
+                iy0, ix0 = oy0 * sh - top, ox0 * sw - left
+                loads = list(pre) if st == 0 else []
+                xbase = ctx.addr[s["x"]] + nb * s["h"] * s["w"] * s["c"]
+                computes, stores = [], []
+                for ci in range(cb):
+                    ln = min(R, s["c"] - ci * R)
+                    src0 = in_base[p] + ci * ih * iw
+                    loads += load_box(cfg, "ACT", src0, xbase + ci * R, ix0, iy0, s["w"], s["h"], s["c"],
+                                      s["w"] * s["c"], iw, (th - 1) * sh + fh, ln, fill, f"{what}: input tile y{oy0} x{ox0} c{ci * R}")
+                    dst = out_base[p] + ci * toh * tow
+                    geo = {"nx": tw, "ny": th, "src_xs": sw, "src_ys": sh * iw}
+                    for ky in range(fh):
+                        for kx in range(fw):
+                            src = src0 + ky * iw + kx
+                            first = ky == 0 and kx == 0
+                            if avg:
+                                computes.append(Ins("VEC", dict(func="SUMW", signed=s["signed"], accumulate=int(not first),
+                                                                dst=0, src=src, dst_xs=1, dst_ys=tw, **geo),
+                                                    f"{what}: sum tap ({ky},{kx}) c{ci * R}"))
+                            elif first:
+                                computes.append(Ins("VEC", dict(func="CLAMP", signed=s["signed"], dst=dst, src=src,
+                                                                param=0, dst_xs=1, dst_ys=tw, **geo),
+                                                    f"{what}: first tap c{ci * R}"))
+                            else:
+                                computes.append(Ins("VEC", dict(func="MAX", signed=s["signed"], dst=dst, src=src,
+                                                                src2=dst, dst_xs=1, dst_ys=tw, **geo),
+                                                    f"{what}: max tap ({ky},{kx}) c{ci * R}"))
+                    if avg:
+                        computes += _div_regions(counts[oy0:oy0 + th, ox0:ox0 + tw], blocks, dst, tw, what, ci * R)
+                    else:
+                        computes.append(Ins("VEC", {"func": "CLAMP", "signed": s["signed"], "dst": dst, "src": dst, "param": 2,
+                                                        "nx": tw, "ny": th, "dst_xs": 1, "dst_ys": tw, "src_xs": 1, "src_ys": tw},
+                                            f"{what}: fused activation c{ci * R}"))
+                    ext = ctx.addr[s["y"]] + ((nb * s["oh"] + oy0) * s["ow"] + ox0) * s["c"] + ci * R
+                    stores.append(Ins("STORE", {"sp": "ACT", "len": ln, "sp_addr": dst, "ext_addr": ext, "x_size": tw, "y_size": th,
+                                                    "x_stride": s["c"], "y_stride": s["ow"] * s["c"]},
+                                      f"{what}: output tile y{oy0} x{ox0} c{ci * R}"))
+                stages.append((loads, computes, stores))
+                st += 1
+    return [stages]
+
+
+def _runs(v: np.ndarray):
+    """Maximal runs ``(start, stop, value)`` of equal values of a 1-D array."""
+    out, start = [], 0
+    for i in range(1, len(v) + 1):
+        if i == len(v) or v[i] != v[start]:
+            out.append((start, i, int(v[start])))
+            start = i
+    return out
+
+
+def _div_regions(counts: np.ndarray, blocks: dict, dst: int, tw: int, what: str, c0: int) -> list[Ins]:
+    """DIV instructions over rectangles of equal window count (counts = row count x column count,
+    so rows with equal row profiles and columns with equal column profiles form rectangles)."""
+    out = []
+    row_keys = [tuple(r) for r in counts]
+    col_keys = [tuple(c) for c in counts.T]
+    rr = _runs(np.array([row_keys.index(k) for k in row_keys]))
+    cr = _runs(np.array([col_keys.index(k) for k in col_keys]))
+    for y0, y1, _ in rr:
+        for x0, x1, _ in cr:
+            d = int(counts[y0, x0])
+            line = dst + y0 * tw + x0
+            out.append(Ins("VEC", {"func": "DIV", "signed": 0, "dst": line, "src": y0 * tw + x0, "param": blocks[d],
+                                       "nx": x1 - x0, "ny": y1 - y0, "dst_xs": 1, "dst_ys": tw, "src_xs": 1, "src_ys": tw},
+                           f"{what}: average over {d} pixels c{c0}"))
+    return out
+
+
+# ================================================================================ line-wise ops
+def _line_chunks(cfg: HwConfig, nbytes: int, budget_lines: int):
+    """Splits ``nbytes`` bytes into chunks of whole lines: ``(byte offset, full lines, tail bytes)``
+    per chunk; at most ``budget_lines`` lines per chunk."""
+    R = cfg.cols
+    full, tail = divmod(nbytes, R)
+    step = max(1, budget_lines)
+    out = []
+    for l0 in range(0, full, step):
+        out.append((l0 * R, min(step, full - l0), 0))
+    if tail:
+        if out and out[-1][1] < step:
+            off, n, _ = out[-1]
+            out[-1] = (off, n, tail)
+        else:
+            out.append((full * R, 0, tail))
+    return out
+
+
+def _line_dma(cfg, name, sp_addr, ext, nlines, tail, comment, fill=0) -> list[Ins]:
+    """LOAD / STORE of ``nlines`` full lines then a ``tail``-byte line, contiguous in memory."""
+    R = cfg.cols
+    out, k = [], 0
+    extra = {"fill": _byte(fill)} if name == "LOAD" else {}
+    while k < nlines:
+        x = min(MAX8, nlines - k)
+        y = min(MAX8, (nlines - k) // x)
+        out.append(Ins(name, dict(sp="ACT", len=R, sp_addr=sp_addr + k, ext_addr=ext + k * R, x_size=x, y_size=y,
+                                  x_stride=R, y_stride=R * x, **extra), comment))
+        k += x * y
+    if tail:
+        out.append(Ins(name, dict(sp="ACT", len=tail, sp_addr=sp_addr + nlines, ext_addr=ext + nlines * R,
+                                  x_size=1, y_size=1, x_stride=R, y_stride=0, **extra), comment + " (tail)"))
+    return out
+
+
+def _vec_lines(func, dst, src, nlines, param=0, src2=None, signed=0, comment="") -> list[Ins]:
+    out, k = [], 0
+    while k < nlines:
+        x = min(MAX8, nlines - k)
+        y = min(MAX8, (nlines - k) // x)
+        f = {"func": func, "signed": signed, "dst": dst + k, "src": src + k, "param": param, "nx": x, "ny": y, "dst_xs": 1, "dst_ys": x,
+                 "src_xs": 1, "src_ys": x}
+        if src2 is not None:
+            f["src2"] = src2 + k
+        out.append(Ins("VEC", f, comment))
+        k += x * y
+    return out
+
+
+def lines_passes(ctx, what, srcs, dst_index, nbytes, func, param_rows, signed, table=None) -> list:
+    """A line-wise vector operation over ``nbytes`` bytes: ``srcs`` (one or two operand indexes)
+    loaded to ACT, ``func`` applied (binary: in place into the second source), stored to
+    ``dst_index``."""
+    cfg = ctx.cfg
+    nsrc = len(srcs)
+    budget = cfg.lines("ACT") // (2 * nsrc) - 1
+    chunks = _line_chunks(cfg, nbytes, budget)
+    region = budget + 1
+    if table is not None:
+        pre = load_vec(cfg, ctx.consts, vec_block(cfg, [table[i * cfg.cols:(i + 1) * cfg.cols]
+                                                         for i in range(cfg.lut_lines)]), 0, f"{what}: lookup table")
+    else:
+        pre = load_vec(cfg, ctx.consts, vec_block(cfg, param_rows), 0, f"{what}: parameters")
+    stages = []
+    for st, (off, nl, tail) in enumerate(chunks):
+        p = st % 2
+        base = [(2 * k + p) * region for k in range(nsrc)]
+        loads = list(pre) if st == 0 else []
+        for k, src in enumerate(srcs):
+            loads += _line_dma(cfg, "LOAD", base[k], ctx.addr[src] + off, nl, tail, f"{what}: input {k} bytes {off}")
+        n = nl + (1 if tail else 0)
+        out_at = base[-1]
+        if nsrc == 2:
+            computes = _vec_lines(func, base[1], base[0], n, 0, base[1], signed, f"{what}")
+        else:
+            computes = _vec_lines(func, base[0], base[0], n, 0, None, signed, f"{what}")
+        stores = _line_dma(cfg, "STORE", out_at, ctx.addr[dst_index] + off, nl, tail, f"{what}: output bytes {off}")
+        stages.append((loads, computes, stores))
+    return [stages]
+
+
+class EltwiseLowering(Lowering):
+    family = "eltwise"
+
+    def __init__(self, kind: str):
+        self.kind = kind
+
+    def check(self, sg, op) -> None:
+        self.params(sg, op)
+
+    def params(self, sg, op):
+        _need_quant8(sg, [op.inputs[0], op.inputs[1], op.outputs[0]])
+        _need_known(sg, [op.inputs[0], op.inputs[1], op.outputs[0]])
+        _need_const(sg, op, [2])
+        a, b, o = (sg.operands[i] for i in (op.inputs[0], op.inputs[1], op.outputs[0]))
+        if tuple(a.dimensions) != tuple(b.dimensions) or tuple(a.dimensions) != tuple(o.dimensions):
+            raise CannotLower("broadcasting runs on the host")
+        act = _scalar(sg, op, 2, 0)
+        lo, hi = activation_range_quantized(act, f32(o.scale), o.zero_point, *qrange(o.type))
+        if self.kind in ("ADD", "SUB"):
+            r1, r2, ro = add_sub_real_multipliers(a.scale, b.scale, o.scale)
+            m1, e1 = quantize_multiplier(r1)
+            m2, e2 = quantize_multiplier(r2)
+            mo, eo = quantize_multiplier(ro)
+            return "ADDQ" if self.kind == "ADD" else "SUBQ", [a.zero_point, m1, e1, b.zero_point, m2, e2, mo, eo,
+                                                               o.zero_point, lo, hi]
+        # as the golden mul_quant8: (m, e) = quantize_multiplier(double(float32(s1 * s2)) / so)
+        m, e = quantize_multiplier(float(f32(a.scale) * f32(b.scale)) / float(f32(o.scale)))
+        return "MULQ", [a.zero_point, b.zero_point, m, e, o.zero_point, lo, hi]
+
+    def passes(self, ctx, op) -> list:
+        func, rows = self.params(ctx.sg, op)
+        a = ctx.sg.operands[op.inputs[0]]
+        n = int(np.prod(a.dimensions))
+        return lines_passes(ctx, self.kind, [op.inputs[0], op.inputs[1]], op.outputs[0], n, func, rows, _signed(a))
+
+
+class LutLowering(Lowering):
+    """Unary int8 non-linearities: the table is the golden kernel evaluated on every byte."""
+
+    family = "lut"
+
+    def __init__(self, kind: str):
+        self.kind = kind
+
+    def check(self, sg, op) -> None:
+        _need_quant8(sg, [op.inputs[0], op.outputs[0]])
+        _need_known(sg, [op.inputs[0], op.outputs[0]])
+        if len(op.inputs) != 1:
+            raise CannotLower("extra inputs")
+
+    def table(self, ctx, op) -> np.ndarray:
+        from nnaccel import registry
+        x = ctx.sg.operands[op.inputs[0]]
+        dtype = np.int8 if x.type is T.TENSOR_QUANT8_ASYMM_SIGNED else np.uint8
+        allbytes = np.arange(256, dtype=np.uint8).view(dtype)
+        interp = types.SimpleNamespace(model=ctx.model, rng=np.random.default_rng(0))
+        k = KernelContext(interp, ctx.sg, 0, op, [allbytes])
+        out = np.asarray(registry.get(op.type).kernel(k)[0])
+        return out.astype(np.int64) & 0xFF
+
+    def passes(self, ctx, op) -> list:
+        x = ctx.sg.operands[op.inputs[0]]
+        n = int(np.prod(x.dimensions))
+        return lines_passes(ctx, self.kind, [op.inputs[0]], op.outputs[0], n, "LUT", None, _signed(x),
+                            table=self.table(ctx, op))
+
+
+class AliasLowering(Lowering):
+    """Layout no-ops: the output is the input's bytes (same quantization)."""
+
+    family = "alias"
+
+    def check(self, sg, op) -> None:
+        _need_quant8(sg, [op.inputs[0], op.outputs[0]])
+        _need_known(sg, [op.inputs[0], op.outputs[0]])
+        _need_const(sg, op, range(1, len(op.inputs)))
+        a, o = sg.operands[op.inputs[0]], sg.operands[op.outputs[0]]
+        if a.type is not o.type or a.scale != o.scale or a.zero_point != o.zero_point:
+            raise CannotLower("the output's quantization differs from the input's")
+        if math.prod(a.dimensions) != math.prod(o.dimensions):
+            raise CannotLower("element counts differ")
+
+    def alias(self) -> bool:
+        return True
+
+    def passes(self, ctx, op) -> list:
+        return []
+
+
+LOWERINGS: dict[str, Lowering] = {
+    **{k: ConvLowering(k) for k in ("CONV_2D", "DEPTHWISE_CONV_2D", "GROUPED_CONV_2D", "FULLY_CONNECTED")},
+    **{k: PoolLowering(k) for k in ("AVERAGE_POOL_2D", "MAX_POOL_2D")},
+    **{k: EltwiseLowering(k) for k in ("ADD", "SUB", "MUL")},
+    **{k: LutLowering(k) for k in ("RELU", "RELU1", "RELU6", "LOGISTIC", "TANH", "HARD_SWISH")},
+    **{k: AliasLowering() for k in ("RESHAPE", "SQUEEZE", "EXPAND_DIMS")},
+}
+
+
+def install() -> None:
+    """Hangs each lowering on its registry entry (``OpDef.lowering``): the registry stays the one
+    table of what runs where."""
+    from nnaccel import registry
+    registry.load_all()
+    for name, low in LOWERINGS.items():
+        registry.OPS[name].lowering = low

@@ -1,0 +1,359 @@
+"""The host runtime: loads a program package, runs its accelerator segments on a backend and every
+other operation on the host with the golden kernels, and returns the outputs with the
+performance counters of every segment.
+
+Backends (``BACKENDS``): ``isa`` — the ISA simulator (``nnaccel.sim.isasim``), default; ``rtl`` —
+the Verilator model of the RTL (``nnaccel.sim.rtl_runner.run_program_rtl``), when present.
+A backend is ``fn(config, program_bytes, memory) -> (memory_after, counters, schedule_or_None)``.
+
+Host operations run exactly as in the golden interpreter (same kernels, same output checks); IF and
+WHILE run on the host with their bodies on the golden model. With ``check=True`` every segment's
+outputs are also computed by the golden kernels and compared byte for byte (the differential
+check of ``nnaccel cts --target isa``).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+from nnaccel.compiler.package import Package, PackageError
+
+from nnaccel import registry
+from nnaccel.errors import ExecutionError, InputError, NnaccelError
+from nnaccel.golden.context import KernelContext
+from nnaccel.golden.interpreter import Interpreter
+from nnaccel.hwconfig import HwConfig, load_config
+from nnaccel.model import TYPE_INFO
+
+
+class BackendUnavailable(NnaccelError):
+    """The requested backend is not available in this installation."""
+
+
+class MismatchError(NnaccelError):
+    """An accelerated operation's output differs from the golden model's."""
+
+
+# ------------------------------------------------------------------------------------ backends
+def _isa_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None):
+    from nnaccel.sim.isasim import IsaSim
+    sim = IsaSim(cfg, mem_size=memory.size)
+    sim.mem[:] = memory
+    res = sim.run(program, progress)
+    return sim.mem, dict(res.counters), res.schedule
+
+
+def _rtl_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None):
+    try:
+        from nnaccel.sim.rtl_runner import run_program_rtl
+        result = run_program_rtl(cfg, program, memory)
+    except ImportError as e:
+        raise BackendUnavailable(f"The rtl backend is not available ({e}).") from None
+    if isinstance(result, dict):
+        return np.asarray(result["memory"], np.uint8), dict(result.get("counters", {})), None
+    mem, counters = result[0], result[1]
+    return np.asarray(mem, np.uint8), dict(counters), None
+
+
+BACKENDS = {"isa": _isa_backend, "rtl": _rtl_backend}
+
+
+# ------------------------------------------------------------------------------------ runtime
+def _raw(a: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+
+
+class Runtime:
+    """Runs one package. ``config`` (optional) must be the configuration the package was built for."""
+
+    def __init__(self, pkg: Package, config=None):
+        self.pkg = pkg
+        self.cfg = pkg.config()
+        if config is not None:
+            want = load_config(config)
+            if want.to_dict() != self.cfg.to_dict():
+                raise PackageError(f"The package was built for configuration {self.cfg.name!r}, not "
+                                   f"{want.name!r}; compile the model again for {want.name!r}.")
+        self.model = pkg.model()
+        m = pkg.manifest
+        self.segments = m["segments"]
+        self.start = {s["operations"][0]: s for s in self.segments}
+        self.tensors = {int(k): v for k, v in m["tensors"].items()}
+        mem = m["memory"]
+        self.mem_size = mem["base"] + mem["size"]
+        self.const_base = mem["const_base"]
+
+    def run(self, inputs: list, backend: str = "isa", check: bool = False, progress=None):
+        """Runs the main graph; returns ``(outputs, report)``."""
+        if backend not in BACKENDS:
+            raise InputError(f"Unknown backend {backend!r}; choose one of golden, {', '.join(BACKENDS)}.")
+        interp = Interpreter(self.model, validate=False)
+        arrays = _check_inputs(self.model, inputs)
+        self.seg_reports = []
+        interp.deadline = None
+        outputs = self._run_main(interp, arrays, backend, check, progress)
+        return outputs, self.report(backend)
+
+    # main graph: host operations as the golden interpreter runs them, segments on the backend
+    def _run_main(self, interp, arrays, backend, check, progress):
+        sg = self.model.main
+        env: dict[int, np.ndarray | None] = {}
+        for i, o in enumerate(sg.operands):
+            if o.is_constant or o.lifetime.name == "SUBGRAPH":
+                env[i] = o.data
+            elif o.lifetime.name == "NO_VALUE":
+                env[i] = None
+        for i, a in zip(sg.input_indexes, arrays):
+            env[i] = a
+        index = 0
+        ops = sg.operations
+        while index < len(ops):
+            seg = self.start.get(index)
+            if seg is not None:
+                self._run_segment(seg, env, backend, check, interp, progress)
+                index = seg["operations"][-1] + 1
+                continue
+            _host_op(interp, sg, index, env)
+            index += 1
+        return [env[i] for i in sg.output_indexes]
+
+    def _run_segment(self, seg, env, backend, check, interp, progress):
+        sg = self.model.main
+        mem = np.zeros(self.mem_size, np.uint8)
+        consts = np.frombuffer(self.pkg.consts, np.uint8)
+        mem[self.const_base:self.const_base + consts.size] = consts
+        for j in seg["inputs"]:
+            t = self.tensors[j]
+            a = env.get(j)
+            if a is None:
+                raise ExecutionError(f"Operand {j} has no value when accelerator segment {seg['index']} starts.")
+            a = np.asarray(a)
+            if list(a.shape) != list(t["shape"]) and a.size != t["bytes"]:
+                raise ExecutionError(f"Operand {j} has shape {list(a.shape)}, but the package was compiled for "
+                                     f"{t['shape']}.")
+            mem[t["addr"]:t["addr"] + t["bytes"]] = _raw(a)
+        t0 = time.perf_counter()
+        words = self.pkg.segment_words(seg)
+        out_mem, counters, sched = BACKENDS[backend](self.cfg, words, mem, progress)
+        wall = time.perf_counter() - t0
+        for j in seg["outputs"]:
+            t = self.tensors[j]
+            o = sg.operands[j]
+            dtype = TYPE_INFO[o.type].dtype
+            env[j] = np.array(out_mem[t["addr"]:t["addr"] + t["bytes"]]).view(dtype).reshape(t["shape"])
+        if check:
+            self._check_segment(seg, env, interp, out_mem)
+        self.seg_reports.append(self._segment_report(seg, counters, sched, wall))
+
+    def _check_segment(self, seg, env, interp, out_mem):
+        """Runs the segment's operations on the golden kernels and compares every accelerated
+        operation's output byte for byte."""
+        sg = self.model.main
+        genv = dict(env)
+        for i in seg["operations"]:
+            _host_op(interp, sg, i, genv)
+            j = sg.operations[i].outputs[0]
+            t = self.tensors.get(j)
+            if t is None:
+                continue
+            got = np.asarray(out_mem[t["addr"]:t["addr"] + t["bytes"]])
+            want = _raw(np.asarray(genv[j]))
+            bad = np.flatnonzero(got != want)
+            if bad.size:
+                raise MismatchError(f"Accelerated operation {i} ({sg.operations[i].type}) differs from the golden "
+                                    f"model at {bad.size} of {want.size} bytes (first at {bad[0]}: got "
+                                    f"{got[bad[0]]}, golden {want[bad[0]]}).")
+
+    def _segment_report(self, seg, counters, sched, wall):
+        cfg = self.cfg
+        peak = cfg.rows * cfg.cols
+        ops = self.model.main.operations
+        cyc = int(counters.get("cycles", 0))
+        macs = int(counters.get("macs", 0))
+        layers = []
+        if sched is not None:
+            from nnaccel.isa import bytes_to_words, decode
+            words = bytes_to_words(self.pkg.segment_words(seg))
+            for lay in seg["layers"]:
+                a, b = lay["first"], lay["last"] + 1
+                start = sched.start[a:b]
+                end = sched.end[a:b]
+                ok = start >= 0
+                c = int(end[ok].max() - start[ok].min()) if ok.any() else 0
+                lm, dma = _static_counts(cfg, [decode(w) for w in words[a:b]])
+                layers.append({"op": lay["op"], "type": lay["type"], "pass": lay["pass"], "cycles": c, "macs": lm,
+                               "utilization": lm / (c * peak) if c else 0.0, "dma_bytes": dma})
+        return {"index": seg["index"], "cycles": cyc, "macs": macs,
+                "utilization": macs / (cyc * peak) if cyc else 0.0,
+                "operations": [{"index": i, "type": ops[i].type} for i in seg["operations"]],
+                "counters": counters, "layers": layers, "wall_seconds": wall}
+
+    def report(self, backend: str) -> dict:
+        segs = self.seg_reports
+        cyc = sum(s["cycles"] for s in segs)
+        macs = sum(s["macs"] for s in segs)
+        peak = self.cfg.rows * self.cfg.cols
+        m = self.pkg.manifest
+        return {"backend": backend, "config": self.cfg.name,
+                "total": {"cycles": cyc, "macs": macs, "utilization": macs / (cyc * peak) if cyc else 0.0},
+                "segments": segs,
+                "accelerator_ops": [{"index": o["index"], "type": o["type"]} for o in m["accelerator_ops"]],
+                "host_ops": [{"index": o["index"], "type": o["type"]} for o in m["host_ops"]]}
+
+
+def _static_counts(cfg: HwConfig, decoded) -> tuple[int, int]:
+    """(MACs, DMA bytes) of a list of decoded instructions, as the counters define them."""
+    from nnaccel.hwconfig import ELEMENT_BYTES
+    from nnaccel.isa.table import SPACE_ENUM
+    macs = dma = 0
+    for d in decoded:
+        if d.name == "GEMM":
+            macs += d.nx * d.ny * cfg.rows * cfg.cols
+        elif d.name in ("LOAD", "STORE"):
+            rows, cols = d.y_size, d.x_size
+            if d.name == "LOAD":
+                rows, cols = rows - d.pad_top - d.pad_bottom, cols - d.pad_left - d.pad_right
+            dma += max(rows, 0) * max(cols, 0) * d.len * ELEMENT_BYTES[SPACE_ENUM[d.sp]]
+    return macs, dma
+
+
+def _check_inputs(model, inputs) -> list:
+    """The interpreter's own input checks (count, dtype, shape)."""
+    main = model.main
+    if len(inputs) != len(main.input_indexes):
+        raise InputError(f"The model has {len(main.input_indexes)} inputs but {len(inputs)} were given.")
+    checker = Interpreter.__new__(Interpreter)
+    checker.model = model
+    out = []
+    for pos, (i, a) in enumerate(zip(main.input_indexes, inputs)):
+        if a is None:
+            out.append(None)
+            continue
+        o = main.operands[i]
+        a = np.asarray(a)
+        dtype = TYPE_INFO[o.type].dtype
+        if a.dtype != dtype:
+            if a.dtype.kind != dtype.kind and not (a.dtype.kind in "iu" and dtype.kind in "iu"):
+                raise InputError(f"Input {pos} has dtype {a.dtype}, but the model expects {dtype} ({o.type.name}).")
+            a = a.astype(dtype)
+        if o.dimensions is not None and o.dimensions and (
+                a.ndim != len(o.dimensions) or any(d and d != s for d, s in zip(o.dimensions, a.shape))):
+            raise InputError(f"Input {pos} has shape {list(a.shape)}, but the model declares {list(o.dimensions)}.")
+        out.append(a)
+    return out
+
+
+def _host_op(interp, sg, index: int, env: dict) -> None:
+    """One operation on the golden kernels, with the interpreter's checks."""
+    from nnaccel.errors import NotImplementedOpError
+    op = sg.operations[index]
+    entry = registry.get(op.type)
+    if entry.kernel is None:
+        raise NotImplementedOpError(f"Operation {op.type} is not implemented yet in the golden model.")
+    ins = [env.get(i) for i in op.inputs]
+    ctx = KernelContext(interp, sg, index, op, ins)
+    try:
+        outs = entry.kernel(ctx)
+    except (AttributeError, TypeError):
+        omitted = [pos for pos, a in enumerate(ins) if a is None]
+        if not omitted:
+            raise
+        raise ExecutionError(f"Operation {index} ({op.type}) cannot run: input {omitted[0]} (operand "
+                             f"{op.inputs[omitted[0]]}) has no value.") from None
+    if len(outs) != len(op.outputs):
+        raise ExecutionError(f"Operation {index} ({op.type}) produced {len(outs)} outputs, expected "
+                             f"{len(op.outputs)}.")
+    for pos, (i, a) in enumerate(zip(op.outputs, outs)):
+        o = sg.operands[i]
+        a = np.asarray(a)
+        dtype = TYPE_INFO[o.type].dtype
+        if a.dtype != dtype:
+            a = a.astype(dtype)
+        if o.dimensions is not None and o.dimensions and (
+                a.ndim != len(o.dimensions) or any(d and d != s for d, s in zip(o.dimensions, a.shape))):
+            raise ExecutionError(f"Operation {index} ({op.type}): output {pos} has shape {list(a.shape)}, but "
+                                 f"operand {i} declares {list(o.dimensions)}.")
+        env[i] = a
+
+
+# ------------------------------------------------------------------------------------ entry points
+def load_package_or_model(path: str, name: str | None = None):
+    """A :class:`Package` when ``path`` is one, else the model (JSON / .tflite)."""
+    from nnaccel.compiler.package import is_package
+    if is_package(path):
+        return Package.load(path)
+    from nnaccel.cli import load_cli_model
+    return load_cli_model(path, name)
+
+
+def run_on_backend(model_or_pkg, inputs: list, backend: str = "isa", config=None, check: bool = False,
+                   progress=None):
+    """Runs a model or a package on ``backend`` (``golden``, ``isa``, ``rtl``); a model is compiled
+    on the fly for ``config`` (default ``base``). Returns ``(outputs, report)``; ``report`` has
+    ``total`` (cycles, macs, utilization), ``segments``, ``accelerator_ops`` and ``host_ops``."""
+    if backend == "golden":
+        model = model_or_pkg.model() if isinstance(model_or_pkg, Package) else model_or_pkg
+        outs = Interpreter(model).run(inputs)
+        ops = [{"index": i, "type": op.type} for i, op in enumerate(model.main.operations)]
+        return outs, {"backend": "golden", "total": {"cycles": 0, "macs": 0, "utilization": 0.0},
+                      "segments": [], "accelerator_ops": [], "host_ops": ops}
+    if isinstance(model_or_pkg, Package):
+        pkg = model_or_pkg
+    else:
+        import warnings
+
+        from nnaccel.compiler.compile import compile_model
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            pkg = compile_model(model_or_pkg, config or "base")
+        config = None
+    return Runtime(pkg, config).run(inputs, backend, check, progress)
+
+
+#: Configuration the conformance targets compile for (override with $NNACCEL_CTS_CONFIG).
+def _cts_config():
+    import os
+    return os.environ.get("NNACCEL_CTS_CONFIG", "small")
+
+
+def _cts_target(model, inputs, backend):
+    import os
+    import warnings
+
+    from nnaccel.compiler.compile import compile_model
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pkg = compile_model(model, _cts_config(), validate=False)
+    outs, report = Runtime(pkg).run(inputs, backend, check=True)
+    log = os.environ.get("NNACCEL_ACCEL_LOG")
+    if log:
+        with open(log, "a") as f:
+            f.write(f"{model.name}\t{len(report['accelerator_ops'])}\t"
+                    f"{','.join(sorted({o['type'] for o in report['accelerator_ops']}))}\n")
+    return outs
+
+
+def cts_target_isa(model, inputs) -> list:
+    """``nnaccel cts --target isa``: compile (configuration ``$NNACCEL_CTS_CONFIG``, default
+    ``small``) and run on the ISA simulator, every accelerated operation checked bit-exact against
+    the golden model."""
+    return _cts_target(model, inputs, "isa")
+
+
+def cts_target_rtl(model, inputs) -> list:
+    """``nnaccel cts --target rtl``: as :func:`cts_target_isa` on the RTL backend."""
+    return _cts_target(model, inputs, "rtl")
+
+
+def _progress_printer(label: str):
+    last = [0.0]
+
+    def show(done, total):
+        now = time.perf_counter()
+        if sys.stderr.isatty() and (now - last[0] > 0.5 or done == total):
+            last[0] = now
+            print(f"\r{label}: {done}/{total} instructions", end="\n" if done == total else "",
+                  file=sys.stderr, flush=True)
+    return show
