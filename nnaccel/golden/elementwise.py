@@ -452,9 +452,11 @@ def logistic_tanh_quant8(k, fixed_fn, output_shift: int, output_offset: int):
     c = x.astype(np.int64) - io.zero_point
     y = fixed_fn(multiply_by_quantized_multiplier(c, m, shift), Q4_INTEGER_BITS)
     inside = np.clip(rounding_divide_by_pot(y, output_shift) + output_offset, q_min, q_max)
-    if o.type is Q8A:  # optimized_ops scalar path: strict comparisons with the radius
+    # uint8 runs TFLite's optimized_ops scalar loop (strict comparisons with the radius), int8 the
+    # reference_integer_ops one (inclusive); the two differ only for input scales of 2 and more.
+    if o.type is Q8A:
         low, high = c < -radius, c > radius
-    else:              # reference_integer_ops: inclusive comparisons
+    else:
         low, high = c <= -radius, c >= radius
     return np.where(low, q_min, np.where(high, q_max, inside)).astype(o.info.dtype)
 
