@@ -43,15 +43,6 @@ def _align(n: int) -> int:
     return -(-n // ALIGN) * ALIGN
 
 
-def memory_operands(op) -> list[int]:
-    """The operands an accelerated operation reads or writes in external memory."""
-    if op.type in ("CONV_2D", "DEPTHWISE_CONV_2D", "GROUPED_CONV_2D", "FULLY_CONNECTED", "AVERAGE_POOL_2D",
-                   "MAX_POOL_2D", "RELU", "RELU1", "RELU6", "LOGISTIC", "TANH", "HARD_SWISH", "RESHAPE",
-                   "SQUEEZE", "EXPAND_DIMS"):
-        return [op.inputs[0], op.outputs[0]]
-    return [op.inputs[0], op.inputs[1], op.outputs[0]]
-
-
 def lowering_of(op):
     entry = registry.get(op.type)
     return None if entry is None else entry.lowering
@@ -87,7 +78,7 @@ def compile_model(model: Model, config="base", validate: bool = True) -> Package
     for i in candidates:
         op = ops[i]
         low = lowering_of(op)
-        for j in memory_operands(op):
+        for j in lowering_of(op).tensors(sg, op):
             if j in addr:
                 continue
             if low.alias() and j == op.outputs[0]:
@@ -156,7 +147,7 @@ def compile_model(model: Model, config="base", validate: bool = True) -> Package
         produced, inputs = set(), []
         for i in seg:
             op = ops[i]
-            for j in memory_operands(op)[:-1]:
+            for j in lowering_of(op).tensors(sg, op)[:-1]:
                 if j not in produced and j not in inputs:
                     inputs.append(j)
             produced.add(op.outputs[0])
@@ -185,7 +176,7 @@ def compile_model(model: Model, config="base", validate: bool = True) -> Package
     tensors = {str(j): {"addr": a, "shape": list(sg.operands[j].dimensions),
                         "type": sg.operands[j].type.name,
                         "bytes": int(np.prod(sg.operands[j].dimensions))}
-               for j, a in addr.items() if any(j in memory_operands(ops[i]) for i in accel)}
+               for j, a in addr.items() if any(j in lowering_of(ops[i]).tensors(sg, ops[i]) for i in accel)}
     manifest = {
         "format": FORMAT, "version": VERSION, "nnaccel_version": __version__,
         "model": model.name, "config": cfg.to_dict(),

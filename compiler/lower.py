@@ -41,6 +41,7 @@ from nnaccel.golden.context import KernelContext
 from nnaccel.golden.elementwise import add_sub_real_multipliers, f32
 from nnaccel.hwconfig import HwConfig
 from nnaccel.model import Operand, OperandType, Operation, Subgraph
+from nnaccel.program import lut_block, param_block
 from nnaccel.quant import activation_range_quantized, quantize_multiplier
 
 from .emit import Ins
@@ -101,17 +102,10 @@ class ConstImage:
         self.index = index
 
 
-def vec_block(cfg: HwConfig, rows: list) -> bytes:
-    """VEC lines (int32 little-endian), one per parameter; each row is a scalar (all lanes) or a
-    per-lane array (zero-padded to the line)."""
-    out = np.zeros((len(rows), cfg.cols), np.int64)
-    for j, r in enumerate(rows):
-        r = np.asarray(r, np.int64).reshape(-1)
-        if r.size == 1:
-            out[j, :] = r[0]
-        else:
-            out[j, :r.size] = r
-    return out.astype("<i4").tobytes()
+def vec_blob(blocks) -> bytes:
+    """VEC parameter blocks (``nnaccel.program.param_block`` / ``lut_block`` arrays, one line per
+    parameter) as the little-endian int32 bytes LOAD reads."""
+    return np.concatenate([np.asarray(b, np.int64) for b in blocks]).astype("<i4").tobytes()
 
 
 def load_vec(cfg: HwConfig, consts: ConstImage, blob: bytes, line: int, comment: str) -> list[Ins]:
@@ -176,6 +170,11 @@ class Lowering:
     def alias(self) -> bool:
         return False
 
+    def tensors(self, sg: Subgraph, op: Operation) -> list[int]:
+        """The operands the lowered code reads or writes in external memory (inputs, then the
+        output last)."""
+        return [op.inputs[0], op.outputs[0]]
+
 
 def _need_known(sg: Subgraph, idxs) -> None:
     for i in idxs:
@@ -226,7 +225,7 @@ class ConvSpec:
     zw: int
     x_signed: int
     w_signed: int
-    params: list          # REQ rows: bias, mult, shift, zo, lo, hi (each [O] or scalar)
+    params: dict          # REQ parameters: bias, mult, shift, zo, lo, hi (each [O] or a scalar)
     stride: tuple
     dilation: tuple
     pads: tuple           # top, bottom, left, right
@@ -301,7 +300,8 @@ class ConvLowering(Lowering):
         lo, hi = qrange(y.type)
         act_lo, act_hi = activation_range_quantized(act, y.scale, y.zero_point, lo, hi)
         bias = np.asarray(b.data, np.int64).reshape(-1)
-        params = [bias, np.broadcast_to(m, (o,)), np.broadcast_to(e, (o,)), y.zero_point, act_lo, act_hi]
+        params = {"bias": bias, "mult": np.broadcast_to(m, (o,)), "shift": np.broadcast_to(e, (o,)), "zo": y.zero_point,
+                      "lo": act_lo, "hi": act_hi}
         return ConvSpec(op.inputs[0], op.outputs[0], n, h, wd, c, oh, ow, o, weff, x.zero_point, zw,
                         _signed(x), int(w.type is not T.TENSOR_QUANT8_ASYMM), params, tuple(stride),
                         tuple(dil), tuple(pads), self.kind)
@@ -318,7 +318,7 @@ def _conv_tile(cfg: HwConfig, s: ConvSpec, c_blocks: int, o_blocks: int):
     best = None
     for tow in range(min(s.ow, MAX8), 0, -1):
         iw = (tow - 1) * s.stride[1] + (fw - 1) * s.dilation[1] + 1
-        if iw > MAX8 or s.stride[0] * iw > MAX8 or s.stride[1] > MAX8:
+        if iw > MAX8 or s.stride[1] > MAX8:
             continue
         toh = min(s.oh, MAX8, acc_lines // tow)
         while toh > 0:
@@ -333,6 +333,14 @@ def _conv_tile(cfg: HwConfig, s: ConvSpec, c_blocks: int, o_blocks: int):
     if best is None:
         raise CannotLower("no output tile fits the scratchpads")
     return best
+
+
+def _row_groups(th: int, row_stride: int):
+    """Output rows per instruction: all ``th`` at once when the ACT row stride fits its 8-bit
+    field, else one instruction per row."""
+    if row_stride <= MAX8 or th == 1:
+        return [(0, th)]
+    return [(r, 1) for r in range(th)]
 
 
 def load_box(cfg, space, sp_addr, base, x0, y0, width, height, x_stride, y_stride, box_w, box_h,
@@ -408,17 +416,17 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
         wblob = b"".join(tiles[co][key].tobytes() for co, key in order)
         waddr = ctx.consts.add(wblob)
         slot = {ok: i for i, ok in enumerate(order)}
-        rows = []
+        blocks = []
         for co in g:
             sl = slice(co * R, min(s.o, co * R + R))
-            rows += [p[sl] if np.ndim(p) else p for p in s.params]
+            blocks.append(param_block(cfg, "REQ", **{k: (v[sl] if np.ndim(v) else v) for k, v in s.params.items()}))
         pre = []
         for k in range(0, len(order), MAX8):
             nt = min(MAX8, len(order) - k)
             pre.append(Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": k * R, "ext_addr": waddr + k * R * R, "x_size": R,
                                         "y_size": nt, "x_stride": R, "y_stride": R * R},
                            f"{s.what}: weight tiles {k}..{k + nt - 1}"))
-        pre += load_vec(cfg, ctx.consts, vec_block(cfg, rows), 0, f"{s.what}: requantization parameters")
+        pre += load_vec(cfg, ctx.consts, vec_blob(blocks), 0, f"{s.what}: requantization parameters")
         stages = []
         st = 0
         for nb in range(s.n):
@@ -441,12 +449,14 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
                         keys = per_block[co]
                         for t, key in enumerate(keys):
                             ky, kx, ci = key
-                            computes.append(Ins("GEMM", {
-                                "accumulate": int(t > 0), "preload": 1, "act_signed": s.x_signed, "wgt_signed": s.w_signed,
-                                "act": in_base[p] + ci * ih * iw + ky * dh * iw + kx * dw, "acc": 0,
-                                "wgt": slot[(co, key)] * R, "za": _byte(s.zx), "zw": _byte(s.zw), "nx": tw, "ny": th,
-                                "act_xs": sw, "act_ys": sh * iw, "acc_xs": 1, "acc_ys": tw},
-                                f"{s.what}: out c{co * R} tap ({ky},{kx}) in c{ci * R}"))
+                            a0 = in_base[p] + ci * ih * iw + ky * dh * iw + kx * dw
+                            for r0, nr in _row_groups(th, sh * iw):
+                                computes.append(Ins("GEMM", {
+                                    "accumulate": int(t > 0), "preload": int(r0 == 0), "act_signed": s.x_signed,
+                                    "wgt_signed": s.w_signed, "act": a0 + r0 * sh * iw, "acc": r0 * tw,
+                                    "wgt": slot[(co, key)] * R, "za": _byte(s.zx), "zw": _byte(s.zw), "nx": tw,
+                                    "ny": nr, "act_xs": sw, "act_ys": sh * iw if nr > 1 else 0, "acc_xs": 1,
+                                    "acc_ys": tw}, f"{s.what}: out c{co * R} tap ({ky},{kx}) in c{ci * R}"))
                         dst = out_base[p] + j * toh * tow
                         computes.append(Ins("VEC", {"func": "REQ", "signed": 0, "dst": dst, "src": 0, "param": 6 * j, "nx": tw,
                                                         "ny": th, "dst_xs": 1, "dst_ys": tw, "src_xs": 1, "src_ys": tw},
@@ -508,7 +518,7 @@ def pool_passes(ctx, s: dict, kind: str) -> list:
     best = None
     for tow in range(min(s["ow"], MAX8), 0, -1):
         iw = (tow - 1) * sw + fw
-        if iw > MAX8 or sh * iw > MAX8 or sw > MAX8:
+        if iw > MAX8 or sw > MAX8:
             continue
         toh = min(s["oh"], MAX8, acc_lines // tow)
         while toh > 0:
@@ -527,12 +537,13 @@ def pool_passes(ctx, s: dict, kind: str) -> list:
     distinct = sorted({int(v) for v in counts.reshape(-1)})
     if avg:
         blocks = {d: k * 3 for k, d in enumerate(distinct)}
-        rows = [r for d in distinct for r in (d, s["lo"], s["hi"])]
+        rows = [param_block(cfg, "DIV", div=d, lo=s["lo"], hi=s["hi"]) for d in distinct]
     else:
-        rows = [qmin, 255 if not s["signed"] else 127, s["lo"], s["hi"]]
-    if len(rows) > cfg.lines("VEC") or len(rows) > MAX8:
+        rows = [param_block(cfg, "CLAMP", lo=qmin, hi=255 if not s["signed"] else 127),
+                param_block(cfg, "CLAMP", lo=s["lo"], hi=s["hi"])]
+    if 3 * len(rows) > cfg.lines("VEC") or 3 * len(rows) > MAX8:
         raise CannotLower("too many distinct window sizes for the vector parameters")
-    pre = load_vec(cfg, ctx.consts, vec_block(cfg, rows), 0, f"{kind}: parameters")
+    pre = load_vec(cfg, ctx.consts, vec_blob(rows), 0, f"{kind}: parameters")
     what = kind
     stages, st = [], 0
     for nb in range(s["n"]):
@@ -551,23 +562,23 @@ def pool_passes(ctx, s: dict, kind: str) -> list:
                     loads += load_box(cfg, "ACT", src0, xbase + ci * R, ix0, iy0, s["w"], s["h"], s["c"],
                                       s["w"] * s["c"], iw, (th - 1) * sh + fh, ln, fill, f"{what}: input tile y{oy0} x{ox0} c{ci * R}")
                     dst = out_base[p] + ci * toh * tow
-                    geo = {"nx": tw, "ny": th, "src_xs": sw, "src_ys": sh * iw}
                     for ky in range(fh):
                         for kx in range(fw):
-                            src = src0 + ky * iw + kx
                             first = ky == 0 and kx == 0
-                            if avg:
-                                computes.append(Ins("VEC", dict(func="SUMW", signed=s["signed"], accumulate=int(not first),
-                                                                dst=0, src=src, dst_xs=1, dst_ys=tw, **geo),
-                                                    f"{what}: sum tap ({ky},{kx}) c{ci * R}"))
-                            elif first:
-                                computes.append(Ins("VEC", dict(func="CLAMP", signed=s["signed"], dst=dst, src=src,
-                                                                param=0, dst_xs=1, dst_ys=tw, **geo),
-                                                    f"{what}: first tap c{ci * R}"))
-                            else:
-                                computes.append(Ins("VEC", dict(func="MAX", signed=s["signed"], dst=dst, src=src,
-                                                                src2=dst, dst_xs=1, dst_ys=tw, **geo),
-                                                    f"{what}: max tap ({ky},{kx}) c{ci * R}"))
+                            for r0, nr in _row_groups(th, sh * iw):
+                                src = src0 + ky * iw + kx + r0 * sh * iw
+                                geo = {"nx": tw, "ny": nr, "src_xs": sw, "src_ys": sh * iw if nr > 1 else 0,
+                                       "dst_xs": 1, "dst_ys": tw, "signed": s["signed"], "src": src}
+                                if avg:
+                                    computes.append(Ins("VEC", dict(func="SUMW", accumulate=int(not first),
+                                                                    dst=r0 * tw, **geo),
+                                                        f"{what}: sum tap ({ky},{kx}) c{ci * R}"))
+                                elif first:
+                                    computes.append(Ins("VEC", dict(func="CLAMP", dst=dst + r0 * tw, param=0, **geo),
+                                                        f"{what}: first tap c{ci * R}"))
+                                else:
+                                    computes.append(Ins("VEC", dict(func="MAX", dst=dst + r0 * tw, src2=dst + r0 * tw,
+                                                                    **geo), f"{what}: max tap ({ky},{kx}) c{ci * R}"))
                     if avg:
                         computes += _div_regions(counts[oy0:oy0 + th, ox0:ox0 + tw], blocks, dst, tw, what, ci * R)
                     else:
@@ -647,6 +658,18 @@ def _line_dma(cfg, name, sp_addr, ext, nlines, tail, comment, fill=0) -> list[In
     return out
 
 
+def _fill_lines(cfg, sp_addr, nlines, value, comment) -> list[Ins]:
+    """LOADs that set ``nlines`` ACT lines to the byte ``value`` in every lane."""
+    out, k = [], 0
+    while k < nlines:
+        x = min(MAX8, nlines - k)
+        y = min(MAX8, (nlines - k) // x)
+        out.append(Ins("LOAD", {"sp": "ACT", "len": 0, "sp_addr": sp_addr + k, "ext_addr": cfg.dma_base,
+                                "x_size": x, "y_size": y, "x_stride": 0, "y_stride": 0, "fill": _byte(value)}, comment))
+        k += x * y
+    return out
+
+
 def _vec_lines(func, dst, src, nlines, param=0, src2=None, signed=0, comment="") -> list[Ins]:
     out, k = [], 0
     while k < nlines:
@@ -671,17 +694,20 @@ def lines_passes(ctx, what, srcs, dst_index, nbytes, func, param_rows, signed, t
     chunks = _line_chunks(cfg, nbytes, budget)
     region = budget + 1
     if table is not None:
-        pre = load_vec(cfg, ctx.consts, vec_block(cfg, [table[i * cfg.cols:(i + 1) * cfg.cols]
-                                                         for i in range(cfg.lut_lines)]), 0, f"{what}: lookup table")
+        pre = load_vec(cfg, ctx.consts, vec_blob([lut_block(cfg, table)]), 0, f"{what}: lookup table")
     else:
-        pre = load_vec(cfg, ctx.consts, vec_block(cfg, param_rows), 0, f"{what}: parameters")
+        pre = load_vec(cfg, ctx.consts, vec_blob([param_block(cfg, func, **param_rows)]), 0, f"{what}: parameters")
     stages = []
     for st, (off, nl, tail) in enumerate(chunks):
         p = st % 2
         base = [(2 * k + p) * region for k in range(nsrc)]
         loads = list(pre) if st == 0 else []
         for k, src in enumerate(srcs):
-            loads += _line_dma(cfg, "LOAD", base[k], ctx.addr[src] + off, nl, tail, f"{what}: input {k} bytes {off}")
+            if isinstance(src, tuple):
+                loads += _fill_lines(cfg, base[k], nl + (1 if tail else 0), src[1], f"{what}: input {k} broadcast")
+            else:
+                loads += _line_dma(cfg, "LOAD", base[k], ctx.addr[src] + off, nl, tail,
+                                   f"{what}: input {k} bytes {off}")
         n = nl + (1 if tail else 0)
         out_at = base[-1]
         if nsrc == 2:
@@ -691,6 +717,11 @@ def lines_passes(ctx, what, srcs, dst_index, nbytes, func, param_rows, signed, t
         stores = _line_dma(cfg, "STORE", out_at, ctx.addr[dst_index] + off, nl, tail, f"{what}: output bytes {off}")
         stages.append((loads, computes, stores))
     return [stages]
+
+
+def _splat(o: Operand) -> bool:
+    """A one-element constant: broadcast by filling lines with its byte (LOAD ``len = 0``)."""
+    return o.is_constant and o.data is not None and int(np.prod(o.dimensions or (1,))) == 1
 
 
 class EltwiseLowering(Lowering):
@@ -707,8 +738,9 @@ class EltwiseLowering(Lowering):
         _need_known(sg, [op.inputs[0], op.inputs[1], op.outputs[0]])
         _need_const(sg, op, [2])
         a, b, o = (sg.operands[i] for i in (op.inputs[0], op.inputs[1], op.outputs[0]))
-        if tuple(a.dimensions) != tuple(b.dimensions) or tuple(a.dimensions) != tuple(o.dimensions):
-            raise CannotLower("broadcasting runs on the host")
+        for x in (a, b):
+            if tuple(x.dimensions) != tuple(o.dimensions) and not _splat(x):
+                raise CannotLower("broadcasting other than of a one-element constant runs on the host")
         act = _scalar(sg, op, 2, 0)
         lo, hi = activation_range_quantized(act, f32(o.scale), o.zero_point, *qrange(o.type))
         if self.kind in ("ADD", "SUB"):
@@ -716,17 +748,25 @@ class EltwiseLowering(Lowering):
             m1, e1 = quantize_multiplier(r1)
             m2, e2 = quantize_multiplier(r2)
             mo, eo = quantize_multiplier(ro)
-            return "ADDQ" if self.kind == "ADD" else "SUBQ", [a.zero_point, m1, e1, b.zero_point, m2, e2, mo, eo,
-                                                               o.zero_point, lo, hi]
+            return "ADDQ" if self.kind == "ADD" else "SUBQ", {"z1": a.zero_point, "m1": m1, "e1": e1, "z2": b.zero_point,
+                                                                   "m2": m2, "e2": e2, "mo": mo, "eo": eo, "zo": o.zero_point,
+                                                                   "lo": lo, "hi": hi}
         # as the golden mul_quant8: (m, e) = quantize_multiplier(double(float32(s1 * s2)) / so)
         m, e = quantize_multiplier(float(f32(a.scale) * f32(b.scale)) / float(f32(o.scale)))
-        return "MULQ", [a.zero_point, b.zero_point, m, e, o.zero_point, lo, hi]
+        return "MULQ", {"z1": a.zero_point, "z2": b.zero_point, "m": m, "e": e, "zo": o.zero_point, "lo": lo, "hi": hi}
+
+    def tensors(self, sg, op) -> list[int]:
+        return [i for i in op.inputs[:2] if not _splat(sg.operands[i])] + [op.outputs[0]]
 
     def passes(self, ctx, op) -> list:
         func, rows = self.params(ctx.sg, op)
-        a = ctx.sg.operands[op.inputs[0]]
-        n = int(np.prod(a.dimensions))
-        return lines_passes(ctx, self.kind, [op.inputs[0], op.inputs[1]], op.outputs[0], n, func, rows, _signed(a))
+        a, o = ctx.sg.operands[op.inputs[0]], ctx.sg.operands[op.outputs[0]]
+        n = int(np.prod(o.dimensions))
+        srcs = []
+        for i in op.inputs[:2]:
+            x = ctx.sg.operands[i]
+            srcs.append(("fill", int(np.asarray(x.data).reshape(-1)[0])) if _splat(x) else i)
+        return lines_passes(ctx, self.kind, srcs, op.outputs[0], n, func, rows, _signed(a))
 
 
 class LutLowering(Lowering):
