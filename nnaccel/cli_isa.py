@@ -34,8 +34,13 @@ def cmd_disasm(args) -> int:
 
 
 def cmd_doc(args) -> int:
-    from .isa.docgen import render
+    from .isa.docgen import render, update_accelerator_doc
     text = render()
+    if args.accelerator_doc:
+        p = Path(args.accelerator_doc)
+        old = p.read_text() if p.exists() else "# nnaccel accelerator\n"
+        p.write_text(update_accelerator_doc(old))
+        print(f"updated the cycle model in {p}")
     if args.output:
         Path(args.output).write_text(text)
         print(f"wrote {args.output}")
@@ -67,6 +72,8 @@ def register(subparsers) -> None:
     d.set_defaults(func=cmd_disasm)
     g = sub.add_parser("doc", help="print or write the ISA reference generated from the table")
     g.add_argument("-o", "--output", help="file to write (docs/isa.md)")
+    g.add_argument("--accelerator-doc", metavar="FILE",
+                   help="also refresh the generated cycle-model block of this file (docs/accelerator.md)")
     g.set_defaults(func=cmd_doc)
     c = sub.add_parser("config", help="print a hardware configuration as TOML or JSON")
     c.add_argument("--config", default="tiny", help="preset name or .toml/.json file (default tiny)")

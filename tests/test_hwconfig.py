@@ -72,3 +72,13 @@ def test_load_errors(tmp_path):
     p.write_text(json.dumps([1, 2]))
     with pytest.raises(ConfigError, match="must be a table of fields"):
         load_config(str(p))
+
+
+def test_accelerator_doc_preset_table_matches():
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "docs" / "accelerator.md").read_text()
+    for name, c in PRESETS.items():
+        row = (f"| {name} | {c.rows}x{c.cols} | {c.act_bytes // 1024} KiB | {c.wgt_bytes // 1024} KiB | "
+               f"{c.acc_bytes // 1024} KiB | {c.vec_bytes // 1024} KiB | {c.vector_lanes} | "
+               f"{c.dma_bytes_per_cycle} | {c.ext_latency} | {c.queue_depth} |")
+        assert row in text, f"docs/accelerator.md's preset table disagrees with PRESETS[{name!r}]"

@@ -120,3 +120,6 @@ def test_docs_up_to_date():
     path = ROOT / "docs" / "isa.md"
     assert path.exists() and path.read_text() == docgen.render(), (
         f"docs/isa.md is stale; regenerate it with `{docgen.REGENERATE}`")
+    acc = (ROOT / "docs" / "accelerator.md").read_text()
+    assert docgen.render_cycle_model() in acc, (
+        f"the cycle model in docs/accelerator.md is stale; regenerate it with `{docgen.REGENERATE}`")

@@ -15,7 +15,10 @@ from .table import (
     WIDTH,
 )
 
-REGENERATE = "nnaccel isa doc -o docs/isa.md"
+REGENERATE = "nnaccel isa doc -o docs/isa.md --accelerator-doc docs/accelerator.md"
+#: docs/accelerator.md carries the generated cycle model between these markers.
+BEGIN = "<!-- cycle-model:begin (generated from nnaccel/isa/table.py) -->"
+END = "<!-- cycle-model:end -->"
 
 
 def _bits(f) -> str:
@@ -69,6 +72,25 @@ def render() -> str:
             "", "| id | name | counts |", "|---|---|---|"]
     out += [f"| {c.id} | `{c.name}` | {c.doc} |" for c in COUNTERS]
     return "\n".join(out) + "\n"
+
+
+def render_cycle_model() -> str:
+    """The cycle formula of every instruction and the queue model, for docs/accelerator.md."""
+    out = [BEGIN, "", "| instruction | queue | cycles |", "|---|---|---|"]
+    out += [f"| {i.name} | {i.queue} | {i.cycles} |" for i in INSTRUCTIONS]
+    out += ["", "VEC parameter lines `P`: " + ", ".join(
+        f"{v.name} {len(v.params) if v.params != ('table',) else 'ceil(256 / cols)'}" for v in VEC_FUNCS)
+        + ".", "", QUEUE_MODEL, "", END]
+    return "\n".join(out)
+
+
+def update_accelerator_doc(text: str) -> str:
+    """``text`` with the block between the markers replaced by :func:`render_cycle_model`."""
+    if BEGIN not in text or END not in text:
+        return text.rstrip("\n") + "\n\n" + render_cycle_model() + "\n"
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    return head + render_cycle_model() + tail
 
 
 if __name__ == "__main__":  # python -m nnaccel.isa.docgen [FILE]

@@ -294,3 +294,23 @@ def test_other_lut_activations(op):
     table = P.golden_table(op, xq, oq, dtype)
     out, _ = P.lookup("small", x, table, op).run()
     assert (out == golden).all()
+
+
+# ------------------------------------------------------------------------------ property-based
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+
+@settings(max_examples=25, deadline=None)
+@given(config=st.sampled_from(CONFIGS), m=st.integers(1, 40), k=st.integers(1, 70),
+       n=st.integers(1, 40), signed=st.booleans(), act=st.integers(0, 3), seed=st.integers(0, 2 ** 16))
+def test_fully_connected_property(config, m, k, n, signed, act, seed):
+    dtype = np.int8 if signed else np.uint8
+    rng = np.random.default_rng(seed)
+    x, w = rand(rng, dtype, (m, k)), rand(rng, dtype, (n, k))
+    bias = rng.integers(-5000, 5000, n)
+    za, zw = (int(v) for v in rng.integers(np.iinfo(dtype).min, int(np.iinfo(dtype).max) + 1, 2))
+    xq, wq, oq = (0.05, za), (0.03, zw), (float(rng.uniform(0.05, 5)), zp(dtype, 128, 0))
+    out, _ = P.fully_connected(config, x, w, bias, xq, wq, oq, activation=act).run()
+    acc = (x.astype(np.int64) - za) @ (w.astype(np.int64) - zw).T + bias
+    assert (out == requant_ref(acc, xq[0] * wq[0] / oq[0], oq, act, dtype)).all()
