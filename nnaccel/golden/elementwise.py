@@ -131,6 +131,12 @@ def check_same_dims(v, i: int, j: int) -> None:
         v.fail(f"has shape {list(b)}, but it must have the shape of input {i}, {list(a)}", input=j)
 
 
+def validate_broadcast_binary(v) -> None:
+    """PRELU, POW, MAXIMUM, MINIMUM, the comparisons, LOGICAL_AND / OR: broadcastable inputs, the
+    output of the broadcast shape."""
+    check_broadcast(v)
+
+
 def validate_unary(v) -> None:
     """Unary elementwise operations: the output has the input's shape."""
     check_output_dims(v, v.inp(0).dimensions)
@@ -599,11 +605,6 @@ def elu(k):
     return [_float_unary(k, lambda x: np.maximum(zero, x) + np.minimum(zero, alpha * (np.exp(x) - one)))]
 
 
-def validate_broadcast_binary(v) -> None:
-    """PRELU / POW / MAXIMUM / MINIMUM: broadcastable inputs, the output of the broadcast shape."""
-    check_broadcast(v)
-
-
 def prelu_quant8(k) -> np.ndarray:
     """Quantized PRELU: NNAPI ``prelu::evalQuant8``, in int32::
 
@@ -732,6 +733,7 @@ def minimum(k):
 
 
 def validate_select(v) -> None:
+    """SELECT: condition, input 1, input 2 and the output all of one shape (no broadcasting)."""
     check_same_dims(v, 0, 1)
     check_same_dims(v, 1, 2)
     check_output_dims(v, v.inp(1).dimensions)
@@ -756,10 +758,6 @@ def select(k):
 # Comparisons and logic.
 
 
-def validate_comparison(v) -> None:
-    check_broadcast(v)
-
-
 _COMPARISONS = {"EQUAL": np.equal, "NOT_EQUAL": np.not_equal, "GREATER": np.greater,
                 "GREATER_EQUAL": np.greater_equal, "LESS": np.less, "LESS_EQUAL": np.less_equal}
 
@@ -781,20 +779,20 @@ def _comparison(name: str):
                       "as the reference, in float: both sides are dequantized to float32, "
                       "``float32(q - z) * float32(s)`` (:func:`~nnaccel.golden.common."
                       "dequantize_float32`), and compared; the scales may differ.")
-    return define(name, sigs_for(("T", "T"), (BOOL8,), COMPARISON_TYPES), validate_comparison)(kernel)
+    return define(name, sigs_for(("T", "T"), (BOOL8,), COMPARISON_TYPES), validate_broadcast_binary)(kernel)
 
 
 for _name in _COMPARISONS:
     _comparison(_name)
 
 
-@define("LOGICAL_AND", sigs_for(("T", "T"), ("T",), LOGICAL_TYPES), validate_comparison)
+@define("LOGICAL_AND", sigs_for(("T", "T"), ("T",), LOGICAL_TYPES), validate_broadcast_binary)
 def logical_and(k):
     """LOGICAL_AND: ``a && b`` with broadcasting (bool8)."""
     return [np.logical_and(k.inputs[0], k.inputs[1])]
 
 
-@define("LOGICAL_OR", sigs_for(("T", "T"), ("T",), LOGICAL_TYPES), validate_comparison)
+@define("LOGICAL_OR", sigs_for(("T", "T"), ("T",), LOGICAL_TYPES), validate_broadcast_binary)
 def logical_or(k):
     """LOGICAL_OR: ``a || b`` with broadcasting (bool8)."""
     return [np.logical_or(k.inputs[0], k.inputs[1])]
@@ -814,6 +812,7 @@ CAST_SIGS = ([Sig((a,), (b,), since="V1_2") for a in CAST_CONVERTIBLE for b in C
 
 
 def validate_cast(v) -> None:
+    """CAST: a fully known output shape must equal the input's (NNAPI rejects the model)."""
     a, out = v.inp(0).dimensions, v.out(0).dimensions
     if _known(a) and _known(out) and all(out) and tuple(a) != tuple(out):
         v.fail(f"has shape {list(out)}, but CAST requires the output shape to equal the input shape "
