@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, note, reject, settings
 from hypothesis import strategies as st
 from nnaccel.compiler.tflite_build import TFLiteBuilder
-from nnaccel.compiler.tflite_import import OP_TABLE, import_tflite_bytes
+from nnaccel.compiler.tflite_import import OP_TABLE, OpMapping, import_tflite_bytes
 from nnaccel.compiler.tflite_litert import LiteRTWorker
 
 from nnaccel import registry
@@ -855,3 +855,114 @@ def test_matches_litert_large(litert, op, dtype, request):
     if "litert" not in expr and "slow" not in expr:
         pytest.skip("the large LiteRT budget runs only when selected: pytest -m litert")
     run_budget(litert, op, dtype, LARGE_EXAMPLES, derandomize=False)
+
+
+# ================================================================================ multi-op graphs
+class GraphBuilder:
+    """Small helper over TFLiteBuilder for hand-built float32 / int8 graphs."""
+
+    def __init__(self, dtype: str, seed: int):
+        self.b, self.dtype, self.r = TFLiteBuilder(), dtype, np.random.default_rng(seed)
+
+    def act(self, shape, scale=0.05, zp=0):
+        return self.b.add_tensor(shape, self.dtype, **({"scale": scale, "zero_point": zp}
+                                                       if self.dtype == "INT8" else {}))
+
+    def conv(self, x, in_scale, cin, cout, k, out_scale, act=0, depthwise=False):
+        shape = (1, k, k, cout) if depthwise else (cout, k, k, cin)
+        w = self.r.uniform(-1, 1, shape) * (0.6 / np.sqrt(k * k * (1 if depthwise else cin)))
+        bias = self.r.uniform(-0.2, 0.2, cout)
+        qdim = 3 if depthwise else 0
+        if self.dtype == "INT8":
+            ws = np.abs(w).max(axis=tuple(i for i in range(4) if i != qdim)) / 127
+            wq = np.round(w / ws.reshape([-1 if i == qdim else 1 for i in range(4)])).astype(np.int8)
+            wt = self.b.add_tensor(shape, "INT8", data=wq, scale=list(ws), zero_point=[0] * cout,
+                                   quantized_dimension=qdim)
+            bs = in_scale * ws
+            bt = self.b.add_tensor([cout], "INT32", data=np.round(bias / bs).astype(np.int32), scale=list(bs),
+                                   zero_point=[0] * cout)
+        else:
+            wt = self.b.add_tensor(shape, "FLOAT32", data=w)
+            bt = self.b.add_tensor([cout], "FLOAT32", data=bias)
+        return wt, bt, out_scale, act
+
+
+def residual_cnn(dtype: str, seed: int) -> tuple[bytes, list]:
+    """conv3x3+RELU -> conv3x3 -> ADD(residual)+RELU -> avg pool 2x2 -> RESHAPE -> FC -> SOFTMAX."""
+    g = GraphBuilder(dtype, seed)
+    b = g.b
+    x = g.act((1, 8, 8, 3), 0.02, 0)
+    c1 = g.act((1, 8, 8, 8), 0.04, -128)
+    w1, b1, _, _ = g.conv(x, 0.02, 3, 8, 3, 0.04)
+    b.add_op("CONV_2D", [x, w1, b1], [c1], "Conv2DOptions", Padding=0, StrideW=1, StrideH=1,
+             FusedActivationFunction=1)
+    c2 = g.act((1, 8, 8, 8), 0.05, 3)
+    w2, b2, _, _ = g.conv(c1, 0.04, 8, 8, 3, 0.05)
+    b.add_op("CONV_2D", [c1, w2, b2], [c2], "Conv2DOptions", Padding=0, StrideW=1, StrideH=1)
+    s = g.act((1, 8, 8, 8), 0.06, -128)
+    b.add_op("ADD", [c1, c2], [s], "AddOptions", FusedActivationFunction=1)
+    p = g.act((1, 4, 4, 8), 0.06, -128)
+    b.add_op("AVERAGE_POOL_2D", [s], [p], "Pool2DOptions", Padding=1, StrideW=2, StrideH=2, FilterWidth=2,
+             FilterHeight=2)
+    shape = b.add_tensor([2], "INT32", data=[1, 128])
+    f = g.act((1, 128), 0.06, -128)
+    b.add_op("RESHAPE", [p, shape], [f])
+    wf = g.r.uniform(-1, 1, (10, 128)) * 0.1
+    bf = g.r.uniform(-0.5, 0.5, 10)
+    if dtype == "INT8":
+        ws = float(np.abs(wf).max() / 127)
+        wt = b.add_tensor([10, 128], "INT8", data=np.round(wf / ws).astype(np.int8), scale=ws, zero_point=0)
+        bt = b.add_tensor([10], "INT32", data=np.round(bf / (0.06 * ws)).astype(np.int32), scale=0.06 * ws,
+                          zero_point=0)
+    else:
+        wt, bt = b.add_tensor([10, 128], "FLOAT32", data=wf), b.add_tensor([10], "FLOAT32", data=bf)
+    logits = g.act((1, 10), 0.1, 0)
+    b.add_op("FULLY_CONNECTED", [f, wt, bt], [logits], "FullyConnectedOptions")
+    out = g.act((1, 10), 1 / 256, -128)
+    b.add_op("SOFTMAX", [logits], [out], "SoftmaxOptions", Beta=1.0)
+    inp = values(g.r, (1, 8, 8, 3), dtype)
+    return b.finish([x], [out, s]), [inp]
+
+
+def separable_block(dtype: str, seed: int) -> tuple[bytes, list]:
+    """depthwise 3x3 + RELU6 -> pointwise 1x1 conv + RELU6 -> max pool 2x2 -> MEAN over H, W."""
+    g = GraphBuilder(dtype, seed)
+    b = g.b
+    x = g.act((1, 8, 8, 4), 0.03, 5)
+    d = g.act((1, 8, 8, 4), 6 / 255, -128)
+    wd, bd, _, _ = g.conv(x, 0.03, 4, 4, 3, 6 / 255, depthwise=True)
+    b.add_op("DEPTHWISE_CONV_2D", [x, wd, bd], [d], "DepthwiseConv2DOptions", Padding=0, StrideW=1, StrideH=1,
+             DepthMultiplier=1, FusedActivationFunction=3)
+    pw = g.act((1, 8, 8, 8), 6 / 255, -128)
+    wp, bp, _, _ = g.conv(d, 6 / 255, 4, 8, 1, 6 / 255)
+    b.add_op("CONV_2D", [d, wp, bp], [pw], "Conv2DOptions", Padding=0, StrideW=1, StrideH=1,
+             FusedActivationFunction=3)
+    mp = g.act((1, 4, 4, 8), 6 / 255, -128)
+    b.add_op("MAX_POOL_2D", [pw], [mp], "Pool2DOptions", Padding=1, StrideW=2, StrideH=2, FilterWidth=2,
+             FilterHeight=2)
+    axes = b.add_tensor([2], "INT32", data=[1, 2])
+    m = g.act((1, 8), 6 / 255, -128)
+    b.add_op("MEAN", [mp, axes], [m], "ReducerOptions", KeepDims=False)
+    return b.finish([x], [m]), [values(g.r, (1, 8, 8, 4), dtype)]
+
+
+#: Largest int8 difference allowed at a multi-op graph's outputs: each op may differ by the ±1 of
+#: docs/tflite.md and a difference feeds the next op, so it could grow along the graph (observed:
+#: the residual CNN is bit-exact, the separable block's MEAN differs by 1).
+GRAPH_QUANT_TOLERANCE = 2
+
+
+@pytest.mark.parametrize("graph", [residual_cnn, separable_block], ids=["residual_cnn", "separable_block"])
+@pytest.mark.parametrize("dtype", ["FLOAT32", "INT8"])
+@pytest.mark.parametrize("seed", range(3))
+def test_graph_matches_litert(litert, graph, dtype, seed):
+    data, inputs = graph(dtype, seed)
+    status, ref = litert.run(data, inputs)
+    assert status == "ok", ref
+    model = import_tflite_bytes(data, name=graph.__name__)
+    for op in model.main.operations:
+        if not registry.get(op.type).implemented:
+            pytest.skip(f"golden kernel for {op.type} not implemented yet")
+    golden = run_model(model, inputs)
+    tol = OpMapping("graph", (), None, quant_tolerance=GRAPH_QUANT_TOLERANCE)
+    check_outputs(f"{graph.__name__}[{dtype}]", tol, golden, ref)
