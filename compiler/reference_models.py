@@ -1,0 +1,108 @@
+"""Reference models for the compiler's golden packages, tests and benchmarks (built with
+:class:`nnaccel.model.ModelBuilder`, random but seeded weights).
+
+* :func:`mobilenet_block` — a MobileNet-V2 inverted residual block, int8: 1x1 expand conv
+  (RELU6), 3x3 depthwise conv (RELU6), 1x1 project conv, residual ADD; per-channel filters.
+* :func:`small_cnn` — uint8: 3x3 conv stride 2 (RELU), max pool, average pool with padding,
+  LOGISTIC, RESHAPE, FULLY_CONNECTED, then SOFTMAX on the host.
+* :func:`mlp` — the ``nnaccel demo`` network (FULLY_CONNECTED x2, ADD, RESHAPE), int8.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nnaccel.model import ChannelQuant, ModelBuilder, OperandType
+
+T = OperandType
+
+
+def _conv(b, rng, x, xq, cin, cout, k, stride, out_hw, outq, act, signed, depthwise=False, pad=None):
+    """Adds a CONV_2D (or DEPTHWISE_CONV_2D) with an implicit-padding (SAME) window."""
+    q = T.TENSOR_QUANT8_ASYMM_SIGNED if signed else T.TENSOR_QUANT8_ASYMM
+    if depthwise:
+        wshape, cdim = (1, k, k, cout), 3
+    else:
+        wshape, cdim = (cout, k, k, cin), 0
+    scales = tuple(float(s) for s in rng.uniform(0.002, 0.02, cout))
+    if signed:
+        w = rng.integers(-127, 128, wshape).astype(np.int8)
+        wi = b.add_constant(T.TENSOR_QUANT8_SYMM_PER_CHANNEL, w, channel_quant=ChannelQuant(scales, cdim))
+        bias_scale = 0.0
+    else:
+        w = rng.integers(0, 256, wshape).astype(np.uint8)
+        wi = b.add_constant(q, w, scale=0.01, zero_point=128)
+        bias_scale = xq[0] * 0.01
+    bias = rng.integers(-2000, 2000, cout).astype(np.int32)
+    bi = b.add_constant(T.TENSOR_INT32, bias, scale=bias_scale)
+    scalars = [b.add_constant(T.INT32, 1 if pad is None else pad), b.add_constant(T.INT32, stride),
+               b.add_constant(T.INT32, stride)]
+    if depthwise:
+        scalars.append(b.add_constant(T.INT32, 1))
+    scalars.append(b.add_constant(T.INT32, act))
+    y = b.add_operand(q, (1, *out_hw, cout), outq[0], outq[1])
+    b.add_operation("DEPTHWISE_CONV_2D" if depthwise else "CONV_2D", [x, wi, bi, *scalars], [y])
+    return y
+
+
+def mobilenet_block(h: int = 8, w: int = 8, c: int = 8, expand: int = 6, seed: int = 0):
+    """MobileNet-V2 inverted residual block (stride 1), int8 with per-channel filters."""
+    rng = np.random.default_rng(seed)
+    b = ModelBuilder(f"mobilenet_block_{h}x{w}x{c}")
+    q = T.TENSOR_QUANT8_ASYMM_SIGNED
+    xq = (0.05, -3)
+    x = b.add_operand(q, (1, h, w, c), *xq)
+    e = c * expand
+    hq = (0.03, -128)
+    h1 = _conv(b, rng, x, xq, c, e, 1, 1, (h, w), hq, 3, True)
+    h2 = _conv(b, rng, h1, hq, e, e, 3, 1, (h, w), hq, 3, True, depthwise=True)
+    pq = (0.06, 2)
+    h3 = _conv(b, rng, h2, hq, e, c, 1, 1, (h, w), pq, 0, True)
+    y = b.add_operand(q, (1, h, w, c), 0.08, -1)
+    b.add_operation("ADD", [h3, x, b.add_constant(T.INT32, 0)], [y])
+    b.identify_inputs_and_outputs([x], [y])
+    return b.finish()
+
+
+def block_layers(h: int, w: int, c: int, expand: int = 6, seed: int = 0):
+    """The block's layers for the benchmark: ``(model, layer names by operation index)``."""
+    return mobilenet_block(h, w, c, expand, seed), {0: "1x1 expand", 1: "3x3 depthwise", 2: "1x1 project",
+                                                   3: "residual ADD"}
+
+
+def small_cnn(seed: int = 1):
+    """A small uint8 CNN ending in a host SOFTMAX."""
+    rng = np.random.default_rng(seed)
+    b = ModelBuilder("small_cnn")
+    q = T.TENSOR_QUANT8_ASYMM
+    xq = (0.02, 120)
+    x = b.add_operand(q, (1, 12, 12, 3), *xq)
+    c1q = (0.05, 0)
+    c1 = _conv(b, rng, x, xq, 3, 10, 3, 2, (6, 6), c1q, 1, False)
+    p1 = b.add_operand(q, (1, 3, 3, 10), *c1q)
+    # implicit padding VALID (2), stride 2 x 2, filter 2 x 2, no activation
+    b.add_operation("MAX_POOL_2D", [c1, *[b.add_constant(T.INT32, v) for v in (2, 2, 2, 2, 2, 0)]], [p1])
+    p2 = b.add_operand(q, (1, 3, 3, 10), *c1q)
+    b.add_operation("AVERAGE_POOL_2D", [p1, *[b.add_constant(T.INT32, v) for v in (1, 1, 1, 1, 1, 1, 3, 3, 0)]],
+                    [p2])
+    s = b.add_operand(q, (1, 3, 3, 10), 1.0 / 256, 0)
+    b.add_operation("LOGISTIC", [p2], [s])
+    r = b.add_operand(q, (1, 90), 1.0 / 256, 0)
+    b.add_operation("RESHAPE", [s, b.add_constant(T.TENSOR_INT32, np.array([1, 90], np.int32))], [r])
+    wq = rng.integers(0, 256, (5, 90)).astype(np.uint8)
+    wi = b.add_constant(q, wq, scale=0.02, zero_point=127)
+    bi = b.add_constant(T.TENSOR_INT32, rng.integers(-300, 300, 5).astype(np.int32), scale=0.02 / 256)
+    f = b.add_operand(q, (1, 5), 0.1, 128)
+    b.add_operation("FULLY_CONNECTED", [r, wi, bi, b.add_constant(T.INT32, 0)], [f])
+    out = b.add_operand(q, (1, 5), 1.0 / 256, 0)
+    b.add_operation("SOFTMAX", [f, b.add_constant(T.FLOAT32, 1.0)], [out])
+    b.identify_inputs_and_outputs([x], [out])
+    return b.finish()
+
+
+def mlp(seed: int = 0):
+    from nnaccel.demo import build_demo_model
+    return build_demo_model(seed)[0]
+
+
+REFERENCE_MODELS = {"mlp": mlp, "mobilenet_block": mobilenet_block, "small_cnn": small_cnn}
