@@ -527,3 +527,91 @@ def run_program(program, config="tiny", image: dict | None = None, progress=None
     for addr, data in (image or {}).items():
         sim.write(addr, data)
     return sim, sim.run(program, progress)
+
+
+# ----------------------------------------------------------------------------------- race check
+@dataclass(frozen=True)
+class Conflict:
+    """Two instructions of different queues that overlap in time and touch the same scratchpad
+    line (or external byte range) where at least one of them writes."""
+
+    first: int
+    second: int
+    resource: str
+    what: str
+
+    def __str__(self) -> str:
+        return f"instructions {self.first} and {self.second} overlap in time and both use {self.resource} ({self.what})"
+
+
+def _accesses(d, cfg: HwConfig):
+    """``[(resource, lines or (lo, hi) interval, writes)]`` of one instruction."""
+    out = []
+    name = d.name
+    if name in ("LOAD", "STORE"):
+        space = SPACE_ENUM[d.sp]
+        n = d.x_size * d.y_size
+        if n:
+            out.append((space, np.arange(d.sp_addr, d.sp_addr + n), name == "LOAD"))
+        rows, cols = _dma_geometry(d, name == "LOAD")
+        nbytes = d.len * ELEMENT_BYTES[space]
+        if rows > 0 and cols > 0 and nbytes:
+            hi = d.ext_addr + (rows - 1) * d.y_stride + (cols - 1) * d.x_stride + nbytes - 1
+            out.append(("EXT", (d.ext_addr, hi), name == "STORE"))
+    elif name == "GEMM":
+        if d.preload:
+            out.append(("WGT", np.arange(d.wgt, d.wgt + cfg.rows), False))
+        if d.nx and d.ny:
+            out.append(("ACT", _lines(d.act, d.nx, d.ny, d.act_xs, d.act_ys), False))
+            out.append(("ACC", _lines(d.acc, d.nx, d.ny, d.acc_xs, d.acc_ys), True))
+    elif name == "VEC":
+        vf = VEC_BY_CODE[d.func]
+        p = vf.param_lines(cfg.cols) if vf.params else 0
+        if p:
+            out.append(("VEC", np.arange(d.param, d.param + p), False))
+        if d.nx and d.ny:
+            dst = _lines(d.dst, d.nx, d.ny, d.dst_xs, d.dst_ys)
+            out.append((vf.src, _lines(d.src, d.nx, d.ny, d.src_xs, d.src_ys), False))
+            if vf.binary:
+                out.append((vf.src2, dst - d.dst + d.src2, False))
+            out.append((vf.dst, dst, True))
+    elif name == "RDPERF":
+        out.append(("EXT", (d.ext_addr, d.ext_addr + 8 * N_COUNTERS - 1), True))
+    return out
+
+
+def _intersects(a, b) -> bool:
+    if isinstance(a, tuple):
+        return a[0] <= b[1] and b[0] <= a[1]
+    return np.intersect1d(a, b, assume_unique=False).size > 0
+
+
+def find_conflicts(program, config="tiny", limit: int = 10) -> list[Conflict]:
+    """Checks a program for races under its own schedule: pairs of instructions on different
+    queues whose execution intervals overlap and that touch a common scratchpad line or external
+    byte range, one of them writing. A program the tokens order correctly has none."""
+    cfg = load_config(config)
+    words = bytes_to_words(program) if isinstance(program, (bytes, bytearray)) else list(program)
+    decoded = decode_program(words, cfg)
+    sch = schedule(decoded, cfg)
+    items = sorted((int(sch.start[i]), int(sch.end[i]), i) for i, d in enumerate(decoded)
+                   if d.name != "FINISH" and sch.end[i] > sch.start[i])
+    acc_cache = {}
+    found: list[Conflict] = []
+    active: list[tuple[int, int, int]] = []
+    for s, e, i in items:
+        active = [a for a in active if a[1] > s]
+        for _, _, j in active:
+            if decoded[j].queue == decoded[i].queue:
+                continue
+            ai = acc_cache.setdefault(i, _accesses(decoded[i], cfg))
+            aj = acc_cache.setdefault(j, _accesses(decoded[j], cfg))
+            for ri, si, wi in ai:
+                for rj, sj, wj in aj:
+                    if ri == rj and (wi or wj) and _intersects(si, sj):
+                        found.append(Conflict(j, i, ri, f"{decoded[j].name} {'writes' if wj else 'reads'}, "
+                                                        f"{decoded[i].name} {'writes' if wi else 'reads'}"))
+                        if len(found) >= limit:
+                            return found
+        active.append((s, e, i))
+    return found

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from nnaccel.sim.isasim import IsaSim
+from nnaccel.sim.isasim import IsaSim, find_conflicts
 
 from nnaccel.hwconfig import PRESETS
 from nnaccel.isa import COUNTERS, VEC_FUNCS, AcceleratorFault, encode, words_to_bytes
@@ -292,3 +292,29 @@ def test_progress_callback():
     p.finish()
     IsaSim("tiny").run(p.words, progress=lambda d, t: seen.append((d, t)))
     assert seen[-1] == (1, 1)
+
+
+def test_conflict_checker_finds_a_missing_token():
+    p = ProgramBuilder("tiny")
+    p.load("ACT", 0, 0, 4, x_size=10, x_stride=4)
+    p.gemm(0, 0, 10)                        # no token: reads ACT while the LOAD writes it
+    p.store("ACC", 0, 4096, 4, x_size=10, x_stride=16)
+    p.finish()
+    found = find_conflicts(p.words, "tiny")
+    assert [(c.first, c.second, c.resource) for c in found] == [(0, 1, "ACT"), (1, 2, "ACC")]
+    assert "overlap in time and both use ACT (LOAD writes, GEMM reads)" in str(found[0])
+    p = ProgramBuilder("tiny")
+    p.load("ACT", 0, 0, 4, x_size=10, x_stride=4, push_next=1)
+    p.gemm(0, 0, 10, pop_prev=1, push_next=1)
+    p.store("ACC", 0, 4096, 4, x_size=10, x_stride=16, pop_prev=1)
+    p.finish()
+    assert find_conflicts(p.words, "tiny") == []
+
+
+def test_dma_window_with_nonzero_base():
+    cfg = PRESETS["tiny"].replace(name="win", dma_base=0x1000, dma_size=0x1000)
+    p = ProgramBuilder(cfg)
+    p.load("ACT", 0, 0xFFC, 4)
+    p.finish()
+    e = fault_of(p, IsaSim(cfg))
+    assert e.fault == "DMA_WINDOW" and "outside the permitted window 0x1000 .. 0x1fff" in str(e)

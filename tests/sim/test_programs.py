@@ -3,7 +3,10 @@ with an independent NumPy reference, on every preset."""
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from nnaccel.sim import programs as P
+from nnaccel.sim.isasim import find_conflicts
 
 from nnaccel import registry
 from nnaccel.golden.interpreter import run_model
@@ -13,6 +16,18 @@ from nnaccel.model import OperandType as T
 from nnaccel.quant import activation_range_quantized, multiply_by_quantized_multiplier, quantize_multiplier
 
 CONFIGS = list(PRESETS)
+
+
+@pytest.fixture(autouse=True)
+def race_free(monkeypatch):
+    """Every program run here must also be free of races under its own schedule."""
+    original = P.LayerProgram.run
+
+    def checked(self, *args, **kwargs):
+        conflicts = find_conflicts(self.words, self.config)
+        assert not conflicts, "; ".join(map(str, conflicts))
+        return original(self, *args, **kwargs)
+    monkeypatch.setattr(P.LayerProgram, "run", checked)
 DTYPES = [np.uint8, np.int8]
 QT = {np.uint8: T.TENSOR_QUANT8_ASYMM, np.int8: T.TENSOR_QUANT8_ASYMM_SIGNED}
 
@@ -297,11 +312,9 @@ def test_other_lut_activations(op):
 
 
 # ------------------------------------------------------------------------------ property-based
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(config=st.sampled_from(CONFIGS), m=st.integers(1, 40), k=st.integers(1, 70),
        n=st.integers(1, 40), signed=st.booleans(), act=st.integers(0, 3), seed=st.integers(0, 2 ** 16))
 def test_fully_connected_property(config, m, k, n, signed, act, seed):
