@@ -56,8 +56,43 @@ def cmd_config(args) -> int:
     return 0
 
 
+def _program_words(path: str) -> list[int]:
+    from .isa import assemble, bytes_to_words
+    if path.endswith((".s", ".asm")):
+        return assemble(_read(path, False))
+    return bytes_to_words(_read(path, True))
+
+
+def cmd_run(args) -> int:
+    import numpy as np
+
+    from .sim.isasim import IsaSim, find_conflicts
+    words = _program_words(args.program)
+    sim = IsaSim(args.config)
+    for spec in args.load:
+        addr, _, file = spec.partition("=")
+        if not file:
+            raise InputError(f"--load takes ADDR=FILE, not {spec!r}.")
+        sim.write(int(addr, 0), np.frombuffer(_read(file, True), np.uint8))
+    result = sim.run(words)
+    print(result.summary())
+    for spec in args.dump:
+        where, _, file = spec.partition("=")
+        addr, _, size = where.partition(":")
+        if not file or not size:
+            raise InputError(f"--dump takes ADDR:BYTES=FILE, not {spec!r}.")
+        Path(file).write_bytes(sim.read(int(addr, 0), (int(size, 0),)).tobytes())
+        print(f"wrote {size} bytes from {addr} to {file}")
+    if args.check_races:
+        conflicts = find_conflicts(words, sim.cfg)
+        for c in conflicts:
+            print(f"race: {c}")
+        return 1 if conflicts else 0
+    return 0
+
+
 def register(subparsers) -> None:
-    p = subparsers.add_parser("isa", help="accelerator ISA tools: asm, disasm, doc, config",
+    p = subparsers.add_parser("isa", help="accelerator ISA tools: asm, disasm, run, doc, config",
                               description="Assemble and disassemble accelerator programs, regenerate "
                                           "docs/isa.md, print a hardware configuration.")
     sub = p.add_subparsers(dest="isa_command", metavar="ACTION", parser_class=type(p))
@@ -75,6 +110,18 @@ def register(subparsers) -> None:
     g.add_argument("--accelerator-doc", metavar="FILE",
                    help="also refresh the generated cycle-model block of this file (docs/accelerator.md)")
     g.set_defaults(func=cmd_doc)
+    r = sub.add_parser("run", help="run a program on the ISA simulator and print its counters",
+                       description="Run a program (.bin, or assembly .s/.asm) on the ISA simulator. A "
+                                   "fault prints its code and instruction index and exits 1.")
+    r.add_argument("program", help="program binary or assembly file")
+    r.add_argument("--config", default="tiny", help="preset name or .toml/.json file (default tiny)")
+    r.add_argument("--load", action="append", default=[], metavar="ADDR=FILE",
+                   help="write a file's bytes into external memory first (repeatable)")
+    r.add_argument("--dump", action="append", default=[], metavar="ADDR:BYTES=FILE",
+                   help="write external memory to a file afterwards (repeatable)")
+    r.add_argument("--check-races", action="store_true",
+                   help="also report instructions that race (exit 1 if any)")
+    r.set_defaults(func=cmd_run)
     c = sub.add_parser("config", help="print a hardware configuration as TOML or JSON")
     c.add_argument("--config", default="tiny", help="preset name or .toml/.json file (default tiny)")
     c.add_argument("--json", action="store_true", help="JSON instead of TOML")

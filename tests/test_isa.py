@@ -123,3 +123,27 @@ def test_docs_up_to_date():
     acc = (ROOT / "docs" / "accelerator.md").read_text()
     assert docgen.render_cycle_model() in acc, (
         f"the cycle model in docs/accelerator.md is stale; regenerate it with `{docgen.REGENERATE}`")
+
+
+def test_cli_asm_disasm_run(tmp_path, capsys):
+    from nnaccel.cli import main
+    src = tmp_path / "p.s"
+    src.write_text("LOAD sp=ACT len=4 ext_addr=0 x_size=2 y_size=1 x_stride=4 push_next\n"
+                   "GEMM nx=2 ny=1 preload pop_prev push_next\n"
+                   "STORE sp=ACC len=4 ext_addr=0x100 x_size=2 y_size=1 x_stride=16 pop_prev\nFINISH\n")
+    binary = tmp_path / "p.bin"
+    assert main(["isa", "asm", str(src), "-o", str(binary)]) == 0
+    assert binary.stat().st_size == 4 * 16
+    assert main(["isa", "disasm", str(binary)]) == 0
+    assert "GEMM accumulate=0 preload=1" in capsys.readouterr().out
+    data = tmp_path / "in.bin"
+    data.write_bytes(bytes(range(1, 9)))
+    out = tmp_path / "out.bin"
+    assert main(["isa", "run", str(binary), "--load", f"0={data}", "--dump", f"0x100:32={out}",
+                 "--check-races"]) == 0
+    assert "cycles" in capsys.readouterr().out and out.stat().st_size == 32
+    bad = tmp_path / "bad.s"
+    bad.write_text("GEMM acc=300 nx=1 ny=1\nFINISH\n")
+    assert main(["isa", "run", str(bad)]) == 1
+    assert "Fault SCRATCHPAD_RANGE (code 3) at instruction 0" in capsys.readouterr().err
+    assert main(["isa", "asm", str(tmp_path / "missing.s"), "-o", str(binary)]) == 2
