@@ -279,7 +279,8 @@ def _float_binary(k, fn, finite: bool) -> np.ndarray:
     out = apply_activation_float(np.asarray(out, np.float32), fused_activation(k))
     if finite:
         out = np.clip(out, -FLT_MAX, FLT_MAX)
-    return out.astype(a.dtype)
+    with _errstate():  # float16 overflow to ±inf is the intended rounding
+        return out.astype(a.dtype)
 
 
 def _int32_binary(k, fn) -> np.ndarray:
@@ -472,7 +473,7 @@ def _float_unary(k, fn) -> np.ndarray:
     x = k.inputs[0]
     with _errstate():
         y = fn(x.astype(np.float32))
-    return np.asarray(y, np.float32).astype(x.dtype)
+        return np.asarray(y, np.float32).astype(x.dtype)
 
 
 @define("LOGISTIC", RELU_SIGS, validate_logistic_tanh)

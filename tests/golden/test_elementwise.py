@@ -1,11 +1,11 @@
 """Golden elementwise family: validation rejections, exact integer / float semantics, quantized
-kernels against an independent float computation (hypothesis), and the conformance models of these
-operations re-run with TENSOR_QUANT8_ASYMM turned into TENSOR_QUANT8_ASYMM_SIGNED (as CTS does)."""
+kernels against an independent float computation (hypothesis), reference corner cases.
+
+The conformance models of these operations (and CTS's quant8 -> quant8 signed re-run of them) are
+run by tests/test_cts.py."""
 
 from __future__ import annotations
 
-import copy
-import json
 import math
 
 import numpy as np
@@ -14,10 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nnaccel import ExecutionError, ModelError, quant, registry
-from nnaccel.cts import compare_outputs, cts_dir, op_types
-from nnaccel.formats import load_models
 from nnaccel.golden.interpreter import run_model
-from nnaccel.model import ModelBuilder, OperandLifetime, OperandType
+from nnaccel.model import ModelBuilder, OperandType
 
 T = OperandType
 F32, F16, I32, BOOL8 = T.TENSOR_FLOAT32, T.TENSOR_FLOAT16, T.TENSOR_INT32, T.TENSOR_BOOL8
@@ -65,6 +63,16 @@ def rejects(name, inputs, outputs, match):
 
 def act(value):
     return ("const", T.INT32, value)
+
+
+def test_every_operation_of_the_family_has_signatures_and_a_documented_kernel():
+    assert len(ELEMENTWISE_OPS) == 36
+    for name in ELEMENTWISE_OPS:
+        op = registry.get(name)
+        assert op.implemented and op.signatures and op.doc, name
+    # the version that introduced each type form, from the spec
+    assert {(s.types["T"][0], s.since) for s in registry.get("SUB").signatures} == {
+        (F32, "V1_1"), (F16, "V1_2"), (Q8A, "V1_2"), (Q8AS, "V1_3"), (I32, "V1_3")}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -402,59 +410,6 @@ def test_quantized_prelu_matches_float(data, t, shapes):
                [(t, list(out_shape), s_out, z_out)], [x, alpha])
     rx, ra = real(x, s_in, z_in), real(alpha, s_alpha, z_alpha)
     assert_within_one_step(got, quantize_ref(np.where(rx >= 0, rx, rx * ra), s_out, z_out, t))
-
-
-# --------------------------------------------------------------------------------------------------
-# CTS's quant8 -> quant8_signed re-run of the single-operation models of this family.
-
-def _signed_variant(model):
-    """The model with every TENSOR_QUANT8_ASYMM operand turned into TENSOR_QUANT8_ASYMM_SIGNED
-    (zero point - 128, stored values - 128), or ``None`` when it has no such operand."""
-    m = copy.deepcopy(model)
-    changed = False
-    positions = {i: pos for pos, i in enumerate(m.main.input_indexes)}
-    out_positions = {i: pos for pos, i in enumerate(m.main.output_indexes)}
-    for index, o in enumerate(m.main.operands):
-        if o.type is not Q8A:
-            continue
-        changed = True
-        o.type, o.zero_point = Q8AS, o.zero_point - 128
-        shift = lambda a: None if a is None else (a.astype(np.int16) - 128).astype(np.int8)
-        if o.data is not None:
-            o.data = shift(o.data)
-        if index in positions:
-            m.stored_inputs[positions[index]] = shift(m.stored_inputs[positions[index]])
-        if index in out_positions:
-            m.stored_outputs[out_positions[index]] = shift(m.stored_outputs[out_positions[index]])
-    return m if changed else None
-
-
-def _signed_rerun_files():
-    """The conformance files with quant8 models whose operations are all of this family, CAST
-    excepted as CTS excepts it (index.json)."""
-    root = cts_dir()
-    if not (root / "index.json").is_file():
-        return []
-    files = json.loads((root / "index.json").read_text())["files"]
-    return [root / f["path"] for f in files
-            if set(f["operation_types"]) <= set(ELEMENTWISE_OPS) - {"CAST"}
-            and any("quant8" in name and "signed" not in name for name in f["models"])]
-
-
-@pytest.mark.parametrize("path", _signed_rerun_files(), ids=lambda p: f"{p.parent.name}/{p.name[:-8]}")
-def test_quant8_models_rerun_as_quant8_signed(path):
-    checked = 0
-    for model in load_models(path):
-        ops = op_types(model)
-        if model.meta.get("expect_failure") or model.referenced or not set(ops) <= set(ELEMENTWISE_OPS):
-            continue
-        signed = _signed_variant(model)
-        if signed is None or any(o.lifetime is OperandLifetime.NO_VALUE for o in signed.main.operands):
-            continue
-        outputs = run_model(signed, list(signed.stored_inputs))
-        assert compare_outputs(signed, outputs) is None, model.name
-        checked += 1
-    assert checked, "the file has no TENSOR_QUANT8_ASYMM model to re-run"
 
 
 # --------------------------------------------------------------------------------------------------
