@@ -176,7 +176,8 @@ scratchpads (SCRATCHPAD_RANGE)."""
     Instr("VEC", 4, "compute", (
         Field("func", 8, 4, "vector function (see the vector function table)"),
         Field("signed", 12, 1, "ACT bytes read by this instruction are int8 (1) or uint8 (0)"),
-        Field("accumulate", 13, 1, "SUMW only: 1 adds to the destination, 0 overwrites it"),
+        Field("accumulate", 13, 1, "SUMW: 1 adds to the destination, 0 overwrites it (ignored by the "
+                                   "other functions)"),
         Field("dst", 16, 16, "first destination line"),
         Field("src", 32, 16, "first source line"),
         Field("src2", 48, 16, "first second-source line (uses the destination strides)"),
