@@ -12,7 +12,7 @@ Contract:
 - ``a_signed`` / ``w_signed``: the raw 8-bit lanes are int8 (1) or uint8 (0); a zero point is a
   9-bit signed value (-128..255). ``a_signed``, ``a_zp`` must be held while vectors are in flight.
 
-Inside, row ``i`` of the input is delayed ``i`` cycles (skew), activations move right and partial
+Inside, the zero point is removed combinationally, row ``i`` of the input is delayed ``i`` cycles (skew), activations move right and partial
 sums move down one cell per cycle, and column ``j`` of the result is delayed ``cols - 1 - j`` cycles
 (de-skew). The software model is :func:`array_model`.
 """
@@ -30,8 +30,10 @@ __all__ = ["SystolicArray", "array_latency", "array_model"]
 
 
 def array_latency(rows: int, cols: int) -> int:
-    """Cycles from a vector entering (``a_valid``) to its result (``o_valid``)."""
-    return rows + cols + 1
+    """Cycles from a vector entering (``a_valid``) to its result (``o_valid``): ``rows + cols - 1``
+    (``rows - 1`` skew + ``rows`` cells down + ``cols - 1`` de-skew); the GEMM cycle formula of the
+    ISA, ``preload + nx * ny + rows + cols``, leaves exactly this much after the last read."""
+    return rows + cols - 1
 
 
 def array_model(a: np.ndarray, w: np.ndarray, a_zp: int = 0, w_zp: int = 0) -> np.ndarray:
@@ -77,10 +79,10 @@ class SystolicArray(wiring.Component):
                 m.submodules[f"pe_{i}_{j}"] = pe
                 pes[i][j] = pe
 
-        # input stage: remove the zero point (registered), then skew row i by i cycles
+        # input stage: remove the zero point (combinational), then skew row i by i cycles
         for i in range(R):
             a0 = Signal(signed(OPERAND_WIDTH), name=f"a_in{i}")
-            m.d.sync += a0.eq(_extend(self.a_data[i], self.a_signed) - self.a_zp)
+            m.d.comb += a0.eq(_extend(self.a_data[i], self.a_signed) - self.a_zp)
             prev = a0
             for k in range(i):
                 d = Signal(signed(OPERAND_WIDTH), name=f"a_skew{i}_{k}")
@@ -100,14 +102,14 @@ class SystolicArray(wiring.Component):
                     pe.ps_in.eq(0 if i == 0 else pes[i - 1][j].ps_out),
                 ]
 
-        # de-skew: column j waits cols-1-j cycles, then one output register
+        # de-skew: column j waits cols-1-j cycles
         for j in range(C):
             prev = pes[R - 1][j].ps_out
             for k in range(C - 1 - j):
                 d = Signal(signed(ACC_WIDTH), name=f"o_skew{j}_{k}")
                 m.d.sync += d.eq(prev)
                 prev = d
-            m.d.sync += self.o_data[j].eq(prev)
+            m.d.comb += self.o_data[j].eq(prev)
 
         # valid travels beside the data: a fixed-length shift register
         vpipe = Signal(self.latency)

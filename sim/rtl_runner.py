@@ -21,11 +21,13 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
 
-__all__ = ["RtlBuild", "build", "cache_root", "run", "run_program_rtl", "to_verilog"]
+__all__ = ["RtlBuild", "RtlResult", "build", "build_top", "cache_root", "run", "run_program_rtl", "run_words_rtl",
+           "to_verilog"]
 
 #: Verilator flags: Amaranth's Verilog trips width lints that are harmless; --x-assign/--x-initial
 #: make simulation deterministic (all state starts at the Verilog reset values Amaranth emits).
@@ -50,10 +52,23 @@ def _setup_verilator_env() -> None:
         os.environ["PATH"] = binp + os.pathsep + os.environ.get("PATH", "")
 
 
+_ZERO_INIT = re.compile(r"initial begin\n(?:\s*(\w+)\[(\d+)\] = \d+'[hd]0+;\n)+\s*end\n")
+
+
+def _compact_zero_init(match) -> str:
+    """One zeroing loop instead of one statement per word (Yosys writes every word of a memory's
+    initial contents; a large memory model would make Verilator compile for minutes)."""
+    body = match.group(0)
+    name = match.group(1)
+    words = body.count("] = ")
+    return (f"integer {name}__i;\n  initial begin\n    for ({name}__i = 0; {name}__i < {words}; "
+            f"{name}__i = {name}__i + 1) {name}[{name}__i] = 0;\n  end\n")
+
+
 def to_verilog(component, name: str = "top") -> str:
     """The Verilog text of an Amaranth ``wiring.Component`` (its ports from its signature)."""
     from amaranth.back import verilog
-    return verilog.convert(component, name=name, emit_src=False)
+    return _ZERO_INIT.sub(_compact_zero_init, verilog.convert(component, name=name, emit_src=False))
 
 
 class RtlBuild:
@@ -152,7 +167,97 @@ def _tail(path: Path, n: int = 60) -> str:
         return "(no log)"
 
 
-def run_program_rtl(config, program, memory):
-    """Runs an accelerator program on the RTL top level; see :mod:`nnaccel.sim.rtl_top`."""
-    from .rtl_top import run_program_rtl as _run
-    return _run(config, program, memory)
+class RtlResult:
+    """Outcome of one program on the RTL: fault (code, name, pc), counters, simulator speed."""
+
+    def __init__(self, res: dict):
+        from nnaccel.isa import COUNTERS, FAULTS
+        self.error = res["error"]
+        self.fault = {f.code: f.name for f in FAULTS}[self.error]
+        self.fault_pc = res["fault_pc"]
+        self.counters = {c.name: res["counters"][c.id] for c in COUNTERS}
+        self.wall_seconds = res["wall_seconds"]
+        self.regions = [bytes.fromhex(r) for r in res["regions"]]
+
+    @property
+    def cycles(self) -> int:
+        return self.counters["cycles"]
+
+    @property
+    def cycles_per_second(self) -> float:
+        return self.cycles / self.wall_seconds if self.wall_seconds > 0 else float("inf")
+
+
+def _mem_bytes_for(top: int) -> int:
+    size = 1 << 16
+    while size < top:
+        size *= 2
+    return size
+
+
+def build_top(config, mem_bytes: int) -> RtlBuild:
+    """The Verilator build of :class:`nnaccel.hw.accel.SimTop` for ``config`` (cached by hash)."""
+    from nnaccel.hw.accel import SimTop
+
+    from nnaccel.hwconfig import load_config
+    cfg = load_config(config)
+    return build(to_verilog(SimTop(cfg, mem_bytes), "simtop"), "simtop", key=cfg.to_json())
+
+
+def run_words_rtl(config, words, image: dict | None = None, read=(), mem_bytes: int | None = None,
+                  max_cycles: int = 50_000_000) -> RtlResult:
+    """Runs a program (list of 128-bit words) on the Verilator build of the top level.
+
+    ``image`` = ``{addr: array}`` is written to external memory first (as the ISA simulator's
+    :meth:`~nnaccel.sim.isasim.IsaSim.write` does); the program goes right after the highest image
+    byte (16-byte aligned). ``read`` = ``[(addr, nbytes), ...]`` regions to return."""
+    import numpy as np
+    from nnaccel.hw.extmem import word_bytes
+
+    from nnaccel.hwconfig import load_config
+    from nnaccel.isa import words_to_bytes
+    cfg = load_config(config)
+    blobs = []
+    top = 0
+    for addr, data in (image or {}).items():
+        b = np.ascontiguousarray(data)
+        if b.dtype.byteorder == ">":
+            b = b.astype(b.dtype.newbyteorder("<"))
+        raw = b.reshape(-1).view(np.uint8).tobytes()
+        blobs.append((addr, raw))
+        top = max(top, addr + len(raw))
+    prog = words_to_bytes(words)
+    prog_addr = -(-top // 64) * 64
+    top = prog_addr + len(prog)
+    for addr, n in read:
+        top = max(top, addr + n)
+    wb = word_bytes(cfg)
+    mem_bytes = mem_bytes or _mem_bytes_for(top + 2 * wb)
+    buf = bytearray(top)
+    for addr, raw in blobs:
+        buf[addr:addr + len(raw)] = raw
+    buf[prog_addr:prog_addr + len(prog)] = prog
+    rtl = build_top(cfg, mem_bytes)
+    work = Path(tempfile.mkdtemp(prefix="nnaccel-img-"))
+    try:
+        (work / "image.bin").write_bytes(bytes(buf))
+        res = run(rtl, "nnaccel.sim.tb.cocotb_top",
+                  {"image": str(work / "image.bin"), "word_bytes": wb, "prog_addr": prog_addr,
+                   "prog_len": len(words), "read": [list(r) for r in read], "max_cycles": max_cycles})
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return RtlResult(res)
+
+
+def run_program_rtl(config, program, memory: dict | None = None, read=()):
+    """The ``rtl`` backend: runs ``program`` (words or bytes) with ``memory`` = ``{addr: array}``;
+    returns ``(regions, counters)`` with the bytes of each ``read`` region and the counter dict
+    (``cycles`` = the RTL's cycle count). Raises :class:`nnaccel.isa.AcceleratorFault` when the
+    RTL reports a fault."""
+    from nnaccel.isa import AcceleratorFault, bytes_to_words
+    words = bytes_to_words(program) if isinstance(program, (bytes, bytearray)) else list(program)
+    res = run_words_rtl(config, words, memory, read)
+    if res.error:
+        raise AcceleratorFault(res.fault, res.fault_pc, f"the RTL stopped with {res.fault} at "
+                                                        f"instruction {res.fault_pc}.")
+    return res.regions, dict(res.counters, wall_seconds=res.wall_seconds)

@@ -1,0 +1,684 @@
+"""The accelerator: fetch + decode, three in-order engines (load / compute / store) with
+instruction queues and dependency tokens, scratchpads, the systolic array, the vector unit, DMA,
+performance counters and status registers — and :class:`SimTop`, the accelerator wired to the
+external-memory model for simulation.
+
+Timing is the ISA's queue model exactly (``docs/isa.md``): the fetch unit appends one instruction
+per cycle to its queue (a queue holds ``queue_depth`` waiting instructions), an engine starts its
+queue's head in the first cycle in which it is idle, the head has been fetched at least one cycle
+earlier and every token it pops is there, and then stays busy for exactly the instruction's
+``cycles`` (a step counter ``k = 0 .. cycles-1``); tokens it pushes and the counters it adds become
+visible at its completion cycle. So ``f(i)``, ``s(i)`` and ``e(i)`` of every instruction equal the
+ISA simulator's.
+
+Inside an instruction (step ``k``, relative to its start):
+
+- LOAD / STORE: ``ext_latency`` steps of memory latency, then one line per
+  ``B = max(1, ceil(len * element_bytes / dma_bytes_per_cycle))`` steps; the line is written at the
+  last step of its slot (STORE reads its scratchpad line one step ahead).
+- GEMM: with ``preload``, steps ``0 .. rows-1`` read the weight tile (loaded into the array one
+  step later); then one activation line read per step; results leave the array
+  ``rows + cols - 1`` steps after the line entered and are written (accumulated) to ACC, the last
+  one at step ``cycles - 1``.
+- VEC: ``P`` steps read the parameter block; then each line takes ``ceil(cols / vector_lanes)``
+  steps, ``vector_lanes`` lanes per step; the line is written at the step after its last chunk;
+  ``vector_latency`` steps end the instruction.
+- RDPERF: counters are sampled at step 0; after the latency they are written
+  :func:`~nnaccel.hw.extmem.counters_per_beat` per step.
+
+Faults are decided at fetch by the generated :class:`~nnaccel.hw.decoder.Decoder`; the machine then
+stops (``done`` with ``error`` = the fault code, ``fault_pc`` = the instruction index) without
+starting the faulting instruction, so a DMA outside the window writes nothing. DEADLOCK is raised
+when no engine is busy or can start and fetch cannot go on. A program must set ``prog_len``;
+fetching past it is NO_FINISH.
+
+Requires ``ext_latency >= 1`` (STORE reads its first line during the last latency step).
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, signed, unsigned
+from amaranth.lib import wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from nnaccel.hwconfig import ELEMENT_BYTES, load_config
+from nnaccel.isa.table import ADD_LEFT_SHIFT, COUNTER_BY_NAME, N_COUNTERS, SPACE_ENUM, VEC_BY_NAME, VEC_FUNCS
+
+from .array import SystolicArray
+from .decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder, fault_code, field, opcode_of
+from .extmem import ExtMemory, counters_per_beat, word_bytes
+from .vector import clamp, mbqm
+
+__all__ = ["Accelerator", "SimTop"]
+
+ENTRY_PC = 24
+ENTRY_STALL = 32
+CNT = {c: COUNTER_BY_NAME[c].id for c in COUNTER_BY_NAME}
+SP = {s: k for k, s in enumerate(SPACE_ENUM)}
+
+
+def _ceil(a, b):
+    return -(-a // b)
+
+
+class _Fifo:
+    """A register FIFO of ``depth`` entries: ``count`` registered, push at the tail, pop the head."""
+
+    def __init__(self, m: Module, depth: int, width: int, name: str):
+        self.depth = depth
+        self.regs = Array([Signal(width, name=f"{name}_e{i}") for i in range(depth)])
+        self.head = Signal(range(depth), name=f"{name}_head")
+        self.tail = Signal(range(depth), name=f"{name}_tail")
+        self.count = Signal(range(depth + 1), name=f"{name}_count")
+        self.push = Signal(name=f"{name}_push")
+        self.pop = Signal(name=f"{name}_pop")
+        self.wdata = Signal(width, name=f"{name}_wdata")
+        self.rdata = Signal(width, name=f"{name}_rdata")
+        m.d.comb += self.rdata.eq(self.regs[self.head])
+        with m.If(self.push):
+            m.d.sync += [self.regs[self.tail].eq(self.wdata),
+                         self.tail.eq(Mux(self.tail == depth - 1, 0, self.tail + 1))]
+        with m.If(self.pop):
+            m.d.sync += self.head.eq(Mux(self.head == depth - 1, 0, self.head + 1))
+        m.d.sync += self.count.eq(self.count + self.push - self.pop)
+
+
+class _Walker:
+    """A 2-D strided iterator over lines: ``cur`` is the current value (the base while
+    ``restart``), ``advance`` moves to ``x + 1`` (or the next row) at the clock edge."""
+
+    def __init__(self, m: Module, name: str, width: int, restart, base, nx, xs, ys):
+        self.cur_r = Signal(width, name=f"{name}_cur")
+        self.row_r = Signal(width, name=f"{name}_row")
+        self.x_r = Signal(8, name=f"{name}_x")
+        self.advance = Signal(name=f"{name}_adv")
+        self.cur = Signal(width, name=f"{name}_curc")
+        row = Signal(width, name=f"{name}_rowc")
+        x = Signal(8, name=f"{name}_xc")
+        m.d.comb += [self.cur.eq(Mux(restart, base, self.cur_r)), row.eq(Mux(restart, base, self.row_r)),
+                     x.eq(Mux(restart, 0, self.x_r))]
+        last = x + 1 >= nx
+        self.nxt = Signal(width, name=f"{name}_nxt")
+        m.d.comb += self.nxt.eq(Mux(last, row + ys, self.cur + xs))
+        with m.If(self.advance):
+            m.d.sync += [self.cur_r.eq(self.nxt), self.row_r.eq(Mux(last, row + ys, row)),
+                         self.x_r.eq(Mux(last, 0, x + 1))]
+        with m.Else():
+            m.d.sync += [self.cur_r.eq(self.cur), self.row_r.eq(row), self.x_r.eq(x)]
+
+
+class _Engine:
+    """Shared engine skeleton: start/busy/step, the current instruction, completion."""
+
+    def __init__(self, m: Module, name: str, fifo: _Fifo, can_start):
+        self.busy = Signal(name=f"{name}_busy")
+        self.step_r = Signal(32, name=f"{name}_step")
+        self.ins_r = Signal(128 + ENTRY_PC + ENTRY_STALL, name=f"{name}_ins")
+        self.cycles_r = Signal(32, name=f"{name}_cycles")
+        self.tstall_r = Signal(32, name=f"{name}_tstall")
+        self.waiting = Signal(32, name=f"{name}_waiting")
+        self.start = Signal(name=f"{name}_start")
+        self.active = Signal(name=f"{name}_active")
+        self.complete = Signal(name=f"{name}_complete")
+        self.entry = Signal(128 + ENTRY_PC + ENTRY_STALL, name=f"{name}_entry")
+        self.step = Signal(32, name=f"{name}_stepc")
+        self.cycles = Signal(32, name=f"{name}_cyclesc")
+        m.d.comb += [self.start.eq(~self.busy & (fifo.count != 0) & can_start),
+                     self.active.eq(self.busy | self.start),
+                     self.entry.eq(Mux(self.busy, self.ins_r, fifo.rdata)),
+                     self.step.eq(Mux(self.busy, self.step_r, 0)),
+                     fifo.pop.eq(self.start)]
+        self.word = self.entry[:128]
+        self.fstall = self.entry[128 + ENTRY_PC:]
+        self.tstall = Mux(self.busy, self.tstall_r, self.waiting)
+        self.last = self.step + 1 >= self.cycles
+        m.d.comb += self.complete.eq(self.active & self.last)
+        with m.If(self.active):
+            m.d.sync += [self.ins_r.eq(self.entry), self.step_r.eq(self.step + 1),
+                         self.busy.eq(~self.last), self.cycles_r.eq(self.cycles),
+                         self.tstall_r.eq(self.tstall), self.waiting.eq(0)]
+        with m.Elif(fifo.count != 0):
+            m.d.sync += self.waiting.eq(self.waiting + 1)  # head there, engine idle: tokens missing
+
+    def set_cycles(self, m, value):
+        m.d.comb += self.cycles.eq(Mux(self.busy, self.cycles_r, value))
+
+
+class Accelerator(wiring.Component):
+    """The accelerator core for one hardware configuration (ports: control/status, counters, and
+    the instruction / load / store ports of external memory; see :class:`SimTop`)."""
+
+    def __init__(self, config="tiny"):
+        self.cfg = cfg = load_config(config)
+        if cfg.ext_latency < 1:
+            raise ValueError("The RTL needs ext_latency >= 1 (STORE reads its first line during the "
+                             "last latency cycle).")
+        self.wb = word_bytes(cfg)
+        wbits = self.wb * 8
+        super().__init__({
+            "start": In(1), "prog_addr": In(32), "prog_len": In(ENTRY_PC),
+            "busy": Out(1), "done": Out(1), "error": Out(3), "fault_pc": Out(ENTRY_PC),
+            "counters": Out(unsigned(64 * N_COUNTERS)),
+            "i_addr": Out(32), "i_data": In(128),
+            "ld_addr": Out(32), "ld_data": In(wbits),
+            "st_en": Out(1), "st_addr": Out(32), "st_len": Out(range(self.wb + 1)), "st_data": Out(wbits),
+        })
+
+    # ------------------------------------------------------------------------------------------
+    def elaborate(self, platform):
+        m = Module()
+        cfg = self.cfg
+        R, C = cfg.rows, cfg.cols
+        lanes = cfg.vector_lanes
+        nchunks = _ceil(C, lanes)
+        L = cfg.ext_latency
+        dpc = cfg.dma_bytes_per_cycle
+
+        # ---------------------------------------------------------------- scratchpads
+        widths = {s: C * 8 * ELEMENT_BYTES[s] for s in SPACE_ENUM}
+        mems = {}
+        for s in SPACE_ENUM:
+            m.submodules[f"sp_{s.lower()}"] = mems[s] = Memory(shape=unsigned(widths[s]), depth=cfg.lines(s),
+                                                               init=[])
+        wl = {s: mems[s].write_port() for s in SPACE_ENUM}            # load engine
+        rs = {s: mems[s].read_port() for s in SPACE_ENUM}             # store engine
+        rc = {s: mems[s].read_port() for s in SPACE_ENUM}             # compute engine
+        rc2 = mems["ACT"].read_port()                                 # VEC second source
+        wc = {s: mems[s].write_port() for s in ("ACT", "ACC")}        # compute engine
+
+        # ---------------------------------------------------------------- control, fetch, queues
+        IDLE, RUN, DONE = 0, 1, 2
+        state = Signal(2)
+        cycle = Signal(64)
+        pc = Signal(ENTRY_PC)
+        last_f = Signal(64)
+        finished = Signal()
+        counters = Array([Signal(64, name=f"cnt_{c}") for c in CNT])
+        m.d.comb += [self.busy.eq(state == RUN), self.done.eq(state == DONE),
+                     self.counters.eq(Cat(*counters))]
+
+        width = 128 + ENTRY_PC + ENTRY_STALL
+        fifos = [_Fifo(m, cfg.queue_depth, width, q) for q in ("lq", "cq", "sq")]
+
+        m.submodules.decoder = dec = Decoder(cfg)
+        m.d.comb += [self.i_addr.eq(self.prog_addr + (pc << 4)), dec.word.eq(self.i_data)]
+
+        # tokens: l2c, c2l, c2s, s2c
+        tok = {c: Signal(16, name=f"tok_{c}") for c in ("l2c", "c2l", "c2s", "s2c")}
+        pops = {0: {"pop_next": "c2l"}, 1: {"pop_prev": "l2c", "pop_next": "s2c"}, 2: {"pop_prev": "c2s"}}
+        pushes = {0: {"push_next": "l2c"}, 1: {"push_prev": "c2l", "push_next": "c2s"}, 2: {"push_prev": "s2c"}}
+
+        def hdr(word, flag):
+            return field(word, "NOP", flag)
+
+        engines = []
+        for q in range(3):
+            head = fifos[q].rdata[:128]
+            ok = Const(1, 1)
+            for flag, ch in pops[q].items():
+                ok = ok & (~hdr(head, flag) | (tok[ch] != 0))
+            engines.append(_Engine(m, QUEUE_NAMES[q], fifos[q], ok & (state == RUN)))
+        le, ce, se = engines
+
+        for ch, count in tok.items():
+            inc = Const(0, 2)
+            dec_ = Const(0, 2)
+            for q, e in enumerate(engines):
+                for flag, c2 in pushes[q].items():
+                    if c2 == ch:
+                        inc = inc + (e.complete & hdr(e.word, flag))
+                for flag, c2 in pops[q].items():
+                    if c2 == ch:
+                        dec_ = dec_ + (e.start & hdr(e.word, flag))
+            m.d.sync += count.eq(count + inc - dec_)
+
+        # fetch
+        q_of = dec.queue
+        room = Array([f.count < f.depth for f in fifos] + [Const(1, 1)])[q_of]
+        for q, f in enumerate(fifos):
+            m.d.comb += f.wdata.eq(Cat(self.i_data, pc, (cycle - last_f - 1)[:ENTRY_STALL]))
+        fetching = (state == RUN) & ~finished
+        halt = Signal()
+        halt_code = Signal(3)
+        halt_pc = Signal(ENTRY_PC)
+        with m.If(fetching):
+            with m.If(pc == self.prog_len):
+                m.d.comb += [halt.eq(1), halt_code.eq(fault_code("NO_FINISH")), halt_pc.eq(pc)]
+            with m.Elif(dec.fault != 0):
+                m.d.comb += [halt.eq(1), halt_code.eq(dec.fault), halt_pc.eq(pc)]
+            with m.Elif(dec.is_finish):
+                m.d.sync += finished.eq(1)
+            with m.Elif(room):
+                for q, f in enumerate(fifos):
+                    m.d.comb += f.push.eq(q_of == q)
+                m.d.sync += [pc.eq(pc + 1), last_f.eq(cycle)]
+        with m.If(pc == 0):
+            m.d.comb += [f.wdata[128 + ENTRY_PC:].eq(0) for f in fifos]
+
+        # deadlock: nothing busy, nothing can start, fetch cannot go on, something still queued
+        any_busy = Const(0, 1)
+        any_start = Const(0, 1)
+        any_queued = Const(0, 1)
+        for e, f in zip(engines, fifos):
+            any_busy = any_busy | e.busy
+            any_start = any_start | e.start
+            any_queued = any_queued | (f.count != 0)
+        fetch_blocked = finished | ~room | dec.is_finish
+        min_pc = Signal(ENTRY_PC)
+        cand = Const((1 << ENTRY_PC) - 1, ENTRY_PC)
+        for f in reversed(fifos):
+            hp = f.rdata[128:128 + ENTRY_PC]
+            cand = Mux((f.count != 0) & (hp < cand), hp, cand)
+        m.d.comb += min_pc.eq(cand)
+        with m.If((state == RUN) & ~any_busy & ~any_start & any_queued & fetch_blocked
+                  & ~(fetching & (pc == self.prog_len)) & ~(fetching & (dec.fault != 0))):
+            m.d.comb += [halt.eq(1), halt_code.eq(fault_code("DEADLOCK")), halt_pc.eq(min_pc)]
+
+        with m.Switch(state):
+            with m.Case(IDLE), m.If(self.start):
+                m.d.sync += [state.eq(RUN), cycle.eq(0), pc.eq(0), finished.eq(0), last_f.eq(0)]
+            with m.Case(RUN):
+                m.d.sync += cycle.eq(cycle + 1)
+                with m.If(halt):
+                    m.d.sync += [state.eq(DONE), self.error.eq(halt_code), self.fault_pc.eq(halt_pc),
+                                 counters[CNT["cycles"]].eq(cycle)]
+                with m.Elif(finished & ~any_busy & ~any_queued):
+                    m.d.sync += [state.eq(DONE), counters[CNT["cycles"]].eq(cycle)]
+
+        # ---------------------------------------------------------------- counters at completion
+        events = {c: [] for c in CNT}
+
+        def add_event(name, cond, value):
+            events[name].append(Mux(cond, value, 0))
+
+        # ---------------------------------------------------------------- load engine
+        w = le.word
+        is_load = field(w, "NOP", "opcode") == opcode_of("LOAD")
+        F = {n: field(w, "LOAD", n) for n in ("sp", "len", "sp_addr", "ext_addr", "x_size", "y_size",
+                                              "x_stride", "y_stride", "pad_top", "pad_bottom",
+                                              "pad_left", "pad_right", "fill")}
+        eb4 = (F["sp"] == SP["ACC"]) | (F["sp"] == SP["VEC"])
+        nbytes = Mux(eb4, F["len"] << 2, F["len"])
+        beats = Signal(8)
+        m.d.comb += beats.eq(Mux(nbytes == 0, 1, (nbytes + dpc - 1) // dpc))
+        nlines = Signal(17)
+        m.d.comb += nlines.eq(F["x_size"] * F["y_size"])
+        le.set_cycles(m, Mux(is_load, L + nlines * beats, 1))
+        lbeat = Signal(8)
+        lline = Signal(16)
+        lx = Signal(8)
+        ly = Signal(8)
+        lrow = Signal(32)
+        lcur = Signal(32)
+        in_data_phase = le.step >= L
+        start = le.start
+        cur_beat = Mux(start | ~in_data_phase, 0, lbeat)
+        cx = Mux(start, 0, lx)
+        cy = Mux(start, 0, ly)
+        crow = Mux(start, F["ext_addr"], lrow)
+        ccur = Mux(start, F["ext_addr"], lcur)
+        line_end = le.active & is_load & in_data_phase & (cur_beat == beats - 1)
+        data_line = ((cy >= F["pad_top"]) & (cy < F["y_size"] - F["pad_bottom"]) &
+                     (cx >= F["pad_left"]) & (cx < F["x_size"] - F["pad_right"]))
+        m.d.comb += self.ld_addr.eq(ccur)
+        with m.If(le.active):
+            m.d.sync += [lbeat.eq(cur_beat), lx.eq(cx), ly.eq(cy), lrow.eq(crow), lcur.eq(ccur),
+                         lline.eq(Mux(start, 0, lline))]
+            with m.If(is_load & in_data_phase):
+                m.d.sync += lbeat.eq(Mux(cur_beat == beats - 1, 0, cur_beat + 1))
+            with m.If(line_end):
+                last_x = cx + 1 >= F["x_size"]
+                m.d.sync += [lline.eq(Mux(start, 0, lline) + 1), lx.eq(Mux(last_x, 0, cx + 1)),
+                             ly.eq(Mux(last_x, cy + 1, cy))]
+                with m.If(data_line):
+                    last_dx = cx + 1 >= F["x_size"] - F["pad_right"]
+                    with m.If(last_dx):
+                        m.d.sync += [lrow.eq(crow + F["y_stride"]), lcur.eq(crow + F["y_stride"])]
+                    with m.Else():
+                        m.d.sync += lcur.eq(ccur + F["x_stride"])
+        fill8 = F["fill"]
+        fill32 = Cat(fill8, fill8[7].replicate(24))  # the fill byte sign-extended for int32 spaces
+        line8 = Cat(*[Mux(data_line & (e < F["len"]), self.ld_data[8 * e:8 * e + 8], fill8) for e in range(C)])
+        line32 = Cat(*[Mux(data_line & (e < F["len"]), self.ld_data[32 * e:32 * e + 32], fill32)
+                       for e in range(C)])
+        for s in SPACE_ENUM:
+            m.d.comb += [wl[s].addr.eq(F["sp_addr"] + Mux(start, 0, lline)),
+                         wl[s].data.eq(line8 if ELEMENT_BYTES[s] == 1 else line32),
+                         wl[s].en.eq((line_end & (F["sp"] == SP[s])).replicate(len(wl[s].en)))]
+        data_rows = F["y_size"] - F["pad_top"] - F["pad_bottom"]
+        data_cols = F["x_size"] - F["pad_left"] - F["pad_right"]
+        add_event("load_busy", le.complete, le.cycles)
+        add_event("dma_load_bytes", le.complete & is_load, (data_rows * data_cols * nbytes)[:40])
+        add_event("dma_latency", le.complete & is_load, L)
+
+        # ---------------------------------------------------------------- store engine
+        w = se.word
+        op = field(w, "NOP", "opcode")
+        is_store = op == opcode_of("STORE")
+        is_rdperf = op == opcode_of("RDPERF")
+        S = {n: field(w, "STORE", n) for n in ("sp", "len", "sp_addr", "ext_addr", "x_size", "y_size",
+                                               "x_stride", "y_stride")}
+        seb4 = (S["sp"] == SP["ACC"]) | (S["sp"] == SP["VEC"])
+        snbytes = Mux(seb4, S["len"] << 2, S["len"])
+        sbeats = Signal(8)
+        m.d.comb += sbeats.eq(Mux(snbytes == 0, 1, (snbytes + dpc - 1) // dpc))
+        snlines = Signal(17)
+        m.d.comb += snlines.eq(S["x_size"] * S["y_size"])
+        perf_cycles = _ceil(8 * N_COUNTERS, dpc)
+        se.set_cycles(m, Mux(is_store, L + snlines * sbeats, Mux(is_rdperf, L + perf_cycles, 1)))
+        sstart = se.start
+        sbeat = Signal(8)
+        sline = Signal(16)
+        sx = Signal(8)
+        srow = Signal(32)
+        scur = Signal(32)
+        s_data = se.step >= L
+        scb = Mux(sstart | ~s_data, 0, sbeat)
+        scx = Mux(sstart, 0, sx)
+        csrow = Mux(sstart, S["ext_addr"], srow)
+        cscur = Mux(sstart, S["ext_addr"], scur)
+        csline = Mux(sstart, 0, sline)
+        s_line_end = se.active & is_store & s_data & (scb == sbeats - 1)
+        with m.If(se.active):
+            m.d.sync += [sbeat.eq(scb), sx.eq(scx), srow.eq(csrow), scur.eq(cscur), sline.eq(csline)]
+            with m.If(is_store & s_data):
+                m.d.sync += sbeat.eq(Mux(scb == sbeats - 1, 0, scb + 1))
+            with m.If(s_line_end):
+                last_x = scx + 1 >= S["x_size"]
+                m.d.sync += [sline.eq(csline + 1), sx.eq(Mux(last_x, 0, scx + 1)),
+                             srow.eq(Mux(last_x, csrow + S["y_stride"], csrow)),
+                             scur.eq(Mux(last_x, csrow + S["y_stride"], cscur + S["x_stride"]))]
+        # the scratchpad line of the slot that contains the next step
+        rd_line = S["sp_addr"] + csline + s_line_end
+        for s in SPACE_ENUM:
+            m.d.comb += [rs[s].addr.eq(rd_line), rs[s].en.eq(1)]
+        sdata8 = Array([rs[s].data for s in SPACE_ENUM])[S["sp"]]
+        # RDPERF: snapshot at start, then counters_per_beat counters per data step
+        k_per = counters_per_beat(cfg)
+        snap = Signal(64 * N_COUNTERS)
+        live = Cat(*[Mux(i == CNT["cycles"], cycle, counters[i]) for i in range(N_COUNTERS)])
+        with m.If(sstart & is_rdperf):
+            m.d.sync += snap.eq(live)
+        pidx = Signal(range(perf_cycles + 1))
+        m.d.comb += pidx.eq(se.step - L)
+        perf_chunk = (snap >> (pidx * 64 * k_per))[:64 * k_per]
+        perf_len = Signal(range(self.wb + 1))
+        remaining = 8 * N_COUNTERS - pidx * 8 * k_per
+        m.d.comb += perf_len.eq(Mux(remaining > 8 * k_per, 8 * k_per, remaining))
+        perf_write = se.active & is_rdperf & s_data & (pidx * k_per < N_COUNTERS)
+        m.d.comb += [
+            self.st_en.eq(s_line_end | perf_write),
+            self.st_addr.eq(Mux(is_rdperf, field(w, "RDPERF", "ext_addr") + pidx * 8 * k_per, cscur)),
+            self.st_len.eq(Mux(is_rdperf, perf_len, snbytes)),
+            self.st_data.eq(Mux(is_rdperf, perf_chunk, sdata8)),
+        ]
+        add_event("store_busy", se.complete, se.cycles)
+        add_event("dma_store_bytes", se.complete & is_store, (snlines * snbytes)[:40])
+        add_event("dma_store_bytes", se.complete & is_rdperf, 8 * N_COUNTERS)
+        add_event("dma_latency", se.complete & (is_store | is_rdperf), L)
+
+        # ---------------------------------------------------------------- compute engine
+        w = ce.word
+        op = field(w, "NOP", "opcode")
+        is_gemm = op == opcode_of("GEMM")
+        is_vec = op == opcode_of("VEC")
+        cstart = ce.start
+        step = ce.step
+
+        # GEMM
+        G = {n: field(w, "GEMM", n) for n in ("accumulate", "preload", "act_signed", "wgt_signed", "act",
+                                              "acc", "wgt", "za", "zw", "nx", "ny", "act_xs", "act_ys",
+                                              "acc_xs", "acc_ys")}
+        pre = Mux(G["preload"], R, 0)
+        gn = Signal(16)
+        m.d.comb += gn.eq(G["nx"] * G["ny"])
+        m.submodules.array = arr = SystolicArray(R, C)
+        act_w = _Walker(m, "gact", 16, cstart, G["act"], G["nx"], G["act_xs"], G["act_ys"])
+        accw = _Walker(m, "gacc", 16, cstart, G["acc"], G["nx"], G["acc_xs"], G["acc_ys"])
+        streaming = ce.active & is_gemm & (step >= pre) & (step < pre + gn)
+        m.d.comb += act_w.advance.eq(streaming)
+        a_valid = Signal()
+        in_preload = Signal()
+        wrow = Signal(range(R + 1))
+        m.d.sync += [a_valid.eq(streaming), in_preload.eq(ce.active & is_gemm & G["preload"] & (step < R)),
+                     wrow.eq(step[:len(wrow)])]
+
+        def byte9(v, sgn):
+            return Mux(sgn, v.as_signed(), v.as_unsigned())
+
+        m.d.comb += [
+            arr.w_we.eq(in_preload), arr.w_row.eq(wrow), arr.w_data.eq(rc["WGT"].data),
+            arr.w_signed.eq(G["wgt_signed"]), arr.w_zp.eq(byte9(G["zw"], G["wgt_signed"])),
+            arr.a_valid.eq(a_valid), arr.a_data.eq(rc["ACT"].data),
+            arr.a_signed.eq(G["act_signed"]), arr.a_zp.eq(byte9(G["za"], G["act_signed"])),
+        ]
+        gwrite = ce.active & is_gemm & arr.o_valid
+        m.d.comb += accw.advance.eq(gwrite)
+        old = rc["ACC"].data
+        gsum = Cat(*[(arr.o_data[j] + Mux(G["accumulate"], old[32 * j:32 * j + 32], 0))[:32] for j in range(C)])
+
+        # VEC
+        V = {n: field(w, "VEC", n) for n in ("func", "signed", "accumulate", "dst", "src", "src2", "param",
+                                             "nx", "ny", "dst_xs", "dst_ys", "src_xs", "src_ys")}
+        func = V["func"]
+        npar_max = max(len(vf.params) for vf in VEC_FUNCS if vf.params != ("table",))
+        lut_lines = cfg.lut_lines
+        P = Signal(16)
+        pexpr = Const(0, 16)
+        for vf in VEC_FUNCS:
+            pexpr = Mux(func == vf.code, vf.param_lines(C) if vf.params else 0, pexpr)
+        m.d.comb += P.eq(pexpr)
+        vn = Signal(16)
+        m.d.comb += vn.eq(V["nx"] * V["ny"])
+        vlines_end = P + vn * nchunks
+        vparam_phase = ce.active & is_vec & (step < P)
+        vread_phase = ce.active & is_vec & (step >= P) & (step < vlines_end)
+        vcomp = Signal()      # a chunk is computed this step (from the data read last step)
+        vchunk = Signal(range(nchunks + 1))
+        rchunk = Signal(range(nchunks + 1))
+        cur_rchunk = Mux(cstart, 0, rchunk)
+        with m.If(ce.active):
+            m.d.sync += rchunk.eq(Mux(vread_phase, Mux(cur_rchunk == nchunks - 1, 0, cur_rchunk + 1), 0))
+        m.d.sync += [vcomp.eq(vread_phase), vchunk.eq(cur_rchunk)]
+        radv = vread_phase & (cur_rchunk == nchunks - 1)
+        src_w = _Walker(m, "vsrc", 16, cstart, V["src"], V["nx"], V["src_xs"], V["src_ys"])
+        src2_w = _Walker(m, "vsrc2", 16, cstart, V["src2"], V["nx"], V["dst_xs"], V["dst_ys"])
+        dstr_w = _Walker(m, "vdstr", 16, cstart, V["dst"], V["nx"], V["dst_xs"], V["dst_ys"])
+        dstw_w = _Walker(m, "vdstw", 16, cstart, V["dst"], V["nx"], V["dst_xs"], V["dst_ys"])
+        m.d.comb += [src_w.advance.eq(radv), src2_w.advance.eq(radv), dstr_w.advance.eq(radv)]
+        vwrite = vcomp & (vchunk == nchunks - 1)
+        m.d.comb += dstw_w.advance.eq(vwrite)
+
+        # parameter registers (line j, lane n) and the lookup table
+        params = [[Signal(signed(32), name=f"par{j}_{n}") for n in range(C)] for j in range(npar_max)]
+        table = Array([Signal(8, name=f"lut{i}") for i in range(256)])
+        pline = Signal(16)
+        pvalid = Signal()
+        m.d.sync += [pvalid.eq(vparam_phase), pline.eq(step[:16])]
+        vecdata = rc["VEC"].data
+        is_lut = func == VEC_BY_NAME["LUT"].code
+        with m.If(pvalid & (ce.busy)):
+            with m.Switch(pline):
+                for j in range(npar_max):
+                    with m.Case(j):
+                        m.d.sync += [params[j][n].eq(vecdata[32 * n:32 * n + 32]) for n in range(C)]
+            with m.If(is_lut):
+                for j in range(lut_lines):
+                    with m.If(pline == j):
+                        m.d.sync += [table[j * C + n].eq(vecdata[32 * n:32 * n + 8])
+                                     for n in range(C) if j * C + n < 256]
+
+        # lanes
+        act1 = rc["ACT"].data
+        act2 = rc2.data
+        accd = rc["ACC"].data
+        results8 = []
+        results32 = []
+        sel = vchunk if nchunks > 1 else Const(0, 1)
+        for lane in range(lanes):
+            def pick(vals, width, lane=lane):
+                if nchunks == 1:
+                    return vals[lane]
+                return Array([vals[ch * lanes + lane] for ch in range(nchunks)])[sel]
+
+            a8 = pick([act1[8 * e:8 * e + 8] for e in range(C)], 8)
+            b8 = pick([act2[8 * e:8 * e + 8] for e in range(C)], 8)
+            a_acc = pick([accd[32 * e:32 * e + 32] for e in range(C)], 32).as_signed()
+            a_act = Signal(signed(10), name=f"la{lane}")
+            b_act = Signal(signed(10), name=f"lb{lane}")
+            m.d.comb += [a_act.eq(Mux(V["signed"], a8.as_signed(), a8.as_unsigned())),
+                         b_act.eq(Mux(V["signed"], b8.as_signed(), b8.as_unsigned()))]
+
+            def par(fname, pname):
+                j = VEC_BY_NAME[fname].params.index(pname)
+                vals = [params[j][e] for e in range(C)]
+                return pick(vals, 32)
+
+            f = {vf.name: func == vf.code for vf in VEC_FUNCS}
+            # shared mbqm units
+            x1_in = Signal(signed(64), name=f"u1in{lane}")
+            m1 = Signal(signed(32), name=f"u1m{lane}")
+            e1 = Signal(signed(32), name=f"u1e{lane}")
+            with m.If(f["REQ"]):
+                m.d.comb += [x1_in.eq(a_acc + par("REQ", "bias")), m1.eq(par("REQ", "mult")),
+                             e1.eq(par("REQ", "shift"))]
+            with m.Elif(f["MULQ"]):
+                m.d.comb += [x1_in.eq((a_act - par("MULQ", "z1")) * (b_act - par("MULQ", "z2"))),
+                             m1.eq(par("MULQ", "m")), e1.eq(par("MULQ", "e"))]
+            with m.Else():
+                m.d.comb += [x1_in.eq((a_act - par("ADDQ", "z1")) << ADD_LEFT_SHIFT), m1.eq(par("ADDQ", "m1")),
+                             e1.eq(par("ADDQ", "e1"))]
+            u1 = mbqm(m, x1_in, m1, e1, name=f"u1_{lane}")
+            u2 = mbqm(m, (b_act - par("ADDQ", "z2")) << ADD_LEFT_SHIFT, par("ADDQ", "m2"), par("ADDQ", "e2"),
+                      name=f"u2_{lane}")
+            s12 = Mux(f["SUBQ"], u1 - u2, u1 + u2)
+            u3 = mbqm(m, s12, par("ADDQ", "mo"), par("ADDQ", "eo"), name=f"u3_{lane}")
+            # DIV
+            divp = par("DIV", "div")
+            div = Mux(divp < 1, 1, divp).as_unsigned()[:31]
+            mag = Mux(a_acc < 0, -a_acc, a_acc).as_unsigned()[:33]
+            quo = Signal(unsigned(34), name=f"quo{lane}")
+            m.d.comb += quo.eq((mag + (div >> 1)) // div)
+            sq = Mux(a_acc < 0, -quo.as_signed(), quo.as_signed())
+            r = Signal(signed(40), name=f"res{lane}")
+            with m.Switch(func):
+                with m.Case(VEC_BY_NAME["REQ"].code):
+                    m.d.comb += r.eq(clamp(u1 + par("REQ", "zo"), par("REQ", "lo"), par("REQ", "hi")))
+                with m.Case(VEC_BY_NAME["ADDQ"].code, VEC_BY_NAME["SUBQ"].code):
+                    m.d.comb += r.eq(clamp(u3 + par("ADDQ", "zo"), par("ADDQ", "lo"), par("ADDQ", "hi")))
+                with m.Case(VEC_BY_NAME["MULQ"].code):
+                    m.d.comb += r.eq(clamp(u1 + par("MULQ", "zo"), par("MULQ", "lo"), par("MULQ", "hi")))
+                with m.Case(VEC_BY_NAME["MAX"].code):
+                    m.d.comb += r.eq(Mux(a_act > b_act, a_act, b_act))
+                with m.Case(VEC_BY_NAME["SUMW"].code):
+                    m.d.comb += r.eq(a_act + Mux(V["accumulate"], a_acc, 0))
+                with m.Case(VEC_BY_NAME["DIV"].code):
+                    m.d.comb += r.eq(clamp(sq, par("DIV", "lo"), par("DIV", "hi")))
+                with m.Case(VEC_BY_NAME["LUT"].code):
+                    m.d.comb += r.eq(table[a8])
+                with m.Case(VEC_BY_NAME["CLAMP"].code):
+                    m.d.comb += r.eq(clamp(a_act, par("CLAMP", "lo"), par("CLAMP", "hi")))
+                with m.Case(VEC_BY_NAME["BIAS"].code):
+                    m.d.comb += r.eq(a_acc + par("BIAS", "bias"))
+            results8.append(r[:8])
+            results32.append(r[:32])
+
+        # line buffers: chunks land here; the whole line is written after the last chunk
+        buf8 = [Signal(8, name=f"vb8_{e}") for e in range(C)]
+        buf32 = [Signal(32, name=f"vb32_{e}") for e in range(C)]
+        line_out8 = []
+        line_out32 = []
+        for e in range(C):
+            ch, lane = divmod(e, lanes)
+            here = vchunk == ch
+            line_out8.append(Mux(here, results8[lane], buf8[e]))
+            line_out32.append(Mux(here, results32[lane], buf32[e]))
+            with m.If(vcomp & here):
+                m.d.sync += [buf8[e].eq(results8[lane]), buf32[e].eq(results32[lane])]
+
+        # compute-side scratchpad ports
+        vdst_act = Const(0, 1)
+        vdst_acc = Const(0, 1)
+        vsrc_acc = Const(0, 1)
+        for vf in VEC_FUNCS:
+            if vf.dst == "ACT":
+                vdst_act = vdst_act | (func == vf.code)
+            else:
+                vdst_acc = vdst_acc | (func == vf.code)
+            if vf.src == "ACC":
+                vsrc_acc = vsrc_acc | (func == vf.code)
+        m.d.comb += [
+            rc["ACT"].addr.eq(Mux(is_vec, src_w.cur, act_w.cur)),
+            rc2.addr.eq(src2_w.cur),
+            rc["WGT"].addr.eq(G["wgt"] + step[:16]),
+            rc["VEC"].addr.eq(V["param"] + step[:16]),
+            rc["ACC"].addr.eq(Mux(is_vec, Mux(vsrc_acc, src_w.cur, dstr_w.cur),
+                                  Mux(gwrite, accw.nxt, accw.cur))),
+            wc["ACT"].addr.eq(dstw_w.cur), wc["ACT"].data.eq(Cat(*line_out8)),
+            wc["ACT"].en.eq(ce.active & is_vec & vwrite & vdst_act),
+            wc["ACC"].addr.eq(Mux(is_vec, dstw_w.cur, accw.cur)),
+            wc["ACC"].data.eq(Mux(is_vec, Cat(*line_out32), gsum)),
+            wc["ACC"].en.eq(((ce.active & is_vec & vwrite & vdst_acc) | gwrite).replicate(len(wc["ACC"].en))),
+        ]
+        ce.set_cycles(m, Mux(is_gemm, pre + gn + R + C,
+                             Mux(is_vec, vlines_end + cfg.vector_latency, 1)))
+        add_event("array_busy", ce.complete & is_gemm, ce.cycles)
+        add_event("macs", ce.complete & is_gemm, gn * (R * C))
+        add_event("vector_busy", ce.complete & is_vec, ce.cycles)
+
+        for q, e in enumerate(engines):
+            add_event("instructions", e.complete, 1)
+            add_event("fetch_stall", e.complete, e.fstall)
+            add_event(f"{QUEUE_NAMES[q]}_token_stall", e.complete, e.tstall)
+
+        with m.If(state == RUN):
+            for name, terms in events.items():
+                if name == "cycles" or not terms:
+                    continue
+                total = terms[0]
+                for t in terms[1:]:
+                    total = total + t
+                m.d.sync += counters[CNT[name]].eq(counters[CNT[name]] + total)
+        return m
+
+
+QUEUE_NAMES = ("load", "compute", "store")
+assert QUEUE_CODE == {q: n for n, q in enumerate(QUEUE_NAMES)} and CONTROL_QUEUE == 3
+
+
+class SimTop(wiring.Component):
+    """:class:`Accelerator` + :class:`~nnaccel.hw.extmem.ExtMemory`: the simulation top level.
+
+    The host port (``h_addr`` word index, ``h_we``, ``h_wdata``, ``h_rdata``) loads memory while
+    the accelerator is idle; ``start`` (one cycle) runs the program at ``prog_addr`` (16-byte
+    aligned) of ``prog_len`` instructions; ``done`` rises when it has finished or faulted."""
+
+    def __init__(self, config="tiny", mem_bytes: int = 1 << 20):
+        self.cfg = load_config(config)
+        self.mem_bytes = mem_bytes
+        self.wb = word_bytes(self.cfg)
+        depth = mem_bytes // self.wb
+        super().__init__({
+            "start": In(1), "prog_addr": In(32), "prog_len": In(ENTRY_PC),
+            "busy": Out(1), "done": Out(1), "error": Out(3), "fault_pc": Out(ENTRY_PC),
+            "counters": Out(unsigned(64 * N_COUNTERS)),
+            "h_addr": In(range(depth)), "h_we": In(1), "h_wdata": In(self.wb * 8), "h_rdata": Out(self.wb * 8),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.accel = acc = Accelerator(self.cfg)
+        m.submodules.mem = mem = ExtMemory(self.cfg, self.mem_bytes)
+        m.d.comb += [
+            acc.start.eq(self.start), acc.prog_addr.eq(self.prog_addr), acc.prog_len.eq(self.prog_len),
+            self.busy.eq(acc.busy), self.done.eq(acc.done), self.error.eq(acc.error),
+            self.fault_pc.eq(acc.fault_pc), self.counters.eq(acc.counters),
+            mem.i_addr.eq(acc.i_addr), acc.i_data.eq(mem.i_data),
+            mem.ld_addr.eq(acc.ld_addr), acc.ld_data.eq(mem.ld_data),
+            mem.st_en.eq(acc.st_en), mem.st_addr.eq(acc.st_addr), mem.st_len.eq(acc.st_len),
+            mem.st_data.eq(acc.st_data),
+            mem.h_addr.eq(self.h_addr), mem.h_we.eq(self.h_we), mem.h_wdata.eq(self.h_wdata),
+            self.h_rdata.eq(mem.h_rdata),
+        ]
+        return m

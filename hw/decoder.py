@@ -1,0 +1,190 @@
+"""Instruction decoder, generated from the ISA table (``nnaccel.isa.table``).
+
+Every opcode, field position, reserved-bit mask, enum range, queue assignment and vector-function
+code below is read from the table (:func:`nnaccel.isa.table.field_layout`, ``VEC_FUNCS``,
+``FAULTS``); nothing is retyped. :class:`Decoder` is combinational: it classifies one 128-bit word
+and decides every fault the ISA defines at fetch (``docs/isa.md``: "every fault is decided from the
+instruction's fields and the configuration alone"), in the ISA simulator's order of checks, so the
+first fault found is the same one.
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Const, Module, Mux, Signal, unsigned
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
+from nnaccel.hwconfig import ELEMENT_BYTES, HwConfig
+from nnaccel.isa.table import (
+    FAULT_BY_NAME,
+    FLAG_NAMES,
+    INSTRUCTIONS,
+    N_COUNTERS,
+    QUEUES,
+    SPACE_ENUM,
+    VEC_FUNCS,
+    WIDTH,
+    field_layout,
+)
+
+__all__ = ["CONTROL_QUEUE", "QUEUE_CODE", "Decoder", "fault_code", "field", "opcode_of"]
+
+LAYOUT = field_layout()
+#: Queue numbers used in hardware: the table's QUEUES order; 3 = control (FINISH).
+QUEUE_CODE = {q: n for n, q in enumerate(QUEUES)}
+CONTROL_QUEUE = len(QUEUES)
+
+
+def field(word, ins: str, name: str):
+    """The bits of field ``name`` of instruction ``ins`` in ``word`` (position from the table)."""
+    lo, width = LAYOUT[ins]["fields"][name]
+    return word[lo:lo + width]
+
+
+def opcode_of(ins: str) -> int:
+    return LAYOUT[ins]["opcode"]
+
+
+def fault_code(name: str) -> int:
+    return FAULT_BY_NAME[name].code
+
+
+def _span(base, nx, ny, xs, ys):
+    """(non-empty, highest line) of a 2-D strided iteration."""
+    return (nx != 0) & (ny != 0), base + (ny - 1) * ys + (nx - 1) * xs
+
+
+class Decoder(wiring.Component):
+    """Classifies ``word``: ``queue`` (0 load, 1 compute, 2 store, 3 control), ``is_finish``, and
+    ``fault`` (0 = legal; else the table's fault code: ILLEGAL_OPCODE, ILLEGAL_FIELD,
+    SCRATCHPAD_RANGE, DMA_WINDOW)."""
+
+    def __init__(self, cfg: HwConfig):
+        self.cfg = cfg
+        super().__init__({
+            "word": In(WIDTH),
+            "queue": Out(2),
+            "is_finish": Out(1),
+            "fault": Out(3),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        cfg = self.cfg
+        w = self.word
+        op = w[0:4]
+        faults = []  # (condition, code) in priority order; the first true one wins
+
+        known = Const(0, 1)
+        for ins in INSTRUCTIONS:
+            known = known | (op == ins.opcode)
+        faults.append((~known, fault_code("ILLEGAL_OPCODE")))
+
+        illegal = fault_code("ILLEGAL_FIELD")
+        srange = fault_code("SCRATCHPAD_RANGE")
+        window = fault_code("DMA_WINDOW")
+        lines = {s: cfg.lines(s) for s in SPACE_ENUM}
+        end = cfg.dma_base + cfg.dma_size
+
+        def out_of_window(lo, hi):
+            return (lo < cfg.dma_base) | (hi >= end)
+
+        def space_lines(sp):
+            r = Const(lines[SPACE_ENUM[-1]], 20)
+            for k in range(len(SPACE_ENUM) - 1, -1, -1):
+                r = Mux(sp == k, lines[SPACE_ENUM[k]], r)
+            return r
+
+        for ins in INSTRUCTIONS:
+            name = ins.name
+            this = op == ins.opcode
+            info = LAYOUT[name]
+            # reserved bits, enum ranges, undefined vector functions, flags for the queue
+            faults.append((this & ((w & info["reserved_mask"]) != 0), illegal))
+            for f in ins.fields:
+                if f.enum is not None and len(f.enum) < (1 << f.width):
+                    faults.append((this & (field(w, name, f.name) >= len(f.enum)), illegal))
+            if name == "VEC":
+                ok = Const(0, 1)
+                for vf in VEC_FUNCS:
+                    ok = ok | (field(w, name, "func") == vf.code)
+                faults.append((this & ~ok, illegal))
+            if ins.queue == "control" and name != "NOP":
+                flags = Const(0, 1)
+                for fl in FLAG_NAMES:
+                    flags = flags | field(w, name, fl)
+                faults.append((this & flags, illegal))
+            else:
+                if name == "NOP":
+                    q = field(w, name, "queue")
+                    is_load, is_store = q == QUEUE_CODE["load"], q == QUEUE_CODE["store"]
+                else:
+                    is_load, is_store = Const(ins.queue == "load"), Const(ins.queue == "store")
+                prev = field(w, name, "pop_prev") | field(w, name, "push_prev")
+                nxt = field(w, name, "pop_next") | field(w, name, "push_next")
+                faults.append((this & ((is_load & prev) | (is_store & nxt)), illegal))
+            # configuration-dependent checks
+            F = {f.name: field(w, name, f.name) for f in ins.fields}
+            if name in ("LOAD", "STORE"):
+                load = name == "LOAD"
+                faults.append((this & (F["len"] > cfg.line_elems), illegal))
+                if load:
+                    faults.append((this & ((F["pad_top"] + F["pad_bottom"] > F["y_size"]) |
+                                           (F["pad_left"] + F["pad_right"] > F["x_size"])), illegal))
+                n = Signal(17, name=f"{name.lower()}_box_lines")
+                m.d.comb += n.eq(F["x_size"] * F["y_size"])
+                faults.append((this & (n != 0) & ((F["sp_addr"] + n - 1) >= space_lines(F["sp"])), srange))
+                if load:
+                    rows = F["y_size"] - F["pad_top"] - F["pad_bottom"]
+                    cols = F["x_size"] - F["pad_left"] - F["pad_right"]
+                else:
+                    rows, cols = F["y_size"], F["x_size"]
+                eb4 = Const(0, 1)
+                for k, s in enumerate(SPACE_ENUM):
+                    if ELEMENT_BYTES[s] == 4:
+                        eb4 = eb4 | (F["sp"] == k)
+                nbytes = Mux(eb4, F["len"] << 2, F["len"])
+                hi = Signal(unsigned(42), name=f"{name.lower()}_hi")
+                m.d.comb += hi.eq(F["ext_addr"] + (rows - 1) * F["y_stride"] + (cols - 1) * F["x_stride"]
+                                  + nbytes - 1)
+                nonempty = (rows > 0) & (cols > 0) & (F["len"] != 0)
+                if load:  # rows / cols are differences of unsigned fields: guard the sign
+                    nonempty = nonempty & (F["pad_top"] + F["pad_bottom"] < F["y_size"]) & \
+                        (F["pad_left"] + F["pad_right"] < F["x_size"])
+                faults.append((this & nonempty & out_of_window(F["ext_addr"], hi), window))
+            elif name == "GEMM":
+                for base, xs, ys, space in (("act", "act_xs", "act_ys", "ACT"), ("acc", "acc_xs", "acc_ys", "ACC")):
+                    ne, hi = _span(F[base], F["nx"], F["ny"], F[xs], F[ys])
+                    faults.append((this & ne & (hi >= lines[space]), srange))
+                faults.append((this & F["preload"] & (F["wgt"] + cfg.rows - 1 >= lines["WGT"]), srange))
+            elif name == "VEC":
+                func = F["func"]
+                for vf in VEC_FUNCS:
+                    sel = this & (func == vf.code)
+                    ne, hi = _span(F["dst"], F["nx"], F["ny"], F["dst_xs"], F["dst_ys"])
+                    faults.append((sel & ne & (hi >= lines[vf.dst]), srange))
+                    ne, hi = _span(F["src"], F["nx"], F["ny"], F["src_xs"], F["src_ys"])
+                    faults.append((sel & ne & (hi >= lines[vf.src]), srange))
+                    if vf.binary:
+                        ne, hi = _span(F["src2"], F["nx"], F["ny"], F["dst_xs"], F["dst_ys"])
+                        faults.append((sel & ne & (hi >= lines[vf.src2]), srange))
+                    p = vf.param_lines(cfg.cols) if vf.params else 0
+                    if p:
+                        faults.append((sel & (F["param"] + p - 1 >= lines["VEC"]), srange))
+            elif name == "RDPERF":
+                faults.append((this & out_of_window(F["ext_addr"], F["ext_addr"] + 8 * N_COUNTERS - 1), window))
+
+        code = Const(0, 3)
+        for cond, c in reversed(faults):
+            code = Mux(cond, c, code)
+        m.d.comb += self.fault.eq(code)
+
+        queue = Const(CONTROL_QUEUE, 2)
+        for ins in INSTRUCTIONS:
+            if ins.name == "NOP":
+                q = field(w, "NOP", "queue")
+            else:
+                q = QUEUE_CODE.get(ins.queue, CONTROL_QUEUE)
+            queue = Mux(op == ins.opcode, q, queue)
+        m.d.comb += [self.queue.eq(queue), self.is_finish.eq(op == opcode_of("FINISH"))]
+        return m

@@ -1,0 +1,99 @@
+"""Simulation model of external memory, in RTL (so long runs never call Python per clock).
+
+Words of :func:`word_bytes` bytes (a power of two holding the widest scratchpad line, an
+instruction and a counter chunk). Ports, all combinational reads:
+
+- ``i_addr`` -> ``i_data``: one 128-bit instruction at a 16-byte-aligned byte address;
+- ``ld_addr`` -> ``ld_data``: ``word_bytes`` bytes at any byte address (two words, shifted);
+- ``st_en`` / ``st_addr`` / ``st_len`` / ``st_data``: writes the first ``st_len`` bytes of
+  ``st_data`` at any byte address (two words, byte enables);
+- the host port ``h_*`` (word-addressed) loads programs and data and reads results.
+
+The external-memory *latency* and *bandwidth* of the configuration (``ext_latency``,
+``dma_bytes_per_cycle``) are enforced by the DMA engines' schedules (``hw/accel.py``), which
+request one line per ``max(1, ceil(bytes / dma_bytes_per_cycle))`` cycles after ``ext_latency``
+cycles; this model answers at once. Addresses beyond ``mem_bytes`` wrap.
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Cat, Const, Module, Signal, unsigned
+from amaranth.lib import wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from nnaccel.hwconfig import HwConfig
+from nnaccel.isa import N_COUNTERS
+
+__all__ = ["ExtMemory", "counters_per_beat", "word_bytes"]
+
+
+def counters_per_beat(cfg: HwConfig) -> int:
+    """Counters RDPERF writes per data cycle: its ``ceil(8 * N / dpc)`` cycles must carry all N."""
+    cycles = -(-8 * N_COUNTERS // cfg.dma_bytes_per_cycle)
+    return -(-N_COUNTERS // cycles)
+
+
+def word_bytes(cfg: HwConfig) -> int:
+    need = max(16, 4 * cfg.cols, 8 * counters_per_beat(cfg))
+    w = 1
+    while w < need:
+        w *= 2
+    return w
+
+
+class ExtMemory(wiring.Component):
+    """The external-memory model (see the module docstring)."""
+
+    def __init__(self, cfg: HwConfig, mem_bytes: int):
+        self.cfg = cfg
+        self.wb = word_bytes(cfg)
+        if mem_bytes % self.wb or mem_bytes & (mem_bytes - 1):
+            raise ValueError(f"The memory model size {mem_bytes} must be a power of two and a multiple "
+                             f"of its {self.wb}-byte words.")
+        self.depth = mem_bytes // self.wb
+        wbits = self.wb * 8
+        super().__init__({
+            "i_addr": In(32), "i_data": Out(128),
+            "ld_addr": In(32), "ld_data": Out(wbits),
+            "st_en": In(1), "st_addr": In(32), "st_len": In(range(self.wb + 1)), "st_data": In(wbits),
+            "h_addr": In(range(self.depth)), "h_we": In(1), "h_wdata": In(wbits), "h_rdata": Out(wbits),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        wb, depth = self.wb, self.depth
+        wbits = wb * 8
+        sh = (wb - 1).bit_length()
+        aw = (depth - 1).bit_length()
+        m.submodules.mem = mem = Memory(shape=unsigned(wbits), depth=depth, init=[])
+
+        def word_index(addr, plus=0):
+            return (addr[sh:] + plus)[:aw]
+
+        ri = mem.read_port(domain="comb")
+        m.d.comb += [ri.addr.eq(word_index(self.i_addr)),
+                     self.i_data.eq((ri.data >> Cat(Const(0, 3), self.i_addr[:sh]))[:128])]
+
+        r0 = mem.read_port(domain="comb")
+        r1 = mem.read_port(domain="comb")
+        m.d.comb += [r0.addr.eq(word_index(self.ld_addr)), r1.addr.eq(word_index(self.ld_addr, 1)),
+                     self.ld_data.eq((Cat(r0.data, r1.data) >> Cat(Const(0, 3), self.ld_addr[:sh]))[:wbits])]
+
+        rh = mem.read_port(domain="comb")
+        m.d.comb += [rh.addr.eq(self.h_addr), self.h_rdata.eq(rh.data)]
+
+        w0 = mem.write_port(granularity=8)
+        w1 = mem.write_port(granularity=8)
+        off = self.st_addr[:sh]
+        data2 = Signal(2 * wbits)
+        en2 = Signal(2 * wb)
+        m.d.comb += [data2.eq(self.st_data << Cat(Const(0, 3), off)),
+                     en2.eq(((Const(1, wb + 1) << self.st_len) - 1)[:wb] << off)]
+        m.d.comb += [w0.addr.eq(word_index(self.st_addr)), w1.addr.eq(word_index(self.st_addr, 1)),
+                     w0.data.eq(data2[:wbits]), w1.data.eq(data2[wbits:]),
+                     w0.en.eq(en2[:wb].replicate(1) & self.st_en.replicate(wb)),
+                     w1.en.eq(en2[wb:] & self.st_en.replicate(wb))]
+        wh = mem.write_port()
+        m.d.comb += [wh.addr.eq(self.h_addr), wh.data.eq(self.h_wdata), wh.en.eq(self.h_we)]
+        return m
