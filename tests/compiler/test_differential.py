@@ -1,0 +1,127 @@
+"""Property-based differential test: random quantized CONV_2D / DEPTHWISE_CONV_2D / GROUPED_CONV_2D /
+FULLY_CONNECTED / MAX_POOL_2D / AVERAGE_POOL_2D layers, compiled for a random preset and run on the
+ISA simulator, must be bit-exact with the golden model (and actually run on the accelerator)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from nnaccel.compiler.compile import compile_model
+from nnaccel.firmware.runtime import Runtime
+from nnaccel.golden.interpreter import run_model
+from nnaccel.golden.nn import conv_output_size
+from nnaccel.model import ChannelQuant, ModelBuilder, OperandType
+
+T = OperandType
+PRESETS = ("tiny", "small", "base")
+
+
+@st.composite
+def layers(draw, max_hw: int = 10, max_c: int = 20):
+    kind = draw(st.sampled_from(["CONV_2D", "DEPTHWISE_CONV_2D", "GROUPED_CONV_2D", "FULLY_CONNECTED",
+                                 "MAX_POOL_2D", "AVERAGE_POOL_2D"]))
+    signed = draw(st.booleans())
+    q = T.TENSOR_QUANT8_ASYMM_SIGNED if signed else T.TENSOR_QUANT8_ASYMM
+    lo = -128 if signed else 0
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    b = ModelBuilder(f"random_{kind}")
+    sx = draw(st.floats(0.01, 0.2))
+    zx = draw(st.integers(lo, lo + 255))
+    so = draw(st.floats(0.01, 0.5))
+    zo = draw(st.integers(lo, lo + 255))
+    act = draw(st.integers(0, 3))
+    n = draw(st.integers(1, 2))
+    h, w = draw(st.integers(1, max_hw)), draw(st.integers(1, max_hw))
+    c = draw(st.integers(1, max_c))
+    i32 = lambda v: b.add_constant(T.INT32, v)  # noqa: E731
+    if kind == "FULLY_CONNECTED":
+        units = draw(st.integers(1, 2 * max_c))
+        x = b.add_operand(q, (n * h, c), sx, zx)
+        wt = rng.integers(lo, lo + 256, (units, c)).astype(np.int8 if signed else np.uint8)
+        zw = draw(st.integers(lo, lo + 255)) if not signed else 0
+        sw = draw(st.floats(0.001, 0.05))
+        wi = b.add_constant(q, wt, scale=sw, zero_point=zw)
+        bi = b.add_constant(T.TENSOR_INT32, rng.integers(-5000, 5000, units).astype(np.int32),
+                            scale=float(np.float32(sx) * np.float32(sw)))
+        y = b.add_operand(q, (n * h, units), so, zo)
+        b.add_operation(kind, [x, wi, bi, i32(act)], [y])
+    else:
+        fh, fw = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+        sh, sw_ = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+        pool = kind.endswith("POOL_2D")
+        dh, dw = (1, 1) if pool or kind == "GROUPED_CONV_2D" else (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+        maxpad = ((fh - 1) * dh, (fw - 1) * dw)  # paddings must be smaller than the dilated filter
+        pt, pb = draw(st.integers(0, maxpad[0])), draw(st.integers(0, maxpad[0]))
+        pl, pr = draw(st.integers(0, maxpad[1])), draw(st.integers(0, maxpad[1]))
+        oh = conv_output_size(h, fh, sh, pt, pb, dh)
+        ow = conv_output_size(w, fw, sw_, pl, pr, dw)
+        assume(oh > 0 and ow > 0)
+        x = b.add_operand(q, (n, h, w, c), sx, zx)
+        pads = [i32(v) for v in (pl, pr, pt, pb, sw_, sh)]
+        if pool:
+            y = b.add_operand(q, (n, oh, ow, c), sx, zx)
+            b.add_operation(kind, [x, *pads, i32(fw), i32(fh), i32(act)], [y])
+        else:
+            groups = 1
+            if kind == "DEPTHWISE_CONV_2D":
+                mult = draw(st.integers(1, 3))
+                o = c * mult
+                wshape, cdim = (1, fh, fw, o), 3
+            elif kind == "GROUPED_CONV_2D":
+                groups = draw(st.sampled_from([g for g in range(1, c + 1) if c % g == 0]))
+                o = groups * draw(st.integers(1, 4))
+                wshape, cdim = (o, fh, fw, c // groups), 0
+            else:
+                o = draw(st.integers(1, 2 * max_c))
+                wshape, cdim = (o, fh, fw, c), 0
+            per_channel = draw(st.booleans())
+            if per_channel:
+                wt = rng.integers(-127, 128, wshape).astype(np.int8)
+                scales = tuple(float(v) for v in rng.uniform(0.001, 0.05, o))
+                wi = b.add_constant(T.TENSOR_QUANT8_SYMM_PER_CHANNEL, wt, channel_quant=ChannelQuant(scales, cdim))
+                bscale = 0.0
+            else:
+                wt = rng.integers(lo, lo + 256, wshape).astype(np.int8 if signed else np.uint8)
+                sw = draw(st.floats(0.001, 0.05))
+                wi = b.add_constant(q, wt, scale=sw, zero_point=draw(st.integers(lo, lo + 255)) if not signed else 0)
+                bscale = float(np.float32(sx) * np.float32(sw))
+            bi = b.add_constant(T.TENSOR_INT32, rng.integers(-5000, 5000, o).astype(np.int32), scale=bscale)
+            y = b.add_operand(q, (n, oh, ow, o), so, zo)
+            extra = []
+            if kind == "DEPTHWISE_CONV_2D":
+                extra = [i32(mult)]
+            elif kind == "GROUPED_CONV_2D":
+                extra = [i32(groups)]
+            tail = [b.add_constant(T.BOOL, False)]
+            if kind != "GROUPED_CONV_2D" and (dh, dw) != (1, 1):
+                tail += [i32(dw), i32(dh)]
+            b.add_operation(kind, [x, wi, bi, *pads, *extra, i32(act), *tail], [y])
+    b.identify_inputs_and_outputs([x], [y])
+    model = b.finish()
+    xo = model.main.operands[x]
+    data = rng.integers(lo, lo + 256, xo.dimensions).astype(np.int8 if signed else np.uint8)
+    return model, data, draw(st.sampled_from(PRESETS))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(layers())
+def test_random_layer_bit_exact(case):
+    model, data, preset = case
+    pkg = compile_model(model, preset)
+    assert [o["type"] for o in pkg.manifest["accelerator_ops"]] == [model.main.operations[0].type], \
+        pkg.manifest["host_ops"]
+    outs, report = Runtime(pkg).run([data], "isa", check=True)
+    want = run_model(model, [data])
+    np.testing.assert_array_equal(outs[0], want[0])
+    assert report["total"]["cycles"] > 0
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(layers(max_hw=40, max_c=48))
+def test_random_large_layer_bit_exact(case):
+    """Layers larger than one tile / one weight pass of the small presets."""
+    test_random_layer_bit_exact.hypothesis.inner_test(case)
