@@ -23,6 +23,7 @@ from .model import (
     OperandType,
     Operation,
     Subgraph,
+    as_float32_scale,
     as_operand_array,
 )
 
@@ -101,8 +102,9 @@ def _operand(d: dict, where: str) -> tuple[Operand, np.ndarray | None]:
     cq = d.get("channel_quant")
     channel_quant = None
     if cq:
-        channel_quant = ChannelQuant(tuple(float(s) for s in cq["scales"]), int(cq["channel_dim"]))
-    o = Operand(op_type, dims, float(scale), int(zp), channel_quant, lifetime, name=d.get("name"),
+        channel_quant = ChannelQuant(tuple(as_float32_scale(s) for s in cq["scales"]),
+                                     int(cq["channel_dim"]))
+    o = Operand(op_type, dims, as_float32_scale(scale), int(zp), channel_quant, lifetime, name=d.get("name"),
                 is_ignored=bool(d.get("is_ignored", False)))
     raw = d.get("data", [])
     if not isinstance(raw, list):

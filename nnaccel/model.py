@@ -199,6 +199,12 @@ class Model:
                    for _, sg in self.subgraphs() for o in sg.operands)
 
 
+def as_float32_scale(value) -> float:
+    """An NNAPI scale is a C++ ``float``: the decimal from a file or the builder rounds to float32
+    (through float64, as C++ float literals do) and is kept as the Python float of that value."""
+    return float(np.float32(np.float64(value)))
+
+
 def as_operand_array(op_type: OperandType, values, dimensions) -> np.ndarray:
     """Converts constant values to the operand type's dtype and shape.
 
@@ -237,9 +243,12 @@ class ModelBuilder:
     def add_operand(self, op_type: OperandType, dimensions=(), scale: float = 0.0, zero_point: int = 0,
                     channel_quant: ChannelQuant | None = None, name: str | None = None) -> int:
         """Adds an operand (a temporary until given a value or named as input/output); returns its index."""
+        if channel_quant is not None:
+            channel_quant = ChannelQuant(tuple(as_float32_scale(s) for s in channel_quant.scales),
+                                         int(channel_quant.channel_dim))
         self._graph.operands.append(Operand(
             OperandType(op_type), None if dimensions is None else tuple(int(d) for d in dimensions),
-            float(scale), int(zero_point), channel_quant, name=name))
+            as_float32_scale(scale), int(zero_point), channel_quant, name=name))
         return len(self._graph.operands) - 1
 
     def set_operand_value(self, index: int, values) -> None:

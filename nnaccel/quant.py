@@ -98,10 +98,11 @@ def multiply_by_quantized_multiplier(x, multiplier, shift):
 def activation_range_quantized(activation: int, scale: float, zero_point: int,
                                qmin: int, qmax: int) -> tuple[int, int]:
     """NNAPI ``CalculateActivationRangeQuantized``: the clamp range of a fused activation
-    (0 NONE, 1 RELU, 2 RELU1, 3 RELU6) in the output's quantized domain."""
+    (0 NONE, 1 RELU, 2 RELU1, 3 RELU6) in the output's quantized domain. The division
+    ``bound / scale`` is done in float32, as NNAPI's C++ does with its float scale."""
 
     def q(v):
-        return zero_point + int(round_half_away(v / scale))
+        return zero_point + int(round_half_away(np.float32(v) / np.float32(scale)))
 
     if activation == 1:
         return max(qmin, q(0.0)), qmax

@@ -57,6 +57,7 @@ def broadcast_dims(v, a: tuple | None, b: tuple | None) -> tuple | None:
     """NNAPI broadcasting of two declared shapes (0 = unknown); fails on incompatible sizes."""
     if a is None or b is None:
         return None
+    a_in, b_in = tuple(a), tuple(b)
     n = max(len(a), len(b))
     a = (1,) * (n - len(a)) + tuple(a)
     b = (1,) * (n - len(b)) + tuple(b)
@@ -69,7 +70,8 @@ def broadcast_dims(v, a: tuple | None, b: tuple | None) -> tuple | None:
         elif x == 0 or y == 0:
             out.append(0)
         else:
-            v.fail(f"has shape {list(a)} that cannot be broadcast with {list(b)}", input=1)
+            v.fail(f"has shape {list(b[n - len(b_in):]) if b_in is not None else list(b)} that cannot be "
+                   f"broadcast with input 0's shape {list(a[n - len(a_in):])}", input=1)
     return tuple(out)
 
 
