@@ -310,29 +310,60 @@ class ConvLowering(Lowering):
         return conv_passes(ctx, self.spec(ctx.sg, op))
 
 
-def _conv_tile(cfg: HwConfig, s: ConvSpec, c_blocks: int, o_blocks: int):
-    """The largest output tile ``(toh, tow)`` whose buffers fit (double-buffered input and output
-    tiles in ACT, one accumulator tile in ACC) and whose strides fit the ISA fields."""
+def _conv_tiles(cfg: HwConfig, s: ConvSpec, c_blocks: int, o_blocks: int, acc_blocks: int = 1):
+    """Candidate output tiles ``(toh, tow)``: for each tile width, the tallest tile whose buffers
+    fit (double-buffered input tiles of ``c_blocks`` channel blocks and output tiles of
+    ``o_blocks`` blocks in ACT, ``acc_blocks`` accumulator tiles in ACC) and whose fields fit the
+    ISA."""
     fh, fw = s.weff.shape[:2]
     act_lines, acc_lines = cfg.lines("ACT"), cfg.lines("ACC")
-    best = None
+    out = []
     for tow in range(min(s.ow, MAX8), 0, -1):
         iw = (tow - 1) * s.stride[1] + (fw - 1) * s.dilation[1] + 1
         if iw > MAX8 or s.stride[1] > MAX8:
             continue
-        toh = min(s.oh, MAX8, acc_lines // tow)
+        toh = min(s.oh, MAX8, acc_lines // (tow * acc_blocks))
         while toh > 0:
             ih = (toh - 1) * s.stride[0] + (fh - 1) * s.dilation[0] + 1
             if ih <= MAX8 and 2 * c_blocks * ih * iw + 2 * o_blocks * toh * tow <= act_lines:
                 break
             toh -= 1
-        if toh and (best is None or toh * tow > best[0] * best[1]):
-            best = (toh, tow)
-        if best and best[0] * best[1] >= s.oh * s.ow:
-            break
+        if toh:
+            out.append((toh, tow))
+    return out
+
+
+def _conv_plan(cfg: HwConfig, s: ConvSpec, cb: int, group: list, per_block: list):
+    """Chooses the output tile and the input-channel chunking of one pass by an estimate of its
+    cycles (compute, load and store overlap, so the pass costs about the largest of the three).
+
+    With one chunk (all input-channel blocks loaded per tile) each output block is accumulated and
+    requantized in turn through one ACC tile; with several chunks every output block of the pass
+    keeps its own ACC tile across the chunks and is requantized after the last one."""
+    R = cfg.rows
+    fh, fw = s.weff.shape[:2]
+    nkeys = sum(len(per_block[co]) for co in group)
+    ng = len(group)
+    beats = _ceil(R, cfg.dma_bytes_per_cycle)
+    total_px = s.n * s.oh * s.ow
+    best = None
+    for kc in sorted({cb, *[k for k in (1, 2, 3, 4, 6, 8, 12, 16) if k < cb]}, reverse=True):
+        chunks = _ceil(cb, kc)
+        for toh, tow in _conv_tiles(cfg, s, kc, ng, 1 if kc == cb else ng):
+            tiles = s.n * _ceil(s.oh, toh) * _ceil(s.ow, tow)
+            ih = (toh - 1) * s.stride[0] + (fh - 1) * s.dilation[0] + 1
+            iw = (tow - 1) * s.stride[1] + (fw - 1) * s.dilation[1] + 1
+            rows = 1 if s.stride[0] * iw <= MAX8 else toh
+            compute = nkeys * (total_px + tiles * rows * 3 * R) + ng * (total_px + 10 * tiles)
+            load = tiles * cb * (ih * iw * beats + cfg.ext_latency)
+            store = ng * (total_px * beats + tiles * cfg.ext_latency)
+            est = max(compute, load, store) + tiles * chunks * 8
+            if best is None or est < best[0]:
+                best = (est, (toh, tow), kc)
     if best is None:
         raise CannotLower("no output tile fits the scratchpads")
-    return best
+    _, (toh, tow), kc = best
+    return toh, tow, [list(range(k, min(cb, k + kc))) for k in range(0, cb, kc)]
 
 
 def _row_groups(th: int, row_stride: int):
@@ -373,7 +404,7 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
     cfg, R = ctx.cfg, ctx.cfg.rows
     fh, fw = s.weff.shape[:2]
     cb, ob = _ceil(s.c, R), _ceil(s.o, R)
-    if s.c * s.w > MAX16 or s.o * s.ow > MAX16 or s.c > MAX16 or s.o > MAX16:
+    if s.c * s.w > MAX16 or s.o * s.ow > MAX16:
         raise CannotLower("a tensor row is wider than the DMA stride field")
     # weight tiles per output block: (tap_y, tap_x, c block) whose bytes are not all the zero point
     wpad = np.full((fh, fw, cb * R, ob * R), _byte(s.zw), np.uint8)
@@ -385,7 +416,7 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
         keys = [tuple(int(v) for v in k) for k in np.argwhere(live[co])] or [(0, 0, 0)]
         per_block.append(keys)
     wgt_tiles = cfg.lines("WGT") // R
-    vec_blocks = (cfg.lines("VEC")) // 6
+    vec_blocks = cfg.lines("VEC") // 6
     # group output blocks into passes whose weight tiles fit the WGT scratchpad
     groups, cur, used = [], [], 0
     for co in range(ob):
@@ -398,19 +429,20 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
         cur.append(co)
         used += k
     groups.append(cur)
-    max_ob = max(len(g) for g in groups)
-    toh, tow = _conv_tile(cfg, s, cb, max_ob)
-    ih = (toh - 1) * s.stride[0] + (fh - 1) * s.dilation[0] + 1
-    iw = (tow - 1) * s.stride[1] + (fw - 1) * s.dilation[1] + 1
-    in_lines = cb * ih * iw
-    out_lines = max_ob * toh * tow
-    in_base = (0, in_lines)
-    out_base = (2 * in_lines, 2 * in_lines + out_lines)
     sh, sw = s.stride
     dh, dw = s.dilation
     top, _, left, _ = s.pads
     passes = []
     for g in groups:
+        toh, tow, chunks = _conv_plan(cfg, s, cb, g, per_block)
+        kc = len(chunks[0])
+        ih = (toh - 1) * sh + (fh - 1) * dh + 1
+        iw = (tow - 1) * sw + (fw - 1) * dw + 1
+        in_lines = kc * ih * iw
+        out_lines = len(g) * toh * tow
+        in_base = (0, in_lines)
+        out_base = (2 * in_lines, 2 * in_lines + out_lines)
+        shared_acc = len(chunks) == 1
         # constants of the pass: weight tiles in order, REQ parameter blocks
         order = [(co, key) for co in g for key in per_block[co]]
         wblob = b"".join(tiles[co][key].tobytes() for co, key in order)
@@ -424,50 +456,61 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
         for k in range(0, len(order), MAX8):
             nt = min(MAX8, len(order) - k)
             pre.append(Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": k * R, "ext_addr": waddr + k * R * R, "x_size": R,
-                                        "y_size": nt, "x_stride": R, "y_stride": R * R},
+                                    "y_size": nt, "x_stride": R, "y_stride": R * R},
                            f"{s.what}: weight tiles {k}..{k + nt - 1}"))
         pre += load_vec(cfg, ctx.consts, vec_blob(blocks), 0, f"{s.what}: requantization parameters")
         stages = []
         st = 0
         for nb in range(s.n):
+            xbase = ctx.addr[s.x] + nb * s.h * s.w * s.c
             for oy0 in range(0, s.oh, toh):
                 th = min(toh, s.oh - oy0)
+                ih_t = (th - 1) * sh + (fh - 1) * dh + 1
                 for ox0 in range(0, s.ow, tow):
                     tw = min(tow, s.ow - ox0)
-                    p = st % 2
                     iy0, ix0 = oy0 * sh - top, ox0 * sw - left
-                    loads = list(pre) if st == 0 else []
-                    xbase = ctx.addr[s.x] + nb * s.h * s.w * s.c
-                    ih_t = (th - 1) * sh + (fh - 1) * dh + 1
-                    for ci in range(cb):
-                        ln = min(R, s.c - ci * R)
-                        loads += load_box(cfg, "ACT", in_base[p] + ci * ih * iw, xbase + ci * R, ix0, iy0,
-                                          s.w, s.h, s.c, s.w * s.c, iw, ih_t, ln, s.zx,
-                                          f"{s.what}: input tile n{nb} y{oy0} x{ox0} c{ci * R}")
-                    computes, stores = [], []
-                    for j, co in enumerate(g):
-                        keys = per_block[co]
-                        for t, key in enumerate(keys):
-                            ky, kx, ci = key
-                            a0 = in_base[p] + ci * ih * iw + ky * dh * iw + kx * dw
-                            for r0, nr in _row_groups(th, sh * iw):
-                                computes.append(Ins("GEMM", {
-                                    "accumulate": int(t > 0), "preload": int(r0 == 0), "act_signed": s.x_signed,
-                                    "wgt_signed": s.w_signed, "act": a0 + r0 * sh * iw, "acc": r0 * tw,
-                                    "wgt": slot[(co, key)] * R, "za": _byte(s.zx), "zw": _byte(s.zw), "nx": tw,
-                                    "ny": nr, "act_xs": sw, "act_ys": sh * iw if nr > 1 else 0, "acc_xs": 1,
-                                    "acc_ys": tw}, f"{s.what}: out c{co * R} tap ({ky},{kx}) in c{ci * R}"))
-                        dst = out_base[p] + j * toh * tow
-                        computes.append(Ins("VEC", {"func": "REQ", "signed": 0, "dst": dst, "src": 0, "param": 6 * j, "nx": tw,
-                                                        "ny": th, "dst_xs": 1, "dst_ys": tw, "src_xs": 1, "src_ys": tw},
-                                            f"{s.what}: requantize out c{co * R}"))
-                        ln = min(R, s.o - co * R)
-                        ext = ctx.addr[s.y] + ((nb * s.oh + oy0) * s.ow + ox0) * s.o + co * R
-                        stores.append(Ins("STORE", {"sp": "ACT", "len": ln, "sp_addr": dst, "ext_addr": ext, "x_size": tw,
-                                                        "y_size": th, "x_stride": s.o, "y_stride": s.ow * s.o},
-                                          f"{s.what}: output tile n{nb} y{oy0} x{ox0} c{co * R}"))
-                    stages.append((loads, computes, stores))
-                    st += 1
+                    started = set()
+                    for kk, chunk in enumerate(chunks):
+                        p = st % 2
+                        last = kk == len(chunks) - 1
+                        loads = list(pre) if st == 0 else []
+                        for q, ci in enumerate(chunk):
+                            ln = min(R, s.c - ci * R)
+                            loads += load_box(cfg, "ACT", in_base[p] + q * ih * iw, xbase + ci * R, ix0, iy0,
+                                              s.w, s.h, s.c, s.w * s.c, iw, ih_t, ln, s.zx,
+                                              f"{s.what}: input tile n{nb} y{oy0} x{ox0} c{ci * R}")
+                        computes, stores = [], []
+                        for j, co in enumerate(g):
+                            acc0 = 0 if shared_acc else j * toh * tow
+                            for key in per_block[co]:
+                                ky, kx, ci = key
+                                if ci not in chunk:
+                                    continue
+                                a0 = in_base[p] + chunk.index(ci) * ih * iw + ky * dh * iw + kx * dw
+                                for r0, nr in _row_groups(th, sh * iw):
+                                    computes.append(Ins("GEMM", {
+                                        "accumulate": int(co in started), "preload": int(r0 == 0),
+                                        "act_signed": s.x_signed, "wgt_signed": s.w_signed, "act": a0 + r0 * sh * iw,
+                                        "acc": acc0 + r0 * tw, "wgt": slot[(co, key)] * R, "za": _byte(s.zx),
+                                        "zw": _byte(s.zw), "nx": tw, "ny": nr, "act_xs": sw,
+                                        "act_ys": sh * iw if nr > 1 else 0, "acc_xs": 1, "acc_ys": tw},
+                                        f"{s.what}: out c{co * R} tap ({ky},{kx}) in c{ci * R}"))
+                                started.add(co)
+                            if not last:
+                                continue
+                            dst = out_base[p] + j * toh * tow
+                            computes.append(Ins("VEC", {"func": "REQ", "signed": 0, "dst": dst, "src": acc0,
+                                                        "param": 6 * j, "nx": tw, "ny": th, "dst_xs": 1, "dst_ys": tw,
+                                                        "src_xs": 1, "src_ys": tw},
+                                                f"{s.what}: requantize out c{co * R}"))
+                            ln = min(R, s.o - co * R)
+                            ext = ctx.addr[s.y] + ((nb * s.oh + oy0) * s.ow + ox0) * s.o + co * R
+                            stores.append(Ins("STORE", {"sp": "ACT", "len": ln, "sp_addr": dst, "ext_addr": ext,
+                                                        "x_size": tw, "y_size": th, "x_stride": s.o,
+                                                        "y_stride": s.ow * s.o},
+                                              f"{s.what}: output tile n{nb} y{oy0} x{ox0} c{co * R}"))
+                        stages.append((loads, computes, stores))
+                        st += 1
         passes.append(stages)
     return passes
 
