@@ -123,6 +123,9 @@ class OpMapping:
     quant_tolerance: int = 0
     difference: str = ""
     float_tolerance: float = 1e-5
+    #: Comparisons of quantized inputs: results may differ where the two dequantized inputs are
+    #: closer than this many steps of the finer input scale.
+    near_equal: float = 0.0
 
 
 # Why quantized results may legitimately differ from LiteRT's reference kernels (see OpMapping).
@@ -133,6 +136,9 @@ SINGLE_ROUNDING = ("requantization rounding: LiteRT 2.3 applies fixed-point mult
 FLOAT_TABLE_LOGISTIC = ("LiteRT's int8/uint8 LOGISTIC equals the float table round(sigmoid(x) / s_out) + "
                         "z_out (checked over all 256 inputs); NNAPI's reference uses gemmlowp's fixed-point "
                         "logistic, which rounds a few values near a half step the other way")
+RESCALED_COMPARISON = ("quantized inputs of different scales: LiteRT compares them after a fixed-point "
+                       "rescale (8-bit left shift, rounded multipliers), NNAPI's reference compares the "
+                       "dequantized float values, so nearly equal inputs can compare differently")
 REQUANTIZE_DECOMPOSITION = ("NNAPI has no requantize op: the DEQUANTIZE + QUANTIZE decomposition rounds the "
                             "float32 value half away from zero, LiteRT rescales in fixed point")
 TRUNCATING_RESIZE = ("NNAPI's reference interpolates quantized values in float and truncates toward zero; "
@@ -143,11 +149,11 @@ OP_TABLE: dict[str, OpMapping] = {}
 
 
 def maps(tfl: str, nnapi: str | tuple, notes: str = "", quant_tolerance: int = 0, difference: str = "",
-         float_tolerance: float = 1e-5):
+         float_tolerance: float = 1e-5, near_equal: float = 0.0):
     """Registers the converter below it as the mapping of TFLite operator ``tfl``."""
     def deco(fn):
         OP_TABLE[tfl] = OpMapping(tfl, (nnapi,) if isinstance(nnapi, str) else tuple(nnapi), fn, notes,
-                                  quant_tolerance, difference, float_tolerance)
+                                  quant_tolerance, difference, float_tolerance, near_equal)
         return fn
     return deco
 
@@ -373,29 +379,38 @@ class ImportContext:
         self.emit(nnapi, inputs, [tmp])
         self.emit(ACTIVATION_OPS[act], [tmp], [self.operand(out_tensor)])
 
-    def emit_same_quant(self, nnapi: str, inputs, in_tensor: int, out_tensor: int,
-                        requantize_first: bool = False) -> None:
+    def emit_same_quant(self, nnapi: str, inputs, in_tensor: int, out_tensor: int, mode: str = "after") -> None:
         """Emits ``nnapi``, whose NNAPI form needs the output quantized like the input.
 
-        When the TFLite output has another scale / zero point, a DEQUANTIZE + QUANTIZE pair (NNAPI
-        has no requantize op) converts between them: after the op (averaging ops: MEAN, pools), or
-        before it (``requantize_first``: clamping ops, whose bounds LiteRT quantizes in the
-        output's scale, so clamping there keeps them exact).
+        When the TFLite output has another scale / zero point (NNAPI has no requantize op):
+
+        * ``"first"`` (clamping / selecting ops: RELU family, MAX_POOL_2D, REDUCE_MAX / MIN):
+          DEQUANTIZE + QUANTIZE the input to the output's quantization, then the op, which keeps
+          LiteRT's clamp bounds (quantized in the output's scale) exact;
+        * ``"float"`` (averaging ops: MEAN, AVERAGE_POOL_2D): DEQUANTIZE, the op in float32, QUANTIZE
+          (one rounding of the exact average, as LiteRT's rescaled average);
+        * ``"after"``: the op, then DEQUANTIZE + QUANTIZE.
         """
         x, y = self.tensors[in_tensor], self.tensors[out_tensor]
         if x.dtype not in ("INT8", "UINT8") or x.dtype != y.dtype or (
                 x.scale == y.scale and x.zero_point == y.zero_point):
             self.emit(nnapi, inputs, [self.operand(out_tensor)])
             return
-        if requantize_first:
+        if mode == "first":
             ty, scale, zp, _ = self.nn_type(y)
             tmp = self.b.add_operand(ty, x.shape, scale, zp)
             self._requantize_to(inputs[0], tmp, x.shape)
             self.emit(nnapi, [tmp, *inputs[1:]], [self.operand(out_tensor)])
-            return
-        tmp = self.temp(in_tensor, y.shape)
-        self.emit(nnapi, inputs, [tmp])
-        self.requantize(tmp, out_tensor)
+        elif mode == "float":
+            xf = self.b.add_operand(T.TENSOR_FLOAT32, x.shape)
+            self.emit("DEQUANTIZE", [inputs[0]], [xf])
+            yf = self.b.add_operand(T.TENSOR_FLOAT32, y.shape)
+            self.emit(nnapi, [xf, *inputs[1:]], [yf])
+            self.emit("QUANTIZE", [yf], [self.operand(out_tensor)])
+        else:
+            tmp = self.temp(in_tensor, y.shape)
+            self.emit(nnapi, inputs, [tmp])
+            self.requantize(tmp, out_tensor)
 
     def _requantize_to(self, src: int, dst: int, shape) -> None:
         f = self.b.add_operand(T.TENSOR_FLOAT32, shape)
@@ -567,13 +582,15 @@ def _pool(nn):
         pad, sw, sh = _conv_common(c, op)
         ins = [_x(c, op), pad, sw, sh, c.i32(op.opt("FilterWidth", 1)), c.i32(op.opt("FilterHeight", 1)),
                c.i32(c.fused(op.opt("FusedActivationFunction")))]
-        c.emit_same_quant(nn, ins, op.inputs[0], op.outputs[0])
+        c.emit_same_quant(nn, ins, op.inputs[0], op.outputs[0],
+                          mode="float" if nn == "AVERAGE_POOL_2D" else "first")
     return convert
 
 
 register_all("AVERAGE_POOL_2D MAX_POOL_2D L2_POOL_2D", lambda n: n, _pool,
              "implicit padding, filter size and strides as scalars; quantized with another output "
-             "quantization: the pool, then DEQUANTIZE + QUANTIZE")
+             "quantization: MAX_POOL_2D after DEQUANTIZE + QUANTIZE, AVERAGE_POOL_2D in float32 between "
+             "DEQUANTIZE and QUANTIZE")
 
 
 @maps("CONCATENATION", "CONCATENATION",
@@ -663,18 +680,33 @@ def _padv2(c, op):
     c.emit("PAD_V2", [_x(c, op), c.i32_tensor(pads), scalar], [_out(c, op)])
 
 
-@maps("STRIDED_SLICE", "STRIDED_SLICE", "begin / end / strides -> TENSOR_INT32, masks -> INT32 "
-                                        "(ellipsis and new-axis masks and offset=true unsupported)")
+@maps("STRIDED_SLICE", "STRIDED_SLICE", "begin / end / strides -> TENSOR_INT32, masks -> INT32; a shrunk "
+                                        "axis becomes the one-element slice [begin, begin + 1) (ellipsis and "
+                                        "new-axis masks and offset=true unsupported)")
 def _strided_slice(c, op):
     if op.opt("EllipsisMask") or op.opt("NewAxisMask"):
         c.unsupported("its ellipsis_mask / new_axis_mask have no NNAPI counterpart")
     if op.options is not None and op.opt("Offset", False):
         c.unsupported("its offset=true form has no NNAPI counterpart")
-    begin, end, strides = (c.need_const(op.inputs[k], n) for k, n in ((1, "begin"), (2, "end"),
-                                                                      (3, "strides")))
+    begin, end, strides = (c.need_const(op.inputs[k], n).astype(np.int64).copy()
+                           for k, n in ((1, "begin"), (2, "end"), (3, "strides")))
+    bmask, emask, shrink = op.opt("BeginMask"), op.opt("EndMask"), op.opt("ShrinkAxisMask")
+    shape = c.t(op.inputs[0]).shape
+    for i in range(len(begin)):
+        if not shrink >> i & 1:
+            continue
+        # TFLite takes element begin[i] of a shrunk axis (ignoring end); NNAPI needs a one-element
+        # slice [begin, begin + 1), so resolve a negative begin against the axis size.
+        b = 0 if bmask >> i & 1 else int(begin[i])
+        if b < 0:
+            if i >= len(shape) or not shape[i]:
+                c.unsupported(f"axis {i} shrinks at a negative begin of an unknown-size axis")
+            b += shape[i]
+        begin[i], end[i] = b, b + 1
+        bmask &= ~(1 << i)
+        emask &= ~(1 << i)
     c.emit("STRIDED_SLICE", [_x(c, op), c.i32_tensor(begin), c.i32_tensor(end), c.i32_tensor(strides),
-                             c.i32(op.opt("BeginMask")), c.i32(op.opt("EndMask")),
-                             c.i32(op.opt("ShrinkAxisMask"))], [_out(c, op)])
+                             c.i32(bmask), c.i32(emask), c.i32(shrink)], [_out(c, op)])
 
 
 @maps("SLICE", "SLICE", "begin / size -> TENSOR_INT32 (size -1 = to the end, as in NNAPI)")
@@ -702,20 +734,23 @@ def _reducer(nn):
         axes = c.need_const(op.inputs[1], "axes")
         keep = op.opt("KeepDims", False)
         c.emit_same_quant(nn, [_x(c, op), c.i32_tensor(axes),
-                               c.i32(int(keep)) if nn == "MEAN" else c.boolean(keep)], op.inputs[0], op.outputs[0])
+                               c.i32(int(keep)) if nn == "MEAN" else c.boolean(keep)], op.inputs[0], op.outputs[0],
+                          mode="float" if nn == "MEAN" else "first")
     return convert
 
 
 _REDUCE_NAMES = {"MEAN": "MEAN", "SUM": "REDUCE_SUM", "REDUCE_MAX": "REDUCE_MAX", "REDUCE_MIN": "REDUCE_MIN",
                  "REDUCE_PROD": "REDUCE_PROD", "REDUCE_ANY": "REDUCE_ANY"}
 register_all("REDUCE_MAX REDUCE_MIN REDUCE_ANY", _REDUCE_NAMES.get, _reducer,
-             "axes -> TENSOR_INT32, keep_dims -> BOOL")
+             "axes -> TENSOR_INT32, keep_dims -> BOOL; quantized with another output quantization: "
+             "DEQUANTIZE + QUANTIZE first")
 register_all("SUM REDUCE_PROD", _REDUCE_NAMES.get, _reducer, "axes -> TENSOR_INT32, keep_dims -> BOOL")
 register_all("MEAN", _REDUCE_NAMES.get, _reducer, "axes -> TENSOR_INT32, keep_dims -> INT32; quantized "
-             "with another output quantization: MEAN, then DEQUANTIZE + QUANTIZE", quant_tolerance=1,
+             "with another output quantization: MEAN in float32 between DEQUANTIZE and QUANTIZE", quant_tolerance=1,
              difference="NNAPI's reference divides the sum of the stored values by the count truncating "
-             "toward zero, LiteRT's rounds to nearest (ties up); with another output quantization, also: "
-             + REQUANTIZE_DECOMPOSITION)
+             "toward zero, LiteRT's rounds to nearest (ties up); with another output quantization the "
+             "float32 decomposition rounds the exact average once, LiteRT's fixed-point rescale rounds "
+             "differently near half steps")
 
 
 @maps("SOFTMAX", "SOFTMAX", "beta -> FLOAT32 scalar (FLOAT16 for float16)")
@@ -736,7 +771,7 @@ def _unary(nn):
 
 def _unary_same_quant(nn):
     def convert(c, op):
-        c.emit_same_quant(nn, [_x(c, op)], op.inputs[0], op.outputs[0], requantize_first=True)
+        c.emit_same_quant(nn, [_x(c, op)], op.inputs[0], op.outputs[0], mode="first")
     return convert
 
 
@@ -837,7 +872,7 @@ def _binary(nn):
 
 register_all("POW MAXIMUM MINIMUM LOGICAL_AND LOGICAL_OR", lambda n: n, _binary, "same operands")
 register_all("EQUAL NOT_EQUAL GREATER GREATER_EQUAL LESS LESS_EQUAL", lambda n: n, _binary,
-             "output TENSOR_BOOL8")
+             "output TENSOR_BOOL8", near_equal=0.5, difference=RESCALED_COMPARISON)
 
 
 @maps("SELECT", "SELECT", "condition, then, else of one shape")
@@ -980,6 +1015,9 @@ def op_table_markdown() -> str:
         m = OP_TABLE[name]
         if m.quant_tolerance:
             by_reason.setdefault(f"±{m.quant_tolerance} quantized step (int8 / uint8)|{m.difference}", []).append(name)
+        if m.near_equal:
+            by_reason.setdefault(f"where the inputs differ by < {m.near_equal:g} step of the finer input "
+                                 f"scale|{m.difference}", []).append(name)
         if m.float_tolerance != 1e-5:
             by_reason.setdefault(f"float32 {m.float_tolerance:g} of the output's magnitude|{m.difference}",
                                  []).append(name)
