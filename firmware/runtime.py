@@ -48,13 +48,15 @@ def _isa_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=Non
 def _rtl_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None):
     try:
         from nnaccel.sim.rtl_runner import run_program_rtl
-        result = run_program_rtl(cfg, program, memory)
     except ImportError as e:
         raise BackendUnavailable(f"The rtl backend is not available ({e}).") from None
-    if isinstance(result, dict):
-        return np.asarray(result["memory"], np.uint8), dict(result.get("counters", {})), None
-    mem, counters = result[0], result[1]
-    return np.asarray(mem, np.uint8), dict(counters), None
+    try:
+        regions, counters = run_program_rtl(cfg, program, {0: memory}, [(0, memory.size)])
+    except (ImportError, FileNotFoundError) as e:
+        raise BackendUnavailable(f"The rtl backend is not available ({e}).") from None
+    mem = np.frombuffer(regions[0], np.uint8).copy()
+    counters = {k: v for k, v in counters.items() if k != "wall_seconds"}
+    return mem, counters, None
 
 
 BACKENDS = {"isa": _isa_backend, "rtl": _rtl_backend}

@@ -1,0 +1,215 @@
+"""The compiler: partition through the registry's lowerings, segments, host fallback with a warning,
+package format and its rejections (one sentence, exit status 2 on the command line)."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+import numpy as np
+import pytest
+
+from nnaccel import registry
+from nnaccel.cli import main
+from nnaccel.compiler.compile import CompileWarning, compile_model
+from nnaccel.compiler.lower import LOWERINGS
+from nnaccel.compiler.package import VERSION, Package, PackageError
+from nnaccel.compiler.reference_models import mobilenet_block, small_cnn
+from nnaccel.firmware.runtime import Runtime
+from nnaccel.formats import save_models
+from nnaccel.golden.interpreter import run_model
+from nnaccel.model import ChannelQuant, ModelBuilder, OperandType
+
+T = OperandType
+Q = T.TENSOR_QUANT8_ASYMM
+
+
+def test_lowerings_hang_on_the_registry():
+    compile_model(mobilenet_block(4, 4, 4), "tiny")
+    for name, low in LOWERINGS.items():
+        assert registry.OPS[name].lowering is low
+    assert registry.OPS["SOFTMAX"].lowering is None
+
+
+def test_consecutive_accelerator_ops_form_one_segment():
+    pkg = compile_model(mobilenet_block(4, 4, 4), "small")
+    m = pkg.manifest
+    assert [s["operations"] for s in m["segments"]] == [[0, 1, 2, 3]]
+    assert m["host_ops"] == []
+    assert m["segments"][0]["inputs"] == [0] and m["segments"][0]["outputs"] == [m["segments"][0]["outputs"][0]]
+
+
+def test_host_op_splits_segments_and_names_its_reason():
+    pkg = compile_model(small_cnn(), "small")
+    m = pkg.manifest
+    assert [(h["type"], h["reason"]) for h in m["host_ops"]] == [("SOFTMAX", "no accelerator lowering")]
+    assert [o["type"] for o in m["accelerator_ops"]] == ["CONV_2D", "MAX_POOL_2D", "AVERAGE_POOL_2D", "LOGISTIC",
+                                                         "RESHAPE", "FULLY_CONNECTED"]
+
+
+def _quant_chain(ops_between_float: bool):
+    """ADD (quant) -> [DEQUANTIZE -> QUANTIZE on the host] -> ADD (quant)."""
+    b = ModelBuilder("chain")
+    x = b.add_operand(Q, (2, 8), 0.1, 10)
+    zero = b.add_constant(T.INT32, 0)
+    a = b.add_operand(Q, (2, 8), 0.2, 5)
+    b.add_operation("ADD", [x, x, zero], [a])
+    if ops_between_float:
+        f = b.add_operand(T.TENSOR_FLOAT32, (2, 8))
+        b.add_operation("DEQUANTIZE", [a], [f])
+        a2 = b.add_operand(Q, (2, 8), 0.2, 5)
+        b.add_operation("QUANTIZE", [f], [a2])
+        a = a2
+    y = b.add_operand(Q, (2, 8), 0.3, 0)
+    b.add_operation("ADD", [a, x, zero], [y])
+    b.identify_inputs_and_outputs([x], [y])
+    return b.finish()
+
+
+def test_two_segments_around_host_ops_and_bit_exact():
+    model = _quant_chain(True)
+    pkg = compile_model(model, "tiny")
+    assert [s["operations"] for s in pkg.manifest["segments"]] == [[0], [3]]
+    assert [h["type"] for h in pkg.manifest["host_ops"]] == ["DEQUANTIZE", "QUANTIZE"]
+    x = np.arange(16, dtype=np.uint8).reshape(2, 8) * 13
+    outs, report = Runtime(pkg).run([x], "isa", check=True)
+    np.testing.assert_array_equal(outs[0], run_model(model, [x])[0])
+    assert len(report["segments"]) == 2 and report["total"]["cycles"] == sum(s["cycles"] for s in report["segments"])
+    assert {"cycles", "macs", "utilization"} <= set(report["total"])
+    assert [o["index"] for o in report["host_ops"]] == [1, 2]
+
+
+def test_alias_alone_stays_on_the_host():
+    b = ModelBuilder("reshape_only")
+    x = b.add_operand(Q, (2, 8), 0.1, 10)
+    y = b.add_operand(Q, (16,), 0.1, 10)
+    b.add_operation("RESHAPE", [x, b.add_constant(T.TENSOR_INT32, np.array([16], np.int32))], [y])
+    b.identify_inputs_and_outputs([x], [y])
+    pkg = compile_model(b.finish(), "tiny")
+    assert pkg.manifest["segments"] == []
+    assert pkg.manifest["host_ops"][0]["reason"] == "a layout no-op between host operations"
+
+
+def test_layer_that_cannot_be_tiled_falls_back_with_a_warning():
+    """A 3x3 CONV_2D with 64 input channels needs 144 weight tiles per output block; tiny holds 128."""
+    rng = np.random.default_rng(0)
+    b = ModelBuilder("wide_conv")
+    x = b.add_operand(Q, (1, 3, 3, 64), 0.1, 100)
+    w = b.add_constant(T.TENSOR_QUANT8_SYMM_PER_CHANNEL, rng.integers(-127, 128, (4, 3, 3, 64)).astype(np.int8),
+                       channel_quant=ChannelQuant((0.01,) * 4, 0))
+    bias = b.add_constant(T.TENSOR_INT32, np.zeros(4, np.int32))
+    y = b.add_operand(Q, (1, 3, 3, 4), 0.5, 128)
+    b.add_operation("CONV_2D", [x, w, bias, *[b.add_constant(T.INT32, v) for v in (1, 1, 1, 0)]], [y])
+    b.identify_inputs_and_outputs([x], [y])
+    model = b.finish()
+    with pytest.warns(CompileWarning, match=r"operation 0 \(CONV_2D\) runs on the host: one output block needs "
+                                            r"144 weight tiles, but WGT holds 128"):
+        pkg = compile_model(model, "tiny")
+    assert pkg.manifest["segments"] == []
+    xin = rng.integers(0, 256, (1, 3, 3, 64)).astype(np.uint8)
+    np.testing.assert_array_equal(Runtime(pkg).run([xin], "isa")[0][0], run_model(model, [xin])[0])
+    assert compile_model(model, "small").manifest["accelerator_ops"] == [{"index": 0, "type": "CONV_2D"}]
+
+
+# ------------------------------------------------------------------------------ package rejections
+@pytest.fixture
+def pkg_bytes():
+    return compile_model(mobilenet_block(4, 4, 4), "small").to_bytes()
+
+
+def test_truncated_package_is_rejected(pkg_bytes):
+    with pytest.raises(PackageError, match=r"^The package x is damaged or truncated \("):
+        Package.from_bytes(pkg_bytes[:len(pkg_bytes) // 2], "x")
+
+
+def test_other_version_is_rejected(pkg_bytes, tmp_path):
+    pkg = Package.from_bytes(pkg_bytes)
+    pkg.manifest["version"] = VERSION + 1
+    with pytest.raises(PackageError, match=rf"^The package x has format version {VERSION + 1}, but this runtime "
+                                           rf"reads version {VERSION}; compile the model again\.$"):
+        Package.from_bytes(pkg.to_bytes(), "x")
+
+
+def test_damaged_member_is_rejected(pkg_bytes, tmp_path):
+    p = tmp_path / "p.nnpkg"
+    p.write_bytes(pkg_bytes)
+    with zipfile.ZipFile(p) as z:
+        parts = {n: z.read(n) for n in z.namelist()}
+    parts["consts.bin"] = b"\x00" + parts["consts.bin"][1:]
+    with zipfile.ZipFile(p, "w") as z:
+        for n, d in parts.items():
+            z.writestr(n, d)
+    with pytest.raises(PackageError, match=r"is damaged: consts.bin does not match its checksum\.$"):
+        Package.load(p)
+
+
+def test_not_a_package_and_missing_members(tmp_path):
+    p = tmp_path / "q.zip"
+    with zipfile.ZipFile(p, "w") as z:
+        z.writestr("manifest.json", json.dumps({"format": "other"}))
+    with pytest.raises(PackageError, match=r"lacks program.bin, consts.bin, listing.s, model.json; it is not an "
+                                           r"nnaccel program package\.$"):
+        Package.load(p)
+
+
+def test_config_mismatch_is_rejected(pkg_bytes):
+    with pytest.raises(PackageError, match=r"^The package was built for configuration 'small', not 'tiny'; "
+                                           r"compile the model again for 'tiny'\.$"):
+        Runtime(Package.from_bytes(pkg_bytes), "tiny")
+
+
+# ------------------------------------------------------------------------------ command line
+def _one_sentence_error(capsys, argv, pattern):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("nnaccel: error: ") and err[0].endswith(".")
+    assert pattern in err[0], err[0]
+
+
+def test_cli_compile_exec_disasm_report(tmp_path, capsys):
+    mpath = tmp_path / "m.json"
+    save_models([mobilenet_block(4, 4, 4)], mpath)
+    pkg = tmp_path / "m.nnpkg"
+    assert main(["compile", str(mpath), "-o", str(pkg), "--config", "small"]) == 0
+    assert main(["disasm", str(pkg)]) == 0
+    out = capsys.readouterr().out
+    assert "GEMM" in out and "[op 0 CONV_2D]" in out
+    rep = tmp_path / "r.json"
+    assert main(["exec", str(pkg), "--backend", "isa", "--report", str(rep)]) == 0
+    r = json.loads(rep.read_text())
+    assert {"cycles", "macs", "utilization"} <= set(r["total"]) and r["total"]["cycles"] > 0
+    assert {"cycles", "macs", "utilization", "operations"} <= set(r["segments"][0])
+    assert [o["type"] for o in r["accelerator_ops"]] == ["CONV_2D", "DEPTHWISE_CONV_2D", "CONV_2D", "ADD"]
+    assert r["host_ops"] == []
+    assert main(["report", str(pkg)]) == 0
+    out = capsys.readouterr().out
+    assert "DEPTHWISE_CONV_2D" in out and "total:" in out
+    assert main(["exec", str(mpath), "--backend", "golden"]) == 0
+
+
+def test_cli_rejections(tmp_path, capsys, pkg_bytes):
+    bad = tmp_path / "trunc.nnpkg"
+    bad.write_bytes(pkg_bytes[:100])
+    _one_sentence_error(capsys, ["exec", str(bad)], "is damaged or truncated")
+    good = tmp_path / "good.nnpkg"
+    good.write_bytes(pkg_bytes)
+    _one_sentence_error(capsys, ["exec", str(good), "--config", "tiny"], "was built for configuration 'small'")
+    pkg = Package.from_bytes(pkg_bytes)
+    pkg.manifest["version"] = 99
+    old = tmp_path / "old.nnpkg"
+    old.write_bytes(pkg.to_bytes())
+    _one_sentence_error(capsys, ["exec", str(old)], "has format version 99")
+    _one_sentence_error(capsys, ["disasm", str(bad)], "is damaged or truncated")
+    # a model the validator rejects: ADD with a fused activation code of 7
+    b = ModelBuilder("bad")
+    x = b.add_operand(Q, (2,), 0.1, 0)
+    y = b.add_operand(Q, (2,), 0.1, 0)
+    b.add_operation("ADD", [x, x, b.add_constant(T.INT32, 7)], [y])
+    b.identify_inputs_and_outputs([x], [y])
+    mpath = tmp_path / "bad.json"
+    save_models([b.finish()], mpath)
+    assert main(["compile", str(mpath), "-o", str(tmp_path / "bad.nnpkg")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("nnaccel: error: Operation 0 (ADD)")
+    _one_sentence_error(capsys, ["compile", str(mpath), "-o", str(tmp_path / "x.nnpkg"), "--config", "nope"],
+                        "Unknown hardware configuration 'nope'")
