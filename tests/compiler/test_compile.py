@@ -8,14 +8,14 @@ import zipfile
 
 import numpy as np
 import pytest
-
-from nnaccel import registry
-from nnaccel.cli import main
 from nnaccel.compiler.compile import CompileWarning, compile_model
 from nnaccel.compiler.lower import LOWERINGS
 from nnaccel.compiler.package import VERSION, Package, PackageError
 from nnaccel.compiler.reference_models import mobilenet_block, small_cnn
 from nnaccel.firmware.runtime import Runtime
+
+from nnaccel import registry
+from nnaccel.cli import main
 from nnaccel.formats import save_models
 from nnaccel.golden.interpreter import run_model
 from nnaccel.model import ChannelQuant, ModelBuilder, OperandType

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from nnaccel.compiler.compile import compile_model
 from nnaccel.compiler.reference_models import mobilenet_block
-from nnaccel.errors import ExecutionError, InputError
 from nnaccel.firmware import runtime as rt
+
+from nnaccel.errors import ExecutionError, InputError
 from nnaccel.golden.interpreter import run_model
 from nnaccel.model import ModelBuilder, OperandType
 
@@ -115,6 +115,6 @@ def test_rtl_backend_bit_exact_with_isa_cycles():
     pkg = compile_model(model, "tiny")
     x = np.random.default_rng(0).integers(-128, 128, (1, 4, 4, 4)).astype(np.int8)
     out_rtl, rep_rtl = rt.Runtime(pkg).run([x], "rtl", check=True)
-    out_isa, rep_isa = rt.Runtime(pkg).run([x], "isa")
+    _out_isa, rep_isa = rt.Runtime(pkg).run([x], "isa")
     np.testing.assert_array_equal(out_rtl[0], run_model(model, [x])[0])
     assert rep_rtl["total"]["cycles"] == rep_isa["total"]["cycles"]
