@@ -112,6 +112,51 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_accel_cts(args) -> int:
+    """The conformance models through compile + run on ``--target``, with the count of models that
+    ran at least one operation on the accelerator (every one checked bit-exact)."""
+    import os
+    import tempfile
+    from collections import Counter
+
+    from . import cts
+    root = cts.cts_dir()
+    files = cts.spec_files(root, args.spec)
+    if not files:
+        raise InputError(f"No conformance file under {root} matches {args.spec}.")
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "accel.log")
+        os.environ["NNACCEL_ACCEL_LOG"] = log
+        os.environ.setdefault("NNACCEL_CTS_CONFIG", args.config)
+        t0 = time.perf_counter()
+
+        def progress(done, total, spec):
+            if sys.stderr.isatty():
+                print(f"\r[{done}/{total}] {str(spec)[-60:]:<60}", end="", file=sys.stderr, flush=True)
+
+        results = cts.run_suite(files, args.target, args.op, args.jobs, progress)
+        if sys.stderr.isatty():
+            print(file=sys.stderr)
+        rows = []
+        if os.path.exists(log):
+            with open(log) as f:
+                rows = [line.rstrip("\n").split("\t") for line in f]
+    print(cts.format_table(results, args.op))
+    passed = {r.name for r in results if r.status == "passed"}
+    accel = {name: types for name, n, types in rows if int(n) > 0}
+    by_type = Counter(t for name, types in accel.items() if name in passed for t in types.split(","))
+    print(f"{len([n for n in accel if n in passed])} of {len(rows)} models compiled for "
+          f"{os.environ['NNACCEL_CTS_CONFIG']} ran at least one operation on the accelerator (target "
+          f"{args.target}, every accelerated output bit-exact with the golden model); models per "
+          f"accelerated operation: " + ", ".join(f"{k} {v}" for k, v in by_type.most_common()))
+    print(f"({len(files)} files in {time.perf_counter() - t0:.1f} s)")
+    if args.show_failures:
+        for r in results:
+            if r.status == "failed":
+                print(f"FAILED {r.spec} {r.name}: {r.message}")
+    return 1 if any(r.status == "failed" for r in results) else 0
+
+
 def _config_arg(p, default):
     p.add_argument("--config", default=default, metavar="NAME",
                    help="hardware configuration: tiny, small, base, large, or a .toml / .json file "
@@ -153,6 +198,18 @@ def register(sub) -> None:
     p.add_argument("package", help="package file")
     p.add_argument("--json", metavar="FILE", help="also write the report as JSON")
     p.set_defaults(func=cmd_report)
+
+    a = sub.add_parser("accel-cts", help="conformance models through compile + run on the accelerator",
+                       description="Run the NNAPI conformance models through the compiler and the runtime on "
+                                   "--target (isa or rtl), every accelerated operation checked bit-exact "
+                                   "against the golden model, and count the models that used the accelerator.")
+    a.add_argument("--target", choices=["isa", "rtl"], default="isa")
+    a.add_argument("--op", action="append", default=[], metavar="NAME", help="only models using this operation")
+    a.add_argument("--spec", action="append", default=[], metavar="GLOB", help="only files matching (repeatable)")
+    a.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1)")
+    a.add_argument("--show-failures", action="store_true", help="list each failing model and why")
+    _config_arg(a, "small")
+    a.set_defaults(func=cmd_accel_cts)
 
 
 __all__ = ["InputError", "register", "run_command"]
