@@ -158,11 +158,13 @@ def maps(tfl: str, nnapi: str | tuple, notes: str = "", quant_tolerance: int = 0
     return deco
 
 
-def register_all(names: str, nnapi_of: Callable[[str], str], factory: Callable, notes: str = "", **kw):
-    """Registers one converter factory for several same-shaped operators."""
+def register_all(names: str, nnapi_of: Callable[[str], str], factory: Callable, notes: str = "",
+                 also: tuple = (), **kw):
+    """Registers one converter factory for several same-shaped operators; ``also`` lists further
+    NNAPI ops their decompositions may emit."""
     for name in names.split():
         nn = nnapi_of(name)
-        maps(name, nn, notes, **kw)(factory(nn))
+        maps(name, (nn, *also), notes, **kw)(factory(nn))
 
 
 # ============================================================================ reading the flatbuffer
@@ -587,13 +589,13 @@ def _pool(nn):
     return convert
 
 
-register_all("AVERAGE_POOL_2D MAX_POOL_2D L2_POOL_2D", lambda n: n, _pool,
-             "implicit padding, filter size and strides as scalars; quantized with another output "
+register_all("AVERAGE_POOL_2D MAX_POOL_2D L2_POOL_2D", lambda n: n, _pool, also=("DEQUANTIZE", "QUANTIZE"),
+             notes="implicit padding, filter size and strides as scalars; quantized with another output "
              "quantization: MAX_POOL_2D after DEQUANTIZE + QUANTIZE, AVERAGE_POOL_2D in float32 between "
              "DEQUANTIZE and QUANTIZE")
 
 
-@maps("CONCATENATION", "CONCATENATION",
+@maps("CONCATENATION", ("CONCATENATION", "RELU", "RELU1", "RELU6", "TANH"),
       "axis scalar (negative axis made positive); a fused activation becomes a separate op")
 def _concat(c, op):
     rank = len(c.t(op.inputs[0]).shape)
@@ -741,11 +743,11 @@ def _reducer(nn):
 
 _REDUCE_NAMES = {"MEAN": "MEAN", "SUM": "REDUCE_SUM", "REDUCE_MAX": "REDUCE_MAX", "REDUCE_MIN": "REDUCE_MIN",
                  "REDUCE_PROD": "REDUCE_PROD", "REDUCE_ANY": "REDUCE_ANY"}
-register_all("REDUCE_MAX REDUCE_MIN REDUCE_ANY", _REDUCE_NAMES.get, _reducer,
-             "axes -> TENSOR_INT32, keep_dims -> BOOL; quantized with another output quantization: "
+register_all("REDUCE_MAX REDUCE_MIN REDUCE_ANY", _REDUCE_NAMES.get, _reducer, also=("DEQUANTIZE", "QUANTIZE"),
+             notes="axes -> TENSOR_INT32, keep_dims -> BOOL; quantized with another output quantization: "
              "DEQUANTIZE + QUANTIZE first")
 register_all("SUM REDUCE_PROD", _REDUCE_NAMES.get, _reducer, "axes -> TENSOR_INT32, keep_dims -> BOOL")
-register_all("MEAN", _REDUCE_NAMES.get, _reducer, "axes -> TENSOR_INT32, keep_dims -> INT32; quantized "
+register_all("MEAN", _REDUCE_NAMES.get, _reducer, also=("DEQUANTIZE", "QUANTIZE"), notes="axes -> TENSOR_INT32, keep_dims -> INT32; quantized "
              "with another output quantization: MEAN in float32 between DEQUANTIZE and QUANTIZE", quant_tolerance=1,
              difference="NNAPI's reference divides the sum of the stored values by the count truncating "
              "toward zero, LiteRT's rounds to nearest (ties up); with another output quantization the "
@@ -779,8 +781,8 @@ _UNARY = {"LOGISTIC": "LOGISTIC", "TANH": "TANH", "RELU": "RELU", "RELU6": "RELU
           "HARD_SWISH": "HARD_SWISH", "ABS": "ABS", "NEG": "NEG", "EXP": "EXP", "LOG": "LOG", "SQRT": "SQRT",
           "RSQRT": "RSQRT", "SIN": "SIN", "LOGICAL_NOT": "LOGICAL_NOT", "CAST": "CAST", "FLOOR": "FLOOR",
           "L2_NORMALIZATION": "L2_NORMALIZATION"}
-register_all("RELU RELU6 RELU_N1_TO_1", _UNARY.get, _unary_same_quant,
-             "quantized with another output scale / zero point than the input: DEQUANTIZE + QUANTIZE to "
+register_all("RELU RELU6 RELU_N1_TO_1", _UNARY.get, _unary_same_quant, also=("DEQUANTIZE", "QUANTIZE"),
+             notes="quantized with another output scale / zero point than the input: DEQUANTIZE + QUANTIZE to "
              "the output's quantization, then the op (NNAPI requires equal quantization)", quant_tolerance=1,
              difference=REQUANTIZE_DECOMPOSITION + " (only when the output's quantization differs)")
 register_all("ABS NEG EXP LOG SQRT SIN LOGICAL_NOT CAST FLOOR", _UNARY.get, _unary, "same operands")
