@@ -72,13 +72,43 @@ def compile_model(model: Model, config="base", validate: bool = True) -> Package
             continue
         candidates.append(i)
 
+    # RELU / RELU1 / RELU6 fused into the clamp of its producer when it is the producer's only
+    # consumer (the RELU becomes a layout no-op on the producer's bytes)
+    consumers: dict[int, list[int]] = {}
+    for i, op in enumerate(ops):
+        for j in op.inputs:
+            consumers.setdefault(j, []).append(i)
+    main_outputs = set(sg.output_indexes)
+    producer = {op.outputs[0]: i for i, op in enumerate(ops) if op.outputs}
+    cand = set(candidates)
+    lows = {i: lowering_of(ops[i]) for i in candidates}
+    clamps: dict[int, tuple] = {}
+    fused: dict[int, int] = {}
+    for j in candidates:
+        op = ops[j]
+        if op.type not in ("RELU", "RELU1", "RELU6"):
+            continue
+        t = op.inputs[0]
+        i = producer.get(t)
+        if (i is None or i not in cand or i in clamps or lows[i].family not in L.CLAMPING_FAMILIES
+                or consumers.get(t) != [j] or t in main_outputs):
+            continue
+        new = L.tighten(L.relu_range(sg, op), clamps.get(i))
+        spec_lo, spec_hi = _current_range(lows[i], sg, ops[i])
+        lo, hi = max(spec_lo, new[0]), min(spec_hi, new[1])
+        if lo > hi:
+            continue
+        clamps[i] = new
+        fused[i] = j
+        lows[j] = L.AliasLowering()
+
     # external memory: tensors first, then the constant image
     addr: dict[int, int] = {}
     pos = cfg.dma_base
     for i in candidates:
         op = ops[i]
-        low = lowering_of(op)
-        for j in lowering_of(op).tensors(sg, op):
+        low = lows[i]
+        for j in low.tensors(sg, op):
             if j in addr:
                 continue
             if low.alias() and j == op.outputs[0]:
@@ -95,12 +125,17 @@ def compile_model(model: Model, config="base", validate: bool = True) -> Package
     warn = []
     for i in candidates:
         mark = consts.mark()
+        ctx.clamp = clamps.get(i)
         try:
-            lowered[i] = lowering_of(ops[i]).passes(ctx, ops[i])
+            lowered[i] = lows[i].passes(ctx, ops[i])
         except L.CannotLower as e:
             consts.rollback(mark)
             reasons[i] = str(e)
             warn.append(f"operation {i} ({ops[i].type}) runs on the host: {e}")
+            if i in fused:  # the RELU runs on its own after all (in place on its input's bytes)
+                j = fused.pop(i)
+                lows[j] = lowering_of(ops[j])
+    ctx.clamp = None
 
     # segments: maximal runs of consecutive lowered operations, not made of aliases alone
     segments, cur = [], []
@@ -113,7 +148,7 @@ def compile_model(model: Model, config="base", validate: bool = True) -> Package
         cur = []
     if cur:
         segments.append(cur)
-    segments = [s for s in segments if not all(lowering_of(ops[i]).alias() for i in s)]
+    segments = [s for s in segments if not all(lows[i].alias() for i in s)]
     accel = {i for s in segments for i in s}
     for i in lowered:
         if i not in accel:
@@ -123,12 +158,6 @@ def compile_model(model: Model, config="base", validate: bool = True) -> Package
     if size > cfg.dma_size:
         raise InputError(f"The model needs {size} bytes of external memory, but the DMA window of "
                          f"configuration {cfg.name} has {cfg.dma_size}.")
-
-    consumers: dict[int, list[int]] = {}
-    for i, op in enumerate(ops):
-        for j in op.inputs:
-            consumers.setdefault(j, []).append(i)
-    main_outputs = set(sg.output_indexes)
 
     words_all: list[int] = []
     text = [f"; nnaccel program package: model {model.name}, configuration {cfg.name}"]
@@ -147,7 +176,7 @@ def compile_model(model: Model, config="base", validate: bool = True) -> Package
         produced, inputs = set(), []
         for i in seg:
             op = ops[i]
-            for j in lowering_of(op).tensors(sg, op)[:-1]:
+            for j in lows[i].tensors(sg, op)[:-1]:
                 if j not in produced and j not in inputs:
                     inputs.append(j)
             produced.add(op.outputs[0])
@@ -176,7 +205,7 @@ def compile_model(model: Model, config="base", validate: bool = True) -> Package
     tensors = {str(j): {"addr": a, "shape": list(sg.operands[j].dimensions),
                         "type": sg.operands[j].type.name,
                         "bytes": int(np.prod(sg.operands[j].dimensions))}
-               for j, a in addr.items() if any(j in lowering_of(ops[i]).tensors(sg, ops[i]) for i in accel)}
+               for j, a in addr.items() if any(j in lows[i].tensors(sg, ops[i]) for i in accel)}
     manifest = {
         "format": FORMAT, "version": VERSION, "nnaccel_version": __version__,
         "model": model.name, "config": cfg.to_dict(),
@@ -185,6 +214,7 @@ def compile_model(model: Model, config="base", validate: bool = True) -> Package
         "accelerator_ops": [{"index": i, "type": ops[i].type} for i in sorted(accel)],
         "host_ops": [{"index": i, "type": op.type, "reason": reasons.get(i, "")}
                      for i, op in enumerate(ops) if i not in accel],
+        "fused": {str(i): j for i, j in fused.items() if i in accel and j in accel},
         "warnings": warn,
     }
     for w in warn:
@@ -192,6 +222,18 @@ def compile_model(model: Model, config="base", validate: bool = True) -> Package
     bare = dataclasses.replace(model, stored_inputs=None, stored_outputs=None)
     model_json = json.dumps(model_to_dict(bare), sort_keys=True).encode()
     return Package(manifest, words_to_bytes(words_all), bytes(consts.data), "\n".join(text) + "\n", model_json)
+
+
+def _current_range(low, sg, op) -> tuple:
+    """The output clamp range a lowering applies to ``op`` without fusion."""
+    if low.family == "conv":
+        p = low.spec(sg, op).params
+        return p["lo"], p["hi"]
+    if low.family == "pool":
+        s = low.spec(sg, op)
+        return s["lo"], s["hi"]
+    rows = low.params(sg, op)[1]
+    return rows["lo"], rows["hi"]
 
 
 def _with_label(x, label: str):

@@ -130,6 +130,9 @@ class LowerContext:
     addr: dict
     sg: Subgraph
     model: object
+    #: A clamp ``(lo, hi)`` fused into the operation being lowered (a following RELU / RELU1 /
+    #: RELU6 of the same quantization), or None.
+    clamp: tuple | None = None
 
     def operand(self, i: int) -> Operand:
         return self.sg.operands[i]
@@ -145,6 +148,27 @@ class LowerContext:
         if o.is_omitted or o.data is None:
             return default
         return np.asarray(o.data).reshape(-1)[0].item()
+
+
+def tighten(rng: tuple, clamp: tuple | None) -> tuple:
+    """A clamp range narrowed by a fused following clamp: ``clamp(clamp(x, a, b), c, d)`` is
+    ``clamp(x, max(a, c), min(b, d))`` when the ranges overlap (fusion is only done then)."""
+    if clamp is None:
+        return rng
+    return max(rng[0], clamp[0]), min(rng[1], clamp[1])
+
+
+def relu_range(sg: Subgraph, op: Operation) -> tuple:
+    """The clamp of a quantized RELU / RELU1 / RELU6, as the golden ``clamp_activation`` computes
+    it (input scale rounded to float32, the input's zero point; the output has the same
+    quantization)."""
+    from nnaccel.golden.elementwise import RELU_ACTIVATION
+    o = sg.operands[op.inputs[0]]
+    return activation_range_quantized(RELU_ACTIVATION[op.type], f32(o.scale), o.zero_point, *qrange(o.type))
+
+
+#: Lowering families that can absorb a following RELU / RELU1 / RELU6 into their output clamp.
+CLAMPING_FAMILIES = ("conv", "pool", "eltwise")
 
 
 class Lowering:
@@ -247,7 +271,7 @@ class ConvLowering(Lowering):
     def check(self, sg, op) -> None:
         self.spec(sg, op)
 
-    def spec(self, sg, op) -> ConvSpec:
+    def spec(self, sg, op, clamp=None) -> ConvSpec:
         x, w, b = (sg.operands[i] for i in op.inputs[:3])
         y = sg.operands[op.outputs[0]]
         _need_quant8(sg, [op.inputs[0], op.outputs[0]])
@@ -298,7 +322,7 @@ class ConvLowering(Lowering):
                             wbytes[gi * dg:(gi + 1) * dg].transpose(1, 2, 3, 0)
         m, e = gnn.conv_multipliers(x, w, y)
         lo, hi = qrange(y.type)
-        act_lo, act_hi = activation_range_quantized(act, y.scale, y.zero_point, lo, hi)
+        act_lo, act_hi = tighten(activation_range_quantized(act, y.scale, y.zero_point, lo, hi), clamp)
         bias = np.asarray(b.data, np.int64).reshape(-1)
         params = {"bias": bias, "mult": np.broadcast_to(m, (o,)), "shift": np.broadcast_to(e, (o,)), "zo": y.zero_point,
                       "lo": act_lo, "hi": act_hi}
@@ -307,7 +331,7 @@ class ConvLowering(Lowering):
                         tuple(dil), tuple(pads), self.kind)
 
     def passes(self, ctx, op) -> list:
-        return conv_passes(ctx, self.spec(ctx.sg, op))
+        return conv_passes(ctx, self.spec(ctx.sg, op, ctx.clamp))
 
 
 def _conv_tiles(cfg: HwConfig, s: ConvSpec, c_blocks: int, o_blocks: int, acc_blocks: int = 1):
@@ -525,7 +549,7 @@ class PoolLowering(Lowering):
     def check(self, sg, op) -> None:
         self.spec(sg, op)
 
-    def spec(self, sg, op):
+    def spec(self, sg, op, clamp=None):
         _need_quant8(sg, [op.inputs[0], op.outputs[0]])
         _need_known(sg, [op.inputs[0], op.outputs[0]])
         _need_const(sg, op, range(1, len(op.inputs)))
@@ -536,12 +560,13 @@ class PoolLowering(Lowering):
         n, h, w, c = x.dimensions
         _, oh, ow, _ = y.dimensions
         pads = win.resolve((h, w), win.filter)
-        lo, hi = activation_range_quantized(win.activation or 0, y.scale, y.zero_point, *qrange(y.type))
+        lo, hi = tighten(activation_range_quantized(win.activation or 0, y.scale, y.zero_point, *qrange(y.type)),
+                         clamp)
         return {"x": op.inputs[0], "y": op.outputs[0], "n": n, "h": h, "w": w, "c": c, "oh": oh, "ow": ow, "filter": win.filter,
                     "stride": win.stride, "pads": pads, "lo": lo, "hi": hi, "signed": _signed(x)}
 
     def passes(self, ctx, op) -> list:
-        return pool_passes(ctx, self.spec(ctx.sg, op), self.kind)
+        return pool_passes(ctx, self.spec(ctx.sg, op, ctx.clamp), self.kind)
 
 
 def pool_passes(ctx, s: dict, kind: str) -> list:
@@ -776,7 +801,7 @@ class EltwiseLowering(Lowering):
     def check(self, sg, op) -> None:
         self.params(sg, op)
 
-    def params(self, sg, op):
+    def params(self, sg, op, clamp=None):
         _need_quant8(sg, [op.inputs[0], op.inputs[1], op.outputs[0]])
         _need_known(sg, [op.inputs[0], op.inputs[1], op.outputs[0]])
         _need_const(sg, op, [2])
@@ -785,7 +810,7 @@ class EltwiseLowering(Lowering):
             if tuple(x.dimensions) != tuple(o.dimensions) and not _splat(x):
                 raise CannotLower("broadcasting other than of a one-element constant runs on the host")
         act = _scalar(sg, op, 2, 0)
-        lo, hi = activation_range_quantized(act, f32(o.scale), o.zero_point, *qrange(o.type))
+        lo, hi = tighten(activation_range_quantized(act, f32(o.scale), o.zero_point, *qrange(o.type)), clamp)
         if self.kind in ("ADD", "SUB"):
             r1, r2, ro = add_sub_real_multipliers(a.scale, b.scale, o.scale)
             m1, e1 = quantize_multiplier(r1)
@@ -802,7 +827,7 @@ class EltwiseLowering(Lowering):
         return [i for i in op.inputs[:2] if not _splat(sg.operands[i])] + [op.outputs[0]]
 
     def passes(self, ctx, op) -> list:
-        func, rows = self.params(ctx.sg, op)
+        func, rows = self.params(ctx.sg, op, ctx.clamp)
         a, o = ctx.sg.operands[op.inputs[0]], ctx.sg.operands[op.outputs[0]]
         n = int(np.prod(o.dimensions))
         srcs = []

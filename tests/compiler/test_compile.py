@@ -213,3 +213,37 @@ def test_cli_rejections(tmp_path, capsys, pkg_bytes):
     assert len(err) == 1 and err[0].startswith("nnaccel: error: Operation 0 (ADD)")
     _one_sentence_error(capsys, ["compile", str(mpath), "-o", str(tmp_path / "x.nnpkg"), "--config", "nope"],
                         "Unknown hardware configuration 'nope'")
+
+
+def _add_relu(relu: str, extra_consumer: bool):
+    """ADD -> RELU* (-> output), optionally with the ADD's result also a model output."""
+    b = ModelBuilder("add_relu")
+    x = b.add_operand(Q, (3, 7), 0.05, 100)
+    a = b.add_operand(Q, (3, 7), 0.02, 128)
+    b.add_operation("ADD", [x, x, b.add_constant(T.INT32, 0)], [a])
+    y = b.add_operand(Q, (3, 7), 0.02, 128)
+    b.add_operation(relu, [a], [y])
+    b.identify_inputs_and_outputs([x], [y, a] if extra_consumer else [y])
+    return b.finish()
+
+
+@pytest.mark.parametrize("relu", ["RELU", "RELU1", "RELU6"])
+def test_relu_is_fused_into_its_producer(relu):
+    model = _add_relu(relu, False)
+    pkg = compile_model(model, "tiny")
+    assert pkg.manifest["fused"] == {"0": 1}
+    layers = pkg.manifest["segments"][0]["layers"]
+    assert [lay["op"] for lay in layers] == [0]  # the RELU emits no instruction
+    x = np.arange(21, dtype=np.uint8).reshape(3, 7) * 12
+    outs, _ = Runtime(pkg).run([x], "isa", check=True)
+    np.testing.assert_array_equal(outs[0], run_model(model, [x])[0])
+
+
+def test_relu_is_not_fused_when_the_producer_output_is_used_elsewhere():
+    model = _add_relu("RELU6", True)
+    pkg = compile_model(model, "tiny")
+    assert pkg.manifest["fused"] == {}
+    x = np.arange(21, dtype=np.uint8).reshape(3, 7) * 12
+    outs, _ = Runtime(pkg).run([x], "isa", check=True)
+    for a, b in zip(outs, run_model(model, [x])):
+        np.testing.assert_array_equal(a, b)
