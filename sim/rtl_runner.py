@@ -261,3 +261,30 @@ def run_program_rtl(config, program, memory: dict | None = None, read=()):
         raise AcceleratorFault(res.fault, res.fault_pc, f"the RTL stopped with {res.fault} at "
                                                         f"instruction {res.fault_pc}.")
     return res.regions, dict(res.counters, wall_seconds=res.wall_seconds)
+
+
+def run_bench_backend(lp, progress=None):
+    """The ``rtl`` backend of ``nnaccel bench`` (``nnaccel.sim.bench``): runs a
+    :class:`~nnaccel.sim.programs.LayerProgram` on Verilator. ``wall_seconds`` is the simulation
+    alone (from ``start`` to ``done``), so ``cycles / wall_seconds`` is Verilator's simulated cycles
+    per second; ``counters`` also holds ``isa_cycles``, the ISA simulator's cycle count of the same
+    program (its schedule only)."""
+    import numpy as np
+
+    from nnaccel.isa import AcceleratorFault
+
+    from .bench import BackendRun
+    from .isasim import decode_program, schedule
+    cfg = lp.config
+    nbytes = int(np.prod(lp.output_shape)) * np.dtype(lp.output_dtype).itemsize
+    if progress is not None:
+        progress(0, len(lp.words))
+    res = run_words_rtl(cfg, lp.words, lp.image, read=[(lp.output_addr, nbytes)])
+    if res.error:
+        raise AcceleratorFault(res.fault, res.fault_pc, f"the RTL stopped with {res.fault}.")
+    if progress is not None:
+        progress(len(lp.words), len(lp.words))
+    isa_cycles = schedule(decode_program(lp.words, cfg), cfg).total_cycles
+    out = np.frombuffer(res.regions[0], lp.output_dtype).reshape(lp.output_shape)
+    return BackendRun(out, res.cycles, res.counters["macs"], dict(res.counters, isa_cycles=isa_cycles),
+                      res.wall_seconds)

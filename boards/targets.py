@@ -1,0 +1,32 @@
+"""FPGA targets of ``nnaccel synth`` and the blocks it can synthesize (plain data: importing this
+needs no Amaranth, so the CLI stays quick)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["DESIGNS", "TARGETS", "Target"]
+
+#: Blocks ``nnaccel synth --design`` knows (see :func:`nnaccel.boards.synth.design_for`).
+DESIGNS = ("top", "array", "requant", "decoder", "scratchpad")
+
+
+@dataclass(frozen=True)
+class Target:
+    """A device: its Yosys synthesis command, nextpnr tool + device flags, and budgets."""
+
+    name: str
+    family: str
+    synth: str
+    nextpnr: str
+    device_args: tuple[str, ...]
+    budget: dict
+    dsp_cells: int        # array cells given a DSP multiplier (the rest use LUT multipliers)
+
+
+TARGETS = {
+    "ice40": Target("ice40", "ice40", "synth_ice40 -dsp -spram", "nextpnr-ice40", ("--up5k", "--package", "sg48"),
+                    {"device": "iCE40UP5K", "lut": 5280, "dsp": 8, "bram": 30, "spram": 4}, dsp_cells=8),
+    "ecp5": Target("ecp5", "ecp5", "synth_ecp5", "nextpnr-ecp5", ("--25k", "--package", "CABGA256"),
+                   {"device": "LFE5U-25F", "lut": 24288, "dsp": 28, "bram": 56}, dsp_cells=28),
+}

@@ -1,0 +1,52 @@
+"""``nnaccel synth``: Yosys synthesis (and nextpnr with ``--pnr``) of the accelerator RTL for iCE40 /
+ECP5, printing LUTs, DSPs, block RAMs and fmax (see ``nnaccel.boards.synth``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def cmd_synth(args) -> int:
+    from nnaccel.boards.synth import TARGETS, design_for, synthesize
+    from nnaccel.hwconfig import load_config
+
+    cfg = load_config(args.config)
+    target = TARGETS[args.target]
+
+    def log(msg):
+        print(f"[synth] {msg}", file=sys.stderr, flush=True)
+
+    rep = synthesize(design_for(cfg, args.design, target), args.target, pnr=args.pnr,
+                     name=f"{cfg.name}-{args.design}", log=log)
+    b = rep["budget"]
+    fmax = f"{rep['fmax_mhz']:.1f} MHz" if rep["fmax_mhz"] is not None else "not run (use --pnr)"
+    print(f"{args.design} of {cfg.name} on {rep['device']} ({args.target}, LUT mapping {rep['lut_mapper']}):")
+    print(f"  LUT4 {rep['lut']} / {b['lut']}, DSP {rep['dsp']} / {b['dsp']}, block RAM {rep['bram']} / "
+          f"{b['bram']}" + (f", SPRAM {rep.get('spram', 0)} / {b['spram']}" if "spram" in b else "")
+          + f", flip-flops {rep['ff']}")
+    print(f"  fmax {fmax}; fits: " + ", ".join(f"{k} {'yes' if v else 'NO'}" for k, v in rep["fits"].items()))
+    if rep.get("pnr") not in (None, "ok"):
+        print(f"  place and route: {rep['pnr']}")
+    if args.json:
+        slim = {k: v for k, v in rep.items() if k != "cells"}
+        slim["config"] = cfg.name
+        with open(args.json, "w") as fh:
+            json.dump(slim, fh, indent=2)
+            fh.write("\n")
+        print(f"wrote {args.json}")
+    return 0
+
+
+def register(subparsers) -> None:
+    from nnaccel.boards.targets import DESIGNS, TARGETS
+    p = subparsers.add_parser("synth", help="synthesize the accelerator RTL (Yosys, nextpnr) and report resources",
+                              description="Synthesize a block of the accelerator for an FPGA and print LUT4s, "
+                                          "DSP multipliers, block RAMs, flip-flops and (with --pnr) fmax.")
+    p.add_argument("--config", default="tiny", help="preset name or .toml/.json file (default tiny)")
+    p.add_argument("--target", choices=sorted(TARGETS), default="ice40", help="FPGA family (default ice40)")
+    p.add_argument("--design", choices=DESIGNS, default="top",
+                   help="which block: the whole accelerator core (top, default) or one block")
+    p.add_argument("--pnr", action="store_true", help="also place and route with nextpnr and report fmax")
+    p.add_argument("--json", metavar="FILE", help="write the report as JSON (keys lut, dsp, bram, fmax_mhz, ...)")
+    p.set_defaults(func=cmd_synth)
