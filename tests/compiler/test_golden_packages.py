@@ -41,7 +41,11 @@ def test_code_generation_matches_golden_package(name):
         old = Package.from_bytes(want)
         first = next((k for k, (a, b) in enumerate(zip(old.listing.splitlines(), pkg.listing.splitlines()))
                       if a != b), None)
-        detail = "" if first is None else (f"; first listing difference at line {first + 1}:\n  golden: "
+        new = Package.from_bytes(got)
+        parts = [n for n, a, b in (("manifest", old.manifest, new.manifest), ("program", old.program, new.program),
+                                   ("constants", old.consts, new.consts)) if a != b]
+        detail = f" (changed: {', '.join(parts) or 'archive bytes'})"
+        detail += "" if first is None else (f"; first listing difference at line {first + 1}:\n  golden: "
                                            f"{old.listing.splitlines()[first]}\n  now:    "
                                            f"{pkg.listing.splitlines()[first]}")
         pytest.fail(f"Code generation changed the golden package {_path(name).name}; if on purpose, "
