@@ -54,6 +54,23 @@ def _span(base, nx, ny, xs, ys):
     return (nx != 0) & (ny != 0), base + (ny - 1) * ys + (nx - 1) * xs
 
 
+def _first(m, items):
+    """(any condition, code of the first true one) as a balanced tree: log-depth logic instead of
+    one long priority chain."""
+    if len(items) == 1:
+        cond, code = items[0]
+        c = Signal(name="fault_cond")
+        m.d.comb += c.eq(cond)
+        return c, Mux(c, code, 0)
+    half = len(items) // 2
+    la, lc = _first(m, items[:half])
+    ra, rc = _first(m, items[half:])
+    anyc = Signal(name="fault_any")
+    code = Signal(3, name="fault_code")
+    m.d.comb += [anyc.eq(la | ra), code.eq(Mux(la, lc, rc))]
+    return anyc, code
+
+
 class Decoder(wiring.Component):
     """Classifies ``word``: ``queue`` (0 load, 1 compute, 2 store, 3 control), ``is_finish``, and
     ``fault`` (0 = legal; else the table's fault code: ILLEGAL_OPCODE, ILLEGAL_FIELD,
@@ -174,10 +191,7 @@ class Decoder(wiring.Component):
             elif name == "RDPERF":
                 faults.append((this & out_of_window(F["ext_addr"], F["ext_addr"] + 8 * N_COUNTERS - 1), window))
 
-        code = Const(0, 3)
-        for cond, c in reversed(faults):
-            code = Mux(cond, c, code)
-        m.d.comb += self.fault.eq(code)
+        m.d.comb += self.fault.eq(_first(m, faults)[1])
 
         queue = Const(CONTROL_QUEUE, 2)
         for ins in INSTRUCTIONS:

@@ -188,6 +188,32 @@ class RtlResult:
         return self.cycles / self.wall_seconds if self.wall_seconds > 0 else float("inf")
 
 
+def dma_extent(words, cfg) -> int:
+    """One past the highest external byte any LOAD / STORE / RDPERF of ``words`` can touch (the
+    program is placed above it, so no DMA of the program overwrites an instruction)."""
+    from nnaccel.hwconfig import ELEMENT_BYTES
+    from nnaccel.isa import N_COUNTERS, AcceleratorFault, decode
+    from nnaccel.isa.table import SPACE_ENUM
+    top = 0
+    for w in words:
+        try:
+            d = decode(int(w))
+        except AcceleratorFault:
+            continue
+        f = d.fields
+        if d.name in ("LOAD", "STORE"):
+            rows, cols = f["y_size"], f["x_size"]
+            if d.name == "LOAD":
+                rows -= f["pad_top"] + f["pad_bottom"]
+                cols -= f["pad_left"] + f["pad_right"]
+            n = f["len"] * ELEMENT_BYTES[SPACE_ENUM[f["sp"]]]
+            if rows > 0 and cols > 0 and n:
+                top = max(top, f["ext_addr"] + (rows - 1) * f["y_stride"] + (cols - 1) * f["x_stride"] + n)
+        elif d.name == "RDPERF":
+            top = max(top, f["ext_addr"] + 8 * N_COUNTERS)
+    return top
+
+
 def _mem_bytes_for(top: int) -> int:
     size = 1 << 16
     while size < top:
@@ -209,8 +235,9 @@ def run_words_rtl(config, words, image: dict | None = None, read=(), mem_bytes: 
     """Runs a program (list of 128-bit words) on the Verilator build of the top level.
 
     ``image`` = ``{addr: array}`` is written to external memory first (as the ISA simulator's
-    :meth:`~nnaccel.sim.isasim.IsaSim.write` does); the program goes right after the highest image
-    byte (16-byte aligned). ``read`` = ``[(addr, nbytes), ...]`` regions to return."""
+    :meth:`~nnaccel.sim.isasim.IsaSim.write` does); the program goes above every byte the image,
+    the ``read`` regions and the program's own DMA can touch (:func:`dma_extent`), 64-byte aligned.
+    ``read`` = ``[(addr, nbytes), ...]`` regions to return."""
     import numpy as np
     from nnaccel.hw.extmem import word_bytes
 
@@ -227,10 +254,11 @@ def run_words_rtl(config, words, image: dict | None = None, read=(), mem_bytes: 
         blobs.append((addr, raw))
         top = max(top, addr + len(raw))
     prog = words_to_bytes(words)
-    prog_addr = -(-top // 64) * 64
-    top = prog_addr + len(prog)
     for addr, n in read:
         top = max(top, addr + n)
+    top = max(top, dma_extent(words, cfg))
+    prog_addr = -(-top // 64) * 64
+    top = prog_addr + len(prog)
     wb = word_bytes(cfg)
     mem_bytes = mem_bytes or _mem_bytes_for(top + 2 * wb)
     buf = bytearray(top)

@@ -1,0 +1,46 @@
+"""Synthesis: Yosys maps the blocks to the target's LUTs, DSPs and block RAM, within the budgets of
+the devices the presets are meant for (tiny -> iCE40UP5K, small -> ECP5-25F), and the CLI prints
+and writes the report. LUT budgets are checked where Yosys has ABC (``lut_mapper == "abc"``); the
+YoWASP fallback maps one LUT per gate, an upper bound that is not a fit figure."""
+
+import json
+
+import pytest
+
+from nnaccel.cli import main
+
+pytestmark = pytest.mark.synth
+
+
+def test_cli_synth_requant_json(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    assert main(["synth", "--config", "tiny", "--target", "ice40", "--design", "requant",
+                 "--json", str(out)]) == 0
+    rep = json.loads(out.read_text())
+    for key in ("lut", "dsp", "bram", "fmax_mhz", "ff"):
+        assert key in rep
+    assert rep["fmax_mhz"] is None                      # no --pnr
+    assert rep["lut"] > 0 and rep["ff"] > 0
+    assert rep["dsp"] <= 8                              # the 32x32 product of SRDHM
+    text = capsys.readouterr().out
+    assert "LUT4" in text and "iCE40UP5K" in text
+
+
+def test_tiny_array_fits_up5k():
+    from nnaccel.boards.synth import TARGETS, design_for, synthesize
+    rep = synthesize(design_for("tiny", "array", TARGETS["ice40"]), "ice40", name="test-tiny-array")
+    assert rep["dsp"] == 8                              # 8 cells on SB_MAC16, 8 on LUT multipliers
+    assert rep["bram"] == 0
+    if rep["lut_mapper"] == "abc":
+        assert rep["lut"] <= 5280
+
+
+@pytest.mark.slow
+def test_small_array_and_scratchpad_fit_ecp5_25f():
+    from nnaccel.boards.synth import TARGETS, design_for, synthesize
+    arr = synthesize(design_for("small", "array", TARGETS["ecp5"]), "ecp5", name="test-small-array")
+    assert arr["dsp"] <= 28
+    if arr["lut_mapper"] == "abc":
+        assert arr["lut"] <= 24288
+    sp = synthesize(design_for("small", "scratchpad", TARGETS["ecp5"]), "ecp5", name="test-small-sp")
+    assert 0 < sp["bram"] <= 56 and sp["lut"] < 1000      # in DP16KD, not flip-flops
