@@ -14,11 +14,14 @@ through ``load`` + :func:`nnaccel.golden.interpreter.run_model`, and compares:
 
 Budgets: ``test_matches_litert`` runs :data:`DEFAULT_EXAMPLES` examples per (op, type) in the
 default run; ``test_matches_litert_large`` (markers ``litert`` and ``slow``) runs
-:data:`LARGE_EXAMPLES` and only when selected: ``pytest -m litert tests/compiler/test_litert_diff.py``.
+:data:`LARGE_EXAMPLES` (``NNACCEL_LITERT_EXAMPLES`` overrides it) and only when selected:
+``pytest -m litert tests/compiler/test_litert_diff.py``.
 A (op, type) whose golden kernel has not landed yet is skipped, naming the kernel.
 """
 
 from __future__ import annotations
+
+import os
 
 import numpy as np
 import pytest
@@ -32,7 +35,7 @@ from nnaccel import registry
 from nnaccel.golden.interpreter import run_model
 
 DEFAULT_EXAMPLES = 20
-LARGE_EXAMPLES = 150
+LARGE_EXAMPLES = int(os.environ.get("NNACCEL_LITERT_EXAMPLES", "150"))
 
 Q8 = ("INT8", "UINT8")
 FQ = ("FLOAT32", "INT8", "UINT8")

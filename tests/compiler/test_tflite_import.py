@@ -374,3 +374,25 @@ def test_doc_op_table_is_generated_from_the_importer_table():
                                       "python -m nnaccel.compiler.tflite_import --write-doc docs/tflite.md")
     for name in OP_TABLE:
         assert f"| `{name}` |" in text
+
+
+# ==================================================================================== LiteRT worker
+def test_litert_worker_reports_errors_and_survives_a_crash():
+    import os
+    import signal
+
+    from nnaccel.compiler.tflite_litert import LiteRTWorker
+    data = add_model()
+    x = np.array([[-5, 0, 1, 2]], np.float32)
+    with LiteRTWorker() as w:
+        assert w.run(data, [x])[0] == "ok"
+        status, msg = w.run(b"not a model", [])
+        assert status == "error" and "ValueError" in msg
+        os.kill(w.proc.pid, signal.SIGKILL)  # the worker dies as an abort inside LiteRT makes it
+        w.proc.wait()
+        w.proc.poll = lambda: None  # ... while run() believes it alive: the crash path
+        status, _ = w.run(data, [x])
+        assert status == "crash" and w.crashes == 1
+        status, out = w.run(data, [x])  # a fresh worker
+        assert status == "ok"
+        np.testing.assert_array_equal(out[0], [[0, 2, 4, 6]])
