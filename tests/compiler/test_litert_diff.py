@@ -415,6 +415,7 @@ def _transpose_conv(draw, op, dtype):
         st.integers(1, 3))
     cout, kh, kw = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
     pad, sw, sh = draw(st.integers(0, 1)), draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    act = draw(ACT)
     oh = h * sh if pad == 0 else (h - 1) * sh + kh
     ow = w * sw if pad == 0 else (w - 1) * sw + kw
     xq, wq, oq, bs = conv_quant(draw, dtype, cout, bool(pc))
@@ -433,7 +434,8 @@ def _transpose_conv(draw, op, dtype):
         if has_bias:
             ins.append(bias_tensor(b, np.random.default_rng(bseed), cout, dtype, bs))
         y = b.add_tensor((n, oh, ow, cout), dtype, **oq)
-        b.add_op("TRANSPOSE_CONV", ins, [y], "TransposeConvOptions", Padding=pad, StrideW=sw, StrideH=sh)
+        b.add_op("TRANSPOSE_CONV", ins, [y], "TransposeConvOptions", Padding=pad, StrideW=sw, StrideH=sh,
+                 FusedActivationFunction=act)
         return b.finish([xt], [y])
     return Case(build, [x])
 
