@@ -890,12 +890,163 @@ class AliasLowering(Lowering):
         return []
 
 
+class ConcatLowering(Lowering):
+    """CONCATENATION of equally quantized tensors as DMA: each input's rows (the bytes from the
+    axis on) are loaded into ACT line by line and stored at their offset in the output rows."""
+
+    family = "dma"
+
+    def check(self, sg, op) -> None:
+        self.spec(sg, op)
+
+    def spec(self, sg, op):
+        ins, axis_i = op.inputs[:-1], op.inputs[-1]
+        _need_quant8(sg, [*ins, op.outputs[0]])
+        _need_known(sg, [*ins, op.outputs[0]])
+        _need_const(sg, op, [len(op.inputs) - 1])
+        o = sg.operands[op.outputs[0]]
+        for i in ins:
+            x = sg.operands[i]
+            if x.type is not o.type or x.scale != o.scale or x.zero_point != o.zero_point:
+                raise CannotLower("an input's quantization differs from the output's")
+        rank = len(o.dimensions)
+        axis = int(np.asarray(sg.operands[axis_i].data).reshape(-1)[0])
+        axis = axis + rank if axis < 0 else axis
+        outer = math.prod(o.dimensions[:axis])
+        inner_out = math.prod(o.dimensions[axis:])
+        parts, off = [], 0
+        for i in ins:
+            inner = math.prod(sg.operands[i].dimensions[axis:])
+            parts.append((i, inner, off))
+            off += inner
+        if inner_out > MAX16:
+            raise CannotLower("an output row is wider than the DMA stride field")
+        return outer, inner_out, parts
+
+    def tensors(self, sg, op) -> list[int]:
+        return [*dict.fromkeys(op.inputs[:-1]), op.outputs[0]]
+
+    def passes(self, ctx, op) -> list:
+        cfg, R = ctx.cfg, ctx.cfg.cols
+        outer, inner_out, parts = self.spec(ctx.sg, op)
+        budget = cfg.lines("ACT") // 2
+        y_addr = ctx.addr[op.outputs[0]]
+        stages = []
+        for i, inner, off in parts:
+            full, tail = divmod(inner, R)
+            pieces = [(x0, min(MAX8, full - x0), R) for x0 in range(0, full, MAX8)]
+            if tail:
+                pieces.append((full, 1, tail))
+            per_row = sum(p[1] for p in pieces)
+            rows = min(MAX8, max(1, budget // per_row))
+            if per_row > budget:
+                raise CannotLower("an input row does not fit the ACT scratchpad")
+            for y0 in range(0, outer, rows):
+                ny = min(rows, outer - y0)
+                base = (len(stages) % 2) * budget
+                loads, stores, sp = [], [], base
+                for x0, nx, ln in pieces:
+                    src = ctx.addr[i] + y0 * inner + x0 * R
+                    dst = y_addr + y0 * inner_out + off + x0 * R
+                    loads.append(Ins("LOAD", {"sp": "ACT", "len": ln, "sp_addr": sp, "ext_addr": src, "x_size": nx,
+                                              "y_size": ny, "x_stride": R, "y_stride": inner},
+                                     f"CONCATENATION: input operand {i} rows {y0}.."))
+                    stores.append(Ins("STORE", {"sp": "ACT", "len": ln, "sp_addr": sp, "ext_addr": dst, "x_size": nx,
+                                                "y_size": ny, "x_stride": R, "y_stride": inner_out},
+                                      f"CONCATENATION: to output offset {off}"))
+                    sp += nx * ny
+                stages.append((loads, [], stores))
+        return [stages]
+
+
+class BatchMatmulLowering(Lowering):
+    """BATCH_MATMUL (quant8 signed, no adjoint): per batch, the right operand's rows are loaded
+    straight into WGT tiles (``tile[k][n] = Y[k0 + k][n0 + n]``), the left operand's rows into
+    ACT, one GEMM per (K block, N block), REQ with the golden model's multiplier."""
+
+    family = "matmul"
+
+    def check(self, sg, op) -> None:
+        self.spec(sg, op)
+
+    def spec(self, sg, op):
+        _need_quant8(sg, [op.inputs[0], op.inputs[1], op.outputs[0]])
+        _need_known(sg, [op.inputs[0], op.inputs[1], op.outputs[0]])
+        _need_const(sg, op, [2, 3])
+        if _scalar(sg, op, 2, False) or _scalar(sg, op, 3, False):
+            raise CannotLower("adjoint operands run on the host")
+        x, y, o = (sg.operands[i] for i in (op.inputs[0], op.inputs[1], op.outputs[0]))
+        *batch, m, k = x.dimensions
+        n = y.dimensions[-1]
+        if k > MAX16 or n > MAX16:
+            raise CannotLower("a row is wider than the DMA stride field")
+        mult, shift = gnn.conv_multipliers(x, y, o)
+        lo, hi = activation_range_quantized(0, o.scale, o.zero_point, *qrange(o.type))
+        return {"batch": math.prod(batch), "m": m, "k": k, "n": n, "zx": x.zero_point, "zy": y.zero_point, "signed": _signed(x),
+                    "params": {"bias": 0, "mult": int(mult), "shift": int(shift), "zo": o.zero_point, "lo": lo, "hi": hi}}
+
+    def tensors(self, sg, op) -> list[int]:
+        return [*dict.fromkeys(op.inputs[:2]), op.outputs[0]]
+
+    def passes(self, ctx, op) -> list:
+        cfg, R = ctx.cfg, ctx.cfg.rows
+        s = self.spec(ctx.sg, op)
+        m, k, n = s["m"], s["k"], s["n"]
+        cb, ob = _ceil(k, R), _ceil(n, R)
+        if 2 * cb * ob * R > cfg.lines("WGT"):
+            raise CannotLower("the right operand's tiles do not fit the WGT scratchpad twice")
+        mt = min(m, MAX8, cfg.lines("ACC"), cfg.lines("ACT") // (2 * (cb + ob)))
+        if mt < 1:
+            raise CannotLower("no row block fits the scratchpads")
+        xa, ya, oa = (ctx.addr[i] for i in (op.inputs[0], op.inputs[1], op.outputs[0]))
+        pre = load_vec(cfg, ctx.consts, vec_blob([param_block(cfg, "REQ", **s["params"])]), 0,
+                       "BATCH_MATMUL: requantization parameters")
+        in_lines, out_lines = cb * mt, ob * mt
+        stages = []
+        for b in range(s["batch"]):
+            for m0 in range(0, m, mt):
+                rows = min(mt, m - m0)
+                p = len(stages) % 2
+                act0, out0, wgt0 = p * in_lines, 2 * in_lines + p * out_lines, p * cb * ob * R
+                loads = list(pre) if not stages else []
+                for kb in range(cb):
+                    ln = min(R, k - kb * R)
+                    loads.append(Ins("LOAD", {"sp": "ACT", "len": ln, "sp_addr": act0 + kb * mt,
+                                              "ext_addr": xa + (b * m + m0) * k + kb * R, "x_size": rows, "y_size": 1,
+                                              "x_stride": k, "y_stride": 0, "fill": _byte(s["zx"])},
+                                     f"BATCH_MATMUL: left rows {m0}.. batch {b} k{kb * R}"))
+                    for nb in range(ob):
+                        loads.append(Ins("LOAD", {"sp": "WGT", "len": min(R, n - nb * R),
+                                                  "sp_addr": wgt0 + (kb * ob + nb) * R,
+                                                  "ext_addr": ya + (b * k + kb * R) * n + nb * R, "x_size": ln,
+                                                  "y_size": 1, "x_stride": n, "y_stride": 0, "fill": _byte(s["zy"])},
+                                         f"BATCH_MATMUL: right tile batch {b} k{kb * R} n{nb * R}"))
+                computes, stores = [], []
+                for nb in range(ob):
+                    for kb in range(cb):
+                        computes.append(Ins("GEMM", {"accumulate": int(kb > 0), "preload": 1, "act_signed": s["signed"],
+                                                     "wgt_signed": s["signed"], "act": act0 + kb * mt, "acc": 0,
+                                                     "wgt": wgt0 + (kb * ob + nb) * R, "za": _byte(s["zx"]),
+                                                     "zw": _byte(s["zy"]), "nx": rows, "ny": 1, "act_xs": 1,
+                                                     "acc_xs": 1}, f"BATCH_MATMUL: n{nb * R} k{kb * R}"))
+                    dst = out0 + nb * mt
+                    computes.append(Ins("VEC", {"func": "REQ", "dst": dst, "src": 0, "param": 0, "nx": rows, "ny": 1,
+                                                "dst_xs": 1, "src_xs": 1}, f"BATCH_MATMUL: requantize n{nb * R}"))
+                    stores.append(Ins("STORE", {"sp": "ACT", "len": min(R, n - nb * R), "sp_addr": dst,
+                                                "ext_addr": oa + (b * m + m0) * n + nb * R, "x_size": rows, "y_size": 1,
+                                                "x_stride": n, "y_stride": 0}, f"BATCH_MATMUL: output n{nb * R}"))
+                stages.append((loads, computes, stores))
+        return [stages]
+
+
 LOWERINGS: dict[str, Lowering] = {
     **{k: ConvLowering(k) for k in ("CONV_2D", "DEPTHWISE_CONV_2D", "GROUPED_CONV_2D", "FULLY_CONNECTED")},
     **{k: PoolLowering(k) for k in ("AVERAGE_POOL_2D", "MAX_POOL_2D")},
     **{k: EltwiseLowering(k) for k in ("ADD", "SUB", "MUL")},
     **{k: LutLowering(k) for k in ("RELU", "RELU1", "RELU6", "LOGISTIC", "TANH", "HARD_SWISH")},
     **{k: AliasLowering() for k in ("RESHAPE", "SQUEEZE", "EXPAND_DIMS")},
+    "CONCATENATION": ConcatLowering(),
+    "BATCH_MATMUL": BatchMatmulLowering(),
 }
 
 

@@ -1,5 +1,6 @@
 """Property-based differential test: random quantized CONV_2D / DEPTHWISE_CONV_2D / GROUPED_CONV_2D /
-FULLY_CONNECTED / MAX_POOL_2D / AVERAGE_POOL_2D layers, compiled for a random preset and run on the
+FULLY_CONNECTED / MAX_POOL_2D / AVERAGE_POOL_2D layers (and ADD / SUB / MUL, LUT activations,
+CONCATENATION, BATCH_MATMUL), compiled for a random preset and run on the
 ISA simulator, must be bit-exact with the golden model (and actually run on the accelerator)."""
 
 from __future__ import annotations
@@ -8,9 +9,9 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-
 from nnaccel.compiler.compile import compile_model
 from nnaccel.firmware.runtime import Runtime
+
 from nnaccel.golden.interpreter import run_model
 from nnaccel.golden.nn import conv_output_size
 from nnaccel.model import ChannelQuant, ModelBuilder, OperandType
@@ -36,7 +37,7 @@ def layers(draw, max_hw: int = 10, max_c: int = 20):
     n = draw(st.integers(1, 2))
     h, w = draw(st.integers(1, max_hw)), draw(st.integers(1, max_hw))
     c = draw(st.integers(1, max_c))
-    i32 = lambda v: b.add_constant(T.INT32, v)  # noqa: E731
+    i32 = lambda v: b.add_constant(T.INT32, v)
     if kind == "FULLY_CONNECTED":
         units = draw(st.integers(1, 2 * max_c))
         x = b.add_operand(q, (n * h, c), sx, zx)
@@ -125,3 +126,79 @@ def test_random_layer_bit_exact(case):
 def test_random_large_layer_bit_exact(case):
     """Layers larger than one tile / one weight pass of the small presets."""
     test_random_layer_bit_exact.hypothesis.inner_test(case)
+
+
+@st.composite
+def other_ops(draw):
+    """ADD / SUB / MUL (equal shapes or a one-element constant), LUT activations, CONCATENATION,
+    BATCH_MATMUL with random shapes and quantization."""
+    kind = draw(st.sampled_from(["ADD", "SUB", "MUL", "LOGISTIC", "TANH", "HARD_SWISH", "RELU6",
+                                 "CONCATENATION", "BATCH_MATMUL"]))
+    signed = kind == "BATCH_MATMUL" or draw(st.booleans())
+    q = T.TENSOR_QUANT8_ASYMM_SIGNED if signed else T.TENSOR_QUANT8_ASYMM
+    lo = -128 if signed else 0
+    dt = np.int8 if signed else np.uint8
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    b = ModelBuilder(f"random_{kind}")
+    shape = tuple(draw(st.lists(st.integers(1, 9), min_size=1, max_size=4)))
+    sx, zx = draw(st.floats(0.01, 0.2)), draw(st.integers(lo, lo + 255))
+    x = b.add_operand(q, shape, sx, zx)
+    inputs, data = [x], [rng.integers(lo, lo + 256, shape).astype(dt)]
+    if kind in ("ADD", "SUB", "MUL"):
+        s2, z2 = draw(st.floats(0.01, 0.2)), draw(st.integers(lo, lo + 255))
+        if draw(st.booleans()):
+            other = b.add_constant(q, np.array([draw(st.integers(lo, lo + 255))], dt), scale=s2, zero_point=z2)
+        else:
+            other = b.add_operand(q, shape, s2, z2)
+            inputs.append(other)
+            data.append(rng.integers(lo, lo + 256, shape).astype(dt))
+        so = draw(st.floats(0.05, 0.5)) if kind == "MUL" else draw(st.floats(0.01, 0.5))  # MUL: so > s1 * s2
+        y = b.add_operand(q, shape, so, draw(st.integers(lo, lo + 255)))
+        b.add_operation(kind, [x, other, b.add_constant(T.INT32, draw(st.integers(0, 3)))], [y])
+    elif kind == "CONCATENATION":
+        axis = draw(st.integers(-len(shape), len(shape) - 1))
+        others = []
+        for _ in range(draw(st.integers(1, 3))):
+            s = list(shape)
+            s[axis] = draw(st.integers(1, 9))
+            o = b.add_operand(q, s, sx, zx)
+            others.append(o)
+            inputs.append(o)
+            data.append(rng.integers(lo, lo + 256, s).astype(dt))
+        out = list(shape)
+        out[axis] = sum(b._graph.operands[i].dimensions[axis] for i in [x, *others])
+        y = b.add_operand(q, out, sx, zx)
+        b.add_operation(kind, [x, *others, b.add_constant(T.INT32, axis)], [y])
+    elif kind == "BATCH_MATMUL":
+        k, n = shape[-1], draw(st.integers(1, 40))
+        ys = (*shape[:-2], k, n) if len(shape) >= 2 else None
+        assume(ys is not None)
+        other = b.add_operand(q, ys, draw(st.floats(0.01, 0.2)), draw(st.integers(lo, lo + 255)))
+        inputs.append(other)
+        data.append(rng.integers(lo, lo + 256, ys).astype(dt))
+        y = b.add_operand(q, (*shape[:-1], n), draw(st.floats(0.05, 2.0)), draw(st.integers(lo, lo + 255)))
+        b.add_operation(kind, [x, other], [y])
+    else:
+        if kind == "LOGISTIC":
+            oq = (1 / 256, lo)
+        elif kind == "TANH":
+            oq = (1 / 128, 0 if signed else 128)
+        elif kind == "RELU6":
+            oq = (sx, zx)
+        else:
+            oq = (draw(st.floats(0.01, 0.2)), draw(st.integers(lo, lo + 255)))
+        y = b.add_operand(q, shape, *oq)
+        b.add_operation(kind, [x], [y])
+    b.identify_inputs_and_outputs(inputs, [y])
+    return b.finish(), data, draw(st.sampled_from(PRESETS))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(other_ops())
+def test_random_elementwise_dma_matmul_bit_exact(case):
+    model, data, preset = case
+    pkg = compile_model(model, preset)
+    assert [o["type"] for o in pkg.manifest["accelerator_ops"]] == [model.main.operations[0].type], \
+        pkg.manifest["host_ops"]
+    outs, _ = Runtime(pkg).run(data, "isa", check=True)
+    np.testing.assert_array_equal(outs[0], run_model(model, data)[0])
