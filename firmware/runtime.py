@@ -45,18 +45,31 @@ def _isa_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=Non
     return sim.mem, dict(res.counters), res.schedule
 
 
+#: External memory of the RTL model: at least 1 MiB, so that most programs share one Verilator build
+#: (the build depends on the memory size).
+RTL_MIN_MEMORY = 1 << 20
+
+
 def _rtl_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None):
     try:
-        from nnaccel.sim.rtl_runner import run_program_rtl
+        from nnaccel.sim.rtl_runner import run_words_rtl
+
+        from nnaccel.isa import AcceleratorFault, bytes_to_words
     except ImportError as e:
         raise BackendUnavailable(f"The rtl backend is not available ({e}).") from None
+    need = memory.size + len(program) + 4096
+    size = RTL_MIN_MEMORY
+    while size < need:
+        size *= 2
     try:
-        regions, counters = run_program_rtl(cfg, program, {0: memory}, [(0, memory.size)])
+        res = run_words_rtl(cfg, bytes_to_words(program), {0: memory}, [(0, memory.size)], mem_bytes=size)
     except (ImportError, FileNotFoundError) as e:
         raise BackendUnavailable(f"The rtl backend is not available ({e}).") from None
-    mem = np.frombuffer(regions[0], np.uint8).copy()
-    counters = {k: v for k, v in counters.items() if k != "wall_seconds"}
-    return mem, counters, None
+    if res.error:
+        raise AcceleratorFault(res.fault, res.fault_pc, f"the RTL stopped with {res.fault} at instruction "
+                                                        f"{res.fault_pc}.")
+    mem = np.frombuffer(res.regions[0], np.uint8).copy()
+    return mem, dict(res.counters), None
 
 
 BACKENDS = {"isa": _isa_backend, "rtl": _rtl_backend}
