@@ -975,7 +975,7 @@ def import_tflite_bytes(data: bytes, name: str = "model", where: str = "<bytes>"
     out_ops = []
     for i in outputs:
         o = ctx.operand(i)
-        if o in in_ops or ctx.b._graph.operands[o].lifetime.name.startswith("CONSTANT"):
+        if o in in_ops or ctx.const(i) is not None:
             raise NotImplementedOpError(f"Output tensor {tensors[i].name} of the TFLite model {where} is a "
                                         f"graph input or a constant, which an NNAPI model cannot output.")
         out_ops.append(o)
