@@ -357,37 +357,50 @@ def _conv_tiles(cfg: HwConfig, s: ConvSpec, c_blocks: int, o_blocks: int, acc_bl
     return out
 
 
-def _conv_plan(cfg: HwConfig, s: ConvSpec, cb: int, group: list, per_block: list):
+def _conv_plan(cfg: HwConfig, s: ConvSpec, cb: int, group: list, per_block: list, stream: bool = False):
     """Chooses the output tile and the input-channel chunking of one pass by an estimate of its
-    cycles (compute, load and store overlap, so the pass costs about the largest of the three).
+    cycles (compute, load and store overlap, so the pass costs about the largest of the three);
+    returns ``(estimate, toh, tow, chunks)`` or ``None`` when nothing fits.
 
     With one chunk (all input-channel blocks loaded per tile) each output block is accumulated and
     requantized in turn through one ACC tile; with several chunks every output block of the pass
-    keeps its own ACC tile across the chunks and is requantized after the last one."""
+    keeps its own ACC tile across the chunks and is requantized after the last one. With
+    ``stream`` the weight tiles a chunk needs are loaded with its input (double-buffered WGT
+    halves) instead of once per pass."""
     R = cfg.rows
     fh, fw = s.weff.shape[:2]
     nkeys = sum(len(per_block[co]) for co in group)
     ng = len(group)
     beats = _ceil(R, cfg.dma_bytes_per_cycle)
     total_px = s.n * s.oh * s.ow
+    slot = cfg.lines("WGT") // R // 2
+    used = sorted({key[2] for co in group for key in per_block[co]})  # input blocks the pass reads
+    cb = len(used)
     best = None
     for kc in sorted({cb, *[k for k in (1, 2, 3, 4, 6, 8, 12, 16) if k < cb]}, reverse=True):
-        chunks = _ceil(cb, kc)
+        chunks = [used[k:k + kc] for k in range(0, cb, kc)]
+        wload = 0
+        if stream:
+            per_chunk = [sum(1 for co in group for key in per_block[co] if key[2] in c) for c in chunks]
+            if max(per_chunk) > slot:
+                continue
+            wload = sum(t * R * beats + cfg.ext_latency for t in per_chunk)
         for toh, tow in _conv_tiles(cfg, s, kc, ng, 1 if kc == cb else ng):
             tiles = s.n * _ceil(s.oh, toh) * _ceil(s.ow, tow)
             ih = (toh - 1) * s.stride[0] + (fh - 1) * s.dilation[0] + 1
             iw = (tow - 1) * s.stride[1] + (fw - 1) * s.dilation[1] + 1
             rows = 1 if s.stride[0] * iw <= MAX8 else toh
             compute = nkeys * (total_px + tiles * rows * 3 * R) + ng * (total_px + 10 * tiles)
-            load = tiles * cb * (ih * iw * beats + cfg.ext_latency)
+            load = tiles * (cb * (ih * iw * beats + cfg.ext_latency) + wload)
             store = ng * (total_px * beats + tiles * cfg.ext_latency)
-            est = max(compute, load, store) + tiles * chunks * 8
+            # + the pipeline's fill and drain: a pass starts with a load nothing overlaps and ends
+            # with stores nothing overlaps (the barrier between passes)
+            fill = kc * (ih * iw * beats + cfg.ext_latency) + (wload // len(chunks) if stream else 0)
+            drain = ng * (toh * tow * beats + cfg.ext_latency)
+            est = max(compute, load, store) + tiles * len(chunks) * 8 + fill + drain
             if best is None or est < best[0]:
-                best = (est, (toh, tow), kc)
-    if best is None:
-        raise CannotLower("no output tile fits the scratchpads")
-    _, (toh, tow), kc = best
-    return toh, tow, [list(range(k, min(cb, k + kc))) for k in range(0, cb, kc)]
+                best = (est, toh, tow, chunks)
+    return best
 
 
 def _row_groups(th: int, row_stride: int):
@@ -440,25 +453,37 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
         keys = [tuple(int(v) for v in k) for k in np.argwhere(live[co])] or [(0, 0, 0)]
         per_block.append(keys)
     wgt_tiles = cfg.lines("WGT") // R
-    vec_blocks = cfg.lines("VEC") // 6
-    # group output blocks into passes whose weight tiles fit the WGT scratchpad
-    groups, cur, used = [], [], 0
-    for co in range(ob):
-        k = len(per_block[co])
-        if k > wgt_tiles:
-            raise CannotLower(f"one output block needs {k} weight tiles, but WGT holds {wgt_tiles}")
-        if cur and (used + k > wgt_tiles or len(cur) >= vec_blocks or len(cur) * 6 >= MAX8):
-            groups.append(cur)
-            cur, used = [], 0
-        cur.append(co)
-        used += k
-    groups.append(cur)
+    vec_blocks = min(cfg.lines("VEC") // 6, MAX8 // 6)
+    # resident weights: group output blocks into passes whose weight tiles fit the WGT scratchpad
+    plans = []
+    if max(len(k) for k in per_block) <= wgt_tiles:
+        groups, cur, used = [], [], 0
+        for co in range(ob):
+            k = len(per_block[co])
+            if cur and (used + k > wgt_tiles or len(cur) >= vec_blocks):
+                groups.append(cur)
+                cur, used = [], 0
+            cur.append(co)
+            used += k
+        groups.append(cur)
+        plan = [(g, _conv_plan(cfg, s, cb, g, per_block)) for g in groups]
+        if all(p is not None for _, p in plan):
+            plans.append((sum(p[0] for _, p in plan), False, plan))
+    # streamed weights: passes of ``ng`` output blocks, each chunk's tiles loaded with its input
+    for ng in sorted({min(ob, vec_blocks), *[n for n in (1, 2, 4, 8, 16) if n < min(ob, vec_blocks)]}):
+        groups = [list(range(c, min(ob, c + ng))) for c in range(0, ob, ng)]
+        plan = [(g, _conv_plan(cfg, s, cb, g, per_block, stream=True)) for g in groups]
+        if all(p is not None for _, p in plan):
+            plans.append((sum(p[0] for _, p in plan), True, plan))
+    if not plans:
+        raise CannotLower(f"no tiling fits: one output block needs {max(len(k) for k in per_block)} weight "
+                          f"tiles, WGT holds {wgt_tiles}")
+    _, stream, plan = min(plans, key=lambda x: (x[0], x[1]))
     sh, sw = s.stride
     dh, dw = s.dilation
     top, _, left, _ = s.pads
     passes = []
-    for g in groups:
-        toh, tow, chunks = _conv_plan(cfg, s, cb, g, per_block)
+    for g, (_, toh, tow, chunks) in plan:
         kc = len(chunks[0])
         ih = (toh - 1) * sh + (fh - 1) * dh + 1
         iw = (tow - 1) * sw + (fw - 1) * dw + 1
@@ -467,21 +492,28 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
         in_base = (0, in_lines)
         out_base = (2 * in_lines, 2 * in_lines + out_lines)
         shared_acc = len(chunks) == 1
-        # constants of the pass: weight tiles in order, REQ parameter blocks
-        order = [(co, key) for co in g for key in per_block[co]]
-        wblob = b"".join(tiles[co][key].tobytes() for co, key in order)
-        waddr = ctx.consts.add(wblob)
-        slot = {ok: i for i, ok in enumerate(order)}
+        # constants of the pass: weight tiles in the order of use (per chunk when streamed), REQ
+        # parameter blocks
+        worders = [[(co, key) for co in g for key in per_block[co] if not stream or key[2] in c] for c in
+                   (chunks if stream else [None])]
+        waddrs = [ctx.consts.add(b"".join(tiles[co][key].tobytes() for co, key in o)) for o in worders]
+        slots = [{ok: i for i, ok in enumerate(o)} for o in worders]
+        half = cfg.lines("WGT") // R // 2
         blocks = []
         for co in g:
             sl = slice(co * R, min(s.o, co * R + R))
             blocks.append(param_block(cfg, "REQ", **{k: (v[sl] if np.ndim(v) else v) for k, v in s.params.items()}))
-        pre = []
-        for k in range(0, len(order), MAX8):
-            nt = min(MAX8, len(order) - k)
-            pre.append(Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": k * R, "ext_addr": waddr + k * R * R, "x_size": R,
-                                    "y_size": nt, "x_stride": R, "y_stride": R * R},
-                           f"{s.what}: weight tiles {k}..{k + nt - 1}"))
+        def wload(which: int, base: int, worders=worders, waddrs=waddrs) -> list[Ins]:
+            out, n = [], len(worders[which])
+            for k in range(0, n, MAX8):
+                nt = min(MAX8, n - k)
+                out.append(Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": base + k * R,
+                                        "ext_addr": waddrs[which] + k * R * R, "x_size": R, "y_size": nt,
+                                        "x_stride": R, "y_stride": R * R},
+                               f"{s.what}: weight tiles {k}..{k + nt - 1}" + (f" of chunk {which}" if stream else "")))
+            return out
+
+        pre = [] if stream else wload(0, 0)
         pre += load_vec(cfg, ctx.consts, vec_blob(blocks), 0, f"{s.what}: requantization parameters")
         stages = []
         st = 0
@@ -498,6 +530,10 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
                         p = st % 2
                         last = kk == len(chunks) - 1
                         loads = list(pre) if st == 0 else []
+                        wbase = p * half * R if stream else 0
+                        if stream:
+                            loads += wload(kk, wbase)
+                        slot = slots[kk if stream else 0]
                         for q, ci in enumerate(chunk):
                             ln = min(R, s.c - ci * R)
                             loads += load_box(cfg, "ACT", in_base[p] + q * ih * iw, xbase + ci * R, ix0, iy0,
@@ -515,7 +551,7 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
                                     computes.append(Ins("GEMM", {
                                         "accumulate": int(co in started), "preload": int(r0 == 0),
                                         "act_signed": s.x_signed, "wgt_signed": s.w_signed, "act": a0 + r0 * sh * iw,
-                                        "acc": acc0 + r0 * tw, "wgt": slot[(co, key)] * R, "za": _byte(s.zx),
+                                        "acc": acc0 + r0 * tw, "wgt": wbase + slot[(co, key)] * R, "za": _byte(s.zx),
                                         "zw": _byte(s.zw), "nx": tw, "ny": nr, "act_xs": sw,
                                         "act_ys": sh * iw if nr > 1 else 0, "acc_xs": 1, "acc_ys": tw},
                                         f"{s.what}: out c{co * R} tap ({ky},{kx}) in c{ci * R}"))

@@ -91,24 +91,25 @@ def test_alias_alone_stays_on_the_host():
 
 
 def test_layer_that_cannot_be_tiled_falls_back_with_a_warning():
-    """A 3x3 CONV_2D with 64 input channels needs 144 weight tiles per output block; tiny holds 128."""
+    """A 10x10 CONV_2D needs 100 weight tiles per output block (one per tap) at once; base's WGT holds
+    64 (and streaming needs all taps of an input block in half of it); tiny's holds 128."""
     rng = np.random.default_rng(0)
-    b = ModelBuilder("wide_conv")
-    x = b.add_operand(Q, (1, 3, 3, 64), 0.1, 100)
-    w = b.add_constant(T.TENSOR_QUANT8_SYMM_PER_CHANNEL, rng.integers(-127, 128, (4, 3, 3, 64)).astype(np.int8),
+    b = ModelBuilder("big_filter_conv")
+    x = b.add_operand(Q, (1, 10, 10, 4), 0.1, 100)
+    w = b.add_constant(T.TENSOR_QUANT8_SYMM_PER_CHANNEL, rng.integers(-127, 128, (4, 10, 10, 4)).astype(np.int8),
                        channel_quant=ChannelQuant((0.01,) * 4, 0))
     bias = b.add_constant(T.TENSOR_INT32, np.zeros(4, np.int32))
-    y = b.add_operand(Q, (1, 3, 3, 4), 0.5, 128)
+    y = b.add_operand(Q, (1, 10, 10, 4), 0.5, 128)
     b.add_operation("CONV_2D", [x, w, bias, *[b.add_constant(T.INT32, v) for v in (1, 1, 1, 0)]], [y])
     b.identify_inputs_and_outputs([x], [y])
     model = b.finish()
-    with pytest.warns(CompileWarning, match=r"operation 0 \(CONV_2D\) runs on the host: one output block needs "
-                                            r"144 weight tiles, but WGT holds 128"):
-        pkg = compile_model(model, "tiny")
+    with pytest.warns(CompileWarning, match=r"operation 0 \(CONV_2D\) runs on the host: no tiling fits: one "
+                                            r"output block needs 100 weight tiles, WGT holds 64"):
+        pkg = compile_model(model, "base")
     assert pkg.manifest["segments"] == []
-    xin = rng.integers(0, 256, (1, 3, 3, 64)).astype(np.uint8)
+    xin = rng.integers(0, 256, (1, 10, 10, 4)).astype(np.uint8)
     np.testing.assert_array_equal(Runtime(pkg).run([xin], "isa")[0][0], run_model(model, [xin])[0])
-    assert compile_model(model, "small").manifest["accelerator_ops"] == [{"index": 0, "type": "CONV_2D"}]
+    assert compile_model(model, "tiny").manifest["accelerator_ops"] == [{"index": 0, "type": "CONV_2D"}]
 
 
 # ------------------------------------------------------------------------------ package rejections

@@ -107,29 +107,34 @@
    103: LOAD sp=WGT len=8 sp_addr=0 ext_addr=0xff0 x_size=8 y_size=12 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: weight tiles 0..11
    104: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x12f0 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: requantization parameters
    105: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x3e0 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c0
-   106: LOAD sp=ACT len=8 sp_addr=1 ext_addr=0x3e8 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c8
+   106: LOAD sp=ACT len=8 sp_addr=1 ext_addr=0x3e8 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c8
    107: LOAD sp=ACT len=8 sp_addr=2 ext_addr=0x3f0 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c16
-   108: LOAD sp=ACT len=8 sp_addr=3 ext_addr=0x3f8 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c24
-   109: LOAD sp=ACT len=8 sp_addr=4 ext_addr=0x400 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c32
-   110: LOAD sp=ACT len=8 sp_addr=5 ext_addr=0x408 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c40
-   111: LOAD sp=ACT len=8 sp_addr=6 ext_addr=0x410 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c48
-   112: LOAD sp=ACT len=8 sp_addr=7 ext_addr=0x418 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c56
-   113: LOAD sp=ACT len=8 sp_addr=8 ext_addr=0x420 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c64
-   114: LOAD sp=ACT len=8 sp_addr=9 ext_addr=0x428 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c72
-   115: LOAD sp=ACT len=8 sp_addr=10 ext_addr=0x430 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c80
-   116: LOAD sp=ACT len=2 sp_addr=11 ext_addr=0x438 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c88
-   117: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 act=0 acc=0 wgt=0 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 pop_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c0
-   118: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=1 acc=0 wgt=8 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c8
-   119: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=2 acc=0 wgt=16 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c16
-   120: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=3 acc=0 wgt=24 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c24
-   121: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=4 acc=0 wgt=32 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c32
-   122: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=5 acc=0 wgt=40 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c40
-   123: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=6 acc=0 wgt=48 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c48
-   124: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=7 acc=0 wgt=56 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c56
-   125: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=8 acc=0 wgt=64 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c64
-   126: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=9 acc=0 wgt=72 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c72
-   127: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=10 acc=0 wgt=80 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c80
-   128: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=11 acc=0 wgt=88 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c88
-   129: VEC func=REQ signed=0 accumulate=0 dst=24 src=0 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 push_prev push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: requantize out c0
-   130: STORE sp=ACT len=5 sp_addr=24 ext_addr=0x440 x_size=1 y_size=1 x_stride=5 y_stride=5 pop_prev push_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: output tile n0 y0 x0 c0
-   131: FINISH  # end of segment
+   108: LOAD sp=ACT len=8 sp_addr=3 ext_addr=0x3f8 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c24
+   109: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 act=0 acc=0 wgt=0 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 pop_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c0
+   110: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=1 acc=0 wgt=8 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 push_prev push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c8
+   111: NOP queue=store pop_prev push_prev  # [op 5 FULLY_CONNECTED] no store
+   112: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x400 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 pop_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c32
+   113: LOAD sp=ACT len=8 sp_addr=1 ext_addr=0x408 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c40
+   114: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=2 acc=0 wgt=16 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 pop_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c16
+   115: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=3 acc=0 wgt=24 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 push_prev push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c24
+   116: NOP queue=store pop_prev push_prev  # [op 5 FULLY_CONNECTED] no store
+   117: LOAD sp=ACT len=8 sp_addr=2 ext_addr=0x410 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 pop_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c48
+   118: LOAD sp=ACT len=8 sp_addr=3 ext_addr=0x418 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c56
+   119: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=0 acc=0 wgt=32 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 pop_prev pop_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c32
+   120: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=1 acc=0 wgt=40 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 push_prev push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c40
+   121: NOP queue=store pop_prev push_prev  # [op 5 FULLY_CONNECTED] no store
+   122: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x420 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 pop_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c64
+   123: LOAD sp=ACT len=8 sp_addr=1 ext_addr=0x428 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c72
+   124: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=2 acc=0 wgt=48 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 pop_prev pop_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c48
+   125: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=3 acc=0 wgt=56 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 push_prev push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c56
+   126: NOP queue=store pop_prev push_prev  # [op 5 FULLY_CONNECTED] no store
+   127: LOAD sp=ACT len=8 sp_addr=2 ext_addr=0x430 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 pop_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c80
+   128: LOAD sp=ACT len=2 sp_addr=3 ext_addr=0x438 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c88
+   129: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=0 acc=0 wgt=64 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 pop_prev pop_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c64
+   130: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=1 acc=0 wgt=72 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 push_prev push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c72
+   131: NOP queue=store pop_prev push_prev  # [op 5 FULLY_CONNECTED] no store
+   132: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=2 acc=0 wgt=80 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 pop_prev pop_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c80
+   133: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 act=3 acc=0 wgt=88 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c88
+   134: VEC func=REQ signed=0 accumulate=0 dst=5 src=0 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 push_prev push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: requantize out c0
+   135: STORE sp=ACT len=5 sp_addr=5 ext_addr=0x440 x_size=1 y_size=1 x_stride=5 y_stride=5 pop_prev push_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: output tile n0 y0 x0 c0
+   136: FINISH  # end of segment
