@@ -99,8 +99,27 @@ def design_for(config, block: str, target: Target):
     if block == "top":
         from nnaccel.hw.accel import Accelerator
         return Accelerator(cfg)
+    if block == "core":
+        from nnaccel.hw.accel import Accelerator
+        return Accelerator(minimal_scratchpads(cfg))
     raise ValueError(block)
 
+
+
+def minimal_scratchpads(cfg):
+    """``cfg`` with every scratchpad at the smallest size the configuration rules allow: the
+    accelerator's logic without the bulk of its (multi-ported) scratchpad storage."""
+    def pow2(n):
+        p = 1
+        while p < n:
+            p *= 2
+        return p
+    vec_lines = max(cfg.lut_lines, 16)
+    return cfg.replace(name=f"{cfg.name}-core", act_bytes=pow2(2 * cfg.rows * cfg.line_bytes("ACT")),
+                       wgt_bytes=pow2(cfg.rows * cfg.line_bytes("WGT")),
+                       acc_bytes=pow2(cfg.cols * cfg.line_bytes("ACC")),
+                       vec_bytes=pow2(vec_lines * cfg.line_bytes("VEC")), act_banks=1, wgt_banks=1,
+                       acc_banks=1, vec_banks=1)
 
 
 def _parse_stat(text: str, family: str) -> dict:

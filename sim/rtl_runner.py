@@ -32,7 +32,10 @@ __all__ = ["RtlBuild", "RtlResult", "build", "build_top", "cache_root", "run", "
 #: Verilator flags: Amaranth's Verilog trips width lints that are harmless; --x-assign/--x-initial
 #: make simulation deterministic (all state starts at the Verilog reset values Amaranth emits).
 VERILATOR_ARGS = ["-Wno-fatal", "-Wno-WIDTHEXPAND", "-Wno-WIDTHTRUNC", "-Wno-UNOPTFLAT", "-Wno-CMPCONST",
-                  "-Wno-UNSIGNED", "-O3", "--x-assign", "fast", "--x-initial", "fast"]
+                  "-Wno-UNSIGNED", "-O3", "--x-assign", "fast", "--x-initial", "fast",
+                  # the cocotb runner passes --public-flat-rw, which keeps every signal of every module
+                  # visible and slows the model ~10x; the testbenches touch only top-level ports
+                  "--public-depth", "1"]
 
 
 def cache_root() -> Path:
