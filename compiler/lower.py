@@ -292,7 +292,8 @@ class ConvLowering(Lowering):
             batch = total // size
             weff = wbytes.T[None, None, :, :]
             act = _scalar(sg, op, 3, 0)
-            n, h, wd, c, oh, ow, o = 1, 1, batch, size, 1, batch, units
+            # rows of the input as image rows: [1, batch, 1, size] (the DMA row stride is `size`)
+            n, h, wd, c, oh, ow, o = 1, batch, 1, size, batch, 1, units
             stride, dil, pads = (1, 1), (1, 1), (0, 0, 0, 0)
         else:
             spec_inputs = {"CONV_2D": gnn.CONV_INPUTS, "DEPTHWISE_CONV_2D": gnn.DEPTHWISE_INPUTS,
@@ -611,7 +612,7 @@ def pool_passes(ctx, s: dict, kind: str) -> list:
     sh, sw = s["stride"]
     top, _bottom, left, _right = s["pads"]
     cb = _ceil(s["c"], R)
-    if s["c"] * s["w"] > MAX16:
+    if s["c"] * max(s["w"], s["ow"]) > MAX16:
         raise CannotLower("a tensor row is wider than the DMA stride field")
     avg = kind == "AVERAGE_POOL_2D"
     qmin = qrange(T.TENSOR_QUANT8_ASYMM_SIGNED if s["signed"] else T.TENSOR_QUANT8_ASYMM)[0]

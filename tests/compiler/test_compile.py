@@ -248,3 +248,23 @@ def test_relu_is_not_fused_when_the_producer_output_is_used_elsewhere():
     outs, _ = Runtime(pkg).run([x], "isa", check=True)
     for a, b in zip(outs, run_model(model, [x])):
         np.testing.assert_array_equal(a, b)
+
+
+def test_large_fully_connected_is_tiled():
+    """300 rows of 1000 inputs (300 KB, more than any ACT scratchpad) -> 70 units."""
+    rng = np.random.default_rng(5)
+    b = ModelBuilder("big_fc")
+    x = b.add_operand(Q, (300, 1000), 0.02, 128)
+    w = b.add_constant(Q, rng.integers(0, 256, (70, 1000)).astype(np.uint8), scale=0.003, zero_point=120)
+    bias = b.add_constant(T.TENSOR_INT32, rng.integers(-999, 999, 70).astype(np.int32),
+                          scale=float(np.float32(0.02) * np.float32(0.003)))
+    y = b.add_operand(Q, (300, 70), 0.4, 100)
+    b.add_operation("FULLY_CONNECTED", [x, w, bias, b.add_constant(T.INT32, 1)], [y])
+    b.identify_inputs_and_outputs([x], [y])
+    model = b.finish()
+    pkg = compile_model(model, "small")
+    assert pkg.manifest["accelerator_ops"] == [{"index": 0, "type": "FULLY_CONNECTED"}]
+    xin = rng.integers(0, 256, (300, 1000)).astype(np.uint8)
+    outs, rep = Runtime(pkg).run([xin], "isa")
+    np.testing.assert_array_equal(outs[0], run_model(model, [xin])[0])
+    assert rep["total"]["macs"] >= 300 * 1000 * 70

@@ -3,25 +3,25 @@
 ; segment 0: operations 0 FULLY_CONNECTED, 1 FULLY_CONNECTED, 2 ADD, 3 RESHAPE
      0: LOAD sp=WGT len=8 sp_addr=0 ext_addr=0x140 x_size=8 y_size=8 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: weight tiles 0..7
      1: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x340 x_size=24 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: requantization parameters
-     2: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x0 x_size=4 y_size=1 x_stride=16 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=3 push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c0
-     3: LOAD sp=ACT len=8 sp_addr=4 ext_addr=0x8 x_size=4 y_size=1 x_stride=16 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=3 push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c8
-     4: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 act=0 acc=0 wgt=0 za=3 zw=0 nx=4 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=4 pop_prev  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c0
-     5: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 act=0 acc=4 wgt=16 za=3 zw=0 nx=4 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=4  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: out c8 tap (0,0) in c0
-     6: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 act=0 acc=8 wgt=32 za=3 zw=0 nx=4 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=4  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: out c16 tap (0,0) in c0
-     7: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 act=0 acc=12 wgt=48 za=3 zw=0 nx=4 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=4 push_prev push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: out c24 tap (0,0) in c0
+     2: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x0 x_size=1 y_size=4 x_stride=16 y_stride=16 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=3 push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c0
+     3: LOAD sp=ACT len=8 sp_addr=4 ext_addr=0x8 x_size=1 y_size=4 x_stride=16 y_stride=16 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=3 push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c8
+     4: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 act=0 acc=0 wgt=0 za=3 zw=0 nx=1 ny=4 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c0
+     5: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 act=0 acc=4 wgt=16 za=3 zw=0 nx=1 ny=4 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: out c8 tap (0,0) in c0
+     6: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 act=0 acc=8 wgt=32 za=3 zw=0 nx=1 ny=4 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: out c16 tap (0,0) in c0
+     7: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 act=0 acc=12 wgt=48 za=3 zw=0 nx=1 ny=4 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 push_prev push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: out c24 tap (0,0) in c0
      8: NOP queue=store pop_prev push_prev  # [op 0 FULLY_CONNECTED] no store
-     9: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 act=4 acc=0 wgt=8 za=3 zw=0 nx=4 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=4 pop_prev  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c8
-    10: VEC func=REQ signed=0 accumulate=0 dst=24 src=0 src2=0 param=0 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: requantize out c0
-    11: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 act=4 acc=4 wgt=24 za=3 zw=0 nx=4 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=4  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: out c8 tap (0,0) in c8
-    12: VEC func=REQ signed=0 accumulate=0 dst=28 src=4 src2=0 param=6 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: requantize out c8
-    13: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 act=4 acc=8 wgt=40 za=3 zw=0 nx=4 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=4  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: out c16 tap (0,0) in c8
-    14: VEC func=REQ signed=0 accumulate=0 dst=32 src=8 src2=0 param=12 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: requantize out c16
-    15: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 act=4 acc=12 wgt=56 za=3 zw=0 nx=4 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=4  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: out c24 tap (0,0) in c8
-    16: VEC func=REQ signed=0 accumulate=0 dst=36 src=12 src2=0 param=18 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 push_prev push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: requantize out c24
-    17: STORE sp=ACT len=8 sp_addr=24 ext_addr=0x40 x_size=4 y_size=1 x_stride=32 y_stride=128 pop_prev  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: output tile n0 y0 x0 c0
-    18: STORE sp=ACT len=8 sp_addr=28 ext_addr=0x48 x_size=4 y_size=1 x_stride=32 y_stride=128  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: output tile n0 y0 x0 c8
-    19: STORE sp=ACT len=8 sp_addr=32 ext_addr=0x50 x_size=4 y_size=1 x_stride=32 y_stride=128  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: output tile n0 y0 x0 c16
-    20: STORE sp=ACT len=8 sp_addr=36 ext_addr=0x58 x_size=4 y_size=1 x_stride=32 y_stride=128 push_prev  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: output tile n0 y0 x0 c24
+     9: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 act=4 acc=0 wgt=8 za=3 zw=0 nx=1 ny=4 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c8
+    10: VEC func=REQ signed=0 accumulate=0 dst=24 src=0 src2=0 param=0 nx=1 ny=4 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: requantize out c0
+    11: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 act=4 acc=4 wgt=24 za=3 zw=0 nx=1 ny=4 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: out c8 tap (0,0) in c8
+    12: VEC func=REQ signed=0 accumulate=0 dst=28 src=4 src2=0 param=6 nx=1 ny=4 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: requantize out c8
+    13: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 act=4 acc=8 wgt=40 za=3 zw=0 nx=1 ny=4 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: out c16 tap (0,0) in c8
+    14: VEC func=REQ signed=0 accumulate=0 dst=32 src=8 src2=0 param=12 nx=1 ny=4 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: requantize out c16
+    15: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 act=4 acc=12 wgt=56 za=3 zw=0 nx=1 ny=4 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: out c24 tap (0,0) in c8
+    16: VEC func=REQ signed=0 accumulate=0 dst=36 src=12 src2=0 param=18 nx=1 ny=4 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 push_prev push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: requantize out c24
+    17: STORE sp=ACT len=8 sp_addr=24 ext_addr=0x40 x_size=1 y_size=4 x_stride=32 y_stride=32 pop_prev  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: output tile n0 y0 x0 c0
+    18: STORE sp=ACT len=8 sp_addr=28 ext_addr=0x48 x_size=1 y_size=4 x_stride=32 y_stride=32  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: output tile n0 y0 x0 c8
+    19: STORE sp=ACT len=8 sp_addr=32 ext_addr=0x50 x_size=1 y_size=4 x_stride=32 y_stride=32  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: output tile n0 y0 x0 c16
+    20: STORE sp=ACT len=8 sp_addr=36 ext_addr=0x58 x_size=1 y_size=4 x_stride=32 y_stride=32 push_prev  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: output tile n0 y0 x0 c24
     21: NOP queue=compute pop_next  # [barrier] barrier: wait for the layer's stores
     22: NOP queue=compute pop_next  # [barrier] barrier: wait for the layer's stores
     23: NOP queue=compute push_prev  # [barrier] barrier: release the load queue
@@ -30,25 +30,25 @@
     26: NOP queue=load pop_next  # [barrier] barrier: wait for compute
     27: LOAD sp=WGT len=8 sp_addr=0 ext_addr=0x640 x_size=8 y_size=8 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: weight tiles 0..7
     28: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x840 x_size=12 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: requantization parameters
-    29: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x40 x_size=4 y_size=1 x_stride=32 y_stride=128 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c0
-    30: LOAD sp=ACT len=8 sp_addr=4 ext_addr=0x48 x_size=4 y_size=1 x_stride=32 y_stride=128 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c8
-    31: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 act=0 acc=0 wgt=0 za=128 zw=0 nx=4 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=4 pop_prev  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c0
-    32: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 act=0 acc=4 wgt=32 za=128 zw=0 nx=4 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=4 push_prev push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: out c8 tap (0,0) in c0
+    29: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x40 x_size=1 y_size=4 x_stride=32 y_stride=32 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c0
+    30: LOAD sp=ACT len=8 sp_addr=4 ext_addr=0x48 x_size=1 y_size=4 x_stride=32 y_stride=32 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c8
+    31: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 act=0 acc=0 wgt=0 za=128 zw=0 nx=1 ny=4 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c0
+    32: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 act=0 acc=4 wgt=32 za=128 zw=0 nx=1 ny=4 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 push_prev push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: out c8 tap (0,0) in c0
     33: NOP queue=store pop_prev push_prev  # [op 1 FULLY_CONNECTED] no store
-    34: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x50 x_size=4 y_size=1 x_stride=32 y_stride=128 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 pop_next push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c16
-    35: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 act=4 acc=0 wgt=8 za=128 zw=0 nx=4 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=4 pop_prev  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c8
-    36: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 act=4 acc=4 wgt=40 za=128 zw=0 nx=4 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=4 push_prev push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: out c8 tap (0,0) in c8
+    34: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x50 x_size=1 y_size=4 x_stride=32 y_stride=32 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 pop_next push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c16
+    35: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 act=4 acc=0 wgt=8 za=128 zw=0 nx=1 ny=4 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c8
+    36: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 act=4 acc=4 wgt=40 za=128 zw=0 nx=1 ny=4 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 push_prev push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: out c8 tap (0,0) in c8
     37: NOP queue=store pop_prev push_prev  # [op 1 FULLY_CONNECTED] no store
-    38: LOAD sp=ACT len=8 sp_addr=4 ext_addr=0x58 x_size=4 y_size=1 x_stride=32 y_stride=128 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 pop_next push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c24
-    39: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 act=0 acc=0 wgt=16 za=128 zw=0 nx=4 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=4 pop_prev pop_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c16
-    40: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 act=0 acc=4 wgt=48 za=128 zw=0 nx=4 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=4 push_prev push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: out c8 tap (0,0) in c16
+    38: LOAD sp=ACT len=8 sp_addr=4 ext_addr=0x58 x_size=1 y_size=4 x_stride=32 y_stride=32 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 pop_next push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c24
+    39: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 act=0 acc=0 wgt=16 za=128 zw=0 nx=1 ny=4 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c16
+    40: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 act=0 acc=4 wgt=48 za=128 zw=0 nx=1 ny=4 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 push_prev push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: out c8 tap (0,0) in c16
     41: NOP queue=store pop_prev push_prev  # [op 1 FULLY_CONNECTED] no store
-    42: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 act=4 acc=0 wgt=24 za=128 zw=0 nx=4 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=4 pop_prev pop_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c24
-    43: VEC func=REQ signed=0 accumulate=0 dst=16 src=0 src2=0 param=0 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: requantize out c0
-    44: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 act=4 acc=4 wgt=56 za=128 zw=0 nx=4 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=4  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: out c8 tap (0,0) in c24
-    45: VEC func=REQ signed=0 accumulate=0 dst=20 src=4 src2=0 param=6 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 push_prev push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: requantize out c8
-    46: STORE sp=ACT len=8 sp_addr=16 ext_addr=0xc0 x_size=4 y_size=1 x_stride=16 y_stride=64 pop_prev  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: output tile n0 y0 x0 c0
-    47: STORE sp=ACT len=8 sp_addr=20 ext_addr=0xc8 x_size=4 y_size=1 x_stride=16 y_stride=64 push_prev  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: output tile n0 y0 x0 c8
+    42: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 act=4 acc=0 wgt=24 za=128 zw=0 nx=1 ny=4 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c24
+    43: VEC func=REQ signed=0 accumulate=0 dst=16 src=0 src2=0 param=0 nx=1 ny=4 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: requantize out c0
+    44: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 act=4 acc=4 wgt=56 za=128 zw=0 nx=1 ny=4 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: out c8 tap (0,0) in c24
+    45: VEC func=REQ signed=0 accumulate=0 dst=20 src=4 src2=0 param=6 nx=1 ny=4 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 push_prev push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: requantize out c8
+    46: STORE sp=ACT len=8 sp_addr=16 ext_addr=0xc0 x_size=1 y_size=4 x_stride=16 y_stride=16 pop_prev  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: output tile n0 y0 x0 c0
+    47: STORE sp=ACT len=8 sp_addr=20 ext_addr=0xc8 x_size=1 y_size=4 x_stride=16 y_stride=16 push_prev  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: output tile n0 y0 x0 c8
     48: NOP queue=compute pop_next  # [barrier] barrier: wait for the layer's stores
     49: NOP queue=compute pop_next  # [barrier] barrier: wait for the layer's stores
     50: NOP queue=compute push_prev  # [barrier] barrier: release the load queue
