@@ -791,11 +791,12 @@ def _vec_lines(func, dst, src, nlines, param=0, src2=None, signed=0, comment="")
 
 def lines_passes(ctx, what, srcs, dst_index, nbytes, func, param_rows, signed, table=None) -> list:
     """A line-wise vector operation over ``nbytes`` bytes: ``srcs`` (one or two operand indexes)
-    loaded to ACT, ``func`` applied (binary: in place into the second source), stored to
-    ``dst_index``."""
+    loaded to ACT input buffers, ``func`` applied into an output buffer, stored to ``dst_index``
+    (input buffers are only read by compute and output buffers only written by it, as the stage
+    tokens require)."""
     cfg = ctx.cfg
     nsrc = len(srcs)
-    budget = cfg.lines("ACT") // (2 * nsrc) - 1
+    budget = cfg.lines("ACT") // (2 * (nsrc + 1)) - 1
     chunks = _line_chunks(cfg, nbytes, budget)
     region = budget + 1
     if table is not None:
@@ -805,7 +806,7 @@ def lines_passes(ctx, what, srcs, dst_index, nbytes, func, param_rows, signed, t
     stages = []
     for st, (off, nl, tail) in enumerate(chunks):
         p = st % 2
-        base = [(2 * k + p) * region for k in range(nsrc)]
+        base = [(2 * k + p) * region for k in range(nsrc + 1)]  # inputs, then the output
         loads = list(pre) if st == 0 else []
         for k, src in enumerate(srcs):
             if isinstance(src, tuple):
@@ -816,9 +817,9 @@ def lines_passes(ctx, what, srcs, dst_index, nbytes, func, param_rows, signed, t
         n = nl + (1 if tail else 0)
         out_at = base[-1]
         if nsrc == 2:
-            computes = _vec_lines(func, base[1], base[0], n, 0, base[1], signed, f"{what}")
+            computes = _vec_lines(func, out_at, base[0], n, 0, base[1], signed, f"{what}")
         else:
-            computes = _vec_lines(func, base[0], base[0], n, 0, None, signed, f"{what}")
+            computes = _vec_lines(func, out_at, base[0], n, 0, None, signed, f"{what}")
         stores = _line_dma(cfg, "STORE", out_at, ctx.addr[dst_index] + off, nl, tail, f"{what}: output bytes {off}")
         stages.append((loads, computes, stores))
     return [stages]
@@ -927,6 +928,11 @@ class AliasLowering(Lowering):
         return []
 
 
+#: ACT buffers of DMA-only stages (a LOAD fills the buffer a STORE then reads): the load of stage
+#: ``s`` waits for compute ``s - 2``, which waited for store ``s - 4``, so four buffers rotate.
+DMA_BUFFERS = 4
+
+
 class ConcatLowering(Lowering):
     """CONCATENATION of equally quantized tensors as DMA: each input's rows (the bytes from the
     axis on) are loaded into ACT line by line and stored at their offset in the output rows."""
@@ -966,7 +972,7 @@ class ConcatLowering(Lowering):
     def passes(self, ctx, op) -> list:
         cfg, R = ctx.cfg, ctx.cfg.cols
         outer, inner_out, parts = self.spec(ctx.sg, op)
-        budget = cfg.lines("ACT") // 2
+        budget = cfg.lines("ACT") // DMA_BUFFERS
         y_addr = ctx.addr[op.outputs[0]]
         stages = []
         for i, inner, off in parts:
@@ -980,7 +986,7 @@ class ConcatLowering(Lowering):
                 raise CannotLower("an input row does not fit the ACT scratchpad")
             for y0 in range(0, outer, rows):
                 ny = min(rows, outer - y0)
-                base = (len(stages) % 2) * budget
+                base = (len(stages) % DMA_BUFFERS) * budget
                 loads, stores, sp = [], [], base
                 for x0, nx, ln in pieces:
                     src = ctx.addr[i] + y0 * inner + x0 * R
@@ -1076,6 +1082,152 @@ class BatchMatmulLowering(Lowering):
         return [stages]
 
 
+def copy_stages(cfg: HwConfig, src: int, src_strides, dst: int, dst_strides, dims, row: int, what: str,
+                first_stage: int = 0) -> list:
+    """Stages that copy a strided box of rows through ACT: for every index ``i`` of ``dims`` (outer
+    dimensions, strides in bytes per side), the ``row`` contiguous bytes at ``src + i . src_strides``
+    go to ``dst + i . dst_strides``. A row is cut into lines of ``cols`` bytes; a LOAD / STORE box
+    covers the pieces of a row (or, for rows of one line, the innermost dimension) times the next
+    dimension; the remaining dimensions are loops."""
+    R = cfg.cols
+    budget = cfg.lines("ACT") // DMA_BUFFERS
+    dims, src_strides, dst_strides = list(dims) or [1], list(src_strides) or [0], list(dst_strides) or [0]
+    pieces = [(x0 * R, min(MAX8, row // R - x0), R) for x0 in range(0, row // R, MAX8)]
+    if row % R:
+        pieces.append(((row // R) * R, 1, row % R))
+    if row <= R:  # one line per row: x runs over the innermost dimension
+        xd = [(len(dims) - 1, dims[-1])]
+        outer = list(range(len(dims) - 1))
+    else:
+        xd = None
+        outer = list(range(len(dims)))
+    ydim = outer.pop() if outer else None
+    for strides in (src_strides, dst_strides):
+        for d in ([xd[0][0]] if xd else []) + ([ydim] if ydim is not None else []):
+            if strides[d] > MAX16:
+                raise CannotLower("a stride is wider than the DMA stride field")
+    stages = []
+    for idx in np.ndindex(*[dims[d] for d in outer]) if outer else [()]:
+        so = src + sum(i * src_strides[d] for i, d in zip(idx, outer))
+        do = dst + sum(i * dst_strides[d] for i, d in zip(idx, outer))
+        ny_total = dims[ydim] if ydim is not None else 1
+        boxes = []
+        if xd:
+            d, n = xd[0]
+            for x0 in range(0, n, MAX8):
+                nx = min(MAX8, n - x0)
+                boxes.append((x0 * src_strides[d], x0 * dst_strides[d], nx, src_strides[d], dst_strides[d], row))
+        else:
+            for off, nx, ln in pieces:
+                boxes.append((off, off, nx, R, R, ln))
+        per_y = sum(b[2] for b in boxes)
+        if per_y > budget:
+            raise CannotLower("a row does not fit the ACT scratchpad")
+        step = max(1, min(MAX8, budget // per_y))
+        for y0 in range(0, ny_total, step):
+            ny = min(step, ny_total - y0)
+            base = ((first_stage + len(stages)) % DMA_BUFFERS) * budget
+            ys, yd = (src_strides[ydim], dst_strides[ydim]) if ydim is not None else (0, 0)
+            loads, stores, sp = [], [], base
+            for soff, doff, nx, xs, xdst, ln in boxes:
+                loads.append(Ins("LOAD", {"sp": "ACT", "len": ln, "sp_addr": sp, "ext_addr": so + y0 * ys + soff,
+                                          "x_size": nx, "y_size": ny, "x_stride": xs, "y_stride": ys}, what))
+                stores.append(Ins("STORE", {"sp": "ACT", "len": ln, "sp_addr": sp, "ext_addr": do + y0 * yd + doff,
+                                            "x_size": nx, "y_size": ny, "x_stride": xdst, "y_stride": yd}, what))
+                sp += nx * ny
+            stages.append((loads, [], stores))
+    return stages
+
+
+def _byte_strides(dims) -> list[int]:
+    out, acc = [], 1
+    for d in reversed(dims):
+        out.append(acc)
+        acc *= d
+    return out[::-1]
+
+
+class TransposeLowering(Lowering):
+    """TRANSPOSE that keeps the last axis last: a strided DMA copy of whole rows."""
+
+    family = "dma"
+
+    def check(self, sg, op) -> None:
+        self.spec(sg, op)
+
+    def spec(self, sg, op):
+        _need_quant8(sg, [op.inputs[0], op.outputs[0]])
+        _need_known(sg, [op.inputs[0], op.outputs[0]])
+        _need_const(sg, op, [1])
+        x = sg.operands[op.inputs[0]]
+        rank = len(x.dimensions)
+        perm = None
+        if len(op.inputs) > 1 and not sg.operands[op.inputs[1]].is_omitted:
+            perm = [int(v) for v in np.asarray(sg.operands[op.inputs[1]].data).reshape(-1)]
+        if not perm:
+            perm = list(range(rank))[::-1]
+        if perm[-1] != rank - 1:
+            raise CannotLower("a transpose that moves the last axis needs lane shuffles the DMA cannot do")
+        return x.dimensions, perm
+
+    def passes(self, ctx, op) -> list:
+        dims, perm = self.spec(ctx.sg, op)
+        st = _byte_strides(dims)
+        out_dims = [dims[p] for p in perm]
+        ost = _byte_strides(out_dims)
+        return [copy_stages(ctx.cfg, ctx.addr[op.inputs[0]], [st[p] for p in perm[:-1]], ctx.addr[op.outputs[0]],
+                            ost[:-1], out_dims[:-1], dims[-1], "TRANSPOSE: rows")]
+
+
+class PadLowering(Lowering):
+    """PAD / PAD_V2 without padding of the last axis: the output is filled with the pad byte (LOAD
+    fill + STORE), then the input rows are copied to their place (the store queue runs in order)."""
+
+    family = "dma"
+
+    def __init__(self, kind: str):
+        self.kind = kind
+
+    def check(self, sg, op) -> None:
+        self.spec(sg, op)
+
+    def spec(self, sg, op):
+        _need_quant8(sg, [op.inputs[0], op.outputs[0]])
+        _need_known(sg, [op.inputs[0], op.outputs[0]])
+        _need_const(sg, op, range(1, len(op.inputs)))
+        x, o = sg.operands[op.inputs[0]], sg.operands[op.outputs[0]]
+        pads = np.asarray(sg.operands[op.inputs[1]].data).reshape(-1, 2)
+        if pads[-1].any():
+            raise CannotLower("padding the last axis needs lane shifts the DMA cannot do")
+        if self.kind == "PAD":
+            value = o.zero_point
+        else:
+            value = _scalar(sg, op, 2)
+            lo, hi = qrange(x.type)
+            if value is None or not lo <= value <= hi:
+                raise CannotLower("the pad value is outside the type's range")
+        return x.dimensions, o.dimensions, [int(p) for p in pads[:, 0]], value
+
+    def passes(self, ctx, op) -> list:
+        cfg, R = ctx.cfg, ctx.cfg.cols
+        dims, odims, before, value = self.spec(ctx.sg, op)
+        out = ctx.addr[op.outputs[0]]
+        total = math.prod(odims)
+        budget = cfg.lines("ACT") // 2
+        full, tail = divmod(total, R)
+        filler = _fill_lines(cfg, 0, min(budget, full + (1 if tail else 0)), value, f"{self.kind}: pad value")
+        stages = []
+        for off, nl, tl in _line_chunks(cfg, total, budget - 1):
+            stores = _line_dma(cfg, "STORE", 0, out + off, nl, tl, f"{self.kind}: fill output bytes {off}")
+            stages.append((list(filler) if not stages else [], [], stores))
+        ost = _byte_strides(odims)
+        start = out + sum(b * s for b, s in zip(before, ost))
+        # the copy uses the other half of ACT only after the fill stages are stored (in order)
+        copy = copy_stages(cfg, ctx.addr[op.inputs[0]], _byte_strides(dims)[:-1], start, ost[:-1], dims[:-1],
+                           dims[-1], f"{self.kind}: input rows", first_stage=1)
+        return [stages, copy]
+
+
 LOWERINGS: dict[str, Lowering] = {
     **{k: ConvLowering(k) for k in ("CONV_2D", "DEPTHWISE_CONV_2D", "GROUPED_CONV_2D", "FULLY_CONNECTED")},
     **{k: PoolLowering(k) for k in ("AVERAGE_POOL_2D", "MAX_POOL_2D")},
@@ -1084,6 +1236,9 @@ LOWERINGS: dict[str, Lowering] = {
     **{k: AliasLowering() for k in ("RESHAPE", "SQUEEZE", "EXPAND_DIMS")},
     "CONCATENATION": ConcatLowering(),
     "BATCH_MATMUL": BatchMatmulLowering(),
+    "TRANSPOSE": TransposeLowering(),
+    "PAD": PadLowering("PAD"),
+    "PAD_V2": PadLowering("PAD_V2"),
 }
 
 

@@ -123,8 +123,8 @@ class OpMapping:
     quant_tolerance: int = 0
     difference: str = ""
     float_tolerance: float = 1e-5
-    #: Comparisons of quantized inputs: results may differ where the two dequantized inputs are
-    #: closer than this many steps of the finer input scale.
+    #: Comparisons of quantized inputs: results may differ where the two dequantized (real) inputs
+    #: are closer than this.
     near_equal: float = 0.0
 
 
@@ -136,9 +136,10 @@ SINGLE_ROUNDING = ("requantization rounding: LiteRT 2.3 applies fixed-point mult
 FLOAT_TABLE_LOGISTIC = ("LiteRT's int8/uint8 LOGISTIC equals the float table round(sigmoid(x) / s_out) + "
                         "z_out (checked over all 256 inputs); NNAPI's reference uses gemmlowp's fixed-point "
                         "logistic, which rounds a few values near a half step the other way")
-RESCALED_COMPARISON = ("quantized inputs of different scales: LiteRT compares them after a fixed-point "
-                       "rescale (8-bit left shift, rounded multipliers), NNAPI's reference compares the "
-                       "dequantized float values, so nearly equal inputs can compare differently")
+RESCALED_COMPARISON = ("quantized inputs: LiteRT shifts q - z left by 8 bits and multiplies by the scale in "
+                       "fixed point, so it compares both real values rounded to multiples of 2^-8; NNAPI's "
+                       "reference compares the dequantized float values, so inputs closer than 2^-8 can "
+                       "compare differently")
 REQUANTIZE_DECOMPOSITION = ("NNAPI has no requantize op: the DEQUANTIZE + QUANTIZE decomposition rounds the "
                             "float32 value half away from zero, LiteRT rescales in fixed point")
 TRUNCATING_RESIZE = ("NNAPI's reference interpolates quantized values in float and truncates toward zero; "
@@ -874,7 +875,7 @@ def _binary(nn):
 
 register_all("POW MAXIMUM MINIMUM LOGICAL_AND LOGICAL_OR", lambda n: n, _binary, "same operands")
 register_all("EQUAL NOT_EQUAL GREATER GREATER_EQUAL LESS LESS_EQUAL", lambda n: n, _binary,
-             "output TENSOR_BOOL8", near_equal=0.5, difference=RESCALED_COMPARISON)
+             "output TENSOR_BOOL8", near_equal=2.0**-8, difference=RESCALED_COMPARISON)
 
 
 @maps("SELECT", "SELECT", "condition, then, else of one shape")
@@ -1018,8 +1019,8 @@ def op_table_markdown() -> str:
         if m.quant_tolerance:
             by_reason.setdefault(f"±{m.quant_tolerance} quantized step (int8 / uint8)|{m.difference}", []).append(name)
         if m.near_equal:
-            by_reason.setdefault(f"where the inputs differ by < {m.near_equal:g} step of the finer input "
-                                 f"scale|{m.difference}", []).append(name)
+            by_reason.setdefault(f"only where the real inputs differ by < {m.near_equal:g}|{m.difference}",
+                                 []).append(name)
         if m.float_tolerance != 1e-5:
             by_reason.setdefault(f"float32 {m.float_tolerance:g} of the output's magnitude|{m.difference}",
                                  []).append(name)

@@ -1,6 +1,6 @@
 """Property-based differential test: random quantized CONV_2D / DEPTHWISE_CONV_2D / GROUPED_CONV_2D /
 FULLY_CONNECTED / MAX_POOL_2D / AVERAGE_POOL_2D layers (and ADD / SUB / MUL, LUT activations,
-CONCATENATION, BATCH_MATMUL), compiled for a random preset and run on the
+CONCATENATION, BATCH_MATMUL, TRANSPOSE, PAD), compiled for a random preset and run on the
 ISA simulator, must be bit-exact with the golden model (and actually run on the accelerator)."""
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def layers(draw, max_hw: int = 10, max_c: int = 20):
     return model, data, draw(st.sampled_from(PRESETS))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(layers())
 def test_random_layer_bit_exact(case):
     model, data, preset = case
@@ -131,9 +131,10 @@ def test_random_large_layer_bit_exact(case):
 @st.composite
 def other_ops(draw):
     """ADD / SUB / MUL (equal shapes or a one-element constant), LUT activations, CONCATENATION,
-    BATCH_MATMUL with random shapes and quantization."""
+    BATCH_MATMUL, TRANSPOSE (last axis kept), PAD / PAD_V2 (last axis unpadded) with random shapes
+    and quantization."""
     kind = draw(st.sampled_from(["ADD", "SUB", "MUL", "LOGISTIC", "TANH", "HARD_SWISH", "RELU6",
-                                 "CONCATENATION", "BATCH_MATMUL"]))
+                                 "CONCATENATION", "BATCH_MATMUL", "TRANSPOSE", "PAD", "PAD_V2"]))
     signed = kind == "BATCH_MATMUL" or draw(st.booleans())
     q = T.TENSOR_QUANT8_ASYMM_SIGNED if signed else T.TENSOR_QUANT8_ASYMM
     lo = -128 if signed else 0
@@ -169,6 +170,17 @@ def other_ops(draw):
         out[axis] = sum(b._graph.operands[i].dimensions[axis] for i in [x, *others])
         y = b.add_operand(q, out, sx, zx)
         b.add_operation(kind, [x, *others, b.add_constant(T.INT32, axis)], [y])
+    elif kind == "TRANSPOSE":
+        r = len(shape)
+        perm = [*draw(st.permutations(list(range(r - 1)))), r - 1]
+        y = b.add_operand(q, [shape[p] for p in perm], sx, zx)
+        b.add_operation(kind, [x, b.add_constant(T.TENSOR_INT32, np.array(perm, np.int32))], [y])
+    elif kind in ("PAD", "PAD_V2"):
+        pads = np.array([[draw(st.integers(0, 3)), draw(st.integers(0, 3))] for _ in shape[:-1]] + [[0, 0]],
+                        np.int32)
+        y = b.add_operand(q, [d + p.sum() for d, p in zip(shape, pads)], sx, zx)
+        extra = [b.add_constant(T.INT32, draw(st.integers(lo, lo + 255)))] if kind == "PAD_V2" else []
+        b.add_operation(kind, [x, b.add_constant(T.TENSOR_INT32, pads), *extra], [y])
     elif kind == "BATCH_MATMUL":
         k, n = shape[-1], draw(st.integers(1, 40))
         ys = (*shape[:-2], k, n) if len(shape) >= 2 else None
@@ -193,7 +205,7 @@ def other_ops(draw):
     return b.finish(), data, draw(st.sampled_from(PRESETS))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(other_ops())
 def test_random_elementwise_dma_matmul_bit_exact(case):
     model, data, preset = case

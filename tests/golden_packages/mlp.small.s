@@ -57,7 +57,7 @@
     53: NOP queue=load pop_next  # [barrier] barrier: wait for compute
     54: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x9c0 x_size=11 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 ADD] ADD: parameters
     55: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0xc0 x_size=8 y_size=1 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 ADD] ADD: input 0 bytes 0
-    56: LOAD sp=ACT len=8 sp_addr=2048 ext_addr=0x0 x_size=8 y_size=1 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 2 ADD] ADD: input 1 bytes 0
-    57: VEC func=ADDQ signed=1 accumulate=0 dst=2048 src=0 src2=2048 param=0 nx=8 ny=1 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev push_prev push_next  # [op 2 ADD] ADD
-    58: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x100 x_size=8 y_size=1 x_stride=8 y_stride=64 pop_prev push_prev  # [op 2 ADD] ADD: output bytes 0
+    56: LOAD sp=ACT len=8 sp_addr=1364 ext_addr=0x0 x_size=8 y_size=1 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 2 ADD] ADD: input 1 bytes 0
+    57: VEC func=ADDQ signed=1 accumulate=0 dst=2728 src=0 src2=1364 param=0 nx=8 ny=1 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev push_prev push_next  # [op 2 ADD] ADD
+    58: STORE sp=ACT len=8 sp_addr=2728 ext_addr=0x100 x_size=8 y_size=1 x_stride=8 y_stride=64 pop_prev push_prev  # [op 2 ADD] ADD: output bytes 0
     59: FINISH  # end of segment
