@@ -137,9 +137,10 @@ FLOAT_TABLE_LOGISTIC = ("LiteRT's int8/uint8 LOGISTIC equals the float table rou
                         "z_out (checked over all 256 inputs); NNAPI's reference uses gemmlowp's fixed-point "
                         "logistic, which rounds a few values near a half step the other way")
 RESCALED_COMPARISON = ("quantized inputs: LiteRT shifts q - z left by 8 bits and multiplies by the scale in "
-                       "fixed point, so it compares both real values rounded to multiples of 2^-8; NNAPI's "
-                       "reference compares the dequantized float values, so inputs closer than 2^-8 can "
-                       "compare differently")
+                       "fixed point, so it compares both real values rounded to about multiples of 2^-8; "
+                       "NNAPI's reference compares the dequantized float values, so nearly equal inputs can "
+                       "compare differently (observed up to 1.15 x 2^-8 apart over all 65,536 input pairs of "
+                       "24 scale pairs; the test allows 2^-7)")
 REQUANTIZE_DECOMPOSITION = ("NNAPI has no requantize op: the DEQUANTIZE + QUANTIZE decomposition rounds the "
                             "float32 value half away from zero, LiteRT rescales in fixed point")
 TRUNCATING_RESIZE = ("NNAPI's reference interpolates quantized values in float and truncates toward zero; "
@@ -875,7 +876,7 @@ def _binary(nn):
 
 register_all("POW MAXIMUM MINIMUM LOGICAL_AND LOGICAL_OR", lambda n: n, _binary, "same operands")
 register_all("EQUAL NOT_EQUAL GREATER GREATER_EQUAL LESS LESS_EQUAL", lambda n: n, _binary,
-             "output TENSOR_BOOL8", near_equal=2.0**-8, difference=RESCALED_COMPARISON)
+             "output TENSOR_BOOL8", near_equal=2.0**-7, difference=RESCALED_COMPARISON)
 
 
 @maps("SELECT", "SELECT", "condition, then, else of one shape")

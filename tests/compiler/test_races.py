@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
-
 from nnaccel.compiler.compile import compile_model
 from nnaccel.compiler.reference_models import REFERENCE_MODELS
+from nnaccel.sim.isasim import decode_program, schedule
+
 from nnaccel.isa import VEC_BY_CODE, bytes_to_words
 from nnaccel.isa.table import SPACE_ENUM
-from nnaccel.sim.isasim import decode_program, schedule
 
 from .test_differential import PRESETS, layers, other_ops
 
