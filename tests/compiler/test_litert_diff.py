@@ -126,9 +126,11 @@ def single(op, dtype, in_shapes, draw, options=None, out_dtype=None, out_q=None,
     out_q = quant(draw, out_dtype) if out_q is None else out_q
     consts = consts or {}
     inputs = [values(r, s, d, lo, hi) for k, (s, d) in enumerate(zip(in_shapes, in_dtypes)) if k not in consts]
+    # file layouts: opcodes only in deprecated_builtin_code, constants stored after the flatbuffer
+    layout = {"legacy_opcodes": draw(st.booleans()), "external_buffers": draw(st.booleans())}
 
     def build(outs):
-        b = TFLiteBuilder()
+        b = TFLiteBuilder(**layout)
         ts, graph_in = [], []
         for k, (s, d, q) in enumerate(zip(in_shapes, in_dtypes, in_qs)):
             if k in consts:
