@@ -970,35 +970,12 @@ class ConcatLowering(Lowering):
         return [*dict.fromkeys(op.inputs[:-1]), op.outputs[0]]
 
     def passes(self, ctx, op) -> list:
-        cfg, R = ctx.cfg, ctx.cfg.cols
         outer, inner_out, parts = self.spec(ctx.sg, op)
-        budget = cfg.lines("ACT") // DMA_BUFFERS
-        y_addr = ctx.addr[op.outputs[0]]
         stages = []
         for i, inner, off in parts:
-            full, tail = divmod(inner, R)
-            pieces = [(x0, min(MAX8, full - x0), R) for x0 in range(0, full, MAX8)]
-            if tail:
-                pieces.append((full, 1, tail))
-            per_row = sum(p[1] for p in pieces)
-            rows = min(MAX8, max(1, budget // per_row))
-            if per_row > budget:
-                raise CannotLower("an input row does not fit the ACT scratchpad")
-            for y0 in range(0, outer, rows):
-                ny = min(rows, outer - y0)
-                base = (len(stages) % DMA_BUFFERS) * budget
-                loads, stores, sp = [], [], base
-                for x0, nx, ln in pieces:
-                    src = ctx.addr[i] + y0 * inner + x0 * R
-                    dst = y_addr + y0 * inner_out + off + x0 * R
-                    loads.append(Ins("LOAD", {"sp": "ACT", "len": ln, "sp_addr": sp, "ext_addr": src, "x_size": nx,
-                                              "y_size": ny, "x_stride": R, "y_stride": inner},
-                                     f"CONCATENATION: input operand {i} rows {y0}.."))
-                    stores.append(Ins("STORE", {"sp": "ACT", "len": ln, "sp_addr": sp, "ext_addr": dst, "x_size": nx,
-                                                "y_size": ny, "x_stride": R, "y_stride": inner_out},
-                                      f"CONCATENATION: to output offset {off}"))
-                    sp += nx * ny
-                stages.append((loads, [], stores))
+            stages += copy_stages(ctx.cfg, ctx.addr[i], [inner], ctx.addr[op.outputs[0]] + off, [inner_out], [outer],
+                                  inner, f"CONCATENATION: input operand {i} to output offset {off}",
+                                  first_stage=len(stages))
         return [stages]
 
 
@@ -1120,22 +1097,30 @@ def copy_stages(cfg: HwConfig, src: int, src_strides, dst: int, dst_strides, dim
         else:
             for off, nx, ln in pieces:
                 boxes.append((off, off, nx, R, R, ln))
-        per_y = sum(b[2] for b in boxes)
-        if per_y > budget:
-            raise CannotLower("a row does not fit the ACT scratchpad")
-        step = max(1, min(MAX8, budget // per_y))
-        for y0 in range(0, ny_total, step):
-            ny = min(step, ny_total - y0)
-            base = ((first_stage + len(stages)) % DMA_BUFFERS) * budget
-            ys, yd = (src_strides[ydim], dst_strides[ydim]) if ydim is not None else (0, 0)
-            loads, stores, sp = [], [], base
-            for soff, doff, nx, xs, xdst, ln in boxes:
-                loads.append(Ins("LOAD", {"sp": "ACT", "len": ln, "sp_addr": sp, "ext_addr": so + y0 * ys + soff,
-                                          "x_size": nx, "y_size": ny, "x_stride": xs, "y_stride": ys}, what))
-                stores.append(Ins("STORE", {"sp": "ACT", "len": ln, "sp_addr": sp, "ext_addr": do + y0 * yd + doff,
-                                            "x_size": nx, "y_size": ny, "x_stride": xdst, "y_stride": yd}, what))
-                sp += nx * ny
-            stages.append((loads, [], stores))
+        # groups of boxes (pieces of a row) that fit one buffer; long rows take several stages
+        groups, cur = [], []
+        for box in boxes:
+            if cur and sum(b[2] for b in cur) + box[2] > budget:
+                groups.append(cur)
+                cur = []
+            cur.append(box)
+        groups.append(cur)
+        ys, yd = (src_strides[ydim], dst_strides[ydim]) if ydim is not None else (0, 0)
+        for group in groups:
+            per_y = sum(b[2] for b in group)
+            step = max(1, min(MAX8, budget // per_y))
+            for y0 in range(0, ny_total, step):
+                ny = min(step, ny_total - y0)
+                base = ((first_stage + len(stages)) % DMA_BUFFERS) * budget
+                loads, stores, sp = [], [], base
+                for soff, doff, nx, xs, xdst, ln in group:
+                    loads.append(Ins("LOAD", {"sp": "ACT", "len": ln, "sp_addr": sp, "ext_addr": so + y0 * ys + soff,
+                                              "x_size": nx, "y_size": ny, "x_stride": xs, "y_stride": ys}, what))
+                    stores.append(Ins("STORE", {"sp": "ACT", "len": ln, "sp_addr": sp,
+                                                "ext_addr": do + y0 * yd + doff, "x_size": nx, "y_size": ny,
+                                                "x_stride": xdst, "y_stride": yd}, what))
+                    sp += nx * ny
+                stages.append((loads, [], stores))
     return stages
 
 
