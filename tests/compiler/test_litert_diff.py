@@ -13,9 +13,9 @@ through ``load`` + :func:`nnaccel.golden.interpreter.run_model`, and compares:
 * int32 / bool: exact.
 
 Budgets: ``test_matches_litert`` runs :data:`DEFAULT_EXAMPLES` examples per (op, type) in the
-default run; ``test_matches_litert_large`` (markers ``litert`` and ``slow``) runs
-:data:`LARGE_EXAMPLES` (``NNACCEL_LITERT_EXAMPLES`` overrides it) and only when selected:
-``pytest -m litert tests/compiler/test_litert_diff.py``.
+default run; ``test_matches_litert_large`` (markers ``litert`` and ``slow``, so the default
+``-m 'not slow'`` leaves it out) runs :data:`LARGE_EXAMPLES` (``NNACCEL_LITERT_EXAMPLES`` overrides
+it) when selected: ``pytest -m litert tests/compiler/test_litert_diff.py``.
 A (op, type) whose golden kernel has not landed yet is skipped, naming the kernel.
 """
 
@@ -874,10 +874,7 @@ def test_matches_litert(litert, op, dtype):
 @pytest.mark.litert
 @pytest.mark.slow
 @pytest.mark.parametrize("op,dtype", PARAMS)
-def test_matches_litert_large(litert, op, dtype, request):
-    expr = request.config.getoption("markexpr", "") or ""
-    if "litert" not in expr and "slow" not in expr:
-        pytest.skip("the large LiteRT budget runs only when selected: pytest -m litert")
+def test_matches_litert_large(litert, op, dtype):
     run_budget(litert, op, dtype, LARGE_EXAMPLES, derandomize=False)
 
 
