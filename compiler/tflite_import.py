@@ -726,6 +726,82 @@ def _split(c, op):
            [c.operand(o) for o in op.outputs])
 
 
+@maps("SPLIT_V", "SLICE", "one SLICE per output (NNAPI SPLIT cuts equal parts only); a -1 size takes the rest")
+def _split_v(c, op):
+    x = c.t(op.inputs[0])
+    sizes = [int(v) for v in c.need_const(op.inputs[1], "size_splits").reshape(-1)]
+    axis = int(c.need_const(op.inputs[2], "axis").reshape(-1)[0])
+    rank = len(x.shape)
+    axis = axis + rank if axis < 0 else axis
+    if not x.shape[axis]:
+        c.unsupported("its split axis has an unknown size")
+    if -1 in sizes:
+        sizes[sizes.index(-1)] = x.shape[axis] - (sum(sizes) + 1)
+    start = 0
+    for out, n in zip(op.outputs, sizes):
+        begin = [start if d == axis else 0 for d in range(rank)]
+        size = [n if d == axis else -1 for d in range(rank)]
+        c.emit("SLICE", [c.operand(op.inputs[0]), c.i32_tensor(begin), c.i32_tensor(size)], [c.operand(out)])
+        start += n
+
+
+@maps("UNPACK", ("SPLIT", "RESHAPE"), "SPLIT into size-1 slices along the axis, then RESHAPE each to drop it")
+def _unpack(c, op):
+    x = c.t(op.inputs[0])
+    rank = len(x.shape)
+    axis = op.opt("Axis", 0)
+    axis = axis + rank if axis < 0 else axis
+    part_shape = tuple(1 if d == axis else s for d, s in enumerate(x.shape))
+    parts = [c.temp(op.inputs[0], part_shape) for _ in op.outputs]
+    c.emit("SPLIT", [c.operand(op.inputs[0]), c.i32(axis), c.i32(len(op.outputs))], parts)
+    for part, out in zip(parts, op.outputs):
+        shape = c.t(out).shape
+        c.emit("RESHAPE", [part, c.i32_tensor(shape if shape else (1,))], [c.operand(out)])
+
+
+@maps("SPACE_TO_BATCH_ND", "SPACE_TO_BATCH_ND", "block shape and paddings -> TENSOR_INT32 (4-D input)")
+def _space_to_batch(c, op):
+    block = c.need_const(op.inputs[1], "block shape")
+    pads = c.need_const(op.inputs[2], "paddings")
+    c.emit("SPACE_TO_BATCH_ND", [_x(c, op), c.i32_tensor(block), c.i32_tensor(pads)], [_out(c, op)])
+
+
+@maps("BATCH_TO_SPACE_ND", ("BATCH_TO_SPACE_ND", "SLICE"),
+      "block shape -> TENSOR_INT32; non-zero crops (NNAPI has none) -> a SLICE after")
+def _batch_to_space(c, op):
+    block = c.need_const(op.inputs[1], "block shape").reshape(-1)
+    crops = c.need_const(op.inputs[2], "crops").reshape(-1, 2)
+    x = c.t(op.inputs[0])
+    if not np.any(crops):
+        c.emit("BATCH_TO_SPACE_ND", [_x(c, op), c.i32_tensor(block)], [_out(c, op)])
+        return
+    if len(x.shape) != 4 or not all(x.shape):
+        c.unsupported("its crops need a fully known 4-D input shape")
+    n, h, w, ch = x.shape
+    full = (n // int(np.prod(block)), h * int(block[0]), w * int(block[1]), ch)
+    tmp = c.temp(op.inputs[0], full)
+    c.emit("BATCH_TO_SPACE_ND", [_x(c, op), c.i32_tensor(block)], [tmp])
+    begin = [0, int(crops[0, 0]), int(crops[1, 0]), 0]
+    size = [full[0], full[1] - int(crops[0].sum()), full[2] - int(crops[1].sum()), ch]
+    c.emit("SLICE", [tmp, c.i32_tensor(begin), c.i32_tensor(size)], [_out(c, op)])
+
+
+@maps("TOPK_V2", "TOPK_V2", "k tensor -> INT32 scalar; outputs values and int32 indices")
+def _topk(c, op):
+    k = int(c.need_const(op.inputs[1], "k").reshape(-1)[0])
+    c.emit("TOPK_V2", [_x(c, op), c.i32(k)], [c.operand(o) for o in op.outputs])
+
+
+@maps("SQUARED_DIFFERENCE", ("SUB", "MUL"), "float: SUB, then MUL of the difference by itself")
+def _squared_difference(c, op):
+    if c.t(op.inputs[0]).dtype != "FLOAT32":
+        c.unsupported("only float32 SQUARED_DIFFERENCE decomposes exactly (a quantized one needs an "
+                      "intermediate scale)")
+    d = c.temp(op.outputs[0])
+    c.emit("SUB", [_x(c, op, 0), _x(c, op, 1), c.i32(0)], [d])
+    c.emit("MUL", [d, d, c.i32(0)], [_out(c, op)])
+
+
 @maps("GATHER", "GATHER", "axis option -> INT32 scalar; indices int64 -> int32; batch_dims must be 0")
 def _gather(c, op):
     if op.opt("BatchDims", 0):

@@ -652,6 +652,101 @@ def _split(draw, op, dtype):
     return Case(build, [x])
 
 
+def multi_output(op, options, x, xdtype, q, consts, outs_spec, fields):
+    """A model of one op with graph input ``x``, constant inputs ``consts`` (array, dtype) after it
+    (or before it, for index -1 entries of ``consts_first``) and outputs ``outs_spec`` = [(dtype, q)]."""
+    def build(outs):
+        b = TFLiteBuilder()
+        xt = b.add_tensor(x.shape, xdtype, **q)
+        cts = [b.add_tensor(np.shape(v), d, data=v) for v, d in consts]
+        ys = [b.add_tensor(out_shape(outs, j, x.shape), d, **oq) for j, (d, oq) in enumerate(outs_spec)]
+        b.add_op(op, [xt, *cts], ys, options, **fields)
+        return b.finish([xt], ys)
+    return Case(build, [x])
+
+
+@gen("SPLIT_V")
+@st.composite
+def _split_v(draw, op, dtype):
+    s = list(draw(shape_st(1, 4)))
+    axis = draw(st.integers(0, len(s) - 1))
+    sizes = draw(st.lists(st.integers(0, 3), min_size=1, max_size=3))
+    s[axis] = max(sum(sizes), 1)
+    if sum(sizes) == 0:
+        sizes[-1] = 1
+    if draw(st.booleans()):
+        sizes[draw(st.integers(0, len(sizes) - 1))] = -1
+    q = quant(draw, dtype)
+    x = values(rng(draw), s, dtype)
+    return multi_output(op, "SplitVOptions", x, dtype, q,
+                        [(np.array(sizes, np.int32), "INT32"), (np.array(axis, np.int32), "INT32")],
+                        [(dtype, q)] * len(sizes), {"NumSplits": len(sizes)})
+
+
+@gen("UNPACK")
+@st.composite
+def _unpack(draw, op, dtype):
+    s = draw(shape_st(1, 4))
+    axis = draw(st.integers(-len(s), len(s) - 1))
+    q = quant(draw, dtype)
+    x = values(rng(draw), s, dtype)
+    return multi_output(op, "UnpackOptions", x, dtype, q, [], [(dtype, q)] * s[axis],
+                        {"Num": s[axis], "Axis": axis})
+
+
+@gen("TOPK_V2", dtypes=("FLOAT32", "INT32"))
+@st.composite
+def _topk(draw, op, dtype):
+    s = draw(shape_st(1, 3, 1, 6))
+    k = draw(st.integers(1, s[-1]))
+    r = rng(draw)
+    # distinct values: the order of ties is not specified by either reference
+    x = r.permutation(np.prod(s)).reshape(s).astype(NP[dtype])
+    return multi_output(op, None, x, dtype, {}, [(np.array(k, np.int32), "INT32")],
+                        [(dtype, {}), ("INT32", {})], {})
+
+
+@gen("SPACE_TO_BATCH_ND")
+@st.composite
+def _s2b(draw, op, dtype):
+    bh, bw = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    n, c = draw(st.integers(1, 2)), draw(st.integers(1, 3))
+    pads = np.array([[draw(st.integers(0, 2)), 0], [draw(st.integers(0, 2)), 0]], np.int32)
+    h = bh * draw(st.integers(1, 3)) - pads[0, 0]
+    w = bw * draw(st.integers(1, 3)) - pads[1, 0]
+    pads[0, 1] = (-(h + pads[0, 0])) % bh
+    pads[1, 1] = (-(w + pads[1, 0])) % bw
+    h, w = max(h, 1), max(w, 1)
+    pads[0, 1] = (-(h + pads[0, 0])) % bh
+    pads[1, 1] = (-(w + pads[1, 0])) % bw
+    q = quant(draw, dtype)
+    x = values(rng(draw), (n, h, w, c), dtype)
+    return multi_output(op, None, x, dtype, q, [(np.array([bh, bw], np.int32), "INT32"), (pads, "INT32")],
+                        [(dtype, q)], {})
+
+
+@gen("BATCH_TO_SPACE_ND")
+@st.composite
+def _b2s(draw, op, dtype):
+    bh, bw = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    n, h, w, c = draw(st.integers(1, 2)), draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    crops = np.zeros((2, 2), np.int32)
+    if draw(st.booleans()):
+        crops[0] = [draw(st.integers(0, (h * bh - 1) // 2)), draw(st.integers(0, (h * bh - 1) // 2))]
+        crops[1] = [draw(st.integers(0, (w * bw - 1) // 2)), draw(st.integers(0, (w * bw - 1) // 2))]
+    q = quant(draw, dtype)
+    x = values(rng(draw), (n * bh * bw, h, w, c), dtype)
+    return multi_output(op, None, x, dtype, q, [(np.array([bh, bw], np.int32), "INT32"), (crops, "INT32")],
+                        [(dtype, q)], {})
+
+
+@gen("SQUARED_DIFFERENCE", dtypes=F)
+@st.composite
+def _sqdiff(draw, op, dtype):
+    a, b = broadcast_pair(draw)
+    return single(op, dtype, [a, b], draw)
+
+
 @gen("GATHER", dtypes=("FLOAT32", "INT32", "INT8", "UINT8"))
 @st.composite
 def _gather(draw, op, dtype):
