@@ -441,9 +441,15 @@ class ImportContext:
         ty = T.TENSOR_FLOAT16 if x.dtype == "FLOAT16" else T.TENSOR_FLOAT32
         return self.b.add_constant(ty, np.zeros(units), (units,))
 
-    def filter(self, i: int) -> int:
-        """A filter operand; a per-channel filter's zero points must be 0 (NNAPI's SYMM type)."""
+    def filter(self, i: int, in_t: int) -> int:
+        """A filter operand; a per-channel filter's zero points must be 0 (NNAPI's SYMM type).
+
+        A hybrid op (float input, constant 8-bit weights: TFLite's dynamic-range quantization)
+        gets its weights dequantized into a float32 constant, as NNAPI has no hybrid ops."""
         t = self.tensors[i]
+        if self.tensors[in_t].dtype in ("FLOAT32", "FLOAT16") and t.dtype in ("INT8", "UINT8"):
+            value = self.need_const(i, "quantized weights of a float op")
+            return self.b.add_constant(T.TENSOR_FLOAT32, dequantized(t, value), t.shape, name=t.name)
         if t.per_channel and t.zero_points is not None and np.any(t.zero_points != 0):
             self.unsupported(f"its per-channel filter {t.name} has non-zero zero points")
         return self.operand(i)
@@ -500,7 +506,7 @@ def _conv2d(c, op):
     units = c.t(w).shape[0]
     pad, sw, sh = _conv_common(c, op)
     act = c.i32(c.fused(op.opt("FusedActivationFunction")))
-    ins = [c.operand(x), c.filter(w), c.bias(op.inputs[2] if len(op.inputs) > 2 else -1, x, w, units),
+    ins = [c.operand(x), c.filter(w, x), c.bias(op.inputs[2] if len(op.inputs) > 2 else -1, x, w, units),
            pad, sw, sh, act] + _dilation_tail(c, op)
     c.emit("CONV_2D", ins, [_out(c, op)])
 
@@ -517,7 +523,7 @@ def _depthwise(c, op):
     if cin and mult * cin != units:  # TFLite ignores a stale depth_multiplier; NNAPI checks it
         mult = units // cin
     act = c.i32(c.fused(op.opt("FusedActivationFunction")))
-    ins = [c.operand(x), c.filter(w), c.bias(op.inputs[2] if len(op.inputs) > 2 else -1, x, w, units),
+    ins = [c.operand(x), c.filter(w, x), c.bias(op.inputs[2] if len(op.inputs) > 2 else -1, x, w, units),
            pad, sw, sh, c.i32(mult), act] + _dilation_tail(c, op)
     c.emit("DEPTHWISE_CONV_2D", ins, [_out(c, op)])
 
@@ -534,7 +540,7 @@ def _transpose_conv(c, op):
                   else 0)
     shape = c.const(shape_t)
     shape_op = c.i32_tensor(shape) if shape is not None else c.operand(shape_t)
-    ins = [c.operand(x), c.filter(w), c.bias(bias_t, x, w, units), shape_op, pad, sw, sh, c.i32(act),
+    ins = [c.operand(x), c.filter(w, x), c.bias(bias_t, x, w, units), shape_op, pad, sw, sh, c.i32(act),
            c.boolean(False)]
     c.emit("TRANSPOSE_CONV_2D", ins, [_out(c, op)])
 
@@ -556,7 +562,7 @@ def _fully_connected(c, op):
     batch = math.prod(xs) // size if xs and all(xs) and size else 0
     direct = len(out_shape) == 2
     tmp = _out(c, op) if direct else c.temp(op.outputs[0], (batch, units))
-    if c.t(w).per_channel:
+    if c.t(w).per_channel and c.t(x).dtype in ("INT8", "UINT8"):
         # NNAPI FULLY_CONNECTED has no per-channel weights; a 1x1 CONV_2D over [batch, 1, 1, size] does.
         wt = c.t(w)
         values = c.need_const(w, "per-channel weights")
@@ -569,7 +575,7 @@ def _fully_connected(c, op):
         c.emit("CONV_2D", [x4, filt, bias, c.i32(PADDING_CODES[1]), c.i32(1), c.i32(1), act], [y4])
         c.emit("RESHAPE", [y4, c.i32_tensor([-1, units])], [tmp])
     else:
-        c.emit("FULLY_CONNECTED", [c.operand(x), c.filter(w), bias, act], [tmp])
+        c.emit("FULLY_CONNECTED", [c.operand(x), c.filter(w, x), bias, act], [tmp])
     if not direct:
         c.emit("RESHAPE", [tmp, c.i32_tensor([d if d else -1 for d in out_shape])], [_out(c, op)])
 
@@ -986,6 +992,18 @@ def _lrn(c, op):
 
 
 # ========================================================================================== driver
+def dequantized(t: TflTensor, v: np.ndarray) -> np.ndarray:
+    """``(q - z) * s`` of a constant quantized tensor (per channel along its quantized dimension),
+    as float32 (the product in float64 once, then rounded)."""
+    if t.per_channel:
+        shape = [1] * v.ndim
+        shape[t.quantized_dimension] = -1
+        out = (v.astype(np.float64) - t.zero_points.reshape(shape)) * t.scales.astype(np.float32).reshape(shape)
+    else:
+        out = (v.astype(np.float64) - t.zero_point) * np.float32(t.scale)
+    return out.astype(np.float32)
+
+
 def _fold_constant_dequantize(ctx: ImportContext, ops: list[TflOp]) -> list[TflOp]:
     """Drops DEQUANTIZE ops whose input is constant, recording float32 values for their outputs."""
     kept = []
@@ -994,12 +1012,7 @@ def _fold_constant_dequantize(ctx: ImportContext, ops: list[TflOp]) -> list[TflO
             t = ctx.t(op.inputs[0])
             v = ctx.const(op.inputs[0])
             if t.dtype in ("INT8", "UINT8", "INT16"):
-                if t.per_channel:
-                    shape = [1] * v.ndim
-                    shape[t.quantized_dimension] = -1
-                    v = (v.astype(np.float64) - t.zero_points.reshape(shape)) * t.scales.reshape(shape)
-                else:
-                    v = (v.astype(np.float64) - t.zero_point) * t.scale
+                v = dequantized(t, v)
             ctx.folded[op.outputs[0]] = np.asarray(v, dtype=np.float32)
             continue
         kept.append(op)

@@ -396,3 +396,32 @@ def test_litert_worker_reports_errors_and_survives_a_crash():
         status, out = w.run(data, [x])  # a fresh worker
         assert status == "ok"
         np.testing.assert_array_equal(out[0], [[0, 2, 4, 6]])
+
+
+def test_hybrid_ops_get_dequantized_float_weights():
+    """Dynamic-range quantized models (float activations, int8 weights): NNAPI has no hybrid ops, so
+    the weights become float32 constants and the op runs in float."""
+    r = np.random.default_rng(3)
+    x = r.uniform(-1, 1, (1, 4, 4, 2)).astype(np.float32)
+    wq = r.integers(-127, 128, (3, 2, 2, 2)).astype(np.int8)
+    ws = np.array([0.01, 0.02, 0.005])
+    bias = r.uniform(-1, 1, 3).astype(np.float32)
+    fq = r.integers(-127, 128, (5, 27)).astype(np.int8)
+    b = TFLiteBuilder()
+    xt = b.add_tensor(x.shape, "FLOAT32")
+    wt = b.add_tensor(wq.shape, "INT8", data=wq, scale=list(ws), zero_point=[0, 0, 0])
+    bt = b.add_tensor([3], "FLOAT32", data=bias)
+    y = b.add_tensor([1, 3, 3, 3], "FLOAT32")
+    b.add_op("CONV_2D", [xt, wt, bt], [y], "Conv2DOptions", Padding=1, StrideW=1, StrideH=1)
+    ft = b.add_tensor([5, 27], "INT8", data=fq, scale=0.02, zero_point=0)
+    z = b.add_tensor([1, 5], "FLOAT32")
+    b.add_op("FULLY_CONNECTED", [y, ft, -1], [z], "FullyConnectedOptions")
+    m = import_tflite_bytes(b.finish([xt], [y, z]))
+    assert ops_of(m) == ["CONV_2D", "FULLY_CONNECTED"]
+    for op in m.main.operations:
+        assert m.main.operands[op.inputs[1]].type is T.TENSOR_FLOAT32
+    conv_out, fc_out = run_model(m, [x])
+    w = wq * ws[:, None, None, None].astype(np.float32)
+    expect = conv_ref(x, w, bias)
+    np.testing.assert_allclose(conv_out, expect, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(fc_out, expect.reshape(1, 27) @ (fq * np.float32(0.02)).T, rtol=1e-4, atol=1e-5)
