@@ -116,9 +116,9 @@ ACT = st.sampled_from([0, 1, 2, 3])
 
 def single(op, dtype, in_shapes, draw, options=None, out_dtype=None, out_q=None, lo=-2.0, hi=2.0,
            consts=None, in_dtypes=None, in_qs=None, out_default=None, **fields):
-    # The output's declared shape starts as ``out_default`` or the first input's (some LiteRT kernels check the rank),
-    # then becomes LiteRT's computed shape (see run_case).
-    """A model of one op whose inputs are graph inputs (or ``consts[k]`` = (array, quant))."""
+    """A model of one op whose inputs are graph inputs, or constants ``consts[k] = (array, quant,
+    dtype)``. The output's declared shape starts as ``out_default`` or the first input's (some
+    LiteRT kernels check its rank), then becomes LiteRT's computed shape (see :func:`run_case`)."""
     r = rng(draw)
     in_dtypes = in_dtypes or [dtype] * len(in_shapes)
     in_qs = in_qs or [quant(draw, d) for d in in_dtypes]
@@ -653,8 +653,8 @@ def _split(draw, op, dtype):
 
 
 def multi_output(op, options, x, xdtype, q, consts, outs_spec, fields):
-    """A model of one op with graph input ``x``, constant inputs ``consts`` (array, dtype) after it
-    (or before it, for index -1 entries of ``consts_first``) and outputs ``outs_spec`` = [(dtype, q)]."""
+    """A model of one op with graph input ``x``, constant inputs ``consts`` = [(array, dtype)] after
+    it and outputs ``outs_spec`` = [(dtype, quant)]."""
     def build(outs):
         b = TFLiteBuilder()
         xt = b.add_tensor(x.shape, xdtype, **q)
