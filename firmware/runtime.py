@@ -45,11 +45,6 @@ def _isa_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=Non
     return sim.mem, dict(res.counters), res.schedule
 
 
-#: External memory of the RTL model: at least 1 MiB, so that most programs share one Verilator build
-#: (the build depends on the memory size).
-RTL_MIN_MEMORY = 1 << 20
-
-
 def _rtl_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None):
     try:
         from nnaccel.sim.rtl_runner import run_words_rtl
@@ -57,12 +52,8 @@ def _rtl_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=Non
         from nnaccel.isa import AcceleratorFault, bytes_to_words
     except ImportError as e:
         raise BackendUnavailable(f"The rtl backend is not available ({e}).") from None
-    need = memory.size + len(program) + 4096
-    size = RTL_MIN_MEMORY
-    while size < need:
-        size *= 2
-    try:
-        res = run_words_rtl(cfg, bytes_to_words(program), {0: memory}, [(0, memory.size)], mem_bytes=size)
+    try:  # the runner sizes the RTL memory (a power of two, 64 KiB at least; one build per size)
+        res = run_words_rtl(cfg, bytes_to_words(program), {0: memory}, [(0, memory.size)])
     except (ImportError, FileNotFoundError) as e:
         raise BackendUnavailable(f"The rtl backend is not available ({e}).") from None
     if res.error:
