@@ -128,10 +128,11 @@ def compile_model(model: Model, config="base", validate: bool = True) -> Package
         ctx.clamp = clamps.get(i)
         try:
             lowered[i] = lows[i].passes(ctx, ops[i])
-        except L.CannotLower as e:
+        except Exception as e:  # noqa: BLE001 - CannotLower, or a lowering bug: never a crash, the host runs it
             consts.rollback(mark)
-            reasons[i] = str(e)
-            warn.append(f"operation {i} ({ops[i].type}) runs on the host: {e}")
+            why = str(e) if isinstance(e, L.CannotLower) else f"internal lowering error ({type(e).__name__}: {e})"
+            reasons[i] = why
+            warn.append(f"operation {i} ({ops[i].type}) runs on the host: {why}")
             if i in fused:  # the RELU runs on its own after all (in place on its input's bytes)
                 j = fused.pop(i)
                 lows[j] = lowering_of(ops[j])

@@ -183,6 +183,8 @@ class Lowering:
             self.check(sg, op)
         except CannotLower as e:
             return str(e)
+        except Exception as e:  # noqa: BLE001 - odd parameters the lowering did not foresee: host
+            return f"parameters the lowering cannot read ({type(e).__name__}: {e})"
         return None
 
     def check(self, sg: Subgraph, op: Operation) -> None:
