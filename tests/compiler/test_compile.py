@@ -268,3 +268,12 @@ def test_large_fully_connected_is_tiled():
     outs, rep = Runtime(pkg).run([xin], "isa")
     np.testing.assert_array_equal(outs[0], run_model(model, [xin])[0])
     assert rep["total"]["macs"] >= 300 * 1000 * 70
+
+
+def test_cli_accel_cts_counts_accelerated_models(capsys):
+    assert main(["accel-cts", "--spec", "V1_0/conv_quant8", "--spec", "V1_0/relu_quant8_1"]) == 0
+    out = capsys.readouterr().out
+    assert "TOTAL: " in out and " 0 failed" in out
+    line = next(x for x in out.splitlines() if "ran at least one operation on the accelerator" in x)
+    assert line.split(" of ")[0].isdigit() and int(line.split(" of ")[0]) >= 2
+    assert "CONV_2D" in line and "RELU" in line
