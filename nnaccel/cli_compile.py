@@ -124,17 +124,25 @@ def cmd_accel_cts(args) -> int:
     files = cts.spec_files(root, args.spec)
     if not files:
         raise InputError(f"No conformance file under {root} matches {args.spec}.")
+    saved = {k: os.environ.get(k) for k in ("NNACCEL_ACCEL_LOG", "NNACCEL_CTS_CONFIG")}
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, "accel.log")
         os.environ["NNACCEL_ACCEL_LOG"] = log
-        os.environ.setdefault("NNACCEL_CTS_CONFIG", args.config)
+        os.environ["NNACCEL_CTS_CONFIG"] = config = args.config
         t0 = time.perf_counter()
 
         def progress(done, total, spec):
             if sys.stderr.isatty():
                 print(f"\r[{done}/{total}] {str(spec)[-60:]:<60}", end="", file=sys.stderr, flush=True)
 
-        results = cts.run_suite(files, args.target, args.op, args.jobs, progress)
+        try:
+            results = cts.run_suite(files, args.target, args.op, args.jobs, progress)
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
         if sys.stderr.isatty():
             print(file=sys.stderr)
         rows = []
@@ -146,7 +154,7 @@ def cmd_accel_cts(args) -> int:
     accel = {name: types for name, n, types in rows if int(n) > 0}
     by_type = Counter(t for name, types in accel.items() if name in passed for t in types.split(","))
     print(f"{len([n for n in accel if n in passed])} of {len(rows)} models compiled for "
-          f"{os.environ['NNACCEL_CTS_CONFIG']} ran at least one operation on the accelerator (target "
+          f"{config} ran at least one operation on the accelerator (target "
           f"{args.target}, every accelerated output bit-exact with the golden model); models per "
           f"accelerated operation: " + ", ".join(f"{k} {v}" for k, v in by_type.most_common()))
     print(f"({len(files)} files in {time.perf_counter() - t0:.1f} s)")
