@@ -129,10 +129,15 @@ class OpMapping:
 
 
 # Why quantized results may legitimately differ from LiteRT's reference kernels (see OpMapping).
-SINGLE_ROUNDING = ("requantization rounding: LiteRT 2.3 applies fixed-point multipliers with single rounding "
-                   "((x * M + 2^(s-1)) >> s; it matched that emulation on every probed model), NNAPI's "
-                   "reference with gemmlowp's double rounding (SaturatingRoundingDoublingHighMul, then "
-                   "RoundingDivideByPOT), so values within about 2^-31 of a half step round apart")
+SINGLE_ROUNDING = ("requantization rounding: LiteRT 2.3's FULLY_CONNECTED and int8 L2_NORMALIZATION apply "
+                   "their fixed-point multiplier with single rounding ((x * M + 2^(s-1)) >> s; LiteRT matched "
+                   "that emulation on every probed model), NNAPI's reference with gemmlowp's double rounding "
+                   "(SaturatingRoundingDoublingHighMul, then RoundingDivideByPOT), so values within about "
+                   "2^-31 of a half step round apart")
+FLOAT32_MULTIPLIER = ("LiteRT computes the multipliers s_in * alpha / s_out and s_in / s_out in float32 "
+                      "arithmetic, NNAPI's PRELU from the operand scales in double, so values within "
+                      "float32 rounding of a half step round apart (the alpha tensor is (q - z) = ±1 "
+                      "steps of scale |alpha|, making the real multipliers equal)")
 FLOAT_TABLE_LOGISTIC = ("LiteRT's int8/uint8 LOGISTIC equals the float table round(sigmoid(x) / s_out) + "
                         "z_out (checked over all 256 inputs); NNAPI's reference uses gemmlowp's fixed-point "
                         "logistic, which rounds a few values near a half step the other way")
@@ -464,12 +469,9 @@ def _out(c, op, k=0):
     return c.operand(op.outputs[k])
 
 
-@maps("ADD", "ADD", "fused activation -> FuseCode",
-      quant_tolerance=1, difference=SINGLE_ROUNDING)
-@maps("SUB", "SUB", "fused activation -> FuseCode",
-      quant_tolerance=1, difference=SINGLE_ROUNDING)
-@maps("MUL", "MUL", "fused activation -> FuseCode",
-      quant_tolerance=1, difference=SINGLE_ROUNDING)
+@maps("ADD", "ADD", "fused activation -> FuseCode")
+@maps("SUB", "SUB", "fused activation -> FuseCode")
+@maps("MUL", "MUL", "fused activation -> FuseCode")
 @maps("DIV", "DIV", "fused activation -> FuseCode; NNAPI DIV is float only")
 def _binary_act(c, op):
     a, b, y = (c.t(i) for i in (*op.inputs[:2], op.outputs[0]))
@@ -499,8 +501,7 @@ def _dilation_tail(c, op):
 
 
 @maps("CONV_2D", "CONV_2D", "implicit padding; filter OHWI as NNAPI's; per-channel int8 filter -> "
-                            "QUANT8_SYMM_PER_CHANNEL (channel dim 0); dilation -> NHWC flag + factors",
-      quant_tolerance=1, difference=SINGLE_ROUNDING)
+                            "QUANT8_SYMM_PER_CHANNEL (channel dim 0); dilation -> NHWC flag + factors")
 def _conv2d(c, op):
     x, w = op.inputs[0], op.inputs[1]
     units = c.t(w).shape[0]
@@ -512,8 +513,7 @@ def _conv2d(c, op):
 
 
 @maps("DEPTHWISE_CONV_2D", "DEPTHWISE_CONV_2D",
-      "filter [1, H, W, C*M]; per-channel filter channel dim 3; depth multiplier scalar",
-      quant_tolerance=1, difference=SINGLE_ROUNDING)
+      "filter [1, H, W, C*M]; per-channel filter channel dim 3; depth multiplier scalar")
 def _depthwise(c, op):
     x, w = op.inputs[0], op.inputs[1]
     units = c.t(w).shape[3]
@@ -529,8 +529,7 @@ def _depthwise(c, op):
 
 
 @maps("TRANSPOSE_CONV", "TRANSPOSE_CONV_2D",
-      "inputs (output_shape, filter, input[, bias]) reordered; implicit padding; zero bias when omitted",
-      quant_tolerance=1, difference=SINGLE_ROUNDING)
+      "inputs (output_shape, filter, input[, bias]) reordered; implicit padding; zero bias when omitted")
 def _transpose_conv(c, op):
     shape_t, w, x = op.inputs[0], op.inputs[1], op.inputs[2]
     bias_t = op.inputs[3] if len(op.inputs) > 3 else -1
@@ -580,8 +579,7 @@ def _fully_connected(c, op):
         c.emit("RESHAPE", [tmp, c.i32_tensor([d if d else -1 for d in out_shape])], [_out(c, op)])
 
 
-@maps("BATCH_MATMUL", "BATCH_MATMUL", "adj_x / adj_y -> BOOL scalars",
-      quant_tolerance=1, difference=SINGLE_ROUNDING)
+@maps("BATCH_MATMUL", "BATCH_MATMUL", "adj_x / adj_y -> BOOL scalars")
 def _batch_matmul(c, op):
     c.emit("BATCH_MATMUL", [_x(c, op, 0), _x(c, op, 1), c.boolean(op.opt("AdjX", False)),
                             c.boolean(op.opt("AdjY", False))], [_out(c, op)])
@@ -882,25 +880,26 @@ def _elu(c, op):
     c.emit("ELU", [_x(c, op), c.fscalar(1.0, op.inputs[0])], [_out(c, op)])
 
 
-@maps("PRELU", "PRELU", "alpha tensor as given (broadcast)",
-      quant_tolerance=1, difference=SINGLE_ROUNDING)
+@maps("PRELU", "PRELU", "alpha tensor as given (broadcast)")
 def _prelu(c, op):
     c.emit("PRELU", [_x(c, op, 0), _x(c, op, 1)], [_out(c, op)])
 
 
-@maps("LEAKY_RELU", "PRELU", "alpha -> a one-element alpha tensor (quantized exactly: q = ±127 / 255 "
-                             "steps of scale |alpha| / 127 or / 255)",
-      quant_tolerance=1, difference=SINGLE_ROUNDING)
+@maps("LEAKY_RELU", "PRELU", "alpha -> a one-element alpha tensor; quantized: alpha = (q - z) x scale with "
+                             "q - z = ±1 and scale = |alpha|",
+      quant_tolerance=1, difference=FLOAT32_MULTIPLIER)
 def _leaky_relu(c, op):
     alpha = float(op.opt("Alpha", 0.2))
     x = c.t(op.inputs[0])
     rank = len(x.shape)
     ty, _, _, _ = c.nn_type(x)
     if x.dtype in ("UINT8", "INT8"):
-        if x.dtype == "INT8":
-            scale, zp, q = (abs(alpha) / 127, 0, 127) if alpha >= 0 else (-alpha / 128, 0, -128)
+        # alpha = (q - zp) * scale with q - zp = ±1 and scale = |alpha|: the PRELU alpha multiplier
+        # s_in * |alpha| / s_out is then LiteRT's s_in * alpha / s_out.
+        if alpha >= 0:
+            scale, zp, q = alpha, 0, 1
         else:
-            scale, zp, q = (alpha / 255, 0, 255) if alpha >= 0 else (-alpha / 255, 255, 0)
+            scale, zp, q = -alpha, (0 if x.dtype == "INT8" else 1), (-1 if x.dtype == "INT8" else 0)
         if alpha == 0:
             scale, q = 1.0, zp
         a = c.b.add_constant(ty, [q], (1,) * max(rank, 1), scale=scale, zero_point=zp)
