@@ -47,6 +47,10 @@ def format_report(rep: dict) -> str:
             where = f"accel seg {s['index']}" + (f" p{lay['pass']}" if lay["pass"] else "")
             rows.append((lay["op"], lay["type"], where, lay["cycles"], lay["macs"],
                          f"{100 * lay['utilization']:.1f}%", lay["dma_bytes"]))
+    shown = {r[0] for r in rows}
+    for a in rep["accelerator_ops"]:
+        if a["index"] not in shown:  # layout no-ops and fused activations emit no instruction
+            rows.append((a["index"], a["type"], "accel no-op", 0, 0, "-", 0))
     for h in rep["host_ops"]:
         rows.append((h["index"], h["type"], "host", "-", "-", "-", "-"))
     for r in sorted(rows, key=lambda r: r[0]):
