@@ -457,21 +457,24 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
         per_block.append(keys)
     wgt_tiles = cfg.lines("WGT") // R
     vec_blocks = min(cfg.lines("VEC") // 6, MAX8 // 6)
-    # resident weights: group output blocks into passes whose weight tiles fit the WGT scratchpad
+    # resident weights: passes of at most ``cap`` output blocks whose weight tiles fit the WGT
+    # scratchpad (fewer blocks per pass leave room for larger tiles, at the price of re-reading
+    # the input once per pass)
     plans = []
     if max(len(k) for k in per_block) <= wgt_tiles:
-        groups, cur, used = [], [], 0
-        for co in range(ob):
-            k = len(per_block[co])
-            if cur and (used + k > wgt_tiles or len(cur) >= vec_blocks):
-                groups.append(cur)
-                cur, used = [], 0
-            cur.append(co)
-            used += k
-        groups.append(cur)
-        plan = [(g, _conv_plan(cfg, s, cb, g, per_block)) for g in groups]
-        if all(p is not None for _, p in plan):
-            plans.append((sum(p[0] for _, p in plan), False, plan))
+        for cap in sorted({min(ob, vec_blocks), *[n for n in (1, 2, 3, 4, 6, 8) if n < min(ob, vec_blocks)]}):
+            groups, cur, used = [], [], 0
+            for co in range(ob):
+                k = len(per_block[co])
+                if cur and (used + k > wgt_tiles or len(cur) >= cap):
+                    groups.append(cur)
+                    cur, used = [], 0
+                cur.append(co)
+                used += k
+            groups.append(cur)
+            plan = [(g, _conv_plan(cfg, s, cb, g, per_block)) for g in groups]
+            if all(p is not None for _, p in plan):
+                plans.append((sum(p[0] for _, p in plan), False, plan))
     # streamed weights: passes of ``ng`` output blocks, each chunk's tiles loaded with its input
     for ng in sorted({min(ob, vec_blocks), *[n for n in (1, 2, 4, 8, 16) if n < min(ob, vec_blocks)]}):
         groups = [list(range(c, min(ob, c + ng))) for c in range(0, ob, ng)]
