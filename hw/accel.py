@@ -149,8 +149,9 @@ class Accelerator(wiring.Component):
     """The accelerator core for one hardware configuration (ports: control/status, counters, and
     the instruction / load / store ports of external memory; see :class:`SimTop`)."""
 
-    def __init__(self, config="tiny"):
+    def __init__(self, config="tiny", dsp_cells: int | None = None):
         self.cfg = cfg = load_config(config)
+        self.dsp_cells = dsp_cells          # array cells on DSP multipliers (None: all; synthesis sets it)
         if cfg.ext_latency < 1:
             raise ValueError("The RTL needs ext_latency >= 1 (STORE reads its first line during the "
                              "last latency cycle).")
@@ -433,7 +434,7 @@ class Accelerator(wiring.Component):
         pre = Mux(G["preload"], R, 0)
         gn = Signal(16)
         m.d.comb += gn.eq(G["nx"] * G["ny"])
-        m.submodules.array = arr = SystolicArray(R, C)
+        m.submodules.array = arr = SystolicArray(R, C, dsp_cells=self.dsp_cells)
         act_w = _Walker(m, "gact", 16, cstart, G["act"], G["nx"], G["act_xs"], G["act_ys"])
         accw = _Walker(m, "gacc", 16, cstart, G["acc"], G["nx"], G["acc_xs"], G["acc_ys"])
         streaming = ce.active & is_gemm & (step >= pre) & (step < pre + gn)

@@ -99,7 +99,7 @@ def test_array_extremes():
 
 
 @pytest.mark.rtl
-@pytest.mark.parametrize("rows,cols", [(4, 4), (8, 8)])
+@pytest.mark.parametrize("rows,cols", [(4, 4), pytest.param(8, 8, marks=pytest.mark.slow)])
 def test_array_verilator(rows, cols):
     from nnaccel.sim import rtl_runner
     rtl = rtl_runner.build(rtl_runner.to_verilog(SystolicArray(rows, cols), "array"), "array")
