@@ -134,10 +134,10 @@ SINGLE_ROUNDING = ("requantization rounding: LiteRT 2.3's FULLY_CONNECTED and in
                    "that emulation on every probed model), NNAPI's reference with gemmlowp's double rounding "
                    "(SaturatingRoundingDoublingHighMul, then RoundingDivideByPOT), so values within about "
                    "2^-31 of a half step round apart")
-FLOAT32_MULTIPLIER = ("LiteRT computes the multipliers s_in * alpha / s_out and s_in / s_out in float32 "
-                      "arithmetic, NNAPI's PRELU from the operand scales in double, so values within "
-                      "float32 rounding of a half step round apart (the alpha tensor is (q - z) = ±1 "
-                      "steps of scale |alpha|, making the real multipliers equal)")
+FLOAT32_MULTIPLIER = ("LiteRT computes the PRELU / LEAKY_RELU multipliers s_in * s_alpha / s_out and "
+                      "s_in / s_out in float32 arithmetic before converting them to fixed point, NNAPI's "
+                      "reference in double (e.g. 1225855232 vs 1225855228 for scales 0.061, 0.0107, "
+                      "0.0183), so values within that rounding of a half step round apart")
 FLOAT_TABLE_LOGISTIC = ("LiteRT's int8/uint8 LOGISTIC equals the float table round(sigmoid(x) / s_out) + "
                         "z_out (checked over all 256 inputs); NNAPI's reference uses gemmlowp's fixed-point "
                         "logistic, which rounds a few values near a half step the other way")
@@ -880,13 +880,13 @@ def _elu(c, op):
     c.emit("ELU", [_x(c, op), c.fscalar(1.0, op.inputs[0])], [_out(c, op)])
 
 
-@maps("PRELU", "PRELU", "alpha tensor as given (broadcast)")
+@maps("PRELU", "PRELU", "alpha tensor as given (broadcast)", quant_tolerance=1, difference=FLOAT32_MULTIPLIER)
 def _prelu(c, op):
     c.emit("PRELU", [_x(c, op, 0), _x(c, op, 1)], [_out(c, op)])
 
 
 @maps("LEAKY_RELU", "PRELU", "alpha -> a one-element alpha tensor; quantized: alpha = (q - z) x scale with "
-                             "q - z = ±1 and scale = |alpha|",
+                             "q - z = ±1 and scale = |alpha| (LiteRT's real multipliers)",
       quant_tolerance=1, difference=FLOAT32_MULTIPLIER)
 def _leaky_relu(c, op):
     alpha = float(op.opt("Alpha", 0.2))
