@@ -10,7 +10,7 @@ __all__ = ["DESIGNS", "TARGETS", "Target"]
 #: Blocks ``nnaccel synth --design`` knows (see :func:`nnaccel.boards.synth.design_for`).
 #: ``core`` is ``top`` with the scratchpads shrunk to their minimum sizes (see
 #: :func:`nnaccel.boards.synth.minimal_scratchpads`).
-DESIGNS = ("top", "core", "array", "requant", "decoder", "scratchpad")
+DESIGNS = ("core", "top", "array", "requant", "decoder", "scratchpad")
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,9 @@ def cmd_synth(args) -> int:
                      name=f"{cfg.name}-{args.design}", log=log)
     b = rep["budget"]
     fmax = f"{rep['fmax_mhz']:.1f} MHz" if rep["fmax_mhz"] is not None else "not run (use --pnr)"
-    print(f"{args.design} of {cfg.name} on {rep['device']} ({args.target}, LUT mapping {rep['lut_mapper']}):")
+    what = {"core": "accelerator core (scratchpads at minimum size)", "top": "accelerator core"}.get(
+        args.design, args.design)
+    print(f"{what} of {cfg.name} on {rep['device']} ({args.target}, LUT mapping {rep['lut_mapper']}):")
     print(f"  LUT4 {rep['lut']} / {b['lut']}, DSP {rep['dsp']} / {b['dsp']}, block RAM {rep['bram']} / "
           f"{b['bram']}" + (f", SPRAM {rep.get('spram', 0)} / {b['spram']}" if "spram" in b else "")
           + f", flip-flops {rep['ff']}")
@@ -45,8 +47,10 @@ def register(subparsers) -> None:
                                           "DSP multipliers, block RAMs, flip-flops and (with --pnr) fmax.")
     p.add_argument("--config", default="tiny", help="preset name or .toml/.json file (default tiny)")
     p.add_argument("--target", choices=sorted(TARGETS), default="ice40", help="FPGA family (default ice40)")
-    p.add_argument("--design", choices=DESIGNS, default="top",
-                   help="which block: the whole accelerator core (top, default) or one block")
+    p.add_argument("--design", choices=DESIGNS, default="core",
+                   help="core (default): the accelerator with its scratchpads at their minimum sizes; "
+                        "top: with the preset's scratchpads (multi-ported in this RTL: Yosys maps them "
+                        "to flip-flops and may not finish); or one block")
     p.add_argument("--pnr", action="store_true", help="also place and route with nextpnr and report fmax")
     p.add_argument("--json", metavar="FILE", help="write the report as JSON (keys lut, dsp, bram, fmax_mhz, ...)")
     p.set_defaults(func=cmd_synth)

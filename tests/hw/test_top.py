@@ -211,3 +211,15 @@ def test_rdperf_snapshot_matches_isa_sim():
     assert rtl.fault == "OK"
     assert rtl.regions[0] == sim.mem[0x6000:0x6000 + 8 * 14].tobytes()
     assert rtl.counters == res.counters
+
+
+def test_bench_gemm_rtl_backend(tmp_path, capsys):
+    """``nnaccel bench gemm --backend rtl``: bit-exact, and the RTL's cycles are the ISA simulator's."""
+    from nnaccel.cli import main
+    out = tmp_path / "gemm.json"
+    assert main(["bench", "gemm", "--config", "tiny", "--size", "12", "--backend", "rtl", "--json", str(out)]) == 0
+    import json
+    r = json.loads(out.read_text())
+    assert r["backend"] == "rtl" and r["bit_exact"]
+    assert r["cycles"] == r["counters"]["isa_cycles"]
+    assert r["sim_cycles_per_second"] > 0
