@@ -399,15 +399,17 @@ class Accelerator(wiring.Component):
         k_per = counters_per_beat(cfg)
         snap = Signal(64 * N_COUNTERS)
         live = Cat(*[Mux(i == CNT["cycles"], cycle, counters[i]) for i in range(N_COUNTERS)])
-        with m.If(sstart & is_rdperf):
-            m.d.sync += snap.eq(live)
         pidx = Signal(range(perf_cycles + 1))
         m.d.comb += pidx.eq(se.step - L)
-        perf_chunk = (snap >> (pidx * 64 * k_per))[:64 * k_per]
+        perf_chunk = snap[:64 * k_per]          # the snapshot shifts down as it is written
         perf_len = Signal(range(self.wb + 1))
         remaining = 8 * N_COUNTERS - pidx * 8 * k_per
         m.d.comb += perf_len.eq(Mux(remaining > 8 * k_per, 8 * k_per, remaining))
         perf_write = se.active & is_rdperf & s_data & (pidx * k_per < N_COUNTERS)
+        with m.If(sstart & is_rdperf):
+            m.d.sync += snap.eq(live)
+        with m.Elif(perf_write):
+            m.d.sync += snap.eq(snap >> (64 * k_per))
         m.d.comb += [
             self.st_en.eq(s_line_end | perf_write),
             self.st_addr.eq(Mux(is_rdperf, field(w, "RDPERF", "ext_addr") + pidx * 8 * k_per, cscur)),
