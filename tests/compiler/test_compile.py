@@ -277,3 +277,10 @@ def test_cli_accel_cts_counts_accelerated_models(capsys):
     line = next(x for x in out.splitlines() if "ran at least one operation on the accelerator" in x)
     assert line.split(" of ")[0].isdigit() and int(line.split(" of ")[0]) >= 2
     assert "CONV_2D" in line and "RELU" in line
+
+
+def test_cts_target_isa_is_registered(capsys):
+    """``nnaccel cts --target isa`` (the CTS runner's own command) reaches the compiler + runtime."""
+    assert main(["cts", "--target", "isa", "--spec", "V1_0/conv_quant8"]) == 0
+    out = capsys.readouterr().out
+    assert "CONV_2D" in out and "target isa" in out and " 0 failed" in out
