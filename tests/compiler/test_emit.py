@@ -5,11 +5,11 @@ compute (double buffering) and barriers separating layers."""
 from __future__ import annotations
 
 import pytest
-
 from nnaccel.compiler.emit import Ins, ProgramBuilder, nop
+from nnaccel.sim.isasim import decode_program, schedule
+
 from nnaccel.hwconfig import load_config
 from nnaccel.isa import decode
-from nnaccel.sim.isasim import decode_program, schedule
 
 
 def _stage(k: int):
