@@ -835,6 +835,73 @@ def _splat(o: Operand) -> bool:
     return o.is_constant and o.data is not None and int(np.prod(o.dimensions or (1,))) == 1
 
 
+def _broadcast_kind(x: Operand, o: Operand):
+    """How input ``x`` maps onto output ``o``: ``("full",)``, ``("splat",)`` (a one-element
+    constant), ``("rows", S)`` (its shape is 1s then the output's trailing dimensions, ``S`` bytes:
+    the same row repeats), or None."""
+    xd, od = tuple(x.dimensions), tuple(o.dimensions)
+    if _splat(x):
+        return ("splat",)
+    if xd == od:
+        return ("full",)
+    if len(xd) > len(od):
+        return None
+    shift, k = len(od) - len(xd), len(xd)
+    while k and xd[k - 1] == od[shift + k - 1]:  # the trailing dimensions x shares with the output
+        k -= 1
+    if all(d == 1 for d in xd[:k]):
+        size = math.prod(xd[k:])
+        if 0 < size <= MAX16:
+            return ("rows", size)
+    return None
+
+
+def row_broadcast_passes(ctx, what, srcs, row, dst_index, nbytes, func, param_rows, signed) -> list:
+    """A binary line-wise operation where input ``row = (operand, S)`` is one ``S``-byte row
+    repeated over the output (LOADed with row stride 0): the output is processed as rows of ``S``
+    bytes, each cut into ``cols``-byte lines."""
+    cfg, R = ctx.cfg, ctx.cfg.cols
+    size = row[1]
+    outer = nbytes // size
+    full, tail = divmod(size, R)
+    pieces = [(x0 * R, min(MAX8, full - x0), R) for x0 in range(0, full, MAX8)]
+    if tail:
+        pieces.append((full * R, 1, tail))
+    per_row = sum(p[1] for p in pieces)
+    region = cfg.lines("ACT") // 6
+    ny_max = min(MAX8, region // per_row)
+    if ny_max < 1:
+        raise CannotLower("a broadcast row does not fit the ACT scratchpad")
+    pre = load_vec(cfg, ctx.consts, vec_blob([param_block(cfg, func, **param_rows)]), 0, f"{what}: parameters")
+    stages = []
+    for y0 in range(0, outer, ny_max):
+        ny = min(ny_max, outer - y0)
+        p = len(stages) % 2
+        base = [(2 * k + p) * region for k in range(3)]
+        loads = list(pre) if not stages else []
+        for k, src in enumerate(srcs):
+            if isinstance(src, tuple):
+                loads += _fill_lines(cfg, base[k], per_row * ny, src[1], f"{what}: input {k} broadcast")
+                continue
+            bc = src == row[0]
+            sp = base[k]
+            for off, nx, ln in pieces:
+                loads.append(Ins("LOAD", {"sp": "ACT", "len": ln, "sp_addr": sp,
+                                          "ext_addr": ctx.addr[src] + (0 if bc else y0 * size) + off, "x_size": nx,
+                                          "y_size": ny, "x_stride": R, "y_stride": 0 if bc else size},
+                                 f"{what}: input {k} rows {y0}.." + (" (broadcast row)" if bc else "")))
+                sp += nx * ny
+        computes = _vec_lines(func, base[2], base[0], per_row * ny, 0, base[1], signed, what)
+        stores, sp = [], base[2]
+        for off, nx, ln in pieces:
+            stores.append(Ins("STORE", {"sp": "ACT", "len": ln, "sp_addr": sp, "ext_addr": ctx.addr[dst_index] + y0 * size
+                                        + off, "x_size": nx, "y_size": ny, "x_stride": R, "y_stride": size},
+                              f"{what}: output rows {y0}.."))
+            sp += nx * ny
+        stages.append((loads, computes, stores))
+    return [stages]
+
+
 class EltwiseLowering(Lowering):
     family = "eltwise"
 
@@ -849,9 +916,10 @@ class EltwiseLowering(Lowering):
         _need_known(sg, [op.inputs[0], op.inputs[1], op.outputs[0]])
         _need_const(sg, op, [2])
         a, b, o = (sg.operands[i] for i in (op.inputs[0], op.inputs[1], op.outputs[0]))
-        for x in (a, b):
-            if tuple(x.dimensions) != tuple(o.dimensions) and not _splat(x):
-                raise CannotLower("broadcasting other than of a one-element constant runs on the host")
+        kinds = [_broadcast_kind(x, o) for x in (a, b)]
+        if None in kinds or [k[0] for k in kinds].count("rows") > 1:
+            raise CannotLower("broadcasting other than of a one-element constant or of trailing dimensions "
+                              "runs on the host")
         act = _scalar(sg, op, 2, 0)
         lo, hi = tighten(activation_range_quantized(act, f32(o.scale), o.zero_point, *qrange(o.type)), clamp)
         if self.kind in ("ADD", "SUB"):
@@ -873,10 +941,18 @@ class EltwiseLowering(Lowering):
         func, rows = self.params(ctx.sg, op, ctx.clamp)
         a, o = ctx.sg.operands[op.inputs[0]], ctx.sg.operands[op.outputs[0]]
         n = int(np.prod(o.dimensions))
-        srcs = []
+        srcs, row = [], None
         for i in op.inputs[:2]:
             x = ctx.sg.operands[i]
-            srcs.append(("fill", int(np.asarray(x.data).reshape(-1)[0])) if _splat(x) else i)
+            kind = _broadcast_kind(x, o)
+            if kind[0] == "splat":
+                srcs.append(("fill", int(np.asarray(x.data).reshape(-1)[0])))
+            else:
+                srcs.append(i)
+                if kind[0] == "rows":
+                    row = (i, kind[1])
+        if row is not None:
+            return row_broadcast_passes(ctx, self.kind, srcs, row, op.outputs[0], n, func, rows, _signed(a))
         return lines_passes(ctx, self.kind, srcs, op.outputs[0], n, func, rows, _signed(a))
 
 

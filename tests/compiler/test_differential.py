@@ -107,7 +107,7 @@ def layers(draw, max_hw: int = 10, max_c: int = 20):
     return model, data, draw(st.sampled_from(PRESETS))
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(layers())
 def test_random_layer_bit_exact(case):
     model, data, preset = case
@@ -147,8 +147,19 @@ def other_ops(draw):
     inputs, data = [x], [rng.integers(lo, lo + 256, shape).astype(dt)]
     if kind in ("ADD", "SUB", "MUL"):
         s2, z2 = draw(st.floats(0.01, 0.2)), draw(st.integers(lo, lo + 255))
-        if draw(st.booleans()):
+        how = draw(st.sampled_from(["full", "splat", "rows"]))
+        if how == "splat":
             other = b.add_constant(q, np.array([draw(st.integers(lo, lo + 255))], dt), scale=s2, zero_point=z2)
+        elif how == "rows":  # trailing dimensions broadcast over the leading ones
+            keep = draw(st.integers(1, len(shape)))
+            bshape = (1,) * draw(st.integers(0, len(shape) - keep)) + shape[len(shape) - keep:]
+            other = b.add_operand(q, bshape, s2, z2)
+            inputs.append(other)
+            data.append(rng.integers(lo, lo + 256, bshape).astype(dt))
+            if draw(st.booleans()):  # the broadcast operand first
+                inputs.reverse()
+                data.reverse()
+                x, other = other, x
         else:
             other = b.add_operand(q, shape, s2, z2)
             inputs.append(other)
@@ -205,7 +216,7 @@ def other_ops(draw):
     return b.finish(), data, draw(st.sampled_from(PRESETS))
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(other_ops())
 def test_random_elementwise_dma_matmul_bit_exact(case):
     model, data, preset = case
