@@ -80,23 +80,9 @@ def read_npz_inputs(path: str, count: int) -> list:
 
 # -------------------------------------------------------------------------------------- commands
 def cmd_run(args) -> int:
-    from .golden.interpreter import run_model
-    model = load_cli_model(args.model, args.name)
-    n = len(model.main.input_indexes)
-    inputs = read_npz_inputs(args.inputs, n) if args.inputs else default_inputs(model)
-    t0 = time.perf_counter()
-    outputs = run_model(model, inputs)
-    dt = time.perf_counter() - t0
-    for k, (i, a) in enumerate(zip(model.main.output_indexes, outputs)):
-        o = model.main.operands[i]
-        flat = np.asarray(a).reshape(-1)
-        preview = np.array2string(flat[:8], separator=", ")
-        print(f"output{k}: {o.type.name} shape {list(np.shape(a))} {preview}{' ...' if flat.size > 8 else ''}")
-    if args.outputs:
-        np.savez(args.outputs, **{f"output{k}": np.asarray(a) for k, a in enumerate(outputs)})
-        print(f"wrote {len(outputs)} outputs to {args.outputs}")
-    print(f"backend {args.backend}: {len(model.main.operations)} operations in {dt * 1e3:.1f} ms")
-    return 0
+    """``nnaccel run``: golden model, or compile + run on the ISA simulator / RTL with host fallback."""
+    from .cli_compile import run_command
+    return run_command(args)
 
 
 def cmd_info(args) -> int:
@@ -122,6 +108,10 @@ def cmd_info(args) -> int:
 
 
 def cmd_cts(args) -> int:
+    import os
+    import tempfile
+    from collections import Counter
+
     from . import cts, registry
     if args.target not in cts.TARGETS:
         raise InputError(f"Unknown target {args.target!r}; choose one of {', '.join(cts.TARGETS)}.")
@@ -135,17 +125,48 @@ def cmd_cts(args) -> int:
     files = cts.spec_files(root, args.spec)
     if not files:
         raise InputError(f"No conformance file under {root} matches {args.spec}.")
+    accelerated = args.target != "golden"
+    if accelerated:
+        from .hwconfig import load_config
+        load_config(args.config)  # a bad name or file: exit 2 before any model runs
     t0 = time.perf_counter()
 
     def progress(done, total, spec):
         if sys.stderr.isatty() or args.verbose:
-            print(f"\r[{done}/{total}] {spec:<60}", end="" if sys.stderr.isatty() else "\n",
+            print(f"\r[{done}/{total}] {str(spec)[-60:]:<60}", end="" if sys.stderr.isatty() else "\n",
                   file=sys.stderr, flush=True)
 
-    results = cts.run_suite(files, args.target, args.op, args.jobs, progress, args.signed_variants)
+    # The accelerator targets compile for $NNACCEL_CTS_CONFIG and append one line per model to
+    # $NNACCEL_ACCEL_LOG (name, accelerated operation count, their types); both are restored after.
+    saved = {k: os.environ.get(k) for k in ("NNACCEL_ACCEL_LOG", "NNACCEL_CTS_CONFIG")}
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "accel.log")
+        if accelerated:
+            os.environ["NNACCEL_ACCEL_LOG"] = log
+            os.environ["NNACCEL_CTS_CONFIG"] = args.config
+        try:
+            results = cts.run_suite(files, args.target, args.op, args.jobs, progress, args.signed_variants)
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+        if os.path.exists(log):
+            with open(log) as f:
+                rows = [line.rstrip("\n").split("\t") for line in f]
     if sys.stderr.isatty():
         print(file=sys.stderr)
     print(cts.format_table(results, args.op))
+    if accelerated:
+        passed = {r.name for r in results if r.status == "passed"}
+        accel = {name: types for name, n, types in rows if int(n) > 0}
+        by_type = Counter(t for name, types in accel.items() if name in passed for t in types.split(","))
+        print(f"{len([n for n in accel if n in passed])} of {len(rows)} models compiled for {args.config} ran "
+              f"at least one operation on the accelerator (target {args.target}, every accelerated output "
+              f"bit-exact with the golden model); models per accelerated operation: "
+              + ", ".join(f"{k} {v}" for k, v in by_type.most_common()))
     print(f"({len(files)} files in {time.perf_counter() - t0:.1f} s, target {args.target})")
     if args.show_failures:
         for r in results:
@@ -159,7 +180,7 @@ def cmd_cts(args) -> int:
 
 def cmd_demo(args) -> int:
     from .demo import run_demo
-    return run_demo()
+    return run_demo(args.config, args.rtl)
 
 
 # ------------------------------------------------------------------------------------------ main
@@ -168,15 +189,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"nnaccel {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    r = sub.add_parser("run", help="run a model and print its outputs",
-                       description="Run a model (JSON / .json.gz) and print its outputs. Without "
-                                   "--inputs the model's stored inputs are used, or deterministic "
-                                   "random data where it has none.")
-    r.add_argument("model", help="model file (.json or .json.gz; one model or a list)")
+    r = sub.add_parser("run", help="run a model or package on the golden model, ISA simulator or RTL",
+                       description="Run a model (.json / .json.gz / .tflite) or a compiled package and print "
+                                   "its outputs. golden runs the NumPy golden model; isa and rtl compile a "
+                                   "model on the fly (or take a package) and run its accelerator segments "
+                                   "on the ISA simulator or the Verilator RTL, the other operations on the "
+                                   "host. Without --inputs the model's stored inputs are used, or "
+                                   "deterministic random data where it has none.")
+    r.add_argument("model", help="model file (.json, .json.gz, .tflite; one model or a list) or package")
     r.add_argument("--name", help="pick the model of this name from a file holding several")
     r.add_argument("--inputs", metavar="FILE.npz", help="input arrays named input0, input1, ...")
     r.add_argument("--outputs", metavar="FILE.npz", help="write outputs as output0, output1, ...")
-    r.add_argument("--backend", choices=["golden"], default="golden", help="where to run (default golden)")
+    r.add_argument("--backend", choices=["golden", "isa", "rtl"], default="golden",
+                   help="where to run (default golden)")
+    r.add_argument("--config", default=None, metavar="NAME|FILE",
+                   help="hardware configuration for isa / rtl: tiny, small, base, large or a .toml / .json "
+                        "file (default base; a package must match it)")
+    r.add_argument("--report", metavar="FILE.json", help="write the performance report as JSON")
     r.set_defaults(func=cmd_run)
 
     i = sub.add_parser("info", help="list a model's operands, operations and their support status",
@@ -196,7 +225,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="only files whose GROUP/spec or spec matches (repeatable), e.g. 'V1_2/conv2d*'")
     c.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1)")
     c.add_argument("--json", metavar="FILE", help="write every model's result as JSON")
-    c.add_argument("--target", default="golden", help="golden (the accelerator targets plug in later)")
+    c.add_argument("--target", default="golden",
+                   help="golden (NumPy), isa (compile + ISA simulator) or rtl (compile + Verilator); the "
+                        "accelerator targets check every accelerated output bit-exact with the golden "
+                        "model and count the models that used the accelerator")
+    c.add_argument("--config", default="small", metavar="NAME|FILE",
+                   help="hardware configuration the isa / rtl targets compile for (default small)")
     c.add_argument("--signed-variants", action="store_true",
                    help="also run CTS's quant8 -> quant8 signed re-run of each single-op quant8 model "
                         "(results named MODEL+signed, counted in the table)")
@@ -205,8 +239,14 @@ def build_parser() -> argparse.ArgumentParser:
     c.set_defaults(func=cmd_cts)
 
     d = sub.add_parser("demo", help="run the built-in example end to end",
-                       description="Build a small quantized model, run it on the golden model and "
-                                   "check it against an independent float computation.")
+                       description="Build a small quantized model, run it on the golden model and check it "
+                                   "against an independent float computation, then compile it for the "
+                                   "accelerator and run it on the ISA simulator (and with --rtl on the "
+                                   "Verilator RTL), bit-exact with the golden model.")
+    d.add_argument("--config", default="small", metavar="NAME|FILE",
+                   help="hardware configuration to compile for (default small)")
+    d.add_argument("--rtl", action="store_true",
+                   help="also run on the Verilator RTL (builds the design once: a few minutes)")
     d.set_defaults(func=cmd_demo)
 
     # Further commands live beside their feature: every module nnaccel/cli_<name>.py provides

@@ -1,8 +1,6 @@
-"""``nnaccel compile`` / ``exec`` / ``disasm`` / ``report``: the compiler and runtime on the command
-line. Also registers the conformance targets ``isa`` and ``rtl`` (``nnaccel cts --target isa``).
-
-``nnaccel exec PKG|MODEL --backend golden|isa|rtl`` is ``nnaccel run`` with the accelerator
-backends (same ``--name`` / ``--inputs`` / ``--outputs``, plus ``--config`` and ``--report``).
+"""``nnaccel compile`` / ``disasm`` / ``report``: the compiler and runtime on the command line, and the
+body of ``nnaccel run`` for every backend (:func:`run_command`). Also registers the conformance
+targets ``isa`` and ``rtl`` (``nnaccel cts --target isa``).
 """
 
 from __future__ import annotations
@@ -54,7 +52,7 @@ def cmd_compile(args) -> int:
 
 
 def run_command(args) -> int:
-    """The body of ``nnaccel run`` / ``nnaccel exec`` for every backend."""
+    """The body of ``nnaccel run`` for every backend."""
     from .cli import default_inputs, read_npz_inputs
     from .compiler.package import Package
     from .firmware.runtime import _progress_printer, load_package_or_model, run_on_backend
@@ -112,59 +110,6 @@ def cmd_report(args) -> int:
     return 0
 
 
-def cmd_accel_cts(args) -> int:
-    """The conformance models through compile + run on ``--target``, with the count of models that
-    ran at least one operation on the accelerator (every one checked bit-exact)."""
-    import os
-    import tempfile
-    from collections import Counter
-
-    from . import cts
-    root = cts.cts_dir()
-    files = cts.spec_files(root, args.spec)
-    if not files:
-        raise InputError(f"No conformance file under {root} matches {args.spec}.")
-    saved = {k: os.environ.get(k) for k in ("NNACCEL_ACCEL_LOG", "NNACCEL_CTS_CONFIG")}
-    with tempfile.TemporaryDirectory() as tmp:
-        log = os.path.join(tmp, "accel.log")
-        os.environ["NNACCEL_ACCEL_LOG"] = log
-        os.environ["NNACCEL_CTS_CONFIG"] = config = args.config
-        t0 = time.perf_counter()
-
-        def progress(done, total, spec):
-            if sys.stderr.isatty():
-                print(f"\r[{done}/{total}] {str(spec)[-60:]:<60}", end="", file=sys.stderr, flush=True)
-
-        try:
-            results = cts.run_suite(files, args.target, args.op, args.jobs, progress)
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
-        if sys.stderr.isatty():
-            print(file=sys.stderr)
-        rows = []
-        if os.path.exists(log):
-            with open(log) as f:
-                rows = [line.rstrip("\n").split("\t") for line in f]
-    print(cts.format_table(results, args.op))
-    passed = {r.name for r in results if r.status == "passed"}
-    accel = {name: types for name, n, types in rows if int(n) > 0}
-    by_type = Counter(t for name, types in accel.items() if name in passed for t in types.split(","))
-    print(f"{len([n for n in accel if n in passed])} of {len(rows)} models compiled for "
-          f"{config} ran at least one operation on the accelerator (target "
-          f"{args.target}, every accelerated output bit-exact with the golden model); models per "
-          f"accelerated operation: " + ", ".join(f"{k} {v}" for k, v in by_type.most_common()))
-    print(f"({len(files)} files in {time.perf_counter() - t0:.1f} s)")
-    if args.show_failures:
-        for r in results:
-            if r.status == "failed":
-                print(f"FAILED {r.spec} {r.name}: {r.message}")
-    return 1 if any(r.status == "failed" for r in results) else 0
-
-
 def _config_arg(p, default):
     p.add_argument("--config", default=default, metavar="NAME",
                    help="hardware configuration: tiny, small, base, large, or a .toml / .json file "
@@ -182,19 +127,6 @@ def register(sub) -> None:
     _config_arg(c, "base")
     c.set_defaults(func=cmd_compile)
 
-    r = sub.add_parser("exec", help="run a package or model on a backend (golden, isa, rtl)",
-                       description="Run a program package, or a model compiled on the fly, on the golden "
-                                   "model, the ISA simulator or the RTL simulation, and print its outputs.")
-    r.add_argument("model", help="package, or model file (.json, .json.gz, .tflite)")
-    r.add_argument("--name", help="pick the model of this name from a file holding several")
-    r.add_argument("--inputs", metavar="FILE.npz", help="input arrays named input0, input1, ...")
-    r.add_argument("--outputs", metavar="FILE.npz", help="write outputs as output0, output1, ...")
-    r.add_argument("--backend", choices=["golden", "isa", "rtl"], default="isa", help="where to run (default isa)")
-    r.add_argument("--config", default=None, metavar="NAME",
-                   help="hardware configuration for a model (default base); a package must match it")
-    r.add_argument("--report", metavar="FILE.json", help="write the performance report as JSON")
-    r.set_defaults(func=run_command)
-
     d = sub.add_parser("disasm", help="print a package's assembly listing",
                        description="Print the assembly listing of a program package.")
     d.add_argument("package", help="package file")
@@ -207,17 +139,6 @@ def register(sub) -> None:
     p.add_argument("--json", metavar="FILE", help="also write the report as JSON")
     p.set_defaults(func=cmd_report)
 
-    a = sub.add_parser("accel-cts", help="conformance models through compile + run on the accelerator",
-                       description="Run the NNAPI conformance models through the compiler and the runtime on "
-                                   "--target (isa or rtl), every accelerated operation checked bit-exact "
-                                   "against the golden model, and count the models that used the accelerator.")
-    a.add_argument("--target", choices=["isa", "rtl"], default="isa")
-    a.add_argument("--op", action="append", default=[], metavar="NAME", help="only models using this operation")
-    a.add_argument("--spec", action="append", default=[], metavar="GLOB", help="only files matching (repeatable)")
-    a.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1)")
-    a.add_argument("--show-failures", action="store_true", help="list each failing model and why")
-    _config_arg(a, "small")
-    a.set_defaults(func=cmd_accel_cts)
 
 
 __all__ = ["InputError", "register", "run_command"]

@@ -167,7 +167,7 @@ def _one_sentence_error(capsys, argv, pattern):
     assert pattern in err[0], err[0]
 
 
-def test_cli_compile_exec_disasm_report(tmp_path, capsys):
+def test_cli_compile_run_disasm_report(tmp_path, capsys):
     mpath = tmp_path / "m.json"
     save_models([mobilenet_block(4, 4, 4)], mpath)
     pkg = tmp_path / "m.nnpkg"
@@ -176,7 +176,7 @@ def test_cli_compile_exec_disasm_report(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "GEMM" in out and "[op 0 CONV_2D]" in out
     rep = tmp_path / "r.json"
-    assert main(["exec", str(pkg), "--backend", "isa", "--report", str(rep)]) == 0
+    assert main(["run", str(pkg), "--backend", "isa", "--report", str(rep)]) == 0
     r = json.loads(rep.read_text())
     assert {"cycles", "macs", "utilization"} <= set(r["total"]) and r["total"]["cycles"] > 0
     assert {"cycles", "macs", "utilization", "operations"} <= set(r["segments"][0])
@@ -185,21 +185,21 @@ def test_cli_compile_exec_disasm_report(tmp_path, capsys):
     assert main(["report", str(pkg)]) == 0
     out = capsys.readouterr().out
     assert "DEPTHWISE_CONV_2D" in out and "total:" in out
-    assert main(["exec", str(mpath), "--backend", "golden"]) == 0
+    assert main(["run", str(mpath), "--backend", "golden"]) == 0
 
 
 def test_cli_rejections(tmp_path, capsys, pkg_bytes):
     bad = tmp_path / "trunc.nnpkg"
     bad.write_bytes(pkg_bytes[:100])
-    _one_sentence_error(capsys, ["exec", str(bad)], "is damaged or truncated")
+    _one_sentence_error(capsys, ["run", str(bad)], "is damaged or truncated")
     good = tmp_path / "good.nnpkg"
     good.write_bytes(pkg_bytes)
-    _one_sentence_error(capsys, ["exec", str(good), "--config", "tiny"], "was built for configuration 'small'")
+    _one_sentence_error(capsys, ["run", str(good), "--backend", "isa", "--config", "tiny"], "was built for configuration 'small'")
     pkg = Package.from_bytes(pkg_bytes)
     pkg.manifest["version"] = 99
     old = tmp_path / "old.nnpkg"
     old.write_bytes(pkg.to_bytes())
-    _one_sentence_error(capsys, ["exec", str(old)], "has format version 99")
+    _one_sentence_error(capsys, ["run", str(old), "--backend", "isa"], "has format version 99")
     _one_sentence_error(capsys, ["disasm", str(bad)], "is damaged or truncated")
     # a model the validator rejects: ADD with a fused activation code of 7
     b = ModelBuilder("bad")
@@ -270,8 +270,8 @@ def test_large_fully_connected_is_tiled():
     assert rep["total"]["macs"] >= 300 * 1000 * 70
 
 
-def test_cli_accel_cts_counts_accelerated_models(capsys):
-    assert main(["accel-cts", "--spec", "V1_0/conv_quant8", "--spec", "V1_0/relu_quant8_1"]) == 0
+def test_cli_cts_isa_counts_accelerated_models(capsys):
+    assert main(["cts", "--target", "isa", "--spec", "V1_0/conv_quant8", "--spec", "V1_0/relu_quant8_1"]) == 0
     out = capsys.readouterr().out
     assert "TOTAL: " in out and " 0 failed" in out
     line = next(x for x in out.splitlines() if "ran at least one operation on the accelerator" in x)
