@@ -20,10 +20,8 @@ import time
 import numpy as np
 from nnaccel.compiler.package import Package, PackageError
 
-from nnaccel import registry
 from nnaccel.errors import ExecutionError, InputError, NnaccelError
-from nnaccel.golden.context import KernelContext
-from nnaccel.golden.interpreter import Interpreter
+from nnaccel.golden.interpreter import Interpreter, check_inputs
 from nnaccel.hwconfig import HwConfig, load_config
 from nnaccel.model import TYPE_INFO
 
@@ -96,7 +94,7 @@ class Runtime:
         if backend not in BACKENDS:
             raise InputError(f"Unknown backend {backend!r}; choose one of golden, {', '.join(BACKENDS)}.")
         interp = Interpreter(self.model, validate=False)
-        arrays = _check_inputs(self.model, inputs)
+        arrays = check_inputs(self.model, inputs)
         self.seg_reports = []
         interp.deadline = None
         outputs = self._run_main(interp, arrays, backend, check, progress)
@@ -121,7 +119,7 @@ class Runtime:
                 self._run_segment(seg, env, backend, check, interp, progress)
                 index = seg["operations"][-1] + 1
                 continue
-            _host_op(interp, sg, index, env)
+            interp.run_operation(sg, index, env)
             index += 1
         return [env[i] for i in sg.output_indexes]
 
@@ -160,7 +158,7 @@ class Runtime:
         genv = dict(env)
         fused = self.pkg.manifest.get("fused", {})
         for i in seg["operations"]:
-            _host_op(interp, sg, i, genv)
+            interp.run_operation(sg, i, genv)
             j = sg.operations[i].outputs[0]
             t = self.tensors.get(j)
             if t is None or str(i) in fused:  # a fused producer's bytes are its RELU's output
@@ -224,65 +222,6 @@ def _static_counts(cfg: HwConfig, decoded) -> tuple[int, int]:
                 rows, cols = rows - d.pad_top - d.pad_bottom, cols - d.pad_left - d.pad_right
             dma += max(rows, 0) * max(cols, 0) * d.len * ELEMENT_BYTES[SPACE_ENUM[d.sp]]
     return macs, dma
-
-
-def _check_inputs(model, inputs) -> list:
-    """The interpreter's own input checks (count, dtype, shape)."""
-    main = model.main
-    if len(inputs) != len(main.input_indexes):
-        raise InputError(f"The model has {len(main.input_indexes)} inputs but {len(inputs)} were given.")
-    checker = Interpreter.__new__(Interpreter)
-    checker.model = model
-    out = []
-    for pos, (i, a) in enumerate(zip(main.input_indexes, inputs)):
-        if a is None:
-            out.append(None)
-            continue
-        o = main.operands[i]
-        a = np.asarray(a)
-        dtype = TYPE_INFO[o.type].dtype
-        if a.dtype != dtype:
-            if a.dtype.kind != dtype.kind and not (a.dtype.kind in "iu" and dtype.kind in "iu"):
-                raise InputError(f"Input {pos} has dtype {a.dtype}, but the model expects {dtype} ({o.type.name}).")
-            a = a.astype(dtype)
-        if o.dimensions is not None and o.dimensions and (
-                a.ndim != len(o.dimensions) or any(d and d != s for d, s in zip(o.dimensions, a.shape))):
-            raise InputError(f"Input {pos} has shape {list(a.shape)}, but the model declares {list(o.dimensions)}.")
-        out.append(a)
-    return out
-
-
-def _host_op(interp, sg, index: int, env: dict) -> None:
-    """One operation on the golden kernels, with the interpreter's checks."""
-    from nnaccel.errors import NotImplementedOpError
-    op = sg.operations[index]
-    entry = registry.get(op.type)
-    if entry.kernel is None:
-        raise NotImplementedOpError(f"Operation {op.type} is not implemented yet in the golden model.")
-    ins = [env.get(i) for i in op.inputs]
-    ctx = KernelContext(interp, sg, index, op, ins)
-    try:
-        outs = entry.kernel(ctx)
-    except (AttributeError, TypeError):
-        omitted = [pos for pos, a in enumerate(ins) if a is None]
-        if not omitted:
-            raise
-        raise ExecutionError(f"Operation {index} ({op.type}) cannot run: input {omitted[0]} (operand "
-                             f"{op.inputs[omitted[0]]}) has no value.") from None
-    if len(outs) != len(op.outputs):
-        raise ExecutionError(f"Operation {index} ({op.type}) produced {len(outs)} outputs, expected "
-                             f"{len(op.outputs)}.")
-    for pos, (i, a) in enumerate(zip(op.outputs, outs)):
-        o = sg.operands[i]
-        a = np.asarray(a)
-        dtype = TYPE_INFO[o.type].dtype
-        if a.dtype != dtype:
-            a = a.astype(dtype)
-        if o.dimensions is not None and o.dimensions and (
-                a.ndim != len(o.dimensions) or any(d and d != s for d, s in zip(o.dimensions, a.shape))):
-            raise ExecutionError(f"Operation {index} ({op.type}): output {pos} has shape {list(a.shape)}, but "
-                                 f"operand {i} declares {list(o.dimensions)}.")
-        env[i] = a
 
 
 # ------------------------------------------------------------------------------------ entry points
