@@ -38,7 +38,7 @@ import numpy as np
 from nnaccel.golden import nn as gnn
 from nnaccel.golden.common import qrange
 from nnaccel.golden.context import KernelContext
-from nnaccel.golden.elementwise import add_sub_real_multipliers, f32
+from nnaccel.golden.elementwise import add_sub_real_multipliers, f32, mul_real_multiplier
 from nnaccel.hwconfig import HwConfig
 from nnaccel.model import Operand, OperandType, Operation, Subgraph
 from nnaccel.program import lut_block, param_block
@@ -930,8 +930,7 @@ class EltwiseLowering(Lowering):
             return "ADDQ" if self.kind == "ADD" else "SUBQ", {"z1": a.zero_point, "m1": m1, "e1": e1, "z2": b.zero_point,
                                                                    "m2": m2, "e2": e2, "mo": mo, "eo": eo, "zo": o.zero_point,
                                                                    "lo": lo, "hi": hi}
-        # as the golden mul_quant8: (m, e) = quantize_multiplier(double(float32(s1 * s2)) / so)
-        m, e = quantize_multiplier(float(f32(a.scale) * f32(b.scale)) / float(f32(o.scale)))
+        m, e = quantize_multiplier(mul_real_multiplier(a.scale, b.scale, o.scale))
         return "MULQ", {"z1": a.zero_point, "z2": b.zero_point, "m": m, "e": e, "zo": o.zero_point, "lo": lo, "hi": hi}
 
     def tensors(self, sg, op) -> list[int]:

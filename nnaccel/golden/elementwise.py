@@ -194,6 +194,12 @@ def add_sub_real_multipliers(s1: float, s2: float, so: float) -> tuple[float, fl
             float(twice_max) / float(denominator))
 
 
+def mul_real_multiplier(s1: float, s2: float, so: float) -> float:
+    """The real multiplier of quantized MUL (NNAPI ``mulQuant8``): ``double(float32(s1 * s2)) / so``
+    (a float product of the float scales, divided in double)."""
+    return float(f32(s1) * f32(s2)) / float(f32(so))
+
+
 def fused_activation(k, i: int = 2) -> int:
     """The fused activation of this run (input ``i``; absent means NONE), checked as the validator
     checks a constant one, since a non-constant activation reaches only the kernel."""
@@ -255,8 +261,8 @@ def mul_quant8(k) -> np.ndarray:
         (m, e) = quantize_multiplier(double(float32(s1 * s2)) / so)    # < 1, so e <= 0
         out = clamp(mbqm((q1 - z1) * (q2 - z2), m, e) + zo, activation range)
     """
-    s1, s2, so = (f32(op.scale) for op in (*k.in_ops[:2], k.out_ops[0]))
-    m, e = quantize_multiplier(float(s1 * s2) / float(so))
+    m, e = quantize_multiplier(mul_real_multiplier(k.in_ops[0].scale, k.in_ops[1].scale,
+                                                   k.out_ops[0].scale))
     d1, d2 = _offsets(k)
     raw = multiply_by_quantized_multiplier(d1 * d2, m, e) + k.out_ops[0].zero_point
     return _clamp_quant(k, raw, fused_activation(k))
