@@ -224,13 +224,41 @@ def _mem_bytes_for(top: int) -> int:
     return size
 
 
-def build_top(config, mem_bytes: int) -> RtlBuild:
-    """The Verilator build of :class:`nnaccel.hw.accel.SimTop` for ``config`` (cached by hash)."""
-    from nnaccel.hw.accel import SimTop
+def _source_key(*parts: str) -> str:
+    """A hash of everything the top level's Verilog is made from: the sources of ``nnaccel.hw``,
+    the ISA table and hardware-config modules, the Amaranth version, and ``parts``."""
+    import amaranth
+    import nnaccel.hw
 
+    import nnaccel.hwconfig
+    import nnaccel.isa.table
+    h = hashlib.sha256()
+    files = sorted(Path(nnaccel.hw.__file__).parent.glob("*.py"))
+    files += [Path(nnaccel.isa.table.__file__), Path(nnaccel.hwconfig.__file__)]
+    for f in files:
+        h.update(f.name.encode() + b"\0" + f.read_bytes())
+    for part in (amaranth.__version__, *parts, *VERILATOR_ARGS):
+        h.update(b"\0" + str(part).encode())
+    return h.hexdigest()[:24]
+
+
+def build_top(config, mem_bytes: int) -> RtlBuild:
+    """The Verilator build of :class:`nnaccel.hw.accel.SimTop` for ``config`` (cached by hash).
+
+    Converting the top level to Verilog takes seconds (more for a large memory model), so a second
+    index keyed by the *sources* (:func:`_source_key`) finds an existing build without converting."""
     from nnaccel.hwconfig import load_config
     cfg = load_config(config)
-    return build(to_verilog(SimTop(cfg, mem_bytes), "simtop"), "simtop", key=cfg.to_json())
+    index = cache_root() / "index" / _source_key(cfg.to_json(), mem_bytes)
+    if index.exists():
+        bdir = Path(index.read_text())
+        if (bdir / "BUILD_OK").exists():
+            return RtlBuild(bdir, "simtop")
+    from nnaccel.hw.accel import SimTop
+    rtl = build(to_verilog(SimTop(cfg, mem_bytes), "simtop"), "simtop", key=cfg.to_json())
+    index.parent.mkdir(parents=True, exist_ok=True)
+    index.write_text(str(rtl.directory))
+    return rtl
 
 
 def run_words_rtl(config, words, image: dict | None = None, read=(), mem_bytes: int | None = None,
