@@ -154,7 +154,7 @@ def _parse_stat(text: str, family: str) -> dict:
 
 
 def synthesize(component, target: str, pnr: bool = False, workdir=None, name: str = "design",
-               freq_mhz: float = 12.0, log=None) -> dict:
+               freq_mhz: float = 12.0, log=None, timeout_s: float | None = 1800) -> dict:
     """Synthesizes ``component`` (wrapped in :class:`SynthHarness`) for ``target`` (``ice40`` or
     ``ecp5``); with ``pnr`` also places and routes it. Returns the report dict (keys ``lut``,
     ``dsp``, ``bram``, ``ff``, ``fmax_mhz`` (None without ``pnr``), ``lut_mapper``, tool times)."""
@@ -185,7 +185,12 @@ def synthesize(component, target: str, pnr: bool = False, workdir=None, name: st
     (wd / "synth.ys").write_text(script)
     t0 = time.perf_counter()
     say(f"yosys ({'native' if abc else 'YoWASP, no ABC'}): {synth}")
-    p = subprocess.run(cmd + ["-q", "-s", "synth.ys", "-l", "yosys.log"], cwd=wd, capture_output=True, text=True, check=False)
+    try:
+        p = subprocess.run(cmd + ["-q", "-s", "synth.ys", "-l", "yosys.log"], cwd=wd, capture_output=True,
+                           text=True, check=False, timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"Yosys did not finish {name} for {target} within {timeout_s:g} s (see "
+                           f"{wd / 'yosys.log'}).") from None
     t_syn = time.perf_counter() - t0
     if p.returncode != 0 or not (wd / "stat.txt").exists():
         tail = "\n".join((p.stdout + p.stderr).splitlines()[-15:])
@@ -205,7 +210,10 @@ def synthesize(component, target: str, pnr: bool = False, workdir=None, name: st
         args.append("--pcf-allow-unconstrained" if target == "ice40" else "--lpf-allow-unconstrained")
         say(f"nextpnr: {' '.join(args[1:])}")
         t1 = time.perf_counter()
-        p = subprocess.run(args, cwd=wd, capture_output=True, text=True, check=False)
+        try:
+            p = subprocess.run(args, cwd=wd, capture_output=True, text=True, check=False, timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError(f"nextpnr did not finish {name} for {target} within {timeout_s:g} s.") from None
         rep["pnr_seconds"] = round(time.perf_counter() - t1, 1)
         text = (wd / "nextpnr.log").read_text(errors="replace") if (wd / "nextpnr.log").exists() else p.stderr
         fm = re.findall(r"Max frequency for clock\s+'[^']*':\s+([\d.]+) MHz", text)

@@ -17,8 +17,12 @@ def cmd_synth(args) -> int:
     def log(msg):
         print(f"[synth] {msg}", file=sys.stderr, flush=True)
 
-    rep = synthesize(design_for(cfg, args.design, target), args.target, pnr=args.pnr,
-                     name=f"{cfg.name}-{args.design}", log=log)
+    try:
+        rep = synthesize(design_for(cfg, args.design, target), args.target, pnr=args.pnr,
+                         name=f"{cfg.name}-{args.design}", log=log, timeout_s=args.timeout)
+    except RuntimeError as e:
+        print(f"nnaccel: error: {e}", file=sys.stderr)
+        return 1
     b = rep["budget"]
     fmax = f"{rep['fmax_mhz']:.1f} MHz" if rep["fmax_mhz"] is not None else "not run (use --pnr)"
     what = {"core": "accelerator core (scratchpads at minimum size)", "top": "accelerator core"}.get(
@@ -52,5 +56,7 @@ def register(subparsers) -> None:
                         "top: with the preset's scratchpads (multi-ported in this RTL: Yosys maps them "
                         "to flip-flops and may not finish); or one block")
     p.add_argument("--pnr", action="store_true", help="also place and route with nextpnr and report fmax")
+    p.add_argument("--timeout", type=float, default=1800, metavar="SECONDS",
+                   help="give up a Yosys / nextpnr run after this long (default 1800)")
     p.add_argument("--json", metavar="FILE", help="write the report as JSON (keys lut, dsp, bram, fmax_mhz, ...)")
     p.set_defaults(func=cmd_synth)

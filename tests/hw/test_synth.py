@@ -44,3 +44,9 @@ def test_small_array_and_scratchpad_fit_ecp5_25f():
         assert arr["lut"] <= 24288
     sp = synthesize(design_for("small", "scratchpad", TARGETS["ecp5"]), "ecp5", name="test-small-sp")
     assert 0 < sp["bram"] <= 56 and sp["lut"] < 1000      # in DP16KD, not flip-flops
+
+
+def test_cli_synth_timeout_is_one_sentence(capsys):
+    assert main(["synth", "--design", "requant", "--timeout", "0.01"]) == 1
+    err = capsys.readouterr().err
+    assert "nnaccel: error: Yosys did not finish tiny-requant for ice40 within 0.01 s" in err
