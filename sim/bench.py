@@ -120,4 +120,6 @@ def bench_gemm(config, size: int, backend: str = "isa", seed: int = 0, log=None)
         "wall_seconds": r.wall_seconds,
         "sim_cycles_per_second": r.cycles / r.wall_seconds if r.wall_seconds > 0 else 0.0,
         "build_seconds": t_build, "counters": r.counters,
+        # the ISA simulator's cycles of the same program, where the backend reports them (rtl)
+        **({"isa_cycles": int(r.counters["isa_cycles"])} if "isa_cycles" in r.counters else {}),
     }
