@@ -270,7 +270,7 @@ def test_large_fully_connected_is_tiled():
     assert rep["total"]["macs"] >= 300 * 1000 * 70
 
 
-def test_cli_cts_isa_counts_accelerated_models(capsys):
+def test_cli_cts_isa_counts_accelerated_models(capsys, cts_root):
     assert main(["cts", "--target", "isa", "--spec", "V1_0/conv_quant8", "--spec", "V1_0/relu_quant8_1"]) == 0
     out = capsys.readouterr().out
     assert "TOTAL: " in out and " 0 failed" in out
@@ -279,7 +279,7 @@ def test_cli_cts_isa_counts_accelerated_models(capsys):
     assert "CONV_2D" in line and "RELU" in line
 
 
-def test_cts_target_isa_is_registered(capsys):
+def test_cts_target_isa_is_registered(capsys, cts_root):
     """``nnaccel cts --target isa`` (the CTS runner's own command) reaches the compiler + runtime."""
     assert main(["cts", "--target", "isa", "--spec", "V1_0/conv_quant8"]) == 0
     out = capsys.readouterr().out
