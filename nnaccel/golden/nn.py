@@ -522,18 +522,24 @@ def _check_bias_size(v, channels) -> None:
         v.fail(f"has {b} elements, but the operation has {channels} output channels", input=2)
 
 
-def validate_conv2d(v) -> None:
-    """CONV_2D: 4-D input / filter ``[Dout, fh, fw, Cin]`` (filter depth = input depth), bias
-    ``[Dout]`` with the quantized bias rules, per-channel filters along dimension 0, and the
-    window rules of :func:`validate_window`."""
-    _validate_conv_common(v, 0)
-    win = validate_window(v, CONV_INPUTS, _filter_hw(v))
+def _check_filter_depth_and_bias(v, win) -> None:
+    """A ``[Dout, fh, fw, Cin]`` filter's depth must equal the input depth; the bias has ``Dout``
+    elements (CONV_2D, TRANSPOSE_CONV_2D)."""
     _, _, _, cin = _spatial_dims(v.inp(0), win.nchw)
     fdepth = _dim(v.inp(1), 3)
     if cin is not None and fdepth is not None and cin != fdepth:
         v.fail(f"has depth {fdepth}, but the input has {cin} channels; the filter depth must equal "
                f"the input depth", input=1)
     _check_bias_size(v, _dim(v.inp(1), 0))
+
+
+def validate_conv2d(v) -> None:
+    """CONV_2D: 4-D input / filter ``[Dout, fh, fw, Cin]`` (filter depth = input depth), bias
+    ``[Dout]`` with the quantized bias rules, per-channel filters along dimension 0, and the
+    window rules of :func:`validate_window`."""
+    _validate_conv_common(v, 0)
+    win = validate_window(v, CONV_INPUTS, _filter_hw(v))
+    _check_filter_depth_and_bias(v, win)
 
 
 def _run_grouped(k, spec, groups_of, filter_to_grouped):
@@ -634,12 +640,7 @@ def validate_transpose_conv(v) -> None:
     implicit form: a 1-D output shape tensor of 4 elements."""
     _validate_conv_common(v, 0)
     win = validate_window(v, TRANSPOSE_INPUTS, _filter_hw(v), transpose=True)
-    _, _, _, cin = _spatial_dims(v.inp(0), win.nchw)
-    fdepth = _dim(v.inp(1), 3)
-    if cin is not None and fdepth is not None and cin != fdepth:
-        v.fail(f"has depth {fdepth}, but the input has {cin} channels; the filter depth must equal "
-               f"the input depth", input=1)
-    _check_bias_size(v, _dim(v.inp(1), 0))
+    _check_filter_depth_and_bias(v, win)
     if v.form == "implicit":
         s = v.inp(3)
         if s.dimensions is not None and (len(s.dimensions) != 1 or s.dimensions[0] not in (0, 4)):
