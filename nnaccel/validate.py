@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from . import registry
 from .errors import ModelError
 from .model import (
@@ -202,7 +200,3 @@ def validate_operation(model: Model, label: str, sg: Subgraph, index: int, op: O
                          f"which match none of its signatures, e.g. {_describe_sigs(entry)}.")
     if entry.validate is not None:
         entry.validate(ValidationContext(model, label, sg, index, op, None if sig is True else sig))
-
-
-def constant_array(o: Operand) -> np.ndarray | None:
-    return o.data if o.lifetime in CONSTANT_LIFETIMES else None

@@ -102,8 +102,3 @@ class KernelContext:
 
     def run_subgraph(self, index: int, arrays: list) -> list:
         return self.interpreter.run_subgraph(self.model.referenced[index], arrays)
-
-
-def invalid(message: str):
-    """Raises :class:`ModelError` (for shared checks that have no context object)."""
-    raise ModelError(message)
