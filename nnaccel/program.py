@@ -89,8 +89,9 @@ class ProgramBuilder:
     def gemm(self, act: int, acc: int, nx: int, ny: int = 1, *, wgt: int = 0, preload: bool = False,
              accumulate: bool = False, za: int = 0, zw: int = 0, act_signed: bool = False,
              wgt_signed: bool = False, act_xs: int = 1, act_ys: int = 0, acc_xs: int = 1,
-             acc_ys: int = 0, **flags) -> int:
-        return self.emit("GEMM", act=act, acc=acc, wgt=wgt, preload=int(preload),
+             acc_ys: int = 0, kt: int = 0, **flags) -> int:
+        """GEMM; ``kt`` extra K tiles (see ``docs/isa.md``)."""
+        return self.emit("GEMM", act=act, acc=acc, wgt=wgt, preload=int(preload), kt=kt,
                          accumulate=int(accumulate), za=za & 0xFF, zw=zw & 0xFF,
                          act_signed=int(act_signed), wgt_signed=int(wgt_signed), nx=nx, ny=ny,
                          act_xs=act_xs, act_ys=act_ys, acc_xs=acc_xs, acc_ys=acc_ys, **flags)

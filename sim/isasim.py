@@ -25,16 +25,14 @@ import numpy as np
 from nnaccel.errors import InputError
 from nnaccel.hwconfig import ELEMENT_BYTES, HwConfig, load_config
 from nnaccel.isa import COUNTERS, N_COUNTERS, VEC_BY_CODE, AcceleratorFault, bytes_to_words, decode
-from nnaccel.isa.table import ADD_LEFT_SHIFT, QUEUES, SPACE_ENUM
+from nnaccel.isa.table import ADD_LEFT_SHIFT, FLAG_CHANNEL, QUEUES, SPACE_ENUM, TOKEN_CHANNELS
 from nnaccel.quant import multiply_by_quantized_multiplier as mbqm
 from nnaccel.quant import wrap_int32
 
 _Q = {q: n for n, q in enumerate(QUEUES)}
 #: (queue, flag) -> token channel.
-_CHANNEL = {("load", "pop_next"): "c2l", ("load", "push_next"): "l2c",
-            ("compute", "pop_prev"): "l2c", ("compute", "pop_next"): "s2c",
-            ("compute", "push_prev"): "c2l", ("compute", "push_next"): "c2s",
-            ("store", "pop_prev"): "c2s", ("store", "push_prev"): "s2c"}
+_CHANNEL = FLAG_CHANNEL
+_NQ = len(QUEUES)
 _SPACE_DTYPE = {"ACT": np.uint8, "WGT": np.uint8, "ACC": np.int32, "VEC": np.int32}
 
 
@@ -98,10 +96,10 @@ def check_instruction(d, pc: int, cfg: HwConfig) -> None:
                           d.ext_addr + (rows - 1) * d.y_stride + (cols - 1) * d.x_stride + nbytes - 1)
     elif name == "GEMM":
         _check_range(cfg, pc, "GEMM", "ACT", "activation", d.act,
-                     _span(d.act, d.nx, d.ny, d.act_xs, d.act_ys))
+                     _span(d.act, d.nx, d.ny * (d.kt + 1), d.act_xs, d.act_ys))
         _check_range(cfg, pc, "GEMM", "ACC", "result", d.acc, _span(d.acc, d.nx, d.ny, d.acc_xs, d.acc_ys))
         if d.preload:
-            _check_range(cfg, pc, "GEMM", "WGT", "weight tile", d.wgt, d.wgt + cfg.rows - 1)
+            _check_range(cfg, pc, "GEMM", "WGT", "weight tiles", d.wgt, d.wgt + (d.kt + 1) * cfg.rows - 1)
     elif name == "VEC":
         vf = VEC_BY_CODE[d.func]
         ins = f"VEC {vf.name}"
@@ -131,11 +129,12 @@ def instruction_cycles(d, cfg: HwConfig) -> int:
         eb = ELEMENT_BYTES[SPACE_ENUM[d.sp]]
         return cfg.ext_latency + d.x_size * d.y_size * max(1, _ceil(d.len * eb, cfg.dma_bytes_per_cycle))
     if name == "GEMM":
-        return (cfg.rows if d.preload else 0) + d.nx * d.ny + cfg.rows + cfg.cols
+        return ((cfg.rows if d.preload else 0) + (d.kt + 1) * max(d.nx * d.ny, cfg.rows)
+                + cfg.rows + cfg.cols)
     if name == "VEC":
         vf = VEC_BY_CODE[d.func]
         p = vf.param_lines(cfg.cols) if vf.params else 0
-        return p + d.nx * d.ny * _ceil(cfg.cols, cfg.vector_lanes) + cfg.vector_latency
+        return p + d.nx * d.ny * _ceil(cfg.cols, cfg.vector_lanes) * vf.steps + cfg.vector_latency
     if name == "RDPERF":
         return cfg.ext_latency + _ceil(8 * N_COUNTERS, cfg.dma_bytes_per_cycle)
     if name == "NOP":
@@ -174,7 +173,7 @@ def schedule(decoded, cfg: HwConfig) -> Schedule:
     n = len(decoded)
     qi = [(_Q.get(d.queue, -1)) for d in decoded]
     cyc = [instruction_cycles(d, cfg) for d in decoded]
-    qlist: list[list[int]] = [[], [], []]
+    qlist: list[list[int]] = [[] for _ in range(_NQ)]
     pos = [0] * n
     for i, q in enumerate(qi):
         if q >= 0:
@@ -189,10 +188,10 @@ def schedule(decoded, cfg: HwConfig) -> Schedule:
     e = [-1] * n
     tstall = [0] * n
     fstall = [0] * n
-    pushed: dict[str, list[int]] = {c: [] for c in ("l2c", "c2l", "c2s", "s2c")}
+    pushed: dict[str, list[int]] = {c: [] for c in TOKEN_CHANNELS.values()}
     popped = {c: 0 for c in pushed}
-    head = [0, 0, 0]
-    free = [0, 0, 0]
+    head = [0] * _NQ
+    free = [0] * _NQ
     depth = cfg.queue_depth
     nf = 0
     while True:
@@ -211,7 +210,7 @@ def schedule(decoded, cfg: HwConfig) -> Schedule:
                 fstall[i] = t - f[i - 1] - 1
             nf += 1
             progressed = True
-        for q in range(3):
+        for q in range(_NQ):
             ql = qlist[q]
             while head[q] < len(ql):
                 i = ql[head[q]]
@@ -240,9 +239,9 @@ def schedule(decoded, cfg: HwConfig) -> Schedule:
                 progressed = True
         if not progressed:
             break
-    done = nf == n and all(head[q] == len(qlist[q]) for q in range(3))
+    done = nf == n and all(head[q] == len(qlist[q]) for q in range(_NQ))
     if not done:
-        waiting = [qlist[q][head[q]] for q in range(3) if head[q] < len(qlist[q]) and f[qlist[q][head[q]]] >= 0]
+        waiting = [qlist[q][head[q]] for q in range(_NQ) if head[q] < len(qlist[q]) and f[qlist[q][head[q]]] >= 0]
         pc = min(waiting) if waiting else nf
         when = max([x for x in e + f if x >= 0] or [0])
         d = decoded[pc]
@@ -270,7 +269,7 @@ def _instruction_events(decoded, cfg: HwConfig, sch: Schedule) -> dict[str, np.n
         ev[f"{d.queue}_token_stall"][i] = sch.token_stall[i]
         if d.name == "GEMM":
             ev["array_busy"][i] = cyc[i]
-            ev["macs"][i] = d.nx * d.ny * cfg.rows * cfg.cols
+            ev["macs"][i] = (d.kt + 1) * d.nx * d.ny * cfg.rows * cfg.cols
         elif d.name == "VEC":
             ev["vector_busy"][i] = cyc[i]
         elif d.queue == "load":
@@ -330,7 +329,8 @@ class RunResult:
                 f"utilization {100 * self.utilization:.1f}%, array busy {c['array_busy']}, vector busy "
                 f"{c['vector_busy']}, DMA {c['dma_load_bytes']} B in / {c['dma_store_bytes']} B out, "
                 f"stalls fetch {c['fetch_stall']} load {c['load_token_stall']} compute "
-                f"{c['compute_token_stall']} store {c['store_token_stall']}")
+                f"{c['compute_token_stall']} vector {c['vector_token_stall']} store "
+                f"{c['store_token_stall']}")
 
 
 # ----------------------------------------------------------------------------------- machine
@@ -446,18 +446,24 @@ class IsaSim:
 
     def _exec_gemm(self, d) -> None:
         cfg = self.cfg
-        if d.preload:
-            wl = self.sp["WGT"][d.wgt:d.wgt + cfg.rows]
-            wv = (wl.view(np.int8) if d.wgt_signed else wl).astype(np.int64)
-            zw = _sext8(d.zw) if d.wgt_signed else d.zw
-            self.weights = (wv - zw).astype(np.float64)
-        if d.nx == 0 or d.ny == 0:
-            return
         za = _sext8(d.za) if d.act_signed else d.za
-        a = self._act(_lines(d.act, d.nx, d.ny, d.act_xs, d.act_ys), d.act_signed) - za
-        # |a|, |w| <= 255 and rows <= 32: every partial sum is an integer below 2**22, exact in float64.
-        prod = np.rint(a.astype(np.float64) @ self.weights).astype(np.int64)
+        zw = _sext8(d.zw) if d.wgt_signed else d.zw
         out = _lines(d.acc, d.nx, d.ny, d.acc_xs, d.acc_ys)
+        prod = np.zeros((out.size, cfg.cols), np.int64)
+        for t in range(d.kt + 1):
+            if d.preload:
+                w0 = d.wgt + t * cfg.rows
+                wl = self.sp["WGT"][w0:w0 + cfg.rows]
+                wv = (wl.view(np.int8) if d.wgt_signed else wl).astype(np.int64)
+                self.weights = (wv - zw).astype(np.float64)
+            if out.size:
+                a = self._act(_lines(d.act + t * d.ny * d.act_ys, d.nx, d.ny, d.act_xs, d.act_ys),
+                              d.act_signed) - za
+                # |a|, |w| <= 255 and rows <= 32: every partial sum is an integer below 2**22, exact
+                # in float64.
+                prod += np.rint(a.astype(np.float64) @ self.weights).astype(np.int64)
+        if not out.size:
+            return
         acc = self.sp["ACC"]
         if d.accumulate:
             if np.unique(out).size == out.size:
@@ -503,9 +509,9 @@ class IsaSim:
         elif name == "SUMW":
             r = a + (self.sp["ACC"][dst_l].astype(np.int64) if d.accumulate else 0)
         elif name == "DIV":
-            div = np.maximum(p["div"], 1)
-            q = (np.abs(a) + div // 2) // div
-            r = np.clip(np.sign(a) * q, p["lo"], p["hi"])
+            # x and m are int32, so the product (|x * m| <= 2**62) is exact in int64.
+            q = (wrap_int32(np.abs(a) + p["half"]) * p["m"]) >> (p["s"] & 63)
+            r = np.clip(np.where(a < 0, -q, q), p["lo"], p["hi"])
         elif name == "LUT":
             r = table[a & 0xFF]
         elif name == "CLAMP":
@@ -560,9 +566,9 @@ def _accesses(d, cfg: HwConfig):
             out.append(("EXT", (d.ext_addr, hi), name == "STORE"))
     elif name == "GEMM":
         if d.preload:
-            out.append(("WGT", np.arange(d.wgt, d.wgt + cfg.rows), False))
+            out.append(("WGT", np.arange(d.wgt, d.wgt + (d.kt + 1) * cfg.rows), False))
         if d.nx and d.ny:
-            out.append(("ACT", _lines(d.act, d.nx, d.ny, d.act_xs, d.act_ys), False))
+            out.append(("ACT", _lines(d.act, d.nx, d.ny * (d.kt + 1), d.act_xs, d.act_ys), False))
             out.append(("ACC", _lines(d.acc, d.nx, d.ny, d.acc_xs, d.acc_ys), True))
     elif name == "VEC":
         vf = VEC_BY_CODE[d.func]

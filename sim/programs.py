@@ -22,6 +22,7 @@ import numpy as np
 
 from nnaccel.errors import InputError
 from nnaccel.hwconfig import HwConfig, load_config
+from nnaccel.isa.table import div_params
 from nnaccel.program import ExtImage, ProgramBuilder, lut_block, param_block
 from nnaccel.quant import activation_range_quantized, dtype_range, quantize_multiplier
 
@@ -100,21 +101,27 @@ def fully_connected(config, x, w, bias, x_q, w_q, out_q, activation: int = 0,
 
     act_l, wgt_l, acc_l, vec_l = (cfg.lines(s) for s in ("ACT", "WGT", "ACC", "VEC"))
     if plan is None:
-        Mt = min(M, acc_l, act_l // 3)
-        J = max(1, min(NT, acc_l // Mt, (act_l - 2 * Mt) // Mt, wgt_l // (2 * R), vec_l // 12))
+        Mt = min(M, acc_l // 2, act_l // 4)
+        J = max(1, min(NT, (acc_l // 2) // Mt, (act_l - 2 * Mt) // (2 * Mt), wgt_l // (2 * R), vec_l // 18))
     else:
         Mt, J = plan
-    _check(3 * Mt <= act_l and J * Mt <= acc_l and 2 * J * R <= wgt_l and 12 * J <= vec_l,
-           f"the plan Mt={Mt}, J={J} exceeds the scratchpads")
-    stag = 2 * Mt
+    _check(2 * Mt + 2 * J * Mt <= act_l and 2 * J * Mt <= acc_l and 2 * J * R <= wgt_l
+           and 18 * J <= vec_l, f"the plan Mt={Mt}, J={J} exceeds the scratchpads")
     p = ProgramBuilder(cfg)
     common = {"za": za, "zw": zw, "act_signed": signed, "wgt_signed": signed}
+    # Tokens: load -> compute (step loaded), compute -> load (a NOP after each step: its ACT / WGT
+    # buffer is free; at a block's end the NOP also waits for the previous block's requantization,
+    # so its ACC buffer and parameter slot are free), compute -> vector (accumulators ready),
+    # vector -> store (staging ready), store -> vector (staging free). Buffers: ACT and WGT 2 steps,
+    # ACC and staging 2 blocks, parameters 3 blocks.
     step = block = 0
     for m0 in range(0, M, Mt):
         mr = min(Mt, M - m0)
         for nb0 in range(0, NT, J):
             jn = min(J, NT - nb0)
-            pbuf = (block % 2) * J * 6
+            pbuf = (block % 3) * J * 6
+            abuf = (block % 2) * J * Mt
+            stag = 2 * Mt + abuf
             for kt in range(KT):
                 k0, kl, buf = kt * R, min(R, K - kt * R), step % 2
                 first = {"pop_next": 1} if step >= 2 else {}
@@ -124,20 +131,20 @@ def fully_connected(config, x, w, bias, x_q, w_q, out_q, activation: int = 0,
                 p.load_lines("WGT", buf * J * R, wa + (kt * NT + nb0) * R * C, jn * R, C, C, push_next=1)
                 last_k = kt == KT - 1
                 for j in range(jn):
-                    p.gemm_lines(buf * Mt, j * Mt, mr, wgt=buf * J * R + j * R, preload=True,
+                    p.gemm_lines(buf * Mt, abuf + j * Mt, mr, wgt=buf * J * R + j * R, preload=True,
                                  accumulate=kt > 0, pop_prev=int(j == 0),
-                                 push_prev=int(j == jn - 1 and not last_k), **common)
-                if last_k:
-                    for j in range(jn):
-                        p.vec_lines("REQ", stag + j * Mt, j * Mt, mr, param=pbuf + j * 6,
-                                    pop_next=int(j == 0 and block > 0), push_prev=int(j == jn - 1),
-                                    push_next=int(j == jn - 1))
-                    for j in range(jn):
-                        n0 = (nb0 + j) * C
-                        p.store_lines("ACT", stag + j * Mt, ya + m0 * N + n0, mr, N, min(C, N - n0),
-                                      pop_prev=int(j == 0), push_prev=int(j == jn - 1))
-                    block += 1
+                                 push_next=int(last_k and j == jn - 1), **common)
+                p.nop("compute", push_prev=1, pop_next=int(last_k and block > 0))
                 step += 1
+            for j in range(jn):
+                p.vec_lines("REQ", stag + j * Mt, abuf + j * Mt, mr, param=pbuf + j * 6,
+                            pop_prev=int(j == 0), pop_next=int(j == 0 and block >= 2),
+                            push_prev=int(j == jn - 1), push_next=int(j == jn - 1))
+            for j in range(jn):
+                n0 = (nb0 + j) * C
+                p.store_lines("ACT", stag + j * Mt, ya + m0 * N + n0, mr, N, min(C, N - n0),
+                              pop_prev=int(j == 0), push_prev=int(j == jn - 1))
+            block += 1
     p.finish()
     return LayerProgram("FULLY_CONNECTED", cfg, p.words, img.contents, ya, (M, N), x.dtype,
                         {"Mt": Mt, "J": J, "useful_macs": M * N * K})
@@ -235,6 +242,10 @@ def conv2d(config, x, w, bias, x_q, w_q, out_q, stride=(1, 1), pads=(0, 0, 0, 0)
     _check(tile_lines <= cfg.lines("WGT"), f"the {tile_lines} weight lines of one output tile exceed "
                                            f"the WGT scratchpad")
     _check(6 <= cfg.lines("VEC"), "no room for parameters")
+    # Tokens per step: load -> compute (band, weights, parameters loaded); the last GEMM -> vector
+    # (accumulators ready); vector -> compute -> load (a compute NOP waits for the requantization,
+    # then frees the ACT band, WGT, ACC and the parameters for the next step); vector -> store
+    # (staging ready); store -> vector (staging free).
     ohb = _band_plan(cfg, H, Wp, OH, OW, KH, sh, G)
     p = ProgramBuilder(cfg)
     step = 0
@@ -265,9 +276,11 @@ def conv2d(config, x, w, bias, x_q, w_q, out_q, stride=(1, 1), pads=(0, 0, 0, 0)
                     base = 0 if depthwise else g * band
                     p.gemm(base + ky * Wp + kx, 0, OW, oh, wgt=((ky * KW + kx) * G + g) * R, preload=True,
                            accumulate=n > 0, za=za, zw=zw, act_signed=signed, wgt_signed=wsigned,
-                           act_xs=sw, act_ys=sh * Wp, acc_xs=1, acc_ys=OW, pop_prev=int(n == 0))
+                           act_xs=sw, act_ys=sh * Wp, acc_xs=1, acc_ys=OW, pop_prev=int(n == 0),
+                           push_next=int(n == len(taps) - 1))
+                p.nop("compute", pop_next=1, push_prev=1)
                 p.vec("REQ", stag, 0, OW, oh, param=0, dst_xs=1, dst_ys=OW, src_xs=1, src_ys=OW,
-                      pop_next=int(step > 0), push_prev=1, push_next=1)
+                      pop_prev=1, pop_next=int(step > 0), push_prev=1, push_next=1)
                 p.store("ACT", stag, ya + ((bi * OH + oy0) * OW) * Cout + t * C, min(C, Cout - t * C),
                         x_size=OW, y_size=oh, x_stride=Cout, y_stride=OW * Cout, pop_prev=1, push_prev=1)
                 step += 1
@@ -293,6 +306,14 @@ def _runs(values):
             out.append((start, i, int(values[start])))
             start = i
     return out
+
+
+def _forward(p: ProgramBuilder) -> None:
+    """Compute-queue NOPs that pass a token load -> vector, then the vector queue's answer
+    vector -> load (for programs that use no GEMM: the vector queue is not the load queue's
+    neighbour)."""
+    p.nop("compute", pop_prev=1, push_next=1)
+    p.nop("compute", pop_next=1, push_prev=1)
 
 
 def pool2d(config, kind: str, x, x_q, filter_hw, stride=(1, 1), pads=(0, 0, 0, 0),
@@ -329,8 +350,9 @@ def pool2d(config, kind: str, x, x_q, filter_hw, stride=(1, 1), pads=(0, 0, 0, 0
     div_at = {}
     if kind == "avg":
         for c in sorted({int(a) * int(b) for a in cy for b in cx}):
-            div_at[c] = 4 + 3 * len(div_at)
-            blocks.append(param_block(cfg, "DIV", div=c, lo=lo, hi=hi))
+            div_at[c] = 4 + 5 * len(div_at)
+            half, m, sh_ = div_params(c)
+            blocks.append(param_block(cfg, "DIV", half=half, m=m, s=sh_, lo=lo, hi=hi))
     elif kind != "max":
         raise InputError(f"Unknown pooling kind {kind!r}; use 'max' or 'avg'.")
     params = np.concatenate(blocks)
@@ -355,6 +377,7 @@ def pool2d(config, kind: str, x, x_q, filter_hw, stride=(1, 1), pads=(0, 0, 0, 0
                 p.load("ACT", 0, xa + ((bi * H + first_real) * W_) * Ch + g * R, min(R, Ch - g * R),
                        x_size=Wp, y_size=rows_in, x_stride=Ch, y_stride=W_ * Ch, pad=(ptb, pbb, pl, pr),
                        fill=fill, pop_next=int(step > 0), push_next=1)
+                _forward(p)
                 taps = [(ky, kx) for ky in range(KH) for kx in range(KW)]
                 geo = {"dst_xs": 1, "dst_ys": OW, "src_xs": sw, "src_ys": sh * Wp, "signed": signed}
                 if kind == "max":
@@ -433,6 +456,7 @@ def _flat_program(cfg, name, func, inputs, params_block, out_shape, dtype) -> La
             if rest:
                 p.load("ACT", k * region + full, a + e0 + full * C, rest)
         p.nop("load", push_next=1)
+        _forward(p)
         out = len(addrs) * region
         p.vec_lines(func, out, 0, lines, src2=region if len(addrs) > 1 else None, param=0,
                     signed=signed, pop_prev=1, pop_next=int(step > 0), push_prev=1, push_next=1)

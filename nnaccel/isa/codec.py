@@ -15,6 +15,7 @@ from .table import (
     BY_NAME,
     BY_OPCODE,
     FAULT_BY_NAME,
+    FLAG_CHANNEL,
     FLAG_NAMES,
     HEADER,
     QUEUES,
@@ -128,12 +129,11 @@ def decode(word: int, pc: int = 0) -> Decoded:
                                                         f"{fields[f.name]} is undefined.")
     if ins.name == "VEC" and fields["func"] not in VEC_BY_CODE:
         raise AcceleratorFault("ILLEGAL_FIELD", pc, f"VEC func {fields['func']} is undefined.")
+    if ins.name == "GEMM" and fields["kt"] and not fields["preload"]:
+        raise AcceleratorFault("ILLEGAL_FIELD", pc, f"GEMM kt = {fields['kt']} needs preload (the "
+                                                    f"array holds one tile's weights).")
     q = d.queue
-    if q == "control":
-        bad = [n for n in FLAG_NAMES if fields[n]]
-    else:
-        bad = [n for n in FLAG_NAMES if fields[n] and
-               ((q == "load" and n.endswith("prev")) or (q == "store" and n.endswith("next")))]
+    bad = [n for n in FLAG_NAMES if fields[n] and (q, n) not in FLAG_CHANNEL]
     if bad:
         raise AcceleratorFault("ILLEGAL_FIELD", pc, f"{ins.name} on the {q} queue cannot use "
                                                     f"{', '.join(bad)} (no such neighbour queue).")

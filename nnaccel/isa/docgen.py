@@ -59,12 +59,13 @@ def render() -> str:
     out += ["", "## Vector functions", "",
             ("`P` is the number of parameter lines read first (a LUT reads the whole 256-entry table, "
             "`ceil(256 / cols)` lines). `a` is the source lane value, `b` the second source's, `acc` "
-            f"an ACC lane; quantized add shifts by {ADD_LEFT_SHIFT}."), "",
-            "| code | name | src | src2 | dst | parameter lines (in order) | result |",
-            "|---|---|---|---|---|---|---|"]
+            f"an ACC lane; quantized add shifts by {ADD_LEFT_SHIFT}. `S` is the steps per group of "
+            "`vector_lanes` elements (each lane has one fixed-point multiplier)."), "",
+            "| code | name | src | src2 | dst | parameter lines (in order) | S | result |",
+            "|---|---|---|---|---|---|---|---|"]
     for v in VEC_FUNCS:
         out.append(f"| {v.code} | {v.name} | {v.src} | {v.src2 or '-'} | {v.dst} | "
-                   f"{', '.join(v.params) or '-'} | {v.semantics} |")
+                   f"{', '.join(v.params) or '-'} | {v.steps} | {v.semantics} |")
     out += ["", "## Queues, dependency tokens and the cycle model", "", QUEUE_MODEL,
             "", "## Fault codes", "", "| code | name | meaning |", "|---|---|---|"]
     out += [f"| {f.code} | {f.name} | {f.doc} |" for f in FAULTS]

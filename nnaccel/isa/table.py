@@ -73,14 +73,28 @@ class Instr:
         return ((1 << WIDTH) - 1) & ~used
 
 
-#: Queues (engines) that execute instructions, in order; ``control`` is the fetch unit itself.
-QUEUES = ("load", "compute", "store")
+#: Queues (engines) that execute instructions, in chain order; ``control`` is the fetch unit
+#: itself. ``compute`` runs GEMM on the systolic array, ``vector`` runs VEC on the vector unit;
+#: the four engines run concurrently.
+QUEUES = ("load", "compute", "vector", "store")
 
-#: Dependency-token channels ``(producer, consumer)``: a one-way FIFO of tokens each.
-#: ``prev`` / ``next`` in the flag names are relative to the executing queue's position in
-#: load -> compute -> store.
-TOKEN_CHANNELS = {("load", "compute"): "l2c", ("compute", "load"): "c2l",
-                  ("compute", "store"): "c2s", ("store", "compute"): "s2c"}
+#: Dependency-token channels ``(producer, consumer)``: a one-way FIFO of tokens each, between
+#: neighbours of the chain load -> compute -> vector -> store. ``prev`` / ``next`` in the flag
+#: names are relative to the executing queue's position in that chain.
+TOKEN_CHANNELS = {(a, b): f"{a[0]}2{b[0]}" for x, y in zip(QUEUES, QUEUES[1:]) for a, b in ((x, y), (y, x))}
+
+#: ``(queue, flag) -> channel`` for every flag a queue may set; a flag not listed here (load has
+#: no previous queue, store no next) is ILLEGAL_FIELD.
+FLAG_CHANNEL = {}
+for _n, _q in enumerate(QUEUES):
+    if _n > 0:
+        FLAG_CHANNEL[(_q, "pop_prev")] = TOKEN_CHANNELS[(QUEUES[_n - 1], _q)]
+        FLAG_CHANNEL[(_q, "push_prev")] = TOKEN_CHANNELS[(_q, QUEUES[_n - 1])]
+    if _n + 1 < len(QUEUES):
+        FLAG_CHANNEL[(_q, "pop_next")] = TOKEN_CHANNELS[(QUEUES[_n + 1], _q)]
+        FLAG_CHANNEL[(_q, "push_next")] = TOKEN_CHANNELS[(_q, QUEUES[_n + 1])]
+#: GEMM: at most this many K tiles in one instruction (the ``kt`` field + 1).
+MAX_KTILES = 16
 
 HEADER = (
     Field("opcode", 0, 4, "instruction kind (see the opcode table); 0 is illegal"),
@@ -151,6 +165,8 @@ order `y` then `x`, so a later line wins where boxes overlap. Faults: `len` abov
         Field("preload", 9, 1, "1: first load the weight tile at `wgt` into the array"),
         Field("act_signed", 10, 1, "activation bytes are int8 (1) or uint8 (0)"),
         Field("wgt_signed", 11, 1, "weight bytes are int8 (1) or uint8 (0)"),
+        Field("kt", 12, 4, "K tiles after the first: the instruction runs `kt + 1` weight tiles "
+                           "over the same accumulator lines (needs `preload` when nonzero)"),
         Field("act", 16, 16, "first ACT line (base of the activation operand)"),
         Field("acc", 32, 16, "first ACC line (base of the result)"),
         Field("wgt", 48, 16, "first WGT line of the weight tile (`rows` lines)"),
@@ -163,17 +179,28 @@ order `y` then `x`, so a later line wins where boxes overlap. Faults: `len` abov
         Field("acc_xs", 112, 8, "ACC line stride per x"),
         Field("acc_ys", 120, 8, "ACC line stride per y"),
     ), "Stream activation lines through the systolic array (weight stationary)",
-          """If `preload` is 1, the array first loads the weight tile: for `k < rows`, `n < cols`,
-`W[k][n] = byte(WGT[wgt + k][n]) - zw` (bytes and `zw` read as int8 when `wgt_signed`, else uint8),
-a signed 9-bit value held in the array until the next preload. Then for `y < ny`, `x < nx` in that
-order: `a[k] = byte(ACT[act + y*act_ys + x*act_xs][k]) - za` (9-bit, read per `act_signed`) and
-`ACC[acc + y*acc_ys + x*acc_xs][n] = wrap32((accumulate ? old : 0) + sum_k a[k] * W[k][n])`.
-The ACC lines of one GEMM should be distinct (a repeated line accumulates in iteration order in
-the reference simulator; hardware may differ). Faults: ACT / ACC / WGT lines beyond their
-scratchpads (SCRATCHPAD_RANGE)."""
+          """The instruction runs `T = kt + 1` *K tiles* `t = 0 .. T-1`. For tile `t`, the weight
+tile is WGT lines `wgt + t*rows .. wgt + t*rows + rows-1` and the activation base is
+`act_t = act + t * ny * act_ys` (the next `ny` rows of the activation iteration). If `preload` is 1,
+the array loads each tile's weights: for `k < rows`, `n < cols`,
+`W_t[k][n] = byte(WGT[wgt + t*rows + k][n]) - zw` (bytes and `zw` read as int8 when `wgt_signed`,
+else uint8), a signed 9-bit value; the last tile's weights stay in the array until the next
+preload. With `preload` 0, `kt` must be 0 and the weights held in the array are used
+(ILLEGAL_FIELD otherwise). Then for `y < ny`, `x < nx` in that order:
+`a_t[k] = byte(ACT[act_t + y*act_ys + x*act_xs][k]) - za` (9-bit, read per `act_signed`) and
+`ACC[acc + y*acc_ys + x*acc_xs][n] = wrap32(old + sum_t sum_k a_t[k] * W_t[k][n])` where `old` is the
+line's previous value when `accumulate` is 1 and 0 otherwise (tiles after the first always add to
+what the earlier tiles wrote). The ACC lines of one GEMM should be distinct (a repeated line
+accumulates in iteration order in the reference simulator; hardware may differ). Faults: ACT / ACC
+/ WGT lines of any tile beyond their scratchpads (SCRATCHPAD_RANGE); `kt > 0` without `preload`
+(ILLEGAL_FIELD).
+
+Timing: the array holds two weight tiles (double buffering), so tile `t + 1`'s weights are loaded
+while tile `t` streams; each tile streams for `max(nx * ny, rows)` cycles, and the results of the
+last tile leave the array `rows + cols` cycles after its streaming ends."""
           + _STRIDED_2D,
-          "`(preload ? rows : 0) + nx * ny + rows + cols`"),
-    Instr("VEC", 4, "compute", (
+          "`(preload ? rows : 0) + (kt + 1) * max(nx * ny, rows) + rows + cols`"),
+    Instr("VEC", 4, "vector", (
         Field("func", 8, 4, "vector function (see the vector function table)"),
         Field("signed", 12, 1, "ACT bytes read by this instruction are int8 (1) or uint8 (0)"),
         Field("accumulate", 13, 1, "SUMW: 1 adds to the destination, 0 overwrites it (ignored by the "
@@ -200,7 +227,8 @@ instruction a line must not be read after the instruction wrote it, except at th
 (in-place `dst == src2` is fine). Faults: an undefined `func` (ILLEGAL_FIELD); lines beyond a
 scratchpad (SCRATCHPAD_RANGE)."""
           + _STRIDED_2D,
-          "`P + nx * ny * ceil(cols / vector_lanes) + vector_latency`"),
+          "`P + nx * ny * ceil(cols / vector_lanes) * S + vector_latency` (`S`: the function's steps per "
+          "lane group, see the vector function table)"),
     Instr("RDPERF", 5, "store", (
         Field("ext_addr", 32, 32, "external byte address of the counter snapshot"),
     ), "Write a snapshot of the performance counters to external memory",
@@ -213,8 +241,7 @@ the snapshot back with LOAD. Faults: bytes outside the DMA window (DMA_WINDOW)."
     Instr("NOP", 6, "control", (
         Field("queue", 8, 2, "queue that executes it", QUEUE_ENUM),
     ), "Do nothing on a queue (carries dependency tokens)",
-          """Occupies the named queue for one cycle; useful to pass tokens. Faults: `queue` 3
-(ILLEGAL_FIELD).""",
+          """Occupies the named queue for one cycle; useful to pass tokens along the chain.""",
           "`1`"),
     Instr("FINISH", 7, "control", (),
           "End of program",
@@ -239,6 +266,9 @@ class VecFunc:
     dst: str
     params: tuple[str, ...]
     semantics: str
+    #: Steps per group of ``vector_lanes`` elements: each lane has one fixed-point multiplier
+    #: (``mbqm``), so a function that needs it three times takes three steps.
+    steps: int = 1
 
     @property
     def binary(self) -> bool:
@@ -263,10 +293,10 @@ VEC_FUNCS: tuple[VecFunc, ...] = (
     VecFunc("ADDQ", 1, "ACT", "ACT", "ACT",
             ("z1", "m1", "e1", "z2", "m2", "e2", "mo", "eo", "zo", "lo", "hi"),
             "quantized add as NNAPI `addQuant8`: `x1 = mbqm((a - z1) << 20, m1, e1)`, "
-            "`x2 = mbqm((b - z2) << 20, m2, e2)`, `clamp(mbqm(x1 + x2, mo, eo) + zo, lo, hi)`"),
+            "`x2 = mbqm((b - z2) << 20, m2, e2)`, `clamp(mbqm(x1 + x2, mo, eo) + zo, lo, hi)`", steps=3),
     VecFunc("SUBQ", 2, "ACT", "ACT", "ACT",
             ("z1", "m1", "e1", "z2", "m2", "e2", "mo", "eo", "zo", "lo", "hi"),
-            "quantized subtract: as ADDQ with `x1 - x2`"),
+            "quantized subtract: as ADDQ with `x1 - x2`", steps=3),
     VecFunc("MULQ", 3, "ACT", "ACT", "ACT", ("z1", "z2", "m", "e", "zo", "lo", "hi"),
             "quantized multiply as NNAPI `mulQuant8`: `clamp(mbqm((a - z1) * (b - z2), m, e) + zo, "
             "lo, hi)`"),
@@ -275,9 +305,13 @@ VEC_FUNCS: tuple[VecFunc, ...] = (
     VecFunc("SUMW", 5, "ACT", None, "ACC", (),
             "`(accumulate ? acc : 0) + a`: widening sum of activation bytes into int32 (average "
             "pooling: one SUMW per window tap)"),
-    VecFunc("DIV", 6, "ACC", None, "ACT", ("div", "lo", "hi"),
-            "`clamp(sign(acc) * ((abs(acc) + div // 2) // div), lo, hi)` (C division rounding half "
-            "away from zero, as TFLite's average pooling); a `div` below 1 counts as 1"),
+    VecFunc("DIV", 6, "ACC", None, "ACT", ("half", "m", "s", "lo", "hi"),
+            "division by a constant as a multiply and shift: `x = wrap32(abs(acc) + half)`, "
+            "`q = (x * m) >> (s & 63)` (exact signed 64-bit product, arithmetic shift), "
+            "`clamp(acc < 0 ? -q : q, lo, hi)`. With `half = c // 2`, `s = 30 + ceil(log2 c)`, "
+            "`m = ceil(2**s / c)` this is TFLite's average-pool rounding "
+            "`sign(acc) * ((abs(acc) + c // 2) // c)` for every `abs(acc) + half < 2**30` "
+            "(`nnaccel.isa.table.div_params`)"),
     VecFunc("LUT", 7, "ACT", None, "ACT", ("table",),
             "`table[a & 0xFF]`: 256-entry lookup of the raw byte (int8 non-linearities: LOGISTIC, "
             "TANH, HARD_SWISH, ELU ...)"),
@@ -326,7 +360,8 @@ COUNTERS: tuple[Counter, ...] = (
     Counter("cycles", 0, "clock cycles since the start"),
     Counter("instructions", 1, "instructions completed (FINISH not counted)"),
     Counter("array_busy", 2, "cycles of GEMM instructions (preload, streaming, fill/drain)"),
-    Counter("macs", 3, "multiply-accumulates issued: rows * cols per streamed activation line"),
+    Counter("macs", 3, "multiply-accumulates issued: rows * cols per streamed activation line and "
+                       "K tile"),
     Counter("vector_busy", 4, "cycles of VEC instructions"),
     Counter("load_busy", 5, "cycles of LOAD instructions and load-queue NOPs"),
     Counter("store_busy", 6, "cycles of STORE / RDPERF instructions and store-queue NOPs"),
@@ -337,6 +372,7 @@ COUNTERS: tuple[Counter, ...] = (
     Counter("compute_token_stall", 11, "cycles the compute queue's next instruction waited for tokens"),
     Counter("store_token_stall", 12, "cycles the store queue's next instruction waited for tokens"),
     Counter("dma_latency", 13, "cycles LOAD / STORE / RDPERF spent on external-memory latency"),
+    Counter("vector_token_stall", 14, "cycles the vector queue's next instruction waited for tokens"),
 )
 COUNTER_BY_NAME: dict[str, Counter] = {c.name: c for c in COUNTERS}
 N_COUNTERS = len(COUNTERS)
@@ -344,8 +380,8 @@ N_COUNTERS = len(COUNTERS)
 #: The queue model, written once for docs/isa.md and docs/accelerator.md.
 QUEUE_MODEL = """\
 The fetch unit reads one instruction per cycle in program order and appends it to the queue that
-executes it (LOAD -> load, GEMM / VEC -> compute, STORE / RDPERF -> store, NOP -> its `queue`
-field). Each queue holds at most `queue_depth` waiting instructions; each queue's engine executes
+executes it (LOAD -> load, GEMM -> compute, VEC -> vector, STORE / RDPERF -> store, NOP -> its
+`queue` field). Each queue holds at most `queue_depth` waiting instructions; each queue's engine executes
 its instructions one at a time, in order. With `f(i)` the fetch cycle, `s(i)` the start cycle,
 `e(i) = s(i) + cycles(i)` the completion cycle of instruction `i`, and `q(i)` its queue:
 
@@ -354,10 +390,12 @@ its instructions one at a time, in order. With `f(i)` the fetch cycle, `s(i)` th
 * `s(i) = max(f(i) + 1, e(p), t(i))` where `p` is the previous instruction of `q(i)`, and `t(i)`
   is, for each token `i` pops, the completion cycle `e` of the instruction that pushed the
   matching token (the k-th pop from a channel takes the k-th push to it);
-* tokens: `pop_prev` / `pop_next` take one token from the channel from the previous / next queue
-  (channels load->compute, compute->load, compute->store, store->compute); `push_prev` /
-  `push_next` add one at completion. A flag naming a queue that does not exist (load has no
-  previous, store no next queue) is ILLEGAL_FIELD.
+* tokens: the queues form the chain load -> compute -> vector -> store; `pop_prev` / `pop_next`
+  take one token from the channel from the previous / next queue of the chain (channels l2c,
+  c2l, c2v, v2c, v2s, s2v); `push_prev` / `push_next` add one at completion. A flag naming a
+  queue that does not exist (load has no previous, store no next queue) is ILLEGAL_FIELD. Tokens
+  between queues that are not neighbours pass through the queues between them (e.g. a
+  compute-queue NOP with `pop_prev` and `push_next` forwards a token from load to vector).
 * FINISH: fetch stops; total cycles = `max(f(FINISH) + 1, max e(i))`.
 
 Every fault is decided from the instruction's fields and the configuration alone, at fetch: the
@@ -369,6 +407,15 @@ Results in memory after a fault are unspecified.
 
 Stall accounting (performance counters): the gap `s(i) - max(f(i) + 1, e(p))` counts as the
 queue's token stall; `f(i) - f(i-1) - 1` counts as fetch stall."""
+
+
+def div_params(c: int) -> tuple[int, int, int]:
+    """``(half, m, s)`` of VEC DIV for division by ``c >= 1`` (exact for ``abs(acc) + half < 2**30``:
+    with ``e = m * c - 2**s < c <= 2**ceil(log2 c)``, ``x * e < 2**s`` for every ``x < 2**30``)."""
+    if c < 1:
+        raise ValueError(f"divisor {c} must be at least 1")
+    s = 30 + (c - 1).bit_length()
+    return c // 2, -(-(1 << s) // c), s
 
 
 def field_layout() -> dict[str, dict]:
@@ -390,6 +437,7 @@ def _check_table() -> None:
             used |= f.mask
         assert len(ins.field_map) == len(ins.all_fields), ins.name
     assert len(VEC_BY_CODE) == len(VEC_FUNCS) and max(VEC_BY_CODE) < 16
+    assert BY_NAME["GEMM"].field_map["kt"].max + 1 == MAX_KTILES
 
 
 _check_table()

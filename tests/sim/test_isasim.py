@@ -32,6 +32,11 @@ def test_cycle_formulas_single_instructions():
         (lambda p: p.store("VEC", 0, 0, 4, x_size=2, x_stride=16), 8 + 2 * 4),
         (lambda p: p.gemm(0, 0, 7, 2, preload=True), 4 + 14 + 8),
         (lambda p: p.gemm(0, 0, 7, 2), 14 + 8),
+        # K tiles: each streams max(nx * ny, rows) cycles (the next tile's weights load meanwhile)
+        (lambda p: p.gemm(0, 0, 7, 2, preload=True, kt=2), 4 + 3 * 14 + 8),
+        (lambda p: p.gemm(0, 0, 2, 1, preload=True, kt=2), 4 + 3 * 4 + 8),
+        (lambda p: p.vec("ADDQ", 0, 0, 5, 1), 11 + 5 * 4 * 3 + 4),         # 3 steps per lane group
+        (lambda p: p.vec("DIV", 0, 0, 5, 1), 5 + 5 * 4 + 4),
         (lambda p: p.vec("REQ", 0, 0, 5, 1), 6 + 5 * 4 + 4),
         (lambda p: p.vec("MAX", 0, 0, 5, 2), 0 + 10 * 4 + 4),
         (lambda p: p.vec("LUT", 0, 0, 1, 1), 64 + 4 + 4),
@@ -53,17 +58,30 @@ def test_queues_overlap_and_tokens():
     p.load("ACT", 0, 0, 4, x_size=10, x_stride=4, push_next=1)          # 0: [1, 19)
     p.load("WGT", 0, 64, 4, x_size=4, x_stride=4)                        # 1: [19, 31)
     p.gemm(0, 0, 10, preload=False, pop_prev=1, push_next=1)            # 2: waits token @19 -> [19, 37)
-    p.store("ACC", 0, 4096, 4, x_size=10, x_stride=16, pop_prev=1)      # 3: waits @37 -> [37, 85)
+    p.nop("vector", pop_prev=1, push_next=1)                             # 3: waits @37 -> [37, 38)
+    p.store("ACC", 0, 4096, 4, x_size=10, x_stride=16, pop_prev=1)      # 4: waits @38 -> [38, 86)
     p.finish()
     _, r = run(p)
     s = r.schedule
-    assert list(s.start[:4]) == [1, 19, 19, 37] and list(s.end[:4]) == [19, 31, 37, 85]
-    assert r.cycles == 85
+    assert list(s.start[:5]) == [1, 19, 19, 37, 38] and list(s.end[:5]) == [19, 31, 37, 38, 86]
+    assert r.cycles == 86
     c = r.counters
-    assert c["compute_token_stall"] == 19 - 3 and c["store_token_stall"] == 37 - 4
+    assert c["compute_token_stall"] == 19 - 3 and c["vector_token_stall"] == 37 - 4
+    assert c["store_token_stall"] == 38 - 5
     assert c["array_busy"] == 18 and c["macs"] == 10 * 16 and c["dma_load_bytes"] == 56
-    assert c["dma_store_bytes"] == 160 and c["instructions"] == 4 and c["dma_latency"] == 24
-    assert r.utilization == pytest.approx(160 / (85 * 16))
+    assert c["dma_store_bytes"] == 160 and c["instructions"] == 5 and c["dma_latency"] == 24
+    assert r.utilization == pytest.approx(160 / (86 * 16))
+
+
+def test_gemm_and_vec_run_concurrently():
+    """GEMM (compute queue) and VEC (vector queue) overlap when no token orders them."""
+    p = ProgramBuilder("tiny")
+    p.gemm(0, 0, 10)                                                    # 0: [1, 19)
+    p.vec("CLAMP", 100, 50, 10, param=0)                                # 1: [2, 2 + 2 + 40 + 4)
+    p.finish()
+    _, r = run(p)
+    assert list(r.schedule.start[:2]) == [1, 2] and r.cycles == 48
+    assert r.counters["array_busy"] == 18 and r.counters["vector_busy"] == 46
 
 
 def test_fetch_stalls_on_full_queue():
@@ -82,12 +100,13 @@ def test_fetch_stalls_on_full_queue():
 def test_rdperf_snapshot():
     p = ProgramBuilder("tiny")
     p.gemm(0, 0, 10, push_next=1)                                       # [1, 19)
-    p.rdperf(1024, pop_prev=1)                                          # starts 19
+    p.nop("vector", pop_prev=1, push_next=1)                            # [19, 20)
+    p.rdperf(1024, pop_prev=1)                                          # starts 20
     p.finish()
     sim, r = run(p)
     snap = sim.read(1024, (len(COUNTERS),), np.uint64)
     named = {c.name: int(snap[c.id]) for c in COUNTERS}
-    assert named["cycles"] == 19 and named["instructions"] == 1 and named["macs"] == 160
+    assert named["cycles"] == 20 and named["instructions"] == 2 and named["macs"] == 160
     assert named["array_busy"] == 18 and named["store_busy"] == 0
     assert r.counters["store_busy"] == 8 + 2 * len(COUNTERS) and r.counters["dma_store_bytes"] == 8 * len(COUNTERS)
 
@@ -102,7 +121,13 @@ def _prog(*emits):
 
 @pytest.mark.parametrize("build, fault, pc, message", [
     (lambda p: (p.nop("load"), p.words.append(0)), "ILLEGAL_OPCODE", 1, "opcode 0 names no instruction"),
-    (lambda p: p.words.append(encode("GEMM") | 1 << 12), "ILLEGAL_FIELD", 0, "reserved bit"),
+    (lambda p: p.words.append(encode("VEC") | 1 << 14), "ILLEGAL_FIELD", 0, "reserved bit"),
+    (lambda p: p.gemm(0, 0, 1, kt=1), "ILLEGAL_FIELD", 0, "GEMM kt = 1 needs preload"),
+    (lambda p: p.nop("store", push_next=1), "ILLEGAL_FIELD", 0, "cannot use push_next"),
+    (lambda p: p.gemm(0, 0, 1, wgt=504, preload=True, kt=2), "SCRATCHPAD_RANGE", 0,
+     "GEMM weight tiles reaches WGT line 515"),
+    (lambda p: p.gemm(32710, 0, 2, 3, act_ys=2, preload=True, kt=10), "SCRATCHPAD_RANGE", 0,
+     "GEMM activation reaches ACT line 32775"),
     (lambda p: p.load("ACT", 0, 0, 5), "ILLEGAL_FIELD", 0, "LOAD len = 5 exceeds the line width of 4"),
     (lambda p: p.store("ACC", 0, 0, 9), "ILLEGAL_FIELD", 0, "STORE len = 9 exceeds"),
     (lambda p: p.load("ACT", 0, 0, 4, x_size=2, pad=(0, 0, 2, 1)), "ILLEGAL_FIELD", 0,
@@ -110,7 +135,7 @@ def _prog(*emits):
     (lambda p: p.nop("load", pop_prev=1), "ILLEGAL_FIELD", 0, "cannot use pop_prev"),
     (lambda p: p.gemm(0, 250, 4, 2, acc_xs=1, acc_ys=3), "SCRATCHPAD_RANGE", 0,
      "GEMM result reaches ACC line 256 \\(from line 250\\), but the ACC scratchpad has 256 lines"),
-    (lambda p: p.gemm(0, 0, 1, wgt=510, preload=True), "SCRATCHPAD_RANGE", 0, "GEMM weight tile reaches WGT line 513"),
+    (lambda p: p.gemm(0, 0, 1, wgt=510, preload=True), "SCRATCHPAD_RANGE", 0, "GEMM weight tiles reaches WGT line 513"),
     (lambda p: p.load("WGT", 500, 0, 4, x_size=13), "SCRATCHPAD_RANGE", 0, "LOAD box reaches WGT line 512"),
     (lambda p: p.vec("LUT", 0, 0, 1, param=200), "SCRATCHPAD_RANGE", 0,
      "VEC LUT parameter block reaches VEC line 263"),
