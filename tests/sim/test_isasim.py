@@ -6,6 +6,7 @@ from nnaccel.sim.isasim import IsaSim, find_conflicts
 
 from nnaccel.hwconfig import PRESETS
 from nnaccel.isa import COUNTERS, VEC_FUNCS, AcceleratorFault, encode, words_to_bytes
+from nnaccel.isa.table import div_params
 from nnaccel.program import ProgramBuilder, lut_block, param_block
 from nnaccel.quant import multiply_by_quantized_multiplier as mbqm
 
@@ -217,6 +218,7 @@ def test_load_store_padding_and_int32():
     p.load("ACT", 0, 0, 2, x_size=3, y_size=4, x_stride=1, y_stride=4, pad=(1, 0, 1, 0), fill=0xEE)
     p.load("ACC", 0, 64, 3, fill=0xFF, push_next=1)
     p.nop("compute", pop_prev=1, push_next=1)
+    p.nop("vector", pop_prev=1, push_next=1)
     p.store("ACT", 0, 256, 4, x_size=3, y_size=4, x_stride=4, y_stride=12, pop_prev=1)
     p.store("ACC", 0, 512, 4)
     p.finish()
@@ -273,6 +275,12 @@ def _vec_case(func, a, b=None, signed=False, **params):
     return out if dst == "ACC" else (out.astype(np.uint8).view(np.int8) if signed else out.astype(np.uint8))
 
 
+def _div(divisors) -> dict:
+    """The DIV parameters of per-lane divisors."""
+    hms = np.array([div_params(int(c)) for c in divisors])
+    return {"half": hms[:, 0], "m": hms[:, 1], "s": hms[:, 2]}
+
+
 def test_vector_functions():
     rng = np.random.default_rng(3)
     acc = rng.integers(-2 ** 20, 2 ** 20, (5, 8))
@@ -291,8 +299,15 @@ def test_vector_functions():
     assert (_vec_case("LUT", a, signed=True, table=table).view(np.uint8) == table[a & 0xFF]).all()
     # DIV rounds half away from zero: 7/2 -> 4, -7/2 -> -4, 5/3 -> 2, -4/3 -> -1
     d = np.array([[7, -7, 5, -4, 0, 6, -6, 1]] * 1)
-    assert list(_vec_case("DIV", d * np.array([1, 1, 1, 1, 1, 1, 1, 1]), div=[2, 2, 3, 3, 5, 4, 4, 2],
-                          lo=-128, hi=127, signed=True)[0]) == [4, -4, 2, -1, 0, 2, -2, 1]
+    assert list(_vec_case("DIV", d, **_div([2, 2, 3, 3, 5, 4, 4, 2]), lo=-128, hi=127,
+                          signed=True)[0]) == [4, -4, 2, -1, 0, 2, -2, 1]
+    # ... for any divisor and |acc| + c // 2 < 2**30: Python's integer division as the reference
+    for _ in range(20):
+        c = rng.integers(1, 70000, 8)
+        x = rng.integers(-127 * c, 127 * c + 1, (6, 8))
+        want = np.clip(np.sign(x) * ((np.abs(x) + c // 2) // c), -128, 127)
+        got = _vec_case("DIV", x, **_div(c), lo=-128, hi=127, signed=True)
+        assert (got == want).all()
     assert (_vec_case("BIAS", acc, bias=bias) == acc + bias).all()
     u = rng.integers(0, 256, (5, 8))
     v = rng.integers(0, 256, (5, 8))
@@ -331,6 +346,7 @@ def test_conflict_checker_finds_a_missing_token():
     p = ProgramBuilder("tiny")
     p.load("ACT", 0, 0, 4, x_size=10, x_stride=4, push_next=1)
     p.gemm(0, 0, 10, pop_prev=1, push_next=1)
+    p.nop("vector", pop_prev=1, push_next=1)
     p.store("ACC", 0, 4096, 4, x_size=10, x_stride=16, pop_prev=1)
     p.finish()
     assert find_conflicts(p.words, "tiny") == []
