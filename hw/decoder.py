@@ -17,6 +17,7 @@ from amaranth.lib.wiring import In, Out
 from nnaccel.hwconfig import ELEMENT_BYTES, HwConfig
 from nnaccel.isa.table import (
     FAULT_BY_NAME,
+    FLAG_CHANNEL,
     FLAG_NAMES,
     INSTRUCTIONS,
     N_COUNTERS,
@@ -27,12 +28,14 @@ from nnaccel.isa.table import (
     field_layout,
 )
 
-__all__ = ["CONTROL_QUEUE", "QUEUE_CODE", "Decoder", "fault_code", "field", "opcode_of"]
+__all__ = ["CONTROL_QUEUE", "QUEUE_BITS", "QUEUE_CODE", "Decoder", "fault_code", "field", "opcode_of"]
 
 LAYOUT = field_layout()
-#: Queue numbers used in hardware: the table's QUEUES order; 3 = control (FINISH).
+#: Queue numbers used in hardware: the table's QUEUES order; ``len(QUEUES)`` = control (FINISH).
 QUEUE_CODE = {q: n for n, q in enumerate(QUEUES)}
 CONTROL_QUEUE = len(QUEUES)
+#: Width of the ``queue`` port (the engine queues and control).
+QUEUE_BITS = CONTROL_QUEUE.bit_length()
 
 
 def field(word, ins: str, name: str):
@@ -72,7 +75,8 @@ def _first(m, items):
 
 
 class Decoder(wiring.Component):
-    """Classifies ``word``: ``queue`` (0 load, 1 compute, 2 store, 3 control), ``is_finish``, and
+    """Classifies ``word``: ``queue`` (:data:`QUEUE_CODE`: the table's queues in order, then
+    :data:`CONTROL_QUEUE` for FINISH), ``is_finish``, and
     ``fault`` (0 = legal; else the table's fault code: ILLEGAL_OPCODE, ILLEGAL_FIELD,
     SCRATCHPAD_RANGE, DMA_WINDOW)."""
 
@@ -80,7 +84,7 @@ class Decoder(wiring.Component):
         self.cfg = cfg
         super().__init__({
             "word": In(WIDTH),
-            "queue": Out(2),
+            "queue": Out(QUEUE_BITS),
             "is_finish": Out(1),
             "fault": Out(3),
         })
@@ -126,20 +130,20 @@ class Decoder(wiring.Component):
                 for vf in VEC_FUNCS:
                     ok = ok | (field(w, name, "func") == vf.code)
                 faults.append((this & ~ok, illegal))
-            if ins.queue == "control" and name != "NOP":
-                flags = Const(0, 1)
-                for fl in FLAG_NAMES:
-                    flags = flags | field(w, name, fl)
-                faults.append((this & flags, illegal))
+            if name == "GEMM":    # more K tiles than one need the weights preloaded
+                faults.append((this & (field(w, name, "kt") != 0) & ~field(w, name, "preload"), illegal))
+            # dependency flags: only those with a token channel for the executing queue
+            if name == "NOP":
+                qf = field(w, name, "queue")
+                queues = [(qf == QUEUE_CODE[q], q) for q in QUEUES]
             else:
-                if name == "NOP":
-                    q = field(w, name, "queue")
-                    is_load, is_store = q == QUEUE_CODE["load"], q == QUEUE_CODE["store"]
-                else:
-                    is_load, is_store = Const(ins.queue == "load"), Const(ins.queue == "store")
-                prev = field(w, name, "pop_prev") | field(w, name, "push_prev")
-                nxt = field(w, name, "pop_next") | field(w, name, "push_next")
-                faults.append((this & ((is_load & prev) | (is_store & nxt)), illegal))
+                queues = [(Const(1, 1), ins.queue)]
+            bad = Const(0, 1)
+            for sel, q in queues:
+                for fl in FLAG_NAMES:
+                    if (q, fl) not in FLAG_CHANNEL:
+                        bad = bad | (sel & field(w, name, fl))
+            faults.append((this & bad, illegal))
             # configuration-dependent checks
             F = {f.name: field(w, name, f.name) for f in ins.fields}
             if name in ("LOAD", "STORE"):
@@ -170,10 +174,13 @@ class Decoder(wiring.Component):
                         (F["pad_left"] + F["pad_right"] < F["x_size"])
                 faults.append((this & nonempty & out_of_window(F["ext_addr"], hi), window))
             elif name == "GEMM":
-                for base, xs, ys, space in (("act", "act_xs", "act_ys", "ACT"), ("acc", "acc_xs", "acc_ys", "ACC")):
-                    ne, hi = _span(F[base], F["nx"], F["ny"], F[xs], F[ys])
-                    faults.append((this & ne & (hi >= lines[space]), srange))
-                faults.append((this & F["preload"] & (F["wgt"] + cfg.rows - 1 >= lines["WGT"]), srange))
+                tiles = F["kt"] + 1
+                # the activation rows of all K tiles: ny * (kt + 1) rows of the ACT iteration
+                ne, hi = _span(F["act"], F["nx"], F["ny"] * tiles, F["act_xs"], F["act_ys"])
+                faults.append((this & ne & (hi >= lines["ACT"]), srange))
+                ne, hi = _span(F["acc"], F["nx"], F["ny"], F["acc_xs"], F["acc_ys"])
+                faults.append((this & ne & (hi >= lines["ACC"]), srange))
+                faults.append((this & F["preload"] & (F["wgt"] + tiles * cfg.rows - 1 >= lines["WGT"]), srange))
             elif name == "VEC":
                 func = F["func"]
                 for vf in VEC_FUNCS:
@@ -193,7 +200,7 @@ class Decoder(wiring.Component):
 
         m.d.comb += self.fault.eq(_first(m, faults)[1])
 
-        queue = Const(CONTROL_QUEUE, 2)
+        queue = Const(CONTROL_QUEUE, QUEUE_BITS)
         for ins in INSTRUCTIONS:
             if ins.name == "NOP":
                 q = field(w, "NOP", "queue")

@@ -8,7 +8,7 @@ from nnaccel.sim.isasim import check_instruction
 
 from nnaccel.hwconfig import load_config
 from nnaccel.isa import INSTRUCTIONS, AcceleratorFault, decode
-from nnaccel.isa.table import FAULT_BY_NAME
+from nnaccel.isa.table import BY_OPCODE, FAULT_BY_NAME, FLAG_CHANNEL, FLAG_NAMES, QUEUES
 
 
 def expected(word, cfg):
@@ -20,14 +20,27 @@ def expected(word, cfg):
     return 0, QUEUE_CODE.get(d.queue, CONTROL_QUEUE)
 
 
+def near_limit(cfg, ins, rng):
+    """Field values of a GEMM / VEC that land near the scratchpad ends: the base just below the
+    line count minus the iteration's extent, so that a few lines more or less decide the fault."""
+    vals = {f.name: int(rng.integers(0, min(f.max, 4) + 1)) for f in ins.fields}
+    spaces = {"GEMM": {"act": "ACT", "acc": "ACC", "wgt": "WGT"},
+              "VEC": {"dst": "ACT", "src": "ACC", "src2": "ACT", "param": "VEC"}}[ins.name]
+    for base, space in spaces.items():
+        vals[base] = max(0, cfg.lines(space) - int(rng.integers(0, 40)))
+    return vals
+
+
 def words_for(cfg, rng, n):
     """Random words of every opcode: fields drawn small, near the limits, or random; some with
-    reserved bits or undefined values."""
+    reserved bits or undefined values; GEMM / VEC also with bases near the scratchpad ends."""
     out = []
     for _ in range(n):
         ins = INSTRUCTIONS[rng.integers(len(INSTRUCTIONS))]
         vals = {}
-        for f in ins.fields:
+        if ins.name in ("GEMM", "VEC") and rng.random() < 0.3:
+            vals = near_limit(cfg, ins, rng)
+        for f in ([] if vals else ins.fields):
             r = rng.random()
             if r < 0.5:
                 vals[f.name] = int(rng.integers(0, min(f.max, 8) + 1))
@@ -51,12 +64,38 @@ def words_for(cfg, rng, n):
     return out
 
 
+def case_of(word, cfg):
+    """A label for the ISA v2 cases the random mix must contain (judged by the ISA simulator)."""
+    code, _ = expected(word, cfg)
+    op = word & 0xF
+    ins = BY_OPCODE.get(op)
+    if ins is None or (word & ins.reserved_mask):
+        return None
+    f = {x.name: (word >> x.lo) & x.max for x in ins.all_fields}
+    if ins.name == "NOP":
+        return ("NOP", QUEUES[f["queue"]], code)
+    if ins.name == "GEMM" and f["kt"]:
+        # does the range fault depend on the K tiles? the same word with kt = 0 as reference
+        code0, _ = expected(word & ~ins.field_map["kt"].mask, cfg)
+        return ("GEMM kt", code, code0 != code)
+    return None
+
+
 def test_decoder_matches_isa_simulator():
     for name in ("tiny", "small"):
         cfg = load_config(name)
         if name == "small":
             cfg = cfg.replace(dma_base=0x100000, dma_size=0x400000)   # a window with a lower bound
-        words = words_for(cfg, np.random.default_rng(3), 600)
+        words = words_for(cfg, np.random.default_rng(3), 1500)
+        cases = {case_of(w, cfg) for w in words}
+        illegal, srange = FAULT_BY_NAME["ILLEGAL_FIELD"].code, FAULT_BY_NAME["SCRATCHPAD_RANGE"].code
+        for q in QUEUES:                   # a NOP of every queue, legal and with a flag it may not use
+            assert ("NOP", q, 0) in cases, (name, q)
+            if any((q, fl) not in FLAG_CHANNEL for fl in FLAG_NAMES):
+                assert ("NOP", q, illegal) in cases, (name, q)
+        assert ("GEMM kt", 0, False) in cases, name                # K tiles, legal
+        assert ("GEMM kt", illegal, True) in cases, name           # kt > 0 without preload
+        assert ("GEMM kt", srange, True) in cases, name            # out of range only by the K tiles
         dut = Decoder(cfg)
         seen = set()
 
