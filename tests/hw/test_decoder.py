@@ -6,9 +6,9 @@ from amaranth.sim import Simulator
 from nnaccel.hw.decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder
 from nnaccel.sim.isasim import check_instruction
 
-from nnaccel.hwconfig import load_config
+from nnaccel.hwconfig import ELEMENT_BYTES, load_config
 from nnaccel.isa import INSTRUCTIONS, AcceleratorFault, decode
-from nnaccel.isa.table import BY_OPCODE, FAULT_BY_NAME, FLAG_CHANNEL, FLAG_NAMES, QUEUES
+from nnaccel.isa.table import BY_OPCODE, FAULT_BY_NAME, FLAG_CHANNEL, FLAG_NAMES, QUEUES, SPACE_ENUM
 
 
 def expected(word, cfg):
@@ -20,9 +20,35 @@ def expected(word, cfg):
     return 0, QUEUE_CODE.get(d.queue, CONTROL_QUEUE)
 
 
+def near_window(cfg, ins, rng):
+    """Field values of a LOAD / STORE whose bytes end (or start) within a few bytes of the DMA
+    window's end (start): random strides and sizes, the address placed from the box's extent."""
+    vals = {f.name: int(rng.integers(0, min(f.max, 4) + 1)) for f in ins.fields}
+    vals["sp"] = int(rng.integers(0, 4))
+    vals["len"] = int(rng.integers(1, cfg.line_elems + 1))
+    for k in ("x_size", "y_size"):
+        vals[k] = int(rng.integers(1, 40))
+    for k in ("x_stride", "y_stride"):
+        vals[k] = int(rng.integers(0, 1 << 16))
+    for k in ("pad_top", "pad_bottom", "pad_left", "pad_right"):
+        vals[k] = 0
+    eb = ELEMENT_BYTES[SPACE_ENUM[vals["sp"]]]
+    extent = ((vals["y_size"] - 1) * vals["y_stride"] + (vals["x_size"] - 1) * vals["x_stride"]
+              + vals["len"] * eb)
+    if rng.random() < 0.7:
+        ext = cfg.dma_base + cfg.dma_size - extent + int(rng.integers(-3, 4))
+    else:
+        ext = cfg.dma_base + int(rng.integers(-3, 4))
+    vals["ext_addr"] = ext % (1 << 32)
+    vals["sp_addr"] = 0
+    return vals
+
+
 def near_limit(cfg, ins, rng):
     """Field values of a GEMM / VEC that land near the scratchpad ends: the base just below the
     line count minus the iteration's extent, so that a few lines more or less decide the fault."""
+    if ins.name in ("LOAD", "STORE"):
+        return near_window(cfg, ins, rng)
     vals = {f.name: int(rng.integers(0, min(f.max, 4) + 1)) for f in ins.fields}
     spaces = {"GEMM": {"act": "ACT", "acc": "ACC", "wgt": "WGT"},
               "VEC": {"dst": "ACT", "src": "ACC", "src2": "ACT", "param": "VEC"}}[ins.name]
@@ -33,12 +59,13 @@ def near_limit(cfg, ins, rng):
 
 def words_for(cfg, rng, n):
     """Random words of every opcode: fields drawn small, near the limits, or random; some with
-    reserved bits or undefined values; GEMM / VEC also with bases near the scratchpad ends."""
+    reserved bits or undefined values; GEMM / VEC also with bases near the scratchpad ends, LOAD /
+    STORE with bytes near the DMA window's ends."""
     out = []
     for _ in range(n):
         ins = INSTRUCTIONS[rng.integers(len(INSTRUCTIONS))]
         vals = {}
-        if ins.name in ("GEMM", "VEC") and rng.random() < 0.3:
+        if ins.name in ("GEMM", "VEC", "LOAD", "STORE") and rng.random() < 0.3:
             vals = near_limit(cfg, ins, rng)
         for f in ([] if vals else ins.fields):
             r = rng.random()

@@ -50,3 +50,13 @@ def test_cli_synth_timeout_is_one_sentence(capsys):
     assert main(["synth", "--design", "requant", "--timeout", "0.01"]) == 1
     err = capsys.readouterr().err
     assert "nnaccel: error: Yosys did not finish tiny-requant for ice40 within 0.01 s" in err
+
+
+def test_tiny_decoder_leaves_the_dsps_to_the_array():
+    """The decoder's range / window checks share LUT multipliers: no DSP (the array takes all 8 of
+    the UP5K's), and (with ABC) well under the 1,345 LUT4 + 9 DSP of the unshared ISA v1 decoder."""
+    from nnaccel.boards.synth import TARGETS, design_for, synthesize
+    rep = synthesize(design_for("tiny", "decoder", TARGETS["ice40"]), "ice40", name="test-tiny-decoder")
+    assert rep["dsp"] == 0 and rep["bram"] == 0
+    if rep["lut_mapper"] == "abc":
+        assert rep["lut"] <= 1500
