@@ -29,7 +29,7 @@ from nnaccel.isa import words_to_bytes
 from nnaccel.model import Model
 
 from . import lower as L
-from .emit import ProgramBuilder, listing
+from .emit import ProgramBuilder, RawPass, listing
 from .package import FORMAT, VERSION, Package
 
 ALIGN = 16
@@ -168,6 +168,9 @@ def compile_model(model: Model, config="base", validate: bool = True) -> Package
         for i in seg:
             for p, stages in enumerate(lowered[i]):
                 b.layer((i, p))
+                if isinstance(stages, RawPass):
+                    b.raw(stages)
+                    continue
                 for st in stages:
                     b.stage(*st)
         ins = b.finish()

@@ -1,24 +1,40 @@
-"""Instruction emission with the dependency-token discipline of the decoupled load / compute /
-store queues (``docs/isa.md``, queue model).
+"""Instruction emission with the dependency-token discipline of the four decoupled queues
+load -> compute -> vector -> store (``docs/isa.md``, queue model; channels and flags come from
+``nnaccel.isa.table``).
 
-A layer is emitted as a sequence of *stages*. A stage is a load batch (LOADs into the stage's
-buffers), a compute batch (GEMM / VEC) and a store batch (STOREs of the stage's results); a batch
-with nothing to do is one NOP on its queue so that every stage carries the same tokens:
+A layer is either a sequence of *stages* (:meth:`ProgramBuilder.stage`) or one pre-tokenized
+instruction list (:meth:`ProgramBuilder.raw`, used by the pointwise schedule of
+``compiler/lower.py``). A stage is a load batch (LOADs into the stage's buffers), a compute list
+(GEMM and VEC in data order) and a store batch (STOREs of the stage's results). The compute list
+is split into *steps*: a run of GEMMs (compute queue) followed by the VECs that read their
+accumulators (vector queue). An empty batch is one NOP on its queue so that every stage carries
+the same tokens.
 
-* load batch: the first instruction pops a token from compute (``c2l``) when the stage is the
-  third or later of its layer (the compute batch two stages earlier has finished with the buffer
-  parity this stage loads into); the last one pushes ``l2c``;
-* compute batch: the first instruction pops ``l2c`` (its data is in) and, from the third stage,
-  ``s2c`` (the store batch two stages earlier has drained the output buffer of this parity); the
-  last one pushes ``c2l`` and ``c2s``;
-* store batch: the first instruction pops ``c2s``; the last pushes ``s2c``.
+Stages with GEMMs (convolutions, matrix products):
 
-Stages are emitted software-pipelined (load of stage ``s + 1`` before compute of stage ``s``), so
-loads run ahead of compute and stores behind it: double buffering. Between layers a *barrier*
-drains every outstanding token: compute pops every ``s2c`` (all stores of the layer are done, so
-the next layer may read what they wrote) and pushes one ``c2l``; load pops every ``c2l``. The
-builder counts pushes and pops per channel, so a program always ends balanced up to the
-discarded tokens the queue model allows.
+* load batch: the first instruction pops ``c2l`` when the stage is the third or later of its
+  layer (the GEMMs two stages earlier have finished with the buffer parity this stage loads
+  into); the last one pushes ``l2c``;
+* compute: the first GEMM pops ``l2c``; the last pushes ``c2l`` (input and weights free). A step
+  whose GEMMs feed VECs pushes ``c2v`` after its last GEMM; its VECs pop it, and the last VEC of
+  the step pushes ``v2c`` (accumulators read), which the next step's first GEMM pops before it
+  overwrites them;
+* vector: the first instruction of the stage pops ``s2v`` from the third stage on (the stores
+  two stages earlier have drained the output buffer of this parity); the last pushes ``v2s``;
+* store batch: the first instruction pops ``v2s``; the last pushes ``s2v``.
+
+Stages without GEMMs (pooling, element-wise, lookup tables, DMA-only copies): the compute queue
+only passes tokens: a NOP pops ``l2c`` and pushes ``c2v``; the vector batch (a NOP when empty)
+pops it (and ``s2v`` as above), pushes ``v2s`` and ``v2c``; a second compute NOP pops that ``v2c``
+and pushes ``c2l`` (the input buffer is free once the vector unit has read it).
+
+Stages are emitted software-pipelined (load of stage ``s + 1`` before the compute of stage ``s``);
+every token is popped by an instruction that comes after its producer in program order, so no
+order of fetch stalls can deadlock. Between layers a *barrier* drains every channel: the vector
+queue pops every outstanding ``s2v`` (all stores of the layer are done, so the next layer may read
+what they wrote) and ``c2v``, then pushes ``v2c``; compute pops every ``l2c`` / ``v2c`` and pushes
+``c2l``; load pops every ``c2l``. The builder counts pushes and pops per channel, so every layer
+starts with empty channels.
 """
 
 from __future__ import annotations
@@ -26,15 +42,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from nnaccel.isa import encode, format_instruction
+from nnaccel.isa.table import BY_NAME, FLAG_CHANNEL, QUEUES, TOKEN_CHANNELS
 
-#: (queue, flag) -> channel, as the ISA defines ``prev`` / ``next`` per queue.
-_CHANNEL = {("load", "pop_next"): "c2l", ("load", "push_next"): "l2c",
-            ("compute", "pop_prev"): "l2c", ("compute", "pop_next"): "s2c",
-            ("compute", "push_prev"): "c2l", ("compute", "push_next"): "c2s",
-            ("store", "pop_prev"): "c2s", ("store", "push_prev"): "s2c"}
-_FLAG = {(q, ch, kind): f for (q, f), ch in _CHANNEL.items() for kind in ("pop", "push")
-         if f.startswith(kind)}
-_QUEUE_OF = {"LOAD": "load", "STORE": "store", "RDPERF": "store", "GEMM": "compute", "VEC": "compute"}
+#: (queue, channel) -> the flag that pops (consumer) or pushes (producer) on it.
+_FLAG = {(q, ch): f for (q, f), ch in FLAG_CHANNEL.items()}
+L2C, C2L, C2V, V2C, V2S, S2V = (TOKEN_CHANNELS[p] for p in (
+    ("load", "compute"), ("compute", "load"), ("compute", "vector"), ("vector", "compute"),
+    ("vector", "store"), ("store", "vector")))
 
 
 @dataclass
@@ -50,44 +64,83 @@ class Ins:
     def queue(self) -> str:
         if self.name == "NOP":
             return self.fields["queue"]
-        return _QUEUE_OF[self.name]
+        return BY_NAME[self.name].queue
 
     def word(self) -> int:
         return encode(self.name, **self.fields, **{f: 1 for f in self.flags})
 
+    def channels(self):
+        """``(kind, channel)`` for each token flag (``kind`` is ``pop`` or ``push``)."""
+        return [(f.split("_")[0], FLAG_CHANNEL[(self.queue, f)]) for f in sorted(self.flags)]
+
+
+class RawPass(list):
+    """A pass given as one pre-tokenized instruction list (see :meth:`ProgramBuilder.raw`)."""
+
 
 def nop(queue: str, comment: str = "") -> Ins:
+    assert queue in QUEUES, queue
     return Ins("NOP", {"queue": queue}, comment)
+
+
+def token(ins: Ins, channel: str, kind: str) -> Ins:
+    """Sets the flag of ``ins`` that pops / pushes ``channel``; returns ``ins``."""
+    consumer = {ch: b for (a, b), ch in TOKEN_CHANNELS.items()}[channel]
+    producer = {ch: a for (a, b), ch in TOKEN_CHANNELS.items()}[channel]
+    want = consumer if kind == "pop" else producer
+    if ins.queue != want:
+        raise ValueError(f"{ins.name} on the {ins.queue} queue cannot {kind} {channel}")
+    f = _FLAG[(ins.queue, channel)]
+    if f in ins.flags:
+        raise ValueError(f"{ins.name} already uses {f}")
+    ins.flags.add(f)
+    return ins
+
+
+def split_steps(computes: list[Ins]) -> list[tuple[list[Ins], list[Ins]]]:
+    """A compute list in data order as steps ``(gemms, vecs)``: each run of GEMMs with the VECs
+    that follow it."""
+    steps: list[tuple[list[Ins], list[Ins]]] = []
+    for i in computes:
+        is_gemm = i.queue == "compute"
+        if not steps or (is_gemm and steps[-1][1]):
+            steps.append(([], []))
+        (steps[-1][0] if is_gemm else steps[-1][1]).append(i)
+    return steps
 
 
 class ProgramBuilder:
     """Collects the instructions of one accelerator program (one segment) with their tokens.
 
     ``layer(tag)`` starts a new layer (a barrier after the previous one); ``stage(loads, computes,
-    stores)`` adds a stage; :meth:`finish` appends FINISH and returns the instruction list. Each
-    instruction remembers the layer tag it belongs to (``tags``), for listings and per-layer
-    performance figures.
+    stores)`` adds a stage, ``raw(ins)`` a pre-tokenized instruction list; :meth:`finish` appends
+    FINISH and returns the instruction list. Each instruction remembers the layer tag it belongs to
+    (``tags``), for listings and per-layer performance figures.
     """
 
     def __init__(self):
         self.ins: list[Ins] = []
         self.tags: list[object] = []
-        self.pushed = {c: 0 for c in ("l2c", "c2l", "c2s", "s2c")}
+        self.pushed = {c: 0 for c in TOKEN_CHANNELS.values()}
         self.popped = dict(self.pushed)
         self._tag = None
         self._stage_in_layer = 0
-        self._pending = None  # (computes, stores, stage index) waiting for the next stage's loads
+        self._pending: list[Ins] | None = None  # compute / vector / store of the previous stage
+        self._v2c_owed = 0  # v2c pushed by a GEMM stage's VECs that the next GEMM step pops
         self._started = False
 
     # ------------------------------------------------------------------ token helpers
     def _flag(self, ins: Ins, channel: str, kind: str) -> None:
-        ins.flags.add(_FLAG[(ins.queue, channel, kind)])
+        token(ins, channel, kind)
         (self.pushed if kind == "push" else self.popped)[channel] += 1
 
     def _append(self, batch: list[Ins]) -> None:
         for i in batch:
             self.ins.append(i)
             self.tags.append(self._tag)
+
+    def outstanding(self, channel: str) -> int:
+        return self.pushed[channel] - self.popped[channel]
 
     # ------------------------------------------------------------------ layers and stages
     def layer(self, tag) -> None:
@@ -103,44 +156,112 @@ class ProgramBuilder:
         s = self._stage_in_layer
         self._stage_in_layer += 1
         loads = list(loads) or [nop("load", "no load")]
-        computes = list(computes) or [nop("compute", "no compute")]
         stores = list(stores) or [nop("store", "no store")]
+        steps = split_steps(computes)
         if s >= 2:
-            self._flag(loads[0], "c2l", "pop")
-        self._flag(loads[-1], "l2c", "push")
-        self._flag(computes[0], "l2c", "pop")
-        if s >= 2:
-            self._flag(computes[0], "s2c", "pop")
-        self._flag(computes[-1], "c2l", "push")
-        self._flag(computes[-1], "c2s", "push")
-        self._flag(stores[0], "c2s", "pop")
-        self._flag(stores[-1], "s2c", "push")
+            self._flag(loads[0], C2L, "pop")
+        self._flag(loads[-1], L2C, "push")
+        if any(i.queue == "compute" for i in computes):
+            # VECs with no GEMM of their own (accumulators of earlier stages): a compute NOP
+            # orders them after every GEMM before it
+            steps = [(gs or [nop("compute", "order the next VECs after the GEMMs before")], vs)
+                     for gs, vs in steps]
+        gemms = [g for st in steps for g in st[0]]
+        vecs = [v for st in steps for v in st[1]]
+        body: list[Ins] = []
+        if gemms:
+            self._flag(gemms[0], L2C, "pop")
+            for gs, vs in steps:
+                if self._v2c_owed:
+                    self._flag(gs[0], V2C, "pop")
+                    self._v2c_owed = 0
+                if vs:
+                    self._flag(gs[-1], C2V, "push")
+                    self._flag(vs[0], C2V, "pop")
+                    self._flag(vs[-1], V2C, "push")
+                    self._v2c_owed = 1
+                body += gs + vs
+            self._flag(gemms[-1], C2L, "push")
+            vq = vecs or [nop("vector", "no vector work")]
+            if not vecs:
+                body.append(vq[0])
+            if s >= 2:
+                self._flag(vq[0], S2V, "pop")
+            self._flag(vq[-1], V2S, "push")
+        else:
+            pre = []
+            if self._v2c_owed:
+                n = nop("compute", "take the last requantization's token")
+                self._flag(n, V2C, "pop")
+                pre.append(n)
+                self._v2c_owed = 0
+            fwd = nop("compute", "pass the load token to the vector queue")
+            self._flag(fwd, L2C, "pop")
+            self._flag(fwd, C2V, "push")
+            vq = vecs or [nop("vector", "no vector work")]
+            self._flag(vq[0], C2V, "pop")
+            if s >= 2:
+                self._flag(vq[0], S2V, "pop")
+            self._flag(vq[-1], V2S, "push")
+            self._flag(vq[-1], V2C, "push")
+            rel = nop("compute", "input buffer read: release it to the load queue")
+            self._flag(rel, V2C, "pop")
+            self._flag(rel, C2L, "push")
+            body = pre + [fwd] + vq + [rel]
+        self._flag(stores[0], V2S, "pop")
+        self._flag(stores[-1], S2V, "push")
         # software pipelining: this stage's loads go before the previous stage's compute
         self._append(loads)
         if self._pending is not None:
-            self._append(self._pending[0])
-            self._append(self._pending[1])
-        self._pending = (computes, stores)
+            self._append(self._pending)
+        self._pending = body + stores
+
+    def raw(self, ins: list[Ins]) -> None:
+        """Appends a pre-tokenized instruction list (its flags counted; the list must leave every
+        channel it uses with no more pops than pushes)."""
+        self._flush()
+        if self._v2c_owed:
+            n = nop("compute", "take the last requantization's token")
+            self._flag(n, V2C, "pop")
+            self._append([n])
+            self._v2c_owed = 0
+        for i in ins:
+            for kind, ch in i.channels():
+                (self.pushed if kind == "push" else self.popped)[ch] += 1
+                if self.popped[ch] > self.pushed[ch]:
+                    raise ValueError(f"{i.comment or i.name}: pops {ch} before any push")
+        self._append(ins)
 
     def _flush(self) -> None:
         if self._pending is not None:
-            self._append(self._pending[0])
-            self._append(self._pending[1])
+            self._append(self._pending)
             self._pending = None
+
+    def _drain(self, queue: str, channels: list[str], comment: str, push: str | None = None) -> None:
+        """NOPs on ``queue`` popping every outstanding token of ``channels``, the last one pushing
+        ``push``."""
+        batch = []
+        while any(self.outstanding(c) for c in channels) or not batch:
+            n = nop(queue, comment)
+            for c in channels:
+                if self.outstanding(c):
+                    self._flag(n, c, "pop")
+            batch.append(n)
+        if push:
+            self._flag(batch[-1], push, "push")
+        elif not any(b.flags for b in batch[-1:]):
+            batch.pop()
+        self._append(batch)
 
     def _barrier(self) -> None:
         tag, self._tag = self._tag, ("barrier", self._tag)
-        while self.popped["s2c"] < self.pushed["s2c"]:
-            n = nop("compute", "barrier: wait for the layer's stores")
-            self._flag(n, "s2c", "pop")
-            self._append([n])
-        n = nop("compute", "barrier: release the load queue")
-        self._flag(n, "c2l", "push")
-        self._append([n])
-        while self.popped["c2l"] < self.pushed["c2l"]:
-            n = nop("load", "barrier: wait for compute")
-            self._flag(n, "c2l", "pop")
-            self._append([n])
+        self._v2c_owed = 0
+        if self.outstanding(V2S):
+            self._drain("store", [V2S], "barrier: drop unused store tokens")
+        self._drain("vector", [S2V, C2V], "barrier: wait for the layer's stores", push=V2C)
+        self._drain("compute", [L2C, V2C], "barrier: wait for the vector queue", push=C2L)
+        self._drain("load", [C2L], "barrier: wait for compute")
+        assert not any(self.outstanding(c) for c in self.pushed), self.pushed
         self._tag = tag
 
     def finish(self) -> list[Ins]:

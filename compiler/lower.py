@@ -40,6 +40,7 @@ from nnaccel.golden.common import qrange
 from nnaccel.golden.context import KernelContext
 from nnaccel.golden.elementwise import add_sub_real_multipliers, f32, mul_real_multiplier
 from nnaccel.hwconfig import HwConfig
+from nnaccel.isa.table import VEC_BY_NAME, div_params
 from nnaccel.model import Operand, OperandType, Operation, Subgraph
 from nnaccel.program import lut_block, param_block
 from nnaccel.quant import activation_range_quantized, quantize_multiplier
@@ -52,6 +53,8 @@ QUANT8 = (T.TENSOR_QUANT8_ASYMM, T.TENSOR_QUANT8_ASYMM_SIGNED)
 MAX8 = 255
 MAX16 = 65535
 MAX_PAD = 3
+#: VEC lines of one REQ parameter block.
+REQ_LINES = len(VEC_BY_NAME["REQ"].params)
 
 
 class CannotLower(Exception):
@@ -456,7 +459,7 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
         keys = [tuple(int(v) for v in k) for k in np.argwhere(live[co])] or [(0, 0, 0)]
         per_block.append(keys)
     wgt_tiles = cfg.lines("WGT") // R
-    vec_blocks = min(cfg.lines("VEC") // 6, MAX8 // 6)
+    vec_blocks = min(cfg.lines("VEC") // REQ_LINES, MAX8 // REQ_LINES)
     # resident weights: passes of at most ``cap`` output blocks whose weight tiles fit the WGT
     # scratchpad (fewer blocks per pass leave room for larger tiles, at the price of re-reading
     # the input once per pass)
@@ -566,7 +569,7 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
                                 continue
                             dst = out_base[p] + j * toh * tow
                             computes.append(Ins("VEC", {"func": "REQ", "signed": 0, "dst": dst, "src": acc0,
-                                                        "param": 6 * j, "nx": tw, "ny": th, "dst_xs": 1, "dst_ys": tw,
+                                                        "param": REQ_LINES * j, "nx": tw, "ny": th, "dst_xs": 1, "dst_ys": tw,
                                                         "src_xs": 1, "src_ys": tw},
                                                 f"{s.what}: requantize out c{co * R}"))
                             ln = min(R, s.o - co * R)
@@ -646,12 +649,15 @@ def pool_passes(ctx, s: dict, kind: str) -> list:
     in_base, out_base = (0, in_lines), (2 * in_lines, 2 * in_lines + out_lines)
     distinct = sorted({int(v) for v in counts.reshape(-1)})
     if avg:
-        blocks = {d: k * 3 for k, d in enumerate(distinct)}
-        rows = [param_block(cfg, "DIV", div=d, lo=s["lo"], hi=s["hi"]) for d in distinct]
+        plines = VEC_BY_NAME["DIV"].param_lines(cfg.cols)
+        blocks = {d: k * plines for k, d in enumerate(distinct)}
+        rows = [param_block(cfg, "DIV", **dict(zip(("half", "m", "s"), div_params(d))), lo=s["lo"], hi=s["hi"])
+                for d in distinct]
     else:
+        plines = VEC_BY_NAME["CLAMP"].param_lines(cfg.cols)
         rows = [param_block(cfg, "CLAMP", lo=qmin, hi=255 if not s["signed"] else 127),
                 param_block(cfg, "CLAMP", lo=s["lo"], hi=s["hi"])]
-    if 3 * len(rows) > cfg.lines("VEC") or 3 * len(rows) > MAX8:
+    if plines * len(rows) > cfg.lines("VEC") or plines * len(rows) > MAX8:
         raise CannotLower("too many distinct window sizes for the vector parameters")
     pre = load_vec(cfg, ctx.consts, vec_blob(rows), 0, f"{kind}: parameters")
     what = kind
@@ -692,7 +698,7 @@ def pool_passes(ctx, s: dict, kind: str) -> list:
                     if avg:
                         computes += _div_regions(counts[oy0:oy0 + th, ox0:ox0 + tw], blocks, dst, tw, what, ci * R)
                     else:
-                        computes.append(Ins("VEC", {"func": "CLAMP", "signed": s["signed"], "dst": dst, "src": dst, "param": 2,
+                        computes.append(Ins("VEC", {"func": "CLAMP", "signed": s["signed"], "dst": dst, "src": dst, "param": plines,
                                                         "nx": tw, "ny": th, "dst_xs": 1, "dst_ys": tw, "src_xs": 1, "src_ys": tw},
                                             f"{what}: fused activation c{ci * R}"))
                     ext = ctx.addr[s["y"]] + ((nb * s["oh"] + oy0) * s["ow"] + ox0) * s["c"] + ci * R

@@ -215,7 +215,7 @@ def _static_counts(cfg: HwConfig, decoded) -> tuple[int, int]:
     macs = dma = 0
     for d in decoded:
         if d.name == "GEMM":
-            macs += d.nx * d.ny * cfg.rows * cfg.cols
+            macs += (d.kt + 1) * d.nx * d.ny * cfg.rows * cfg.cols
         elif d.name in ("LOAD", "STORE"):
             rows, cols = d.y_size, d.x_size
             if d.name == "LOAD":
