@@ -43,12 +43,22 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from nnaccel.hwconfig import ELEMENT_BYTES, load_config
-from nnaccel.isa.table import ADD_LEFT_SHIFT, COUNTER_BY_NAME, N_COUNTERS, SPACE_ENUM, VEC_BY_NAME, VEC_FUNCS
+from nnaccel.isa.table import (
+    ADD_LEFT_SHIFT,
+    COUNTER_BY_NAME,
+    FLAG_CHANNEL,
+    N_COUNTERS,
+    QUEUES,
+    SPACE_ENUM,
+    TOKEN_CHANNELS,
+    VEC_BY_NAME,
+    VEC_FUNCS,
+)
 
 from .array import SystolicArray
 from .decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder, fault_code, field, opcode_of
 from .extmem import ExtMemory, counters_per_beat, word_bytes
-from .vector import clamp, mbqm
+from .vector import clamp, mbqm_round, mbqm_scale
 
 __all__ = ["Accelerator", "SimTop"]
 
@@ -88,7 +98,7 @@ class _Walker:
     """A 2-D strided iterator over lines: ``cur`` is the current value (the base while
     ``restart``), ``advance`` moves to ``x + 1`` (or the next row) at the clock edge."""
 
-    def __init__(self, m: Module, name: str, width: int, restart, base, nx, xs, ys):
+    def __init__(self, m: Module, name: str, width: int, restart, base, nx, xs, ys, wrap=None):
         self.cur_r = Signal(width, name=f"{name}_cur")
         self.row_r = Signal(width, name=f"{name}_row")
         self.x_r = Signal(8, name=f"{name}_x")
@@ -99,11 +109,12 @@ class _Walker:
         m.d.comb += [self.cur.eq(Mux(restart, base, self.cur_r)), row.eq(Mux(restart, base, self.row_r)),
                      x.eq(Mux(restart, 0, self.x_r))]
         last = x + 1 >= nx
+        wrap = Const(0, 1) if wrap is None else wrap     # advance back to the base (next K tile)
         self.nxt = Signal(width, name=f"{name}_nxt")
-        m.d.comb += self.nxt.eq(Mux(last, row + ys, self.cur + xs))
+        m.d.comb += self.nxt.eq(Mux(wrap, base, Mux(last, row + ys, self.cur + xs)))
         with m.If(self.advance):
-            m.d.sync += [self.cur_r.eq(self.nxt), self.row_r.eq(Mux(last, row + ys, row)),
-                         self.x_r.eq(Mux(last, 0, x + 1))]
+            m.d.sync += [self.cur_r.eq(self.nxt), self.row_r.eq(Mux(wrap, base, Mux(last, row + ys, row))),
+                         self.x_r.eq(Mux(wrap | last, 0, x + 1))]
         with m.Else():
             m.d.sync += [self.cur_r.eq(self.cur), self.row_r.eq(row), self.x_r.eq(x)]
 
@@ -182,11 +193,16 @@ class Accelerator(wiring.Component):
         for s in SPACE_ENUM:
             m.submodules[f"sp_{s.lower()}"] = mems[s] = Memory(shape=unsigned(widths[s]), depth=cfg.lines(s),
                                                                init=[])
+        # ports per space (simulation: Amaranth memories with several ports; see docs/rtl.md):
+        # ACT 2 writes (load, vector) + 4 reads (store, GEMM, VEC src, VEC src2); ACC 3 writes
+        # (load, GEMM, vector) + 3 reads (store, GEMM, vector); WGT and VEC 1 write (load) + 2 reads
         wl = {s: mems[s].write_port() for s in SPACE_ENUM}            # load engine
         rs = {s: mems[s].read_port() for s in SPACE_ENUM}             # store engine
-        rc = {s: mems[s].read_port() for s in SPACE_ENUM}             # compute engine
-        rc2 = mems["ACT"].read_port()                                 # VEC second source
-        wc = {s: mems[s].write_port() for s in ("ACT", "ACC")}        # compute engine
+        rg = {s: mems[s].read_port() for s in ("ACT", "WGT", "ACC")}  # GEMM engine
+        wg_acc = mems["ACC"].write_port()                             # GEMM engine
+        rv = {s: mems[s].read_port() for s in ("ACT", "ACC", "VEC")}  # vector engine
+        rv2 = mems["ACT"].read_port()                                 # VEC second source
+        wv = {s: mems[s].write_port() for s in ("ACT", "ACC")}        # vector engine
 
         # ---------------------------------------------------------------- control, fetch, queues
         IDLE, RUN, DONE = 0, 1, 2
@@ -200,27 +216,29 @@ class Accelerator(wiring.Component):
                      self.counters.eq(Cat(*counters))]
 
         width = 128 + ENTRY_PC + ENTRY_STALL
-        fifos = [_Fifo(m, cfg.queue_depth, width, q) for q in ("lq", "cq", "sq")]
+        fifos = [_Fifo(m, cfg.queue_depth, width, f"{q[0]}q") for q in QUEUES]
 
         m.submodules.decoder = dec = Decoder(cfg)
         m.d.comb += [self.i_addr.eq(self.prog_addr + (pc << 4)), dec.word.eq(self.i_data)]
 
-        # tokens: l2c, c2l, c2s, s2c
-        tok = {c: Signal(16, name=f"tok_{c}") for c in ("l2c", "c2l", "c2s", "s2c")}
-        pops = {0: {"pop_next": "c2l"}, 1: {"pop_prev": "l2c", "pop_next": "s2c"}, 2: {"pop_prev": "c2s"}}
-        pushes = {0: {"push_next": "l2c"}, 1: {"push_prev": "c2l", "push_next": "c2s"}, 2: {"push_prev": "s2c"}}
+        # tokens: one counter per channel of the table; each queue's flags name its channels
+        tok = {c: Signal(16, name=f"tok_{c}") for c in TOKEN_CHANNELS.values()}
+        pops = {q: {f: ch for (qq, f), ch in FLAG_CHANNEL.items() if qq == name and f.startswith("pop")}
+                for q, name in enumerate(QUEUES)}
+        pushes = {q: {f: ch for (qq, f), ch in FLAG_CHANNEL.items() if qq == name and f.startswith("push")}
+                  for q, name in enumerate(QUEUES)}
 
         def hdr(word, flag):
             return field(word, "NOP", flag)
 
         engines = []
-        for q in range(3):
+        for q in range(len(QUEUES)):
             head = fifos[q].rdata[:128]
             ok = Const(1, 1)
             for flag, ch in pops[q].items():
                 ok = ok & (~hdr(head, flag) | (tok[ch] != 0))
-            engines.append(_Engine(m, QUEUE_NAMES[q], fifos[q], ok & (state == RUN)))
-        le, ce, se = engines
+            engines.append(_Engine(m, QUEUES[q], fifos[q], ok & (state == RUN)))
+        le, ge, ve, se = (engines[QUEUE_CODE[q]] for q in ("load", "compute", "vector", "store"))
 
         for ch, count in tok.items():
             inc = Const(0, 2)
@@ -236,7 +254,11 @@ class Accelerator(wiring.Component):
 
         # fetch
         q_of = dec.queue
-        room = Array([f.count < f.depth for f in fifos] + [Const(1, 1)])[q_of]
+        room = Signal()
+        m.d.comb += room.eq(q_of >= len(QUEUES))
+        for q, f in enumerate(fifos):
+            with m.If(q_of == q):
+                m.d.comb += room.eq(f.count < f.depth)
         for q, f in enumerate(fifos):
             m.d.comb += f.wdata.eq(Cat(self.i_data, pc, (cycle - last_f - 1)[:ENTRY_STALL]))
         fetching = (state == RUN) & ~finished
@@ -421,113 +443,171 @@ class Accelerator(wiring.Component):
         add_event("dma_store_bytes", se.complete & is_rdperf, 8 * N_COUNTERS)
         add_event("dma_latency", se.complete & (is_store | is_rdperf), L)
 
-        # ---------------------------------------------------------------- compute engine
-        w = ce.word
-        op = field(w, "NOP", "opcode")
-        is_gemm = op == opcode_of("GEMM")
-        is_vec = op == opcode_of("VEC")
-        cstart = ce.start
-        step = ce.step
-
-        # GEMM
+        # ---------------------------------------------------------------- GEMM engine (compute queue)
+        w = ge.word
+        is_gemm = field(w, "NOP", "opcode") == opcode_of("GEMM")
+        gstart = ge.start
+        step = ge.step
         G = {n: field(w, "GEMM", n) for n in ("accumulate", "preload", "act_signed", "wgt_signed", "act",
                                               "acc", "wgt", "za", "zw", "nx", "ny", "act_xs", "act_ys",
-                                              "acc_xs", "acc_ys")}
+                                              "acc_xs", "acc_ys", "kt")}
+        lr = R.bit_length() - 1                       # rows is a power of two
         pre = Mux(G["preload"], R, 0)
         gn = Signal(16)
-        m.d.comb += gn.eq(G["nx"] * G["ny"])
+        tlen = Signal(16)                             # one K tile's streaming slot: max(nx*ny, rows)
+        ntiles = Signal(5)
+        m.d.comb += [gn.eq(G["nx"] * G["ny"]), tlen.eq(Mux(gn > R, gn, R)), ntiles.eq(G["kt"] + 1)]
         m.submodules.array = arr = SystolicArray(R, C, dsp_cells=self.dsp_cells)
-        act_w = _Walker(m, "gact", 16, cstart, G["act"], G["nx"], G["act_xs"], G["act_ys"])
-        accw = _Walker(m, "gacc", 16, cstart, G["acc"], G["nx"], G["acc_xs"], G["acc_ys"])
-        streaming = ce.active & is_gemm & (step >= pre) & (step < pre + gn)
+        gact = ge.active & is_gemm
+        # the weight buffer that holds the most recent tile; a preloading GEMM starts in the other
+        cur_buf = Signal()
+        b0 = ~cur_buf
+        with m.If(ge.complete & is_gemm & G["preload"]):
+            m.d.sync += cur_buf.eq(b0 ^ G["kt"][0])
+        # position in the K tiles: tile index and step within its slot (from step `pre` on)
+        tpos_r = Signal(16)
+        tidx_r = Signal(5)
+        tpos = Mux(gstart, 0, tpos_r)
+        tidx = Mux(gstart, 0, tidx_r)
+        in_tiles = step >= pre
+        tlast = tpos == tlen - 1
+        with m.If(ge.active):
+            m.d.sync += [tpos_r.eq(Mux(in_tiles, Mux(tlast, 0, tpos + 1), 0)),
+                         tidx_r.eq(Mux(in_tiles, tidx + tlast, 0))]
+        streaming = gact & in_tiles & (tpos < gn) & (tidx <= G["kt"])
+        # activations: the walker runs on across tiles (tile t's base is act + t*ny*act_ys)
+        act_w = _Walker(m, "gact", 16, gstart, G["act"], G["nx"], G["act_xs"], G["act_ys"])
         m.d.comb += act_w.advance.eq(streaming)
+        # weights: tile 0 in steps 0..rows-1, tile t+1 in the first rows steps of tile t's slot
+        wcnt_r = Signal(16)
+        wcnt = Mux(gstart, 0, wcnt_r)
+        wread = gact & G["preload"] & ((step < R) | (in_tiles & (tpos < R) & (tidx < G["kt"])))
+        with m.If(ge.active):
+            m.d.sync += wcnt_r.eq(wcnt + wread)
+        w_we = Signal()
+        w_row = Signal(max(lr, 1))
+        w_sel = Signal()
         a_valid = Signal()
-        in_preload = Signal()
-        wrow = Signal(range(R + 1))
-        m.d.sync += [a_valid.eq(streaming), in_preload.eq(ce.active & is_gemm & G["preload"] & (step < R)),
-                     wrow.eq(step[:len(wrow)])]
+        a_sel = Signal()
+        m.d.sync += [w_we.eq(wread), w_row.eq(wcnt[:max(lr, 1)] if lr else 0), w_sel.eq(b0 ^ wcnt[lr]),
+                     a_valid.eq(streaming), a_sel.eq(Mux(G["preload"], b0 ^ tidx[0], cur_buf))]
 
         def byte9(v, sgn):
             return Mux(sgn, v.as_signed(), v.as_unsigned())
 
         m.d.comb += [
-            arr.w_we.eq(in_preload), arr.w_row.eq(wrow), arr.w_data.eq(rc["WGT"].data),
+            arr.w_we.eq(w_we), arr.w_row.eq(w_row), arr.w_sel.eq(w_sel), arr.w_data.eq(rg["WGT"].data),
             arr.w_signed.eq(G["wgt_signed"]), arr.w_zp.eq(byte9(G["zw"], G["wgt_signed"])),
-            arr.a_valid.eq(a_valid), arr.a_data.eq(rc["ACT"].data),
+            arr.a_valid.eq(a_valid), arr.a_sel.eq(a_sel), arr.a_data.eq(rg["ACT"].data),
             arr.a_signed.eq(G["act_signed"]), arr.a_zp.eq(byte9(G["za"], G["act_signed"])),
         ]
-        gwrite = ce.active & is_gemm & arr.o_valid
+        # results: tile t's line x is added to ACC (tiles after the first always accumulate)
+        gwrite = gact & arr.o_valid
+        ocnt_r = Signal(16)
+        otile_r = Signal(5)
+        ocnt = Mux(gstart, 0, ocnt_r)
+        otile = Mux(gstart, 0, otile_r)
+        olast = ocnt + 1 >= gn
+        with m.If(ge.active):
+            m.d.sync += [ocnt_r.eq(ocnt), otile_r.eq(otile)]
+            with m.If(gwrite):
+                m.d.sync += [ocnt_r.eq(Mux(olast, 0, ocnt + 1)), otile_r.eq(otile + olast)]
+        accw = _Walker(m, "gacc", 16, gstart, G["acc"], G["nx"], G["acc_xs"], G["acc_ys"], wrap=olast)
         m.d.comb += accw.advance.eq(gwrite)
-        old = rc["ACC"].data
-        gsum = Cat(*[(arr.o_data[j] + Mux(G["accumulate"], old[32 * j:32 * j + 32], 0))[:32] for j in range(C)])
+        old = rg["ACC"].data
+        use_old = G["accumulate"] | (otile != 0)
+        gsum = Cat(*[(arr.o_data[j] + Mux(use_old, old[32 * j:32 * j + 32], 0))[:32] for j in range(C)])
+        m.d.comb += [
+            rg["ACT"].addr.eq(act_w.cur),
+            rg["WGT"].addr.eq(G["wgt"] + wcnt),
+            rg["ACC"].addr.eq(Mux(gwrite, accw.nxt, accw.cur)),     # the old line, one step ahead
+            wg_acc.addr.eq(accw.cur), wg_acc.data.eq(gsum),
+            wg_acc.en.eq(gwrite.replicate(len(wg_acc.en))),
+        ]
+        ge.set_cycles(m, Mux(is_gemm, pre + ntiles * tlen + R + C, 1))
+        add_event("array_busy", ge.complete & is_gemm, ge.cycles)
+        add_event("macs", ge.complete & is_gemm, ntiles * gn * (R * C))
 
-        # VEC
+        # ---------------------------------------------------------------- vector engine (vector queue)
+        w = ve.word
+        is_vec = field(w, "NOP", "opcode") == opcode_of("VEC")
+        vstart = ve.start
+        vstep = ve.step
         V = {n: field(w, "VEC", n) for n in ("func", "signed", "accumulate", "dst", "src", "src2", "param",
                                              "nx", "ny", "dst_xs", "dst_ys", "src_xs", "src_ys")}
         func = V["func"]
         npar_max = max(len(vf.params) for vf in VEC_FUNCS if vf.params != ("table",))
         lut_lines = cfg.lut_lines
         P = Signal(16)
+        S = Signal(4)                                 # steps per lane group (VecFunc.steps)
         pexpr = Const(0, 16)
+        sexpr = Const(1, 4)
         for vf in VEC_FUNCS:
             pexpr = Mux(func == vf.code, vf.param_lines(C) if vf.params else 0, pexpr)
-        m.d.comb += P.eq(pexpr)
+            sexpr = Mux(func == vf.code, vf.steps, sexpr)
+        m.d.comb += [P.eq(pexpr), S.eq(sexpr)]
         vn = Signal(16)
         m.d.comb += vn.eq(V["nx"] * V["ny"])
-        vlines_end = P + vn * nchunks
-        vparam_phase = ce.active & is_vec & (step < P)
-        vread_phase = ce.active & is_vec & (step >= P) & (step < vlines_end)
-        vcomp = Signal()      # a chunk is computed this step (from the data read last step)
+        vlines_end = Signal(32)
+        m.d.comb += vlines_end.eq(P + vn * nchunks * S)
+        vparam_phase = ve.active & is_vec & (vstep < P)
+        vread_phase = ve.active & is_vec & (vstep >= P) & (vstep < vlines_end)
+        vcomp = Signal()      # a lane-group step is computed this cycle (from the data read last step)
         vchunk = Signal(range(nchunks + 1))
-        rchunk = Signal(range(nchunks + 1))
-        cur_rchunk = Mux(cstart, 0, rchunk)
-        with m.If(ce.active):
-            m.d.sync += rchunk.eq(Mux(vread_phase, Mux(cur_rchunk == nchunks - 1, 0, cur_rchunk + 1), 0))
-        m.d.sync += [vcomp.eq(vread_phase), vchunk.eq(cur_rchunk)]
-        radv = vread_phase & (cur_rchunk == nchunks - 1)
-        src_w = _Walker(m, "vsrc", 16, cstart, V["src"], V["nx"], V["src_xs"], V["src_ys"])
-        src2_w = _Walker(m, "vsrc2", 16, cstart, V["src2"], V["nx"], V["dst_xs"], V["dst_ys"])
-        dstr_w = _Walker(m, "vdstr", 16, cstart, V["dst"], V["nx"], V["dst_xs"], V["dst_ys"])
-        dstw_w = _Walker(m, "vdstw", 16, cstart, V["dst"], V["nx"], V["dst_xs"], V["dst_ys"])
+        vsub = Signal(4)
+        rchunk_r = Signal(range(nchunks + 1))
+        rsub_r = Signal(4)
+        rchunk = Mux(vstart, 0, rchunk_r)
+        rsub = Mux(vstart, 0, rsub_r)
+        sub_last = rsub == S - 1
+        chunk_last = rchunk == nchunks - 1
+        with m.If(ve.active):
+            m.d.sync += [rsub_r.eq(Mux(vread_phase & ~sub_last, rsub + 1, 0)),
+                         rchunk_r.eq(Mux(vread_phase, Mux(sub_last, Mux(chunk_last, 0, rchunk + 1), rchunk), 0))]
+        m.d.sync += [vcomp.eq(vread_phase), vchunk.eq(rchunk), vsub.eq(rsub)]
+        radv = vread_phase & chunk_last & sub_last
+        src_w = _Walker(m, "vsrc", 16, vstart, V["src"], V["nx"], V["src_xs"], V["src_ys"])
+        src2_w = _Walker(m, "vsrc2", 16, vstart, V["src2"], V["nx"], V["dst_xs"], V["dst_ys"])
+        dstr_w = _Walker(m, "vdstr", 16, vstart, V["dst"], V["nx"], V["dst_xs"], V["dst_ys"])
+        dstw_w = _Walker(m, "vdstw", 16, vstart, V["dst"], V["nx"], V["dst_xs"], V["dst_ys"])
         m.d.comb += [src_w.advance.eq(radv), src2_w.advance.eq(radv), dstr_w.advance.eq(radv)]
-        vwrite = vcomp & (vchunk == nchunks - 1)
+        vgroup_done = vcomp & (vsub == S - 1)         # a lane group's results are final
+        vwrite = vgroup_done & (vchunk == nchunks - 1)
         m.d.comb += dstw_w.advance.eq(vwrite)
 
-        # parameter registers (line j, lane n) and the lookup table
+        # parameter registers (line j, lane n); the lookup table in one memory per lane
         params = [[Signal(signed(32), name=f"par{j}_{n}") for n in range(C)] for j in range(npar_max)]
-        table = Array([Signal(8, name=f"lut{i}") for i in range(256)])
         pline = Signal(16)
         pvalid = Signal()
-        m.d.sync += [pvalid.eq(vparam_phase), pline.eq(step[:16])]
-        vecdata = rc["VEC"].data
+        m.d.sync += [pvalid.eq(vparam_phase), pline.eq(vstep[:16])]
+        vecdata = rv["VEC"].data
         is_lut = func == VEC_BY_NAME["LUT"].code
-        with m.If(pvalid & (ce.busy)):
-            with m.Switch(pline):
-                for j in range(npar_max):
-                    with m.Case(j):
-                        m.d.sync += [params[j][n].eq(vecdata[32 * n:32 * n + 32]) for n in range(C)]
-            with m.If(is_lut):
-                for j in range(lut_lines):
-                    with m.If(pline == j):
-                        m.d.sync += [table[j * C + n].eq(vecdata[32 * n:32 * n + 8])
-                                     for n in range(C) if j * C + n < 256]
+        with m.If(pvalid & ve.busy), m.Switch(pline):
+            for j in range(npar_max):
+                with m.Case(j):
+                    m.d.sync += [params[j][n].eq(vecdata[32 * n:32 * n + 32]) for n in range(C)]
+        lc = C.bit_length() - 1                       # cols is a power of two: entry e = line e >> lc
+        lut_row = Cat(*[vecdata[32 * n:32 * n + 8] for n in range(C)])
+        lut_we = pvalid & ve.busy & is_lut & (pline < lut_lines)
 
-        # lanes
-        act1 = rc["ACT"].data
-        act2 = rc2.data
-        accd = rc["ACC"].data
+        # lanes: one fixed-point multiplier (mbqm) each; ADDQ / SUBQ use it in three steps
+        act1 = rv["ACT"].data
+        act2 = rv2.data
+        accd = rv["ACC"].data
         results8 = []
         results32 = []
         sel = vchunk if nchunks > 1 else Const(0, 1)
+        f = {vf.name: func == vf.code for vf in VEC_FUNCS}
+        addsub = f["ADDQ"] | f["SUBQ"]
         for lane in range(lanes):
-            def pick(vals, width, lane=lane):
+            def pick(vals, lane=lane):
                 if nchunks == 1:
                     return vals[lane]
                 return Array([vals[ch * lanes + lane] for ch in range(nchunks)])[sel]
 
-            a8 = pick([act1[8 * e:8 * e + 8] for e in range(C)], 8)
-            b8 = pick([act2[8 * e:8 * e + 8] for e in range(C)], 8)
-            a_acc = pick([accd[32 * e:32 * e + 32] for e in range(C)], 32).as_signed()
+            a8 = pick([act1[8 * e:8 * e + 8] for e in range(C)])
+            b8 = pick([act2[8 * e:8 * e + 8] for e in range(C)])
+            a_acc = pick([accd[32 * e:32 * e + 32] for e in range(C)]).as_signed()
             a_act = Signal(signed(10), name=f"la{lane}")
             b_act = Signal(signed(10), name=f"lb{lane}")
             m.d.comb += [a_act.eq(Mux(V["signed"], a8.as_signed(), a8.as_unsigned())),
@@ -535,43 +615,60 @@ class Accelerator(wiring.Component):
 
             def par(fname, pname):
                 j = VEC_BY_NAME[fname].params.index(pname)
-                vals = [params[j][e] for e in range(C)]
-                return pick(vals, 32)
+                return pick([params[j][e] for e in range(C)])
 
-            f = {vf.name: func == vf.code for vf in VEC_FUNCS}
-            # shared mbqm units
-            x1_in = Signal(signed(64), name=f"u1in{lane}")
-            m1 = Signal(signed(32), name=f"u1m{lane}")
-            e1 = Signal(signed(32), name=f"u1e{lane}")
+            x1 = Signal(signed(32), name=f"x1_{lane}")        # ADDQ / SUBQ: step 0's result
+            x2 = Signal(signed(32), name=f"x2_{lane}")        # step 1's result
+            x_in = Signal(signed(64), name=f"u_in{lane}")
+            m_in = Signal(signed(32), name=f"u_m{lane}")
+            e_in = Signal(signed(32), name=f"u_e{lane}")
             with m.If(f["REQ"]):
-                m.d.comb += [x1_in.eq(a_acc + par("REQ", "bias")), m1.eq(par("REQ", "mult")),
-                             e1.eq(par("REQ", "shift"))]
+                m.d.comb += [x_in.eq(a_acc + par("REQ", "bias")), m_in.eq(par("REQ", "mult")),
+                             e_in.eq(par("REQ", "shift"))]
             with m.Elif(f["MULQ"]):
-                m.d.comb += [x1_in.eq((a_act - par("MULQ", "z1")) * (b_act - par("MULQ", "z2"))),
-                             m1.eq(par("MULQ", "m")), e1.eq(par("MULQ", "e"))]
+                m.d.comb += [x_in.eq((a_act - par("MULQ", "z1")) * (b_act - par("MULQ", "z2"))),
+                             m_in.eq(par("MULQ", "m")), e_in.eq(par("MULQ", "e"))]
+            with m.Elif(vsub == 0):
+                m.d.comb += [x_in.eq((a_act - par("ADDQ", "z1")) << ADD_LEFT_SHIFT), m_in.eq(par("ADDQ", "m1")),
+                             e_in.eq(par("ADDQ", "e1"))]
+            with m.Elif(vsub == 1):
+                m.d.comb += [x_in.eq((b_act - par("ADDQ", "z2")) << ADD_LEFT_SHIFT), m_in.eq(par("ADDQ", "m2")),
+                             e_in.eq(par("ADDQ", "e2"))]
             with m.Else():
-                m.d.comb += [x1_in.eq((a_act - par("ADDQ", "z1")) << ADD_LEFT_SHIFT), m1.eq(par("ADDQ", "m1")),
-                             e1.eq(par("ADDQ", "e1"))]
-            u1 = mbqm(m, x1_in, m1, e1, name=f"u1_{lane}")
-            u2 = mbqm(m, (b_act - par("ADDQ", "z2")) << ADD_LEFT_SHIFT, par("ADDQ", "m2"), par("ADDQ", "e2"),
-                      name=f"u2_{lane}")
-            s12 = Mux(f["SUBQ"], u1 - u2, u1 + u2)
-            u3 = mbqm(m, s12, par("ADDQ", "mo"), par("ADDQ", "eo"), name=f"u3_{lane}")
-            # DIV
-            divp = par("DIV", "div")
-            div = Mux(divp < 1, 1, divp).as_unsigned()[:31]
+                m.d.comb += [x_in.eq(Mux(f["SUBQ"], x1 - x2, x1 + x2)), m_in.eq(par("ADDQ", "mo")),
+                             e_in.eq(par("ADDQ", "eo"))]
+            scaled = mbqm_scale(m, x_in, e_in, name=f"u{lane}")
+            # DIV: x = wrap32(abs(acc) + half) times m on the same multiplier, then >> (s & 63)
             mag = Mux(a_acc < 0, -a_acc, a_acc).as_unsigned()[:33]
-            quo = Signal(unsigned(34), name=f"quo{lane}")
-            m.d.comb += quo.eq((mag + (div >> 1)) // div)
-            sq = Mux(a_acc < 0, -quo.as_signed(), quo.as_signed())
+            xdiv = Signal(signed(32), name=f"xdiv{lane}")
+            m.d.comb += xdiv.eq((mag + par("DIV", "half"))[:32].as_signed())
+            op_a = Mux(f["DIV"], xdiv, scaled)
+            op_b = Mux(f["DIV"], par("DIV", "m"), m_in)
+            ab = Signal(signed(64), name=f"u{lane}_ab")
+            m.d.comb += ab.eq(op_a * op_b)
+            u = mbqm_round(m, ab, scaled, m_in, e_in, name=f"u{lane}")
+            with m.If(vcomp & addsub & (vsub == 0)):
+                m.d.sync += x1.eq(u)
+            with m.If(vcomp & addsub & (vsub == 1)):
+                m.d.sync += x2.eq(u)
+            quo = Signal(signed(64), name=f"quo{lane}")
+            m.d.comb += quo.eq(ab >> par("DIV", "s")[:6])
+            sq = Mux(a_acc < 0, -quo, quo)
+            # LUT: entry a8 is byte (a8 mod cols) of table line a8 / cols
+            lut = Memory(shape=unsigned(8 * C), depth=lut_lines, init=[])
+            m.submodules[f"lut{lane}"] = lut
+            lw = lut.write_port()
+            lrd = lut.read_port(domain="comb")
+            m.d.comb += [lw.en.eq(lut_we), lw.addr.eq(pline), lw.data.eq(lut_row), lrd.addr.eq(a8[lc:])]
+            lut_out = lrd.data.word_select(a8[:lc], 8) if lc else lrd.data
             r = Signal(signed(40), name=f"res{lane}")
             with m.Switch(func):
                 with m.Case(VEC_BY_NAME["REQ"].code):
-                    m.d.comb += r.eq(clamp(u1 + par("REQ", "zo"), par("REQ", "lo"), par("REQ", "hi")))
+                    m.d.comb += r.eq(clamp(u + par("REQ", "zo"), par("REQ", "lo"), par("REQ", "hi")))
                 with m.Case(VEC_BY_NAME["ADDQ"].code, VEC_BY_NAME["SUBQ"].code):
-                    m.d.comb += r.eq(clamp(u3 + par("ADDQ", "zo"), par("ADDQ", "lo"), par("ADDQ", "hi")))
+                    m.d.comb += r.eq(clamp(u + par("ADDQ", "zo"), par("ADDQ", "lo"), par("ADDQ", "hi")))
                 with m.Case(VEC_BY_NAME["MULQ"].code):
-                    m.d.comb += r.eq(clamp(u1 + par("MULQ", "zo"), par("MULQ", "lo"), par("MULQ", "hi")))
+                    m.d.comb += r.eq(clamp(u + par("MULQ", "zo"), par("MULQ", "lo"), par("MULQ", "hi")))
                 with m.Case(VEC_BY_NAME["MAX"].code):
                     m.d.comb += r.eq(Mux(a_act > b_act, a_act, b_act))
                 with m.Case(VEC_BY_NAME["SUMW"].code):
@@ -579,7 +676,7 @@ class Accelerator(wiring.Component):
                 with m.Case(VEC_BY_NAME["DIV"].code):
                     m.d.comb += r.eq(clamp(sq, par("DIV", "lo"), par("DIV", "hi")))
                 with m.Case(VEC_BY_NAME["LUT"].code):
-                    m.d.comb += r.eq(table[a8])
+                    m.d.comb += r.eq(lut_out)
                 with m.Case(VEC_BY_NAME["CLAMP"].code):
                     m.d.comb += r.eq(clamp(a_act, par("CLAMP", "lo"), par("CLAMP", "hi")))
                 with m.Case(VEC_BY_NAME["BIAS"].code):
@@ -587,7 +684,7 @@ class Accelerator(wiring.Component):
             results8.append(r[:8])
             results32.append(r[:32])
 
-        # line buffers: chunks land here; the whole line is written after the last chunk
+        # line buffers: lane groups land here; the whole line is written after the last group
         buf8 = [Signal(8, name=f"vb8_{e}") for e in range(C)]
         buf32 = [Signal(32, name=f"vb32_{e}") for e in range(C)]
         line_out8 = []
@@ -597,10 +694,9 @@ class Accelerator(wiring.Component):
             here = vchunk == ch
             line_out8.append(Mux(here, results8[lane], buf8[e]))
             line_out32.append(Mux(here, results32[lane], buf32[e]))
-            with m.If(vcomp & here):
+            with m.If(vgroup_done & here):
                 m.d.sync += [buf8[e].eq(results8[lane]), buf32[e].eq(results32[lane])]
 
-        # compute-side scratchpad ports
         vdst_act = Const(0, 1)
         vdst_acc = Const(0, 1)
         vsrc_acc = Const(0, 1)
@@ -612,28 +708,22 @@ class Accelerator(wiring.Component):
             if vf.src == "ACC":
                 vsrc_acc = vsrc_acc | (func == vf.code)
         m.d.comb += [
-            rc["ACT"].addr.eq(Mux(is_vec, src_w.cur, act_w.cur)),
-            rc2.addr.eq(src2_w.cur),
-            rc["WGT"].addr.eq(G["wgt"] + step[:16]),
-            rc["VEC"].addr.eq(V["param"] + step[:16]),
-            rc["ACC"].addr.eq(Mux(is_vec, Mux(vsrc_acc, src_w.cur, dstr_w.cur),
-                                  Mux(gwrite, accw.nxt, accw.cur))),
-            wc["ACT"].addr.eq(dstw_w.cur), wc["ACT"].data.eq(Cat(*line_out8)),
-            wc["ACT"].en.eq(ce.active & is_vec & vwrite & vdst_act),
-            wc["ACC"].addr.eq(Mux(is_vec, dstw_w.cur, accw.cur)),
-            wc["ACC"].data.eq(Mux(is_vec, Cat(*line_out32), gsum)),
-            wc["ACC"].en.eq(((ce.active & is_vec & vwrite & vdst_acc) | gwrite).replicate(len(wc["ACC"].en))),
+            rv["ACT"].addr.eq(src_w.cur),
+            rv2.addr.eq(src2_w.cur),
+            rv["VEC"].addr.eq(V["param"] + vstep[:16]),
+            rv["ACC"].addr.eq(Mux(vsrc_acc, src_w.cur, dstr_w.cur)),
+            wv["ACT"].addr.eq(dstw_w.cur), wv["ACT"].data.eq(Cat(*line_out8)),
+            wv["ACT"].en.eq(ve.active & is_vec & vwrite & vdst_act),
+            wv["ACC"].addr.eq(dstw_w.cur), wv["ACC"].data.eq(Cat(*line_out32)),
+            wv["ACC"].en.eq((ve.active & is_vec & vwrite & vdst_acc).replicate(len(wv["ACC"].en))),
         ]
-        ce.set_cycles(m, Mux(is_gemm, pre + gn + R + C,
-                             Mux(is_vec, vlines_end + cfg.vector_latency, 1)))
-        add_event("array_busy", ce.complete & is_gemm, ce.cycles)
-        add_event("macs", ce.complete & is_gemm, gn * (R * C))
-        add_event("vector_busy", ce.complete & is_vec, ce.cycles)
+        ve.set_cycles(m, Mux(is_vec, vlines_end + cfg.vector_latency, 1))
+        add_event("vector_busy", ve.complete & is_vec, ve.cycles)
 
         for q, e in enumerate(engines):
             add_event("instructions", e.complete, 1)
             add_event("fetch_stall", e.complete, e.fstall)
-            add_event(f"{QUEUE_NAMES[q]}_token_stall", e.complete, e.tstall)
+            add_event(f"{QUEUES[q]}_token_stall", e.complete, e.tstall)
 
         with m.If(state == RUN):
             for name, terms in events.items():
@@ -646,8 +736,7 @@ class Accelerator(wiring.Component):
         return m
 
 
-QUEUE_NAMES = ("load", "compute", "store")
-assert QUEUE_CODE == {q: n for n, q in enumerate(QUEUE_NAMES)} and CONTROL_QUEUE == 3
+assert QUEUE_CODE == {q: n for n, q in enumerate(QUEUES)} and CONTROL_QUEUE == len(QUEUES)
 
 
 class SimTop(wiring.Component):

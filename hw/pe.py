@@ -2,10 +2,12 @@
 
 Contract (one clock per step; every output is a register):
 
-- ``w_load``: ``w`` (the stationary weight, already minus its zero point, 9-bit signed) := ``w_in``.
-- every cycle: ``a_out := a_in`` (the activation moves one column right) and
-  ``ps_out := ps_in + a_in * w`` (the partial sum moves one row down), int32 with wrap-around,
-  the same as the int32 accumulator of the golden model (which never overflows for real layers).
+- two stationary weights ``w[0]``, ``w[1]`` (double buffering: one is loaded while the other is in
+  use). ``w_load``: ``w[w_sel]`` (already minus its zero point, 9-bit signed) := ``w_in``.
+- every cycle: ``a_out := a_in``, ``sel_out := sel_in`` (the activation and the select bit that
+  travels with it move one column right) and ``ps_out := ps_in + a_in * w[sel_in]`` (the partial
+  sum moves one row down), wrapping at ``ps_width`` bits (32 by default; the array narrows it to
+  what ``rows`` products can reach and sign-extends at its bottom edge).
 
 Operands are 9-bit signed: an 8-bit value (int8 or uint8) minus its zero point lies in [-255, 255].
 The product needs 18 bits; ``use_dsp=False`` builds it from shifted partial products so that Yosys
@@ -14,14 +16,20 @@ keeps it in LUTs (a device has a fixed number of DSP multipliers; the array hand
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Module, Signal, signed
+from amaranth.hdl import Cat, Module, Mux, Signal, signed
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 OPERAND_WIDTH = 9
 ACC_WIDTH = 32
 
-__all__ = ["ACC_WIDTH", "OPERAND_WIDTH", "PE", "lut_multiply"]
+__all__ = ["ACC_WIDTH", "OPERAND_WIDTH", "PE", "lut_multiply", "partial_sum_width"]
+
+
+def partial_sum_width(rows: int) -> int:
+    """Bits that hold every partial sum of ``rows`` products of 9-bit operands in [-255, 255]
+    exactly: ``ceil(log2(rows * 255 * 255)) + 1`` (sign)."""
+    return (rows * 255 * 255).bit_length() + 1
 
 
 def lut_multiply(m: Module, a, b, width: int):
@@ -49,28 +57,38 @@ def lut_multiply(m: Module, a, b, width: int):
 class PE(wiring.Component):
     """One weight-stationary MAC cell (see the module docstring for the contract)."""
 
-    def __init__(self, use_dsp: bool = True):
+    def __init__(self, use_dsp: bool = True, ps_width: int = ACC_WIDTH):
         self.use_dsp = use_dsp
+        self.ps_width = ps_width
         super().__init__({
             "w_load": In(1),
+            "w_sel": In(1),
             "w_in": In(signed(OPERAND_WIDTH)),
             "a_in": In(signed(OPERAND_WIDTH)),
-            "ps_in": In(signed(ACC_WIDTH)),
+            "sel_in": In(1),
+            "ps_in": In(signed(ps_width)),
             "a_out": Out(signed(OPERAND_WIDTH)),
-            "ps_out": Out(signed(ACC_WIDTH)),
+            "sel_out": Out(1),
+            "ps_out": Out(signed(ps_width)),
         })
 
     def elaborate(self, platform):
         m = Module()
+        w0 = Signal(signed(OPERAND_WIDTH))
+        w1 = Signal(signed(OPERAND_WIDTH))
+        with m.If(self.w_load & ~self.w_sel):
+            m.d.sync += w0.eq(self.w_in)
+        with m.If(self.w_load & self.w_sel):
+            m.d.sync += w1.eq(self.w_in)
         w = Signal(signed(OPERAND_WIDTH))
-        with m.If(self.w_load):
-            m.d.sync += w.eq(self.w_in)
+        m.d.comb += w.eq(Mux(self.sel_in, w1, w0))
         if self.use_dsp:
             prod = self.a_in * w
         else:
             prod = lut_multiply(m, self.a_in, w, 2 * OPERAND_WIDTH)
         m.d.sync += [
             self.a_out.eq(self.a_in),
-            self.ps_out.eq(self.ps_in + prod),
+            self.sel_out.eq(self.sel_in),
+            self.ps_out.eq((self.ps_in + prod)[:self.ps_width].as_signed()),
         ]
         return m

@@ -148,18 +148,19 @@ class LookupLane(wiring.Component):
 
 
 # ------------------------------------------------------------------------------ combinational
-def mbqm(m: Module, x, multiplier, shift, name: str = "mbqm"):
-    """Combinational ``multiply_by_quantized_multiplier(wrap32(x), multiplier, shift)`` (int32).
-
-    The same arithmetic as :class:`RequantLane` without its pipeline registers (the vector unit of
-    the accelerator spends its ``vector_latency`` cycles after the last line instead)."""
+def mbqm_scale(m: Module, x, shift, name: str = "mbqm"):
+    """First half of :func:`mbqm`: ``wrap32(wrap32(x) << max(shift, 0))``, the multiplier's operand."""
     x32 = Signal(signed(32), name=f"{name}_x")
     m.d.comb += x32.eq(x[:32].as_signed())
     left = Mux(shift > 0, shift, 0).as_unsigned()[:5]
     scaled = Signal(signed(32), name=f"{name}_scaled")
     m.d.comb += scaled.eq((x32 << left)[:32].as_signed())
-    ab = Signal(signed(64), name=f"{name}_ab")
-    m.d.comb += ab.eq(scaled * multiplier)
+    return scaled
+
+
+def mbqm_round(m: Module, ab, scaled, multiplier, shift, name: str = "mbqm"):
+    """Second half of :func:`mbqm`, from the 64-bit product ``ab = scaled * multiplier``: SRDHM
+    (nudge, divide by 2**31 toward zero, saturation) and the rounding right shift."""
     s = Signal(signed(65), name=f"{name}_s")
     m.d.comb += s.eq(ab + Mux(ab >= 0, 1 << 30, 1 - (1 << 30)))
     high = Signal(signed(32), name=f"{name}_high")
@@ -176,5 +177,19 @@ def mbqm(m: Module, x, multiplier, shift, name: str = "mbqm"):
     return out
 
 
+def mbqm(m: Module, x, multiplier, shift, name: str = "mbqm"):
+    """Combinational ``multiply_by_quantized_multiplier(wrap32(x), multiplier, shift)`` (int32).
+
+    The same arithmetic as :class:`RequantLane` without its pipeline registers (the vector unit of
+    the accelerator spends its ``vector_latency`` cycles after the last line instead). The vector
+    unit's lanes use :func:`mbqm_scale` / :func:`mbqm_round` around their one shared multiplier."""
+    scaled = mbqm_scale(m, x, shift, name)
+    ab = Signal(signed(64), name=f"{name}_ab")
+    m.d.comb += ab.eq(scaled * multiplier)
+    return mbqm_round(m, ab, scaled, multiplier, shift, name)
+
+
 def clamp(v, lo, hi):
-    return Mux(v < lo, lo, Mux(v > hi, hi, v))
+    """``min(max(v, lo), hi)`` (NumPy's ``clip`` order, also when ``lo > hi``)."""
+    low = Mux(v < lo, lo, v)
+    return Mux(low > hi, hi, low)

@@ -16,7 +16,7 @@ from nnaccel.sim.isasim import IsaSim
 from nnaccel import registry
 from nnaccel.golden.interpreter import run_model
 from nnaccel.hwconfig import load_config
-from nnaccel.isa import AcceleratorFault, encode
+from nnaccel.isa import N_COUNTERS, AcceleratorFault, encode
 from nnaccel.model import ModelBuilder
 from nnaccel.model import OperandType as T
 from nnaccel.program import ProgramBuilder
@@ -201,15 +201,16 @@ def test_rdperf_snapshot_matches_isa_sim():
     p = ProgramBuilder(WINDOW)
     p.load("ACT", 0, 0x4000, 4, x_size=6, x_stride=4, push_next=1)
     p.gemm(0, 0, 6, preload=True, pop_prev=1, push_next=1)
+    p.nop("vector", pop_prev=1, push_next=1)                   # the token passes along the chain
     p.rdperf(0x6000, pop_prev=1)
     p.finish()
     sim = IsaSim(WINDOW, mem_size=1 << 16)
     sim.write(0x4000, np.arange(24, dtype=np.uint8))
     res = sim.run(p.words)
-    rtl = run_words_rtl(WINDOW, p.words, {0x4000: np.arange(24, dtype=np.uint8)}, read=[(0x6000, 8 * 14)],
+    rtl = run_words_rtl(WINDOW, p.words, {0x4000: np.arange(24, dtype=np.uint8)}, read=[(0x6000, 8 * N_COUNTERS)],
                         max_cycles=100_000)
     assert rtl.fault == "OK"
-    assert rtl.regions[0] == sim.mem[0x6000:0x6000 + 8 * 14].tobytes()
+    assert rtl.regions[0] == sim.mem[0x6000:0x6000 + 8 * N_COUNTERS].tobytes()
     assert rtl.counters == res.counters
 
 
