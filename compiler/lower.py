@@ -40,12 +40,12 @@ from nnaccel.golden.common import qrange
 from nnaccel.golden.context import KernelContext
 from nnaccel.golden.elementwise import add_sub_real_multipliers, f32, mul_real_multiplier
 from nnaccel.hwconfig import HwConfig
-from nnaccel.isa.table import VEC_BY_NAME, div_params
+from nnaccel.isa.table import MAX_KTILES, VEC_BY_NAME, div_params
 from nnaccel.model import Operand, OperandType, Operation, Subgraph
 from nnaccel.program import lut_block, param_block
 from nnaccel.quant import activation_range_quantized, quantize_multiplier
 
-from .emit import Ins
+from .emit import C2L, C2V, L2C, S2V, V2C, V2S, Ins, RawPass, nop, token
 
 T = OperandType
 QUANT8 = (T.TENSOR_QUANT8_ASYMM, T.TENSOR_QUANT8_ASYMM_SIGNED)
@@ -458,6 +458,10 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
     for co in range(ob):
         keys = [tuple(int(v) for v in k) for k in np.argwhere(live[co])] or [(0, 0, 0)]
         per_block.append(keys)
+    if _pointwise(s):
+        raw = pointwise_pass(ctx, s, tiles, per_block)
+        if raw is not None:
+            return [raw]
     wgt_tiles = cfg.lines("WGT") // R
     vec_blocks = min(cfg.lines("VEC") // REQ_LINES, MAX8 // REQ_LINES)
     # resident weights: passes of at most ``cap`` output blocks whose weight tiles fit the WGT
@@ -582,6 +586,272 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
                         st += 1
         passes.append(stages)
     return passes
+
+
+# ================================================================================ pointwise
+#: Pointwise schedule: loads run this many steps ahead of the GEMMs (the WGT slots of streamed
+#: weights), accumulator and staging slots, parameter slots of streamed REQ parameters
+#: (>= PW_AHEAD + PW_ACC: a parameter slot is reloaded only after the REQ that read it).
+PW_AHEAD, PW_ACC, PW_STAGING = 2, 2, 2
+PW_PARAMS = PW_AHEAD + PW_ACC
+
+
+def _pointwise(s: ConvSpec) -> bool:
+    """A 1x1 convolution over every pixel (stride 1, no padding) is a matrix product of the
+    ``[pixels, C]`` input rows with the ``[C, O]`` filter: the pointwise schedule applies."""
+    fh, fw = s.weff.shape[:2]
+    return (fh, fw) == (1, 1) and s.stride == (1, 1) and not any(s.pads) and (s.oh, s.ow) == (s.h, s.w)
+
+
+def _even_split(n: int, parts: int) -> list[int]:
+    q, r = divmod(n, parts)
+    return [q + (1 if k < r else 0) for k in range(parts)]
+
+
+def _ktile_groups(cis: list[int]) -> list[tuple[int, int]]:
+    """Runs of consecutive live K tiles as GEMM groups ``(first tile, count)`` of at most
+    ``MAX_KTILES`` tiles each (a long run split evenly)."""
+    runs, out = [], []
+    for ci in cis:
+        if runs and ci == runs[-1][0] + runs[-1][1]:
+            runs[-1][1] += 1
+        else:
+            runs.append([ci, 1])
+    for c0, n in runs:
+        for k in _even_split(n, _ceil(n, MAX_KTILES)):
+            out.append((c0, k))
+            c0 += k
+    return out
+
+
+def _pixel_blocks(m: int, nx: int, ny: int) -> list[tuple[int, int, int]]:
+    """Blocks ``(first row, nx, ny)`` of ``nx * ny`` consecutive rows covering ``m`` rows."""
+    out, m0, p = [], 0, nx * ny
+    while m - m0 >= p:
+        out.append((m0, nx, ny))
+        m0 += p
+    rest = m - m0
+    if rest >= nx:
+        out.append((m0, nx, rest // nx))
+        m0 += nx * (rest // nx)
+    if m - m0:
+        out.append((m0, m - m0, 1))
+    return out
+
+
+def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, resident_p: bool):
+    """``(estimate, nx, ny)``: the pixel block shape with the lowest estimated cycles (per block
+    the largest of GEMM, vector, load and store time, plus the pipeline's fill and drain), or
+    None when no block fits the scratchpads and fields."""
+    R, C = cfg.rows, cfg.cols
+    m = s.n * s.h * s.w
+    cb, ob = _ceil(s.c, R), _ceil(s.o, C)
+    lat, beats = cfg.ext_latency, _ceil(R, cfg.dma_bytes_per_cycle)
+    pbeats = _ceil(4 * C, cfg.dma_bytes_per_cycle)
+    act_l, acc_l = cfg.lines("ACT"), cfg.lines("ACC")
+    p_max = acc_l // PW_ACC
+    nxs = {min(m, MAX8)} | {_ceil(m, k) for k in range(1, min(m, 64) + 1)}
+    nxs |= {d for d in range(1, min(m, MAX8) + 1) if m % d == 0}
+    wl = sum(0 if resident_w else lat + k * R * beats for gs in groups for _, k in gs)
+    pl = 0 if resident_p else ob * (lat + REQ_LINES * pbeats)
+    best = None
+    for nx in sorted(x for x in nxs if 0 < x <= MAX8):
+        ny = min(MAX8, p_max // nx, _ceil(m, nx))
+        while ny >= 1:
+            p = nx * ny
+            ins = 1 if len(_pixel_blocks(m, nx, ny)) == 1 else 2
+            if ins * cb * p + PW_STAGING * p <= act_l:
+                break
+            ny -= 1
+        if ny < 1 or (ny > 1 and max(nx * s.c, nx * s.o) > MAX16):
+            continue
+        total = fill = 0
+        for _, bx, by in _pixel_blocks(m, nx, ny):
+            p = bx * by
+            comp = sum(R + k * max(p, R) + R + C for gs in groups for _, k in gs)
+            vec = ob * (REQ_LINES + p * _ceil(C, cfg.vector_lanes) + cfg.vector_latency)
+            store = ob * (lat + p * beats)
+            inp = (2 * lat if by == 1 else cb * lat) + cb * p * beats
+            total += max(comp, vec, store, inp + wl + pl)
+            fill = fill or inp + (wl + pl) // max(1, sum(len(gs) for gs in groups))
+        last = _pixel_blocks(m, nx, ny)[-1]
+        est = total + fill + 2 * (lat + last[1] * last[2] * beats)
+        if best is None or est < best[0]:
+            best = (est, nx, ny)
+    return best
+
+
+def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block: list) -> RawPass | None:
+    """The pointwise schedule of a 1x1 convolution / fully connected layer as one pre-tokenized
+    pass (``docs/compiler.md``): the pixels in blocks of ``nx x ny`` rows, each block's input
+    loaded K-tile-major (K tile ``t`` at ``t * nx * ny``), then per (block, output tile) the GEMMs
+    of its live K tiles (up to ``MAX_KTILES`` per GEMM, ``kt``) into one of two ACC slots, the REQ
+    on the vector queue into one of two staging slots while the next GEMMs run, and the STORE.
+    Returns None when no block fits."""
+    cfg, R, C = ctx.cfg, ctx.cfg.rows, ctx.cfg.cols
+    if R != C:
+        return None
+    m = s.n * s.h * s.w
+    cb, ob = _ceil(s.c, R), _ceil(s.o, C)
+    groups = [_ktile_groups(sorted(key[2] for key in per_block[j])) for j in range(ob)]
+    ntiles = sum(k for gs in groups for _, k in gs)
+    gmax = max(k for gs in groups for _, k in gs)
+    wgt_l, vec_l = cfg.lines("WGT"), cfg.lines("VEC")
+    resident_w = ntiles * R <= wgt_l
+    if not resident_w and PW_AHEAD * gmax * R > wgt_l:
+        return None
+    resident_p = ob * REQ_LINES <= min(vec_l, MAX8)
+    if not resident_p and PW_PARAMS * REQ_LINES > vec_l:
+        return None
+    plan = _pointwise_plan(cfg, s, groups, resident_w, resident_p)
+    if plan is None:
+        return None
+    _, nx, ny = plan
+    pmax = nx * ny
+    blocks = _pixel_blocks(m, nx, ny)
+    nin = 1 if len(blocks) == 1 else 2
+    in_base = [k * cb * pmax for k in range(nin)]
+    stag_base = [nin * cb * pmax + k * pmax for k in range(PW_STAGING)]
+    acc_base = [k * pmax for k in range(PW_ACC)]
+    what = s.what
+    common = {"act_signed": s.x_signed, "wgt_signed": s.w_signed, "za": _byte(s.zx), "zw": _byte(s.zw)}
+    # constants: weight tiles in (output tile, group) order; REQ parameter blocks
+    order = [(j, c0 + t) for j in range(ob) for c0, k in groups[j] for t in range(k)]
+    waddr = ctx.consts.add(b"".join(tiles[j][(0, 0, ci)].tobytes() for j, ci in order))
+    gpos, pos = {}, 0
+    for j in range(ob):
+        for c0, k in groups[j]:
+            gpos[(j, c0)] = pos
+            pos += k
+    pblocks = []
+    for j in range(ob):
+        sl = slice(j * C, min(s.o, j * C + C))
+        pblocks.append(param_block(cfg, "REQ", **{k: (v[sl] if np.ndim(v) else v) for k, v in s.params.items()}))
+
+    def wgt_load(sp_addr: int, first: int, n: int, comment: str) -> list[Ins]:
+        out = []
+        for k in range(0, n, MAX8):
+            nt = min(MAX8, n - k)
+            out.append(Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": sp_addr + k * R,
+                                    "ext_addr": waddr + (first + k) * R * R, "x_size": R, "y_size": nt,
+                                    "x_stride": R, "y_stride": R * R}, comment))
+        return out
+
+    def input_loads(b: int) -> list[list[Ins]]:
+        """The LOADs of block ``b``'s input, as pieces (one or more LOADs each)."""
+        m0, bx, by = blocks[b]
+        base, p = in_base[b % nin], bx * by
+        ext = ctx.addr[s.x] + m0 * s.c
+        full = s.c // R
+        pieces = []
+        if by == 1 and full > 1:
+            for f0, n in zip(np.cumsum([0] + _even_split(full, min(full, 4)))[:-1], _even_split(full, min(full, 4))):
+                f0 = int(f0)
+                pieces.append([Ins("LOAD", {"sp": "ACT", "len": R, "sp_addr": base + f0 * p,
+                                            "ext_addr": ext + f0 * R, "x_size": bx, "y_size": n, "x_stride": s.c,
+                                            "y_stride": R, "fill": _byte(s.zx)},
+                                   f"{what}: input rows {m0}..{m0 + p - 1} k{f0 * R}..{(f0 + n) * R - 1}")])
+            first = full
+        else:
+            first = 0
+        for t in range(first, cb):
+            pieces.append([Ins("LOAD", {"sp": "ACT", "len": min(R, s.c - t * R), "sp_addr": base + t * p,
+                                        "ext_addr": ext + t * R, "x_size": bx, "y_size": by, "x_stride": s.c,
+                                        "y_stride": bx * s.c if by > 1 else 0, "fill": _byte(s.zx)},
+                               f"{what}: input rows {m0}..{m0 + p - 1} k{t * R}")])
+        return pieces
+
+    # steps: (block, output tile, group)
+    steps = [(b, j, gi) for b in range(len(blocks)) for j in range(ob) for gi in range(len(groups[j]))]
+    first_of_block = {}
+    for i, (b, j, gi) in enumerate(steps):
+        first_of_block.setdefault(b, i)
+    # input pieces of block b: spread over the load batches of the steps after the first step of
+    # block b - 1 (block b - 2, which used the same slot, is then done); before the token of the
+    # step that needs them at the latest
+    lead: dict[int, list[Ins]] = {0: [x for pc in input_loads(0) for x in pc]}
+    trail: dict[int, list[Ins]] = {}
+    for b in range(1, len(blocks)):
+        k0, k1 = first_of_block[b - 1] + 1, first_of_block[b]
+        pieces = input_loads(b)
+        slots = list(range(k0, k1)) or [k1]
+        for n, pc in enumerate(pieces):
+            k = slots[min(len(slots) - 1, n * len(slots) // len(pieces))]
+            (lead if k == k1 else trail).setdefault(k, []).extend(pc)
+    pre = []
+    if resident_w:
+        pre += wgt_load(0, 0, ntiles, f"{what}: weight tiles (resident)")
+    if resident_p:
+        pre += load_vec(cfg, ctx.consts, vec_blob(pblocks), 0, f"{what}: requantization parameters")
+
+    L, G, V, S = [], [], [], []
+    acc_of = []
+    a = -1
+    for i, (b, j, gi) in enumerate(steps):
+        c0, k = groups[j][gi]
+        if gi == 0:
+            a += 1
+        acc_of.append(a)
+        m0, bx, by = blocks[b]
+        p = bx * by
+        own = list(pre) if i == 0 else []
+        if resident_w:
+            wbase = gpos[(j, c0)] * R
+        else:
+            wbase = (i % PW_AHEAD) * gmax * R
+            own += wgt_load(wbase, gpos[(j, c0)], k, f"{what}: weight tiles out c{j * C} k{c0 * R}..")
+        pslot = j * REQ_LINES if resident_p else (a % PW_PARAMS) * REQ_LINES
+        if not resident_p and gi == 0:
+            own += load_vec(cfg, ctx.consts, vec_blob([pblocks[j]]), pslot, f"{what}: requantization parameters "
+                            f"out c{j * C}")
+        own += lead.get(i, [])
+        own = own or [nop("load", f"{what}: nothing to load for step {i}")]
+        if i >= PW_AHEAD:
+            token(own[0], C2L, "pop")
+        token(own[-1], L2C, "push")
+        L.append(own + trail.get(i, []))
+        acc = acc_base[a % PW_ACC]
+        g = Ins("GEMM", {"accumulate": int(gi > 0), "preload": 1, "kt": k - 1, "act": in_base[b % nin] + c0 * p,
+                         "acc": acc, "wgt": wbase, "nx": bx, "ny": by, "act_xs": 1, "act_ys": bx, "acc_xs": 1,
+                         "acc_ys": bx, **common},
+                f"{what}: rows {m0}..{m0 + p - 1} out c{j * C} k{c0 * R}..{(c0 + k) * R - 1}")
+        token(g, L2C, "pop")
+        token(g, C2L, "push")
+        if gi == 0 and a >= PW_ACC:
+            token(g, V2C, "pop")
+        last = gi == len(groups[j]) - 1
+        G.append(g)
+        if not last:
+            V.append([])
+            S.append([])
+            continue
+        token(g, C2V, "push")
+        stag = stag_base[a % PW_STAGING]
+        v = Ins("VEC", {"func": "REQ", "signed": 0, "dst": stag, "src": acc, "param": pslot, "nx": bx, "ny": by,
+                        "dst_xs": 1, "dst_ys": bx, "src_xs": 1, "src_ys": bx},
+                f"{what}: requantize rows {m0}.. out c{j * C}")
+        token(v, C2V, "pop")
+        if a >= PW_STAGING:
+            token(v, S2V, "pop")
+        token(v, V2S, "push")
+        token(v, V2C, "push")
+        st = Ins("STORE", {"sp": "ACT", "len": min(C, s.o - j * C), "sp_addr": stag,
+                           "ext_addr": ctx.addr[s.y] + m0 * s.o + j * C, "x_size": bx, "y_size": by,
+                           "x_stride": s.o, "y_stride": bx * s.o if by > 1 else 0}, f"{what}: output rows {m0}.. c{j * C}")
+        token(st, V2S, "pop")
+        token(st, S2V, "push")
+        V.append([v])
+        S.append([st])
+    out = RawPass()
+    n = len(steps)
+    for t in range(n + 2):
+        if t < n:
+            out += L[t]
+        if 0 <= t - 1 < n:
+            out.append(G[t - 1])
+        if 0 <= t - 2 < n:
+            out += V[t - 2] + S[t - 2]
+    return out
 
 
 # ================================================================================ pooling

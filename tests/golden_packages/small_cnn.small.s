@@ -111,42 +111,14 @@
    107: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
    108: NOP queue=load pop_next  # [barrier] barrier: wait for compute
    109: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   110: LOAD sp=WGT len=8 sp_addr=0 ext_addr=0x10b0 x_size=8 y_size=12 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: weight tiles 0..11
+   110: LOAD sp=WGT len=8 sp_addr=0 ext_addr=0x10b0 x_size=8 y_size=12 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: weight tiles (resident)
    111: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x13b0 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: requantization parameters
-   112: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x3e0 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c0
-   113: LOAD sp=ACT len=8 sp_addr=1 ext_addr=0x3e8 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c8
-   114: LOAD sp=ACT len=8 sp_addr=2 ext_addr=0x3f0 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c16
-   115: LOAD sp=ACT len=8 sp_addr=3 ext_addr=0x3f8 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c24
-   116: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=0 act=0 acc=0 wgt=0 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 pop_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c0
-   117: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 kt=0 act=1 acc=0 wgt=8 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 push_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c8
-   118: NOP queue=vector push_next  # [op 5 FULLY_CONNECTED] no vector work
-   119: NOP queue=store pop_prev push_prev  # [op 5 FULLY_CONNECTED] no store
-   120: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x400 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 pop_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c32
-   121: LOAD sp=ACT len=8 sp_addr=1 ext_addr=0x408 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c40
-   122: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 kt=0 act=2 acc=0 wgt=16 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 pop_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c16
-   123: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 kt=0 act=3 acc=0 wgt=24 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 push_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c24
-   124: NOP queue=vector push_next  # [op 5 FULLY_CONNECTED] no vector work
-   125: NOP queue=store pop_prev push_prev  # [op 5 FULLY_CONNECTED] no store
-   126: LOAD sp=ACT len=8 sp_addr=2 ext_addr=0x410 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 pop_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c48
-   127: LOAD sp=ACT len=8 sp_addr=3 ext_addr=0x418 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c56
-   128: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 kt=0 act=0 acc=0 wgt=32 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 pop_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c32
-   129: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 kt=0 act=1 acc=0 wgt=40 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 push_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c40
-   130: NOP queue=vector pop_next push_next  # [op 5 FULLY_CONNECTED] no vector work
-   131: NOP queue=store pop_prev push_prev  # [op 5 FULLY_CONNECTED] no store
-   132: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x420 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 pop_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c64
-   133: LOAD sp=ACT len=8 sp_addr=1 ext_addr=0x428 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c72
-   134: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 kt=0 act=2 acc=0 wgt=48 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 pop_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c48
-   135: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 kt=0 act=3 acc=0 wgt=56 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 push_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c56
-   136: NOP queue=vector pop_next push_next  # [op 5 FULLY_CONNECTED] no vector work
-   137: NOP queue=store pop_prev push_prev  # [op 5 FULLY_CONNECTED] no store
-   138: LOAD sp=ACT len=8 sp_addr=2 ext_addr=0x430 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 pop_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c80
-   139: LOAD sp=ACT len=2 sp_addr=3 ext_addr=0x438 x_size=1 y_size=1 x_stride=90 y_stride=90 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input tile n0 y0 x0 c88
-   140: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 kt=0 act=0 acc=0 wgt=64 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 pop_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c64
-   141: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 kt=0 act=1 acc=0 wgt=72 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 push_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c72
-   142: NOP queue=vector pop_next push_next  # [op 5 FULLY_CONNECTED] no vector work
-   143: NOP queue=store pop_prev push_prev  # [op 5 FULLY_CONNECTED] no store
-   144: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 kt=0 act=2 acc=0 wgt=80 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 pop_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c80
-   145: GEMM accumulate=1 preload=1 act_signed=0 wgt_signed=0 kt=0 act=3 acc=0 wgt=88 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=0 acc_xs=1 acc_ys=1 push_prev push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: out c0 tap (0,0) in c88
-   146: VEC func=REQ signed=0 accumulate=0 dst=5 src=0 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: requantize out c0
-   147: STORE sp=ACT len=5 sp_addr=5 ext_addr=0x440 x_size=1 y_size=1 x_stride=5 y_stride=5 pop_prev push_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: output tile n0 y0 x0 c0
-   148: FINISH  # end of segment
+   112: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x3e0 x_size=1 y_size=3 x_stride=90 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input rows 0..0 k0..23
+   113: LOAD sp=ACT len=8 sp_addr=3 ext_addr=0x3f8 x_size=1 y_size=3 x_stride=90 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input rows 0..0 k24..47
+   114: LOAD sp=ACT len=8 sp_addr=6 ext_addr=0x410 x_size=1 y_size=3 x_stride=90 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input rows 0..0 k48..71
+   115: LOAD sp=ACT len=8 sp_addr=9 ext_addr=0x428 x_size=1 y_size=2 x_stride=90 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input rows 0..0 k72..87
+   116: LOAD sp=ACT len=2 sp_addr=11 ext_addr=0x438 x_size=1 y_size=1 x_stride=90 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input rows 0..0 k88
+   117: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=11 act=0 acc=0 wgt=0 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev push_prev push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: rows 0..0 out c0 k0..95
+   118: VEC func=REQ signed=0 accumulate=0 dst=12 src=0 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev push_prev push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: requantize rows 0.. out c0
+   119: STORE sp=ACT len=5 sp_addr=12 ext_addr=0x440 x_size=1 y_size=1 x_stride=5 y_stride=0 pop_prev push_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: output rows 0.. c0
+   120: FINISH  # end of segment
