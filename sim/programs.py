@@ -66,15 +66,46 @@ def _check(cond: bool, what: str):
 
 
 # --------------------------------------------------------------------------------- FULLY_CONNECTED
+def _fc_plan(cfg, M, KT, NT):
+    """``(Mt, J, kc)``: rows per block (at most 255: one LOAD box per step and one GEMM line run),
+    output tiles per block, K tiles per step (one GEMM with ``kt = kc - 1``); the plan with the
+    fewest estimated cycles that fits the scratchpads."""
+    R, C = cfg.rows, cfg.cols
+    act_l, wgt_l, acc_l, vec_l = (cfg.lines(s) for s in ("ACT", "WGT", "ACC", "VEC"))
+    best = None
+    for Mt in range(1, min(M, 255) + 1):
+        for J in range(1, NT + 1):
+            for kc in range(1, min(KT, 16) + 1):
+                if not _fc_fits(cfg, Mt, J, kc, act_l, wgt_l, acc_l, vec_l):
+                    continue
+                steps = _ceil(KT, kc)
+                gemm = steps * (R + kc * max(Mt, R) + R + C) * J + steps
+                dma = (KT * (Mt * max(1, _ceil(R, cfg.dma_bytes_per_cycle))
+                             + J * R * max(1, _ceil(C, cfg.dma_bytes_per_cycle)))
+                       + steps * (1 + J) * cfg.ext_latency + cfg.ext_latency)
+                est = max(gemm, dma) * _ceil(M, Mt) * _ceil(NT, J) + Mt + cfg.ext_latency
+                if best is None or est < best[0]:
+                    best = (est, Mt, J, kc)
+    _check(best is not None, "no block of rows fits the scratchpads")
+    return best[1:]
+
+
+def _fc_fits(cfg, Mt, J, kc, act_l, wgt_l, acc_l, vec_l) -> bool:
+    return (2 * kc * Mt + 2 * Mt <= act_l and 2 * J * Mt <= acc_l and 2 * J * kc * cfg.rows <= wgt_l
+            and 18 * J <= vec_l and 1 <= Mt <= 255)
+
+
 def fully_connected(config, x, w, bias, x_q, w_q, out_q, activation: int = 0,
-                    plan: tuple[int, int] | None = None) -> LayerProgram:
+                    plan: tuple | None = None) -> LayerProgram:
     """Quantized FULLY_CONNECTED ``[M, K] x [N, K]^T + bias -> [M, N]`` (uint8 or int8, per tensor).
 
     ``x_q`` / ``w_q`` / ``out_q`` are ``(scale, zero_point)``. Schedule: for each block of ``Mt``
-    rows and ``J`` output tiles, for each K tile, load the activation block and ``J`` weight tiles
-    into one of two buffers (double buffering, tokens load<->compute), run ``J`` GEMMs over the
-    block (accumulate after the first K tile), then requantize into a staging area that the store
-    queue writes out while the next block computes. ``plan = (Mt, J)`` overrides the choice.
+    rows and ``J`` output tiles, for each step of ``kc`` K tiles, load the activation block
+    (K-tile major) and ``J x kc`` weight tiles into one of two buffers, run ``J`` GEMMs over the
+    block with ``kt = kc - 1`` (accumulating after the first step); when the block's last step is
+    done, the vector queue requantizes each output tile into one of two staging areas that the
+    store queue writes out, while the array goes on with the next block. ``plan = (Mt, J)`` or
+    ``(Mt, J, kc)`` overrides the choice (:func:`_fc_plan`).
     """
     cfg = load_config(config)
     R, C = cfg.rows, cfg.cols
@@ -89,7 +120,8 @@ def fully_connected(config, x, w, bias, x_q, w_q, out_q, activation: int = 0,
     xa = img.place(x)
     wt = np.full((KT * R, NT * C), zw, w.dtype)
     wt[:K, :N] = w.T
-    wa = img.place(np.ascontiguousarray(wt.reshape(KT, R, NT, C).transpose(0, 2, 1, 3)))
+    # weight tiles [n tile][k tile][rows][cols]: the K tiles of one output tile are contiguous
+    wa = img.place(np.ascontiguousarray(wt.reshape(KT, R, NT, C).transpose(2, 0, 1, 3)))
     m, e = quantize_multiplier(xs * ws / os_)
     lo, hi = activation_range_quantized(activation, os_, zo, qmin, qmax)
     b = np.zeros(NT * C, np.int64)
@@ -101,53 +133,62 @@ def fully_connected(config, x, w, bias, x_q, w_q, out_q, activation: int = 0,
 
     act_l, wgt_l, acc_l, vec_l = (cfg.lines(s) for s in ("ACT", "WGT", "ACC", "VEC"))
     if plan is None:
-        Mt = min(M, acc_l // 2, act_l // 4)
-        J = max(1, min(NT, (acc_l // 2) // Mt, (act_l - 2 * Mt) // (2 * Mt), wgt_l // (2 * R), vec_l // 18))
+        Mt, J, kc = _fc_plan(cfg, M, KT, NT)
     else:
-        Mt, J = plan
-    _check(2 * Mt + 2 * J * Mt <= act_l and 2 * J * Mt <= acc_l and 2 * J * R <= wgt_l
-           and 18 * J <= vec_l, f"the plan Mt={Mt}, J={J} exceeds the scratchpads")
+        Mt, J, kc = (tuple(plan) + (1,))[:3]
+    _check(_fc_fits(cfg, Mt, J, kc, act_l, wgt_l, acc_l, vec_l) and 1 <= kc <= 16,
+           f"the plan Mt={Mt}, J={J}, kc={kc} exceeds the scratchpads")
     p = ProgramBuilder(cfg)
     common = {"za": za, "zw": zw, "act_signed": signed, "wgt_signed": signed}
     # Tokens: load -> compute (step loaded), compute -> load (a NOP after each step: its ACT / WGT
     # buffer is free; at a block's end the NOP also waits for the previous block's requantization,
     # so its ACC buffer and parameter slot are free), compute -> vector (accumulators ready),
-    # vector -> store (staging ready), store -> vector (staging free). Buffers: ACT and WGT 2 steps,
-    # ACC and staging 2 blocks, parameters 3 blocks.
-    step = block = 0
+    # vector -> store (one output tile staged), store -> vector (staging slot free).
+    # Buffers: ACT and WGT 2 steps, ACC 2 blocks, staging 2 output tiles, parameters 3 blocks.
+    step = block = tile = 0
     for m0 in range(0, M, Mt):
         mr = min(Mt, M - m0)
         for nb0 in range(0, NT, J):
             jn = min(J, NT - nb0)
             pbuf = (block % 3) * J * 6
             abuf = (block % 2) * J * Mt
-            stag = 2 * Mt + abuf
-            for kt in range(KT):
-                k0, kl, buf = kt * R, min(R, K - kt * R), step % 2
-                first = {"pop_next": 1} if step >= 2 else {}
-                p.load_lines("ACT", buf * Mt, xa + m0 * K + k0, mr, K, kl, fill=za, **first)
-                if kt == 0:
+            for k0t in range(0, KT, kc):
+                kn, buf = min(kc, KT - k0t), step % 2
+                k0 = k0t * R
+                # one box: row t = K tile t (R bytes further), line m = activation row m
+                last_len = min(R, K - (k0t + kn - 1) * R)
+                pop = {"pop_next": 1} if step >= 2 else {}
+                if kn > 1:
+                    p.load("ACT", buf * kc * Mt, xa + m0 * K + k0, R, x_size=mr, y_size=kn - 1,
+                           x_stride=K, y_stride=R, fill=za, **pop)
+                    pop = {}
+                p.load("ACT", buf * kc * Mt + (kn - 1) * mr, xa + m0 * K + k0 + (kn - 1) * R, last_len,
+                       x_size=mr, x_stride=K, fill=za, **pop)
+                if k0t == 0:
                     p.load_lines("VEC", pbuf, pa + nb0 * 6 * C * 4, jn * 6, C * 4, C)
-                p.load_lines("WGT", buf * J * R, wa + (kt * NT + nb0) * R * C, jn * R, C, C, push_next=1)
-                last_k = kt == KT - 1
                 for j in range(jn):
-                    p.gemm_lines(buf * Mt, abuf + j * Mt, mr, wgt=buf * J * R + j * R, preload=True,
-                                 accumulate=kt > 0, pop_prev=int(j == 0),
-                                 push_next=int(last_k and j == jn - 1), **common)
+                    p.load_lines("WGT", (buf * J + j) * kc * R, wa + ((nb0 + j) * KT + k0t) * R * C,
+                                 kn * R, C, C, push_next=int(j == jn - 1))
+                last_k = k0t + kn == KT
+                for j in range(jn):
+                    p.gemm(buf * kc * Mt, abuf + j * Mt, mr, 1, wgt=(buf * J + j) * kc * R,
+                           preload=True, kt=kn - 1, accumulate=k0t > 0, act_ys=mr, acc_ys=mr,
+                           pop_prev=int(j == 0), push_next=int(last_k and j == jn - 1), **common)
                 p.nop("compute", push_prev=1, pop_next=int(last_k and block > 0))
                 step += 1
             for j in range(jn):
-                p.vec_lines("REQ", stag + j * Mt, abuf + j * Mt, mr, param=pbuf + j * 6,
-                            pop_prev=int(j == 0), pop_next=int(j == 0 and block >= 2),
-                            push_prev=int(j == jn - 1), push_next=int(j == jn - 1))
-            for j in range(jn):
+                stag = 2 * kc * Mt + (tile % 2) * Mt
+                p.vec_lines("REQ", stag, abuf + j * Mt, mr, param=pbuf + j * 6,
+                            pop_prev=int(j == 0), pop_next=int(tile >= 2),
+                            push_prev=int(j == jn - 1), push_next=1)
                 n0 = (nb0 + j) * C
-                p.store_lines("ACT", stag + j * Mt, ya + m0 * N + n0, mr, N, min(C, N - n0),
-                              pop_prev=int(j == 0), push_prev=int(j == jn - 1))
+                p.store_lines("ACT", stag, ya + m0 * N + n0, mr, N, min(C, N - n0), pop_prev=1,
+                              push_prev=1)
+                tile += 1
             block += 1
     p.finish()
     return LayerProgram("FULLY_CONNECTED", cfg, p.words, img.contents, ya, (M, N), x.dtype,
-                        {"Mt": Mt, "J": J, "useful_macs": M * N * K})
+                        {"Mt": Mt, "J": J, "kc": kc, "useful_macs": M * N * K})
 
 
 # --------------------------------------------------------------------------------- convolution

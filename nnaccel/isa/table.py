@@ -14,6 +14,7 @@ are per instruction, byte aligned where they can be. Bits no field uses are rese
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 #: Instruction width in bits and bytes.
 WIDTH = 128
@@ -81,7 +82,7 @@ QUEUES = ("load", "compute", "vector", "store")
 #: Dependency-token channels ``(producer, consumer)``: a one-way FIFO of tokens each, between
 #: neighbours of the chain load -> compute -> vector -> store. ``prev`` / ``next`` in the flag
 #: names are relative to the executing queue's position in that chain.
-TOKEN_CHANNELS = {(a, b): f"{a[0]}2{b[0]}" for x, y in zip(QUEUES, QUEUES[1:]) for a, b in ((x, y), (y, x))}
+TOKEN_CHANNELS = {(a, b): f"{a[0]}2{b[0]}" for x, y in pairwise(QUEUES) for a, b in ((x, y), (y, x))}
 
 #: ``(queue, flag) -> channel`` for every flag a queue may set; a flag not listed here (load has
 #: no previous queue, store no next) is ILLEGAL_FIELD.
