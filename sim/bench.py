@@ -96,7 +96,7 @@ def bench_gemm(config, size: int, backend: str = "isa", seed: int = 0, log=None)
     t0 = time.perf_counter()
     lp = fully_connected(cfg, x, w, bias, xq, wq, oq)
     t_build = time.perf_counter() - t0
-    say(f"program: {len(lp.words)} instructions (plan Mt={lp.info['Mt']}, J={lp.info['J']}) built in "
+    say(f"program: {len(lp.words)} instructions (plan Mt={lp.info['Mt']}, J={lp.info['J']}, kc={lp.info['kc']}) built in "
         f"{t_build:.2f} s")
 
     def progress(done, total):
@@ -116,7 +116,7 @@ def bench_gemm(config, size: int, backend: str = "isa", seed: int = 0, log=None)
         "useful_utilization": size ** 3 / peak if peak else 0.0,
         "bit_exact": exact, "mismatches": int((r.output != golden).sum()) if r.output.shape == golden.shape
         else -1,
-        "instructions": len(lp.words), "plan": {"Mt": lp.info["Mt"], "J": lp.info["J"]},
+        "instructions": len(lp.words), "plan": {"Mt": lp.info["Mt"], "J": lp.info["J"], "kc": lp.info["kc"]},
         "wall_seconds": r.wall_seconds,
         "sim_cycles_per_second": r.cycles / r.wall_seconds if r.wall_seconds > 0 else 0.0,
         "build_seconds": t_build, "counters": r.counters,
