@@ -42,7 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from nnaccel.isa import encode, format_instruction
-from nnaccel.isa.table import BY_NAME, FLAG_CHANNEL, QUEUES, TOKEN_CHANNELS
+from nnaccel.isa.table import BY_NAME, FLAG_CHANNEL, QUEUES, TOKEN_CHANNELS, VEC_BY_NAME
 
 #: (queue, channel) -> the flag that pops (consumer) or pushes (producer) on it.
 _FLAG = {(q, ch): f for (q, f), ch in FLAG_CHANNEL.items()}
@@ -97,6 +97,26 @@ def token(ins: Ins, channel: str, kind: str) -> Ins:
     return ins
 
 
+def _popped(ins: Ins) -> set:
+    return {FLAG_CHANNEL[(ins.queue, f)] for f in ins.flags if f.startswith("pop")}
+
+
+def _acc_lines(batch: list[Ins]) -> set:
+    """ACC lines written by the GEMMs / read by the VECs of ``batch``."""
+    out: set = set()
+    for i in batch:
+        if i.name == "GEMM":
+            f, base = i.fields, i.fields["acc"]
+            xs, ys = f.get("acc_xs", 0), f.get("acc_ys", 0)
+        elif i.name == "VEC" and VEC_BY_NAME[i.fields["func"]].src == "ACC":
+            f, base = i.fields, i.fields["src"]
+            xs, ys = f.get("src_xs", 0), f.get("src_ys", 0)
+        else:
+            continue
+        out.update((base + ys * y + xs * x) for y in range(f.get("ny", 1)) for x in range(f.get("nx", 1)))
+    return out
+
+
 def split_steps(computes: list[Ins]) -> list[tuple[list[Ins], list[Ins]]]:
     """A compute list in data order as steps ``(gemms, vecs)``: each run of GEMMs with the VECs
     that follow it."""
@@ -126,7 +146,10 @@ class ProgramBuilder:
         self._tag = None
         self._stage_in_layer = 0
         self._pending: list[Ins] | None = None  # compute / vector / store of the previous stage
-        self._v2c_owed = 0  # v2c pushed by a GEMM stage's VECs that the next GEMM step pops
+        #: ACC lines read by the VECs of each step of the layer, in the order of their ``v2c``
+        #: tokens; a GEMM step pops tokens up to the last step whose lines it overwrites
+        self._vreads: list[set] = []
+        self._vbase = 0  # the v2c token number of the layer's first step
         self._started = False
 
     # ------------------------------------------------------------------ token helpers
@@ -172,14 +195,25 @@ class ProgramBuilder:
         if gemms:
             self._flag(gemms[0], L2C, "pop")
             for gs, vs in steps:
-                if self._v2c_owed:
-                    self._flag(gs[0], V2C, "pop")
-                    self._v2c_owed = 0
+                written = _acc_lines(gs)
+                need = -1
+                for k in range(len(self._vreads) - 1, self.popped[V2C] - self._vbase - 1, -1):
+                    if self._vreads[k] & written:
+                        need = self._vbase + k
+                        break
+                waits = []
+                while self.popped[V2C] <= need:
+                    n = gs[0] if not waits and V2C not in _popped(gs[0]) else nop(
+                        "compute", "wait for the requantization reading these accumulators")
+                    self._flag(n, V2C, "pop")
+                    if n is not gs[0]:
+                        waits.append(n)
+                gs[:0] = waits
                 if vs:
                     self._flag(gs[-1], C2V, "push")
                     self._flag(vs[0], C2V, "pop")
                     self._flag(vs[-1], V2C, "push")
-                    self._v2c_owed = 1
+                    self._vreads.append(_acc_lines(vs))
                 body += gs + vs
             self._flag(gemms[-1], C2L, "push")
             vq = vecs or [nop("vector", "no vector work")]
@@ -190,11 +224,10 @@ class ProgramBuilder:
             self._flag(vq[-1], V2S, "push")
         else:
             pre = []
-            if self._v2c_owed:
-                n = nop("compute", "take the last requantization's token")
+            while self.outstanding(V2C):
+                n = nop("compute", "take the requantizations' tokens")
                 self._flag(n, V2C, "pop")
                 pre.append(n)
-                self._v2c_owed = 0
             fwd = nop("compute", "pass the load token to the vector queue")
             self._flag(fwd, L2C, "pop")
             self._flag(fwd, C2V, "push")
@@ -208,6 +241,7 @@ class ProgramBuilder:
             self._flag(rel, V2C, "pop")
             self._flag(rel, C2L, "push")
             body = pre + [fwd] + vq + [rel]
+            self._reset_vreads()
         self._flag(stores[0], V2S, "pop")
         self._flag(stores[-1], S2V, "push")
         # software pipelining: this stage's loads go before the previous stage's compute
@@ -220,17 +254,23 @@ class ProgramBuilder:
         """Appends a pre-tokenized instruction list (its flags counted; the list must leave every
         channel it uses with no more pops than pushes)."""
         self._flush()
-        if self._v2c_owed:
-            n = nop("compute", "take the last requantization's token")
+        while self.outstanding(V2C):
+            n = nop("compute", "take the requantizations' tokens")
             self._flag(n, V2C, "pop")
             self._append([n])
-            self._v2c_owed = 0
+        self._reset_vreads()
         for i in ins:
             for kind, ch in i.channels():
                 (self.pushed if kind == "push" else self.popped)[ch] += 1
                 if self.popped[ch] > self.pushed[ch]:
                     raise ValueError(f"{i.comment or i.name}: pops {ch} before any push")
         self._append(ins)
+
+    def _reset_vreads(self) -> None:
+        """Every ``v2c`` token so far is popped: no requantization is pending."""
+        assert not self.outstanding(V2C)
+        self._vreads = []
+        self._vbase = self.pushed[V2C]
 
     def _flush(self) -> None:
         if self._pending is not None:
@@ -255,13 +295,13 @@ class ProgramBuilder:
 
     def _barrier(self) -> None:
         tag, self._tag = self._tag, ("barrier", self._tag)
-        self._v2c_owed = 0
         if self.outstanding(V2S):
             self._drain("store", [V2S], "barrier: drop unused store tokens")
         self._drain("vector", [S2V, C2V], "barrier: wait for the layer's stores", push=V2C)
         self._drain("compute", [L2C, V2C], "barrier: wait for the vector queue", push=C2L)
         self._drain("load", [C2L], "barrier: wait for compute")
         assert not any(self.outstanding(c) for c in self.pushed), self.pushed
+        self._reset_vreads()
         self._tag = tag
 
     def finish(self) -> list[Ins]:

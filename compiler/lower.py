@@ -391,19 +391,20 @@ def _conv_plan(cfg: HwConfig, s: ConvSpec, cb: int, group: list, per_block: list
             if max(per_chunk) > slot:
                 continue
             wload = sum(t * R * beats + cfg.ext_latency for t in per_chunk)
-        for toh, tow in _conv_tiles(cfg, s, kc, ng, 1 if kc == cb else ng):
+        for toh, tow in _conv_tiles(cfg, s, kc, ng, 2 if kc == cb else ng):
             tiles = s.n * _ceil(s.oh, toh) * _ceil(s.ow, tow)
             ih = (toh - 1) * s.stride[0] + (fh - 1) * s.dilation[0] + 1
             iw = (tow - 1) * s.stride[1] + (fw - 1) * s.dilation[1] + 1
             rows = 1 if s.stride[0] * iw <= MAX8 else toh
-            compute = nkeys * (total_px + tiles * rows * 3 * R) + ng * (total_px + 10 * tiles)
+            compute = nkeys * (total_px + tiles * rows * 3 * R)
+            vec = ng * (total_px * _ceil(cfg.cols, cfg.vector_lanes) + (REQ_LINES + cfg.vector_latency) * tiles)
             load = tiles * (cb * (ih * iw * beats + cfg.ext_latency) + wload)
             store = ng * (total_px * beats + tiles * cfg.ext_latency)
             # + the pipeline's fill and drain: a pass starts with a load nothing overlaps and ends
             # with stores nothing overlaps (the barrier between passes)
             fill = kc * (ih * iw * beats + cfg.ext_latency) + (wload // len(chunks) if stream else 0)
             drain = ng * (toh * tow * beats + cfg.ext_latency)
-            est = max(compute, load, store) + tiles * len(chunks) * 8 + fill + drain
+            est = max(compute, vec, load, store) + tiles * len(chunks) * 8 + fill + drain
             if best is None or est < best[0]:
                 best = (est, toh, tow, chunks)
     return best
@@ -528,8 +529,10 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
 
         pre = [] if stream else wload(0, 0)
         pre += load_vec(cfg, ctx.consts, vec_blob(blocks), 0, f"{s.what}: requantization parameters")
+        # an output block is requantized and stored in the stage of the last chunk it reads
+        done_at = {co: max(k for k, c in enumerate(chunks) for key in per_block[co] if key[2] in c) for co in g}
         stages = []
-        st = 0
+        st = nreq = 0
         for nb in range(s.n):
             xbase = ctx.addr[s.x] + nb * s.h * s.w * s.c
             for oy0 in range(0, s.oh, toh):
@@ -541,7 +544,6 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
                     started = set()
                     for kk, chunk in enumerate(chunks):
                         p = st % 2
-                        last = kk == len(chunks) - 1
                         loads = list(pre) if st == 0 else []
                         wbase = p * half * R if stream else 0
                         if stream:
@@ -554,7 +556,9 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
                                               f"{s.what}: input tile n{nb} y{oy0} x{ox0} c{ci * R}")
                         computes, stores = [], []
                         for j, co in enumerate(g):
-                            acc0 = 0 if shared_acc else j * toh * tow
+                            # one accumulator tile per output block across the chunks, else two
+                            # alternating: the REQ of one block overlaps the GEMMs of the next
+                            acc0 = (nreq % 2) * toh * tow if shared_acc else j * toh * tow
                             for key in per_block[co]:
                                 ky, kx, ci = key
                                 if ci not in chunk:
@@ -569,8 +573,9 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
                                         "act_ys": sh * iw if nr > 1 else 0, "acc_xs": 1, "acc_ys": tw},
                                         f"{s.what}: out c{co * R} tap ({ky},{kx}) in c{ci * R}"))
                                 started.add(co)
-                            if not last:
+                            if kk != done_at[co]:
                                 continue
+                            nreq += 1
                             dst = out_base[p] + j * toh * tow
                             computes.append(Ins("VEC", {"func": "REQ", "signed": 0, "dst": dst, "src": acc0,
                                                         "param": REQ_LINES * j, "nx": tw, "ny": th, "dst_xs": 1, "dst_ys": tw,
