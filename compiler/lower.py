@@ -1376,7 +1376,7 @@ class BatchMatmulLowering(Lowering):
         cb, ob = _ceil(k, R), _ceil(n, R)
         if 2 * cb * ob * R > cfg.lines("WGT"):
             raise CannotLower("the right operand's tiles do not fit the WGT scratchpad twice")
-        mt = min(m, MAX8, cfg.lines("ACC"), cfg.lines("ACT") // (2 * (cb + ob)))
+        mt = min(m, MAX8, cfg.lines("ACC") // 2, cfg.lines("ACT") // (2 * (cb + ob)))
         if mt < 1:
             raise CannotLower("no row block fits the scratchpads")
         xa, ya, oa = (ctx.addr[i] for i in (op.inputs[0], op.inputs[1], op.outputs[0]))
@@ -1398,20 +1398,24 @@ class BatchMatmulLowering(Lowering):
                                      f"BATCH_MATMUL: left rows {m0}.. batch {b} k{kb * R}"))
                     for nb in range(ob):
                         loads.append(Ins("LOAD", {"sp": "WGT", "len": min(R, n - nb * R),
-                                                  "sp_addr": wgt0 + (kb * ob + nb) * R,
+                                                  "sp_addr": wgt0 + (nb * cb + kb) * R,
                                                   "ext_addr": ya + (b * k + kb * R) * n + nb * R, "x_size": ln,
                                                   "y_size": 1, "x_stride": n, "y_stride": 0, "fill": _byte(s["zy"])},
                                          f"BATCH_MATMUL: right tile batch {b} k{kb * R} n{nb * R}"))
                 computes, stores = [], []
                 for nb in range(ob):
-                    for kb in range(cb):
-                        computes.append(Ins("GEMM", {"accumulate": int(kb > 0), "preload": 1, "act_signed": s["signed"],
-                                                     "wgt_signed": s["signed"], "act": act0 + kb * mt, "acc": 0,
-                                                     "wgt": wgt0 + (kb * ob + nb) * R, "za": _byte(s["zx"]),
-                                                     "zw": _byte(s["zy"]), "nx": rows, "ny": 1, "act_xs": 1,
-                                                     "acc_xs": 1}, f"BATCH_MATMUL: n{nb * R} k{kb * R}"))
+                    # the K blocks of an output block: consecutive WGT tiles and ACT blocks of
+                    # ``mt`` lines (the ``kt`` tile stride ``ny * act_ys``), up to MAX_KTILES per GEMM
+                    acc = (nb % 2) * mt
+                    for k0, nk in _ktile_groups(list(range(cb))):
+                        computes.append(Ins("GEMM", {"accumulate": int(k0 > 0), "preload": 1, "kt": nk - 1,
+                                                     "act_signed": s["signed"], "wgt_signed": s["signed"],
+                                                     "act": act0 + k0 * mt, "acc": acc, "wgt": wgt0 + (nb * cb + k0) * R,
+                                                     "za": _byte(s["zx"]), "zw": _byte(s["zy"]), "nx": rows, "ny": 1,
+                                                     "act_xs": 1, "act_ys": mt, "acc_xs": 1},
+                                            f"BATCH_MATMUL: n{nb * R} k{k0 * R}..{(k0 + nk) * R - 1}"))
                     dst = out0 + nb * mt
-                    computes.append(Ins("VEC", {"func": "REQ", "dst": dst, "src": 0, "param": 0, "nx": rows, "ny": 1,
+                    computes.append(Ins("VEC", {"func": "REQ", "dst": dst, "src": acc, "param": 0, "nx": rows, "ny": 1,
                                                 "dst_xs": 1, "src_xs": 1}, f"BATCH_MATMUL: requantize n{nb * R}"))
                     stores.append(Ins("STORE", {"sp": "ACT", "len": min(R, n - nb * R), "sp_addr": dst,
                                                 "ext_addr": oa + (b * m + m0) * n + nb * R, "x_size": rows, "y_size": 1,
