@@ -224,3 +224,161 @@ def test_bench_gemm_rtl_backend(tmp_path, capsys):
     assert r["backend"] == "rtl" and r["bit_exact"]
     assert r["cycles"] == r["counters"]["isa_cycles"] == r["isa_cycles"]
     assert r["sim_cycles_per_second"] > 0
+
+
+# ------------------------------------------------------------------------- ISA v2 engine programs
+def _run_image(cfg, words, image, read):
+    """The same program and memory image on the ISA simulator and the RTL: (simulator, result, rtl)."""
+    from nnaccel.sim.rtl_runner import run_words_rtl
+    top = max(a + np.asarray(d).nbytes for a, d in image.items())
+    top = max([top] + [a + n for a, n in read])
+    sim = IsaSim(cfg, mem_size=top + 4096)
+    for a, d in image.items():
+        sim.write(a, d)
+    res = sim.run(words)
+    rtl = run_words_rtl(cfg, words, image, read=read)
+    return sim, res, rtl
+
+
+def _i8(v, signed):
+    v = np.asarray(v, np.int64) & 0xFF
+    return np.where(v >= 128, v - 256, v) if signed else v
+
+
+# (nx, ny, kt, preload, accumulate, signed): streams shorter than, equal to and longer than `rows`
+# (as multiples of rows), the most tiles, a GEMM without preload (the last tile's weights of the
+# GEMM before it, from whichever buffer holds them) and a single-line preload.
+KT_CASES = [(3, 1, 2, 1, 0, 0), (2, 2, 3, 1, 1, 1), (7, 2, 1, 1, 0, 1), (5, 1, 0, 0, 1, 1),
+            (1, 1, 0, 1, 0, 0), (2, 1, 15, 1, 1, 0), (4, 3, 0, 0, 0, 0)]
+
+
+@pytest.mark.parametrize("config", ["tiny", pytest.param("small", marks=pytest.mark.slow)])
+def test_gemm_k_tiles(config):
+    """GEMM with ``kt`` > 0 (double-buffered weights): ACC bytes equal NumPy's sum over the K tiles
+    (computed here from the raw bytes, not by the simulator) and the ISA simulator's, every counter
+    equal."""
+    cfg = load_config(config)
+    R, C = cfg.rows, cfg.cols
+    rng = np.random.default_rng(11)
+    p = ProgramBuilder(cfg)
+    act_base, wgt_base, acc_base = 0x0, 0x10000, 0x20000
+    n_act = sum(nx * ny * (kt + 1) for nx, ny, kt, *_ in KT_CASES)
+    n_wgt = sum((kt + 1) * R for _, _, kt, pre, *_ in KT_CASES if pre)
+    n_acc = sum(nx * ny for nx, ny, *_ in KT_CASES)
+    act = rng.integers(0, 256, (n_act, C)).astype(np.uint8)
+    wgt = rng.integers(0, 256, (n_wgt, C)).astype(np.uint8)
+    acc0 = rng.integers(-2**31, 2**31, (n_acc, C)).astype(np.int32)
+    p.load_lines("ACT", 0, act_base, n_act, C, C)
+    p.load_lines("WGT", 0, wgt_base, n_wgt, C, C)
+    p.load_lines("ACC", 0, acc_base, n_acc, 4 * C, C, push_next=1)
+    want = acc0.astype(np.int64)
+    a0 = w0 = o0 = 0
+    weights = None
+    for i, (nx, ny, kt, pre, accum, sgn) in enumerate(KT_CASES):
+        za, zw = int(rng.integers(-128, 128)) & 0xFF, int(rng.integers(-128, 128)) & 0xFF
+        p.gemm(a0, o0, nx, ny, wgt=w0, preload=bool(pre), kt=kt, accumulate=bool(accum), za=za, zw=zw,
+               act_signed=bool(sgn), wgt_signed=bool(sgn), act_xs=1, act_ys=nx, acc_xs=1, acc_ys=nx,
+               pop_prev=int(i == 0), push_next=int(i == len(KT_CASES) - 1))
+        n = nx * ny
+        total = want[o0:o0 + n] if accum else np.zeros((n, C), np.int64)
+        for t in range(kt + 1):
+            if pre:
+                weights = _i8(wgt[w0 + t * R:w0 + (t + 1) * R], sgn) - _i8(za * 0 + zw, sgn)
+            a = _i8(act[a0 + t * n:a0 + (t + 1) * n, :R], sgn) - _i8(za, sgn)
+            total = total + a @ weights
+        want[o0:o0 + n] = total
+        a0 += n * (kt + 1)
+        w0 += (kt + 1) * R if pre else 0
+        o0 += n
+    p.nop("vector", pop_prev=1, push_next=1)
+    out = 0x30000
+    p.store_lines("ACC", 0, out, n_acc, 4 * C, C, pop_prev=1)
+    p.finish()
+    image = {act_base: act, wgt_base: wgt, acc_base: acc0}
+    sim, res, rtl = _run_image(cfg, p.words, image, [(out, n_acc * 4 * C)])
+    got = np.frombuffer(rtl.regions[0], np.int32).reshape(n_acc, C)
+    want32 = (((want + 2**31) % 2**32) - 2**31).astype(np.int32)
+    assert rtl.fault == "OK"
+    assert (got == sim.mem[out:out + n_acc * 4 * C].view(np.int32).reshape(n_acc, C)).all()
+    assert (got == want32).all()
+    assert rtl.counters == res.counters
+    assert res.counters["macs"] == sum((kt + 1) * nx * ny for nx, ny, kt, *_ in KT_CASES) * R * C
+
+
+@pytest.mark.parametrize("config", ["tiny", pytest.param("small", marks=pytest.mark.slow)])
+def test_fc_gemm_and_vec_overlap(config):
+    """A FULLY_CONNECTED with many output tiles: the vector queue requantizes one block while the
+    array computes the next (checked on the ISA schedule), and the program uses K tiles; RTL ==
+    ISA simulator == golden, every counter equal."""
+    from nnaccel.sim.isasim import decode_program, schedule
+
+    from nnaccel.isa import decode
+    cfg = load_config(config)
+    rng = np.random.default_rng(5)
+    M, K, N = 19, 3 * cfg.rows + 1, 9 * cfg.cols - 3
+    x, w = rand(rng, np.int8, (M, K)), rand(rng, np.int8, (N, K))
+    bias = rng.integers(-3000, 3000, N).astype(np.int32)
+    xq, wq, oq = (0.05, 3), (0.02, 0), (0.9, -10)
+    lp = P.fully_connected(config, x, w, bias, xq, wq, oq, activation=0)
+    ref = golden("FULLY_CONNECTED", [x], [xq], (M, N), oq, np.int8,
+                 [(QT[np.int8], w, {"scale": wq[0], "zero_point": wq[1]}),
+                  (T.TENSOR_INT32, bias, {"scale": xq[0] * wq[0]})], [0])
+    dec = decode_program(lp.words, cfg)
+    sch = schedule(dec, cfg)
+    gemm = [(sch.start[i], sch.end[i]) for i, d in enumerate(dec) if d.name == "GEMM"]
+    vec = [(sch.start[i], sch.end[i]) for i, d in enumerate(dec) if d.name == "VEC"]
+    assert any(s1 < e2 and s2 < e1 for s1, e1 in gemm for s2, e2 in vec), "no GEMM / VEC overlap"
+    assert any(decode(int(wd)).name == "GEMM" and decode(int(wd)).kt > 0 for wd in lp.words) or \
+        cfg.rows >= K, "the program uses no K tiles"
+    out_isa, res, out_rtl, rtl = run_both(lp)
+    assert rtl.fault == "OK"
+    assert (out_rtl == out_isa).all() and (out_rtl == ref).all()
+    assert rtl.counters == res.counters
+    assert res.counters["vector_busy"] > 0 and res.counters["array_busy"] > 0
+
+
+@pytest.mark.parametrize("config", ["tiny", pytest.param("small", marks=pytest.mark.slow)])
+def test_vector_addq_subq_div_mulq(config):
+    """ADDQ / SUBQ (three steps on the lane's one multiplier), MULQ, and DIV as multiply-shift in
+    one program: ACT / ACC bytes equal the ISA simulator's, DIV equals TFLite's rounded division
+    (computed here with integers), every counter equal."""
+    from nnaccel.isa.table import div_params
+    cfg = load_config(config)
+    C = cfg.cols
+    rng = np.random.default_rng(3)
+    n = 7
+    a = rand(rng, np.int8, (n, C))
+    b = rand(rng, np.int8, (n, C))
+    acc = rng.integers(-2**20, 2**20, (n, C)).astype(np.int32)
+    acc[0, :2] = [0, -1]
+    divs = [1, 3, 9, 25]
+    add = P.param_block(cfg, "ADDQ", **P.add_params((0.07, -3), (0.03, 5), (0.09, 2), 0, np.int8))
+    sub = P.param_block(cfg, "SUBQ", **P.add_params((0.05, 7), (0.06, -9), (0.1, -4), 1, np.int8))
+    mul = P.param_block(cfg, "MULQ", **P.mul_params((0.05, 1), (0.04, -2), (0.3, 3), 0, np.int8))
+    dv = [P.param_block(cfg, "DIV", **dict(zip(("half", "m", "s"), div_params(c))), lo=-2**31,
+                        hi=2**31 - 1) for c in divs]
+    params = np.concatenate([add, sub, mul] + dv)
+    p = ProgramBuilder(cfg)
+    p.load_lines("ACT", 0, 0x0, n, C, C)
+    p.load_lines("ACT", n, 0x1000, n, C, C)
+    p.load_lines("ACC", 0, 0x2000, n, 4 * C, C)
+    p.load_lines("VEC", 0, 0x4000, params.shape[0], 4 * C, C, push_next=1)
+    p.nop("compute", pop_prev=1, push_next=1)
+    off = {"ADDQ": 0, "SUBQ": add.shape[0], "MULQ": add.shape[0] + sub.shape[0]}
+    for k, f in enumerate(("ADDQ", "SUBQ", "MULQ")):
+        p.vec(f, 2 * n + k * n, 0, n, src2=n, param=off[f], signed=True, pop_prev=int(k == 0))
+    d0 = off["MULQ"] + mul.shape[0]
+    for k, c in enumerate(divs):
+        p.vec("DIV", 5 * n + k * n, 0, n, param=d0 + k * dv[0].shape[0], push_next=int(k == len(divs) - 1))
+    p.store_lines("ACT", 2 * n, 0x8000, 7 * n, C, C, pop_prev=1)
+    p.finish()
+    image = {0x0: a, 0x1000: b, 0x2000: acc, 0x4000: params}
+    sim, res, rtl = _run_image(cfg, p.words, image, [(0x8000, 7 * n * C)])
+    assert rtl.fault == "OK"
+    assert rtl.regions[0] == sim.mem[0x8000:0x8000 + 7 * n * C].tobytes()
+    got = np.frombuffer(rtl.regions[0], np.int8).reshape(7, n, C)
+    x = acc.astype(np.int64)
+    for k, c in enumerate(divs):
+        q = np.sign(x) * ((np.abs(x) + c // 2) // c)
+        assert (got[3 + k] == (q & 0xFF).astype(np.uint8).view(np.int8)).all(), c
+    assert rtl.counters == res.counters
