@@ -448,8 +448,6 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
     cfg, R = ctx.cfg, ctx.cfg.rows
     fh, fw = s.weff.shape[:2]
     cb, ob = _ceil(s.c, R), _ceil(s.o, R)
-    if s.c * s.w > MAX16 or s.o * s.ow > MAX16:
-        raise CannotLower("a tensor row is wider than the DMA stride field")
     # weight tiles per output block: (tap_y, tap_x, c block) whose bytes are not all the zero point
     wpad = np.full((fh, fw, cb * R, ob * R), _byte(s.zw), np.uint8)
     wpad[:, :, :s.c, :s.o] = s.weff
@@ -463,6 +461,8 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
         raw = pointwise_pass(ctx, s, tiles, per_block)
         if raw is not None:
             return [raw]
+    if s.c * s.w > MAX16 or s.o * s.ow > MAX16:
+        raise CannotLower("a tensor row is wider than the DMA stride field")
     wgt_tiles = cfg.lines("WGT") // R
     vec_blocks = min(cfg.lines("VEC") // REQ_LINES, MAX8 // REQ_LINES)
     # resident weights: passes of at most ``cap`` output blocks whose weight tiles fit the WGT
@@ -694,7 +694,7 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
     on the vector queue into one of two staging slots while the next GEMMs run, and the STORE.
     Returns None when no block fits."""
     cfg, R, C = ctx.cfg, ctx.cfg.rows, ctx.cfg.cols
-    if R != C:
+    if R != C or max(s.c, s.o) > MAX16:  # the DMA line stride is the channel count
         return None
     m = s.n * s.h * s.w
     cb, ob = _ceil(s.c, R), _ceil(s.o, C)
