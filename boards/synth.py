@@ -29,7 +29,8 @@ from amaranth.lib.wiring import In, Out
 
 from .targets import DESIGNS, TARGETS, Target
 
-__all__ = ["CELLS", "DESIGNS", "TARGETS", "SynthHarness", "Target", "design_for", "synthesize"]
+__all__ = ["CELLS", "DESIGNS", "TARGETS", "SynthHarness", "Target", "design_for", "logic_breakdown",
+           "synthesize"]
 
 
 # cell name -> report key, per family
@@ -158,11 +159,107 @@ def _parse_stat(text: str, family: str) -> dict:
     return out
 
 
+# --------------------------------------------------------------------------- logic breakdown
+#: Section headings in the RTL sources: ``# ---- name`` comments (any number of dashes).
+_SECTION = re.compile(r"^\s*# -{3,}\s*(\S.*?)\s*-*\s*$")
+_TOPDEF = re.compile(r"^(?:class|def)\s+(\w+)")
+_ARITH = {"$add", "$sub", "$neg", "$lt", "$le", "$gt", "$ge", "$alu"}
+_FF = {"$dff", "$dffe", "$sdff", "$sdffe", "$sdffce", "$adff", "$adffe", "$aldff", "$aldffe", "$dffsr",
+       "$dffsre", "$ff"}
+
+
+def _section_of(path: str, line: int, cache: dict) -> str:
+    """``file: section`` for a source line: the nearest ``# ---- name`` heading or top-level
+    ``class`` / ``def`` above it (``file`` alone when there is none)."""
+    if path not in cache:
+        try:
+            cache[path] = Path(path).read_text().splitlines()
+        except OSError:
+            cache[path] = []
+    lines = cache[path]
+    base = Path(path).name
+    for i in range(min(line, len(lines)) - 1, -1, -1):
+        mm = _SECTION.match(lines[i]) or _TOPDEF.match(lines[i])
+        if mm:
+            head = re.split(r"[:;,(]", mm.group(1))[0].strip()
+            return f"{base}: {head[:40]}"
+    return base
+
+
+def _cell_weight(cell: dict) -> tuple[float, int, int]:
+    """(logic weight, flip-flop bits, memory bits) of one coarse Yosys cell. The weight is a rough
+    LUT4 estimate before mapping: one per adder / comparator / multiplexer bit, half per equality
+    bit, a third per reduced bit, ``A x B`` per multiplier (LUT multiplier partial products)."""
+    t, p = cell["type"], cell.get("parameters", {})
+
+    def w(key):
+        v = p.get(key)
+        return int(v, 2) if isinstance(v, str) else int(v or 0)
+    if t in _FF:
+        return 0.0, w("WIDTH"), 0
+    if t.startswith("$mem"):
+        return 0.0, 0, w("WIDTH") * w("SIZE")
+    if t == "$mul":
+        return float(w("A_WIDTH") * w("B_WIDTH")), 0, 0
+    if t in _ARITH:
+        return float(max(w("A_WIDTH"), w("B_WIDTH"), 1)), 0, 0
+    if t in ("$mux", "$bmux"):
+        return float(w("WIDTH")), 0, 0
+    if t == "$pmux":
+        return float(w("WIDTH") * max(w("S_WIDTH"), 1)), 0, 0
+    if t in ("$shl", "$shr", "$sshl", "$sshr", "$shift", "$shiftx"):
+        return float(w("Y_WIDTH") * max(w("B_WIDTH"), 1)), 0, 0
+    if t in ("$eq", "$ne", "$eqx", "$nex"):
+        return max(w("A_WIDTH"), w("B_WIDTH")) / 2, 0, 0
+    if t.startswith(("$reduce", "$logic")):
+        return max(w("A_WIDTH"), 1) / 3, 0, 0
+    if t in ("$and", "$or", "$xor", "$xnor", "$not"):
+        return w("Y_WIDTH") / 2, 0, 0
+    if t.startswith("$"):
+        return float(max(w("Y_WIDTH"), 1)), 0, 0
+    return 0.0, 0, 0
+
+
+def logic_breakdown(coarse_json: dict, harness_file: str = __file__) -> dict:
+    """Per source section (see :func:`_section_of`): estimated logic weight, flip-flop bits and
+    memory bits of a coarse (unmapped, hierarchical) Yosys netlist; the harness is left out."""
+    out: dict[str, dict] = {}
+    cache: dict = {}
+    for mod in coarse_json["modules"].values():
+        for cell in mod.get("cells", {}).values():
+            src = cell.get("attributes", {}).get("src", "").split("|")[-1]
+            mm = re.match(r"(.+?):(\d+)", src)
+            if mm and Path(mm.group(1)).resolve() == Path(harness_file).resolve():
+                continue
+            key = _section_of(mm.group(1), int(mm.group(2)), cache) if mm else "(no source)"
+            lw, ff, mem = _cell_weight(cell)
+            e = out.setdefault(key, {"weight": 0.0, "ff": 0, "mem_bits": 0})
+            e["weight"] += lw
+            e["ff"] += ff
+            e["mem_bits"] += mem
+    return out
+
+
+def _run_breakdown(wd: Path, cmd: list[str], timeout_s) -> dict:
+    script = ("read_rtlil top.il\ndelete t:$meminit_v2\nhierarchy -top top\nproc\nopt\nwreduce\n"
+              "peepopt\nopt_clean\nmemory -nomap\nopt -full\nwrite_json coarse.json\n")
+    (wd / "coarse.ys").write_text(script)
+    p = subprocess.run(cmd + ["-q", "-s", "coarse.ys", "-l", "coarse.log"], cwd=wd, capture_output=True,
+                       text=True, check=False, timeout=timeout_s)
+    if p.returncode != 0:
+        raise RuntimeError(f"Yosys failed on the breakdown netlist; see {wd / 'coarse.log'}.")
+    return logic_breakdown(json.loads((wd / "coarse.json").read_text()))
+
+
 def synthesize(component, target: str, pnr: bool = False, workdir=None, name: str = "design",
-               freq_mhz: float = 12.0, log=None, timeout_s: float | None = 1800) -> dict:
+               freq_mhz: float = 12.0, log=None, timeout_s: float | None = 1800,
+               breakdown: bool = False) -> dict:
     """Synthesizes ``component`` (wrapped in :class:`SynthHarness`) for ``target`` (``ice40`` or
     ``ecp5``); with ``pnr`` also places and routes it. Returns the report dict (keys ``lut``,
-    ``dsp``, ``bram``, ``ff``, ``fmax_mhz`` (None without ``pnr``), ``lut_mapper``, tool times)."""
+    ``dsp``, ``bram``, ``ff``, ``fmax_mhz`` (None without ``pnr``), ``lut_mapper``, tool times).
+    With ``breakdown``, ``rep["breakdown"]`` estimates where the logic is: per source section
+    (``file: heading``), a share of the LUT4s (the section's share of a pre-mapping logic weight,
+    see :func:`_cell_weight`, times the mapped total), its flip-flop and memory bits."""
     from amaranth.back import rtlil
     t = TARGETS[target]
     say = log or (lambda msg: None)
@@ -233,5 +330,12 @@ def synthesize(component, target: str, pnr: bool = False, workdir=None, name: st
     if "spram" in t.budget:
         fits["spram"] = rep.get("spram", 0) <= t.budget["spram"]
     rep["fits"] = fits
+    if breakdown:
+        say("yosys: coarse netlist for the breakdown")
+        parts = _run_breakdown(wd, cmd, timeout_s)
+        total = sum(e["weight"] for e in parts.values()) or 1.0
+        rep["breakdown"] = {k: {"lut_est": round(rep["lut"] * e["weight"] / total), "ff": e["ff"],
+                                "mem_bits": e["mem_bits"]}
+                            for k, e in sorted(parts.items(), key=lambda kv: -kv[1]["weight"])}
     (wd / "report.json").write_text(json.dumps(rep, indent=2))
     return rep

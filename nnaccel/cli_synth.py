@@ -19,7 +19,8 @@ def cmd_synth(args) -> int:
 
     try:
         rep = synthesize(design_for(cfg, args.design, target), args.target, pnr=args.pnr,
-                         name=f"{cfg.name}-{args.design}", log=log, timeout_s=args.timeout)
+                         name=f"{cfg.name}-{args.design}", log=log, timeout_s=args.timeout,
+                         breakdown=args.breakdown)
     except RuntimeError as e:
         print(f"nnaccel: error: {e}", file=sys.stderr)
         return 1
@@ -32,6 +33,16 @@ def cmd_synth(args) -> int:
           f"{b['bram']}" + (f", SPRAM {rep.get('spram', 0)} / {b['spram']}" if "spram" in b else "")
           + f", flip-flops {rep['ff']}")
     print(f"  fmax {fmax}; fits: " + ", ".join(f"{k} {'yes' if v else 'NO'}" for k, v in rep["fits"].items()))
+    if rep.get("breakdown"):
+        print("  where the logic is (estimate: each source section's share of the pre-mapping logic "
+              "times the LUT4 total):")
+        shown = list(rep["breakdown"].items())
+        for sec, e in shown[:args.breakdown_lines]:
+            print(f"    {e['lut_est']:>7} LUT4  {e['ff']:>6} FF  {e['mem_bits']:>8} memory bits  {sec}")
+        rest = shown[args.breakdown_lines:]
+        if rest:
+            print(f"    {sum(e['lut_est'] for _, e in rest):>7} LUT4  {sum(e['ff'] for _, e in rest):>6} FF  "
+                  f"{sum(e['mem_bits'] for _, e in rest):>8} memory bits  ({len(rest)} more sections)")
     if rep.get("pnr") not in (None, "ok"):
         print(f"  place and route: {rep['pnr']}")
     if args.json:
@@ -58,5 +69,10 @@ def register(subparsers) -> None:
     p.add_argument("--pnr", action="store_true", help="also place and route with nextpnr and report fmax")
     p.add_argument("--timeout", type=float, default=1800, metavar="SECONDS",
                    help="give up a Yosys / nextpnr run after this long (default 1800)")
+    p.add_argument("--breakdown", action="store_true",
+                   help="also estimate where the LUTs go, per source section of the RTL (a second, quick "
+                        "Yosys run on the unmapped netlist)")
+    p.add_argument("--breakdown-lines", type=int, default=25, metavar="N",
+                   help="sections listed with --breakdown (default 25; the rest summed)")
     p.add_argument("--json", metavar="FILE", help="write the report as JSON (keys lut, dsp, bram, fmax_mhz, ...)")
     p.set_defaults(func=cmd_synth)
