@@ -363,6 +363,19 @@ def _conv_tiles(cfg: HwConfig, s: ConvSpec, c_blocks: int, o_blocks: int, acc_bl
     return out
 
 
+def _chunk_blocks(group: list, per_block: list, chunks: list):
+    """How the output blocks of a pass meet its input-channel chunks: ``(touched, done_at, span,
+    ndone)`` — the chunks each block reads, the chunk after which it is complete (it is
+    requantized and stored in that chunk's stage), the blocks that read several chunks (each keeps
+    its own ACC tile across them: ``span`` maps them to 0, 1, ...; the others share two
+    alternating tiles), and the most blocks completed in one stage (its output buffer)."""
+    touched = {co: {k for k, c in enumerate(chunks) for key in per_block[co] if key[2] in c} for co in group}
+    done_at = {co: max(touched[co]) for co in group}
+    span = {co: n for n, co in enumerate(c for c in group if len(touched[c]) > 1)}
+    ndone = max(sum(1 for co in group if done_at[co] == k) for k in range(len(chunks)))
+    return touched, done_at, span, ndone
+
+
 def _conv_plan(cfg: HwConfig, s: ConvSpec, cb: int, group: list, per_block: list, stream: bool = False):
     """Chooses the output tile and the input-channel chunking of one pass by an estimate of its
     cycles (compute, load and store overlap, so the pass costs about the largest of the three);
@@ -391,7 +404,8 @@ def _conv_plan(cfg: HwConfig, s: ConvSpec, cb: int, group: list, per_block: list
             if max(per_chunk) > slot:
                 continue
             wload = sum(t * R * beats + cfg.ext_latency for t in per_chunk)
-        for toh, tow in _conv_tiles(cfg, s, kc, ng, 2 if kc == cb else ng):
+        _, _, span, ndone = _chunk_blocks(group, per_block, chunks)
+        for toh, tow in _conv_tiles(cfg, s, kc, ndone, len(span) + 2):
             tiles = s.n * _ceil(s.oh, toh) * _ceil(s.ow, tow)
             ih = (toh - 1) * s.stride[0] + (fh - 1) * s.dilation[0] + 1
             iw = (tow - 1) * s.stride[1] + (fw - 1) * s.dilation[1] + 1
@@ -502,10 +516,10 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
         ih = (toh - 1) * sh + (fh - 1) * dh + 1
         iw = (tow - 1) * sw + (fw - 1) * dw + 1
         in_lines = kc * ih * iw
-        out_lines = len(g) * toh * tow
+        _, done_at, span, ndone = _chunk_blocks(g, per_block, chunks)
+        out_lines = ndone * toh * tow
         in_base = (0, in_lines)
         out_base = (2 * in_lines, 2 * in_lines + out_lines)
-        shared_acc = len(chunks) == 1
         # constants of the pass: weight tiles in the order of use (per chunk when streamed), REQ
         # parameter blocks
         worders = [[(co, key) for co in g for key in per_block[co] if not stream or key[2] in c] for c in
@@ -530,7 +544,6 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
         pre = [] if stream else wload(0, 0)
         pre += load_vec(cfg, ctx.consts, vec_blob(blocks), 0, f"{s.what}: requantization parameters")
         # an output block is requantized and stored in the stage of the last chunk it reads
-        done_at = {co: max(k for k, c in enumerate(chunks) for key in per_block[co] if key[2] in c) for co in g}
         stages = []
         st = nreq = 0
         for nb in range(s.n):
@@ -555,10 +568,11 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
                                               s.w, s.h, s.c, s.w * s.c, iw, ih_t, ln, s.zx,
                                               f"{s.what}: input tile n{nb} y{oy0} x{ox0} c{ci * R}")
                         computes, stores = [], []
+                        ndone_here = 0
                         for j, co in enumerate(g):
-                            # one accumulator tile per output block across the chunks, else two
+                            # one accumulator tile per output block spanning chunks, else two
                             # alternating: the REQ of one block overlaps the GEMMs of the next
-                            acc0 = (nreq % 2) * toh * tow if shared_acc else j * toh * tow
+                            acc0 = (span[co] if co in span else len(span) + nreq % 2) * toh * tow
                             for key in per_block[co]:
                                 ky, kx, ci = key
                                 if ci not in chunk:
@@ -576,7 +590,8 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
                             if kk != done_at[co]:
                                 continue
                             nreq += 1
-                            dst = out_base[p] + j * toh * tow
+                            dst = out_base[p] + ndone_here * toh * tow
+                            ndone_here += 1
                             computes.append(Ins("VEC", {"func": "REQ", "signed": 0, "dst": dst, "src": acc0,
                                                         "param": REQ_LINES * j, "nx": tw, "ny": th, "dst_xs": 1, "dst_ys": tw,
                                                         "src_xs": 1, "src_ys": tw},
