@@ -1,6 +1,7 @@
-"""The accelerator: fetch + decode, three in-order engines (load / compute / store) with
-instruction queues and dependency tokens, scratchpads, the systolic array, the vector unit, DMA,
-performance counters and status registers — and :class:`SimTop`, the accelerator wired to the
+"""The accelerator: fetch + decode, four in-order engines (load / compute = GEMM / vector = VEC /
+store, the queues of ``nnaccel.isa.table.QUEUES``) with instruction queues and the dependency-token
+channels of ``TOKEN_CHANNELS``, scratchpads, the double-buffered systolic array, the vector unit,
+DMA, performance counters and status registers — and :class:`SimTop`, the accelerator wired to the
 external-memory model for simulation.
 
 Timing is the ISA's queue model exactly (``docs/isa.md``): the fetch unit appends one instruction
@@ -9,20 +10,24 @@ queue's head in the first cycle in which it is idle, the head has been fetched a
 earlier and every token it pops is there, and then stays busy for exactly the instruction's
 ``cycles`` (a step counter ``k = 0 .. cycles-1``); tokens it pushes and the counters it adds become
 visible at its completion cycle. So ``f(i)``, ``s(i)`` and ``e(i)`` of every instruction equal the
-ISA simulator's.
+ISA simulator's. The GEMM and VEC engines run concurrently.
 
 Inside an instruction (step ``k``, relative to its start):
 
 - LOAD / STORE: ``ext_latency`` steps of memory latency, then one line per
   ``B = max(1, ceil(len * element_bytes / dma_bytes_per_cycle))`` steps; the line is written at the
   last step of its slot (STORE reads its scratchpad line one step ahead).
-- GEMM: with ``preload``, steps ``0 .. rows-1`` read the weight tile (loaded into the array one
-  step later); then one activation line read per step; results leave the array
-  ``rows + cols - 1`` steps after the line entered and are written (accumulated) to ACC, the last
-  one at step ``cycles - 1``.
-- VEC: ``P`` steps read the parameter block; then each line takes ``ceil(cols / vector_lanes)``
-  steps, ``vector_lanes`` lanes per step; the line is written at the step after its last chunk;
-  ``vector_latency`` steps end the instruction.
+- GEMM (``kt + 1`` K tiles, slot ``T = max(nx * ny, rows)`` each): with ``preload``, steps
+  ``0 .. rows-1`` read tile 0's weights (loaded into the idle buffer of the array one step later);
+  from step ``pre`` on, tile ``t`` streams one activation line per step in steps
+  ``pre + t*T .. pre + t*T + nx*ny - 1`` while tile ``t+1``'s weights are read in the first ``rows``
+  steps of the same slot into the other buffer. Results leave the array ``rows + cols - 1`` steps
+  after the line entered and are written to ACC (added to the old line when ``accumulate`` or
+  ``t > 0``), the last one at step ``cycles - 1``.
+- VEC: ``P`` steps read the parameter block; then each line takes ``ceil(cols / vector_lanes) * S``
+  steps (``S`` = ``VecFunc.steps``: each lane has one fixed-point multiplier, which ADDQ / SUBQ use
+  three times); the line is written at the step after its last lane group; ``vector_latency``
+  steps end the instruction.
 - RDPERF: counters are sampled at step 0; after the latency they are written
   :func:`~nnaccel.hw.extmem.counters_per_beat` per step.
 
