@@ -765,7 +765,8 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
         full = s.c // R
         pieces = []
         if by == 1 and full > 1:
-            for f0, n in zip(np.cumsum([0] + _even_split(full, min(full, 4)))[:-1], _even_split(full, min(full, 4))):
+            split = _even_split(full, max(min(full, 4), _ceil(full, MAX8)))  # y_size is 8 bits
+            for f0, n in zip(np.cumsum([0] + split)[:-1], split):
                 f0 = int(f0)
                 pieces.append([Ins("LOAD", {"sp": "ACT", "len": R, "sp_addr": base + f0 * p,
                                             "ext_addr": ext + f0 * R, "x_size": bx, "y_size": n, "x_stride": s.c,

@@ -109,3 +109,27 @@ def test_benchmark_pointwise_layers_reach_80_percent():
         for lay in (la for seg in rep["segments"] for la in seg["layers"]):
             if names[lay["op"]].startswith("1x1"):
                 assert lay["macs"] / (lay["cycles"] * peak) >= 0.8, (h, names[lay["op"]], lay)
+
+
+def test_fully_connected_with_more_k_tiles_than_a_load_box_holds():
+    """K = 4100 on ``tiny`` (1025 K tiles of 4): the one-row input block is LOADed in pieces of at
+    most 255 tiles (the 8-bit ``y_size``), weights streamed, still bit-exact and race-free."""
+    rng = np.random.default_rng(1)
+    q = T.TENSOR_QUANT8_ASYMM_SIGNED
+    b = ModelBuilder("fc_wide")
+    x = b.add_operand(q, (1, 4100), 0.1, 3)
+    wi = b.add_constant(q, rng.integers(-128, 128, (30, 4100)).astype(np.int8), scale=0.001, zero_point=0)
+    bi = b.add_constant(T.TENSOR_INT32, rng.integers(-500, 500, 30).astype(np.int32), scale=0.0001)
+    y = b.add_operand(q, (1, 30), 0.5, -2)
+    b.add_operation("FULLY_CONNECTED", [x, wi, bi, b.add_constant(T.INT32, 0)], [y])
+    b.identify_inputs_and_outputs([x], [y])
+    model = b.finish()
+    pkg = compile_model(model, "tiny")
+    data = rng.integers(-128, 128, (1, 4100)).astype(np.int8)
+    outs, _ = Runtime(pkg).run([data], "isa", check=True)
+    np.testing.assert_array_equal(outs[0], run_model(model, [data])[0])
+    (seg,) = pkg.manifest["segments"]
+    words = bytes_to_words(pkg.segment_words(seg))
+    assert find_conflicts(words, pkg.config()) == []
+    loads = [decode(w) for w in words if decode(w).name == "LOAD" and decode(w).sp == 0]
+    assert sum(d.y_size for d in loads if d.len == pkg.config().rows) == 4100 // pkg.config().rows
