@@ -188,8 +188,9 @@ def _section_of(path: str, line: int, cache: dict) -> str:
 
 def _cell_weight(cell: dict) -> tuple[float, int, int]:
     """(logic weight, flip-flop bits, memory bits) of one coarse Yosys cell. The weight is a rough
-    LUT4 estimate before mapping: one per adder / comparator / multiplexer bit, half per equality
-    bit, a third per reduced bit, ``A x B`` per multiplier (LUT multiplier partial products)."""
+    LUT4 estimate before mapping: one per adder / comparator / 2-way multiplexer bit, half per
+    equality bit or per input of an n-way multiplexer bit, a third per reduced bit, ``A x B`` per
+    multiplier (LUT multiplier partial products)."""
     t, p = cell["type"], cell.get("parameters", {})
 
     def w(key):
@@ -205,8 +206,8 @@ def _cell_weight(cell: dict) -> tuple[float, int, int]:
         return float(max(w("A_WIDTH"), w("B_WIDTH"), 1)), 0, 0
     if t in ("$mux", "$bmux"):
         return float(w("WIDTH")), 0, 0
-    if t == "$pmux":
-        return float(w("WIDTH") * max(w("S_WIDTH"), 1)), 0, 0
+    if t == "$pmux":        # an n-way one-hot multiplexer: about n/2 LUT4 per bit
+        return w("WIDTH") * max(w("S_WIDTH"), 1) / 2, 0, 0
     if t in ("$shl", "$shr", "$sshl", "$sshr", "$shift", "$shiftx"):
         return float(w("Y_WIDTH") * max(w("B_WIDTH"), 1)), 0, 0
     if t in ("$eq", "$ne", "$eqx", "$nex"):
@@ -220,23 +221,69 @@ def _cell_weight(cell: dict) -> tuple[float, int, int]:
     return 0.0, 0, 0
 
 
+def _downstream(cells: dict, sinks: dict, located: dict, cn: str, depth: int = 6):
+    """The source location of the nearest cell fed by ``cn`` that has one (breadth first)."""
+    seen, frontier = {cn}, [cn]
+    for _ in range(depth):
+        nxt = []
+        for x in frontier:
+            c = cells[x]
+            for port, bits in c.get("connections", {}).items():
+                if c.get("port_directions", {}).get(port) != "output":
+                    continue
+                for b in bits:
+                    for y in sinks.get(b, []) if isinstance(b, int) else []:
+                        if y not in seen:
+                            if located[y]:
+                                return located[y]
+                            seen.add(y)
+                            nxt.append(y)
+        frontier = nxt
+    return None
+
+
 def logic_breakdown(coarse_json: dict, harness_file: str = __file__) -> dict:
     """Per source section (see :func:`_section_of`): estimated logic weight, flip-flop bits and
-    memory bits of a coarse (unmapped, hierarchical) Yosys netlist; the harness is left out."""
+    memory bits of a coarse (unmapped, hierarchical) Yosys netlist; the harness is left out.
+
+    A cell without a usable source location (logic Yosys' optimizations made, Amaranth's own
+    ``Array`` proxies) counts for the section of the first cell downstream that has one."""
     out: dict[str, dict] = {}
     cache: dict = {}
-    for mod in coarse_json["modules"].values():
-        for cell in mod.get("cells", {}).values():
-            src = cell.get("attributes", {}).get("src", "").split("|")[-1]
+    harness = Path(harness_file).resolve()
+
+    def where(cell):
+        for src in reversed(cell.get("attributes", {}).get("src", "").split("|")):
             mm = re.match(r"(.+?):(\d+)", src)
-            if mm and Path(mm.group(1)).resolve() == Path(harness_file).resolve():
+            if mm and "amaranth" not in Path(mm.group(1)).parts:
+                return mm.group(1), int(mm.group(2))
+        return None
+
+    for mod in coarse_json["modules"].values():
+        cells = mod.get("cells", {})
+        sinks: dict[int, list[str]] = {}      # net bit -> cells reading it
+        for cn, cell in cells.items():
+            for port, bits in cell.get("connections", {}).items():
+                if cell.get("port_directions", {}).get(port) == "input":
+                    for b in bits:
+                        if isinstance(b, int):
+                            sinks.setdefault(b, []).append(cn)
+        located = {cn: where(c) for cn, c in cells.items()}
+
+        for cn, cell in cells.items():
+            loc = located[cn] or _downstream(cells, sinks, located, cn)
+            if loc and Path(loc[0]).resolve() == harness:
                 continue
-            key = _section_of(mm.group(1), int(mm.group(2)), cache) if mm else "(no source)"
+            key = _section_of(loc[0], loc[1], cache) if loc else "(no source)"
             lw, ff, mem = _cell_weight(cell)
-            e = out.setdefault(key, {"weight": 0.0, "ff": 0, "mem_bits": 0})
+            e = out.setdefault(key, {"weight": 0.0, "ff": 0, "mem_bits": 0, "muls": []})
             e["weight"] += lw
             e["ff"] += ff
             e["mem_bits"] += mem
+            if cell["type"] == "$mul":              # DSP candidates (Yosys maps most $mul to DSPs)
+                prm = cell.get("parameters", {})
+                e["muls"].append("x".join(str(int(prm.get(k, "0"), 2) if isinstance(prm.get(k), str)
+                                              else prm.get(k)) for k in ("A_WIDTH", "B_WIDTH")))
     return out
 
 
@@ -335,7 +382,7 @@ def synthesize(component, target: str, pnr: bool = False, workdir=None, name: st
         parts = _run_breakdown(wd, cmd, timeout_s)
         total = sum(e["weight"] for e in parts.values()) or 1.0
         rep["breakdown"] = {k: {"lut_est": round(rep["lut"] * e["weight"] / total), "ff": e["ff"],
-                                "mem_bits": e["mem_bits"]}
+                                "mem_bits": e["mem_bits"], "muls": sorted(e["muls"])}
                             for k, e in sorted(parts.items(), key=lambda kv: -kv[1]["weight"])}
     (wd / "report.json").write_text(json.dumps(rep, indent=2))
     return rep

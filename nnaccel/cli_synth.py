@@ -38,7 +38,8 @@ def cmd_synth(args) -> int:
               "times the LUT4 total):")
         shown = list(rep["breakdown"].items())
         for sec, e in shown[:args.breakdown_lines]:
-            print(f"    {e['lut_est']:>7} LUT4  {e['ff']:>6} FF  {e['mem_bits']:>8} memory bits  {sec}")
+            muls = f"  [$mul {', '.join(e['muls'])}]" if e.get("muls") else ""
+            print(f"    {e['lut_est']:>7} LUT4  {e['ff']:>6} FF  {e['mem_bits']:>8} memory bits  {sec}{muls}")
         rest = shown[args.breakdown_lines:]
         if rest:
             print(f"    {sum(e['lut_est'] for _, e in rest):>7} LUT4  {sum(e['ff'] for _, e in rest):>6} FF  "
