@@ -382,3 +382,49 @@ def test_vector_addq_subq_div_mulq(config):
         q = np.sign(x) * ((np.abs(x) + c // 2) // c)
         assert (got[3 + k] == (q & 0xFF).astype(np.uint8).view(np.int8)).all(), c
     assert rtl.counters == res.counters
+
+
+@pytest.mark.parametrize("config", ["tiny", pytest.param("small", marks=pytest.mark.slow)])
+def test_gemm_random_sequence(config):
+    """Random GEMMs back to back on the compute queue (K tiles, strides, zero points, signedness,
+    accumulate, preload or the weights left in the array, an empty stream that only loads weight
+    tiles): ACC bytes and every counter equal the ISA simulator's."""
+    cfg = load_config(config)
+    R, C = cfg.rows, cfg.cols
+    rng = np.random.default_rng(23)
+    n_act, n_wgt, n_acc = 512, 16 * R + 8, 256
+    act = rng.integers(0, 256, (n_act, C)).astype(np.uint8)
+    wgt = rng.integers(0, 256, (n_wgt, C)).astype(np.uint8)
+    acc0 = rng.integers(-2**31, 2**31, (n_acc, C)).astype(np.int32)
+    p = ProgramBuilder(cfg)
+    p.load_lines("ACT", 0, 0x0, n_act, C, C)
+    p.load_lines("WGT", 0, 0x20000, n_wgt, C, C)
+    p.load_lines("ACC", 0, 0x30000, n_acc, 4 * C, C, push_next=1)
+    n_gemm = 14
+    for i in range(n_gemm):
+        kt = int(rng.choice([0, 0, 1, 2, 5]))
+        preload = kt > 0 or i == 0 or rng.random() < 0.6
+        nx = int(rng.integers(1, 9))
+        ny = int(rng.integers(1, 4))
+        if i == 5:
+            nx = 0                       # weights only: the next GEMM reuses the last tile
+        act_xs, act_ys = int(rng.integers(0, 3)), int(rng.integers(0, 12))
+        top = (ny * (kt + 1) - 1) * act_ys + max(nx - 1, 0) * act_xs
+        acc_ys = nx + int(rng.integers(0, 3))
+        p.gemm(int(rng.integers(0, n_act - top)), int(rng.integers(0, n_acc - ny * acc_ys)), nx, ny,
+               wgt=int(rng.integers(0, n_wgt - (kt + 1) * R + 1)), preload=bool(preload), kt=kt,
+               accumulate=bool(rng.random() < 0.5), za=int(rng.integers(0, 256)),
+               zw=int(rng.integers(0, 256)), act_signed=bool(rng.random() < 0.5),
+               wgt_signed=bool(rng.random() < 0.5), act_xs=act_xs, act_ys=act_ys, acc_xs=1,
+               acc_ys=acc_ys, pop_prev=int(i == 0), push_next=int(i == n_gemm - 1))
+        if i == 4:
+            p.gemm(0, 0, 0, 1, wgt=3, preload=True, kt=3)
+    p.nop("vector", pop_prev=1, push_next=1)
+    p.store_lines("ACC", 0, 0x40000, n_acc, 4 * C, C, pop_prev=1)
+    p.finish()
+    image = {0x0: act, 0x20000: wgt, 0x30000: acc0}
+    sim, res, rtl = _run_image(cfg, p.words, image, [(0x40000, n_acc * 4 * C)])
+    assert rtl.fault == "OK"
+    assert rtl.regions[0] == sim.mem[0x40000:0x40000 + n_acc * 4 * C].tobytes()
+    assert rtl.regions[0] != acc0.tobytes()
+    assert rtl.counters == res.counters
