@@ -29,8 +29,8 @@ from amaranth.lib.wiring import In, Out
 
 from .targets import DESIGNS, TARGETS, Target
 
-__all__ = ["CELLS", "DESIGNS", "TARGETS", "SynthHarness", "Target", "design_for", "logic_breakdown",
-           "synthesize"]
+__all__ = ["CELLS", "DESIGNS", "TARGETS", "SynthHarness", "Target", "block_ram_ok", "design_for",
+           "logic_breakdown", "memories", "synthesize"]
 
 
 # cell name -> report key, per family
@@ -157,6 +157,52 @@ def _parse_stat(text: str, family: str) -> dict:
         out["lut"] += 2 * out.get("carry", 0)     # a CCU2C is two LUT4s plus carry logic
     out["cells"] = counts
     return out
+
+
+# --------------------------------------------------------------------------- memories
+def memories(il: str) -> list[dict]:
+    """Every memory of an RTLIL design: ``name``, ``width``, ``depth``, its ``write`` ports,
+    synchronous ``read`` ports and ``async_read`` (combinational) ports."""
+    out = {}
+    module = ""
+    cell = None
+    for line in il.splitlines():
+        t = line.strip()
+        if t.startswith("module "):
+            module = t.split()[1].lstrip("\\")
+        mm = re.match(r"memory width (\d+) size (\d+) \\?(\S+)", t)
+        if mm:
+            out[(module, mm.group(3))] = {"name": f"{module}.{mm.group(3)}", "width": int(mm.group(1)),
+                                          "depth": int(mm.group(2)), "write": 0, "read": 0, "async_read": 0}
+        if t.startswith("cell "):
+            cell = {"type": t.split()[1], "params": {}}
+        elif t.startswith("parameter ") and cell is not None:
+            parts = t.split(None, 2)
+            cell["params"][parts[1].lstrip("\\")] = parts[2] if len(parts) > 2 else ""
+        elif t == "end" and cell is not None:
+            if cell["type"] in ("$memwr_v2", "$memrd_v2"):
+                key = (module, cell["params"].get("MEMID", "").strip('"').lstrip("\\"))
+                mem = out.get(key)
+                if mem is not None:
+                    if cell["type"] == "$memwr_v2":
+                        mem["write"] += 1
+                    elif cell["params"].get("CLK_ENABLE", "1").strip("'").endswith("0"):
+                        mem["async_read"] += 1
+                    else:
+                        mem["read"] += 1
+            cell = None
+    return list(out.values())
+
+
+def block_ram_ok(mem: dict, family: str) -> bool:
+    """Whether Yosys can build ``mem`` from the family's block RAM: one write port and
+    synchronous reads (several read ports become copies); on ECP5 also two ports of any kind
+    (DP16KD is true dual-port)."""
+    if mem["async_read"]:
+        return False
+    if mem["write"] <= 1:
+        return True
+    return family == "ecp5" and mem["write"] + mem["read"] <= 2
 
 
 # --------------------------------------------------------------------------- logic breakdown
@@ -315,6 +361,19 @@ def synthesize(component, target: str, pnr: bool = False, workdir=None, name: st
     wd.mkdir(parents=True, exist_ok=True)
     il = rtlil.convert(SynthHarness(component), name="top")
     (wd / "top.il").write_text(il)
+    # memories no block RAM can build become flip-flops; when they alone exceed the device, say so
+    # now (Yosys would run for hours on a million flip-flops)
+    mems = memories(il)
+    soft = [mm for mm in mems if not block_ram_ok(mm, t.family)]
+    soft_bits = sum(mm["width"] * mm["depth"] for mm in soft)
+    if soft_bits > t.budget["ff"]:
+        worst = max(soft, key=lambda mm: mm["width"] * mm["depth"])
+        raise RuntimeError(
+            f"{name} cannot fit the {t.budget['device']}: its memories with more ports than {t.family} "
+            f"block RAM offers would take {soft_bits:,} flip-flops (the device has {t.budget['ff']:,}); the "
+            f"largest, {worst['name']} ({worst['depth']} x {worst['width']} bit), has {worst['write']} write, "
+            f"{worst['read']} read and {worst['async_read']} combinational read ports (block RAM: one "
+            f"write port and synchronous reads{', or two ports' if t.family == 'ecp5' else ''}).")
     cmd, abc = _yosys()
     # memories start from zeros in simulation; on the device nothing relies on it, and SPRAM cannot
     # be initialized: drop the initial contents so Yosys may use every kind of block RAM
@@ -348,7 +407,8 @@ def synthesize(component, target: str, pnr: bool = False, workdir=None, name: st
     rep = _parse_stat((wd / "stat.txt").read_text(), t.family)
     rep.update({"design": name, "target": target, "device": t.budget["device"],
                 "lut_mapper": "abc" if abc else "gate2lut", "yosys_seconds": round(t_syn, 1),
-                "fmax_mhz": None, "pnr": None, "budget": t.budget})
+                "fmax_mhz": None, "pnr": None, "budget": t.budget,
+                "memories": [dict(mm, block_ram=block_ram_ok(mm, t.family)) for mm in mems]})
     if pnr:
         try:
             tool = _tool(f"yowasp-{t.nextpnr}")
@@ -373,7 +433,7 @@ def synthesize(component, target: str, pnr: bool = False, workdir=None, name: st
         for cell, used, avail in re.findall(r"^\s*Info:\s+(\w+):\s+(\d+)/\s*(\d+)", text, re.MULTILINE):
             util[cell] = [int(used), int(avail)]
         rep["pnr_utilization"] = util
-    fits = {k: rep[k] <= t.budget[k] for k in ("lut", "dsp", "bram") if k in t.budget}
+    fits = {k: rep[k] <= t.budget[k] for k in ("lut", "dsp", "bram", "ff") if k in t.budget}
     if "spram" in t.budget:
         fits["spram"] = rep.get("spram", 0) <= t.budget["spram"]
     rep["fits"] = fits

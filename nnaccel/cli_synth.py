@@ -33,6 +33,11 @@ def cmd_synth(args) -> int:
           f"{b['bram']}" + (f", SPRAM {rep.get('spram', 0)} / {b['spram']}" if "spram" in b else "")
           + f", flip-flops {rep['ff']}")
     print(f"  fmax {fmax}; fits: " + ", ".join(f"{k} {'yes' if v else 'NO'}" for k, v in rep["fits"].items()))
+    for mm in rep.get("memories", []):
+        ports = f"{mm['write']} write / {mm['read']} read" + (f" / {mm['async_read']} combinational read"
+                                                               if mm["async_read"] else "")
+        where = "block RAM" if mm["block_ram"] else "flip-flops (too many ports for block RAM)"
+        print(f"  memory {mm['name']}: {mm['depth']} x {mm['width']} bit, {ports} ports -> {where}")
     if rep.get("breakdown"):
         print("  where the logic is (estimate: each source section's share of the pre-mapping logic "
               "times the LUT4 total):")

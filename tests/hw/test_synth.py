@@ -73,3 +73,41 @@ def test_cli_synth_breakdown_names_the_decoder_sections(tmp_path, capsys):
     assert abs(sum(e["lut_est"] for e in parts.values()) - rep["lut"]) <= len(parts)
     assert next(iter(parts)) == "decoder.py: _mul"
     assert "where the logic is" in capsys.readouterr().out
+
+
+def test_memory_without_block_ram_ports_fails_fast():
+    """A memory with two write ports cannot be built from iCE40 block RAM (one write port): when
+    such memories alone need more flip-flops than the device has, synthesize says so at once
+    instead of running Yosys on them; a one-write-port memory passes the check."""
+    import time
+
+    from amaranth.back import rtlil
+    from amaranth.hdl import Module
+    from amaranth.lib import wiring
+    from amaranth.lib.memory import Memory
+    from amaranth.lib.wiring import In, Out
+    from nnaccel.boards.synth import block_ram_ok, memories, synthesize
+
+    class TwoWriters(wiring.Component):
+        def __init__(self, writers):
+            self.writers = writers
+            super().__init__({"a": In(12), "d": In(16), "q": Out(16)})
+
+        def elaborate(self, platform):
+            m = Module()
+            m.submodules.mem = mem = Memory(shape=16, depth=4096, init=[])
+            for _ in range(self.writers):
+                w = mem.write_port()
+                m.d.comb += [w.addr.eq(self.a), w.data.eq(self.d), w.en.eq(1)]
+            r = mem.read_port()
+            m.d.comb += [r.addr.eq(self.a), self.q.eq(r.data)]
+            return m
+
+    (two,) = memories(rtlil.convert(TwoWriters(2)))
+    (one,) = memories(rtlil.convert(TwoWriters(1)))
+    assert (two["write"], two["read"], two["depth"], two["width"]) == (2, 1, 4096, 16)
+    assert not block_ram_ok(two, "ice40") and block_ram_ok(one, "ice40")
+    t0 = time.perf_counter()
+    with pytest.raises(RuntimeError, match="65,536 flip-flops .* has 5,280"):
+        synthesize(TwoWriters(2), "ice40", name="test-two-writers")
+    assert time.perf_counter() - t0 < 30
