@@ -29,7 +29,7 @@ from amaranth.lib.wiring import In, Out
 
 from .targets import DESIGNS, TARGETS, Target
 
-__all__ = ["CELLS", "DESIGNS", "TARGETS", "SynthHarness", "Target", "block_ram_ok", "design_for",
+__all__ = ["CELLS", "DESIGNS", "TARGETS", "MbqmLane", "SynthHarness", "Target", "block_ram_ok", "design_for",
            "logic_breakdown", "memories", "synthesize"]
 
 
@@ -76,6 +76,22 @@ class SynthHarness(wiring.Component):
         return m
 
 
+class MbqmLane(wiring.Component):
+    """``multiply_by_quantized_multiplier(x, multiplier, shift)`` as the vector engine's lanes build
+    it (:func:`nnaccel.hw.vector.mbqm`: one 32 x 32 multiplier), for ``--design mbqm``."""
+
+    def __init__(self):
+        from amaranth.hdl import signed
+        super().__init__({"x": In(signed(32)), "multiplier": In(signed(32)), "shift": In(signed(6)),
+                          "out": Out(signed(32))})
+
+    def elaborate(self, platform):
+        from nnaccel.hw.vector import mbqm
+        m = Module()
+        m.d.comb += self.out.eq(mbqm(m, self.x, self.multiplier, self.shift))
+        return m
+
+
 def _yosys() -> tuple[list[str], bool]:
     """(command, has working ABC)."""
     env = os.environ.get("NNACCEL_YOSYS")
@@ -105,6 +121,8 @@ def design_for(config, block: str, target: Target):
     if block == "requant":
         from nnaccel.hw.vector import RequantLane
         return RequantLane()
+    if block == "mbqm":
+        return MbqmLane()
     if block == "decoder":
         from nnaccel.hw.decoder import Decoder
         return Decoder(cfg)

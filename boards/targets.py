@@ -9,8 +9,10 @@ __all__ = ["DESIGNS", "TARGETS", "Target"]
 
 #: Blocks ``nnaccel synth --design`` knows (see :func:`nnaccel.boards.synth.design_for`).
 #: ``core`` is ``top`` with the scratchpads shrunk to their minimum sizes (see
-#: :func:`nnaccel.boards.synth.minimal_scratchpads`).
-DESIGNS = ("core", "top", "array", "requant", "decoder", "scratchpad")
+#: :func:`nnaccel.boards.synth.minimal_scratchpads`); ``requant`` is the pipelined
+#: :class:`~nnaccel.hw.vector.RequantLane`, ``mbqm`` the combinational fixed-point multiply with
+#: one 32 x 32 multiplier that each lane of the accelerator's vector engine uses.
+DESIGNS = ("core", "top", "array", "requant", "mbqm", "decoder", "scratchpad")
 
 
 @dataclass(frozen=True)

@@ -70,8 +70,9 @@ def register(subparsers) -> None:
     p.add_argument("--target", choices=sorted(TARGETS), default="ice40", help="FPGA family (default ice40)")
     p.add_argument("--design", choices=DESIGNS, default="core",
                    help="core (default): the accelerator with its scratchpads at their minimum sizes; "
-                        "top: with the preset's scratchpads (multi-ported in this RTL: Yosys maps them "
-                        "to flip-flops and may not finish); or one block")
+                        "top: with the preset's scratchpads (a memory with more ports than block RAM "
+                        "offers becomes flip-flops; when those alone exceed the device, it stops at once "
+                        "and says which); or one block (mbqm: one vector lane's fixed-point multiply)")
     p.add_argument("--pnr", action="store_true", help="also place and route with nextpnr and report fmax")
     p.add_argument("--timeout", type=float, default=1800, metavar="SECONDS",
                    help="give up a Yosys / nextpnr run after this long (default 1800)")
