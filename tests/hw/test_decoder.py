@@ -109,7 +109,7 @@ def case_of(word, cfg):
 
 
 def test_decoder_matches_isa_simulator():
-    for name in ("tiny", "small", "large"):   # large: 32x32, 64K-line scratchpads (16-bit limits)
+    for name in ("tiny", "small", "large"):   # large: 32 rows (the WGT check)
         cfg = load_config(name)
         if name == "small":
             cfg = cfg.replace(dma_base=0x100000, dma_size=0x400000)   # a window with a lower bound
