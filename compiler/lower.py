@@ -758,7 +758,7 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
         return out
 
     def input_loads(b: int) -> list[list[Ins]]:
-        """The LOADs of block ``b``'s input, as pieces (one or more LOADs each)."""
+        """The LOADs of block ``b``'s input, as pieces ``(first K tile, end K tile, LOADs)``."""
         m0, bx, by = blocks[b]
         base, p = in_base[b % nin], bx * by
         ext = ctx.addr[s.x] + m0 * s.c
@@ -768,18 +768,18 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
             split = _even_split(full, max(min(full, 4), _ceil(full, MAX8)))  # y_size is 8 bits
             for f0, n in zip(np.cumsum([0] + split)[:-1], split):
                 f0 = int(f0)
-                pieces.append([Ins("LOAD", {"sp": "ACT", "len": R, "sp_addr": base + f0 * p,
+                pieces.append((f0, f0 + n, [Ins("LOAD", {"sp": "ACT", "len": R, "sp_addr": base + f0 * p,
                                             "ext_addr": ext + f0 * R, "x_size": bx, "y_size": n, "x_stride": s.c,
                                             "y_stride": R, "fill": _byte(s.zx)},
-                                   f"{what}: input rows {m0}..{m0 + p - 1} k{f0 * R}..{(f0 + n) * R - 1}")])
+                                   f"{what}: input rows {m0}..{m0 + p - 1} k{f0 * R}..{(f0 + n) * R - 1}")]))
             first = full
         else:
             first = 0
         for t in range(first, cb):
-            pieces.append([Ins("LOAD", {"sp": "ACT", "len": min(R, s.c - t * R), "sp_addr": base + t * p,
+            pieces.append((t, t + 1, [Ins("LOAD", {"sp": "ACT", "len": min(R, s.c - t * R), "sp_addr": base + t * p,
                                         "ext_addr": ext + t * R, "x_size": bx, "y_size": by, "x_stride": s.c,
                                         "y_stride": bx * s.c if by > 1 else 0, "fill": _byte(s.zx)},
-                               f"{what}: input rows {m0}..{m0 + p - 1} k{t * R}")])
+                               f"{what}: input rows {m0}..{m0 + p - 1} k{t * R}")]))
         return pieces
 
     # steps: (block, output tile, group)
@@ -790,15 +790,20 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
     # input pieces of block b: spread over the load batches of the steps after the first step of
     # block b - 1 (block b - 2, which used the same slot, is then done); before the token of the
     # step that needs them at the latest
-    lead: dict[int, list[Ins]] = {0: [x for pc in input_loads(0) for x in pc]}
+    # block 0: each piece before the token of the first step whose GEMM reads one of its tiles
+    lead: dict[int, list[Ins]] = {}
     trail: dict[int, list[Ins]] = {}
+    for t0, t1, pc in input_loads(0):
+        first = next((i for i, (b, j, gi) in enumerate(steps) if b == 0 and
+                      groups[j][gi][0] < t1 and t0 < groups[j][gi][0] + groups[j][gi][1]), 0)
+        lead.setdefault(first, []).extend(pc)
     for b in range(1, len(blocks)):
         k0, k1 = first_of_block[b - 1] + 1, first_of_block[b]
         pieces = input_loads(b)
         slots = list(range(k0, k1)) or [k1]
         for n, pc in enumerate(pieces):
             k = slots[min(len(slots) - 1, n * len(slots) // len(pieces))]
-            (lead if k == k1 else trail).setdefault(k, []).extend(pc)
+            (lead if k == k1 else trail).setdefault(k, []).extend(pc[2])
     pre = []
     if resident_w:
         pre += wgt_load(0, 0, ntiles, f"{what}: weight tiles (resident)")
