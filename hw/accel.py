@@ -576,8 +576,17 @@ class Accelerator(wiring.Component):
         dstr_w = _Walker(m, "vdstr", 16, vstart, V["dst"], V["nx"], V["dst_xs"], V["dst_ys"])
         dstw_w = _Walker(m, "vdstw", 16, vstart, V["dst"], V["nx"], V["dst_xs"], V["dst_ys"])
         m.d.comb += [src_w.advance.eq(radv), src2_w.advance.eq(radv), dstr_w.advance.eq(radv)]
-        vgroup_done = vcomp & (vsub == S - 1)         # a lane group's results are final
-        vwrite = vgroup_done & (vchunk == nchunks - 1)
+        # The LUT reads its table memory synchronously (block RAM) when vector_latency leaves the
+        # one extra step this costs: its results land one step after the other functions'.
+        lut_sync = cfg.vector_latency >= 2
+        is_lut = func == VEC_BY_NAME["LUT"].code
+        lut_late = is_lut if lut_sync else Const(0, 1)
+        vcomp_d = Signal()
+        vchunk_d = Signal.like(vchunk)
+        m.d.sync += [vcomp_d.eq(vcomp), vchunk_d.eq(vchunk)]
+        vgroup_done = Mux(lut_late, vcomp_d, vcomp & (vsub == S - 1))   # a lane group's results are final
+        vgroup = Mux(lut_late, vchunk_d, vchunk)
+        vwrite = vgroup_done & (vgroup == nchunks - 1)
         m.d.comb += dstw_w.advance.eq(vwrite)
 
         # parameter registers (line j, lane n); the lookup table in one memory per lane
@@ -586,7 +595,6 @@ class Accelerator(wiring.Component):
         pvalid = Signal()
         m.d.sync += [pvalid.eq(vparam_phase), pline.eq(vstep[:16])]
         vecdata = rv["VEC"].data
-        is_lut = func == VEC_BY_NAME["LUT"].code
         with m.If(pvalid & ve.busy), m.Switch(pline):
             for j in range(npar_max):
                 with m.Case(j):
@@ -663,9 +671,13 @@ class Accelerator(wiring.Component):
             lut = Memory(shape=unsigned(8 * C), depth=lut_lines, init=[])
             m.submodules[f"lut{lane}"] = lut
             lw = lut.write_port()
-            lrd = lut.read_port(domain="comb")
+            lrd = lut.read_port() if lut_sync else lut.read_port(domain="comb")
             m.d.comb += [lw.en.eq(lut_we), lw.addr.eq(pline), lw.data.eq(lut_row), lrd.addr.eq(a8[lc:])]
-            lut_out = lrd.data.word_select(a8[:lc], 8) if lc else lrd.data
+            byte = a8[:lc]
+            if lut_sync and lc:
+                byte = Signal(lc, name=f"lut_byte{lane}")
+                m.d.sync += byte.eq(a8[:lc])
+            lut_out = lrd.data.word_select(byte, 8) if lc else lrd.data
             r = Signal(signed(40), name=f"res{lane}")
             with m.Switch(func):
                 with m.Case(VEC_BY_NAME["REQ"].code):
@@ -696,7 +708,7 @@ class Accelerator(wiring.Component):
         line_out32 = []
         for e in range(C):
             ch, lane = divmod(e, lanes)
-            here = vchunk == ch
+            here = vgroup == ch
             line_out8.append(Mux(here, results8[lane], buf8[e]))
             line_out32.append(Mux(here, results32[lane], buf32[e]))
             with m.If(vgroup_done & here):

@@ -428,3 +428,14 @@ def test_gemm_random_sequence(config):
     assert rtl.regions[0] == sim.mem[0x40000:0x40000 + n_acc * 4 * C].tobytes()
     assert rtl.regions[0] != acc0.tobytes()
     assert rtl.counters == res.counters
+
+
+def test_lut_with_vector_latency_1():
+    """With ``vector_latency`` 1 the LUT reads its table memory combinationally (no spare step for a
+    block-RAM read): the LOGISTIC program still matches the ISA simulator and the golden model."""
+    cfg = load_config("tiny").replace(name="tiny-vlat1", vector_latency=1)
+    lp, ref = case_lut(cfg, np.random.default_rng(4))
+    out_isa, res, out_rtl, rtl = run_both(lp)
+    assert rtl.fault == "OK"
+    assert (out_rtl == out_isa).all() and (out_rtl == ref).all()
+    assert rtl.counters == res.counters
