@@ -267,8 +267,10 @@ class Decoder(wiring.Component):
             rm1, cm1, _ = geo[name]
             ylo, yhi = _chunks(F(name, "y_stride"), 2)
             xlo, xhi = _chunks(F(name, "x_stride"), 2)
-            ops[0][opcode_of(name)] = (rm1, ylo)
-            ops[1][opcode_of(name)] = (rm1, yhi)
+            # y stride bytes in the slots whose GEMM / VEC stride operand is the same word bits
+            # (act_ys / dst_ys, act_xs / dst_xs): those operands then need no multiplexer
+            ops[0][opcode_of(name)] = (rm1, yhi)
+            ops[1][opcode_of(name)] = (rm1, ylo)
             ops[2][opcode_of(name)] = (cm1, xlo)
             ops[3][opcode_of(name)] = (cm1, xhi)
             ops[4][opcode_of(name)] = (F(name, "x_size"), F(name, "y_size"))
@@ -314,7 +316,7 @@ class Decoder(wiring.Component):
         step = STRIDE_CHUNK
         off_y = Signal(8 + 2 * step, name="dma_off_y")
         off_x = Signal(8 + 2 * step, name="dma_off_x")
-        m.d.comb += [off_y.eq(prod[0] + (prod[1] << step)), off_x.eq(prod[2] + (prod[3] << step))]
+        m.d.comb += [off_y.eq((prod[0] << step) + prod[1]), off_x.eq(prod[2] + (prod[3] << step))]
         nbytes = {}
         for name in dma:
             sp = F(name, "sp")
