@@ -69,8 +69,10 @@ class HwConfig:
     wgt_bytes: int = 2 * 1024
     acc_bytes: int = 4 * 1024
     vec_bytes: int = 4 * 1024
-    #: Physical banks per scratchpad (informational for the RTL; must divide the line count).
-    act_banks: int = 1
+    #: Banks per scratchpad: equal ranges of consecutive lines, each with one write and one read
+    #: port (block RAM); see "Scratchpad banks" in ``docs/isa.md``. ACT needs two (a binary vector
+    #: function reads its two operands from different banks).
+    act_banks: int = 2
     wgt_banks: int = 1
     acc_banks: int = 1
     vec_banks: int = 1
@@ -99,6 +101,17 @@ class HwConfig:
     def lines(self, space: str) -> int:
         """Number of lines of scratchpad ``space``."""
         return getattr(self, f"{space.lower()}_bytes") // self.line_bytes(space)
+
+    def banks(self, space: str) -> int:
+        return getattr(self, f"{space.lower()}_banks")
+
+    def bank_lines(self, space: str) -> int:
+        """Lines per bank of scratchpad ``space``."""
+        return self.lines(space) // self.banks(space)
+
+    def bank_of(self, space: str, line):
+        """The bank of a line (or of an array of lines)."""
+        return line // self.bank_lines(space)
 
     @property
     def gemm_pipeline(self) -> int:
@@ -153,6 +166,9 @@ class HwConfig:
             if not _pow2(banks) or (n and banks > n):
                 bad(f"{space.lower()}_banks is {banks}, but it must be a power of two no larger than "
                     f"the {n} lines of the scratchpad")
+        if self.act_banks < 2:
+            bad(f"act_banks is {self.act_banks}, but ACT needs at least 2 banks (a binary vector function "
+                f"reads its two operands from different banks)")
         need = {"ACT": 2 * self.rows, "WGT": self.rows, "ACC": self.cols,
                 "VEC": max(self.lut_lines, 16)}
         for space, lines in need.items():
@@ -208,8 +224,9 @@ _NEED_WHY = {"ACT": "two activation tiles", "WGT": "one weight tile",
 
 PRESETS: dict[str, HwConfig] = {
     # iCE40UP5K: ACT in the 4 SPRAMs (2 wide x 2 deep), WGT / ACC / VEC in 4 + 8 + 8 of the 30 EBRs.
+    # (SPRAM has a single port, so a synthesizable tiny will need ACT in EBR: see docs/rtl.md.)
     "tiny": HwConfig(name="tiny", rows=4, cols=4, act_bytes=128 * 1024, wgt_bytes=2 * 1024,
-                     acc_bytes=4 * 1024, vec_bytes=4 * 1024, act_banks=2, wgt_banks=1, acc_banks=1,
+                     acc_bytes=4 * 1024, vec_bytes=4 * 1024, act_banks=2, wgt_banks=1, acc_banks=2,
                      vec_banks=1, vector_lanes=1, vector_latency=4, dma_bytes_per_cycle=4,
                      ext_latency=8, queue_depth=4, dma_base=0, dma_size=16 * 1024 * 1024),
     # ECP5-25F (56 DP16KD, 126 KB): 32 + 8 + 32 + 4 KiB of block RAM.

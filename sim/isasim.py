@@ -592,10 +592,57 @@ def _intersects(a, b) -> bool:
     return np.intersect1d(a, b, assume_unique=False).size > 0
 
 
+def _bank_uses(d, cfg: HwConfig):
+    """``{(space, "R" or "W"): set of banks}`` of one instruction (the port rules of
+    ``docs/isa.md``, "Scratchpad banks"), plus the binary-VEC operand check as ``("src", ...)``."""
+    uses: dict = {}
+
+    def add(space, lines, port):
+        lines = np.asarray(lines)
+        if lines.size:
+            uses.setdefault((space, port), set()).update(np.unique(cfg.bank_of(space, lines)).tolist())
+
+    name = d.name
+    if name in ("LOAD", "STORE"):
+        n = d.x_size * d.y_size
+        add(SPACE_ENUM[d.sp], np.arange(d.sp_addr, d.sp_addr + n), "W" if name == "LOAD" else "R")
+    elif name == "GEMM":
+        if d.preload:
+            add("WGT", np.arange(d.wgt, d.wgt + (d.kt + 1) * cfg.rows), "R")
+        if d.nx and d.ny:
+            add("ACT", _lines(d.act, d.nx, d.ny * (d.kt + 1), d.act_xs, d.act_ys), "R")
+            out = _lines(d.acc, d.nx, d.ny, d.acc_xs, d.acc_ys)
+            add("ACC", out, "W")
+            if d.accumulate or d.kt:
+                add("ACC", out, "R")
+    elif name == "VEC":
+        vf = VEC_BY_CODE[d.func]
+        p = vf.param_lines(cfg.cols) if vf.params else 0
+        add("VEC", np.arange(d.param, d.param + p), "R")
+        if d.nx and d.ny:
+            dst = _lines(d.dst, d.nx, d.ny, d.dst_xs, d.dst_ys)
+            src = _lines(d.src, d.nx, d.ny, d.src_xs, d.src_ys)
+            add(vf.src, src, "R")
+            add(vf.dst, dst, "W")
+            if vf.binary:
+                src2 = dst - d.dst + d.src2
+                add(vf.src2, src2, "R")
+                both = (set(np.unique(cfg.bank_of(vf.src, src)).tolist())
+                        & set(np.unique(cfg.bank_of(vf.src2, src2)).tolist()))
+                if both:
+                    uses[("src", "src2")] = both
+            if vf.name == "SUMW" and d.accumulate:
+                add(vf.dst, dst, "R")
+    return uses
+
+
 def find_conflicts(program, config="tiny", limit: int = 10) -> list[Conflict]:
-    """Checks a program for races under its own schedule: pairs of instructions on different
+    """Checks a program under its own schedule for races — pairs of instructions on different
     queues whose execution intervals overlap and that touch a common scratchpad line or external
-    byte range, one of them writing. A program the tokens order correctly has none."""
+    byte range, one of them writing — and for violations of the scratchpad bank rules
+    (``docs/isa.md``: two such instructions writing one bank, or reading one bank; a binary VEC
+    reading both operands from one bank, reported with ``first == second``). A program the tokens
+    order correctly and whose buffers respect the banks has none."""
     cfg = load_config(config)
     words = bytes_to_words(program) if isinstance(program, (bytes, bytearray)) else list(program)
     decoded = decode_program(words, cfg)
@@ -603,9 +650,23 @@ def find_conflicts(program, config="tiny", limit: int = 10) -> list[Conflict]:
     items = sorted((int(sch.start[i]), int(sch.end[i]), i) for i, d in enumerate(decoded)
                    if d.name != "FINISH" and sch.end[i] > sch.start[i])
     acc_cache = {}
+    bank_cache = {}
     found: list[Conflict] = []
+
+    def banks(i):
+        if i not in bank_cache:
+            bank_cache[i] = _bank_uses(decoded[i], cfg)
+        return bank_cache[i]
+
     active: list[tuple[int, int, int]] = []
     for s, e, i in items:
+        bi = banks(i)
+        if ("src", "src2") in bi:
+            vf = VEC_BY_CODE[decoded[i].func]
+            found.append(Conflict(i, i, f"{vf.src} bank {min(bi[('src', 'src2')])}",
+                                  f"VEC {vf.name} reads src and src2 from one bank"))
+            if len(found) >= limit:
+                return found
         active = [a for a in active if a[1] > s]
         for _, _, j in active:
             if decoded[j].queue == decoded[i].queue:
@@ -619,5 +680,17 @@ def find_conflicts(program, config="tiny", limit: int = 10) -> list[Conflict]:
                                                         f"{decoded[i].name} {'writes' if wi else 'reads'}"))
                         if len(found) >= limit:
                             return found
+            bj = banks(j)
+            for (space, port), set_i in bi.items():
+                if space == "src":
+                    continue
+                common = set_i & bj.get((space, port), set())
+                if common:
+                    verb = "write" if port == "W" else "read"
+                    found.append(Conflict(j, i, f"{space} bank {min(common)}",
+                                          f"{decoded[j].name} and {decoded[i].name} both {verb} it "
+                                          f"(one {verb} port per bank)"))
+                    if len(found) >= limit:
+                        return found
         active.append((s, e, i))
     return found

@@ -65,6 +65,15 @@ def _check(cond: bool, what: str):
         raise InputError(f"The layer does not fit this program generator: {what}.")
 
 
+def _staging(cfg) -> tuple[int, int]:
+    """``(first line, lines)`` of the ACT staging area: the last ACT bank, so that results the
+    vector unit writes and the store reads never share a bank port with the inputs the load
+    writes and the array / vector unit read (the bank rules of ``docs/isa.md``). The inputs use
+    lines ``0 .. first - 1``."""
+    n = cfg.bank_lines("ACT")
+    return cfg.lines("ACT") - n, n
+
+
 # --------------------------------------------------------------------------------- FULLY_CONNECTED
 def _fc_plan(cfg, M, KT, NT):
     """``(Mt, J, kc)``: rows per block (at most 255: one LOAD box per step and one GEMM line run),
@@ -91,8 +100,10 @@ def _fc_plan(cfg, M, KT, NT):
 
 
 def _fc_fits(cfg, Mt, J, kc, act_l, wgt_l, acc_l, vec_l) -> bool:
-    return (2 * kc * Mt + 2 * Mt <= act_l and 2 * J * Mt <= acc_l and 2 * J * kc * cfg.rows <= wgt_l
-            and 18 * J <= vec_l and 1 <= Mt <= 255)
+    stag, stag_n = _staging(cfg)
+    acc_slot = acc_l // 2 if cfg.acc_banks >= 2 else acc_l
+    return (2 * kc * Mt <= stag and 2 * Mt <= stag_n and J * Mt <= acc_slot
+            and 2 * J * kc * cfg.rows <= wgt_l and 18 * J <= vec_l and 1 <= Mt <= 255)
 
 
 def fully_connected(config, x, w, bias, x_q, w_q, out_q, activation: int = 0,
@@ -144,14 +155,18 @@ def fully_connected(config, x, w, bias, x_q, w_q, out_q, activation: int = 0,
     # buffer is free; at a block's end the NOP also waits for the previous block's requantization,
     # so its ACC buffer and parameter slot are free), compute -> vector (accumulators ready),
     # vector -> store (one output tile staged), store -> vector (staging slot free).
-    # Buffers: ACT and WGT 2 steps, ACC 2 blocks, staging 2 output tiles, parameters 3 blocks.
+    # Buffers: ACT and WGT 2 steps, ACC 2 blocks (one per ACC half, so the array and the vector
+    # unit read different banks; one block when ACC has a single bank), staging 2 output tiles in
+    # the last ACT bank, parameters 3 blocks.
+    stag0, _ = _staging(cfg)
+    acc_slots = 2 if cfg.acc_banks >= 2 else 1
     step = block = tile = 0
     for m0 in range(0, M, Mt):
         mr = min(Mt, M - m0)
         for nb0 in range(0, NT, J):
             jn = min(J, NT - nb0)
             pbuf = (block % 3) * J * 6
-            abuf = (block % 2) * J * Mt
+            abuf = (block % acc_slots) * (acc_l // 2)
             for k0t in range(0, KT, kc):
                 kn, buf = min(kc, KT - k0t), step % 2
                 k0 = k0t * R
@@ -174,10 +189,12 @@ def fully_connected(config, x, w, bias, x_q, w_q, out_q, activation: int = 0,
                     p.gemm(buf * kc * Mt, abuf + j * Mt, mr, 1, wgt=(buf * J + j) * kc * R,
                            preload=True, kt=kn - 1, accumulate=k0t > 0, act_ys=mr, acc_ys=mr,
                            pop_prev=int(j == 0), push_next=int(last_k and j == jn - 1), **common)
-                p.nop("compute", push_prev=1, pop_next=int(last_k and block > 0))
+                # two ACC slots: wait for the previous block's REQ; one: for this block's
+                p.nop("compute", push_prev=1,
+                      pop_next=int(last_k and (block > 0 or acc_slots == 1)))
                 step += 1
             for j in range(jn):
-                stag = 2 * kc * Mt + (tile % 2) * Mt
+                stag = stag0 + (tile % 2) * Mt
                 p.vec_lines("REQ", stag, abuf + j * Mt, mr, param=pbuf + j * 6,
                             pop_prev=int(j == 0), pop_next=int(tile >= 2),
                             push_prev=int(j == jn - 1), push_next=1)
@@ -205,13 +222,15 @@ def same_padding(h, w, kh, kw, sh, sw):
     return t, b, le, r
 
 
-def _band_plan(cfg, H, Wp, OH, OW, KH, sh, in_groups, extra_act=0):
-    """Largest band of output rows whose input rows (all channel groups) + staging fit."""
+def _band_plan(cfg, H, Wp, OH, OW, KH, sh, in_groups):
+    """Largest band of output rows whose input rows (all channel groups) fit below the staging
+    bank and whose outputs fit the staging bank and ACC."""
+    stag, stag_n = _staging(cfg)
     best = 0
     for ohb in range(1, min(OH, 255) + 1):
         rows_in = (ohb - 1) * sh + KH
-        act = in_groups * rows_in * Wp + ohb * OW + extra_act
-        if act > cfg.lines("ACT") or ohb * OW > cfg.lines("ACC") or rows_in > 255:
+        if (in_groups * rows_in * Wp > stag or ohb * OW > stag_n or ohb * OW > cfg.lines("ACC")
+                or rows_in > 255):
             break
         best = ohb
     _check(best > 0, "one output row does not fit the scratchpads")
@@ -295,7 +314,7 @@ def conv2d(config, x, w, bias, x_q, w_q, out_q, stride=(1, 1), pads=(0, 0, 0, 0)
             oh = min(ohb, OH - oy0)
             rows_in = (oh - 1) * sh + KH
             band = rows_in * Wp
-            stag = G * band
+            stag = _staging(cfg)[0]
             r0 = oy0 * sh - pt
             first_real, end_real = max(0, r0), min(H, r0 + rows_in)
             ptb = first_real - r0
@@ -409,7 +428,7 @@ def pool2d(config, kind: str, x, x_q, filter_hw, stride=(1, 1), pads=(0, 0, 0, 0
         for oy0 in range(0, OH, ohb):
             oh = min(ohb, OH - oy0)
             rows_in = (oh - 1) * sh + KH
-            stag = rows_in * Wp
+            stag = _staging(cfg)[0]
             r0 = oy0 * sh - pt
             first_real, end_real = max(0, r0), min(H, r0 + rows_in)
             ptb = first_real - r0
@@ -481,15 +500,16 @@ def _flat_program(cfg, name, func, inputs, params_block, out_shape, dtype) -> La
     E = int(np.prod(out_shape))
     ya = img.alloc(E)
     signed = np.dtype(dtype) == np.int8
-    bufs = len(inputs) + 1
-    chunk = max(1, min(cfg.lines("ACT") // bufs, 255 * 255)) * C
+    # input k in ACT bank k (a binary function reads its operands from different banks); the result
+    # overwrites the first input in place
+    chunk = max(1, min(cfg.bank_lines("ACT"), 255 * 255)) * C
     p = ProgramBuilder(cfg)
     p.load_lines("VEC", 0, pa, params_block.shape[0], C * 4, C)
     for step, e0 in enumerate(range(0, E, chunk)):
         n = min(chunk, E - e0)
         full, rest = divmod(n, C)
         lines = full + (rest > 0)
-        region = chunk // C
+        region = cfg.bank_lines("ACT")
         if step > 0:
             p.nop("load", pop_next=1)
         for k, a in enumerate(addrs):
@@ -498,7 +518,7 @@ def _flat_program(cfg, name, func, inputs, params_block, out_shape, dtype) -> La
                 p.load("ACT", k * region + full, a + e0 + full * C, rest)
         p.nop("load", push_next=1)
         _forward(p)
-        out = len(addrs) * region
+        out = 0
         p.vec_lines(func, out, 0, lines, src2=region if len(addrs) > 1 else None, param=0,
                     signed=signed, pop_prev=1, pop_next=int(step > 0), push_prev=1, push_next=1)
         p.nop("store", pop_prev=1)

@@ -48,6 +48,7 @@ def test_preset_override_file(tmp_path):
     ({"queue_depth": 0}, "queue_depth is 0, but it must be from 1 to 256"),
     ({"dma_base": 2 ** 32 - 4, "dma_size": 8}, "must be non-empty and lie within the 32-bit"),
     ({"act_banks": 3}, "act_banks is 3, but it must be a power of two"),
+    ({"act_banks": 1}, "ACT needs at least 2 banks"),
     ({"ext_latency": -1}, "ext_latency is -1, but it must not be negative"),
     ({"rows": "4"}, "rows is '4', but it must be an integer"),
 ])

@@ -6,6 +6,7 @@ import sys
 
 from .table import (
     ADD_LEFT_SHIFT,
+    BANK_RULES,
     COUNTERS,
     FAULTS,
     HEADER,
@@ -67,6 +68,7 @@ def render() -> str:
         out.append(f"| {v.code} | {v.name} | {v.src} | {v.src2 or '-'} | {v.dst} | "
                    f"{', '.join(v.params) or '-'} | {v.steps} | {v.semantics} |")
     out += ["", "## Queues, dependency tokens and the cycle model", "", QUEUE_MODEL,
+            "", "## Scratchpad banks", "", BANK_RULES,
             "", "## Fault codes", "", "| code | name | meaning |", "|---|---|---|"]
     out += [f"| {f.code} | {f.name} | {f.doc} |" for f in FAULTS]
     out += ["", "## Performance counters", "", "Read with RDPERF (uint64 each, at `ext_addr + 8 * id`).",
@@ -81,7 +83,7 @@ def render_cycle_model() -> str:
     out += [f"| {i.name} | {i.queue} | {i.cycles} |" for i in INSTRUCTIONS]
     out += ["", "VEC parameter lines `P`: " + ", ".join(
         f"{v.name} {len(v.params) if v.params != ('table',) else 'ceil(256 / cols)'}" for v in VEC_FUNCS)
-        + ".", "", QUEUE_MODEL, "", END]
+        + ".", "", QUEUE_MODEL, "", "Scratchpad banks: " + BANK_RULES, "", END]
     return "\n".join(out)
 
 

@@ -410,6 +410,24 @@ Stall accounting (performance counters): the gap `s(i) - max(f(i) + 1, e(p))` co
 queue's token stall; `f(i) - f(i-1) - 1` counts as fetch stall."""
 
 
+#: Scratchpad banks, written once for docs/isa.md and docs/accelerator.md.
+BANK_RULES = """\
+Each scratchpad is divided into `banks` banks of equal size (`act_banks`, `wgt_banks`, `acc_banks`,
+`vec_banks` in the hardware configuration): bank `b` holds lines `b * L .. (b + 1) * L - 1`, with
+`L` the scratchpad's lines divided by its banks. A bank is one block RAM with one write port and
+one read port, so a program must keep to three rules (the cycle model does not model port
+contention; `nnaccel.sim.isasim.find_conflicts` reports every violation as a conflict, and the
+results of a violating program on hardware are unspecified):
+
+* two instructions of different queues that run at the same time do not both **write** one bank;
+* ... nor both **read** one bank (a GEMM reads its ACT and WGT lines, and its ACC lines when
+  `accumulate` is 1 or `kt > 0`; a VEC reads its source lines, its parameter block and, for SUMW
+  with `accumulate`, its destination lines; a STORE reads its box);
+* a binary VEC function's `src` and `src2` lines lie in different banks (its two operands are read
+  in the same cycle). One instruction may read and write the same bank (e.g. GEMM accumulation,
+  in-place MAX)."""
+
+
 def div_params(c: int) -> tuple[int, int, int]:
     """``(half, m, s)`` of VEC DIV for division by ``c >= 1`` (exact for ``abs(acc) + half < 2**30``:
     with ``e = m * c - 2**s < c <= 2**ceil(log2 c)``, ``x * e < 2**s`` for every ``x < 2**30``)."""

@@ -359,3 +359,37 @@ def test_dma_window_with_nonzero_base():
     p.finish()
     e = fault_of(p, IsaSim(cfg))
     assert e.fault == "DMA_WINDOW" and "outside the permitted window 0x1000 .. 0x1fff" in str(e)
+
+
+def test_conflict_checker_bank_rules():
+    """The scratchpad bank rules of docs/isa.md: one write and one read port per bank."""
+    cfg = PRESETS["tiny"]                      # ACT: 2 banks of 16384 lines; ACC: 2 banks of 128
+    half = cfg.bank_lines("ACT")
+    assert (cfg.banks("ACT"), half, cfg.bank_lines("ACC")) == (2, 16384, 128)
+
+    def conflicts(*emits):
+        p = ProgramBuilder(cfg)
+        for e in emits:
+            e(p)
+        p.finish()
+        return [(c.first, c.second, c.resource) for c in find_conflicts(p.words, cfg)]
+
+    # a binary function reads its two operands in one cycle: different banks
+    assert conflicts(lambda p: p.vec("ADDQ", 0, 0, 4, src2=100)) == [(0, 0, "ACT bank 0")]
+    assert conflicts(lambda p: p.vec("ADDQ", 0, 0, 4, src2=half)) == []
+    # GEMM (compute) reads ACT lines 0..9 while STORE (store) reads ACT bank 0 too: two readers
+    assert conflicts(lambda p: p.gemm(0, 0, 10),
+                     lambda p: p.store("ACT", 100, 0, 4, x_size=4, x_stride=4)) == [(0, 1, "ACT bank 0")]
+    assert conflicts(lambda p: p.gemm(0, 0, 10),
+                     lambda p: p.store("ACT", half, 0, 4, x_size=4, x_stride=4)) == []
+    # LOAD and a VEC result both write ACT bank 1 (different lines, so no race): two writers
+    assert conflicts(lambda p: p.load("ACT", half + 50, 0, 4, x_size=8, x_stride=4),
+                     lambda p: p.vec("CLAMP", half, 0, 4, param=0)) == [(0, 1, "ACT bank 1")]
+    # one reader and one writer per bank is fine: LOAD writes bank 0 while GEMM reads it
+    assert conflicts(lambda p: p.load("ACT", 100, 0, 4, x_size=8, x_stride=4),
+                     lambda p: p.gemm(0, 0, 10)) == []
+    # accumulating GEMM reads its ACC lines: with REQ reading the same ACC bank, two readers
+    assert conflicts(lambda p: p.gemm(0, 0, 10, accumulate=True),
+                     lambda p: p.vec("REQ", half, 20, 4, param=0)) == [(0, 1, "ACC bank 0")]
+    assert conflicts(lambda p: p.gemm(0, 0, 10, accumulate=True),
+                     lambda p: p.vec("REQ", half, 128, 4, param=0)) == []
