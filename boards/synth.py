@@ -140,19 +140,23 @@ def design_for(config, block: str, target: Target):
 
 
 def minimal_scratchpads(cfg):
-    """``cfg`` with every scratchpad at the smallest size the configuration rules allow: the
-    accelerator's logic without the bulk of its (multi-ported) scratchpad storage."""
-    def pow2(n):
-        p = 1
-        while p < n:
-            p *= 2
-        return p
-    vec_lines = max(cfg.lut_lines, 16)
-    return cfg.replace(name=f"{cfg.name}-core", act_bytes=pow2(2 * cfg.rows * cfg.line_bytes("ACT")),
-                       wgt_bytes=pow2(cfg.rows * cfg.line_bytes("WGT")),
-                       acc_bytes=pow2(cfg.cols * cfg.line_bytes("ACC")),
-                       vec_bytes=pow2(vec_lines * cfg.line_bytes("VEC")), act_banks=1, wgt_banks=1,
-                       acc_banks=1, vec_banks=1)
+    """``cfg`` with every scratchpad at the smallest size the configuration rules allow (the banks
+    of ``cfg`` kept): the accelerator's logic, bank multiplexers included, without the bulk of its
+    scratchpad storage. The sizes are found by asking the configuration's own checks, smallest
+    power of two first, so no rule is restated here."""
+    from nnaccel.hwconfig import SPACES, ConfigError
+    out = cfg.replace(name=f"{cfg.name}-core")
+    for space in SPACES:
+        key = f"{space.lower()}_bytes"
+        line = cfg.line_bytes(space)
+        size = line * cfg.banks(space)
+        while size < getattr(cfg, key):
+            try:
+                out = out.replace(**{key: size})
+                break
+            except ConfigError:
+                size *= 2
+    return out
 
 
 def _parse_stat(text: str, family: str) -> dict:

@@ -111,3 +111,20 @@ def test_memory_without_block_ram_ports_fails_fast():
     with pytest.raises(RuntimeError, match="65,536 flip-flops .* has 5,280"):
         synthesize(TwoWriters(2), "ice40", name="test-two-writers")
     assert time.perf_counter() - t0 < 30
+
+
+def test_core_config_is_valid_and_minimal_for_every_preset():
+    """``--design core`` shrinks every scratchpad to the smallest size the configuration accepts,
+    keeping the preset's banks (the ISA's bank rules make them part of the design)."""
+    from nnaccel.boards.synth import minimal_scratchpads
+
+    from nnaccel.hwconfig import PRESETS, SPACES, ConfigError
+    for name, cfg in PRESETS.items():
+        core = minimal_scratchpads(cfg)                   # constructing it validates it
+        for s in SPACES:
+            assert core.banks(s) == cfg.banks(s), (name, s)
+            assert core.lines(s) <= cfg.lines(s), (name, s)
+            if core.lines(s) > 1:                         # half of it is not a valid configuration
+                key = f"{s.lower()}_bytes"
+                with pytest.raises(ConfigError):
+                    core.replace(**{key: getattr(core, key) // 2})
