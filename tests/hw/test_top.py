@@ -11,7 +11,7 @@ Tiers: the ``tiny`` programs and the error paths run by default (one Verilator b
 import numpy as np
 import pytest
 from nnaccel.sim import programs as P
-from nnaccel.sim.isasim import IsaSim
+from nnaccel.sim.isasim import IsaSim, find_conflicts
 
 from nnaccel import registry
 from nnaccel.golden.interpreter import run_model
@@ -294,6 +294,7 @@ def test_gemm_k_tiles(config):
     out = 0x30000
     p.store_lines("ACC", 0, out, n_acc, 4 * C, C, pop_prev=1)
     p.finish()
+    assert not find_conflicts(p.words, cfg)
     image = {act_base: act, wgt_base: wgt, acc_base: acc0}
     sim, res, rtl = _run_image(cfg, p.words, image, [(out, n_acc * 4 * C)])
     got = np.frombuffer(rtl.regions[0], np.int32).reshape(n_acc, C)
@@ -360,18 +361,20 @@ def test_vector_addq_subq_div_mulq(config):
     params = np.concatenate([add, sub, mul] + dv)
     p = ProgramBuilder(cfg)
     p.load_lines("ACT", 0, 0x0, n, C, C)
-    p.load_lines("ACT", n, 0x1000, n, C, C)
+    b_line = cfg.bank_lines("ACT")          # src2 in the other ACT bank (the ISA's bank rules)
+    p.load_lines("ACT", b_line, 0x1000, n, C, C)
     p.load_lines("ACC", 0, 0x2000, n, 4 * C, C)
     p.load_lines("VEC", 0, 0x4000, params.shape[0], 4 * C, C, push_next=1)
     p.nop("compute", pop_prev=1, push_next=1)
     off = {"ADDQ": 0, "SUBQ": add.shape[0], "MULQ": add.shape[0] + sub.shape[0]}
     for k, f in enumerate(("ADDQ", "SUBQ", "MULQ")):
-        p.vec(f, 2 * n + k * n, 0, n, src2=n, param=off[f], signed=True, pop_prev=int(k == 0))
+        p.vec(f, 2 * n + k * n, 0, n, src2=b_line, param=off[f], signed=True, pop_prev=int(k == 0))
     d0 = off["MULQ"] + mul.shape[0]
     for k, c in enumerate(divs):
         p.vec("DIV", 5 * n + k * n, 0, n, param=d0 + k * dv[0].shape[0], push_next=int(k == len(divs) - 1))
     p.store_lines("ACT", 2 * n, 0x8000, 7 * n, C, C, pop_prev=1)
     p.finish()
+    assert not find_conflicts(p.words, cfg)
     image = {0x0: a, 0x1000: b, 0x2000: acc, 0x4000: params}
     sim, res, rtl = _run_image(cfg, p.words, image, [(0x8000, 7 * n * C)])
     assert rtl.fault == "OK"
@@ -422,6 +425,7 @@ def test_gemm_random_sequence(config):
     p.nop("vector", pop_prev=1, push_next=1)
     p.store_lines("ACC", 0, 0x40000, n_acc, 4 * C, C, pop_prev=1)
     p.finish()
+    assert not find_conflicts(p.words, cfg)
     image = {0x0: act, 0x20000: wgt, 0x30000: acc0}
     sim, res, rtl = _run_image(cfg, p.words, image, [(0x40000, n_acc * 4 * C)])
     assert rtl.fault == "OK"
