@@ -164,7 +164,7 @@ def compile_model(model: Model, config="base", validate: bool = True) -> Package
     text = [f"; nnaccel program package: model {model.name}, configuration {cfg.name}"]
     seg_docs = []
     for k, seg in enumerate(segments):
-        b = ProgramBuilder()
+        b = ProgramBuilder(cfg)
         for i in seg:
             for p, stages in enumerate(lowered[i]):
                 b.layer((i, p))

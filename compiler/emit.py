@@ -101,6 +101,16 @@ def _popped(ins: Ins) -> set:
     return {FLAG_CHANNEL[(ins.queue, f)] for f in ins.flags if f.startswith("pop")}
 
 
+def _acc_banks(cfg, batch: list[Ins], lines: set) -> set:
+    """ACC banks of ``lines`` when the instructions of ``batch`` read them (VECs always; GEMMs
+    when they accumulate or chain K tiles)."""
+    if cfg is None or not lines or not any(i.name == "VEC" or i.fields.get("accumulate") or i.fields.get("kt")
+                                           for i in batch):
+        return set()
+    n = cfg.bank_lines("ACC")
+    return {x // n for x in lines}
+
+
 def _acc_lines(batch: list[Ins]) -> set:
     """ACC lines written by the GEMMs / read by the VECs of ``batch``."""
     out: set = set()
@@ -138,7 +148,10 @@ class ProgramBuilder:
     (``tags``), for listings and per-layer performance figures.
     """
 
-    def __init__(self):
+    def __init__(self, cfg=None):
+        #: The hardware configuration: its ACC banks make a GEMM that reads accumulators wait for
+        #: a requantization reading the same bank (one read port per bank, ``docs/isa.md``).
+        self.cfg = cfg
         self.ins: list[Ins] = []
         self.tags: list[object] = []
         self.pushed = {c: 0 for c in TOKEN_CHANNELS.values()}
@@ -146,8 +159,9 @@ class ProgramBuilder:
         self._tag = None
         self._stage_in_layer = 0
         self._pending: list[Ins] | None = None  # compute / vector / store of the previous stage
-        #: ACC lines read by the VECs of each step of the layer, in the order of their ``v2c``
-        #: tokens; a GEMM step pops tokens up to the last step whose lines it overwrites
+        #: ACC lines and banks read by the VECs of each step of the layer, in the order of their
+        #: ``v2c`` tokens; a GEMM step pops tokens up to the last step whose lines it overwrites
+        #: or whose banks it reads
         self._vreads: list[set] = []
         self._vbase = 0  # the v2c token number of the layer's first step
         self._started = False
@@ -175,7 +189,12 @@ class ProgramBuilder:
         self._tag = tag
         self._stage_in_layer = 0
 
-    def stage(self, loads: list[Ins], computes: list[Ins], stores: list[Ins]) -> None:
+    def stage(self, loads: list[Ins], computes: list[Ins], stores: list[Ins], serial: bool = False) -> None:
+        """Adds a stage. ``serial`` (stages without GEMMs only): the stage's loads wait for the
+        previous stage's stores and nothing overlaps (buffers that share scratchpad banks)."""
+        if serial:
+            self._serial_stage(loads, computes, stores)
+            return
         s = self._stage_in_layer
         self._stage_in_layer += 1
         loads = list(loads) or [nop("load", "no load")]
@@ -196,9 +215,10 @@ class ProgramBuilder:
             self._flag(gemms[0], L2C, "pop")
             for gs, vs in steps:
                 written = _acc_lines(gs)
+                banks = _acc_banks(self.cfg, gs, written)
                 need = -1
                 for k in range(len(self._vreads) - 1, self.popped[V2C] - self._vbase - 1, -1):
-                    if self._vreads[k] & written:
+                    if self._vreads[k][0] & written or self._vreads[k][1] & banks:
                         need = self._vbase + k
                         break
                 waits = []
@@ -213,7 +233,8 @@ class ProgramBuilder:
                     self._flag(gs[-1], C2V, "push")
                     self._flag(vs[0], C2V, "pop")
                     self._flag(vs[-1], V2C, "push")
-                    self._vreads.append(_acc_lines(vs))
+                    read = _acc_lines(vs)
+                    self._vreads.append((read, _acc_banks(self.cfg, vs, read)))
                 body += gs + vs
             self._flag(gemms[-1], C2L, "push")
             vq = vecs or [nop("vector", "no vector work")]
@@ -249,6 +270,38 @@ class ProgramBuilder:
         if self._pending is not None:
             self._append(self._pending)
         self._pending = body + stores
+
+    def _serial_stage(self, loads: list[Ins], computes: list[Ins], stores: list[Ins]) -> None:
+        assert all(i.queue != "compute" for i in computes), "serial stages have no GEMM"
+        self._flush()
+        s = self._stage_in_layer
+        self._stage_in_layer += 1
+        loads = list(loads) or [nop("load", "no load")]
+        stores = list(stores) or [nop("store", "no store")]
+        body = []
+        while self.outstanding(V2C):
+            n = nop("compute", "take the requantizations' tokens")
+            self._flag(n, V2C, "pop")
+            body.append(n)
+        if s >= 1:
+            self._flag(loads[0], C2L, "pop")
+        self._flag(loads[-1], L2C, "push")
+        fwd = nop("compute", "pass the load token to the vector queue")
+        self._flag(fwd, L2C, "pop")
+        self._flag(fwd, C2V, "push")
+        vq = list(computes) or [nop("vector", "no vector work")]
+        self._flag(vq[0], C2V, "pop")
+        self._flag(vq[-1], V2S, "push")
+        self._flag(stores[0], V2S, "pop")
+        self._flag(stores[-1], S2V, "push")
+        back = nop("vector", "serial stage: the stores are done")
+        self._flag(back, S2V, "pop")
+        self._flag(back, V2C, "push")
+        rel = nop("compute", "serial stage: release the load queue")
+        self._flag(rel, V2C, "pop")
+        self._flag(rel, C2L, "push")
+        self._append(body + loads + [fwd] + vq + stores + [back, rel])
+        self._reset_vreads()
 
     def raw(self, ins: list[Ins]) -> None:
         """Appends a pre-tokenized instruction list (its flags counted; the list must leave every

@@ -123,6 +123,33 @@ def load_vec(cfg: HwConfig, consts: ConstImage, blob: bytes, line: int, comment:
     return out
 
 
+# ================================================================================ banks
+def act_split(cfg: HwConfig) -> tuple[int, int]:
+    """``(input lines, staging lines)``: ACT lines ``0 .. input - 1`` hold what LOAD writes and
+    the array / vector unit read, the last bank (``input ..``) what the vector unit writes and STORE
+    reads, so that concurrent engines never share a bank port (``docs/isa.md``, scratchpad banks)."""
+    n = cfg.bank_lines("ACT")
+    return cfg.lines("ACT") - n, n
+
+
+def acc_slot(cfg: HwConfig, tile: int, k: int, kept: int | None = None) -> int:
+    """First ACC line of accumulator tile ``k`` (0 or 1: the two tiles used in turn) or, with
+    ``kept``, of the ``kept``-th tile kept across chunks. With two or more ACC banks the two
+    alternating tiles lie in different halves (a GEMM accumulating into one and a REQ reading the
+    other use different read ports); kept tiles alternate halves after them."""
+    if cfg.banks("ACC") >= 2:
+        half = cfg.lines("ACC") // 2
+        return (k * half) if kept is None else (kept % 2) * half + (1 + kept // 2) * tile
+    return (k if kept is None else 2 + kept) * tile
+
+
+def acc_tiles_fit(cfg: HwConfig, tile: int, kept: int) -> bool:
+    """Whether two alternating tiles and ``kept`` kept tiles of ``tile`` lines fit ACC."""
+    if cfg.banks("ACC") >= 2:
+        return (1 + _ceil(kept, 2)) * tile <= cfg.lines("ACC") // 2
+    return (2 + kept) * tile <= cfg.lines("ACC")
+
+
 # ================================================================================ context
 @dataclass
 class LowerContext:
@@ -340,22 +367,24 @@ class ConvLowering(Lowering):
         return conv_passes(ctx, self.spec(ctx.sg, op, ctx.clamp))
 
 
-def _conv_tiles(cfg: HwConfig, s: ConvSpec, c_blocks: int, o_blocks: int, acc_blocks: int = 1):
+def _conv_tiles(cfg: HwConfig, s: ConvSpec, c_blocks: int, o_blocks: int, kept: int = 0):
     """Candidate output tiles ``(toh, tow)``: for each tile width, the tallest tile whose buffers
-    fit (double-buffered input tiles of ``c_blocks`` channel blocks and output tiles of
-    ``o_blocks`` blocks in ACT, ``acc_blocks`` accumulator tiles in ACC) and whose fields fit the
-    ISA."""
+    fit (double-buffered input tiles of ``c_blocks`` channel blocks below the staging bank, output
+    tiles of ``o_blocks`` blocks in it, two alternating + ``kept`` accumulator tiles in ACC) and
+    whose fields fit the ISA."""
     fh, fw = s.weff.shape[:2]
-    act_lines, acc_lines = cfg.lines("ACT"), cfg.lines("ACC")
+    in_l, stag_l = act_split(cfg)
+    acc_lines = cfg.lines("ACC")
     out = []
     for tow in range(min(s.ow, MAX8), 0, -1):
         iw = (tow - 1) * s.stride[1] + (fw - 1) * s.dilation[1] + 1
         if iw > MAX8 or s.stride[1] > MAX8:
             continue
-        toh = min(s.oh, MAX8, acc_lines // (tow * acc_blocks))
+        toh = min(s.oh, MAX8, acc_lines // tow)
         while toh > 0:
             ih = (toh - 1) * s.stride[0] + (fh - 1) * s.dilation[0] + 1
-            if ih <= MAX8 and 2 * c_blocks * ih * iw + 2 * o_blocks * toh * tow <= act_lines:
+            if (ih <= MAX8 and 2 * c_blocks * ih * iw <= in_l and 2 * o_blocks * toh * tow <= stag_l
+                    and acc_tiles_fit(cfg, toh * tow, kept)):
                 break
             toh -= 1
         if toh:
@@ -405,7 +434,7 @@ def _conv_plan(cfg: HwConfig, s: ConvSpec, cb: int, group: list, per_block: list
                 continue
             wload = sum(t * R * beats + cfg.ext_latency for t in per_chunk)
         _, _, span, ndone = _chunk_blocks(group, per_block, chunks)
-        for toh, tow in _conv_tiles(cfg, s, kc, ndone, len(span) + 2):
+        for toh, tow in _conv_tiles(cfg, s, kc, ndone, len(span)):
             tiles = s.n * _ceil(s.oh, toh) * _ceil(s.ow, tow)
             ih = (toh - 1) * s.stride[0] + (fh - 1) * s.dilation[0] + 1
             iw = (tow - 1) * s.stride[1] + (fw - 1) * s.dilation[1] + 1
@@ -519,7 +548,8 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
         _, done_at, span, ndone = _chunk_blocks(g, per_block, chunks)
         out_lines = ndone * toh * tow
         in_base = (0, in_lines)
-        out_base = (2 * in_lines, 2 * in_lines + out_lines)
+        stag0 = act_split(cfg)[0]
+        out_base = (stag0, stag0 + out_lines)
         # constants of the pass: weight tiles in the order of use (per chunk when streamed), REQ
         # parameter blocks
         worders = [[(co, key) for co in g for key in per_block[co] if not stream or key[2] in c] for c in
@@ -572,7 +602,7 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
                         for j, co in enumerate(g):
                             # one accumulator tile per output block spanning chunks, else two
                             # alternating: the REQ of one block overlaps the GEMMs of the next
-                            acc0 = (span[co] if co in span else len(span) + nreq % 2) * toh * tow
+                            acc0 = acc_slot(cfg, toh * tow, nreq % 2, span.get(co))
                             for key in per_block[co]:
                                 ky, kx, ci = key
                                 if ci not in chunk:
@@ -668,8 +698,8 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
     cb, ob = _ceil(s.c, R), _ceil(s.o, C)
     lat, beats = cfg.ext_latency, _ceil(R, cfg.dma_bytes_per_cycle)
     pbeats = _ceil(4 * C, cfg.dma_bytes_per_cycle)
-    act_l, acc_l = cfg.lines("ACT"), cfg.lines("ACC")
-    p_max = acc_l // PW_ACC
+    in_l, stag_l = act_split(cfg)
+    p_max = cfg.lines("ACC") // PW_ACC
     nxs = {min(m, MAX8)} | {_ceil(m, k) for k in range(1, min(m, 64) + 1)}
     nxs |= {d for d in range(1, min(m, MAX8) + 1) if m % d == 0}
     wl = sum(0 if resident_w else lat + k * R * beats for gs in groups for _, k in gs)
@@ -680,7 +710,7 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
         while ny >= 1:
             p = nx * ny
             ins = 1 if len(_pixel_blocks(m, nx, ny)) == 1 else 2
-            if ins * cb * p + PW_STAGING * p <= act_l:
+            if ins * cb * p <= in_l and PW_STAGING * p <= stag_l:
                 break
             ny -= 1
         if ny < 1 or (ny > 1 and max(nx * s.c, nx * s.o) > MAX16):
@@ -709,7 +739,9 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
     on the vector queue into one of two staging slots while the next GEMMs run, and the STORE.
     Returns None when no block fits."""
     cfg, R, C = ctx.cfg, ctx.cfg.rows, ctx.cfg.cols
-    if R != C or max(s.c, s.o) > MAX16:  # the DMA line stride is the channel count
+    if R != C or max(s.c, s.o) > MAX16 or cfg.banks("ACC") < 2:
+        # the DMA line stride is the channel count; the two ACC slots need two banks (the array
+        # accumulating into one while the vector unit reads the other)
         return None
     m = s.n * s.h * s.w
     cb, ob = _ceil(s.c, R), _ceil(s.o, C)
@@ -731,8 +763,8 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
     blocks = _pixel_blocks(m, nx, ny)
     nin = 1 if len(blocks) == 1 else 2
     in_base = [k * cb * pmax for k in range(nin)]
-    stag_base = [nin * cb * pmax + k * pmax for k in range(PW_STAGING)]
-    acc_base = [k * pmax for k in range(PW_ACC)]
+    stag_base = [act_split(cfg)[0] + k * pmax for k in range(PW_STAGING)]
+    acc_base = [acc_slot(cfg, pmax, k) for k in range(PW_ACC)]
     what = s.what
     common = {"act_signed": s.x_signed, "wgt_signed": s.w_signed, "za": _byte(s.zx), "zw": _byte(s.zw)}
     # constants: weight tiles in (output tile, group) order; REQ parameter blocks
@@ -923,7 +955,8 @@ def pool_passes(ctx, s: dict, kind: str) -> list:
     fill = 0 if avg else qmin
     # window counts per output position, and the parameter blocks (DIV: div, lo, hi; CLAMP: lo, hi)
     counts = gnn.pool_window_counts((s["h"], s["w"]), (fh, fw), (sh, sw), s["pads"], (s["oh"], s["ow"]))
-    act_lines, acc_lines = cfg.lines("ACT"), cfg.lines("ACC")
+    in_l, stag_l = act_split(cfg)
+    acc_lines = cfg.lines("ACC")
     best = None
     for tow in range(min(s["ow"], MAX8), 0, -1):
         iw = (tow - 1) * sw + fw
@@ -932,7 +965,7 @@ def pool_passes(ctx, s: dict, kind: str) -> list:
         toh = min(s["oh"], MAX8, acc_lines // tow)
         while toh > 0:
             ih = (toh - 1) * sh + fh
-            if ih <= MAX8 and 2 * cb * ih * iw + 2 * cb * toh * tow <= act_lines:
+            if ih <= MAX8 and 2 * cb * ih * iw <= in_l and 2 * cb * toh * tow <= stag_l:
                 break
             toh -= 1
         if toh and (best is None or toh * tow > best[0] * best[1]):
@@ -942,7 +975,7 @@ def pool_passes(ctx, s: dict, kind: str) -> list:
     toh, tow = best
     ih, iw = (toh - 1) * sh + fh, (tow - 1) * sw + fw
     in_lines, out_lines = cb * ih * iw, cb * toh * tow
-    in_base, out_base = (0, in_lines), (2 * in_lines, 2 * in_lines + out_lines)
+    in_base, out_base = (0, in_lines), (in_l, in_l + out_lines)
     distinct = sorted({int(v) for v in counts.reshape(-1)})
     if avg:
         plines = VEC_BY_NAME["DIV"].param_lines(cfg.cols)
@@ -1001,7 +1034,9 @@ def pool_passes(ctx, s: dict, kind: str) -> list:
                     stores.append(Ins("STORE", {"sp": "ACT", "len": ln, "sp_addr": dst, "ext_addr": ext, "x_size": tw, "y_size": th,
                                                     "x_stride": s["c"], "y_stride": s["ow"] * s["c"]},
                                       f"{what}: output tile y{oy0} x{ox0} c{ci * R}"))
-                stages.append((loads, computes, stores))
+                # MAX keeps the running maximum in the output buffer (its src2), which the STORE of
+                # the previous tile reads: one read port, so max-pooling tiles run one at a time
+                stages.append((loads, computes, stores, not avg))
                 st += 1
     return [stages]
 
@@ -1096,6 +1131,20 @@ def _vec_lines(func, dst, src, nlines, param=0, src2=None, signed=0, comment="")
     return out
 
 
+def _line_layout(cfg: HwConfig, nsrc: int):
+    """ACT layout of a line-wise vector operation: ``(serial, region, in_at(k, parity),
+    out_at(parity))``. With a bank per input and one for the output, each is split into two
+    parity regions (double buffering: a binary function's operands in different banks, the LOAD
+    and the VEC writing, the VEC and the STORE reading different banks). With fewer banks (a binary
+    function on two banks) input ``k`` fills bank ``k``, the result overwrites input 0 in place and
+    the stages run one at a time (``serial``)."""
+    banks, b = cfg.banks("ACT"), cfg.bank_lines("ACT")
+    if banks >= nsrc + 1:
+        r = b // 2
+        return False, r, (lambda k, p: k * b + p * r), (lambda p: (banks - 1) * b + p * r)
+    return True, b, (lambda k, p: k * b), (lambda p: 0)
+
+
 def lines_passes(ctx, what, srcs, dst_index, nbytes, func, param_rows, signed, table=None) -> list:
     """A line-wise vector operation over ``nbytes`` bytes: ``srcs`` (one or two operand indexes)
     loaded to ACT input buffers, ``func`` applied into an output buffer, stored to ``dst_index``
@@ -1103,9 +1152,8 @@ def lines_passes(ctx, what, srcs, dst_index, nbytes, func, param_rows, signed, t
     tokens require)."""
     cfg = ctx.cfg
     nsrc = len(srcs)
-    budget = cfg.lines("ACT") // (2 * (nsrc + 1)) - 1
-    chunks = _line_chunks(cfg, nbytes, budget)
-    region = budget + 1
+    serial, region, in_at, out_at_p = _line_layout(cfg, nsrc)
+    chunks = _line_chunks(cfg, nbytes, region - 1)
     if table is not None:
         pre = load_vec(cfg, ctx.consts, vec_blob([lut_block(cfg, table)]), 0, f"{what}: lookup table")
     else:
@@ -1113,7 +1161,7 @@ def lines_passes(ctx, what, srcs, dst_index, nbytes, func, param_rows, signed, t
     stages = []
     for st, (off, nl, tail) in enumerate(chunks):
         p = st % 2
-        base = [(2 * k + p) * region for k in range(nsrc + 1)]  # inputs, then the output
+        base = [in_at(k, p) for k in range(nsrc)] + [out_at_p(p)]  # inputs, then the output
         loads = list(pre) if st == 0 else []
         for k, src in enumerate(srcs):
             if isinstance(src, tuple):
@@ -1128,7 +1176,7 @@ def lines_passes(ctx, what, srcs, dst_index, nbytes, func, param_rows, signed, t
         else:
             computes = _vec_lines(func, out_at, base[0], n, 0, None, signed, f"{what}")
         stores = _line_dma(cfg, "STORE", out_at, ctx.addr[dst_index] + off, nl, tail, f"{what}: output bytes {off}")
-        stages.append((loads, computes, stores))
+        stages.append((loads, computes, stores, serial))
     return [stages]
 
 
@@ -1170,7 +1218,7 @@ def row_broadcast_passes(ctx, what, srcs, row, dst_index, nbytes, func, param_ro
     if tail:
         pieces.append((full * R, 1, tail))
     per_row = sum(p[1] for p in pieces)
-    region = cfg.lines("ACT") // 6
+    serial, region, in_at, out_at = _line_layout(cfg, 2)
     ny_max = min(MAX8, region // per_row)
     if ny_max < 1:
         raise CannotLower("a broadcast row does not fit the ACT scratchpad")
@@ -1179,7 +1227,7 @@ def row_broadcast_passes(ctx, what, srcs, row, dst_index, nbytes, func, param_ro
     for y0 in range(0, outer, ny_max):
         ny = min(ny_max, outer - y0)
         p = len(stages) % 2
-        base = [(2 * k + p) * region for k in range(3)]
+        base = [in_at(0, p), in_at(1, p), out_at(p)]
         loads = list(pre) if not stages else []
         for k, src in enumerate(srcs):
             if isinstance(src, tuple):
@@ -1200,7 +1248,7 @@ def row_broadcast_passes(ctx, what, srcs, row, dst_index, nbytes, func, param_ro
                                         + off, "x_size": nx, "y_size": ny, "x_stride": R, "y_stride": size},
                               f"{what}: output rows {y0}.."))
             sp += nx * ny
-        stages.append((loads, computes, stores))
+        stages.append((loads, computes, stores, serial))
     return [stages]
 
 
@@ -1397,7 +1445,8 @@ class BatchMatmulLowering(Lowering):
         cb, ob = _ceil(k, R), _ceil(n, R)
         if 2 * cb * ob * R > cfg.lines("WGT"):
             raise CannotLower("the right operand's tiles do not fit the WGT scratchpad twice")
-        mt = min(m, MAX8, cfg.lines("ACC") // 2, cfg.lines("ACT") // (2 * (cb + ob)))
+        in_l, stag_l = act_split(cfg)
+        mt = min(m, MAX8, cfg.lines("ACC") // 2, in_l // (2 * cb), stag_l // (2 * ob))
         if mt < 1:
             raise CannotLower("no row block fits the scratchpads")
         xa, ya, oa = (ctx.addr[i] for i in (op.inputs[0], op.inputs[1], op.outputs[0]))
@@ -1409,7 +1458,7 @@ class BatchMatmulLowering(Lowering):
             for m0 in range(0, m, mt):
                 rows = min(mt, m - m0)
                 p = len(stages) % 2
-                act0, out0, wgt0 = p * in_lines, 2 * in_lines + p * out_lines, p * cb * ob * R
+                act0, out0, wgt0 = p * in_lines, in_l + p * out_lines, p * cb * ob * R
                 loads = list(pre) if not stages else []
                 for kb in range(cb):
                     ln = min(R, k - kb * R)
@@ -1427,7 +1476,7 @@ class BatchMatmulLowering(Lowering):
                 for nb in range(ob):
                     # the K blocks of an output block: consecutive WGT tiles and ACT blocks of
                     # ``mt`` lines (the ``kt`` tile stride ``ny * act_ys``), up to MAX_KTILES per GEMM
-                    acc = (nb % 2) * mt
+                    acc = acc_slot(cfg, mt, nb % 2)
                     for k0, nk in _ktile_groups(list(range(cb))):
                         computes.append(Ins("GEMM", {"accumulate": int(k0 > 0), "preload": 1, "kt": nk - 1,
                                                      "act_signed": s["signed"], "wgt_signed": s["signed"],

@@ -62,14 +62,18 @@ def test_empty_batches_become_nops_carrying_tokens():
     assert nop("store").queue == "store"
 
 
+#: Results in the last ACT bank of ``tiny`` (the GEMM / LOAD side never shares its ports).
+STAGING = load_config("tiny").lines("ACT") - load_config("tiny").bank_lines("ACT")
+
+
 def _gemm_stage(k: int):
     load = Ins("LOAD", {"sp": "ACT", "len": 4, "sp_addr": 4 * (k % 2), "ext_addr": 0, "x_size": 4, "y_size": 1,
                         "x_stride": 4, "y_stride": 0}, f"load {k}")
     gemm = Ins("GEMM", {"act": 4 * (k % 2), "acc": 0, "wgt": 0, "preload": 1, "nx": 4, "ny": 1, "act_xs": 1,
                         "acc_xs": 1}, f"gemm {k}")
-    req = Ins("VEC", {"func": "REQ", "dst": 8 + 4 * (k % 2), "src": 0, "param": 0, "nx": 4, "ny": 1, "dst_xs": 1,
+    req = Ins("VEC", {"func": "REQ", "dst": STAGING + 4 * (k % 2), "src": 0, "param": 0, "nx": 4, "ny": 1, "dst_xs": 1,
                       "src_xs": 1}, f"req {k}")
-    store = Ins("STORE", {"sp": "ACT", "len": 4, "sp_addr": 8 + 4 * (k % 2), "ext_addr": 64, "x_size": 4,
+    store = Ins("STORE", {"sp": "ACT", "len": 4, "sp_addr": STAGING + 4 * (k % 2), "ext_addr": 64, "x_size": 4,
                           "y_size": 1, "x_stride": 4, "y_stride": 0}, f"store {k}")
     return [load], [gemm, req], [store]
 
@@ -110,9 +114,9 @@ def test_requantization_overlaps_gemms_on_other_accumulators():
         acc = 64 * (k % 2)
         computes.append(Ins("GEMM", {"act": 0, "acc": acc, "wgt": 0, "preload": 1, "nx": 64, "ny": 1,
                                      "act_xs": 1, "acc_xs": 1}, f"gemm {k}"))
-        computes.append(Ins("VEC", {"func": "REQ", "dst": 64 + 64 * k, "src": acc, "param": 0, "nx": 64, "ny": 1,
+        computes.append(Ins("VEC", {"func": "REQ", "dst": STAGING + 64 * k, "src": acc, "param": 0, "nx": 64, "ny": 1,
                                     "dst_xs": 1, "src_xs": 1}, f"req {k}"))
-        stores.append(Ins("STORE", {"sp": "ACT", "len": 4, "sp_addr": 64 + 64 * k, "ext_addr": 1024 + 256 * k,
+        stores.append(Ins("STORE", {"sp": "ACT", "len": 4, "sp_addr": STAGING + 64 * k, "ext_addr": 1024 + 256 * k,
                                     "x_size": 64, "y_size": 1, "x_stride": 4, "y_stride": 0}, f"store {k}"))
     b = ProgramBuilder()
     b.layer(0)

@@ -8,50 +8,50 @@
      4: LOAD sp=ACT len=8 sp_addr=66 ext_addr=0x160 x_size=20 y_size=1 x_stride=8 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=253  # [op 0 CONV_2D] CONV_2D: input rows 44..63 k0
      5: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=0 za=253 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..43 out c0 k0..7
      6: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 2
-     7: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=66 wgt=8 za=253 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..43 out c8 k0..7
-     8: VEC func=REQ signed=0 accumulate=0 dst=132 src=0 src2=0 param=0 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c0
-     9: STORE sp=ACT len=8 sp_addr=132 ext_addr=0x200 x_size=22 y_size=2 x_stride=48 y_stride=1056 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c0
+     7: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=8 za=253 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..43 out c8 k0..7
+     8: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=0 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c0
+     9: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x200 x_size=22 y_size=2 x_stride=48 y_stride=1056 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c0
     10: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 3
     11: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=16 za=253 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..43 out c16 k0..7
-    12: VEC func=REQ signed=0 accumulate=0 dst=198 src=66 src2=0 param=6 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c8
-    13: STORE sp=ACT len=8 sp_addr=198 ext_addr=0x208 x_size=22 y_size=2 x_stride=48 y_stride=1056 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c8
+    12: VEC func=REQ signed=0 accumulate=0 dst=2114 src=512 src2=0 param=6 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c8
+    13: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x208 x_size=22 y_size=2 x_stride=48 y_stride=1056 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c8
     14: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 4
-    15: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=66 wgt=24 za=253 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..43 out c24 k0..7
-    16: VEC func=REQ signed=0 accumulate=0 dst=132 src=0 src2=0 param=12 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c16
-    17: STORE sp=ACT len=8 sp_addr=132 ext_addr=0x210 x_size=22 y_size=2 x_stride=48 y_stride=1056 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c16
+    15: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=24 za=253 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..43 out c24 k0..7
+    16: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=12 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c16
+    17: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x210 x_size=22 y_size=2 x_stride=48 y_stride=1056 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c16
     18: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 5
     19: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=32 za=253 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..43 out c32 k0..7
-    20: VEC func=REQ signed=0 accumulate=0 dst=198 src=66 src2=0 param=18 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c24
-    21: STORE sp=ACT len=8 sp_addr=198 ext_addr=0x218 x_size=22 y_size=2 x_stride=48 y_stride=1056 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c24
+    20: VEC func=REQ signed=0 accumulate=0 dst=2114 src=512 src2=0 param=18 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c24
+    21: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x218 x_size=22 y_size=2 x_stride=48 y_stride=1056 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c24
     22: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 6
-    23: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=66 wgt=40 za=253 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..43 out c40 k0..7
-    24: VEC func=REQ signed=0 accumulate=0 dst=132 src=0 src2=0 param=24 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c32
-    25: STORE sp=ACT len=8 sp_addr=132 ext_addr=0x220 x_size=22 y_size=2 x_stride=48 y_stride=1056 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c32
+    23: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=40 za=253 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..43 out c40 k0..7
+    24: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=24 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c32
+    25: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x220 x_size=22 y_size=2 x_stride=48 y_stride=1056 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c32
     26: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 7
     27: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=0 za=253 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 44..63 out c0 k0..7
-    28: VEC func=REQ signed=0 accumulate=0 dst=198 src=66 src2=0 param=30 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c40
-    29: STORE sp=ACT len=8 sp_addr=198 ext_addr=0x228 x_size=22 y_size=2 x_stride=48 y_stride=1056 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c40
+    28: VEC func=REQ signed=0 accumulate=0 dst=2114 src=512 src2=0 param=30 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c40
+    29: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x228 x_size=22 y_size=2 x_stride=48 y_stride=1056 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c40
     30: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 8
-    31: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=66 wgt=8 za=253 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 44..63 out c8 k0..7
-    32: VEC func=REQ signed=0 accumulate=0 dst=132 src=0 src2=0 param=0 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 44.. out c0
-    33: STORE sp=ACT len=8 sp_addr=132 ext_addr=0xa40 x_size=20 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 44.. c0
+    31: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=8 za=253 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 44..63 out c8 k0..7
+    32: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=0 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 44.. out c0
+    33: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xa40 x_size=20 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 44.. c0
     34: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 9
     35: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=16 za=253 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 44..63 out c16 k0..7
-    36: VEC func=REQ signed=0 accumulate=0 dst=198 src=66 src2=0 param=6 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 44.. out c8
-    37: STORE sp=ACT len=8 sp_addr=198 ext_addr=0xa48 x_size=20 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 44.. c8
+    36: VEC func=REQ signed=0 accumulate=0 dst=2114 src=512 src2=0 param=6 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 44.. out c8
+    37: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0xa48 x_size=20 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 44.. c8
     38: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 10
-    39: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=66 wgt=24 za=253 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 44..63 out c24 k0..7
-    40: VEC func=REQ signed=0 accumulate=0 dst=132 src=0 src2=0 param=12 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 44.. out c16
-    41: STORE sp=ACT len=8 sp_addr=132 ext_addr=0xa50 x_size=20 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 44.. c16
+    39: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=24 za=253 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 44..63 out c24 k0..7
+    40: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=12 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 44.. out c16
+    41: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xa50 x_size=20 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 44.. c16
     42: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 11
     43: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=32 za=253 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 44..63 out c32 k0..7
-    44: VEC func=REQ signed=0 accumulate=0 dst=198 src=66 src2=0 param=18 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 44.. out c24
-    45: STORE sp=ACT len=8 sp_addr=198 ext_addr=0xa58 x_size=20 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 44.. c24
-    46: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=66 wgt=40 za=253 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 44..63 out c40 k0..7
-    47: VEC func=REQ signed=0 accumulate=0 dst=132 src=0 src2=0 param=24 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 44.. out c32
-    48: STORE sp=ACT len=8 sp_addr=132 ext_addr=0xa60 x_size=20 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 44.. c32
-    49: VEC func=REQ signed=0 accumulate=0 dst=198 src=66 src2=0 param=30 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 44.. out c40
-    50: STORE sp=ACT len=8 sp_addr=198 ext_addr=0xa68 x_size=20 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 44.. c40
+    44: VEC func=REQ signed=0 accumulate=0 dst=2114 src=512 src2=0 param=18 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 44.. out c24
+    45: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0xa58 x_size=20 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 44.. c24
+    46: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=40 za=253 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 44..63 out c40 k0..7
+    47: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=24 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 44.. out c32
+    48: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xa60 x_size=20 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 44.. c32
+    49: VEC func=REQ signed=0 accumulate=0 dst=2114 src=512 src2=0 param=30 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 44.. out c40
+    50: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0xa68 x_size=20 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 44.. c40
     51: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
     52: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
     53: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
@@ -73,20 +73,20 @@
     69: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=20 acc=0 wgt=48 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c0 tap (2,0) in c0
     70: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=21 acc=0 wgt=56 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c0 tap (2,1) in c0
     71: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=22 acc=0 wgt=64 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c0 tap (2,2) in c0
-    72: VEC func=REQ signed=0 accumulate=0 dst=200 src=0 src2=0 param=0 nx=8 ny=8 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize out c0
-    73: STORE sp=ACT len=8 sp_addr=200 ext_addr=0xe00 x_size=8 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c0
+    72: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=0 nx=8 ny=8 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize out c0
+    73: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xe00 x_size=8 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c0
     74: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x210 x_size=10 y_size=10 x_stride=48 y_stride=384 pad_top=1 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input tile n0 y0 x0 c16
-    75: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=100 acc=64 wgt=72 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8 pop_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c8 tap (0,0) in c8
-    76: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=101 acc=64 wgt=80 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c8 tap (0,1) in c8
-    77: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=102 acc=64 wgt=88 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c8 tap (0,2) in c8
-    78: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=110 acc=64 wgt=96 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c8 tap (1,0) in c8
-    79: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=111 acc=64 wgt=104 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c8 tap (1,1) in c8
-    80: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=112 acc=64 wgt=112 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c8 tap (1,2) in c8
-    81: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=120 acc=64 wgt=120 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c8 tap (2,0) in c8
-    82: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=121 acc=64 wgt=128 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c8 tap (2,1) in c8
-    83: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=122 acc=64 wgt=136 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c8 tap (2,2) in c8
-    84: VEC func=REQ signed=0 accumulate=0 dst=264 src=64 src2=0 param=6 nx=8 ny=8 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize out c8
-    85: STORE sp=ACT len=8 sp_addr=264 ext_addr=0xe08 x_size=8 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c8
+    75: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=100 acc=512 wgt=72 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8 pop_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c8 tap (0,0) in c8
+    76: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=101 acc=512 wgt=80 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c8 tap (0,1) in c8
+    77: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=102 acc=512 wgt=88 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c8 tap (0,2) in c8
+    78: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=110 acc=512 wgt=96 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c8 tap (1,0) in c8
+    79: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=111 acc=512 wgt=104 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c8 tap (1,1) in c8
+    80: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=112 acc=512 wgt=112 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c8 tap (1,2) in c8
+    81: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=120 acc=512 wgt=120 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c8 tap (2,0) in c8
+    82: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=121 acc=512 wgt=128 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c8 tap (2,1) in c8
+    83: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=122 acc=512 wgt=136 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c8 tap (2,2) in c8
+    84: VEC func=REQ signed=0 accumulate=0 dst=2112 src=512 src2=0 param=6 nx=8 ny=8 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize out c8
+    85: STORE sp=ACT len=8 sp_addr=2112 ext_addr=0xe08 x_size=8 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c8
     86: LOAD sp=ACT len=8 sp_addr=100 ext_addr=0x218 x_size=10 y_size=10 x_stride=48 y_stride=384 pad_top=1 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input tile n0 y0 x0 c24
     87: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=144 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c16 tap (0,0) in c16
     88: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=1 acc=0 wgt=152 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c16 tap (0,1) in c16
@@ -97,20 +97,20 @@
     93: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=20 acc=0 wgt=192 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c16 tap (2,0) in c16
     94: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=21 acc=0 wgt=200 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c16 tap (2,1) in c16
     95: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=22 acc=0 wgt=208 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c16 tap (2,2) in c16
-    96: VEC func=REQ signed=0 accumulate=0 dst=200 src=0 src2=0 param=12 nx=8 ny=8 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize out c16
-    97: STORE sp=ACT len=8 sp_addr=200 ext_addr=0xe10 x_size=8 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c16
+    96: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=12 nx=8 ny=8 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize out c16
+    97: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xe10 x_size=8 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c16
     98: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x220 x_size=10 y_size=10 x_stride=48 y_stride=384 pad_top=1 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input tile n0 y0 x0 c32
-    99: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=100 acc=64 wgt=216 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c24 tap (0,0) in c24
-   100: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=101 acc=64 wgt=224 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c24 tap (0,1) in c24
-   101: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=102 acc=64 wgt=232 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c24 tap (0,2) in c24
-   102: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=110 acc=64 wgt=240 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c24 tap (1,0) in c24
-   103: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=111 acc=64 wgt=248 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c24 tap (1,1) in c24
-   104: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=112 acc=64 wgt=256 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c24 tap (1,2) in c24
-   105: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=120 acc=64 wgt=264 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c24 tap (2,0) in c24
-   106: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=121 acc=64 wgt=272 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c24 tap (2,1) in c24
-   107: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=122 acc=64 wgt=280 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c24 tap (2,2) in c24
-   108: VEC func=REQ signed=0 accumulate=0 dst=264 src=64 src2=0 param=18 nx=8 ny=8 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize out c24
-   109: STORE sp=ACT len=8 sp_addr=264 ext_addr=0xe18 x_size=8 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c24
+    99: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=100 acc=512 wgt=216 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c24 tap (0,0) in c24
+   100: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=101 acc=512 wgt=224 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c24 tap (0,1) in c24
+   101: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=102 acc=512 wgt=232 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c24 tap (0,2) in c24
+   102: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=110 acc=512 wgt=240 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c24 tap (1,0) in c24
+   103: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=111 acc=512 wgt=248 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c24 tap (1,1) in c24
+   104: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=112 acc=512 wgt=256 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c24 tap (1,2) in c24
+   105: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=120 acc=512 wgt=264 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c24 tap (2,0) in c24
+   106: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=121 acc=512 wgt=272 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c24 tap (2,1) in c24
+   107: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=122 acc=512 wgt=280 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c24 tap (2,2) in c24
+   108: VEC func=REQ signed=0 accumulate=0 dst=2112 src=512 src2=0 param=18 nx=8 ny=8 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize out c24
+   109: STORE sp=ACT len=8 sp_addr=2112 ext_addr=0xe18 x_size=8 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c24
    110: LOAD sp=ACT len=8 sp_addr=100 ext_addr=0x228 x_size=10 y_size=10 x_stride=48 y_stride=384 pad_top=1 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input tile n0 y0 x0 c40
    111: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=288 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c32 tap (0,0) in c32
    112: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=1 acc=0 wgt=296 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c32 tap (0,1) in c32
@@ -121,19 +121,19 @@
    117: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=20 acc=0 wgt=336 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c32 tap (2,0) in c32
    118: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=21 acc=0 wgt=344 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c32 tap (2,1) in c32
    119: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=22 acc=0 wgt=352 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c32 tap (2,2) in c32
-   120: VEC func=REQ signed=0 accumulate=0 dst=200 src=0 src2=0 param=24 nx=8 ny=8 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize out c32
-   121: STORE sp=ACT len=8 sp_addr=200 ext_addr=0xe20 x_size=8 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c32
-   122: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=100 acc=64 wgt=360 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c40 tap (0,0) in c40
-   123: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=101 acc=64 wgt=368 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c40 tap (0,1) in c40
-   124: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=102 acc=64 wgt=376 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c40 tap (0,2) in c40
-   125: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=110 acc=64 wgt=384 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c40 tap (1,0) in c40
-   126: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=111 acc=64 wgt=392 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c40 tap (1,1) in c40
-   127: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=112 acc=64 wgt=400 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c40 tap (1,2) in c40
-   128: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=120 acc=64 wgt=408 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c40 tap (2,0) in c40
-   129: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=121 acc=64 wgt=416 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c40 tap (2,1) in c40
-   130: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=122 acc=64 wgt=424 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c40 tap (2,2) in c40
-   131: VEC func=REQ signed=0 accumulate=0 dst=264 src=64 src2=0 param=30 nx=8 ny=8 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize out c40
-   132: STORE sp=ACT len=8 sp_addr=264 ext_addr=0xe28 x_size=8 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c40
+   120: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=24 nx=8 ny=8 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize out c32
+   121: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xe20 x_size=8 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c32
+   122: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=100 acc=512 wgt=360 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c40 tap (0,0) in c40
+   123: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=101 acc=512 wgt=368 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c40 tap (0,1) in c40
+   124: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=102 acc=512 wgt=376 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c40 tap (0,2) in c40
+   125: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=110 acc=512 wgt=384 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c40 tap (1,0) in c40
+   126: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=111 acc=512 wgt=392 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c40 tap (1,1) in c40
+   127: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=112 acc=512 wgt=400 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c40 tap (1,2) in c40
+   128: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=120 acc=512 wgt=408 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c40 tap (2,0) in c40
+   129: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=121 acc=512 wgt=416 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c40 tap (2,1) in c40
+   130: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=122 acc=512 wgt=424 za=128 zw=0 nx=8 ny=8 act_xs=1 act_ys=10 acc_xs=1 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: out c40 tap (2,2) in c40
+   131: VEC func=REQ signed=0 accumulate=0 dst=2112 src=512 src2=0 param=30 nx=8 ny=8 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize out c40
+   132: STORE sp=ACT len=8 sp_addr=2112 ext_addr=0xe28 x_size=8 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c40
    133: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
    134: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
    135: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
@@ -155,11 +155,11 @@
    151: LOAD sp=ACT len=8 sp_addr=476 ext_addr=0x1660 x_size=20 y_size=1 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k32..39
    152: LOAD sp=ACT len=8 sp_addr=496 ext_addr=0x1668 x_size=20 y_size=1 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 push_next  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k40..47
    153: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=0 acc=0 wgt=0 za=128 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 0..43 out c0 k0..47
-   154: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=396 acc=66 wgt=0 za=128 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 44..63 out c0 k0..47
-   155: VEC func=REQ signed=0 accumulate=0 dst=792 src=0 src2=0 param=0 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 0.. out c0
-   156: STORE sp=ACT len=8 sp_addr=792 ext_addr=0x1a00 x_size=22 y_size=2 x_stride=8 y_stride=176 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 0.. c0
-   157: VEC func=REQ signed=0 accumulate=0 dst=858 src=66 src2=0 param=0 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 44.. out c0
-   158: STORE sp=ACT len=8 sp_addr=858 ext_addr=0x1b60 x_size=20 y_size=1 x_stride=8 y_stride=0 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 44.. c0
+   154: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=396 acc=512 wgt=0 za=128 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 44..63 out c0 k0..47
+   155: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=0 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 0.. out c0
+   156: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1a00 x_size=22 y_size=2 x_stride=8 y_stride=176 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 0.. c0
+   157: VEC func=REQ signed=0 accumulate=0 dst=2114 src=512 src2=0 param=0 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 44.. out c0
+   158: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x1b60 x_size=20 y_size=1 x_stride=8 y_stride=0 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 44.. c0
    159: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
    160: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
    161: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
@@ -170,9 +170,10 @@
    166: NOP queue=load pop_next  # [barrier] barrier: wait for compute
    167: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x3840 x_size=11 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: parameters
    168: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x1a00 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: input 0 bytes 0
-   169: LOAD sp=ACT len=8 sp_addr=1364 ext_addr=0x0 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 3 ADD] ADD: input 1 bytes 0
+   169: LOAD sp=ACT len=8 sp_addr=2048 ext_addr=0x0 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 3 ADD] ADD: input 1 bytes 0
    170: NOP queue=compute pop_prev push_next  # [op 3 ADD] pass the load token to the vector queue
-   171: VEC func=ADDQ signed=1 accumulate=0 dst=2728 src=0 src2=1364 param=0 nx=64 ny=1 dst_xs=1 dst_ys=64 src_xs=1 src_ys=64 pop_prev push_prev push_next  # [op 3 ADD] ADD
-   172: NOP queue=compute pop_next push_prev  # [op 3 ADD] input buffer read: release it to the load queue
-   173: STORE sp=ACT len=8 sp_addr=2728 ext_addr=0x1c00 x_size=64 y_size=1 x_stride=8 y_stride=512 pop_prev push_prev  # [op 3 ADD] ADD: output bytes 0
-   174: FINISH  # end of segment
+   171: VEC func=ADDQ signed=1 accumulate=0 dst=0 src=0 src2=2048 param=0 nx=64 ny=1 dst_xs=1 dst_ys=64 src_xs=1 src_ys=64 pop_prev push_next  # [op 3 ADD] ADD
+   172: STORE sp=ACT len=8 sp_addr=0 ext_addr=0x1c00 x_size=64 y_size=1 x_stride=8 y_stride=512 pop_prev push_prev  # [op 3 ADD] ADD: output bytes 0
+   173: NOP queue=vector pop_next push_prev  # [op 3 ADD] serial stage: the stores are done
+   174: NOP queue=compute pop_next push_prev  # [op 3 ADD] serial stage: release the load queue
+   175: FINISH  # end of segment
