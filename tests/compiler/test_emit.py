@@ -132,3 +132,23 @@ def test_requantization_overlaps_gemms_on_other_accumulators():
     for k in range(2):
         assert sch.start[g[k + 2]] >= sch.end[r[k]]
     assert find_conflicts(words, "tiny") == []
+
+
+def test_serial_stages_do_not_overlap():
+    """``serial`` stages (buffers sharing banks): each stage's loads start after the previous
+    stage's stores ended."""
+    b = ProgramBuilder(load_config("tiny"))
+    b.layer(0)
+    for k in range(4):
+        b.stage(*_stage(k), True)
+    b.layer(1)
+    b.stage(*_stage(0))
+    ins = b.finish()
+    words = [i.word() for i in ins]
+    cfg = load_config("tiny")
+    sch = schedule(decode_program(words, cfg), cfg)
+    loads = [i for i, x in enumerate(ins) if x.name == "LOAD"]
+    stores = [i for i, x in enumerate(ins) if x.name == "STORE"]
+    for k in range(1, 5):
+        assert sch.start[loads[k]] >= sch.end[stores[k - 1]]
+    assert all(b.popped[c] <= b.pushed[c] for c in b.pushed)
