@@ -54,12 +54,13 @@ def test_cli_synth_timeout_is_one_sentence(capsys):
 
 def test_tiny_decoder_leaves_the_dsps_to_the_array():
     """The decoder's range / window checks share LUT multipliers: no DSP (the array takes all 8 of
-    the UP5K's), and (with ABC) well under the 1,345 LUT4 + 9 DSP of the unshared ISA v1 decoder."""
+    the UP5K's), and (with ABC) no more LUT4 than the unshared ISA v2 decoder, which took 1,452
+    LUT4 plus 11 DSPs with this harness (docs/rtl.md, Synthesis)."""
     from nnaccel.boards.synth import TARGETS, design_for, synthesize
     rep = synthesize(design_for("tiny", "decoder", TARGETS["ice40"]), "ice40", name="test-tiny-decoder")
     assert rep["dsp"] == 0 and rep["bram"] == 0
     if rep["lut_mapper"] == "abc":
-        assert rep["lut"] <= 1500
+        assert rep["lut"] <= 1452
 
 
 def test_cli_synth_breakdown_names_the_decoder_sections(tmp_path, capsys):
