@@ -128,7 +128,7 @@ def design_for(config, block: str, target: Target):
         return Decoder(cfg)
     if block == "scratchpad":
         from nnaccel.hw.scratchpad import Scratchpad
-        return Scratchpad(cfg.act_bytes // cfg.line_bytes("ACT"), cfg.line_bytes("ACT") * 8)
+        return Scratchpad(cfg.bank_lines("ACT"), cfg.line_bytes("ACT") * 8)   # one ACT bank
     if block == "top":
         from nnaccel.hw.accel import Accelerator
         return Accelerator(cfg, dsp_cells=target.dsp_cells)
