@@ -92,7 +92,7 @@ def test_alias_alone_stays_on_the_host():
 
 def test_layer_that_cannot_be_tiled_falls_back_with_a_warning():
     """A 10x10 CONV_2D needs 100 weight tiles per output block (one per tap) at once; base's WGT holds
-    64 (and streaming needs all taps of an input block in half of it); tiny's holds 128."""
+    64 (and streaming needs all taps of an input block in half of it); small's holds 128."""
     rng = np.random.default_rng(0)
     b = ModelBuilder("big_filter_conv")
     x = b.add_operand(Q, (1, 10, 10, 4), 0.1, 100)
@@ -109,7 +109,7 @@ def test_layer_that_cannot_be_tiled_falls_back_with_a_warning():
     assert pkg.manifest["segments"] == []
     xin = rng.integers(0, 256, (1, 10, 10, 4)).astype(np.uint8)
     np.testing.assert_array_equal(Runtime(pkg).run([xin], "isa")[0][0], run_model(model, [xin])[0])
-    assert compile_model(model, "tiny").manifest["accelerator_ops"] == [{"index": 0, "type": "CONV_2D"}]
+    assert compile_model(model, "small").manifest["accelerator_ops"] == [{"index": 0, "type": "CONV_2D"}]
 
 
 # ------------------------------------------------------------------------------ package rejections

@@ -125,22 +125,22 @@ def _prog(*emits):
     (lambda p: p.words.append(encode("VEC") | 1 << 14), "ILLEGAL_FIELD", 0, "reserved bit"),
     (lambda p: p.gemm(0, 0, 1, kt=1), "ILLEGAL_FIELD", 0, "GEMM kt = 1 needs preload"),
     (lambda p: p.nop("store", push_next=1), "ILLEGAL_FIELD", 0, "cannot use push_next"),
-    (lambda p: p.gemm(0, 0, 1, wgt=504, preload=True, kt=2), "SCRATCHPAD_RANGE", 0,
-     "GEMM weight tiles reaches WGT line 515"),
-    (lambda p: p.gemm(32710, 0, 2, 3, act_ys=2, preload=True, kt=10), "SCRATCHPAD_RANGE", 0,
-     "GEMM activation reaches ACT line 32775"),
+    (lambda p: p.gemm(0, 0, 1, wgt=248, preload=True, kt=2), "SCRATCHPAD_RANGE", 0,
+     "GEMM weight tiles reaches WGT line 259"),
+    (lambda p: p.gemm(966, 0, 2, 3, act_ys=2, preload=True, kt=10), "SCRATCHPAD_RANGE", 0,
+     "GEMM activation reaches ACT line 1031"),
     (lambda p: p.load("ACT", 0, 0, 5), "ILLEGAL_FIELD", 0, "LOAD len = 5 exceeds the line width of 4"),
     (lambda p: p.store("ACC", 0, 0, 9), "ILLEGAL_FIELD", 0, "STORE len = 9 exceeds"),
     (lambda p: p.load("ACT", 0, 0, 4, x_size=2, pad=(0, 0, 2, 1)), "ILLEGAL_FIELD", 0,
      "LOAD padding \\(0\\+0 rows, 2\\+1 lines\\) exceeds the 1x2 box"),
     (lambda p: p.nop("load", pop_prev=1), "ILLEGAL_FIELD", 0, "cannot use pop_prev"),
-    (lambda p: p.gemm(0, 250, 4, 2, acc_xs=1, acc_ys=3), "SCRATCHPAD_RANGE", 0,
-     "GEMM result reaches ACC line 256 \\(from line 250\\), but the ACC scratchpad has 256 lines"),
-    (lambda p: p.gemm(0, 0, 1, wgt=510, preload=True), "SCRATCHPAD_RANGE", 0, "GEMM weight tiles reaches WGT line 513"),
-    (lambda p: p.load("WGT", 500, 0, 4, x_size=13), "SCRATCHPAD_RANGE", 0, "LOAD box reaches WGT line 512"),
-    (lambda p: p.vec("LUT", 0, 0, 1, param=200), "SCRATCHPAD_RANGE", 0,
-     "VEC LUT parameter block reaches VEC line 263"),
-    (lambda p: p.vec("ADDQ", 0, 0, 2, src2=32767), "SCRATCHPAD_RANGE", 0, "second source reaches ACT line 32768"),
+    (lambda p: p.gemm(0, 122, 4, 2, acc_xs=1, acc_ys=3), "SCRATCHPAD_RANGE", 0,
+     "GEMM result reaches ACC line 128 \\(from line 122\\), but the ACC scratchpad has 128 lines"),
+    (lambda p: p.gemm(0, 0, 1, wgt=254, preload=True), "SCRATCHPAD_RANGE", 0, "GEMM weight tiles reaches WGT line 257"),
+    (lambda p: p.load("WGT", 244, 0, 4, x_size=13), "SCRATCHPAD_RANGE", 0, "LOAD box reaches WGT line 256"),
+    (lambda p: p.vec("LUT", 0, 0, 1, param=100), "SCRATCHPAD_RANGE", 0,
+     "VEC LUT parameter block reaches VEC line 163"),
+    (lambda p: p.vec("ADDQ", 0, 0, 2, src2=1023), "SCRATCHPAD_RANGE", 0, "second source reaches ACT line 1024"),
     (lambda p: p.load("ACT", 0, 2 ** 24 - 2, 4), "DMA_WINDOW", 0,
      "LOAD touches external bytes 0xfffffe .. 0x1000001, outside the permitted window 0x0 .. 0xffffff"),
     (lambda p: p.store("ACT", 0, 2 ** 24 - 4, 4, x_size=2, x_stride=4), "DMA_WINDOW", 0, "STORE touches"),
@@ -363,9 +363,9 @@ def test_dma_window_with_nonzero_base():
 
 def test_conflict_checker_bank_rules():
     """The scratchpad bank rules of docs/isa.md: one write and one read port per bank."""
-    cfg = PRESETS["tiny"]                      # ACT: 2 banks of 16384 lines; ACC: 2 banks of 128
+    cfg = PRESETS["tiny"]                      # ACT: 2 banks of 512 lines; ACC: 2 banks of 64
     half = cfg.bank_lines("ACT")
-    assert (cfg.banks("ACT"), half, cfg.bank_lines("ACC")) == (2, 16384, 128)
+    assert (cfg.banks("ACT"), half, cfg.bank_lines("ACC")) == (2, 512, 64)
 
     def conflicts(*emits):
         p = ProgramBuilder(cfg)
@@ -392,4 +392,4 @@ def test_conflict_checker_bank_rules():
     assert conflicts(lambda p: p.gemm(0, 0, 10, accumulate=True),
                      lambda p: p.vec("REQ", half, 20, 4, param=0)) == [(0, 1, "ACC bank 0")]
     assert conflicts(lambda p: p.gemm(0, 0, 10, accumulate=True),
-                     lambda p: p.vec("REQ", half, 128, 4, param=0)) == []
+                     lambda p: p.vec("REQ", half, 64, 4, param=0)) == []
