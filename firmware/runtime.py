@@ -210,18 +210,10 @@ class Runtime:
 
 def _static_counts(cfg: HwConfig, decoded) -> tuple[int, int]:
     """(MACs, DMA bytes) of a list of decoded instructions, as the counters define them."""
-    from nnaccel.hwconfig import ELEMENT_BYTES
-    from nnaccel.isa.table import SPACE_ENUM
-    macs = dma = 0
-    for d in decoded:
-        if d.name == "GEMM":
-            macs += (d.kt + 1) * d.nx * d.ny * cfg.rows * cfg.cols
-        elif d.name in ("LOAD", "STORE"):
-            rows, cols = d.y_size, d.x_size
-            if d.name == "LOAD":
-                rows, cols = rows - d.pad_top - d.pad_bottom, cols - d.pad_left - d.pad_right
-            dma += max(rows, 0) * max(cols, 0) * d.len * ELEMENT_BYTES[SPACE_ENUM[d.sp]]
-    return macs, dma
+    from nnaccel.sim.isasim import static_events
+    evs = [static_events(d, cfg) for d in decoded]
+    return (sum(e.get("macs", 0) for e in evs),
+            sum(e.get("dma_load_bytes", 0) + e.get("dma_store_bytes", 0) for e in evs))
 
 
 # ------------------------------------------------------------------------------------ entry points

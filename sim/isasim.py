@@ -256,6 +256,23 @@ def schedule(decoded, cfg: HwConfig) -> Schedule:
 
 
 # ----------------------------------------------------------------------------------- counters
+def static_events(d, cfg: HwConfig) -> dict[str, int]:
+    """The counter contributions of one decoded instruction that do not depend on the schedule:
+    ``instructions``, ``macs``, ``dma_load_bytes``, ``dma_store_bytes``, ``dma_latency``."""
+    ev = {"instructions": int(d.name != "FINISH")}
+    if d.name == "GEMM":
+        ev["macs"] = (d.kt + 1) * d.nx * d.ny * cfg.rows * cfg.cols
+    elif d.name in ("LOAD", "STORE"):
+        rows, cols = _dma_geometry(d, d.name == "LOAD")
+        nbytes = max(rows, 0) * max(cols, 0) * d.len * ELEMENT_BYTES[SPACE_ENUM[d.sp]]
+        ev["dma_load_bytes" if d.name == "LOAD" else "dma_store_bytes"] = nbytes
+        ev["dma_latency"] = cfg.ext_latency
+    elif d.name == "RDPERF":
+        ev["dma_store_bytes"] = 8 * N_COUNTERS
+        ev["dma_latency"] = cfg.ext_latency
+    return ev
+
+
 def _instruction_events(decoded, cfg: HwConfig, sch: Schedule) -> dict[str, np.ndarray]:
     """Per-instruction contributions to each counter (counted at the instruction's completion)."""
     n = len(decoded)
@@ -264,26 +281,18 @@ def _instruction_events(decoded, cfg: HwConfig, sch: Schedule) -> dict[str, np.n
     for i, d in enumerate(decoded):
         if d.name == "FINISH":
             continue
-        ev["instructions"][i] = 1
+        for name, v in static_events(d, cfg).items():
+            ev[name][i] = v
         ev["fetch_stall"][i] = sch.fetch_stall[i]
         ev[f"{d.queue}_token_stall"][i] = sch.token_stall[i]
         if d.name == "GEMM":
             ev["array_busy"][i] = cyc[i]
-            ev["macs"][i] = (d.kt + 1) * d.nx * d.ny * cfg.rows * cfg.cols
         elif d.name == "VEC":
             ev["vector_busy"][i] = cyc[i]
         elif d.queue == "load":
             ev["load_busy"][i] = cyc[i]
         elif d.queue == "store":
             ev["store_busy"][i] = cyc[i]
-        if d.name in ("LOAD", "STORE"):
-            rows, cols = _dma_geometry(d, d.name == "LOAD")
-            nbytes = max(rows, 0) * max(cols, 0) * d.len * ELEMENT_BYTES[SPACE_ENUM[d.sp]]
-            ev["dma_load_bytes" if d.name == "LOAD" else "dma_store_bytes"][i] = nbytes
-            ev["dma_latency"][i] = cfg.ext_latency
-        elif d.name == "RDPERF":
-            ev["dma_store_bytes"][i] = 8 * N_COUNTERS
-            ev["dma_latency"][i] = cfg.ext_latency
     return ev
 
 
