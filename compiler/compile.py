@@ -117,6 +117,12 @@ def compile_model(model: Model, config="base", validate: bool = True) -> Package
             o = sg.operands[j]
             addr[j] = pos
             pos = _align(pos + int(np.prod(o.dimensions)))
+    # scratch areas (e.g. NHWC copies of NCHW tensors), allocated like intermediate tensors
+    scratch: dict[int, list[int]] = {}
+    for i in candidates:
+        for nbytes in lows[i].scratch(sg, ops[i]):
+            scratch.setdefault(i, []).append(pos)
+            pos = _align(pos + nbytes)
     const_base = _align(pos)
     consts = L.ConstImage(const_base)
     ctx = L.LowerContext(cfg, consts, addr, sg, model)
@@ -126,6 +132,7 @@ def compile_model(model: Model, config="base", validate: bool = True) -> Package
     for i in candidates:
         mark = consts.mark()
         ctx.clamp = clamps.get(i)
+        ctx.scratch = scratch.get(i, [])
         try:
             lowered[i] = lows[i].passes(ctx, ops[i])
         except Exception as e:  # noqa: BLE001 - CannotLower, or a lowering bug: never a crash, the host runs it
@@ -137,6 +144,7 @@ def compile_model(model: Model, config="base", validate: bool = True) -> Package
                 j = fused.pop(i)
                 lows[j] = lowering_of(ops[j])
     ctx.clamp = None
+    ctx.scratch = []
 
     # segments: maximal runs of consecutive lowered operations, not made of aliases alone
     segments, cur = [], []

@@ -29,9 +29,10 @@ Families (``Lowering`` objects hung on ``nnaccel.registry.OpDef.lowering``):
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -163,6 +164,8 @@ class LowerContext:
     #: A clamp ``(lo, hi)`` fused into the operation being lowered (a following RELU / RELU1 /
     #: RELU6 of the same quantization), or None.
     clamp: tuple | None = None
+    #: External-memory addresses of the operation's scratch areas (``Lowering.scratch``), in order.
+    scratch: list = field(default_factory=list)
 
     def operand(self, i: int) -> Operand:
         return self.sg.operands[i]
@@ -230,6 +233,12 @@ class Lowering:
         """The operands the lowered code reads or writes in external memory (inputs, then the
         output last)."""
         return [op.inputs[0], op.outputs[0]]
+
+    def scratch(self, sg: Subgraph, op: Operation) -> list[int]:
+        """Sizes in bytes of the external-memory scratch areas the lowered code needs besides its
+        operands (e.g. NHWC copies of NCHW tensors); the compiler allocates them like
+        intermediate tensors and passes their addresses in ``LowerContext.scratch``."""
+        return []
 
 
 def _need_known(sg: Subgraph, idxs) -> None:
@@ -331,10 +340,8 @@ class ConvLowering(Lowering):
             spec_inputs = {"CONV_2D": gnn.CONV_INPUTS, "DEPTHWISE_CONV_2D": gnn.DEPTHWISE_INPUTS,
                            "GROUPED_CONV_2D": gnn.GROUPED_INPUTS}[self.kind]
             win = _window_spec(sg, op, spec_inputs)
-            if win.nchw:
-                raise CannotLower("NCHW layout runs on the host")
-            n, h, wd, c = x.dimensions
-            _, oh, ow, o = y.dimensions
+            n, h, wd, c = _nhwc_dims(x.dimensions, win.nchw)
+            _, oh, ow, o = _nhwc_dims(y.dimensions, win.nchw)
             fh, fw = wraw.shape[1:3]
             pads = win.resolve((h, wd), (fh, fw))
             stride, dil = win.stride, win.dilation
@@ -359,12 +366,92 @@ class ConvLowering(Lowering):
         bias = np.asarray(b.data, np.int64).reshape(-1)
         params = {"bias": bias, "mult": np.broadcast_to(m, (o,)), "shift": np.broadcast_to(e, (o,)), "zo": y.zero_point,
                       "lo": act_lo, "hi": act_hi}
+        if self.kind != "FULLY_CONNECTED" and win.nchw:
+            _layout_passes_fit((n, h, wd, c), (n, oh, ow, o))
         return ConvSpec(op.inputs[0], op.outputs[0], n, h, wd, c, oh, ow, o, weff, x.zero_point, zw,
                         _signed(x), int(w.type is not T.TENSOR_QUANT8_ASYMM), params, tuple(stride),
                         tuple(dil), tuple(pads), self.kind)
 
+    def nchw(self, sg, op) -> bool:
+        if self.kind == "FULLY_CONNECTED":
+            return False
+        spec_inputs = {"CONV_2D": gnn.CONV_INPUTS, "DEPTHWISE_CONV_2D": gnn.DEPTHWISE_INPUTS,
+                       "GROUPED_CONV_2D": gnn.GROUPED_INPUTS}[self.kind]
+        return _window_spec(sg, op, spec_inputs).nchw
+
+    def scratch(self, sg, op) -> list[int]:
+        if not self.nchw(sg, op):
+            return []
+        return [math.prod(sg.operands[op.inputs[0]].dimensions), math.prod(sg.operands[op.outputs[0]].dimensions)]
+
     def passes(self, ctx, op) -> list:
-        return conv_passes(ctx, self.spec(ctx.sg, op, ctx.clamp))
+        s = self.spec(ctx.sg, op, ctx.clamp)
+        if not self.nchw(ctx.sg, op):
+            return conv_passes(ctx, s)
+        sub, x, y = _nhwc_scratch(ctx, op)
+        s.x, s.y = x, y
+        return _in_nhwc(ctx, sub, op, (s.n, s.h, s.w, s.c), (s.n, s.oh, s.ow, s.o), conv_passes(sub, s), self.kind)
+
+
+# ================================================================================ NCHW layouts
+def _nhwc_dims(dims, nchw: bool) -> tuple:
+    """``[N, H, W, C]`` of a 4-D tensor stored NHWC, or NCHW when ``nchw``."""
+    return (dims[0], dims[2], dims[3], dims[1]) if nchw else tuple(dims)
+
+
+def _layout_strides(n, h, w, c, nchw: bool, split: bool):
+    """Byte strides of the ``(n, c, h*w)`` (or, with ``split``, ``(n, c, h, w)``) element
+    indices of an NHWC / NCHW tensor."""
+    if nchw:
+        return (c * h * w, h * w, w, 1) if split else (c * h * w, h * w, 1)
+    return (h * w * c, 1, w * c, c) if split else (h * w * c, 1, c)
+
+
+def layout_stages(cfg: HwConfig, src: int, dst: int, nhwc: tuple, to_nhwc: bool, what: str) -> list:
+    """DMA-only stages that change a tensor's layout between NCHW and NHWC one byte at a time:
+    a LOAD box of ``len = 1`` lines gathers bytes of one channel plane (``x_stride`` 1 on the
+    NCHW side, ``C`` on the NHWC side) into ACT, one element per line, and a STORE box of the
+    same lines scatters them with the other side's strides. Pixels as one dimension when its
+    strides fit the DMA fields, else rows and columns."""
+    n, h, w, c = nhwc
+    err = None
+    for split in (False, True):
+        dims = (n, c, h, w) if split else (n, c, h * w)
+        a = _layout_strides(n, h, w, c, to_nhwc, split)       # source: NCHW when going to NHWC
+        b = _layout_strides(n, h, w, c, not to_nhwc, split)
+        try:
+            return copy_stages(cfg, src, list(a), dst, list(b), list(dims), 1, what)
+        except CannotLower as e:
+            err = e
+    raise err
+
+
+def _layout_passes_fit(x_nhwc: tuple, y_nhwc: tuple) -> None:
+    """Raises :class:`CannotLower` when a layout pass's strides exceed the DMA fields."""
+    for n, h, w, c in (x_nhwc, y_nhwc):
+        if max(h * w, c) > MAX16 and max(w, w * c, c) > MAX16:
+            raise CannotLower("an NCHW plane is too large for the DMA stride fields")
+
+
+def _nhwc_scratch(ctx: LowerContext, op: Operation):
+    """A context whose address map also has the NHWC scratch copies of the input and output."""
+    if len(ctx.scratch) < 2:
+        raise CannotLower("no scratch memory for the NCHW layout passes")
+    x, y = ("nhwc", op.inputs[0]), ("nhwc", op.outputs[0])
+    sub = dataclasses.replace(ctx, addr={**ctx.addr, x: ctx.scratch[0], y: ctx.scratch[1]})
+    return sub, x, y
+
+
+def _in_nhwc(ctx, sub, op, x_nhwc, y_nhwc, passes, what) -> list:
+    """The NHWC ``passes`` between the layout passes: the NCHW input into its NHWC scratch copy,
+    then (after the passes, which read and write the scratch copies) the NHWC result into the
+    NCHW output. Passes are separated by barriers, so each reads finished data."""
+    x, y = ("nhwc", op.inputs[0]), ("nhwc", op.outputs[0])
+    pre = layout_stages(ctx.cfg, ctx.addr[op.inputs[0]], sub.addr[x], x_nhwc, True,
+                        f"{what}: NCHW input to NHWC scratch")
+    post = layout_stages(ctx.cfg, sub.addr[y], ctx.addr[op.outputs[0]], y_nhwc, False,
+                         f"{what}: NHWC result to NCHW output")
+    return [pre, *passes, post]
 
 
 def _conv_tiles(cfg: HwConfig, s: ConvSpec, c_blocks: int, o_blocks: int, kept: int = 0):
@@ -927,19 +1014,29 @@ class PoolLowering(Lowering):
         _need_known(sg, [op.inputs[0], op.outputs[0]])
         _need_const(sg, op, range(1, len(op.inputs)))
         win = _window_spec(sg, op, gnn.POOL_INPUTS)
-        if win.nchw:
-            raise CannotLower("NCHW layout runs on the host")
         x, y = sg.operands[op.inputs[0]], sg.operands[op.outputs[0]]
-        n, h, w, c = x.dimensions
-        _, oh, ow, _ = y.dimensions
+        n, h, w, c = _nhwc_dims(x.dimensions, win.nchw)
+        _, oh, ow, _ = _nhwc_dims(y.dimensions, win.nchw)
+        if win.nchw:
+            _layout_passes_fit((n, h, w, c), (n, oh, ow, c))
         pads = win.resolve((h, w), win.filter)
         lo, hi = tighten(activation_range_quantized(win.activation or 0, y.scale, y.zero_point, *qrange(y.type)),
                          clamp)
         return {"x": op.inputs[0], "y": op.outputs[0], "n": n, "h": h, "w": w, "c": c, "oh": oh, "ow": ow, "filter": win.filter,
-                    "stride": win.stride, "pads": pads, "lo": lo, "hi": hi, "signed": _signed(x)}
+                    "stride": win.stride, "pads": pads, "lo": lo, "hi": hi, "signed": _signed(x), "nchw": win.nchw}
+
+    def scratch(self, sg, op) -> list[int]:
+        if not _window_spec(sg, op, gnn.POOL_INPUTS).nchw:
+            return []
+        return [math.prod(sg.operands[op.inputs[0]].dimensions), math.prod(sg.operands[op.outputs[0]].dimensions)]
 
     def passes(self, ctx, op) -> list:
-        return pool_passes(ctx, self.spec(ctx.sg, op, ctx.clamp), self.kind)
+        s = self.spec(ctx.sg, op, ctx.clamp)
+        if not s["nchw"]:
+            return pool_passes(ctx, s, self.kind)
+        sub, s["x"], s["y"] = _nhwc_scratch(ctx, op)
+        return _in_nhwc(ctx, sub, op, (s["n"], s["h"], s["w"], s["c"]), (s["n"], s["oh"], s["ow"], s["c"]),
+                        pool_passes(sub, s, self.kind), self.kind)
 
 
 def pool_passes(ctx, s: dict, kind: str) -> list:

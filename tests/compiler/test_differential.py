@@ -21,9 +21,15 @@ PRESETS = ("tiny", "small", "base")
 
 
 @st.composite
-def layers(draw, max_hw: int = 10, max_c: int = 20):
+def layers(draw, max_hw: int = 10, max_c: int = 20, nchw=None):
+    """A random layer; ``nchw`` True / False forces the layout flag of the window layers (None:
+    drawn)."""
     kind = draw(st.sampled_from(["CONV_2D", "DEPTHWISE_CONV_2D", "GROUPED_CONV_2D", "FULLY_CONNECTED",
                                  "MAX_POOL_2D", "AVERAGE_POOL_2D"]))
+    if nchw is None:
+        nchw = draw(st.booleans())
+    # 4-D shapes in the layer's layout (NCHW: channels second)
+    lay = (lambda n_, h_, w_, c_: (n_, c_, h_, w_)) if nchw else (lambda n_, h_, w_, c_: (n_, h_, w_, c_))
     signed = draw(st.booleans())
     q = T.TENSOR_QUANT8_ASYMM_SIGNED if signed else T.TENSOR_QUANT8_ASYMM
     lo = -128 if signed else 0
@@ -60,11 +66,12 @@ def layers(draw, max_hw: int = 10, max_c: int = 20):
         oh = conv_output_size(h, fh, sh, pt, pb, dh)
         ow = conv_output_size(w, fw, sw_, pl, pr, dw)
         assume(oh > 0 and ow > 0)
-        x = b.add_operand(q, (n, h, w, c), sx, zx)
+        x = b.add_operand(q, lay(n, h, w, c), sx, zx)
         pads = [i32(v) for v in (pl, pr, pt, pb, sw_, sh)]
         if pool:
-            y = b.add_operand(q, (n, oh, ow, c), sx, zx)
-            b.add_operation(kind, [x, *pads, i32(fw), i32(fh), i32(act)], [y])
+            y = b.add_operand(q, lay(n, oh, ow, c), sx, zx)
+            layout = [b.add_constant(T.BOOL, True)] if nchw else []
+            b.add_operation(kind, [x, *pads, i32(fw), i32(fh), i32(act), *layout], [y])
         else:
             groups = 1
             if kind == "DEPTHWISE_CONV_2D":
@@ -90,13 +97,13 @@ def layers(draw, max_hw: int = 10, max_c: int = 20):
                 wi = b.add_constant(q, wt, scale=sw, zero_point=draw(st.integers(lo, lo + 255)) if not signed else 0)
                 bscale = float(np.float32(sx) * np.float32(sw))
             bi = b.add_constant(T.TENSOR_INT32, rng.integers(-5000, 5000, o).astype(np.int32), scale=bscale)
-            y = b.add_operand(q, (n, oh, ow, o), so, zo)
+            y = b.add_operand(q, lay(n, oh, ow, o), so, zo)
             extra = []
             if kind == "DEPTHWISE_CONV_2D":
                 extra = [i32(mult)]
             elif kind == "GROUPED_CONV_2D":
                 extra = [i32(groups)]
-            tail = [b.add_constant(T.BOOL, False)]
+            tail = [b.add_constant(T.BOOL, nchw)]
             if kind != "GROUPED_CONV_2D" and (dh, dw) != (1, 1):
                 tail += [i32(dw), i32(dh)]
             b.add_operation(kind, [x, wi, bi, *pads, *extra, i32(act), *tail], [y])
@@ -118,6 +125,24 @@ def test_random_layer_bit_exact(case):
     want = run_model(model, [data])
     np.testing.assert_array_equal(outs[0], want[0])
     assert report["total"]["cycles"] > 0
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(layers(nchw=True))
+def test_random_nchw_layer_bit_exact_without_races(case):
+    """NCHW layers run on the accelerator through the DMA layout passes: bit-exact, and the
+    schedule keeps the bank / race rules (``find_conflicts``)."""
+    from nnaccel.sim.isasim import find_conflicts
+
+    from nnaccel.isa import bytes_to_words
+
+    model, _data, preset = case
+    test_random_layer_bit_exact.hypothesis.inner_test(case)
+    pkg = compile_model(model, preset)
+    for seg in pkg.manifest["segments"]:
+        assert find_conflicts(bytes_to_words(pkg.segment_words(seg)), pkg.config()) == []
+    if model.main.operations[0].type != "FULLY_CONNECTED":
+        assert any("NCHW" in line for line in pkg.listing.splitlines())
 
 
 @pytest.mark.slow
