@@ -1461,8 +1461,11 @@ DMA_BUFFERS = 4
 
 
 class ConcatLowering(Lowering):
-    """CONCATENATION of equally quantized tensors as DMA: each input's rows (the bytes from the
-    axis on) are loaded into ACT line by line and stored at their offset in the output rows."""
+    """CONCATENATION as DMA: each input's rows (the bytes from the axis on) are loaded into ACT
+    line by line and stored at their offset in the output rows. An input quantized differently
+    from the output is first rescaled into a scratch copy by a LUT pass: the golden kernel's
+    per-input rescale (``requantize_float_scaling``, float32 arithmetic) is a function of the one
+    input byte, so its table over all 256 bytes is exact."""
 
     family = "dma"
 
@@ -1476,9 +1479,8 @@ class ConcatLowering(Lowering):
         _need_const(sg, op, [len(op.inputs) - 1])
         o = sg.operands[op.outputs[0]]
         for i in ins:
-            x = sg.operands[i]
-            if x.type is not o.type or x.scale != o.scale or x.zero_point != o.zero_point:
-                raise CannotLower("an input's quantization differs from the output's")
+            if sg.operands[i].type is not o.type:
+                raise CannotLower("an input's type differs from the output's")
         rank = len(o.dimensions)
         axis = int(np.asarray(sg.operands[axis_i].data).reshape(-1)[0])
         axis = axis + rank if axis < 0 else axis
@@ -1486,8 +1488,9 @@ class ConcatLowering(Lowering):
         inner_out = math.prod(o.dimensions[axis:])
         parts, off = [], 0
         for i in ins:
-            inner = math.prod(sg.operands[i].dimensions[axis:])
-            parts.append((i, inner, off))
+            x = sg.operands[i]
+            inner = math.prod(x.dimensions[axis:])
+            parts.append((i, inner, off, x.scale != o.scale or x.zero_point != o.zero_point))
             off += inner
         if inner_out > MAX16:
             raise CannotLower("an output row is wider than the DMA stride field")
@@ -1496,14 +1499,35 @@ class ConcatLowering(Lowering):
     def tensors(self, sg, op) -> list[int]:
         return [*dict.fromkeys(op.inputs[:-1]), op.outputs[0]]
 
+    def scratch(self, sg, op) -> list[int]:
+        _, _, parts = self.spec(sg, op)
+        return [math.prod(sg.operands[i].dimensions) for i, _, _, rq in parts if rq]
+
     def passes(self, ctx, op) -> list:
+        from nnaccel.golden.shape import requantize_float_scaling
         outer, inner_out, parts = self.spec(ctx.sg, op)
-        stages = []
-        for i, inner, off in parts:
-            stages += copy_stages(ctx.cfg, ctx.addr[i], [inner], ctx.addr[op.outputs[0]] + off, [inner_out], [outer],
+        o = ctx.sg.operands[op.outputs[0]]
+        nrq = sum(1 for p in parts if p[3])
+        if len(ctx.scratch) < nrq:
+            raise CannotLower("no scratch memory for the rescaled inputs")
+        passes, stages, k = [], [], 0
+        for n_part, (i, inner, off, rq) in enumerate(parts):
+            src = ctx.addr[i]
+            x = ctx.sg.operands[i]
+            if rq:
+                key = f"concat rescaled part {n_part}"
+                sub = dataclasses.replace(ctx, addr={**ctx.addr, key: ctx.scratch[k]})
+                dtype = np.int8 if x.type is T.TENSOR_QUANT8_ASYMM_SIGNED else np.uint8
+                table = requantize_float_scaling(np.arange(256, dtype=np.uint8).view(dtype), x, o)
+                passes += lines_passes(sub, f"CONCATENATION: rescale input operand {i}", [i], key,
+                                       math.prod(x.dimensions), "LUT", None, _signed(x),
+                                       table=np.asarray(table).astype(np.int64) & 0xFF)
+                src = ctx.scratch[k]
+                k += 1
+            stages += copy_stages(ctx.cfg, src, [inner], ctx.addr[op.outputs[0]] + off, [inner_out], [outer],
                                   inner, f"CONCATENATION: input operand {i} to output offset {off}",
                                   first_stage=len(stages))
-        return [stages]
+        return [*passes, stages]
 
 
 class BatchMatmulLowering(Lowering):

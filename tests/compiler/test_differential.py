@@ -194,17 +194,21 @@ def other_ops(draw):
         b.add_operation(kind, [x, other, b.add_constant(T.INT32, draw(st.integers(0, 3)))], [y])
     elif kind == "CONCATENATION":
         axis = draw(st.integers(-len(shape), len(shape) - 1))
+        # mixed quantization: the output (and some inputs) quantized unlike the first input
+        mixed = draw(st.booleans())
+        oq = (draw(st.floats(0.01, 0.2)), draw(st.integers(lo, lo + 255))) if mixed else (sx, zx)
         others = []
         for _ in range(draw(st.integers(1, 3))):
             s = list(shape)
             s[axis] = draw(st.integers(1, 9))
-            o = b.add_operand(q, s, sx, zx)
+            iq = (draw(st.floats(0.01, 0.2)), draw(st.integers(lo, lo + 255))) if mixed and draw(st.booleans()) else oq
+            o = b.add_operand(q, s, *iq)
             others.append(o)
             inputs.append(o)
             data.append(rng.integers(lo, lo + 256, s).astype(dt))
         out = list(shape)
         out[axis] = sum(b._graph.operands[i].dimensions[axis] for i in [x, *others])
-        y = b.add_operand(q, out, sx, zx)
+        y = b.add_operand(q, out, *oq)
         b.add_operation(kind, [x, *others, b.add_constant(T.INT32, axis)], [y])
     elif kind == "TRANSPOSE":
         r = len(shape)
@@ -250,3 +254,33 @@ def test_random_elementwise_dma_matmul_bit_exact(case):
         pkg.manifest["host_ops"]
     outs, _ = Runtime(pkg).run(data, "isa", check=True)
     np.testing.assert_array_equal(outs[0], run_model(model, data)[0])
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("signed", [False, True])
+def test_mixed_quantization_concatenation_on_accelerator(preset, signed):
+    """CONCATENATION whose inputs are quantized unlike the output (and one like it) runs on the
+    accelerator (LUT rescale into scratch, then DMA), bit-exact, without races."""
+    from nnaccel.sim.isasim import find_conflicts
+
+    from nnaccel.isa import bytes_to_words
+
+    q = T.TENSOR_QUANT8_ASYMM_SIGNED if signed else T.TENSOR_QUANT8_ASYMM
+    lo, dt = (-128, np.int8) if signed else (0, np.uint8)
+    rng = np.random.default_rng(7)
+    b = ModelBuilder("mixed_concat")
+    quants = [(0.05, lo + 10), (0.11, lo + 200), (0.02, lo + 128)]
+    shapes = [(2, 5, 3), (2, 5, 17), (2, 5, 4)]
+    xs = [b.add_operand(q, s, *qq) for s, qq in zip(shapes, quants)]
+    y = b.add_operand(q, (2, 5, 24), *quants[2])
+    b.add_operation("CONCATENATION", [*xs, b.add_constant(T.INT32, -1)], [y])
+    b.identify_inputs_and_outputs(xs, [y])
+    model = b.finish()
+    data = [rng.integers(lo, lo + 256, s).astype(dt) for s in shapes]
+    pkg = compile_model(model, preset)
+    assert [o["type"] for o in pkg.manifest["accelerator_ops"]] == ["CONCATENATION"], pkg.manifest["host_ops"]
+    assert sum("rescale input" in line and "func=LUT" in line for line in pkg.listing.splitlines()) >= 2
+    outs, _ = Runtime(pkg).run(data, "isa", check=True)
+    np.testing.assert_array_equal(outs[0], run_model(model, data)[0])
+    for seg in pkg.manifest["segments"]:
+        assert find_conflicts(bytes_to_words(pkg.segment_words(seg)), pkg.config()) == []
