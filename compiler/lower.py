@@ -1531,9 +1531,10 @@ class ConcatLowering(Lowering):
 
 
 class BatchMatmulLowering(Lowering):
-    """BATCH_MATMUL (quant8 signed, no adjoint): per batch, the right operand's rows are loaded
-    straight into WGT tiles (``tile[k][n] = Y[k0 + k][n0 + n]``), the left operand's rows into
-    ACT, one GEMM per (K block, N block), REQ with the golden model's multiplier."""
+    """BATCH_MATMUL (quant8 signed): per batch, the right operand's rows are loaded straight into
+    WGT tiles (``tile[k][n] = Y[k0 + k][n0 + n]``), the left operand's rows into ACT, one GEMM
+    per (K block, N block), REQ with the golden model's multiplier. An adjoint operand
+    (``adj_x`` / ``adj_y``) is first transposed into a scratch copy by byte-gather DMA passes."""
 
     family = "matmul"
 
@@ -1544,24 +1545,43 @@ class BatchMatmulLowering(Lowering):
         _need_quant8(sg, [op.inputs[0], op.inputs[1], op.outputs[0]])
         _need_known(sg, [op.inputs[0], op.inputs[1], op.outputs[0]])
         _need_const(sg, op, [2, 3])
-        if _scalar(sg, op, 2, False) or _scalar(sg, op, 3, False):
-            raise CannotLower("adjoint operands run on the host")
+        adj_x, adj_y = bool(_scalar(sg, op, 2, False)), bool(_scalar(sg, op, 3, False))
         x, y, o = (sg.operands[i] for i in (op.inputs[0], op.inputs[1], op.outputs[0]))
-        *batch, m, k = x.dimensions
-        n = y.dimensions[-1]
-        if k > MAX16 or n > MAX16:
+        if adj_x:
+            *batch, k, m = x.dimensions
+        else:
+            *batch, m, k = x.dimensions
+        n = y.dimensions[-2] if adj_y else y.dimensions[-1]
+        if max(k, n) > MAX16 or ((adj_x or adj_y) and m > MAX16):
             raise CannotLower("a row is wider than the DMA stride field")
         mult, shift = gnn.conv_multipliers(x, y, o)
         lo, hi = activation_range_quantized(0, o.scale, o.zero_point, *qrange(o.type))
         return {"batch": math.prod(batch), "m": m, "k": k, "n": n, "zx": x.zero_point, "zy": y.zero_point, "signed": _signed(x),
+                "adj_x": adj_x, "adj_y": adj_y,
                     "params": {"bias": 0, "mult": int(mult), "shift": int(shift), "zo": o.zero_point, "lo": lo, "hi": hi}}
 
     def tensors(self, sg, op) -> list[int]:
         return [*dict.fromkeys(op.inputs[:2]), op.outputs[0]]
 
+    def scratch(self, sg, op) -> list[int]:
+        s = self.spec(sg, op)
+        return ([s["batch"] * s["m"] * s["k"]] if s["adj_x"] else []) + ([s["batch"] * s["k"] * s["n"]] if s["adj_y"] else [])
+
     def passes(self, ctx, op) -> list:
         cfg, R = ctx.cfg, ctx.cfg.rows
         s = self.spec(ctx.sg, op)
+        xa, ya, oa = (ctx.addr[i] for i in (op.inputs[0], op.inputs[1], op.outputs[0]))
+        pre_passes, scratch = [], list(ctx.scratch)
+        if len(scratch) < int(s["adj_x"]) + int(s["adj_y"]):
+            raise CannotLower("no scratch memory for the transposed operands")
+        if s["adj_x"]:  # [batch, k, m] -> [batch, m, k]
+            pre_passes.append(transpose_stages(cfg, xa, scratch[0], s["batch"], s["k"], s["m"],
+                                               "BATCH_MATMUL: adjoint left operand transposed"))
+            xa = scratch.pop(0)
+        if s["adj_y"]:  # [batch, n, k] -> [batch, k, n]
+            pre_passes.append(transpose_stages(cfg, ya, scratch[0], s["batch"], s["n"], s["k"],
+                                               "BATCH_MATMUL: adjoint right operand transposed"))
+            ya = scratch.pop(0)
         m, k, n = s["m"], s["k"], s["n"]
         cb, ob = _ceil(k, R), _ceil(n, R)
         if 2 * cb * ob * R > cfg.lines("WGT"):
@@ -1570,7 +1590,6 @@ class BatchMatmulLowering(Lowering):
         mt = min(m, MAX8, cfg.lines("ACC") // 2, in_l // (2 * cb), stag_l // (2 * ob))
         if mt < 1:
             raise CannotLower("no row block fits the scratchpads")
-        xa, ya, oa = (ctx.addr[i] for i in (op.inputs[0], op.inputs[1], op.outputs[0]))
         pre = load_vec(cfg, ctx.consts, vec_blob([param_block(cfg, "REQ", **s["params"])]), 0,
                        "BATCH_MATMUL: requantization parameters")
         in_lines, out_lines = cb * mt, ob * mt
@@ -1612,7 +1631,25 @@ class BatchMatmulLowering(Lowering):
                                                 "ext_addr": oa + (b * m + m0) * n + nb * R, "x_size": rows, "y_size": 1,
                                                 "x_stride": n, "y_stride": 0}, f"BATCH_MATMUL: output n{nb * R}"))
                 stages.append((loads, computes, stores))
-        return [stages]
+        return [*pre_passes, stages]
+
+
+def transpose_stages(cfg: HwConfig, src: int, dst: int, batch: int, rows: int, cols: int, what: str) -> list:
+    """DMA-only stages that transpose ``batch`` row-major ``rows x cols`` byte matrices at ``src``
+    into ``cols x rows`` ones at ``dst``, one byte per ACT line (``len = 1`` boxes: gathered with
+    the source's strides, scattered with the destination's)."""
+    err = None
+    # out[b][j][i] = in[b][i][j]; x over one of the two axes, y over the other
+    for order in ((0, 1, 2), (0, 2, 1)):
+        dims = [batch, cols, rows]          # output index (b, j, i)
+        s_st = [rows * cols, 1, cols]       # source strides of (b, j, i)
+        d_st = [rows * cols, rows, 1]
+        dims, s_st, d_st = ([v[o] for o in order] for v in (dims, s_st, d_st))
+        try:
+            return copy_stages(cfg, src, s_st, dst, d_st, dims, 1, what)
+        except CannotLower as e:
+            err = e
+    raise err
 
 
 def copy_stages(cfg: HwConfig, src: int, src_strides, dst: int, dst_strides, dims, row: int, what: str,

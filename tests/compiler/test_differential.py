@@ -222,14 +222,17 @@ def other_ops(draw):
         extra = [b.add_constant(T.INT32, draw(st.integers(lo, lo + 255)))] if kind == "PAD_V2" else []
         b.add_operation(kind, [x, b.add_constant(T.TENSOR_INT32, pads), *extra], [y])
     elif kind == "BATCH_MATMUL":
-        k, n = shape[-1], draw(st.integers(1, 40))
-        ys = (*shape[:-2], k, n) if len(shape) >= 2 else None
-        assume(ys is not None)
+        assume(len(shape) >= 2)
+        adj_x, adj_y = draw(st.booleans()), draw(st.booleans())  # adjoint (transposed) operands
+        m, k = (shape[-1], shape[-2]) if adj_x else (shape[-2], shape[-1])
+        n = draw(st.integers(1, 40))
+        ys = (*shape[:-2], n, k) if adj_y else (*shape[:-2], k, n)
         other = b.add_operand(q, ys, draw(st.floats(0.01, 0.2)), draw(st.integers(lo, lo + 255)))
         inputs.append(other)
         data.append(rng.integers(lo, lo + 256, ys).astype(dt))
-        y = b.add_operand(q, (*shape[:-1], n), draw(st.floats(0.05, 2.0)), draw(st.integers(lo, lo + 255)))
-        b.add_operation(kind, [x, other], [y])
+        y = b.add_operand(q, (*shape[:-2], m, n), draw(st.floats(0.05, 2.0)), draw(st.integers(lo, lo + 255)))
+        adj = [b.add_constant(T.BOOL, adj_x), b.add_constant(T.BOOL, adj_y)] if adj_x or adj_y else []
+        b.add_operation(kind, [x, other, *adj], [y])
     else:
         if kind == "LOGISTIC":
             oq = (1 / 256, lo)
@@ -280,6 +283,37 @@ def test_mixed_quantization_concatenation_on_accelerator(preset, signed):
     pkg = compile_model(model, preset)
     assert [o["type"] for o in pkg.manifest["accelerator_ops"]] == ["CONCATENATION"], pkg.manifest["host_ops"]
     assert sum("rescale input" in line and "func=LUT" in line for line in pkg.listing.splitlines()) >= 2
+    outs, _ = Runtime(pkg).run(data, "isa", check=True)
+    np.testing.assert_array_equal(outs[0], run_model(model, data)[0])
+    for seg in pkg.manifest["segments"]:
+        assert find_conflicts(bytes_to_words(pkg.segment_words(seg)), pkg.config()) == []
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("adj", [(True, False), (False, True), (True, True)])
+def test_adjoint_batch_matmul_on_accelerator(preset, adj):
+    """BATCH_MATMUL with adjoint operands runs on the accelerator (the operand transposed by
+    byte-gather DMA into scratch), bit-exact, without races."""
+    from nnaccel.sim.isasim import find_conflicts
+
+    from nnaccel.isa import bytes_to_words
+
+    q = T.TENSOR_QUANT8_ASYMM_SIGNED
+    rng = np.random.default_rng(3)
+    batch, m, k, n = 2, 7, 19, 21
+    xs = (batch, k, m) if adj[0] else (batch, m, k)
+    ys = (batch, n, k) if adj[1] else (batch, k, n)
+    b = ModelBuilder("adjoint_matmul")
+    x = b.add_operand(q, xs, 0.05, -3)
+    w = b.add_operand(q, ys, 0.03, 5)
+    y = b.add_operand(q, (batch, m, n), 0.9, 2)
+    b.add_operation("BATCH_MATMUL", [x, w, b.add_constant(T.BOOL, adj[0]), b.add_constant(T.BOOL, adj[1])], [y])
+    b.identify_inputs_and_outputs([x, w], [y])
+    model = b.finish()
+    data = [rng.integers(-128, 128, s).astype(np.int8) for s in (xs, ys)]
+    pkg = compile_model(model, preset)
+    assert [o["type"] for o in pkg.manifest["accelerator_ops"]] == ["BATCH_MATMUL"], pkg.manifest["host_ops"]
+    assert sum("adjoint" in line for line in pkg.listing.splitlines()) >= 2
     outs, _ = Runtime(pkg).run(data, "isa", check=True)
     np.testing.assert_array_equal(outs[0], run_model(model, data)[0])
     for seg in pkg.manifest["segments"]:
