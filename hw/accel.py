@@ -63,6 +63,7 @@ from nnaccel.isa.table import (
 from .array import SystolicArray
 from .decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder, fault_code, field, opcode_of
 from .extmem import ExtMemory, counters_per_beat, word_bytes
+from .scratchpad import BankedScratchpad
 from .vector import clamp, mbqm_round, mbqm_scale
 
 __all__ = ["Accelerator", "SimTop"]
@@ -194,20 +195,21 @@ class Accelerator(wiring.Component):
 
         # ---------------------------------------------------------------- scratchpads
         widths = {s: C * 8 * ELEMENT_BYTES[s] for s in SPACE_ENUM}
+        # one BankedScratchpad per space: cfg.banks(s) block RAMs of one write and one read port
+        # each, shared by the logical ports below through per-bank multiplexers (docs/rtl.md)
         mems = {}
         for s in SPACE_ENUM:
-            m.submodules[f"sp_{s.lower()}"] = mems[s] = Memory(shape=unsigned(widths[s]), depth=cfg.lines(s),
-                                                               init=[])
-        # ports per space (simulation: Amaranth memories with several ports; see docs/rtl.md):
-        # ACT 2 writes (load, vector) + 4 reads (store, GEMM, VEC src, VEC src2); ACC 3 writes
-        # (load, GEMM, vector) + 3 reads (store, GEMM, vector); WGT and VEC 1 write (load) + 2 reads
-        wl = {s: mems[s].write_port() for s in SPACE_ENUM}            # load engine
-        rs = {s: mems[s].read_port() for s in SPACE_ENUM}             # store engine
-        rg = {s: mems[s].read_port() for s in ("ACT", "WGT", "ACC")}  # GEMM engine
-        wg_acc = mems["ACC"].write_port()                             # GEMM engine
-        rv = {s: mems[s].read_port() for s in ("ACT", "ACC", "VEC")}  # vector engine
-        rv2 = mems["ACT"].read_port()                                 # VEC second source
-        wv = {s: mems[s].write_port() for s in ("ACT", "ACC")}        # vector engine
+            m.submodules[f"sp_{s.lower()}"] = mems[s] = BankedScratchpad(cfg.lines(s), widths[s], cfg.banks(s),
+                                                                         name=f"sp_{s.lower()}")
+        # logical ports per space: ACT 2 writes (load, vector) + 4 reads (GEMM, VEC src, VEC src2,
+        # store); ACC 3 writes (load, GEMM, vector) + 3 reads; WGT and VEC 1 write (load) + 2 reads
+        wl = {s: mems[s].write_port("load") for s in SPACE_ENUM}              # load engine
+        wg_acc = mems["ACC"].write_port("gemm")                               # GEMM engine
+        wv = {s: mems[s].write_port("vec") for s in ("ACT", "ACC")}           # vector engine
+        rg = {s: mems[s].read_port("gemm") for s in ("ACT", "WGT", "ACC")}    # GEMM engine
+        rv = {s: mems[s].read_port("vec") for s in ("ACT", "ACC", "VEC")}     # vector engine
+        rv2 = mems["ACT"].read_port("vec2")                                   # VEC second source
+        rs = {s: mems[s].read_port("store") for s in SPACE_ENUM}              # store engine
 
         # ---------------------------------------------------------------- control, fetch, queues
         IDLE, RUN, DONE = 0, 1, 2
@@ -420,7 +422,8 @@ class Accelerator(wiring.Component):
         # the scratchpad line of the slot that contains the next step
         rd_line = S["sp_addr"] + csline + s_line_end
         for s in SPACE_ENUM:
-            m.d.comb += [rs[s].addr.eq(rd_line), rs[s].en.eq(1)]
+            m.d.comb += [rs[s].addr.eq(rd_line),
+                         rs[s].valid.eq(se.active & is_store & (S["sp"] == SP[s]) & (csline + s_line_end < snlines))]
         sdata8 = Array([rs[s].data for s in SPACE_ENUM])[S["sp"]]
         # RDPERF: snapshot at start, then counters_per_beat counters per data step
         k_per = counters_per_beat(cfg)
@@ -526,6 +529,8 @@ class Accelerator(wiring.Component):
             rg["ACT"].addr.eq(act_w.cur),
             rg["WGT"].addr.eq(G["wgt"] + wcnt),
             rg["ACC"].addr.eq(Mux(gwrite, accw.nxt, accw.cur)),     # the old line, one step ahead
+            rg["ACT"].valid.eq(streaming), rg["WGT"].valid.eq(wread),
+            rg["ACC"].valid.eq(gact & (G["accumulate"] | (G["kt"] != 0))),
             wg_acc.addr.eq(accw.cur), wg_acc.data.eq(gsum),
             wg_acc.en.eq(gwrite.replicate(len(wg_acc.en))),
         ]
@@ -717,7 +722,10 @@ class Accelerator(wiring.Component):
         vdst_act = Const(0, 1)
         vdst_acc = Const(0, 1)
         vsrc_acc = Const(0, 1)
+        vbinary = Const(0, 1)
         for vf in VEC_FUNCS:
+            if vf.binary:
+                vbinary = vbinary | (func == vf.code)
             if vf.dst == "ACT":
                 vdst_act = vdst_act | (func == vf.code)
             else:
@@ -729,6 +737,9 @@ class Accelerator(wiring.Component):
             rv2.addr.eq(src2_w.cur),
             rv["VEC"].addr.eq(V["param"] + vstep[:16]),
             rv["ACC"].addr.eq(Mux(vsrc_acc, src_w.cur, dstr_w.cur)),
+            rv["ACT"].valid.eq(vread_phase & ~vsrc_acc), rv2.valid.eq(vread_phase & vbinary),
+            rv["VEC"].valid.eq(vparam_phase),
+            rv["ACC"].valid.eq(vread_phase & (vsrc_acc | (f["SUMW"] & V["accumulate"]))),
             wv["ACT"].addr.eq(dstw_w.cur), wv["ACT"].data.eq(Cat(*line_out8)),
             wv["ACT"].en.eq(ve.active & is_vec & vwrite & vdst_act),
             wv["ACC"].addr.eq(dstw_w.cur), wv["ACC"].data.eq(Cat(*line_out32)),

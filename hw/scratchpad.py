@@ -7,12 +7,12 @@ Contract: with ``w_en``, line ``w_addr`` := ``w_data`` at the clock edge; ``r_da
 
 from __future__ import annotations
 
-from amaranth.hdl import Module, unsigned
+from amaranth.hdl import Array, Const, Elaboratable, Module, Signal, unsigned
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-__all__ = ["Scratchpad"]
+__all__ = ["BankedScratchpad", "Scratchpad"]
 
 
 class Scratchpad(wiring.Component):
@@ -32,4 +32,76 @@ class Scratchpad(wiring.Component):
         r = mem.read_port()
         m.d.comb += [w.en.eq(self.w_en), w.addr.eq(self.w_addr), w.data.eq(self.w_data),
                      r.addr.eq(self.r_addr), self.r_data.eq(r.data)]
+        return m
+
+
+class _Port:
+    def __init__(self, name, depth, width, write):
+        self.name = name
+        self.addr = Signal(range(depth), name=f"{name}_addr")
+        self.data = Signal(width, name=f"{name}_data")
+        if write:
+            self.en = Signal(name=f"{name}_en")
+        else:
+            #: the reader needs this cycle's line (it wins its bank over readers that do not)
+            self.valid = Signal(init=1, name=f"{name}_valid")
+
+
+class BankedScratchpad(Elaboratable):
+    """A scratchpad of ``depth`` lines built from ``banks`` :class:`Scratchpad` banks of
+    ``depth // banks`` consecutive lines each (``docs/isa.md``, "Scratchpad banks"), with any number
+    of *logical* ports shared over the banks' one write and one read port.
+
+    :meth:`write_port` / :meth:`read_port` return objects with ``addr``, ``data`` and ``en`` (write)
+    or ``valid`` (read) signals that behave like an Amaranth memory port (the read is synchronous:
+    ``data`` is the line ``addr`` selected one cycle earlier, read-before-write). Per bank and cycle,
+    the write port goes to the first writer (creation order) with ``en`` set whose address lies in
+    the bank; the read port to the first reader with ``valid`` set whose address lies in the bank,
+    else to the first reader (valid or not) whose address lies in it. The bank rules guarantee one
+    writer and one valid reader per bank for valid programs; for a program that breaks them the
+    other ports' lines are lost (writes) or wrong (reads).
+    """
+
+    def __init__(self, depth: int, width: int, banks: int, name: str = "sp"):
+        assert banks >= 1 and depth % banks == 0 and (depth // banks) & (depth // banks - 1) == 0
+        self.depth, self.width, self.banks, self.name = depth, width, banks, name
+        self.bank_lines = depth // banks
+        self._w: list[_Port] = []
+        self._r: list[_Port] = []
+
+    def write_port(self, name: str) -> _Port:
+        p = _Port(f"{self.name}_w_{name}", self.depth, self.width, True)
+        self._w.append(p)
+        return p
+
+    def read_port(self, name: str) -> _Port:
+        p = _Port(f"{self.name}_r_{name}", self.depth, self.width, False)
+        self._r.append(p)
+        return p
+
+    def elaborate(self, platform):
+        m = Module()
+        lb = self.bank_lines.bit_length() - 1
+
+        def bank(a):
+            return a[lb:] if self.banks > 1 else Const(0, 1)
+
+        rdata = []
+        for b in range(self.banks):
+            m.submodules[f"bank{b}"] = bk = Scratchpad(self.bank_lines, self.width)
+            rdata.append(bk.r_data)
+            for i, p in enumerate(self._w):
+                with (m.Elif if i else m.If)(p.en & (bank(p.addr) == b)):
+                    m.d.comb += [bk.w_en.eq(1), bk.w_addr.eq(p.addr[:lb]), bk.w_data.eq(p.data)]
+            reqs = [p.valid & (bank(p.addr) == b) for p in self._r] + [bank(p.addr) == b for p in self._r]
+            for i, (p, req) in enumerate(zip(self._r + self._r, reqs)):
+                with (m.Elif if i else m.If)(req):
+                    m.d.comb += bk.r_addr.eq(p.addr[:lb])
+        for p in self._r:
+            if self.banks == 1:
+                m.d.comb += p.data.eq(rdata[0])
+            else:
+                sel = Signal(range(self.banks), name=f"{p.name}_bank")
+                m.d.sync += sel.eq(bank(p.addr))
+                m.d.comb += p.data.eq(Array(rdata)[sel])
         return m

@@ -395,7 +395,8 @@ def test_gemm_random_sequence(config):
     cfg = load_config(config)
     R, C = cfg.rows, cfg.cols
     rng = np.random.default_rng(23)
-    n_act, n_wgt, n_acc = 512, 16 * R + 8, 256
+    n_act, n_wgt, n_acc = min(512, cfg.lines("ACT")), 16 * R + 8, min(256, cfg.lines("ACC"))
+    assert n_wgt <= cfg.lines("WGT")
     act = rng.integers(0, 256, (n_act, C)).astype(np.uint8)
     wgt = rng.integers(0, 256, (n_wgt, C)).astype(np.uint8)
     acc0 = rng.integers(-2**31, 2**31, (n_acc, C)).astype(np.int32)
