@@ -119,8 +119,12 @@ def compile_model(model: Model, config="base", validate: bool = True) -> Package
             pos = _align(pos + int(np.prod(o.dimensions)))
     # scratch areas (e.g. NHWC copies of NCHW tensors), allocated like intermediate tensors
     scratch: dict[int, list[int]] = {}
+    # (all of an operation's areas or none: without them its lowering falls back to the host)
     for i in candidates:
-        for nbytes in lows[i].scratch(sg, ops[i]):
+        sizes = lows[i].scratch(sg, ops[i])
+        if sizes and pos + sum(_align(n) for n in sizes) > cfg.dma_base + cfg.dma_size:
+            continue
+        for nbytes in sizes:
             scratch.setdefault(i, []).append(pos)
             pos = _align(pos + nbytes)
     const_base = _align(pos)
@@ -227,6 +231,7 @@ def compile_model(model: Model, config="base", validate: bool = True) -> Package
         "host_ops": [{"index": i, "type": op.type, "reason": reasons.get(i, "")}
                      for i, op in enumerate(ops) if i not in accel],
         "fused": {str(i): j for i, j in fused.items() if i in accel and j in accel},
+        **({"scratch": {str(i): a for i, a in scratch.items() if i in accel}} if set(scratch) & accel else {}),
         "warnings": warn,
     }
     for w in warn:

@@ -1726,7 +1726,8 @@ def _byte_strides(dims) -> list[int]:
 
 
 class TransposeLowering(Lowering):
-    """TRANSPOSE that keeps the last axis last: a strided DMA copy of whole rows."""
+    """TRANSPOSE as DMA: a strided copy of whole rows when the last axis stays last, else a
+    byte gather / scatter (one element per ACT line)."""
 
     family = "dma"
 
@@ -1744,8 +1745,9 @@ class TransposeLowering(Lowering):
             perm = [int(v) for v in np.asarray(sg.operands[op.inputs[1]].data).reshape(-1)]
         if not perm:
             perm = list(range(rank))[::-1]
-        if perm[-1] != rank - 1:
-            raise CannotLower("a transpose that moves the last axis needs lane shuffles the DMA cannot do")
+        st = _byte_strides(x.dimensions)
+        if perm[-1] != rank - 1 and max(st[perm[-1]], st[perm[-2]] if rank > 1 else 0) > MAX16:
+            raise CannotLower("a stride is wider than the DMA stride field")
         return x.dimensions, perm
 
     def passes(self, ctx, op) -> list:
@@ -1753,6 +1755,11 @@ class TransposeLowering(Lowering):
         st = _byte_strides(dims)
         out_dims = [dims[p] for p in perm]
         ost = _byte_strides(out_dims)
+        if perm[-1] != len(dims) - 1:
+            # the last axis moves: bytes gathered one per ACT line (``len = 1`` boxes) with the
+            # input's strides and scattered with the output's
+            return [copy_stages(ctx.cfg, ctx.addr[op.inputs[0]], [st[p] for p in perm], ctx.addr[op.outputs[0]],
+                                ost, out_dims, 1, "TRANSPOSE: bytes")]
         return [copy_stages(ctx.cfg, ctx.addr[op.inputs[0]], [st[p] for p in perm[:-1]], ctx.addr[op.outputs[0]],
                             ost[:-1], out_dims[:-1], dims[-1], "TRANSPOSE: rows")]
 

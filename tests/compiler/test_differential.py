@@ -143,6 +143,12 @@ def test_random_nchw_layer_bit_exact_without_races(case):
         assert find_conflicts(bytes_to_words(pkg.segment_words(seg)), pkg.config()) == []
     if model.main.operations[0].type != "FULLY_CONNECTED":
         assert any("NCHW" in line for line in pkg.listing.splitlines())
+        # the NHWC scratch copies lie in the external memory map, after the tensors, before the constants
+        areas = pkg.manifest["scratch"]["0"]
+        tensors = pkg.manifest["tensors"].values()
+        assert len(areas) == 2
+        assert all(t["addr"] + t["bytes"] <= min(areas) for t in tensors)
+        assert max(areas) < pkg.manifest["memory"]["const_base"]
 
 
 @pytest.mark.slow
@@ -156,7 +162,7 @@ def test_random_large_layer_bit_exact(case):
 @st.composite
 def other_ops(draw):
     """ADD / SUB / MUL (equal shapes or a one-element constant), LUT activations, CONCATENATION,
-    BATCH_MATMUL, TRANSPOSE (last axis kept), PAD / PAD_V2 (last axis unpadded) with random shapes
+    BATCH_MATMUL, TRANSPOSE (any permutation), PAD / PAD_V2 (last axis unpadded) with random shapes
     and quantization."""
     kind = draw(st.sampled_from(["ADD", "SUB", "MUL", "LOGISTIC", "TANH", "HARD_SWISH", "RELU6",
                                  "CONCATENATION", "BATCH_MATMUL", "TRANSPOSE", "PAD", "PAD_V2"]))
@@ -212,7 +218,7 @@ def other_ops(draw):
         b.add_operation(kind, [x, *others, b.add_constant(T.INT32, axis)], [y])
     elif kind == "TRANSPOSE":
         r = len(shape)
-        perm = [*draw(st.permutations(list(range(r - 1)))), r - 1]
+        perm = list(draw(st.permutations(list(range(r)))))  # the last axis may move (byte gather)
         y = b.add_operand(q, [shape[p] for p in perm], sx, zx)
         b.add_operation(kind, [x, b.add_constant(T.TENSOR_INT32, np.array(perm, np.int32))], [y])
     elif kind in ("PAD", "PAD_V2"):
@@ -314,6 +320,31 @@ def test_adjoint_batch_matmul_on_accelerator(preset, adj):
     pkg = compile_model(model, preset)
     assert [o["type"] for o in pkg.manifest["accelerator_ops"]] == ["BATCH_MATMUL"], pkg.manifest["host_ops"]
     assert sum("adjoint" in line for line in pkg.listing.splitlines()) >= 2
+    outs, _ = Runtime(pkg).run(data, "isa", check=True)
+    np.testing.assert_array_equal(outs[0], run_model(model, data)[0])
+    for seg in pkg.manifest["segments"]:
+        assert find_conflicts(bytes_to_words(pkg.segment_words(seg)), pkg.config()) == []
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("perm", [(1, 0), (0, 2, 1), (2, 0, 1), (3, 1, 0, 2)])
+def test_transpose_moving_the_last_axis_on_accelerator(preset, perm):
+    """A TRANSPOSE that moves the last axis runs as byte gather / scatter DMA: bit-exact, no races."""
+    from nnaccel.sim.isasim import find_conflicts
+
+    from nnaccel.isa import bytes_to_words
+
+    shape = (5, 17, 3, 4)[:len(perm)]
+    q = T.TENSOR_QUANT8_ASYMM
+    b = ModelBuilder("transpose_bytes")
+    x = b.add_operand(q, shape, 0.1, 7)
+    y = b.add_operand(q, [shape[p] for p in perm], 0.1, 7)
+    b.add_operation("TRANSPOSE", [x, b.add_constant(T.TENSOR_INT32, np.array(perm, np.int32))], [y])
+    b.identify_inputs_and_outputs([x], [y])
+    model = b.finish()
+    data = [np.random.default_rng(1).integers(0, 256, shape).astype(np.uint8)]
+    pkg = compile_model(model, preset)
+    assert [o["type"] for o in pkg.manifest["accelerator_ops"]] == ["TRANSPOSE"], pkg.manifest["host_ops"]
     outs, _ = Runtime(pkg).run(data, "isa", check=True)
     np.testing.assert_array_equal(outs[0], run_model(model, data)[0])
     for seg in pkg.manifest["segments"]:
