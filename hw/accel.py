@@ -149,7 +149,7 @@ class _Engine:
         self.word = self.entry[:128]
         self.fstall = self.entry[128 + ENTRY_PC:]
         self.tstall = Mux(self.busy, self.tstall_r, self.waiting)
-        self.last = self.step + 1 >= self.cycles
+        self.last = Signal(name=f"{name}_last")
         m.d.comb += self.complete.eq(self.active & self.last)
         with m.If(self.active):
             m.d.sync += [self.ins_r.eq(self.entry), self.step_r.eq(self.step + 1),
@@ -159,7 +159,14 @@ class _Engine:
             m.d.sync += self.waiting.eq(self.waiting + 1)  # head there, engine idle: tokens missing
 
     def set_cycles(self, m, value):
-        m.d.comb += self.cycles.eq(Mux(self.busy, self.cycles_r, value))
+        """The instruction takes ``value`` cycles (read at the start step)."""
+        m.d.comb += [self.cycles.eq(Mux(self.busy, self.cycles_r, value)),
+                     self.last.eq(self.step + 1 >= self.cycles)]
+
+    def set_last(self, m, last):
+        """The instruction ends at the step where ``last`` holds (counting loops, no product);
+        ``cycles`` is then ``step + 1`` at the completion step."""
+        m.d.comb += [self.cycles.eq(self.step + 1), self.last.eq(last)]
 
 
 class Accelerator(wiring.Component):
@@ -332,9 +339,6 @@ class Accelerator(wiring.Component):
         nbytes = Mux(eb4, F["len"] << 2, F["len"])
         beats = Signal(8)
         m.d.comb += beats.eq(Mux(nbytes == 0, 1, (nbytes + dpc - 1) // dpc))
-        nlines = Signal(17)
-        m.d.comb += nlines.eq(F["x_size"] * F["y_size"])
-        le.set_cycles(m, Mux(is_load, L + nlines * beats, 1))
         lbeat = Signal(8)
         lline = Signal(16)
         lx = Signal(8)
@@ -351,6 +355,15 @@ class Accelerator(wiring.Component):
         line_end = le.active & is_load & in_data_phase & (cur_beat == beats - 1)
         data_line = ((cy >= F["pad_top"]) & (cy < F["y_size"] - F["pad_bottom"]) &
                      (cx >= F["pad_left"]) & (cx < F["x_size"] - F["pad_right"]))
+        # the end: the last beat of the box's last line, or the last latency step of an empty box
+        lempty = (F["x_size"] == 0) | (F["y_size"] == 0)
+        l_last_line = (cx + 1 >= F["x_size"]) & (cy + 1 >= F["y_size"])
+        le.set_last(m, Mux(is_load, Mux(lempty, le.step == L - 1, line_end & l_last_line), 1))
+        # data bytes moved, counted per line (no product): the lines before this step + this one
+        lbytes_r = Signal(40)
+        lbytes = Mux(start, 0, lbytes_r) + Mux(line_end & data_line, nbytes, 0)
+        with m.If(le.active):
+            m.d.sync += lbytes_r.eq(lbytes)
         m.d.comb += self.ld_addr.eq(ccur)
         with m.If(le.active):
             m.d.sync += [lbeat.eq(cur_beat), lx.eq(cx), ly.eq(cy), lrow.eq(crow), lcur.eq(ccur),
@@ -376,10 +389,8 @@ class Accelerator(wiring.Component):
             m.d.comb += [wl[s].addr.eq(F["sp_addr"] + Mux(start, 0, lline)),
                          wl[s].data.eq(line8 if ELEMENT_BYTES[s] == 1 else line32),
                          wl[s].en.eq((line_end & (F["sp"] == SP[s])).replicate(len(wl[s].en)))]
-        data_rows = F["y_size"] - F["pad_top"] - F["pad_bottom"]
-        data_cols = F["x_size"] - F["pad_left"] - F["pad_right"]
         add_event("load_busy", le.complete, le.cycles)
-        add_event("dma_load_bytes", le.complete & is_load, (data_rows * data_cols * nbytes)[:40])
+        add_event("dma_load_bytes", le.complete & is_load, lbytes)
         add_event("dma_latency", le.complete & is_load, L)
 
         # ---------------------------------------------------------------- store engine
@@ -393,14 +404,12 @@ class Accelerator(wiring.Component):
         snbytes = Mux(seb4, S["len"] << 2, S["len"])
         sbeats = Signal(8)
         m.d.comb += sbeats.eq(Mux(snbytes == 0, 1, (snbytes + dpc - 1) // dpc))
-        snlines = Signal(17)
-        m.d.comb += snlines.eq(S["x_size"] * S["y_size"])
         perf_cycles = _ceil(8 * N_COUNTERS, dpc)
-        se.set_cycles(m, Mux(is_store, L + snlines * sbeats, Mux(is_rdperf, L + perf_cycles, 1)))
         sstart = se.start
         sbeat = Signal(8)
         sline = Signal(16)
         sx = Signal(8)
+        sy = Signal(8)
         srow = Signal(32)
         scur = Signal(32)
         s_data = se.step >= L
@@ -409,21 +418,31 @@ class Accelerator(wiring.Component):
         csrow = Mux(sstart, S["ext_addr"], srow)
         cscur = Mux(sstart, S["ext_addr"], scur)
         csline = Mux(sstart, 0, sline)
+        scy = Mux(sstart, 0, sy)
         s_line_end = se.active & is_store & s_data & (scb == sbeats - 1)
+        s_last_line = (scx + 1 >= S["x_size"]) & (scy + 1 >= S["y_size"])
+        sempty = (S["x_size"] == 0) | (S["y_size"] == 0)
+        se.set_last(m, Mux(is_store, Mux(sempty, se.step == L - 1, s_line_end & s_last_line),
+                           Mux(is_rdperf, se.step == L + perf_cycles - 1, 1)))
+        sbytes_r = Signal(40)
+        sbytes = Mux(sstart, 0, sbytes_r) + Mux(s_line_end, snbytes, 0)
         with m.If(se.active):
-            m.d.sync += [sbeat.eq(scb), sx.eq(scx), srow.eq(csrow), scur.eq(cscur), sline.eq(csline)]
+            m.d.sync += sbytes_r.eq(sbytes)
+        with m.If(se.active):
+            m.d.sync += [sbeat.eq(scb), sx.eq(scx), sy.eq(scy), srow.eq(csrow), scur.eq(cscur),
+                         sline.eq(csline)]
             with m.If(is_store & s_data):
                 m.d.sync += sbeat.eq(Mux(scb == sbeats - 1, 0, scb + 1))
             with m.If(s_line_end):
                 last_x = scx + 1 >= S["x_size"]
-                m.d.sync += [sline.eq(csline + 1), sx.eq(Mux(last_x, 0, scx + 1)),
+                m.d.sync += [sline.eq(csline + 1), sx.eq(Mux(last_x, 0, scx + 1)), sy.eq(scy + last_x),
                              srow.eq(Mux(last_x, csrow + S["y_stride"], csrow)),
                              scur.eq(Mux(last_x, csrow + S["y_stride"], cscur + S["x_stride"]))]
         # the scratchpad line of the slot that contains the next step
         rd_line = S["sp_addr"] + csline + s_line_end
         for s in SPACE_ENUM:
             m.d.comb += [rs[s].addr.eq(rd_line),
-                         rs[s].valid.eq(se.active & is_store & (S["sp"] == SP[s]) & (csline + s_line_end < snlines))]
+                         rs[s].valid.eq(se.active & is_store & (S["sp"] == SP[s]) & ~(s_line_end & s_last_line))]
         sdata8 = Array([rs[s].data for s in SPACE_ENUM])[S["sp"]]
         # RDPERF: snapshot at start, then counters_per_beat counters per data step
         k_per = counters_per_beat(cfg)
@@ -447,7 +466,7 @@ class Accelerator(wiring.Component):
             self.st_data.eq(Mux(is_rdperf, perf_chunk, sdata8)),
         ]
         add_event("store_busy", se.complete, se.cycles)
-        add_event("dma_store_bytes", se.complete & is_store, (snlines * snbytes)[:40])
+        add_event("dma_store_bytes", se.complete & is_store, sbytes)
         add_event("dma_store_bytes", se.complete & is_rdperf, 8 * N_COUNTERS)
         add_event("dma_latency", se.complete & (is_store | is_rdperf), L)
 
@@ -461,10 +480,7 @@ class Accelerator(wiring.Component):
                                               "acc_xs", "acc_ys", "kt")}
         lr = R.bit_length() - 1                       # rows is a power of two
         pre = Mux(G["preload"], R, 0)
-        gn = Signal(16)
-        tlen = Signal(16)                             # one K tile's streaming slot: max(nx*ny, rows)
-        ntiles = Signal(5)
-        m.d.comb += [gn.eq(G["nx"] * G["ny"]), tlen.eq(Mux(gn > R, gn, R)), ntiles.eq(G["kt"] + 1)]
+        gn_any = (G["nx"] != 0) & (G["ny"] != 0)      # the tiles stream nx*ny lines (counted, no product)
         m.submodules.array = arr = SystolicArray(R, C, dsp_cells=self.dsp_cells)
         gact = ge.active & is_gemm
         # the weight buffer that holds the most recent tile; a preloading GEMM starts in the other
@@ -478,11 +494,34 @@ class Accelerator(wiring.Component):
         tpos = Mux(gstart, 0, tpos_r)
         tidx = Mux(gstart, 0, tidx_r)
         in_tiles = step >= pre
-        tlast = tpos == tlen - 1
+        # the tile's stream position (x, y) in its slot; son: lines left to stream in this slot
+        px_r = Signal(8)
+        py_r = Signal(8)
+        son_r = Signal()
+        tfirst = tpos == 0
+        px = Mux(tfirst, 0, px_r)
+        py = Mux(tfirst, 0, py_r)
+        son = Mux(tfirst, gn_any, son_r)
+        px_last = px + 1 >= G["nx"]
+        s_last = son & px_last & (py + 1 >= G["ny"])
+        # a slot lasts max(nx*ny, rows) steps: at least rows, and until its last line streamed
+        tlast = (tpos >= R - 1) & (~son | s_last)
         with m.If(ge.active):
             m.d.sync += [tpos_r.eq(Mux(in_tiles, Mux(tlast, 0, tpos + 1), 0)),
-                         tidx_r.eq(Mux(in_tiles, tidx + tlast, 0))]
-        streaming = gact & in_tiles & (tpos < gn) & (tidx <= G["kt"])
+                         tidx_r.eq(Mux(in_tiles, tidx + tlast, 0)),
+                         px_r.eq(Mux(px_last, 0, px + 1)), py_r.eq(py + px_last), son_r.eq(son & ~s_last)]
+        streaming = gact & in_tiles & son & (tidx <= G["kt"])
+        # the end: rows + cols steps after the last tile's slot
+        in_drain = tidx > G["kt"]
+        dcnt_r = Signal(range(R + C + 1))
+        dcnt = Mux(gstart, 0, dcnt_r)
+        with m.If(ge.active):
+            m.d.sync += dcnt_r.eq(Mux(in_drain, dcnt + 1, 0))
+        ge.set_last(m, Mux(is_gemm, in_drain & (dcnt == R + C - 1), 1))
+        macs_r = Signal(40)
+        macs = Mux(gstart, 0, macs_r) + Mux(streaming, R * C, 0)
+        with m.If(ge.active):
+            m.d.sync += macs_r.eq(macs)
         # activations: the walker runs on across tiles (tile t's base is act + t*ny*act_ys)
         act_w = _Walker(m, "gact", 16, gstart, G["act"], G["nx"], G["act_xs"], G["act_ys"])
         m.d.comb += act_w.advance.eq(streaming)
@@ -511,15 +550,19 @@ class Accelerator(wiring.Component):
         ]
         # results: tile t's line x is added to ACC (tiles after the first always accumulate)
         gwrite = gact & arr.o_valid
-        ocnt_r = Signal(16)
+        ox_r = Signal(8)
+        oy_r = Signal(8)
         otile_r = Signal(5)
-        ocnt = Mux(gstart, 0, ocnt_r)
+        ox = Mux(gstart, 0, ox_r)
+        oy = Mux(gstart, 0, oy_r)
         otile = Mux(gstart, 0, otile_r)
-        olast = ocnt + 1 >= gn
+        ox_last = ox + 1 >= G["nx"]
+        olast = ox_last & (oy + 1 >= G["ny"])
         with m.If(ge.active):
-            m.d.sync += [ocnt_r.eq(ocnt), otile_r.eq(otile)]
+            m.d.sync += [ox_r.eq(ox), oy_r.eq(oy), otile_r.eq(otile)]
             with m.If(gwrite):
-                m.d.sync += [ocnt_r.eq(Mux(olast, 0, ocnt + 1)), otile_r.eq(otile + olast)]
+                m.d.sync += [ox_r.eq(Mux(ox_last, 0, ox + 1)), oy_r.eq(Mux(olast, 0, oy + ox_last)),
+                             otile_r.eq(otile + olast)]
         accw = _Walker(m, "gacc", 16, gstart, G["acc"], G["nx"], G["acc_xs"], G["acc_ys"], wrap=olast)
         m.d.comb += accw.advance.eq(gwrite)
         old = rg["ACC"].data
@@ -534,9 +577,8 @@ class Accelerator(wiring.Component):
             wg_acc.addr.eq(accw.cur), wg_acc.data.eq(gsum),
             wg_acc.en.eq(gwrite.replicate(len(wg_acc.en))),
         ]
-        ge.set_cycles(m, Mux(is_gemm, pre + ntiles * tlen + R + C, 1))
         add_event("array_busy", ge.complete & is_gemm, ge.cycles)
-        add_event("macs", ge.complete & is_gemm, ntiles * gn * (R * C))
+        add_event("macs", ge.complete & is_gemm, macs)
 
         # ---------------------------------------------------------------- vector engine (vector queue)
         w = ve.word
