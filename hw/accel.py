@@ -598,12 +598,17 @@ class Accelerator(wiring.Component):
             pexpr = Mux(func == vf.code, vf.param_lines(C) if vf.params else 0, pexpr)
             sexpr = Mux(func == vf.code, vf.steps, sexpr)
         m.d.comb += [P.eq(pexpr), S.eq(sexpr)]
-        vn = Signal(16)
-        m.d.comb += vn.eq(V["nx"] * V["ny"])
-        vlines_end = Signal(32)
-        m.d.comb += vlines_end.eq(P + vn * nchunks * S)
+        # the read phase ends with the last line's last step (x / y line counters, no product)
+        vlx_r = Signal(8)
+        vly_r = Signal(8)
+        rdone_r = Signal()
+        vlx = Mux(vstart, 0, vlx_r)
+        vly = Mux(vstart, 0, vly_r)
+        rdone = Mux(vstart, (V["nx"] == 0) | (V["ny"] == 0), rdone_r)
+        vlx_last = vlx + 1 >= V["nx"]
+        vlast_line = vlx_last & (vly + 1 >= V["ny"])
         vparam_phase = ve.active & is_vec & (vstep < P)
-        vread_phase = ve.active & is_vec & (vstep >= P) & (vstep < vlines_end)
+        vread_phase = ve.active & is_vec & (vstep >= P) & ~rdone
         vcomp = Signal()      # a lane-group step is computed this cycle (from the data read last step)
         vchunk = Signal(range(nchunks + 1))
         vsub = Signal(4)
@@ -618,6 +623,16 @@ class Accelerator(wiring.Component):
                          rchunk_r.eq(Mux(vread_phase, Mux(sub_last, Mux(chunk_last, 0, rchunk + 1), rchunk), 0))]
         m.d.sync += [vcomp.eq(vread_phase), vchunk.eq(rchunk), vsub.eq(rsub)]
         radv = vread_phase & chunk_last & sub_last
+        # then vector_latency steps end the instruction
+        vtail_r = Signal(range(cfg.vector_latency + 1))
+        vtail = Mux(vstart, 0, vtail_r)
+        in_tail = (vstep >= P) & rdone
+        with m.If(ve.active):
+            m.d.sync += [vlx_r.eq(vlx), vly_r.eq(vly), rdone_r.eq(rdone | (radv & vlast_line)),
+                         vtail_r.eq(Mux(in_tail, vtail + 1, 0))]
+            with m.If(radv):
+                m.d.sync += [vlx_r.eq(Mux(vlx_last, 0, vlx + 1)), vly_r.eq(vly + vlx_last)]
+        ve.set_last(m, Mux(is_vec, in_tail & (vtail == cfg.vector_latency - 1), 1))
         src_w = _Walker(m, "vsrc", 16, vstart, V["src"], V["nx"], V["src_xs"], V["src_ys"])
         src2_w = _Walker(m, "vsrc2", 16, vstart, V["src2"], V["nx"], V["dst_xs"], V["dst_ys"])
         dstr_w = _Walker(m, "vdstr", 16, vstart, V["dst"], V["nx"], V["dst_xs"], V["dst_ys"])
@@ -787,7 +802,6 @@ class Accelerator(wiring.Component):
             wv["ACC"].addr.eq(dstw_w.cur), wv["ACC"].data.eq(Cat(*line_out32)),
             wv["ACC"].en.eq((ve.active & is_vec & vwrite & vdst_acc).replicate(len(wv["ACC"].en))),
         ]
-        ve.set_cycles(m, Mux(is_vec, vlines_end + cfg.vector_latency, 1))
         add_event("vector_busy", ve.complete & is_vec, ve.cycles)
 
         for q, e in enumerate(engines):

@@ -129,3 +129,25 @@ def test_core_config_is_valid_and_minimal_for_every_preset():
                 key = f"{s.lower()}_bytes"
                 with pytest.raises(ConfigError):
                     core.replace(**{key: getattr(core, key) // 2})
+
+
+@pytest.mark.parametrize("config", ["tiny", pytest.param("small", marks=pytest.mark.slow)])
+def test_top_memories_are_block_ram(config):
+    """``top`` builds each scratchpad space from ``banks`` memories of one write and one read port
+    (the ISA's bank rules): every memory of the design (banks and LUT tables) passes the block-RAM
+    check on both families, with the depth and count of ``HwConfig.bank_lines`` / ``banks``."""
+    from amaranth.back import rtlil
+    from nnaccel.boards.synth import SynthHarness, block_ram_ok, memories
+    from nnaccel.hw.accel import Accelerator
+
+    from nnaccel.hwconfig import SPACES, load_config
+
+    cfg = load_config(config)
+    mems = memories(rtlil.convert(SynthHarness(Accelerator(cfg)), name="top"))
+    for mm in mems:
+        assert (mm["write"], mm["read"], mm["async_read"]) == (1, 1, 0), mm
+        assert block_ram_ok(mm, "ice40") and block_ram_ok(mm, "ecp5"), mm
+    for s in SPACES:
+        banks = [mm for mm in mems if f".sp_{s.lower()}." in mm["name"]]
+        assert len(banks) == cfg.banks(s)
+        assert all(mm["depth"] == cfg.bank_lines(s) for mm in banks)
