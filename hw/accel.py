@@ -701,7 +701,9 @@ class Accelerator(wiring.Component):
                 m.d.comb += [x_in.eq(a_acc + par("REQ", "bias")), m_in.eq(par("REQ", "mult")),
                              e_in.eq(par("REQ", "shift"))]
             with m.Elif(f["MULQ"]):
-                m.d.comb += [x_in.eq((a_act - par("MULQ", "z1")) * (b_act - par("MULQ", "z2"))),
+                # MULQ zero points: their low 9 bits, signed (docs/isa.md) -> a 10 x 10-bit product
+                m.d.comb += [x_in.eq((a_act - par("MULQ", "z1")[:9].as_signed())
+                                     * (b_act - par("MULQ", "z2")[:9].as_signed())),
                              m_in.eq(par("MULQ", "m")), e_in.eq(par("MULQ", "e"))]
             with m.Elif(vsub == 0):
                 m.d.comb += [x_in.eq((a_act - par("ADDQ", "z1")) << ADD_LEFT_SHIFT), m_in.eq(par("ADDQ", "m1")),

@@ -56,6 +56,12 @@ def _sext8(b: int) -> int:
     return b - 256 if b >= 128 else b
 
 
+def _sext9(v):
+    """The low 9 bits of ``v`` as a signed value (MULQ's zero points)."""
+    v = np.asarray(v, np.int64) & 0x1FF
+    return v - ((v & 0x100) << 1)
+
+
 # ----------------------------------------------------------------------- static checks + cycles
 def _fault(name, pc, msg):
     raise AcceleratorFault(name, pc, msg)
@@ -512,7 +518,8 @@ class IsaSim:
             s = x1 + x2 if name == "ADDQ" else x1 - x2
             r = np.clip(mbqm(s, p["mo"], p["eo"]) + p["zo"], p["lo"], p["hi"])
         elif name == "MULQ":
-            r = np.clip(mbqm((a - p["z1"]) * (b - p["z2"]), p["m"], p["e"]) + p["zo"], p["lo"], p["hi"])
+            z1, z2 = (_sext9(p[z]) for z in ("z1", "z2"))
+            r = np.clip(mbqm((a - z1) * (b - z2), p["m"], p["e"]) + p["zo"], p["lo"], p["hi"])
         elif name == "MAX":
             r = np.maximum(a, b)
         elif name == "SUMW":

@@ -300,7 +300,8 @@ VEC_FUNCS: tuple[VecFunc, ...] = (
             "quantized subtract: as ADDQ with `x1 - x2`", steps=3),
     VecFunc("MULQ", 3, "ACT", "ACT", "ACT", ("z1", "z2", "m", "e", "zo", "lo", "hi"),
             "quantized multiply as NNAPI `mulQuant8`: `clamp(mbqm((a - z1) * (b - z2), m, e) + zo, "
-            "lo, hi)`"),
+            "lo, hi)`; only the low 9 bits of `z1` and `z2` count, as a signed value (zero points lie "
+            "in [-128, 255]), so the product needs a 10 x 10-bit multiplier"),
     VecFunc("MAX", 4, "ACT", "ACT", "ACT", (),
             "`max(a, b)` (max pooling: one MAX per window tap, `src2 == dst`)"),
     VecFunc("SUMW", 5, "ACT", None, "ACC", (),

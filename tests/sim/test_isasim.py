@@ -393,3 +393,13 @@ def test_conflict_checker_bank_rules():
                      lambda p: p.vec("REQ", half, 20, 4, param=0)) == [(0, 1, "ACC bank 0")]
     assert conflicts(lambda p: p.gemm(0, 0, 10, accumulate=True),
                      lambda p: p.vec("REQ", half, 64, 4, param=0)) == []
+
+
+def test_mulq_zero_points_use_their_low_nine_bits():
+    rng = np.random.default_rng(5)
+    u = rng.integers(0, 256, (3, 8))
+    v = rng.integers(0, 256, (3, 8))
+    exp = np.clip(mbqm((u - 200) * (v + 100), 1 << 30, -6) + 10, 0, 255)
+    # 200 + 0x1000 and -100 - 0x2000 have the low 9 bits of 200 and -100
+    got = _vec_case("MULQ", u, v, z1=200 + 0x1000, z2=-100 - 0x2000, m=1 << 30, e=-6, zo=10, lo=0, hi=255)
+    assert (got == exp).all()
