@@ -12,6 +12,13 @@ from nnaccel.hwconfig import load_config
 from nnaccel.isa import decode
 
 
+def _schedule(ins):
+    """The instruction words of an emitted program and their schedule on ``tiny``."""
+    words = [i.word() for i in ins]
+    cfg = load_config("tiny")
+    return words, schedule(decode_program(words, cfg), cfg)
+
+
 def _stage(k: int):
     load = Ins("LOAD", {"sp": "ACT", "len": 4, "sp_addr": 0, "ext_addr": 0, "x_size": 2, "y_size": 1,
                         "x_stride": 4, "y_stride": 0}, f"load {k}")
@@ -30,9 +37,7 @@ def test_programs_schedule_without_deadlock(layers):
         for k in range(stages):
             b.stage(*_stage(k))
     ins = b.finish()
-    words = [i.word() for i in ins]
-    cfg = load_config("tiny")
-    sch = schedule(decode_program(words, cfg), cfg)
+    _, sch = _schedule(ins)
     assert sch.total_cycles > 0
     # every pop has a matching push on each channel
     assert all(b.popped[c] <= b.pushed[c] for c in b.pushed)
@@ -90,9 +95,7 @@ def test_gemm_stages_order_the_shared_accumulators(n):
     b.layer(1)
     b.stage(*_stage(0))
     ins = b.finish()
-    words = [i.word() for i in ins]
-    cfg = load_config("tiny")
-    sch = schedule(decode_program(words, cfg), cfg)
+    words, sch = _schedule(ins)
     g = [i for i, x in enumerate(ins) if x.name == "GEMM"]
     r = [i for i, x in enumerate(ins) if x.name == "VEC" and x.fields["func"] == "REQ"]
     for k in range(n):
@@ -122,9 +125,7 @@ def test_requantization_overlaps_gemms_on_other_accumulators():
     b.layer(0)
     b.stage([load], computes, stores)
     ins = b.finish()
-    words = [i.word() for i in ins]
-    cfg = load_config("tiny")
-    sch = schedule(decode_program(words, cfg), cfg)
+    words, sch = _schedule(ins)
     g = [i for i, x in enumerate(ins) if x.name == "GEMM"]
     r = [i for i, x in enumerate(ins) if x.name == "VEC"]
     for k in range(3):
@@ -144,9 +145,7 @@ def test_serial_stages_do_not_overlap():
     b.layer(1)
     b.stage(*_stage(0))
     ins = b.finish()
-    words = [i.word() for i in ins]
-    cfg = load_config("tiny")
-    sch = schedule(decode_program(words, cfg), cfg)
+    _, sch = _schedule(ins)
     loads = [i for i, x in enumerate(ins) if x.name == "LOAD"]
     stores = [i for i, x in enumerate(ins) if x.name == "STORE"]
     for k in range(1, 5):
