@@ -613,10 +613,12 @@ def _bank_uses(d, cfg: HwConfig):
     ``docs/isa.md``, "Scratchpad banks"), plus the binary-VEC operand check as ``("src", ...)``."""
     uses: dict = {}
 
-    def add(space, lines, port):
+    def add(space, lines, port) -> set:
         lines = np.asarray(lines)
-        if lines.size:
-            uses.setdefault((space, port), set()).update(np.unique(cfg.bank_of(space, lines)).tolist())
+        banks = set(np.unique(cfg.bank_of(space, lines)).tolist()) if lines.size else set()
+        if banks:
+            uses.setdefault((space, port), set()).update(banks)
+        return banks
 
     name = d.name
     if name in ("LOAD", "STORE"):
@@ -638,13 +640,10 @@ def _bank_uses(d, cfg: HwConfig):
         if d.nx and d.ny:
             dst = _lines(d.dst, d.nx, d.ny, d.dst_xs, d.dst_ys)
             src = _lines(d.src, d.nx, d.ny, d.src_xs, d.src_ys)
-            add(vf.src, src, "R")
+            src_banks = add(vf.src, src, "R")
             add(vf.dst, dst, "W")
             if vf.binary:
-                src2 = dst - d.dst + d.src2
-                add(vf.src2, src2, "R")
-                both = (set(np.unique(cfg.bank_of(vf.src, src)).tolist())
-                        & set(np.unique(cfg.bank_of(vf.src2, src2)).tolist()))
+                both = src_banks & add(vf.src2, dst - d.dst + d.src2, "R")
                 if both:
                     uses[("src", "src2")] = both
             if vf.name == "SUMW" and d.accumulate:
