@@ -1661,8 +1661,9 @@ def copy_stages(cfg: HwConfig, src: int, src_strides, dst: int, dst_strides, dim
     dimension; the remaining dimensions are loops."""
     R = cfg.cols
     budget = cfg.lines("ACT") // DMA_BUFFERS
+    xmax = min(MAX8, budget)  # lines of one box: the x_size field, and one buffer
     dims, src_strides, dst_strides = list(dims) or [1], list(src_strides) or [0], list(dst_strides) or [0]
-    pieces = [(x0 * R, min(MAX8, row // R - x0), R) for x0 in range(0, row // R, MAX8)]
+    pieces = [(x0 * R, min(xmax, row // R - x0), R) for x0 in range(0, row // R, xmax)]
     if row % R:
         pieces.append(((row // R) * R, 1, row % R))
     if row <= R:  # one line per row: x runs over the innermost dimension
@@ -1684,8 +1685,8 @@ def copy_stages(cfg: HwConfig, src: int, src_strides, dst: int, dst_strides, dim
         boxes = []
         if xd:
             d, n = xd[0]
-            for x0 in range(0, n, MAX8):
-                nx = min(MAX8, n - x0)
+            for x0 in range(0, n, xmax):
+                nx = min(xmax, n - x0)
                 boxes.append((x0 * src_strides[d], x0 * dst_strides[d], nx, src_strides[d], dst_strides[d], row))
         else:
             for off, nx, ln in pieces:

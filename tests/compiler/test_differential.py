@@ -17,7 +17,11 @@ from nnaccel.golden.nn import conv_output_size
 from nnaccel.model import ChannelQuant, ModelBuilder, OperandType
 
 T = OperandType
-PRESETS = ("tiny", "small", "base")
+from nnaccel.hwconfig import PRESETS as HW_PRESETS
+
+#: The presets, and tiny with a quarter of its ACT scratchpad (2 KiB: 128 lines per DMA staging
+#: buffer, fewer than a LOAD box may name) so that the schedules' capacity limits are exercised.
+PRESETS = ("tiny", "small", "base", HW_PRESETS["tiny"].replace(name="tiny-act2k", act_bytes=2048))
 
 
 @st.composite
