@@ -581,7 +581,6 @@ class Accelerator(wiring.Component):
         ve.set_last(m, vu.last)
         m.d.comb += [
             vu.word.eq(ve.word), vu.start.eq(ve.start), vu.active.eq(ve.active), vu.busy.eq(ve.busy),
-            vu.step.eq(ve.step),
             rv["ACT"].addr.eq(vu.act_addr), rv["ACT"].valid.eq(vu.act_valid), vu.act_data.eq(rv["ACT"].data),
             rv2.addr.eq(vu.act2_addr), rv2.valid.eq(vu.act2_valid), vu.act2_data.eq(rv2.data),
             rv["ACC"].addr.eq(vu.acc_addr), rv["ACC"].valid.eq(vu.acc_valid), vu.acc_data.eq(rv["ACC"].data),
