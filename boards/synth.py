@@ -129,6 +129,9 @@ def design_for(config, block: str, target: Target):
     if block == "scratchpad":
         from nnaccel.hw.scratchpad import Scratchpad
         return Scratchpad(cfg.bank_lines("ACT"), cfg.line_bytes("ACT") * 8)   # one ACT bank
+    if block == "vector":
+        from nnaccel.hw.vecengine import VectorEngine
+        return VectorEngine(minimal_scratchpads(cfg))
     if block == "top":
         from nnaccel.hw.accel import Accelerator
         return Accelerator(cfg, dsp_cells=target.dsp_cells)

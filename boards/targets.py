@@ -11,8 +11,10 @@ __all__ = ["DESIGNS", "TARGETS", "Target"]
 #: ``core`` is ``top`` with the scratchpads shrunk to their minimum sizes (see
 #: :func:`nnaccel.boards.synth.minimal_scratchpads`); ``requant`` is the pipelined
 #: :class:`~nnaccel.hw.vector.RequantLane`, ``mbqm`` the combinational fixed-point multiply with
-#: one 32 x 32 multiplier that each lane of the accelerator's vector engine uses.
-DESIGNS = ("core", "top", "array", "requant", "mbqm", "decoder", "scratchpad")
+#: one 32 x 32 multiplier that each lane of the accelerator's vector engine uses; ``vector`` is the
+#: accelerator's vector engine alone (:class:`~nnaccel.hw.vecengine.VectorEngine`, its scratchpad
+#: ports and instruction word in the harness).
+DESIGNS = ("core", "top", "array", "requant", "mbqm", "decoder", "scratchpad", "vector")
 
 
 @dataclass(frozen=True)

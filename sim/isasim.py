@@ -56,10 +56,10 @@ def _sext8(b: int) -> int:
     return b - 256 if b >= 128 else b
 
 
-def _sext9(v):
-    """The low 9 bits of ``v`` as a signed value (MULQ's zero points)."""
-    v = np.asarray(v, np.int64) & 0x1FF
-    return v - ((v & 0x100) << 1)
+def _sext(v, bits: int):
+    """The low ``bits`` bits of ``v`` as a signed value (``VecFunc.bits``: narrowed VEC parameters)."""
+    v = np.asarray(v, np.int64) & ((1 << bits) - 1)
+    return v - ((v & (1 << (bits - 1))) << 1)
 
 
 # ----------------------------------------------------------------------- static checks + cycles
@@ -500,7 +500,7 @@ class IsaSim:
             p = {}
         else:
             block = vec[d.param:d.param + npar].astype(np.int64)
-            p = {name: block[j][None, :] for j, name in enumerate(vf.params)}
+            p = {name: _sext(block[j][None, :], vf.param_bits(name)) for j, name in enumerate(vf.params)}
         if d.nx == 0 or d.ny == 0:
             return
         src_l = _lines(d.src, d.nx, d.ny, d.src_xs, d.src_ys)
@@ -518,8 +518,7 @@ class IsaSim:
             s = x1 + x2 if name == "ADDQ" else x1 - x2
             r = np.clip(mbqm(s, p["mo"], p["eo"]) + p["zo"], p["lo"], p["hi"])
         elif name == "MULQ":
-            z1, z2 = (_sext9(p[z]) for z in ("z1", "z2"))
-            r = np.clip(mbqm((a - z1) * (b - z2), p["m"], p["e"]) + p["zo"], p["lo"], p["hi"])
+            r = np.clip(mbqm((a - p["z1"]) * (b - p["z2"]), p["m"], p["e"]) + p["zo"], p["lo"], p["hi"])
         elif name == "MAX":
             r = np.maximum(a, b)
         elif name == "SUMW":

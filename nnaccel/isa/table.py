@@ -270,10 +270,18 @@ class VecFunc:
     #: Steps per group of ``vector_lanes`` elements: each lane has one fixed-point multiplier
     #: (``mbqm``), so a function that needs it three times takes three steps.
     steps: int = 1
+    #: ``((param, n), ...)``: parameters of which only the low ``n`` bits count, as a signed value
+    #: (zero points and clamp bounds of byte results lie in [-256, 255], shifts in [-32, 31]), so
+    #: the vector unit holds and computes with ``n`` bits; the others count with all 32.
+    bits: tuple[tuple[str, int], ...] = ()
 
     @property
     def binary(self) -> bool:
         return self.src2 is not None
+
+    def param_bits(self, name: str) -> int:
+        """How many low bits of parameter ``name`` count (signed); 32 when not narrowed."""
+        return dict(self.bits).get(name, 32)
 
     def param_lines(self, cols: int) -> int:
         """``P``: VEC lines read before the first result (LUT: the whole table)."""
@@ -286,22 +294,43 @@ _MBQM = ("`mbqm(x, m, e)` = `nnaccel.quant.multiply_by_quantized_multiplier` (TF
          "`MultiplyByQuantizedMultiplier`: `rounding_divide_by_pot(srdhm(wrap32(x << max(e, 0)), m), "
          "max(-e, 0))`)")
 
+
+def _narrow(**groups: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """``VecFunc.bits`` from ``b9=(names), b6=(names)``."""
+    return tuple((name, int(k[1:])) for k, names in groups.items() for name in names)
+
+
+def _narrow_doc(bits: tuple[tuple[str, int], ...]) -> str:
+    """The sentence of a function's semantics that states its narrowed parameters."""
+    by_n: dict[int, list[str]] = {}
+    for name, n in bits:
+        by_n.setdefault(n, []).append(f"`{name}`")
+    parts = [f"{' / '.join(names)} only the low {n} bits" for n, names in sorted(by_n.items(), reverse=True)]
+    return (" Of " + "; of ".join(parts) + " count, as a signed value (zero points and byte bounds lie in "
+            "[-256, 255], shifts in [-32, 31]).")
+
+
+_REQ_BITS = _narrow(b9=("zo", "lo", "hi"), b6=("shift",))
+_ADD_BITS = _narrow(b9=("z1", "z2", "zo", "lo", "hi"), b6=("e1", "e2", "eo"))
+_MUL_BITS = _narrow(b9=("z1", "z2", "zo", "lo", "hi"), b6=("e",))
+_BOUND_BITS = _narrow(b9=("lo", "hi"))
+
 VEC_FUNCS: tuple[VecFunc, ...] = (
     VecFunc("REQ", 0, "ACC", None, "ACT", ("bias", "mult", "shift", "zo", "lo", "hi"),
             "`clamp(mbqm(wrap32(acc + bias), mult, shift) + zo, lo, hi)`: requantization of int32 "
             "accumulators with a fused activation; per-channel when the lanes' parameters differ, "
-            "per-tensor when they are equal. " + _MBQM),
+            "per-tensor when they are equal. " + _MBQM + "." + _narrow_doc(_REQ_BITS), bits=_REQ_BITS),
     VecFunc("ADDQ", 1, "ACT", "ACT", "ACT",
             ("z1", "m1", "e1", "z2", "m2", "e2", "mo", "eo", "zo", "lo", "hi"),
             "quantized add as NNAPI `addQuant8`: `x1 = mbqm((a - z1) << 20, m1, e1)`, "
-            "`x2 = mbqm((b - z2) << 20, m2, e2)`, `clamp(mbqm(x1 + x2, mo, eo) + zo, lo, hi)`", steps=3),
+            "`x2 = mbqm((b - z2) << 20, m2, e2)`, `clamp(mbqm(x1 + x2, mo, eo) + zo, lo, hi)`."
+            + _narrow_doc(_ADD_BITS), steps=3, bits=_ADD_BITS),
     VecFunc("SUBQ", 2, "ACT", "ACT", "ACT",
             ("z1", "m1", "e1", "z2", "m2", "e2", "mo", "eo", "zo", "lo", "hi"),
-            "quantized subtract: as ADDQ with `x1 - x2`", steps=3),
+            "quantized subtract: as ADDQ with `x1 - x2`." + _narrow_doc(_ADD_BITS), steps=3, bits=_ADD_BITS),
     VecFunc("MULQ", 3, "ACT", "ACT", "ACT", ("z1", "z2", "m", "e", "zo", "lo", "hi"),
             "quantized multiply as NNAPI `mulQuant8`: `clamp(mbqm((a - z1) * (b - z2), m, e) + zo, "
-            "lo, hi)`; only the low 9 bits of `z1` and `z2` count, as a signed value (zero points lie "
-            "in [-128, 255]), so the product needs a 10 x 10-bit multiplier"),
+            "lo, hi)` (the product needs a 10 x 10-bit multiplier)." + _narrow_doc(_MUL_BITS), bits=_MUL_BITS),
     VecFunc("MAX", 4, "ACT", "ACT", "ACT", (),
             "`max(a, b)` (max pooling: one MAX per window tap, `src2 == dst`)"),
     VecFunc("SUMW", 5, "ACT", None, "ACC", (),
@@ -313,12 +342,13 @@ VEC_FUNCS: tuple[VecFunc, ...] = (
             "`clamp(acc < 0 ? -q : q, lo, hi)`. With `half = c // 2`, `s = 30 + ceil(log2 c)`, "
             "`m = ceil(2**s / c)` this is TFLite's average-pool rounding "
             "`sign(acc) * ((abs(acc) + c // 2) // c)` for every `abs(acc) + half < 2**30` "
-            "(`nnaccel.isa.table.div_params`)"),
+            "(`nnaccel.isa.table.div_params`)." + _narrow_doc(_BOUND_BITS), bits=_BOUND_BITS),
     VecFunc("LUT", 7, "ACT", None, "ACT", ("table",),
             "`table[a & 0xFF]`: 256-entry lookup of the raw byte (int8 non-linearities: LOGISTIC, "
             "TANH, HARD_SWISH, ELU ...)"),
     VecFunc("CLAMP", 8, "ACT", None, "ACT", ("lo", "hi"),
-            "`clamp(a, lo, hi)` (fused activation, RELU / RELU1 / RELU6, copy with a full range)"),
+            "`clamp(a, lo, hi)` (fused activation, RELU / RELU1 / RELU6, copy with a full range)."
+            + _narrow_doc(_BOUND_BITS), bits=_BOUND_BITS),
     VecFunc("BIAS", 9, "ACC", None, "ACC", ("bias",),
             "`wrap32(acc + bias)`"),
 )
@@ -457,6 +487,8 @@ def _check_table() -> None:
             used |= f.mask
         assert len(ins.field_map) == len(ins.all_fields), ins.name
     assert len(VEC_BY_CODE) == len(VEC_FUNCS) and max(VEC_BY_CODE) < 16
+    for vf in VEC_FUNCS:
+        assert all(name in vf.params and 1 < n < 32 for name, n in vf.bits), vf.name
     assert BY_NAME["GEMM"].field_map["kt"].max + 1 == MAX_KTILES
 
 

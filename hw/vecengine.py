@@ -1,0 +1,379 @@
+"""The accelerator's vector engine (the ``vector`` queue): VEC instructions line by line, lane
+group by lane group, with the parameter block read first (timing: :mod:`nnaccel.hw.accel`).
+
+:class:`VectorEngine` is driven by the engine skeleton of the accelerator (``start`` / ``active``
+/ ``busy`` of the instruction ``word`` at the head of the vector queue) and reads and writes the
+scratchpads through the ports named below; ``last`` marks the instruction's last step.
+
+Built for area (docs/rtl.md): every lane has one datapath — one adder for the ``acc + bias`` /
+``abs(acc) + half`` / SUMW sums, one fixed-point multiply (:func:`mbqm`: left shift, 32 x 32
+product, SRDHM, rounding right shift) used by REQ / ADDQ / SUBQ / MULQ and by DIV's product, and
+one clamp after the function select, on 12-bit values: the parameters that bound byte results
+(zero points, ``lo``, ``hi``) count with their low 9 bits (``VecFunc.bits``), so a wider value is
+first saturated to 11 bits, which changes no clamp result. The parameters are held in registers
+only as wide as the table says they count, one set of *slots* shared by all functions (a
+function's 32-bit parameters go to the 32-bit slots in their order, and so on), loaded from the
+parameter lines by the function's own line-to-slot map.
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, signed, unsigned
+from amaranth.lib import wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from nnaccel.hwconfig import ELEMENT_BYTES
+from nnaccel.isa.table import ADD_LEFT_SHIFT, VEC_FUNCS
+
+from .decoder import field, opcode_of
+from .vector import INT32_MAX, INT32_MIN, clamp
+
+__all__ = ["VectorEngine"]
+
+
+def _ceil(a, b):
+    return -(-a // b)
+
+
+class VectorEngine(wiring.Component):
+    """The vector engine of one hardware configuration (see the module docstring)."""
+
+    def __init__(self, cfg):
+        self.cfg = cfg
+        C = cfg.cols
+
+        def addr(s):
+            return range(cfg.lines(s))
+
+        def line(s):
+            return C * 8 * ELEMENT_BYTES[s]
+
+        super().__init__({
+            "word": In(128), "start": In(1), "active": In(1), "busy": In(1),
+            "last": Out(1),
+            "act_addr": Out(addr("ACT")), "act_valid": Out(1), "act_data": In(line("ACT")),
+            "act2_addr": Out(addr("ACT")), "act2_valid": Out(1), "act2_data": In(line("ACT")),
+            "acc_addr": Out(addr("ACC")), "acc_valid": Out(1), "acc_data": In(line("ACC")),
+            "vec_addr": Out(addr("VEC")), "vec_valid": Out(1), "vec_data": In(line("VEC")),
+            "wact_addr": Out(addr("ACT")), "wact_en": Out(1), "wact_data": Out(line("ACT")),
+            "wacc_addr": Out(addr("ACC")), "wacc_en": Out(1), "wacc_data": Out(line("ACC")),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        cfg = self.cfg
+        C = cfg.cols
+        lanes = cfg.vector_lanes
+        nchunks = _ceil(C, lanes)
+        L = cfg.vector_latency
+        from .accel import _Walker  # the accelerator's 2-D line iterator (imports this module)
+
+        w = self.word
+        is_vec = field(w, "NOP", "opcode") == opcode_of("VEC")
+        vstart = self.start
+        V = {n: field(w, "VEC", n) for n in ("func", "signed", "accumulate", "dst", "src", "src2", "param",
+                                             "nx", "ny", "dst_xs", "dst_ys", "src_xs", "src_ys")}
+        func = V["func"]
+        f = {vf.name: func == vf.code for vf in VEC_FUNCS}
+        lut_lines = cfg.lut_lines
+        pmax = max(vf.param_lines(C) if vf.params else 0 for vf in VEC_FUNCS)
+        smax = max(vf.steps for vf in VEC_FUNCS)
+        P = Signal(range(pmax + 1))
+        S = Signal(range(smax + 1))                   # steps per lane group (VecFunc.steps)
+        pexpr = Const(0, P.shape())
+        sexpr = Const(1, S.shape())
+        for vf in VEC_FUNCS:
+            pexpr = Mux(f[vf.name], vf.param_lines(C) if vf.params else 0, pexpr)
+            sexpr = Mux(f[vf.name], vf.steps, sexpr)
+        m.d.comb += [P.eq(pexpr), S.eq(sexpr)]
+        # the parameter phase: the first P steps (a counter that stops at P)
+        pcnt_r = Signal(range(pmax + 1))
+        pcnt = Mux(vstart, 0, pcnt_r)
+        in_params = pcnt < P
+        # the read phase ends with the last line's last step (x / y line counters, no product)
+        vlx_r = Signal(8)
+        vly_r = Signal(8)
+        rdone_r = Signal()
+        vlx = Mux(vstart, 0, vlx_r)
+        vly = Mux(vstart, 0, vly_r)
+        rdone = Mux(vstart, (V["nx"] == 0) | (V["ny"] == 0), rdone_r)
+        vlx_last = vlx + 1 >= V["nx"]
+        vlast_line = vlx_last & (vly + 1 >= V["ny"])
+        vparam_phase = self.active & is_vec & in_params
+        vread_phase = self.active & is_vec & ~in_params & ~rdone
+        vcomp = Signal()      # a lane-group step is computed this cycle (from the data read last step)
+        vchunk = Signal(range(nchunks + 1))
+        vsub = Signal(range(smax))
+        rchunk_r = Signal(range(nchunks + 1))
+        rsub_r = Signal(range(smax))
+        rchunk = Mux(vstart, 0, rchunk_r)
+        rsub = Mux(vstart, 0, rsub_r)
+        sub_last = rsub == S - 1
+        chunk_last = rchunk == nchunks - 1
+        with m.If(self.active):
+            m.d.sync += [rsub_r.eq(Mux(vread_phase & ~sub_last, rsub + 1, 0)),
+                         rchunk_r.eq(Mux(vread_phase, Mux(sub_last, Mux(chunk_last, 0, rchunk + 1), rchunk), 0)),
+                         pcnt_r.eq(Mux(in_params, pcnt + 1, pcnt))]
+        m.d.sync += [vcomp.eq(vread_phase), vchunk.eq(rchunk), vsub.eq(rsub)]
+        radv = vread_phase & chunk_last & sub_last
+        # then vector_latency steps end the instruction
+        vtail_r = Signal(range(L + 1))
+        vtail = Mux(vstart, 0, vtail_r)
+        in_tail = ~in_params & rdone
+        with m.If(self.active):
+            m.d.sync += [vlx_r.eq(vlx), vly_r.eq(vly), rdone_r.eq(rdone | (radv & vlast_line)),
+                         vtail_r.eq(Mux(in_tail, vtail + 1, 0))]
+            with m.If(radv):
+                m.d.sync += [vlx_r.eq(Mux(vlx_last, 0, vlx + 1)), vly_r.eq(vly + vlx_last)]
+        m.d.comb += self.last.eq(Mux(is_vec, in_tail & (vtail == L - 1), 1))
+        # source lines; src2 and the SUMW destination read walk the destination's strides from
+        # their bases (one offset walker); the destination write walks behind
+        src_w = _Walker(m, "vsrc", 16, vstart, V["src"], V["nx"], V["src_xs"], V["src_ys"])
+        rel_w = _Walker(m, "vrel", 16, vstart, Const(0, 16), V["nx"], V["dst_xs"], V["dst_ys"])
+        dstw_w = _Walker(m, "vdstw", 16, vstart, V["dst"], V["nx"], V["dst_xs"], V["dst_ys"])
+        m.d.comb += [src_w.advance.eq(radv), rel_w.advance.eq(radv)]
+        # The LUT reads its table memory synchronously (block RAM) when vector_latency leaves the
+        # one extra step this costs: its results land one step after the other functions'.
+        lut_sync = L >= 2
+        is_lut = f["LUT"]
+        lut_late = is_lut if lut_sync else Const(0, 1)
+        vcomp_d = Signal()
+        vchunk_d = Signal.like(vchunk)
+        m.d.sync += [vcomp_d.eq(vcomp), vchunk_d.eq(vchunk)]
+        vgroup_done = Mux(lut_late, vcomp_d, vcomp & (vsub == S - 1))   # a lane group's results are final
+        vgroup = Mux(lut_late, vchunk_d, vchunk)
+        vwrite = vgroup_done & (vgroup == nchunks - 1)
+        # With vector_latency >= 3 the line is written from the line buffer one step after its last
+        # group lands (still inside the instruction: the LUT's last line lands at tail step 2);
+        # with less, the last group bypasses the buffer.
+        late = L >= 3
+        vwrite_d = Signal()
+        m.d.sync += vwrite_d.eq(vwrite & self.active)
+        wr = vwrite_d if late else vwrite
+        m.d.comb += dstw_w.advance.eq(wr)
+
+        # ---- parameter slots (see the module docstring)
+        def store_bits(vf, name):
+            # DIV uses only s & 63: 6 bits are held
+            return 6 if (vf.name, name) == ("DIV", "s") else vf.param_bits(name)
+
+        slot_of = {}                                  # (function, parameter) -> (bits, index)
+        nslots = {}
+        loads = {}                                    # slot -> [(function, line)]
+        for vf in VEC_FUNCS:
+            if not vf.params or vf.params == ("table",):
+                continue
+            used = {}
+            for j, name in enumerate(vf.params):
+                b = store_bits(vf, name)
+                k = used.get(b, 0)
+                used[b] = k + 1
+                slot_of[(vf.name, name)] = (b, k)
+                nslots[b] = max(nslots.get(b, 0), k + 1)
+                loads.setdefault((b, k), []).append((vf.name, j))
+        pline = Signal(range(pmax + 1))
+        pvalid = Signal()
+        m.d.sync += [pvalid.eq(vparam_phase), pline.eq(pcnt)]
+        vecdata = self.vec_data
+        regs = {}
+        for (b, k), srcs in sorted(loads.items()):
+            regs[(b, k)] = [Signal(signed(b), name=f"par{b}_{k}_{n}") for n in range(C)]
+            hit = Const(0, 1)
+            for fname, j in srcs:
+                hit = hit | (f[fname] & (pline == j))
+            with m.If(pvalid & self.busy & hit):
+                m.d.sync += [regs[(b, k)][n].eq(vecdata[32 * n:32 * n + b]) for n in range(C)]
+        lc = C.bit_length() - 1                       # cols is a power of two: entry e = line e >> lc
+        lut_row = Cat(*[vecdata[32 * n:32 * n + 8] for n in range(C)])
+        lut_we = pvalid & self.busy & is_lut & (pline < lut_lines)
+
+        act1 = self.act_data
+        act2 = self.act2_data
+        accd = self.acc_data
+        results = []
+        sel = vchunk if nchunks > 1 else Const(0, 1)
+        for lane in range(lanes):
+            def pick(vals, lane=lane):
+                if nchunks == 1:
+                    return vals[lane]
+                return Array([vals[ch * lanes + lane] for ch in range(nchunks)])[sel]
+
+            slot = {}
+            for key, rs in regs.items():
+                slot[key] = Signal(signed(key[0]), name=f"l{lane}_par{key[0]}_{key[1]}")
+                m.d.comb += slot[key].eq(pick(rs))
+
+            def par(fname, pname, slot=slot):
+                return slot[slot_of[(fname, pname)]]
+
+            def by_func(pairs, default, slot=slot):
+                """The parameter of the current function among ``pairs`` [(function, parameter)]:
+                one multiplexer input per distinct slot."""
+                conds = {}
+                for fname, pname in pairs:
+                    key = slot_of[(fname, pname)]
+                    conds[key] = conds.get(key, Const(0, 1)) | f[fname]
+                out = default
+                for key, cond in conds.items():
+                    out = Mux(cond, slot[key], out)
+                return out
+
+            a8 = pick([act1[8 * e:8 * e + 8] for e in range(C)])
+            b8 = pick([act2[8 * e:8 * e + 8] for e in range(C)])
+            a_acc = Signal(signed(32), name=f"acc{lane}")
+            m.d.comb += a_acc.eq(pick([accd[32 * e:32 * e + 32] for e in range(C)]))
+            a_act = Signal(signed(10), name=f"la{lane}")
+            b_act = Signal(signed(10), name=f"lb{lane}")
+            m.d.comb += [a_act.eq(Mux(V["signed"], a8.as_signed(), a8.as_unsigned())),
+                         b_act.eq(Mux(V["signed"], b8.as_signed(), b8.as_unsigned()))]
+
+            # one 32-bit adder: acc + bias (REQ, BIAS), abs(acc) + half (DIV), a (+ acc) (SUMW)
+            mag = Mux(a_acc < 0, -a_acc, a_acc)[:32]
+            add_a = Signal(32, name=f"adda{lane}")
+            add_b = Signal(32, name=f"addb{lane}")
+            m.d.comb += [add_a.eq(Mux(f["DIV"], mag, Mux(f["SUMW"] & ~V["accumulate"], 0, a_acc))),
+                         add_b.eq(Mux(f["SUMW"], a_act, by_func([("REQ", "bias"), ("BIAS", "bias"),
+                                                                  ("DIV", "half")], 0)))]
+            sum32 = Signal(signed(32), name=f"sum{lane}")
+            m.d.comb += sum32.eq((add_a + add_b)[:32])
+            # the zero-point differences (ADDQ / SUBQ steps 0 and 1, MULQ's product)
+            da = Signal(signed(10), name=f"da{lane}")
+            db = Signal(signed(10), name=f"db{lane}")
+            m.d.comb += [da.eq(a_act - by_func([("ADDQ", "z1"), ("SUBQ", "z1"), ("MULQ", "z1")], 0)),
+                         db.eq(b_act - by_func([("ADDQ", "z2"), ("SUBQ", "z2"), ("MULQ", "z2")], 0))]
+            x1 = Signal(signed(32), name=f"x1_{lane}")        # ADDQ / SUBQ: step 0's result
+            x2 = Signal(signed(32), name=f"x2_{lane}")        # step 1's result
+            x_in = Signal(signed(32), name=f"u_in{lane}")
+            m_in = Signal(signed(32), name=f"u_m{lane}")
+            e_in = Signal(signed(6), name=f"u_e{lane}")
+            addsub = f["ADDQ"] | f["SUBQ"]
+            with m.If(f["MULQ"]):
+                m.d.comb += [x_in.eq(da * db), m_in.eq(par("MULQ", "m")), e_in.eq(par("MULQ", "e"))]
+            with m.Elif(addsub & (vsub == 0)):
+                m.d.comb += [x_in.eq(da << ADD_LEFT_SHIFT), m_in.eq(par("ADDQ", "m1")), e_in.eq(par("ADDQ", "e1"))]
+            with m.Elif(addsub & (vsub == 1)):
+                m.d.comb += [x_in.eq(db << ADD_LEFT_SHIFT), m_in.eq(par("ADDQ", "m2")), e_in.eq(par("ADDQ", "e2"))]
+            with m.Elif(addsub):
+                m.d.comb += [x_in.eq(Mux(f["SUBQ"], x1 - x2, x1 + x2)), m_in.eq(par("ADDQ", "mo")),
+                             e_in.eq(par("ADDQ", "eo"))]
+            with m.Elif(f["DIV"]):                     # x = wrap32(abs(acc) + half), no left shift
+                m.d.comb += [x_in.eq(sum32), m_in.eq(par("DIV", "m")), e_in.eq(0)]
+            with m.Else():                            # REQ
+                m.d.comb += [x_in.eq(sum32), m_in.eq(par("REQ", "mult")), e_in.eq(par("REQ", "shift"))]
+            ab, u = mbqm(m, x_in, m_in, e_in, name=f"u{lane}")
+            with m.If(vcomp & addsub & (vsub == 0)):
+                m.d.sync += x1.eq(u)
+            with m.If(vcomp & addsub & (vsub == 1)):
+                m.d.sync += x2.eq(u)
+            # DIV: q = (x * m) >> (s & 63) on the same product
+            quo = Signal(signed(64), name=f"quo{lane}")
+            m.d.comb += quo.eq(ab >> par("DIV", "s").as_unsigned())
+            qs = sat(m, quo, 11, f"qs{lane}")
+            # one clamp, on 12-bit values (the module docstring says why this is exact)
+            v = Signal(signed(12), name=f"v{lane}")
+            with m.If(f["DIV"]):
+                m.d.comb += v.eq(Mux(a_acc < 0, -qs, qs))
+            with m.Elif(f["CLAMP"]):
+                m.d.comb += v.eq(a_act)
+            with m.Else():
+                m.d.comb += v.eq(sat(m, u, 11, f"us{lane}")
+                                 + by_func([("REQ", "zo"), ("ADDQ", "zo"), ("SUBQ", "zo"), ("MULQ", "zo")], 0))
+            lo = by_func([(vf.name, "lo") for vf in VEC_FUNCS if "lo" in vf.params], 0)
+            hi = by_func([(vf.name, "hi") for vf in VEC_FUNCS if "hi" in vf.params], 0)
+            clamped = clamp(v, lo, hi)
+            # LUT: entry a8 is byte (a8 mod cols) of table line a8 / cols
+            lut = Memory(shape=unsigned(8 * C), depth=lut_lines, init=[])
+            m.submodules[f"lut{lane}"] = lut
+            lw = lut.write_port()
+            lrd = lut.read_port() if lut_sync else lut.read_port(domain="comb")
+            m.d.comb += [lw.en.eq(lut_we), lw.addr.eq(pline), lw.data.eq(lut_row), lrd.addr.eq(a8[lc:])]
+            byte = a8[:lc]
+            if lut_sync and lc:
+                byte = Signal(lc, name=f"lut_byte{lane}")
+                m.d.sync += byte.eq(a8[:lc])
+            lut_out = lrd.data.word_select(byte, 8) if lc else lrd.data
+            r = Signal(32, name=f"res{lane}")
+            with m.If(f["SUMW"] | f["BIAS"]):
+                m.d.comb += r.eq(sum32)
+            with m.Elif(f["MAX"]):
+                m.d.comb += r.eq(Mux(a_act > b_act, a_act, b_act)[:8])
+            with m.Elif(is_lut):
+                m.d.comb += r.eq(lut_out)
+            with m.Else():
+                m.d.comb += r.eq(clamped[:8])
+            results.append(r)
+
+        # one line buffer: lane groups land here; ACT takes the low byte of each element
+        buf = [Signal(32, name=f"vb_{e}") for e in range(C)]
+        line_out = []
+        for e in range(C):
+            ch, lane = divmod(e, lanes)
+            here = vgroup == ch
+            line_out.append(buf[e] if late else Mux(here, results[lane], buf[e]))
+            with m.If(vgroup_done & here):
+                m.d.sync += buf[e].eq(results[lane])
+
+        vdst_act = Const(0, 1)
+        vsrc_acc = Const(0, 1)
+        vbinary = Const(0, 1)
+        for vf in VEC_FUNCS:
+            if vf.binary:
+                vbinary = vbinary | f[vf.name]
+            if vf.dst == "ACT":
+                vdst_act = vdst_act | f[vf.name]
+            if vf.src == "ACC":
+                vsrc_acc = vsrc_acc | f[vf.name]
+        wen = self.active & is_vec & wr
+        m.d.comb += [
+            self.act_addr.eq(src_w.cur),
+            self.act2_addr.eq(V["src2"] + rel_w.cur),
+            self.vec_addr.eq(V["param"] + pcnt),
+            self.acc_addr.eq(Mux(vsrc_acc, src_w.cur, V["dst"] + rel_w.cur)),
+            self.act_valid.eq(vread_phase & ~vsrc_acc), self.act2_valid.eq(vread_phase & vbinary),
+            self.vec_valid.eq(vparam_phase),
+            self.acc_valid.eq(vread_phase & (vsrc_acc | (f["SUMW"] & V["accumulate"]))),
+            self.wact_addr.eq(dstw_w.cur), self.wact_data.eq(Cat(*[o[:8] for o in line_out])),
+            self.wact_en.eq(wen & vdst_act),
+            self.wacc_addr.eq(dstw_w.cur), self.wacc_data.eq(Cat(*line_out)),
+            self.wacc_en.eq(wen & ~vdst_act),
+        ]
+        return m
+
+
+def sat(m: Module, x, bits: int, name: str):
+    """``x`` saturated to a ``bits``-bit signed value."""
+    out = Signal(signed(bits), name=name)
+    top = x[bits - 1:]
+    fits = (top == 0) | (top == (1 << len(top)) - 1)
+    m.d.comb += out.eq(Mux(fits, x[:bits], Mux(x[-1], -(1 << (bits - 1)), (1 << (bits - 1)) - 1)))
+    return out
+
+
+def mbqm(m: Module, x, mult, e, name: str):
+    """``multiply_by_quantized_multiplier(x, mult, e)`` for int32 ``x`` / ``mult`` and a 6-bit
+    signed ``e``: returns ``(ab, out)``, ``ab = wrap32(x << max(e, 0)) * mult`` the 64-bit product
+    (DIV uses it too) and ``out`` the int32 result. SRDHM's division by ``2**31`` toward zero is
+    the floor plus one when negative and inexact; the rounding division by ``2**r`` (``r = max(-e,
+    0)`` up to 32) is ``(h + (2**r >> 1) - (h < 0 and r > 0)) >> r``."""
+    left = Mux(e[-1], 0, e[:5])
+    scaled = Signal(signed(32), name=f"{name}_scaled")
+    m.d.comb += scaled.eq((x << left)[:32])
+    ab = Signal(signed(64), name=f"{name}_ab")
+    m.d.comb += ab.eq(scaled * mult)
+    s = Signal(signed(65), name=f"{name}_s")
+    m.d.comb += s.eq(ab + Mux(ab[-1], 1 - (1 << 30), 1 << 30))
+    high = Signal(signed(34), name=f"{name}_high")
+    m.d.comb += high.eq((s >> 31) + (s[-1] & (s[:31] != 0)))
+    h = Signal(signed(32), name=f"{name}_h")
+    sat_ = (scaled == INT32_MIN) & (mult == INT32_MIN)
+    m.d.comb += h.eq(Mux(sat_, INT32_MAX, high[:32]))
+    right = Signal(range(33), name=f"{name}_right")
+    m.d.comb += right.eq(Mux(e[-1], -e, 0))
+    half = Signal(33, name=f"{name}_half")
+    m.d.comb += half.eq((Const(1, 34) << right)[1:34])
+    t = Signal(signed(34), name=f"{name}_t")
+    m.d.comb += t.eq(h + half - (h[-1] & (right != 0)))
+    out = Signal(signed(32), name=f"{name}_out")
+    m.d.comb += out.eq((t >> right)[:32])
+    return ab, out
