@@ -172,32 +172,34 @@ def max_event(cfg, names, counter: str) -> int:
 
 
 class _Fifo:
-    """A register FIFO of ``depth`` entries of the queue's packed instruction bits
-    (:func:`queue_entry`): ``count`` registered, ``push`` stores ``pack(wdata)`` at the tail,
-    ``pop`` drops the head, ``rdata`` is the packed head."""
+    """A register FIFO of the queue's packed instruction bits (:func:`queue_entry`) that holds the
+    running instruction and ``depth`` waiting ones: ``push`` stores ``pack(wdata)`` at the tail,
+    ``pop`` (at completion) drops the head, ``rdata`` is the packed head (the running instruction,
+    or the next one while the engine is idle); ``count`` is the waiting entries (set by the
+    engine: the occupancy minus the running one)."""
 
     def __init__(self, m: Module, depth: int, cfg, queue: str, name: str):
         self.depth = depth
+        cap = depth + 1
         self.opcodes, self.bits = queue_entry(cfg, queue)
         self.kbits = _bits(len(self.opcodes) - 1)
         width = self.kbits + len(self.bits)
-        self.regs = Array([Signal(width, name=f"{name}_e{i}") for i in range(depth)])
-        self.head = Signal(range(depth), name=f"{name}_head")
-        self.tail = Signal(range(depth), name=f"{name}_tail")
-        self.count = Signal(range(depth + 1), name=f"{name}_count")
+        self.regs = Array([Signal(width, name=f"{name}_e{i}") for i in range(cap)])
+        self.head = Signal(range(cap), name=f"{name}_head")
+        self.tail = Signal(range(cap), name=f"{name}_tail")
+        self.occ = Signal(range(cap + 1), name=f"{name}_occ")
+        self.count = Signal(range(cap + 1), name=f"{name}_count")
         self.push = Signal(name=f"{name}_push")
         self.pop = Signal(name=f"{name}_pop")
         self.wdata = Signal(128, name=f"{name}_wdata")
         self.rdata = Signal(width, name=f"{name}_rdata")
-        m.d.comb += self.rdata.eq(self.regs[self.head] if depth > 1 else self.regs[0])
+        m.d.comb += self.rdata.eq(self.regs[self.head])
         with m.If(self.push):
-            m.d.sync += self.regs[self.tail].eq(self.pack(self.wdata))
-            if depth > 1:
-                m.d.sync += self.tail.eq(Mux(self.tail == depth - 1, 0, self.tail + 1))
-        if depth > 1:
-            with m.If(self.pop):
-                m.d.sync += self.head.eq(Mux(self.head == depth - 1, 0, self.head + 1))
-        m.d.sync += self.count.eq(self.count + self.push - self.pop)
+            m.d.sync += [self.regs[self.tail].eq(self.pack(self.wdata)),
+                         self.tail.eq(Mux(self.tail == cap - 1, 0, self.tail + 1))]
+        with m.If(self.pop):
+            m.d.sync += self.head.eq(Mux(self.head == cap - 1, 0, self.head + 1))
+        m.d.sync += self.occ.eq(self.occ + self.push - self.pop)
 
     def pack(self, word):
         op = field(word, "NOP", "opcode")
@@ -254,26 +256,25 @@ class _Engine:
     def __init__(self, m: Module, name: str, fifo: _Fifo, can_start, step_bits: int):
         self.busy = Signal(name=f"{name}_busy")
         self.step_r = Signal(step_bits, name=f"{name}_step")
-        self.ins_r = Signal.like(fifo.rdata, name=f"{name}_ins")
         self.start = Signal(name=f"{name}_start")
         self.active = Signal(name=f"{name}_active")
         self.complete = Signal(name=f"{name}_complete")
-        self.entry = Signal.like(fifo.rdata, name=f"{name}_entry")
         self.step = Signal(step_bits, name=f"{name}_stepc")
         self.cycles = Signal(step_bits, name=f"{name}_cyclesc")
-        m.d.comb += [self.start.eq(~self.busy & (fifo.count != 0) & can_start),
+        # the instruction stays at the head of its queue until it completes (no copy of it)
+        m.d.comb += [fifo.count.eq(fifo.occ - self.busy),
+                     self.start.eq(~self.busy & (fifo.count != 0) & can_start),
                      self.active.eq(self.busy | self.start),
-                     self.entry.eq(Mux(self.busy, self.ins_r, fifo.rdata)),
                      self.step.eq(Mux(self.busy, self.step_r, 0)),
-                     fifo.pop.eq(self.start)]
-        self.word = fifo.unpack(m, self.entry, f"{name}_word")
+                     fifo.pop.eq(self.complete)]
+        self.word = fifo.unpack(m, fifo.rdata, f"{name}_word")
         #: the queue's head waits (fetched, engine idle, a token missing): a token-stall cycle
         self.waiting = Signal(name=f"{name}_waiting")
         m.d.comb += self.waiting.eq(~self.active & (fifo.count != 0))
         self.last = Signal(name=f"{name}_last")
         m.d.comb += self.complete.eq(self.active & self.last)
         with m.If(self.active):
-            m.d.sync += [self.ins_r.eq(self.entry), self.step_r.eq(self.step + 1), self.busy.eq(~self.last)]
+            m.d.sync += [self.step_r.eq(self.step + 1), self.busy.eq(~self.last)]
 
     def set_cycles(self, m, value):
         """The instruction takes ``value`` cycles (read at the start step)."""
@@ -304,7 +305,7 @@ class Accelerator(wiring.Component):
         super().__init__({
             "start": In(1), "prog_addr": In(32), "prog_len": In(ENTRY_PC),
             "busy": Out(1), "done": Out(1), "error": Out(3), "fault_pc": Out(ENTRY_PC),
-            "counters": Out(unsigned(64 * N_COUNTERS)),
+            "cnt_sel": In(range(N_COUNTERS)), "cnt_data": Out(64),
             "i_addr": Out(32), "i_data": In(128),
             "ld_addr": Out(32), "ld_data": In(wbits),
             "st_en": Out(1), "st_addr": Out(32), "st_len": Out(range(self.wb + 1)), "st_data": Out(wbits),
@@ -348,8 +349,7 @@ class Accelerator(wiring.Component):
         finished = Signal()
         counters = Array([Signal(64, name=f"cnt_{c}") for c in CNT])
         live = [cycle if i == CNT["cycles"] else counters[i] for i in range(N_COUNTERS)]
-        m.d.comb += [self.busy.eq((state == RUN) | (state == SCAN)), self.done.eq(state == DONE),
-                     self.counters.eq(Cat(*live))]
+        m.d.comb += [self.busy.eq((state == RUN) | (state == SCAN)), self.done.eq(state == DONE)]
 
         fifos = [_Fifo(m, cfg.queue_depth, cfg, q, f"{q[0]}q") for q in QUEUES]
 
@@ -607,8 +607,13 @@ class Accelerator(wiring.Component):
             m.d.comb += [rs[s].addr.eq(rd_line),
                          rs[s].valid.eq(se.active & is_store & (S["sp"] == SP[s]) & ~(s_line_end & s_last_line))]
         sdata8 = Array([rs[s].data for s in SPACE_ENUM])[S["sp"]]
-        beat_data = [Cat(*live[b * k_per:(b + 1) * k_per]) for b in range(n_beats)]
-        perf_chunk = Array(beat_data)[pidx] if n_beats > 1 else beat_data[0]
+        # one counter multiplexer serves RDPERF (while it runs) and the host's cnt_sel / cnt_data
+        live_pad = Array(live + [Const(0, 64)] * (n_beats * k_per - N_COUNTERS))
+        csel = Signal(range(n_beats * k_per))
+        m.d.comb += csel.eq(Mux(se.active & is_rdperf, pidx * k_per, self.cnt_sel))
+        chunk = [live_pad[csel + j] for j in range(k_per)]
+        perf_chunk = Cat(*chunk)
+        m.d.comb += self.cnt_data.eq(chunk[0])
         perf_len = Mux(pidx == n_beats - 1, 8 * (N_COUNTERS - (n_beats - 1) * k_per), 8 * k_per)
         m.d.comb += [
             self.st_en.eq(s_line_end | perf_write),
@@ -979,7 +984,8 @@ class SimTop(wiring.Component):
 
     The host port (``h_addr`` word index, ``h_we``, ``h_wdata``, ``h_rdata``) loads memory while
     the accelerator is idle; ``start`` (one cycle) runs the program at ``prog_addr`` (16-byte
-    aligned) of ``prog_len`` instructions; ``done`` rises when it has finished or faulted."""
+    aligned) of ``prog_len`` instructions; ``done`` rises when it has finished or faulted and the
+    counters have been read (one per cycle through ``cnt_sel`` / ``cnt_data``) into ``counters``."""
 
     def __init__(self, config="tiny", mem_bytes: int = 1 << 20):
         self.cfg = load_config(config)
@@ -997,10 +1003,18 @@ class SimTop(wiring.Component):
         m = Module()
         m.submodules.accel = acc = Accelerator(self.cfg)
         m.submodules.mem = mem = ExtMemory(self.cfg, self.mem_bytes)
+        # after done: read the counters one per cycle
+        rd = Signal(range(N_COUNTERS + 1))
+        regs = Array([Signal(64, name=f"counter{i}") for i in range(N_COUNTERS)])
+        with m.If(self.start):
+            m.d.sync += rd.eq(0)
+        with m.Elif(acc.done & (rd < N_COUNTERS)):
+            m.d.sync += [regs[rd].eq(acc.cnt_data), rd.eq(rd + 1)]
         m.d.comb += [
             acc.start.eq(self.start), acc.prog_addr.eq(self.prog_addr), acc.prog_len.eq(self.prog_len),
-            self.busy.eq(acc.busy), self.done.eq(acc.done), self.error.eq(acc.error),
-            self.fault_pc.eq(acc.fault_pc), self.counters.eq(acc.counters),
+            self.busy.eq(acc.busy | (acc.done & (rd < N_COUNTERS))),
+            self.done.eq(acc.done & (rd == N_COUNTERS)), self.error.eq(acc.error),
+            self.fault_pc.eq(acc.fault_pc), self.counters.eq(Cat(*regs)), acc.cnt_sel.eq(rd),
             mem.i_addr.eq(acc.i_addr), acc.i_data.eq(mem.i_data),
             mem.ld_addr.eq(acc.ld_addr), acc.ld_data.eq(mem.ld_data),
             mem.st_en.eq(acc.st_en), mem.st_addr.eq(acc.st_addr), mem.st_len.eq(acc.st_len),
