@@ -42,18 +42,26 @@ Requires ``ext_latency >= 1`` (STORE reads its first line during the last latenc
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, unsigned
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
+from nnaccel.sim.isasim import instruction_cycles, static_events
 
 from nnaccel.hwconfig import ELEMENT_BYTES, load_config
 from nnaccel.isa.table import (
+    BY_NAME,
     COUNTER_BY_NAME,
     FLAG_CHANNEL,
+    INSTRUCTIONS,
+    MAX_KTILES,
     N_COUNTERS,
     QUEUES,
     SPACE_ENUM,
     TOKEN_CHANNELS,
+    VEC_FUNCS,
+    field_layout,
 )
 
 from .array import SystolicArray
@@ -65,35 +73,149 @@ from .vecengine import VectorEngine
 __all__ = ["Accelerator", "SimTop"]
 
 ENTRY_PC = 24
-ENTRY_STALL = 32
 CNT = {c: COUNTER_BY_NAME[c].id for c in COUNTER_BY_NAME}
 SP = {s: k for k, s in enumerate(SPACE_ENUM)}
+LAYOUT = field_layout()
 
 
 def _ceil(a, b):
     return -(-a // b)
 
 
-class _Fifo:
-    """A register FIFO of ``depth`` entries: ``count`` registered, push at the tail, pop the head."""
+def _bits(n: int) -> int:
+    """Bits of an unsigned value up to ``n``."""
+    return max(1, int(n).bit_length())
 
-    def __init__(self, m: Module, depth: int, width: int, name: str):
+
+# ---------------------------------------------------------------- queue entries and bounds
+# The scratchpad space(s) each line-address field addresses (VEC: per function, from the table).
+_LINE_SPACES = {
+    ("LOAD", "sp_addr"): SPACE_ENUM, ("STORE", "sp_addr"): SPACE_ENUM,
+    ("GEMM", "act"): ("ACT",), ("GEMM", "acc"): ("ACC",), ("GEMM", "wgt"): ("WGT",),
+    ("VEC", "dst"): tuple({vf.dst for vf in VEC_FUNCS}), ("VEC", "src"): tuple({vf.src for vf in VEC_FUNCS}),
+    ("VEC", "src2"): tuple({vf.src2 for vf in VEC_FUNCS if vf.binary}), ("VEC", "param"): ("VEC",),
+}
+
+
+def ext_bits(cfg) -> int:
+    """Bits of an external address inside the DMA window (every byte a DMA touches lies in it)."""
+    return min(32, _bits(cfg.dma_base + cfg.dma_size - 1))
+
+
+def _kept_width(cfg, ins: str, f) -> int:
+    """Bits of field ``f`` of ``ins`` an engine needs: the decoder's fetch-time checks bound line
+    addresses (SCRATCHPAD_RANGE), external addresses (DMA_WINDOW) and ``len`` (ILLEGAL_FIELD)
+    whenever the instruction uses them, so higher bits are zero then."""
+    if f.name == "len":
+        return min(f.width, _bits(cfg.line_elems))
+    if f.name == "ext_addr":
+        return min(f.width, ext_bits(cfg))
+    spaces = _LINE_SPACES.get((ins, f.name))
+    if spaces:
+        return min(f.width, max(_bits(cfg.lines(s) - 1) for s in spaces))
+    return f.width
+
+
+def queue_entry(cfg, queue: str):
+    """``(opcodes, bits)``: the opcodes a queue's entries hold (its instructions, then NOP) and the
+    instruction bits an entry keeps (the queue's legal flags and the fields its instructions use)."""
+    kinds = [i for i in INSTRUCTIONS if i.queue == queue]
+    opcodes = [i.opcode for i in kinds] + [BY_NAME["NOP"].opcode]
+    bits = set()
+    for (q, flag) in FLAG_CHANNEL:
+        if q == queue:
+            lo, w = LAYOUT["NOP"]["fields"][flag]
+            bits.update(range(lo, lo + w))
+    for ins in kinds:
+        for f in ins.fields:
+            bits.update(range(f.lo, f.lo + _kept_width(cfg, ins.name, f)))
+    return opcodes, sorted(bits)
+
+
+def _stand_ins(cfg, ins):
+    """Decoded-instruction stand-ins with every field at its largest value that the decoder lets
+    through (``len`` at most a line, no padding), for each scratchpad / vector function / preload."""
+    base = {f.name: f.max for f in ins.all_fields}
+    base.update(name=ins.name, queue=ins.queue)
+    if "len" in base:
+        base["len"] = cfg.line_elems
+    for pad in ("pad_top", "pad_bottom", "pad_left", "pad_right"):
+        if pad in base:
+            base[pad] = 0
+    variants = [{}]
+    if "sp" in base:
+        variants = [{"sp": k} for k in range(len(SPACE_ENUM))]
+    if "func" in base:
+        variants = [{"func": vf.code} for vf in VEC_FUNCS]
+    if "preload" in base:
+        variants = [{"preload": 0, "kt": 0}, {"preload": 1}]
+    for v in variants:
+        yield SimpleNamespace(**{**base, **v})
+
+
+def max_over(cfg, names, fn) -> int:
+    """The largest ``fn(stand_in, cfg)`` over the instructions ``names`` (ISA simulator formulas)."""
+    return max([0] + [fn(d, cfg) for n in names for d in _stand_ins(cfg, BY_NAME[n])])
+
+
+def max_cycles(cfg, queue: str) -> int:
+    """The most cycles one instruction of ``queue`` can take (``isasim.instruction_cycles``)."""
+    return max_over(cfg, [i.name for i in INSTRUCTIONS if i.queue in (queue, "control")], instruction_cycles)
+
+
+def max_event(cfg, names, counter: str) -> int:
+    """The largest contribution of one instruction of ``names`` to ``counter``."""
+    return max_over(cfg, names, lambda d, c: static_events(d, c).get(counter, 0))
+
+
+class _Fifo:
+    """A register FIFO of the queue's packed instruction bits (:func:`queue_entry`) that holds the
+    running instruction and ``depth`` waiting ones: ``push`` stores ``pack(wdata)`` at the tail,
+    ``pop`` (at completion) drops the head, ``rdata`` is the packed head (the running instruction,
+    or the next one while the engine is idle); ``count`` is the waiting entries (set by the
+    engine: the occupancy minus the running one)."""
+
+    def __init__(self, m: Module, depth: int, cfg, queue: str, name: str):
         self.depth = depth
-        self.regs = Array([Signal(width, name=f"{name}_e{i}") for i in range(depth)])
-        self.head = Signal(range(depth), name=f"{name}_head")
-        self.tail = Signal(range(depth), name=f"{name}_tail")
-        self.count = Signal(range(depth + 1), name=f"{name}_count")
+        cap = depth + 1
+        self.opcodes, self.bits = queue_entry(cfg, queue)
+        self.kbits = _bits(len(self.opcodes) - 1)
+        width = self.kbits + len(self.bits)
+        self.regs = Array([Signal(width, name=f"{name}_e{i}") for i in range(cap)])
+        self.head = Signal(range(cap), name=f"{name}_head")
+        self.tail = Signal(range(cap), name=f"{name}_tail")
+        self.occ = Signal(range(cap + 1), name=f"{name}_occ")
+        self.count = Signal(range(cap + 1), name=f"{name}_count")
         self.push = Signal(name=f"{name}_push")
         self.pop = Signal(name=f"{name}_pop")
-        self.wdata = Signal(width, name=f"{name}_wdata")
+        self.wdata = Signal(128, name=f"{name}_wdata")
         self.rdata = Signal(width, name=f"{name}_rdata")
         m.d.comb += self.rdata.eq(self.regs[self.head])
         with m.If(self.push):
-            m.d.sync += [self.regs[self.tail].eq(self.wdata),
-                         self.tail.eq(Mux(self.tail == depth - 1, 0, self.tail + 1))]
+            m.d.sync += [self.regs[self.tail].eq(self.pack(self.wdata)),
+                         self.tail.eq(Mux(self.tail == cap - 1, 0, self.tail + 1))]
         with m.If(self.pop):
-            m.d.sync += self.head.eq(Mux(self.head == depth - 1, 0, self.head + 1))
-        m.d.sync += self.count.eq(self.count + self.push - self.pop)
+            m.d.sync += self.head.eq(Mux(self.head == cap - 1, 0, self.head + 1))
+        m.d.sync += self.occ.eq(self.occ + self.push - self.pop)
+
+    def pack(self, word):
+        op = field(word, "NOP", "opcode")
+        kind = Const(0, self.kbits)
+        for k, code in enumerate(self.opcodes):
+            kind = Mux(op == code, k, kind)
+        return Cat(kind, *[word[b] for b in self.bits])
+
+    def unpack(self, m: Module, packed, name: str):
+        """The 128-bit instruction word of a packed entry (bits it does not keep are 0)."""
+        word = Signal(128, name=name)
+        kind = packed[:self.kbits]
+        op = Const(self.opcodes[-1], 4)
+        for k, code in enumerate(self.opcodes[:-1]):
+            op = Mux(kind == k, code, op)
+        lo, w = LAYOUT["NOP"]["fields"]["opcode"]
+        m.d.comb += word[lo:lo + w].eq(op)
+        m.d.comb += [word[b].eq(packed[self.kbits + j]) for j, b in enumerate(self.bits)]
+        return word
 
 
 class _Walker:
@@ -122,42 +244,42 @@ class _Walker:
 
 
 class _Engine:
-    """Shared engine skeleton: start/busy/step, the current instruction, completion."""
+    """Shared engine skeleton: start/busy/step, the current instruction, completion.
 
-    def __init__(self, m: Module, name: str, fifo: _Fifo, can_start):
+    ``word`` is the instruction (128 bits, only the bits its queue keeps, see :func:`queue_entry`);
+    ``step`` counts its cycles and is as wide as the queue's longest instruction needs
+    (:func:`max_cycles`)."""
+
+    def __init__(self, m: Module, name: str, fifo: _Fifo, can_start, step_bits: int):
         self.busy = Signal(name=f"{name}_busy")
-        self.step_r = Signal(32, name=f"{name}_step")
-        self.ins_r = Signal(128 + ENTRY_PC + ENTRY_STALL, name=f"{name}_ins")
-        self.cycles_r = Signal(32, name=f"{name}_cycles")
-        self.tstall_r = Signal(32, name=f"{name}_tstall")
-        self.waiting = Signal(32, name=f"{name}_waiting")
+        self.step_r = Signal(step_bits, name=f"{name}_step")
         self.start = Signal(name=f"{name}_start")
         self.active = Signal(name=f"{name}_active")
         self.complete = Signal(name=f"{name}_complete")
-        self.entry = Signal(128 + ENTRY_PC + ENTRY_STALL, name=f"{name}_entry")
-        self.step = Signal(32, name=f"{name}_stepc")
-        self.cycles = Signal(32, name=f"{name}_cyclesc")
-        m.d.comb += [self.start.eq(~self.busy & (fifo.count != 0) & can_start),
+        self.step = Signal(step_bits, name=f"{name}_stepc")
+        self.cycles = Signal(step_bits, name=f"{name}_cyclesc")
+        # the instruction stays at the head of its queue until it completes (no copy of it)
+        m.d.comb += [fifo.count.eq(fifo.occ - self.busy),
+                     self.start.eq(~self.busy & (fifo.count != 0) & can_start),
                      self.active.eq(self.busy | self.start),
-                     self.entry.eq(Mux(self.busy, self.ins_r, fifo.rdata)),
                      self.step.eq(Mux(self.busy, self.step_r, 0)),
-                     fifo.pop.eq(self.start)]
-        self.word = self.entry[:128]
-        self.fstall = self.entry[128 + ENTRY_PC:]
-        self.tstall = Mux(self.busy, self.tstall_r, self.waiting)
+                     fifo.pop.eq(self.complete)]
+        self.word = fifo.unpack(m, fifo.rdata, f"{name}_word")
+        #: the queue's head waits (fetched, engine idle, a token missing): a token-stall cycle
+        self.waiting = Signal(name=f"{name}_waiting")
+        m.d.comb += self.waiting.eq(~self.active & (fifo.count != 0))
         self.last = Signal(name=f"{name}_last")
         m.d.comb += self.complete.eq(self.active & self.last)
         with m.If(self.active):
-            m.d.sync += [self.ins_r.eq(self.entry), self.step_r.eq(self.step + 1),
-                         self.busy.eq(~self.last), self.cycles_r.eq(self.cycles),
-                         self.tstall_r.eq(self.tstall), self.waiting.eq(0)]
-        with m.Elif(fifo.count != 0):
-            m.d.sync += self.waiting.eq(self.waiting + 1)  # head there, engine idle: tokens missing
+            m.d.sync += [self.step_r.eq(self.step + 1), self.busy.eq(~self.last)]
 
     def set_cycles(self, m, value):
         """The instruction takes ``value`` cycles (read at the start step)."""
+        self.cycles_r = Signal.like(self.cycles)
         m.d.comb += [self.cycles.eq(Mux(self.busy, self.cycles_r, value)),
                      self.last.eq(self.step + 1 >= self.cycles)]
+        with m.If(self.active):
+            m.d.sync += self.cycles_r.eq(self.cycles)
 
     def set_last(self, m, last):
         """The instruction ends at the step where ``last`` holds (counting loops, no product);
@@ -180,7 +302,7 @@ class Accelerator(wiring.Component):
         super().__init__({
             "start": In(1), "prog_addr": In(32), "prog_len": In(ENTRY_PC),
             "busy": Out(1), "done": Out(1), "error": Out(3), "fault_pc": Out(ENTRY_PC),
-            "counters": Out(unsigned(64 * N_COUNTERS)),
+            "cnt_sel": In(range(N_COUNTERS)), "cnt_data": Out(64),
             "i_addr": Out(32), "i_data": In(128),
             "ld_addr": Out(32), "ld_data": In(wbits),
             "st_en": Out(1), "st_addr": Out(32), "st_len": Out(range(self.wb + 1)), "st_data": Out(wbits),
@@ -213,18 +335,18 @@ class Accelerator(wiring.Component):
         rs = {s: mems[s].read_port("store") for s in SPACE_ENUM}              # store engine
 
         # ---------------------------------------------------------------- control, fetch, queues
-        IDLE, RUN, DONE = 0, 1, 2
+        # SCAN: after a DEADLOCK, find its PC (the lowest queued instruction) by reading the fetched
+        # instructions backwards, so queue entries carry no PC
+        IDLE, RUN, DONE, SCAN = 0, 1, 2, 3
         state = Signal(2)
-        cycle = Signal(64)
+        cycle = Signal(64)       # the cycles counter: stops when the run ends
         pc = Signal(ENTRY_PC)
-        last_f = Signal(64)
         finished = Signal()
         counters = Array([Signal(64, name=f"cnt_{c}") for c in CNT])
-        m.d.comb += [self.busy.eq(state == RUN), self.done.eq(state == DONE),
-                     self.counters.eq(Cat(*counters))]
+        live = [cycle if i == CNT["cycles"] else counters[i] for i in range(N_COUNTERS)]
+        m.d.comb += [self.busy.eq((state == RUN) | (state == SCAN)), self.done.eq(state == DONE)]
 
-        width = 128 + ENTRY_PC + ENTRY_STALL
-        fifos = [_Fifo(m, cfg.queue_depth, width, f"{q[0]}q") for q in QUEUES]
+        fifos = [_Fifo(m, cfg.queue_depth, cfg, q, f"{q[0]}q") for q in QUEUES]
 
         m.submodules.decoder = dec = Decoder(cfg)
         m.d.comb += [self.i_addr.eq(self.prog_addr + (pc << 4)), dec.word.eq(self.i_data)]
@@ -241,11 +363,11 @@ class Accelerator(wiring.Component):
 
         engines = []
         for q in range(len(QUEUES)):
-            head = fifos[q].rdata[:128]
+            head = fifos[q].unpack(m, fifos[q].rdata, f"{QUEUES[q]}_head")
             ok = Const(1, 1)
             for flag, ch in pops[q].items():
                 ok = ok & (~hdr(head, flag) | (tok[ch] != 0))
-            engines.append(_Engine(m, QUEUES[q], fifos[q], ok & (state == RUN)))
+            engines.append(_Engine(m, QUEUES[q], fifos[q], ok & (state == RUN), _bits(max_cycles(cfg, QUEUES[q]))))
         le, ge, ve, se = (engines[QUEUE_CODE[q]] for q in ("load", "compute", "vector", "store"))
 
         for ch, count in tok.items():
@@ -268,7 +390,7 @@ class Accelerator(wiring.Component):
             with m.If(q_of == q):
                 m.d.comb += room.eq(f.count < f.depth)
         for q, f in enumerate(fifos):
-            m.d.comb += f.wdata.eq(Cat(self.i_data, pc, (cycle - last_f - 1)[:ENTRY_STALL]))
+            m.d.comb += f.wdata.eq(self.i_data)
         fetching = (state == RUN) & ~finished
         halt = Signal()
         halt_code = Signal(3)
@@ -283,45 +405,78 @@ class Accelerator(wiring.Component):
             with m.Elif(room):
                 for q, f in enumerate(fifos):
                     m.d.comb += f.push.eq(q_of == q)
-                m.d.sync += [pc.eq(pc + 1), last_f.eq(cycle)]
-        with m.If(pc == 0):
-            m.d.comb += [f.wdata[128 + ENTRY_PC:].eq(0) for f in fifos]
+                m.d.sync += pc.eq(pc + 1)
 
         # deadlock: nothing busy, nothing can start, fetch cannot go on, something still queued
         any_busy = Const(0, 1)
         any_start = Const(0, 1)
         any_queued = Const(0, 1)
+        any_push = Const(0, 1)
         for e, f in zip(engines, fifos):
             any_busy = any_busy | e.busy
             any_start = any_start | e.start
             any_queued = any_queued | (f.count != 0)
+            any_push = any_push | f.push
         fetch_blocked = finished | ~room | dec.is_finish
-        min_pc = Signal(ENTRY_PC)
-        cand = Const((1 << ENTRY_PC) - 1, ENTRY_PC)
-        for f in reversed(fifos):
-            hp = f.rdata[128:128 + ENTRY_PC]
-            cand = Mux((f.count != 0) & (hp < cand), hp, cand)
-        m.d.comb += min_pc.eq(cand)
-        with m.If((state == RUN) & ~any_busy & ~any_start & any_queued & fetch_blocked
-                  & ~(fetching & (pc == self.prog_len)) & ~(fetching & (dec.fault != 0))):
-            m.d.comb += [halt.eq(1), halt_code.eq(fault_code("DEADLOCK")), halt_pc.eq(min_pc)]
+        deadlock = Signal()
+        m.d.comb += deadlock.eq((state == RUN) & ~any_busy & ~any_start & any_queued & fetch_blocked
+                                & ~(fetching & (pc == self.prog_len)) & ~(fetching & (dec.fault != 0)))
+        with m.If(deadlock):
+            m.d.comb += [halt.eq(1), halt_code.eq(fault_code("DEADLOCK"))]
+        # a fetch-stall cycle: the next instruction waits for room in its queue
+        fetch_stall = fetching & ~halt & ~dec.is_finish & ~any_push
+
+        # SCAN reads instruction pc (from the last fetched one down) and counts, per queue, the
+        # instructions still queued; the one that completes the count is the lowest queued PC
+        remaining = [Signal(range(cfg.queue_depth + 1), name=f"scan_{q}") for q in QUEUES]
+        op = field(self.i_data, "NOP", "opcode")
+        scan_q = Signal(range(len(QUEUES) + 1))
+        m.d.comb += scan_q.eq(Mux(op == opcode_of("NOP"), field(self.i_data, "NOP", "queue"), len(QUEUES)))
+        for ins in INSTRUCTIONS:
+            if ins.queue in QUEUES:
+                with m.If(op == ins.opcode):
+                    m.d.comb += scan_q.eq(QUEUE_CODE[ins.queue])
+        left = Const(0, 1)
+        for q, r in enumerate(remaining):
+            hit = (scan_q == q) & (r != 0)
+            left = left | ((r - hit) != 0)
+            with m.If((state == SCAN) & hit):
+                m.d.sync += r.eq(r - 1)
 
         with m.Switch(state):
             with m.Case(IDLE), m.If(self.start):
-                m.d.sync += [state.eq(RUN), cycle.eq(0), pc.eq(0), finished.eq(0), last_f.eq(0)]
+                m.d.sync += [state.eq(RUN), cycle.eq(0), pc.eq(0), finished.eq(0)]
             with m.Case(RUN):
-                m.d.sync += cycle.eq(cycle + 1)
-                with m.If(halt):
-                    m.d.sync += [state.eq(DONE), self.error.eq(halt_code), self.fault_pc.eq(halt_pc),
-                                 counters[CNT["cycles"]].eq(cycle)]
+                with m.If(deadlock):
+                    m.d.sync += [state.eq(SCAN), self.error.eq(halt_code), pc.eq(pc - 1)]
+                    m.d.sync += [r.eq(f.count) for r, f in zip(remaining, fifos)]
+                with m.Elif(halt):
+                    m.d.sync += [state.eq(DONE), self.error.eq(halt_code), self.fault_pc.eq(halt_pc)]
                 with m.Elif(finished & ~any_busy & ~any_queued):
-                    m.d.sync += [state.eq(DONE), counters[CNT["cycles"]].eq(cycle)]
+                    m.d.sync += state.eq(DONE)
+                with m.Else():
+                    m.d.sync += cycle.eq(cycle + 1)
+            with m.Case(SCAN):
+                m.d.comb += self.i_addr.eq(self.prog_addr + (pc << 4))
+                with m.If(left):
+                    m.d.sync += pc.eq(pc - 1)
+                with m.Else():
+                    m.d.sync += [state.eq(DONE), self.fault_pc.eq(pc)]
 
         # ---------------------------------------------------------------- counters at completion
         events = {c: [] for c in CNT}
 
         def add_event(name, cond, value):
             events[name].append(Mux(cond, value, 0))
+
+        # the stall counters count each stall cycle as it passes (docs/isa.md, the queue model)
+        add_event("fetch_stall", fetch_stall, 1)
+        for q, e in enumerate(engines):
+            add_event(f"{QUEUES[q]}_token_stall", e.waiting, 1)
+
+        XB = ext_bits(cfg)
+        line_bits = max(_bits(cfg.lines(s_) - 1) for s_ in SPACE_ENUM)
+        beats_max = max(1, _ceil(cfg.line_elems * max(ELEMENT_BYTES.values()), dpc))
 
         # ---------------------------------------------------------------- load engine
         w = le.word
@@ -331,21 +486,21 @@ class Accelerator(wiring.Component):
                                               "pad_left", "pad_right", "fill")}
         eb4 = (F["sp"] == SP["ACC"]) | (F["sp"] == SP["VEC"])
         nbytes = Mux(eb4, F["len"] << 2, F["len"])
-        beats = Signal(8)
+        beats = Signal(range(beats_max + 1))
         m.d.comb += beats.eq(Mux(nbytes == 0, 1, (nbytes + dpc - 1) // dpc))
-        lbeat = Signal(8)
-        lline = Signal(16)
+        lbeat = Signal(range(max(2, beats_max)))
+        lline = Signal(line_bits)
         lx = Signal(8)
         ly = Signal(8)
-        lrow = Signal(32)
-        lcur = Signal(32)
+        lrow = Signal(XB)
+        lcur = Signal(XB)
         in_data_phase = le.step >= L
         start = le.start
         cur_beat = Mux(start | ~in_data_phase, 0, lbeat)
         cx = Mux(start, 0, lx)
         cy = Mux(start, 0, ly)
-        crow = Mux(start, F["ext_addr"], lrow)
-        ccur = Mux(start, F["ext_addr"], lcur)
+        crow = Mux(start, F["ext_addr"][:XB], lrow)
+        ccur = Mux(start, F["ext_addr"][:XB], lcur)
         line_end = le.active & is_load & in_data_phase & (cur_beat == beats - 1)
         data_line = ((cy >= F["pad_top"]) & (cy < F["y_size"] - F["pad_bottom"]) &
                      (cx >= F["pad_left"]) & (cx < F["x_size"] - F["pad_right"]))
@@ -354,7 +509,7 @@ class Accelerator(wiring.Component):
         l_last_line = (cx + 1 >= F["x_size"]) & (cy + 1 >= F["y_size"])
         le.set_last(m, Mux(is_load, Mux(lempty, le.step == L - 1, line_end & l_last_line), 1))
         # data bytes moved, counted per line (no product): the lines before this step + this one
-        lbytes_r = Signal(40)
+        lbytes_r = Signal(_bits(max_event(cfg, ["LOAD"], "dma_load_bytes")))
         lbytes = Mux(start, 0, lbytes_r) + Mux(line_end & data_line, nbytes, 0)
         with m.If(le.active):
             m.d.sync += lbytes_r.eq(lbytes)
@@ -394,23 +549,24 @@ class Accelerator(wiring.Component):
         is_rdperf = op == opcode_of("RDPERF")
         S = {n: field(w, "STORE", n) for n in ("sp", "len", "sp_addr", "ext_addr", "x_size", "y_size",
                                                "x_stride", "y_stride")}
+        assert LAYOUT["RDPERF"]["fields"]["ext_addr"] == LAYOUT["STORE"]["fields"]["ext_addr"]
         seb4 = (S["sp"] == SP["ACC"]) | (S["sp"] == SP["VEC"])
         snbytes = Mux(seb4, S["len"] << 2, S["len"])
-        sbeats = Signal(8)
+        sbeats = Signal(range(beats_max + 1))
         m.d.comb += sbeats.eq(Mux(snbytes == 0, 1, (snbytes + dpc - 1) // dpc))
         perf_cycles = _ceil(8 * N_COUNTERS, dpc)
         sstart = se.start
-        sbeat = Signal(8)
-        sline = Signal(16)
+        sbeat = Signal(range(max(2, beats_max)))
+        sline = Signal(line_bits)
         sx = Signal(8)
         sy = Signal(8)
-        srow = Signal(32)
-        scur = Signal(32)
+        srow = Signal(XB)
+        scur = Signal(XB)
         s_data = se.step >= L
         scb = Mux(sstart | ~s_data, 0, sbeat)
         scx = Mux(sstart, 0, sx)
-        csrow = Mux(sstart, S["ext_addr"], srow)
-        cscur = Mux(sstart, S["ext_addr"], scur)
+        csrow = Mux(sstart, S["ext_addr"][:XB], srow)
+        cscur = Mux(sstart, S["ext_addr"][:XB], scur)     # RDPERF: the address of its next beat
         csline = Mux(sstart, 0, sline)
         scy = Mux(sstart, 0, sy)
         s_line_end = se.active & is_store & s_data & (scb == sbeats - 1)
@@ -418,10 +574,16 @@ class Accelerator(wiring.Component):
         sempty = (S["x_size"] == 0) | (S["y_size"] == 0)
         se.set_last(m, Mux(is_store, Mux(sempty, se.step == L - 1, s_line_end & s_last_line),
                            Mux(is_rdperf, se.step == L + perf_cycles - 1, 1)))
-        sbytes_r = Signal(40)
+        sbytes_r = Signal(_bits(max_event(cfg, ["STORE"], "dma_store_bytes")))
         sbytes = Mux(sstart, 0, sbytes_r) + Mux(s_line_end, snbytes, 0)
         with m.If(se.active):
             m.d.sync += sbytes_r.eq(sbytes)
+        # RDPERF: k counters per data step, each read live in the step that writes it (docs/isa.md)
+        k_per = counters_per_beat(cfg)
+        n_beats = _ceil(N_COUNTERS, k_per)
+        pidx = Signal(range(perf_cycles + 1))
+        m.d.comb += pidx.eq(se.step - L)
+        perf_write = se.active & is_rdperf & s_data & (pidx < n_beats)
         with m.If(se.active):
             m.d.sync += [sbeat.eq(scb), sx.eq(scx), sy.eq(scy), srow.eq(csrow), scur.eq(cscur),
                          sline.eq(csline)]
@@ -432,30 +594,25 @@ class Accelerator(wiring.Component):
                 m.d.sync += [sline.eq(csline + 1), sx.eq(Mux(last_x, 0, scx + 1)), sy.eq(scy + last_x),
                              srow.eq(Mux(last_x, csrow + S["y_stride"], csrow)),
                              scur.eq(Mux(last_x, csrow + S["y_stride"], cscur + S["x_stride"]))]
+            with m.If(perf_write):
+                m.d.sync += scur.eq(cscur + 8 * k_per)
         # the scratchpad line of the slot that contains the next step
         rd_line = S["sp_addr"] + csline + s_line_end
         for s in SPACE_ENUM:
             m.d.comb += [rs[s].addr.eq(rd_line),
                          rs[s].valid.eq(se.active & is_store & (S["sp"] == SP[s]) & ~(s_line_end & s_last_line))]
         sdata8 = Array([rs[s].data for s in SPACE_ENUM])[S["sp"]]
-        # RDPERF: snapshot at start, then counters_per_beat counters per data step
-        k_per = counters_per_beat(cfg)
-        snap = Signal(64 * N_COUNTERS)
-        live = Cat(*[Mux(i == CNT["cycles"], cycle, counters[i]) for i in range(N_COUNTERS)])
-        pidx = Signal(range(perf_cycles + 1))
-        m.d.comb += pidx.eq(se.step - L)
-        perf_chunk = snap[:64 * k_per]          # the snapshot shifts down as it is written
-        perf_len = Signal(range(self.wb + 1))
-        remaining = 8 * N_COUNTERS - pidx * 8 * k_per
-        m.d.comb += perf_len.eq(Mux(remaining > 8 * k_per, 8 * k_per, remaining))
-        perf_write = se.active & is_rdperf & s_data & (pidx * k_per < N_COUNTERS)
-        with m.If(sstart & is_rdperf):
-            m.d.sync += snap.eq(live)
-        with m.Elif(perf_write):
-            m.d.sync += snap.eq(snap >> (64 * k_per))
+        # one counter multiplexer serves RDPERF (while it runs) and the host's cnt_sel / cnt_data
+        live_pad = Array(live + [Const(0, 64)] * (n_beats * k_per - N_COUNTERS))
+        csel = Signal(range(n_beats * k_per))
+        m.d.comb += csel.eq(Mux(se.active & is_rdperf, pidx * k_per, self.cnt_sel))
+        chunk = [live_pad[csel + j] for j in range(k_per)]
+        perf_chunk = Cat(*chunk)
+        m.d.comb += self.cnt_data.eq(chunk[0])
+        perf_len = Mux(pidx == n_beats - 1, 8 * (N_COUNTERS - (n_beats - 1) * k_per), 8 * k_per)
         m.d.comb += [
             self.st_en.eq(s_line_end | perf_write),
-            self.st_addr.eq(Mux(is_rdperf, field(w, "RDPERF", "ext_addr") + pidx * 8 * k_per, cscur)),
+            self.st_addr.eq(cscur),
             self.st_len.eq(Mux(is_rdperf, perf_len, snbytes)),
             self.st_data.eq(Mux(is_rdperf, perf_chunk, sdata8)),
         ]
@@ -512,15 +669,15 @@ class Accelerator(wiring.Component):
         with m.If(ge.active):
             m.d.sync += dcnt_r.eq(Mux(in_drain, dcnt + 1, 0))
         ge.set_last(m, Mux(is_gemm, in_drain & (dcnt == R + C - 1), 1))
-        macs_r = Signal(40)
+        macs_r = Signal(_bits(max_event(cfg, ["GEMM"], "macs")))
         macs = Mux(gstart, 0, macs_r) + Mux(streaming, R * C, 0)
         with m.If(ge.active):
             m.d.sync += macs_r.eq(macs)
         # activations: the walker runs on across tiles (tile t's base is act + t*ny*act_ys)
-        act_w = _Walker(m, "gact", 16, gstart, G["act"], G["nx"], G["act_xs"], G["act_ys"])
+        act_w = _Walker(m, "gact", _bits(cfg.lines("ACT") - 1), gstart, G["act"], G["nx"], G["act_xs"], G["act_ys"])
         m.d.comb += act_w.advance.eq(streaming)
         # weights: tile 0 in steps 0..rows-1, tile t+1 in the first rows steps of tile t's slot
-        wcnt_r = Signal(16)
+        wcnt_r = Signal(_bits(MAX_KTILES * R))
         wcnt = Mux(gstart, 0, wcnt_r)
         wread = gact & G["preload"] & ((step < R) | (in_tiles & (tpos < R) & (tidx < G["kt"])))
         with m.If(ge.active):
@@ -557,7 +714,7 @@ class Accelerator(wiring.Component):
             with m.If(gwrite):
                 m.d.sync += [ox_r.eq(Mux(ox_last, 0, ox + 1)), oy_r.eq(Mux(olast, 0, oy + ox_last)),
                              otile_r.eq(otile + olast)]
-        accw = _Walker(m, "gacc", 16, gstart, G["acc"], G["nx"], G["acc_xs"], G["acc_ys"], wrap=olast)
+        accw = _Walker(m, "gacc", _bits(cfg.lines("ACC") - 1), gstart, G["acc"], G["nx"], G["acc_xs"], G["acc_ys"], wrap=olast)
         m.d.comb += accw.advance.eq(gwrite)
         old = rg["ACC"].data
         use_old = G["accumulate"] | (otile != 0)
@@ -567,7 +724,7 @@ class Accelerator(wiring.Component):
             rg["WGT"].addr.eq(G["wgt"] + wcnt),
             rg["ACC"].addr.eq(Mux(gwrite, accw.nxt, accw.cur)),     # the old line, one step ahead
             rg["ACT"].valid.eq(streaming), rg["WGT"].valid.eq(wread),
-            rg["ACC"].valid.eq(gact & (G["accumulate"] | (G["kt"] != 0))),
+            rg["ACC"].valid.eq(gact & gn_any & (G["accumulate"] | (G["kt"] != 0))),   # an empty GEMM reads none
             wg_acc.addr.eq(accw.cur), wg_acc.data.eq(gsum),
             wg_acc.en.eq(gwrite.replicate(len(wg_acc.en))),
         ]
@@ -593,8 +750,6 @@ class Accelerator(wiring.Component):
 
         for q, e in enumerate(engines):
             add_event("instructions", e.complete, 1)
-            add_event("fetch_stall", e.complete, e.fstall)
-            add_event(f"{QUEUES[q]}_token_stall", e.complete, e.tstall)
 
         with m.If(state == RUN):
             for name, terms in events.items():
@@ -615,7 +770,8 @@ class SimTop(wiring.Component):
 
     The host port (``h_addr`` word index, ``h_we``, ``h_wdata``, ``h_rdata``) loads memory while
     the accelerator is idle; ``start`` (one cycle) runs the program at ``prog_addr`` (16-byte
-    aligned) of ``prog_len`` instructions; ``done`` rises when it has finished or faulted."""
+    aligned) of ``prog_len`` instructions; ``done`` rises when it has finished or faulted and the
+    counters have been read (one per cycle through ``cnt_sel`` / ``cnt_data``) into ``counters``."""
 
     def __init__(self, config="tiny", mem_bytes: int = 1 << 20):
         self.cfg = load_config(config)
@@ -633,10 +789,18 @@ class SimTop(wiring.Component):
         m = Module()
         m.submodules.accel = acc = Accelerator(self.cfg)
         m.submodules.mem = mem = ExtMemory(self.cfg, self.mem_bytes)
+        # after done: read the counters one per cycle
+        rd = Signal(range(N_COUNTERS + 1))
+        regs = Array([Signal(64, name=f"counter{i}") for i in range(N_COUNTERS)])
+        with m.If(self.start):
+            m.d.sync += rd.eq(0)
+        with m.Elif(acc.done & (rd < N_COUNTERS)):
+            m.d.sync += [regs[rd].eq(acc.cnt_data), rd.eq(rd + 1)]
         m.d.comb += [
             acc.start.eq(self.start), acc.prog_addr.eq(self.prog_addr), acc.prog_len.eq(self.prog_len),
-            self.busy.eq(acc.busy), self.done.eq(acc.done), self.error.eq(acc.error),
-            self.fault_pc.eq(acc.fault_pc), self.counters.eq(acc.counters),
+            self.busy.eq(acc.busy | (acc.done & (rd < N_COUNTERS))),
+            self.done.eq(acc.done & (rd == N_COUNTERS)), self.error.eq(acc.error),
+            self.fault_pc.eq(acc.fault_pc), self.counters.eq(Cat(*regs)), acc.cnt_sel.eq(rd),
             mem.i_addr.eq(acc.i_addr), acc.i_data.eq(mem.i_data),
             mem.ld_addr.eq(acc.ld_addr), acc.ld_data.eq(mem.ld_data),
             mem.st_en.eq(acc.st_en), mem.st_addr.eq(acc.st_addr), mem.st_len.eq(acc.st_len),

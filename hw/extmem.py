@@ -23,15 +23,14 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from nnaccel.hwconfig import HwConfig
-from nnaccel.isa import N_COUNTERS
+from nnaccel.isa.table import rdperf_counters_per_cycle
 
 __all__ = ["ExtMemory", "counters_per_beat", "word_bytes"]
 
 
 def counters_per_beat(cfg: HwConfig) -> int:
-    """Counters RDPERF writes per data cycle: its ``ceil(8 * N / dpc)`` cycles must carry all N."""
-    cycles = -(-8 * N_COUNTERS // cfg.dma_bytes_per_cycle)
-    return -(-N_COUNTERS // cycles)
+    """Counters RDPERF writes per data cycle (:func:`nnaccel.isa.table.rdperf_counters_per_cycle`)."""
+    return rdperf_counters_per_cycle(cfg.dma_bytes_per_cycle)
 
 
 def word_bytes(cfg: HwConfig) -> int:

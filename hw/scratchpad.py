@@ -7,7 +7,7 @@ Contract: with ``w_en``, line ``w_addr`` := ``w_data`` at the clock edge; ``r_da
 
 from __future__ import annotations
 
-from amaranth.hdl import Array, Const, Elaboratable, Module, Signal, unsigned
+from amaranth.hdl import Array, Const, Elaboratable, Module, Mux, Signal, unsigned
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -57,7 +57,7 @@ class BankedScratchpad(Elaboratable):
     ``data`` is the line ``addr`` selected one cycle earlier, read-before-write). Per bank and cycle,
     the write port goes to the first writer (creation order) with ``en`` set whose address lies in
     the bank; the read port to the first reader with ``valid`` set whose address lies in the bank,
-    else to the first reader (valid or not) whose address lies in it. The bank rules guarantee one
+    else to the first reader (valid or not) whose address lies in it, else to the last reader. The bank rules guarantee one
     writer and one valid reader per bank for valid programs; for a program that breaks them the
     other ports' lines are lost (writes) or wrong (reads).
     """
@@ -90,13 +90,22 @@ class BankedScratchpad(Elaboratable):
         for b in range(self.banks):
             m.submodules[f"bank{b}"] = bk = Scratchpad(self.bank_lines, self.width)
             rdata.append(bk.r_data)
-            for i, p in enumerate(self._w):
-                with (m.Elif if i else m.If)(p.en & (bank(p.addr) == b)):
-                    m.d.comb += [bk.w_en.eq(1), bk.w_addr.eq(p.addr[:lb]), bk.w_data.eq(p.data)]
+            # the last candidate is the default (no "else 0" level): the write enable, or the
+            # reader's bank choice, makes the address / data of a port that does not win irrelevant
+            en = Const(0, 1)
+            waddr, wdata = self._w[-1].addr[:lb], self._w[-1].data
+            for p in reversed(self._w[:-1]):
+                hit = p.en & (bank(p.addr) == b)
+                waddr, wdata = Mux(hit, p.addr[:lb], waddr), Mux(hit, p.data, wdata)
+            for p in self._w:
+                en = en | (p.en & (bank(p.addr) == b))
+            m.d.comb += [bk.w_en.eq(en), bk.w_addr.eq(waddr), bk.w_data.eq(wdata)]
             reqs = [p.valid & (bank(p.addr) == b) for p in self._r] + [bank(p.addr) == b for p in self._r]
-            for i, (p, req) in enumerate(zip(self._r + self._r, reqs)):
-                with (m.Elif if i else m.If)(req):
-                    m.d.comb += bk.r_addr.eq(p.addr[:lb])
+            cands = list(zip(self._r + self._r, reqs))
+            raddr = cands[-1][0].addr[:lb]
+            for p, req in reversed(cands[:-1]):
+                raddr = Mux(req, p.addr[:lb], raddr)
+            m.d.comb += bk.r_addr.eq(raddr)
         for p in self._r:
             if self.banks == 1:
                 m.d.comb += p.data.eq(rdata[0])

@@ -25,7 +25,14 @@ import numpy as np
 from nnaccel.errors import InputError
 from nnaccel.hwconfig import ELEMENT_BYTES, HwConfig, load_config
 from nnaccel.isa import COUNTERS, N_COUNTERS, VEC_BY_CODE, AcceleratorFault, bytes_to_words, decode
-from nnaccel.isa.table import ADD_LEFT_SHIFT, FLAG_CHANNEL, QUEUES, SPACE_ENUM, TOKEN_CHANNELS
+from nnaccel.isa.table import (
+    ADD_LEFT_SHIFT,
+    FLAG_CHANNEL,
+    QUEUES,
+    SPACE_ENUM,
+    TOKEN_CHANNELS,
+    rdperf_counters_per_cycle,
+)
 from nnaccel.quant import multiply_by_quantized_multiplier as mbqm
 from nnaccel.quant import wrap_int32
 
@@ -289,8 +296,6 @@ def _instruction_events(decoded, cfg: HwConfig, sch: Schedule) -> dict[str, np.n
             continue
         for name, v in static_events(d, cfg).items():
             ev[name][i] = v
-        ev["fetch_stall"][i] = sch.fetch_stall[i]
-        ev[f"{d.queue}_token_stall"][i] = sch.token_stall[i]
         if d.name == "GEMM":
             ev["array_busy"][i] = cyc[i]
         elif d.name == "VEC":
@@ -302,9 +307,24 @@ def _instruction_events(decoded, cfg: HwConfig, sch: Schedule) -> dict[str, np.n
     return ev
 
 
-def _snapshot(ev: dict, sch: Schedule, t: int) -> dict[str, int]:
+def _stall_spans(decoded, sch: Schedule) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The stall cycles ``[lo, hi)`` of every instruction, per stall counter (``STALL_COUNTERS``):
+    fetch stall ``f(i-1) + 1 .. f(i) - 1``, token stall ``max(f(i) + 1, e(p)) .. s(i) - 1``."""
+    spans = {"fetch_stall": (sch.fetch - sch.fetch_stall, sch.fetch)}
+    qname = np.array([d.queue for d in decoded])
+    for q in QUEUES:
+        on = qname == q
+        spans[f"{q}_token_stall"] = (np.where(on, sch.start - sch.token_stall, 0), np.where(on, sch.start, 0))
+    return spans
+
+
+def _snapshot(ev: dict, spans: dict, sch: Schedule, t: int) -> dict[str, int]:
+    """The counters as read at cycle ``t``: instructions completed at or before ``t``, stall cycles
+    before ``t``."""
     done = (sch.end >= 0) & (sch.end <= t)
     snap = {name: int(v[done].sum()) for name, v in ev.items()}
+    for name, (lo, hi) in spans.items():
+        snap[name] += int(np.clip(np.minimum(hi, t) - lo, 0, None).sum())
     snap["cycles"] = int(t)
     return snap
 
@@ -391,14 +411,18 @@ class IsaSim:
         decoded = decode_program(words, self.cfg)
         sch = schedule(decoded, self.cfg)
         ev = _instruction_events(decoded, self.cfg, sch)
+        spans = _stall_spans(decoded, sch)
+        per = rdperf_counters_per_cycle(self.cfg.dma_bytes_per_cycle)
         order = sorted((i for i, d in enumerate(decoded) if d.name != "FINISH"),
                        key=lambda i: (sch.start[i], i))
         last = time.perf_counter()
         for k, i in enumerate(order):
             d = decoded[i]
             if d.name == "RDPERF":
-                snap = _snapshot(ev, sch, int(sch.start[i]))
-                vals = np.array([snap[c.name] for c in COUNTERS], np.uint64)
+                # counter id is sampled at the cycle it is written: start + ext_latency + id // per
+                t0 = int(sch.start[i]) + self.cfg.ext_latency
+                vals = np.array([_snapshot(ev, spans, sch, t0 + c.id // per)[c.name] for c in COUNTERS],
+                                np.uint64)
                 self._store_bytes(d.ext_addr, vals.astype("<u8").view(np.uint8))
             else:
                 getattr(self, f"_exec_{d.name.lower()}")(d)
@@ -407,7 +431,7 @@ class IsaSim:
                 progress(k, len(order))
         if progress is not None:
             progress(len(order), len(order))
-        counters = _snapshot(ev, sch, sch.total_cycles)
+        counters = _snapshot(ev, spans, sch, sch.total_cycles)
         return RunResult(self.cfg, counters, sch, len(decoded), time.perf_counter() - t0)
 
     # ---------------------------------------------------------------- semantics

@@ -234,10 +234,12 @@ scratchpad (SCRATCHPAD_RANGE)."""
         Field("ext_addr", 32, 32, "external byte address of the counter snapshot"),
     ), "Write a snapshot of the performance counters to external memory",
           """Writes every performance counter (see the counter table), in table order, as a
-little-endian uint64 to `ext_addr + 8 * id`. The snapshot is taken at the instruction's start
-cycle `t`: `cycles` is `t`; every other counter includes exactly the instructions that completed
-at or before `t` (an instruction's events count when it completes). The program must not read
-the snapshot back with LOAD. Faults: bytes outside the DMA window (DMA_WINDOW).""",
+little-endian uint64 to `ext_addr + 8 * id`, `k = ceil(N_COUNTERS / ceil(8 * N_COUNTERS /
+dma_bytes_per_cycle))` counters per cycle after the latency: counter `id` is sampled at cycle
+`t = s + ext_latency + id // k` (`s`: the instruction's start cycle), so `cycles` is `t`; the stall
+counters include the stall cycles before `t`, every other counter exactly the instructions that
+completed at or before `t` (their events count when they complete). The program must not read the
+snapshot back with LOAD. Faults: bytes outside the DMA window (DMA_WINDOW).""",
           "`ext_latency + ceil(8 * N_COUNTERS / dma_bytes_per_cycle)`"),
     Instr("NOP", 6, "control", (
         Field("queue", 8, 2, "queue that executes it", QUEUE_ENUM),
@@ -399,15 +401,30 @@ COUNTERS: tuple[Counter, ...] = (
     Counter("store_busy", 6, "cycles of STORE / RDPERF instructions and store-queue NOPs"),
     Counter("dma_load_bytes", 7, "bytes read from external memory (`len * element_bytes` per data line)"),
     Counter("dma_store_bytes", 8, "bytes written to external memory"),
-    Counter("fetch_stall", 9, "cycles the fetch unit waited for room in a full queue"),
-    Counter("load_token_stall", 10, "cycles the load queue's next instruction waited for tokens"),
-    Counter("compute_token_stall", 11, "cycles the compute queue's next instruction waited for tokens"),
-    Counter("store_token_stall", 12, "cycles the store queue's next instruction waited for tokens"),
+    Counter("fetch_stall", 9, "cycles the fetch unit waited for room in a full queue (counted as they "
+                              "pass)"),
+    Counter("load_token_stall", 10, "cycles the load queue's next instruction waited for tokens (counted "
+                                    "as they pass)"),
+    Counter("compute_token_stall", 11, "cycles the compute queue's next instruction waited for tokens "
+                                       "(counted as they pass)"),
+    Counter("store_token_stall", 12, "cycles the store queue's next instruction waited for tokens "
+                                     "(counted as they pass)"),
     Counter("dma_latency", 13, "cycles LOAD / STORE / RDPERF spent on external-memory latency"),
-    Counter("vector_token_stall", 14, "cycles the vector queue's next instruction waited for tokens"),
+    Counter("vector_token_stall", 14, "cycles the vector queue's next instruction waited for tokens "
+                                      "(counted as they pass)"),
 )
 COUNTER_BY_NAME: dict[str, Counter] = {c.name: c for c in COUNTERS}
 N_COUNTERS = len(COUNTERS)
+#: Counters whose events count in the cycles they occur (stall cycles), not at an instruction's
+#: completion: ``fetch_stall`` and each queue's ``<queue>_token_stall``.
+STALL_COUNTERS = ("fetch_stall", *(f"{q}_token_stall" for q in QUEUES))
+
+
+def rdperf_counters_per_cycle(dma_bytes_per_cycle: int) -> int:
+    """``k``: counters RDPERF writes (and samples) per cycle after its latency; its
+    ``ceil(8 * N_COUNTERS / dma_bytes_per_cycle)`` data cycles carry all of them."""
+    cycles = -(-8 * N_COUNTERS // dma_bytes_per_cycle)
+    return -(-N_COUNTERS // cycles)
 
 #: The queue model, written once for docs/isa.md and docs/accelerator.md.
 QUEUE_MODEL = """\
@@ -437,8 +454,9 @@ engine's next instruction waits for a token that no fetched or fetchable instruc
 and the fetch unit cannot proceed; the PC is the lowest index among the waiting instructions.
 Results in memory after a fault are unspecified.
 
-Stall accounting (performance counters): the gap `s(i) - max(f(i) + 1, e(p))` counts as the
-queue's token stall; `f(i) - f(i-1) - 1` counts as fetch stall."""
+Stall accounting (performance counters): the cycles `max(f(i) + 1, e(p)) .. s(i) - 1` count as the
+queue's token stall, the cycles `f(i-1) + 1 .. f(i) - 1` as fetch stall, each in the cycle it
+passes (a counter read at cycle `t` includes the stall cycles before `t`)."""
 
 
 #: Scratchpad banks, written once for docs/isa.md and docs/accelerator.md.

@@ -16,7 +16,7 @@ from nnaccel.sim.isasim import IsaSim, find_conflicts
 from nnaccel import registry
 from nnaccel.golden.interpreter import run_model
 from nnaccel.hwconfig import load_config
-from nnaccel.isa import N_COUNTERS, AcceleratorFault, encode
+from nnaccel.isa import COUNTERS, N_COUNTERS, AcceleratorFault, encode
 from nnaccel.model import ModelBuilder
 from nnaccel.model import OperandType as T
 from nnaccel.program import ProgramBuilder
@@ -165,6 +165,10 @@ ERRORS = {
                                                   p.finish())),
     "deadlock": lambda: _words(lambda p: (p.nop("load"), p.nop("compute", pop_prev=1), p.finish())),
     "no_finish": lambda: _words(lambda p: (p.nop("load"), p.nop("store"))),
+    # several queues blocked, the lowest waiting PC (2) neither the first nor the last queued
+    "deadlock_lowest_pc": lambda: _words(lambda p: (
+        p.nop("load"), p.nop("store"), p.nop("vector", pop_prev=1), p.nop("load"),
+        p.nop("compute", pop_next=1), p.nop("store", pop_prev=1), p.nop("vector"), p.finish())),
 }
 
 
@@ -209,6 +213,29 @@ def test_rdperf_snapshot_matches_isa_sim():
     res = sim.run(p.words)
     rtl = run_words_rtl(WINDOW, p.words, {0x4000: np.arange(24, dtype=np.uint8)}, read=[(0x6000, 8 * N_COUNTERS)],
                         max_cycles=100_000)
+    assert rtl.fault == "OK"
+    assert rtl.regions[0] == sim.mem[0x6000:0x6000 + 8 * N_COUNTERS].tobytes()
+    assert rtl.counters == res.counters
+
+
+def test_rdperf_reads_stall_in_progress_matches_isa_sim():
+    """RDPERF samples each counter in the cycle it writes it; a token stall still going on counts
+    its cycles so far (the ISA simulator's interval arithmetic), bytes and counters equal."""
+    from nnaccel.sim.rtl_runner import run_words_rtl
+    p = ProgramBuilder(WINDOW)
+    p.gemm(0, 0, 40, push_prev=1)
+    p.nop("load", pop_next=1)                                   # waits for the GEMM's token
+    p.rdperf(0x6000)                                            # reads while both stalls go on
+    for _ in range(WINDOW.queue_depth + 1):
+        p.nop("compute")                                        # the last waits for room: fetch stall
+    p.finish()
+    sim = IsaSim(WINDOW, mem_size=1 << 16)
+    res = sim.run(p.words)
+    snap = sim.mem[0x6000:0x6000 + 8 * N_COUNTERS].view(np.uint64)
+    ids = {c.name: c.id for c in COUNTERS}
+    assert snap[ids["load_token_stall"]] > 0 and snap[ids["fetch_stall"]] > 0
+    assert snap[ids["instructions"]] == 0
+    rtl = run_words_rtl(WINDOW, p.words, read=[(0x6000, 8 * N_COUNTERS)], max_cycles=100_000)
     assert rtl.fault == "OK"
     assert rtl.regions[0] == sim.mem[0x6000:0x6000 + 8 * N_COUNTERS].tobytes()
     assert rtl.counters == res.counters

@@ -107,9 +107,29 @@ def test_rdperf_snapshot():
     sim, r = run(p)
     snap = sim.read(1024, (len(COUNTERS),), np.uint64)
     named = {c.name: int(snap[c.id]) for c in COUNTERS}
-    assert named["cycles"] == 20 and named["instructions"] == 2 and named["macs"] == 160
+    # counter id is sampled when it is written: start 20 + latency 8 + id (tiny: one per cycle)
+    assert [int(snap[c.id]) for c in COUNTERS if c.name == "cycles"] == [20 + 8 + COUNTERS[0].id]
+    assert named["instructions"] == 2 and named["macs"] == 160
     assert named["array_busy"] == 18 and named["store_busy"] == 0
+    # stall cycles count as they pass: the vector NOP waited [2, 19), the RDPERF itself [3, 20)
+    assert named["vector_token_stall"] == 17 and named["store_token_stall"] == 17
     assert r.counters["store_busy"] == 8 + 2 * len(COUNTERS) and r.counters["dma_store_bytes"] == 8 * len(COUNTERS)
+
+
+def test_rdperf_reads_a_stall_in_progress():
+    """A stall counter read by RDPERF while the stall goes on includes the cycles before the read."""
+    p = ProgramBuilder("tiny")
+    p.gemm(0, 0, 40, push_prev=1)                                       # [1, 49)
+    p.nop("load", pop_next=1)                                           # fetched 1, waits [2, 49)
+    p.rdperf(1024)                                                      # fetched 2, starts 3
+    p.finish()
+    sim, r = run(p)
+    snap = sim.read(1024, (len(COUNTERS),), np.uint64)
+    by_id = {c.name: c.id for c in COUNTERS}
+    t = 3 + 8 + by_id["load_token_stall"]                               # when that counter is sampled
+    assert int(snap[by_id["load_token_stall"]]) == t - 2
+    assert int(snap[by_id["instructions"]]) == 0 and int(snap[by_id["cycles"]]) == 3 + 8 + by_id["cycles"]
+    assert r.counters["load_token_stall"] == 49 - 2
 
 
 # ------------------------------------------------------------------------------- faults
