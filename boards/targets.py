@@ -28,11 +28,13 @@ class Target:
     device_args: tuple[str, ...]
     budget: dict
     dsp_cells: int        # array cells given a DSP multiplier (the rest use LUT multipliers)
+    array_dsp: str | None = None   # how those cells use DSPs (``SystolicArray``'s ``dsp``: None = one each)
 
 
 TARGETS = {
     "ice40": Target("ice40", "ice40", "synth_ice40 -dsp -spram", "nextpnr-ice40", ("--up5k", "--package", "sg48"),
-                    {"device": "iCE40UP5K", "lut": 5280, "dsp": 8, "bram": 30, "spram": 4, "ff": 5280}, dsp_cells=8),
+                    {"device": "iCE40UP5K", "lut": 5280, "dsp": 8, "bram": 30, "spram": 4, "ff": 5280}, dsp_cells=16,
+                    array_dsp="ice40_dual8"),        # two 8x8 products per SB_MAC16: 16 cells on 8
     "ecp5": Target("ecp5", "ecp5", "synth_ecp5", "nextpnr-ecp5", ("--25k", "--package", "CABGA256"),
                    {"device": "LFE5U-25F", "lut": 24288, "dsp": 28, "bram": 56, "ff": 24288}, dsp_cells=28),
 }

@@ -291,9 +291,10 @@ class Accelerator(wiring.Component):
     """The accelerator core for one hardware configuration (ports: control/status, counters, and
     the instruction / load / store ports of external memory; see :class:`SimTop`)."""
 
-    def __init__(self, config="tiny", dsp_cells: int | None = None):
+    def __init__(self, config="tiny", dsp_cells: int | None = None, array_dsp: str | None = None):
         self.cfg = cfg = load_config(config)
         self.dsp_cells = dsp_cells          # array cells on DSP multipliers (None: all; synthesis sets it)
+        self.array_dsp = array_dsp          # how they use DSPs (SystolicArray's dsp; synthesis sets it)
         if cfg.ext_latency < 1:
             raise ValueError("The RTL needs ext_latency >= 1 (STORE reads its first line during the "
                              "last latency cycle).")
@@ -632,7 +633,7 @@ class Accelerator(wiring.Component):
         lr = R.bit_length() - 1                       # rows is a power of two
         pre = Mux(G["preload"], R, 0)
         gn_any = (G["nx"] != 0) & (G["ny"] != 0)      # the tiles stream nx*ny lines (counted, no product)
-        m.submodules.array = arr = SystolicArray(R, C, dsp_cells=self.dsp_cells)
+        m.submodules.array = arr = SystolicArray(R, C, dsp_cells=self.dsp_cells, dsp=self.array_dsp)
         gact = ge.active & is_gemm
         # the weight buffer that holds the most recent tile; a preloading GEMM starts in the other
         cur_buf = Signal()

@@ -16,10 +16,14 @@ Contract:
   a cell's weight exactly after the vectors presented up to cycle ``c`` have passed that cell, and
   is in place for every vector presented after ``c``.
 - ``a_signed`` / ``w_signed``: the raw 8-bit lanes are int8 (1) or uint8 (0); a zero point is a
-  9-bit signed value (-128..255). ``a_signed``, ``a_zp`` must be held while vectors are in flight.
+  9-bit signed value in the range of its lane's type (int8: -128..127, uint8: 0..255; NNAPI's rule,
+  which the GEMM engine's 8-bit ``za`` / ``zw`` fields guarantee). ``a_signed``, ``a_zp`` must be
+  held while vectors are in flight.
 
-Inside, the zero point is removed combinationally, row ``i`` of the input is delayed ``i`` cycles
-(skew), activations (with their buffer-select bit) move right and partial sums move down one cell
+Inside, the zero point is removed combinationally, giving an 8-bit magnitude and a sign (see
+:mod:`~nnaccel.hw.pe`: every product is 8 x 8 unsigned, two of them fit one iCE40 SB_MAC16), row
+``i`` of the input is delayed ``i`` cycles (skew), activations (with their sign and buffer-select
+bit) move right and partial sums move down one cell
 per cycle, column ``j`` of the weight rows is delayed ``j`` cycles, and column ``j`` of the result
 is delayed ``cols - 1 - j`` cycles (de-skew). Partial sums inside are
 :func:`~nnaccel.hw.pe.partial_sum_width` bits (exact, no wrap) and sign-extended to 32 bits at the
@@ -29,11 +33,11 @@ bottom edge. The software model is :func:`array_model`.
 from __future__ import annotations
 
 import numpy as np
-from amaranth.hdl import Module, Mux, Signal, signed, unsigned
+from amaranth.hdl import Module, Signal, signed, unsigned
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from .pe import ACC_WIDTH, OPERAND_WIDTH, PE, partial_sum_width
+from .pe import ACC_WIDTH, OPERAND_WIDTH, PE, Dual8x8, partial_sum_width, sign_magnitude
 
 __all__ = ["SystolicArray", "array_latency", "array_model"]
 
@@ -52,18 +56,24 @@ def array_model(a: np.ndarray, w: np.ndarray, a_zp: int = 0, w_zp: int = 0) -> n
     return (((acc + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)).astype(np.int32)
 
 
-def _extend(raw, is_signed):
-    """A raw 8-bit lane as a 9-bit signed value: sign- or zero-extended."""
-    return Mux(is_signed, raw.as_signed(), raw.as_unsigned())
-
-
 class SystolicArray(wiring.Component):
     """``rows`` x ``cols`` MAC array (see the module docstring). ``dsp_cells`` cells (row-major
-    first) use a ``*`` that Yosys may map to a DSP; the rest use LUT multipliers."""
+    first; default all) multiply on DSPs, the rest in LUTs. ``dsp`` says how:
 
-    def __init__(self, rows: int, cols: int, dsp_cells: int | None = None):
+    - ``None``: one plain ``*`` per cell (8 x 8 unsigned; what simulators run, and what Yosys maps
+      to one DSP each: an iCE40 SB_MAC16 in its 16x16 mode, an ECP5 MULT18X18D);
+    - ``"ice40_dual8"``: two cells per hand-instantiated SB_MAC16 in its 8x8 mode (``dsp_cells``
+      cells on ``ceil(dsp_cells / 2)`` SB_MAC16), for synthesis only;
+    - ``"dual8"``: the same pairing with plain products (to simulate the paired wiring).
+    """
+
+    DSP_KINDS = (None, "dual8", "ice40_dual8")
+
+    def __init__(self, rows: int, cols: int, dsp_cells: int | None = None, dsp: str | None = None):
+        assert dsp in self.DSP_KINDS, dsp
         self.rows, self.cols = rows, cols
-        self.dsp_cells = rows * cols if dsp_cells is None else dsp_cells
+        self.dsp_cells = rows * cols if dsp_cells is None else min(dsp_cells, rows * cols)
+        self.dsp = dsp
         self.latency = array_latency(rows, cols)
         super().__init__({
             "w_we": In(1),
@@ -81,6 +91,11 @@ class SystolicArray(wiring.Component):
             "o_data": Out(data.ArrayLayout(signed(ACC_WIDTH), cols)),
         })
 
+    @property
+    def dsp_blocks(self) -> int:
+        """DSP blocks the cells on DSPs take (one per cell, or one per pair with the 8x8 mode)."""
+        return self.dsp_cells if self.dsp is None else (self.dsp_cells + 1) // 2
+
     def elaborate(self, platform):
         m = Module()
         R, C = self.rows, self.cols
@@ -88,9 +103,21 @@ class SystolicArray(wiring.Component):
         pes = [[None] * C for _ in range(R)]
         for i in range(R):
             for j in range(C):
-                pe = PE(use_dsp=(i * C + j) < self.dsp_cells, ps_width=psw)
+                k = i * C + j
+                mul = "lut" if k >= self.dsp_cells else ("dsp" if self.dsp is None else "ext")
+                pe = PE(mul=mul, ps_width=psw)
                 m.submodules[f"pe_{i}_{j}"] = pe
                 pes[i][j] = pe
+        # the 8x8 mode: DSP cells 2q and 2q+1 (row-major) share DSP q
+        if self.dsp is not None:
+            cells = [pes[k // C][k % C] for k in range(self.dsp_cells)]
+            for q in range(0, len(cells), 2):
+                mac = Dual8x8(instance=self.dsp == "ice40_dual8")
+                m.submodules[f"mac_{q // 2}"] = mac
+                m.d.comb += [mac.a0.eq(cells[q].m_a), mac.b0.eq(cells[q].m_b), cells[q].m_p.eq(mac.p0)]
+                if q + 1 < len(cells):
+                    m.d.comb += [mac.a1.eq(cells[q + 1].m_a), mac.b1.eq(cells[q + 1].m_b),
+                                 cells[q + 1].m_p.eq(mac.p1)]
 
         def delay(sig, n, name):
             prev = sig
@@ -100,31 +127,33 @@ class SystolicArray(wiring.Component):
                 prev = d
             return prev
 
-        # input stage: remove the zero point (combinational), then skew row i by i cycles; the
-        # buffer-select bit travels with the activation
+        # input stage: remove the zero point (combinational, sign-magnitude), then skew row i by i
+        # cycles; the sign and the buffer-select bit travel with the activation
         for i in range(R):
-            a0 = Signal(signed(OPERAND_WIDTH), name=f"a_in{i}")
-            m.d.comb += a0.eq(_extend(self.a_data[i], self.a_signed) - self.a_zp)
-            m.d.comb += [pes[i][0].a_in.eq(delay(a0, i, f"a_skew{i}")),
+            mag, neg = sign_magnitude(m, self.a_data[i], self.a_signed, self.a_zp, f"a_in{i}")
+            m.d.comb += [pes[i][0].a_in.eq(delay(mag, i, f"a_skew{i}")),
+                         pes[i][0].a_neg.eq(delay(neg, i, f"n_skew{i}")),
                          pes[i][0].sel_in.eq(delay(self.a_sel, i, f"s_skew{i}"))]
             for j in range(1, C):
                 m.d.comb += [pes[i][j].a_in.eq(pes[i][j - 1].a_out),
+                             pes[i][j].a_neg.eq(pes[i][j - 1].a_neg_out),
                              pes[i][j].sel_in.eq(pes[i][j - 1].sel_out)]
 
         # weights: one row per cycle, zero point removed on the way in, column j delayed j cycles
         for j in range(C):
-            wj = Signal(signed(OPERAND_WIDTH), name=f"w_in{j}")
-            m.d.comb += wj.eq(_extend(self.w_data[j], self.w_signed) - self.w_zp)
+            mag, neg = sign_magnitude(m, self.w_data[j], self.w_signed, self.w_zp, f"w_in{j}")
             we = delay(self.w_we, j, f"w_we_skew{j}")
             row = delay(self.w_row, j, f"w_row_skew{j}")
             sel = delay(self.w_sel, j, f"w_sel_skew{j}")
-            wd = delay(wj, j, f"w_skew{j}")
+            wm = delay(mag, j, f"w_skew{j}")
+            wn = delay(neg, j, f"w_nskew{j}")
             for i in range(R):
                 pe = pes[i][j]
                 m.d.comb += [
                     pe.w_load.eq(we & (row == i)),
                     pe.w_sel.eq(sel),
-                    pe.w_in.eq(wd),
+                    pe.w_in.eq(wm),
+                    pe.w_neg.eq(wn),
                     pe.ps_in.eq(0 if i == 0 else pes[i - 1][j].ps_out),
                 ]
 

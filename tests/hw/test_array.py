@@ -7,27 +7,31 @@ from nnaccel.hw.array import SystolicArray, array_latency, array_model
 from nnaccel.hw.pe import PE
 
 
-@pytest.mark.parametrize("use_dsp", [True, False])
-def test_pe_mac(use_dsp):
-    dut = PE(use_dsp=use_dsp)
+@pytest.mark.parametrize("mul", ["dsp", "lut"])
+def test_pe_mac(mul):
+    """A cell adds (or subtracts, by the XOR of the signs) the 8 x 8 product of the magnitudes:
+    the signed product of two values in [-255, 255], wrapping at 32 bits."""
+    dut = PE(mul=mul)
     rng = np.random.default_rng(1)
     cases = [(int(a), int(w), int(p)) for a, w, p in zip(rng.integers(-255, 256, 40),
                                                           rng.integers(-255, 256, 40),
                                                           rng.integers(-2**31, 2**31, 40))]
-    cases += [(-255, -255, 2**31 - 1), (255, -255, -2**31), (-256, -256, 0)]
+    cases += [(-255, -255, 2**31 - 1), (255, -255, -2**31), (-255, 255, 0), (0, -7, 5), (-3, 0, -1)]
 
     async def bench(ctx):
         for a, w, p in cases:
-            ctx.set(dut.w_in, w)
+            ctx.set(dut.w_in, abs(w))
+            ctx.set(dut.w_neg, int(w < 0))
             ctx.set(dut.w_load, 1)
             await ctx.tick()
             ctx.set(dut.w_load, 0)
-            ctx.set(dut.a_in, a)
+            ctx.set(dut.a_in, abs(a))
+            ctx.set(dut.a_neg, int(a < 0))
             ctx.set(dut.ps_in, p)
             await ctx.tick()
             want = ((p + a * w + 2**31) % 2**32) - 2**31
             assert ctx.get(dut.ps_out) == want, (a, w, p)
-            assert ctx.get(dut.a_out) == a
+            assert ctx.get(dut.a_out) == abs(a) and ctx.get(dut.a_neg_out) == int(a < 0)
 
     sim = Simulator(dut)
     sim.add_clock(1e-6)
@@ -35,8 +39,8 @@ def test_pe_mac(use_dsp):
     sim.run()
 
 
-def _drive_array(rows, cols, w, a_vectors, a_zp, w_zp, a_signed, w_signed, dsp_cells=None):
-    dut = SystolicArray(rows, cols, dsp_cells=dsp_cells)
+def _drive_array(rows, cols, w, a_vectors, a_zp, w_zp, a_signed, w_signed, dsp_cells=None, dsp=None):
+    dut = SystolicArray(rows, cols, dsp_cells=dsp_cells, dsp=dsp)
     got = []
 
     async def bench(ctx):
@@ -73,16 +77,20 @@ def _drive_array(rows, cols, w, a_vectors, a_zp, w_zp, a_signed, w_signed, dsp_c
     return dut, got
 
 
-@pytest.mark.parametrize("rows,cols,a_signed,w_signed", [(4, 4, 1, 1), (3, 5, 0, 1), (4, 2, 0, 0)])
-def test_array_matches_numpy(rows, cols, a_signed, w_signed):
+@pytest.mark.parametrize("dsp", [None, "dual8"])
+@pytest.mark.parametrize("rows,cols,a_signed,w_signed", [(4, 4, 1, 1), (3, 5, 0, 1), (4, 2, 0, 0), (4, 4, 0, 1),
+                                                         (4, 4, 1, 0)])
+def test_array_matches_numpy(rows, cols, a_signed, w_signed, dsp):
     rng = np.random.default_rng(rows * 7 + cols)
     lo_a, hi_a = (-128, 128) if a_signed else (0, 256)
     lo_w, hi_w = (-128, 128) if w_signed else (0, 256)
     w = rng.integers(lo_w, hi_w, (rows, cols))
     a = rng.integers(lo_a, hi_a, (9, rows))
     a_zp = int(rng.integers(lo_a, hi_a))
-    w_zp = 0 if w_signed else int(rng.integers(0, 256))
-    dut, got = _drive_array(rows, cols, w, a, a_zp, w_zp, a_signed, w_signed, dsp_cells=rows * cols // 2)
+    w_zp = int(rng.integers(lo_w, hi_w))
+    # dual8 with an odd number of DSP cells leaves one SB_MAC16 half unused
+    dsp_cells = rows * cols // 2 + (1 if dsp else 0)
+    dut, got = _drive_array(rows, cols, w, a, a_zp, w_zp, a_signed, w_signed, dsp_cells=dsp_cells, dsp=dsp)
     want = array_model(a, w, a_zp, w_zp)
     assert [g for _, g in got] == want.tolist()
     # fixed latency, one result per cycle
@@ -113,11 +121,11 @@ def test_array_verilator(rows, cols):
     assert res["latency"] == array_latency(rows, cols)
 
 
-def _drive_tiles(rows, cols, ws, tiles, a_zp, w_zp, a_signed, w_signed, b0=0):
+def _drive_tiles(rows, cols, ws, tiles, a_zp, w_zp, a_signed, w_signed, b0=0, dsp=None):
     """The GEMM engine's K-tile schedule: tile 0's weights in ``rows`` cycles, then tile t's
     vectors stream through buffer ``b0 ^ (t & 1)`` for ``max(n, rows)`` cycles while tile t+1's
     weights are loaded into the other buffer, starting in the same cycle as tile t's first vector."""
-    dut = SystolicArray(rows, cols, dsp_cells=rows * cols // 2)
+    dut = SystolicArray(rows, cols, dsp_cells=rows * cols // 2, dsp=dsp)
     n = len(tiles[0])
     T = max(n, rows)
     sched = {}
@@ -166,16 +174,17 @@ def _drive_tiles(rows, cols, ws, tiles, a_zp, w_zp, a_signed, w_signed, b0=0):
     return got, T
 
 
-@pytest.mark.parametrize("rows,cols,n,ntiles,b0", [(4, 4, 7, 3, 0), (4, 4, 4, 4, 1), (4, 2, 2, 3, 0),
-                                                   (2, 4, 5, 2, 1), (8, 8, 8, 3, 0), (8, 8, 1, 3, 1)])
-def test_array_double_buffered_tiles(rows, cols, n, ntiles, b0):
+@pytest.mark.parametrize("rows,cols,n,ntiles,b0,dsp", [(4, 4, 7, 3, 0, None), (4, 4, 4, 4, 1, "dual8"),
+                                                       (4, 2, 2, 3, 0, None), (2, 4, 5, 2, 1, "dual8"),
+                                                       (8, 8, 8, 3, 0, "dual8"), (8, 8, 1, 3, 1, None)])
+def test_array_double_buffered_tiles(rows, cols, n, ntiles, b0, dsp):
     """Tile t+1's weights load into the idle buffer while tile t streams (including ``n == rows``,
     where the next tile's first vector follows the last one of this tile in the next cycle):
     every result is the NumPy product of its own tile."""
     rng = np.random.default_rng(rows * 100 + n * 10 + ntiles)
     ws = [rng.integers(-128, 128, (rows, cols)) for _ in range(ntiles)]
     tiles = [rng.integers(0, 256, (n, rows)) for _ in range(ntiles)]
-    got, T = _drive_tiles(rows, cols, ws, tiles, a_zp=17, w_zp=-5, a_signed=0, w_signed=1, b0=b0)
+    got, T = _drive_tiles(rows, cols, ws, tiles, a_zp=17, w_zp=-5, a_signed=0, w_signed=1, b0=b0, dsp=dsp)
     want = [row for w, a in zip(ws, tiles) for row in array_model(a, w, 17, -5).tolist()]
     assert [g for _, g in got] == want
     lat = array_latency(rows, cols)
@@ -199,3 +208,66 @@ def test_partial_sums_are_narrow_and_exact():
         want = array_model(a, w, azp, wzp)
         assert abs(int(want[0, 0])) == rows * 255 * 255
         assert [g for _, g in got] == want.tolist()
+
+
+def _yosys_ice40_cell_model(name: str) -> str:
+    """The Verilog of one iCE40 cell from Yosys' own behavioural models (``ice40/cells_sim.v`` of
+    the Yosys that synthesizes, so the check uses the model of the cell that gets placed)."""
+    import shutil
+    from pathlib import Path
+    yosys = shutil.which("yosys")
+    if yosys is None:
+        pytest.fail("no native yosys on PATH")
+    text = (Path(yosys).resolve().parent.parent / "share" / "yosys" / "ice40" / "cells_sim.v").read_text()
+    start = text.index(f"module {name} (")
+    return text[start:text.index("endmodule", start) + len("endmodule")] + "\n"
+
+
+@pytest.mark.synth
+def test_sb_mac16_dual8_against_yosys_model(tmp_path):
+    """The hand-instantiated SB_MAC16 of :class:`Dual8x8` (its parameters: 8x8 mode, unsigned, no
+    registers, adders bypassed) computes two independent 8 x 8 unsigned products: evaluated with
+    Yosys' behavioural model of the cell on NumPy's random and extreme operands, and proven for
+    every input with Yosys' SAT solver. (Verilator and the Amaranth simulator run the plain
+    products; a wrong parameter would pass every other simulation and fail on the board.)"""
+    import re
+    import subprocess
+
+    from amaranth.back import rtlil
+    from amaranth.hdl import Module, Signal
+    from amaranth.lib import wiring
+    from amaranth.lib.wiring import In, Out
+    from nnaccel.hw.pe import Dual8x8
+
+    class Check(wiring.Component):
+        def __init__(self):
+            super().__init__({"a0": In(8), "b0": In(8), "a1": In(8), "b1": In(8), "p0": Out(16), "p1": Out(16),
+                              "ok": Out(1)})
+
+        def elaborate(self, platform):
+            m = Module()
+            m.submodules.mac = mac = Dual8x8(instance=True)
+            ref0, ref1 = Signal(16), Signal(16)
+            m.d.comb += [mac.a0.eq(self.a0), mac.b0.eq(self.b0), mac.a1.eq(self.a1), mac.b1.eq(self.b1),
+                         self.p0.eq(mac.p0), self.p1.eq(mac.p1),
+                         ref0.eq(self.a0 * self.b0), ref1.eq(self.a1 * self.b1),
+                         self.ok.eq((mac.p0 == ref0) & (mac.p1 == ref1))]
+            return m
+
+    (tmp_path / "cell.v").write_text(_yosys_ice40_cell_model("SB_MAC16"))
+    (tmp_path / "check.il").write_text(rtlil.convert(Check(), name="check"))
+    rng = np.random.default_rng(8)
+    ops = rng.integers(0, 256, (200, 4)).tolist()
+    ops += [[255, 255, 255, 255], [0, 255, 255, 0], [255, 1, 1, 255], [128, 2, 3, 128], [0, 0, 0, 0]]
+    script = ["read_verilog cell.v", "read_rtlil check.il", "hierarchy -top check", "proc", "flatten", "opt_clean"]
+    for a0, b0, a1, b1 in ops:
+        script.append(f"eval -set a0 {a0} -set b0 {b0} -set a1 {a1} -set b1 {b1} -show p0 -show p1")
+    script.append("sat -prove ok 1 -verify")
+    (tmp_path / "t.ys").write_text("\n".join(script) + "\n")
+    p = subprocess.run(["yosys", "-s", "t.ys"], cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                       check=False)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
+    got = [int(v, 2) for v in re.findall(r"Eval result: \\p[01] = 16'([01]+)\.", p.stdout)]
+    want = [x for a0, b0, a1, b1 in ops for x in (a0 * b0, a1 * b1)]
+    assert got == want
+    assert "SAT proof finished - no model found: SUCCESS!" in p.stdout
