@@ -525,7 +525,7 @@ class IsaSim:
             r = a + (self.sp["ACC"][dst_l].astype(np.int64) if d.accumulate else 0)
         elif name == "DIV":
             # x and m are int32, so the product (|x * m| <= 2**62) is exact in int64.
-            q = (wrap_int32(np.abs(a) + p["half"]) * p["m"]) >> (p["s"] & 63)
+            q = (wrap_int32(np.abs(a) + p["half"]) * p["m"]) >> (30 + ((p["s"] - 30) & 31))
             r = np.clip(np.where(a < 0, -q, q), p["lo"], p["hi"])
         elif name == "LUT":
             r = table[a & 0xFF]

@@ -330,7 +330,8 @@ VEC_FUNCS: tuple[VecFunc, ...] = (
             "quantized subtract: as ADDQ with `x1 - x2`." + _narrow_doc(_ADD_BITS), steps=3, bits=_ADD_BITS),
     VecFunc("MULQ", 3, "ACT", "ACT", "ACT", ("z1", "z2", "m", "e", "zo", "lo", "hi"),
             "quantized multiply as NNAPI `mulQuant8`: `clamp(mbqm((a - z1) * (b - z2), m, e) + zo, "
-            "lo, hi)` (the product needs a 10 x 10-bit multiplier)." + _narrow_doc(_MUL_BITS), bits=_MUL_BITS),
+            "lo, hi)`; two steps: the lane's one multiplier forms `(a - z1) * (b - z2)`, then `mbqm`."
+            + _narrow_doc(_MUL_BITS), steps=2, bits=_MUL_BITS),
     VecFunc("MAX", 4, "ACT", "ACT", "ACT", (),
             "`max(a, b)` (max pooling: one MAX per window tap, `src2 == dst`)"),
     VecFunc("SUMW", 5, "ACT", None, "ACC", (),
@@ -338,7 +339,8 @@ VEC_FUNCS: tuple[VecFunc, ...] = (
             "pooling: one SUMW per window tap)"),
     VecFunc("DIV", 6, "ACC", None, "ACT", ("half", "m", "s", "lo", "hi"),
             "division by a constant as a multiply and shift: `x = wrap32(abs(acc) + half)`, "
-            "`q = (x * m) >> (s & 63)` (exact signed 64-bit product, arithmetic shift), "
+            "`q = (x * m) >> (30 + ((s - 30) & 31))` (exact signed 64-bit product, arithmetic shift; "
+            "the shift lies in [30, 61], so it is `s` itself for every `s` that `div_params` makes), "
             "`clamp(acc < 0 ? -q : q, lo, hi)`. With `half = c // 2`, `s = 30 + ceil(log2 c)`, "
             "`m = ceil(2**s / c)` this is TFLite's average-pool rounding "
             "`sign(acc) * ((abs(acc) + c // 2) // c)` for every `abs(acc) + half < 2**30` "
