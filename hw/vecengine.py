@@ -158,32 +158,56 @@ class VectorEngine(wiring.Component):
             # DIV's shift is 30 + ((s - 30) & 31): the low 5 bits of s are held (in a 6-bit slot)
             return 6 if (vf.name, name) == ("DIV", "s") else vf.param_bits(name)
 
-        slot_of = {}                                  # (function, parameter) -> (bits, index)
-        nslots = {}
+        # per-element slots first (a function's per-element parameters of one width go to that
+        # width's slots in order); a per-tensor parameter goes to lane 0's register of a free
+        # per-element slot at least as wide, else to a slot with lane 0 only
+        slot_of = {}                                  # (function, parameter) -> (kind, bits, index)
         loads = {}                                    # slot -> [(function, line)]
-        for vf in VEC_FUNCS:
-            if not vf.params or vf.params == ("table",):
-                continue
+        funcs = [vf for vf in VEC_FUNCS if vf.params and vf.params != ("table",)]
+        vf_of = {vf.name: vf for vf in funcs}
+        npe = {}
+        for vf in funcs:
             used = {}
             for j, name in enumerate(vf.params):
+                if name in vf.per_tensor:
+                    continue
                 b = store_bits(vf, name)
                 k = used.get(b, 0)
                 used[b] = k + 1
-                slot_of[(vf.name, name)] = (b, k)
-                nslots[b] = max(nslots.get(b, 0), k + 1)
-                loads.setdefault((b, k), []).append((vf.name, j))
+                slot_of[(vf.name, name)] = ("pe", b, k)
+                npe[b] = max(npe.get(b, 0), k + 1)
+        for vf in funcs:
+            taken = {slot_of[(vf.name, n)] for n in vf.params if n not in vf.per_tensor}
+            free = sorted((b, k) for b, n in npe.items() for k in range(n) if ("pe", b, k) not in taken)
+            used = {}
+            for j, name in sorted(enumerate(vf.params), key=lambda jn: -store_bits(vf, jn[1])):
+                if name not in vf.per_tensor:
+                    continue
+                b = store_bits(vf, name)
+                fit = [fk for fk in free if fk[0] >= b]
+                if fit:
+                    free.remove(fit[0])
+                    slot_of[(vf.name, name)] = ("pe", *fit[0])
+                else:
+                    k = used.get(b, 0)
+                    used[b] = k + 1
+                    slot_of[(vf.name, name)] = ("pt", b, k)
+        for vf in funcs:
+            for j, name in enumerate(vf.params):
+                loads.setdefault(slot_of[(vf.name, name)], []).append((vf.name, j))
         pline = Signal(range(pmax + 1))
         pvalid = Signal()
         m.d.sync += [pvalid.eq(vparam_phase), pline.eq(pcnt)]
         vecdata = self.vec_data
         regs = {}
-        for (b, k), srcs in sorted(loads.items()):
-            regs[(b, k)] = [Signal(signed(b), name=f"par{b}_{k}_{n}") for n in range(C)]
+        for (kind, b, k), srcs in sorted(loads.items()):
+            n_el = C if kind == "pe" else 1
+            regs[(kind, b, k)] = rs = [Signal(signed(b), name=f"par_{kind}{b}_{k}_{n}") for n in range(n_el)]
             hit = Const(0, 1)
             for fname, j in srcs:
                 hit = hit | (f[fname] & (pline == j))
             with m.If(pvalid & self.busy & hit):
-                m.d.sync += [regs[(b, k)][n].eq(vecdata[32 * n:32 * n + b]) for n in range(C)]
+                m.d.sync += [rs[n].eq(vecdata[32 * n:32 * n + b]) for n in range(n_el)]
         lc = C.bit_length() - 1                       # cols is a power of two: entry e = line e >> lc
         lut_row = Cat(*[vecdata[32 * n:32 * n + 8] for n in range(C)])
         lut_we = pvalid & self.busy & is_lut & (pline < lut_lines)
@@ -202,22 +226,30 @@ class VectorEngine(wiring.Component):
 
             slot = {}
             for key, rs in regs.items():
-                slot[key] = Signal(signed(key[0]), name=f"l{lane}_par{key[0]}_{key[1]}")
-                m.d.comb += slot[key].eq(pick(rs))
+                if key[0] == "pe":
+                    slot[key] = Signal(signed(key[1]), name=f"l{lane}_par{key[1]}_{key[2]}")
+                    m.d.comb += slot[key].eq(pick(rs))
 
             def par(fname, pname, slot=slot):
-                return slot[slot_of[(fname, pname)]]
+                vf = vf_of[fname]
+                key = slot_of[(fname, pname)]
+                if pname in vf.per_tensor:           # lane 0's register, its low bits
+                    return regs[key][0][:store_bits(vf, pname)].as_signed()
+                return slot[key]
 
-            def by_func(pairs, default, slot=slot):
+            def by_func(pairs, default):
                 """The parameter of the current function among ``pairs`` [(function, parameter)]:
-                one multiplexer input per distinct slot."""
+                one multiplexer input per distinct source."""
                 conds = {}
+                vals = {}
                 for fname, pname in pairs:
-                    key = slot_of[(fname, pname)]
+                    v = par(fname, pname)
+                    key = (slot_of[(fname, pname)], pname in vf_of[fname].per_tensor, len(v))
                     conds[key] = conds.get(key, Const(0, 1)) | f[fname]
+                    vals[key] = v
                 out = default
                 for key, cond in conds.items():
-                    out = Mux(cond, slot[key], out)
+                    out = Mux(cond, vals[key], out)
                 return out
 
             a8 = pick([act1[8 * e:8 * e + 8] for e in range(C)])

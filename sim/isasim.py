@@ -500,7 +500,8 @@ class IsaSim:
             p = {}
         else:
             block = vec[d.param:d.param + npar].astype(np.int64)
-            p = {name: _sext(block[j][None, :], vf.param_bits(name)) for j, name in enumerate(vf.params)}
+            p = {name: _sext(block[j][None, :1] if name in vf.per_tensor else block[j][None, :], vf.param_bits(name))
+                 for j, name in enumerate(vf.params)}
         if d.nx == 0 or d.ny == 0:
             return
         src_l = _lines(d.src, d.nx, d.ny, d.src_xs, d.src_ys)
