@@ -155,39 +155,64 @@ class VectorEngine(wiring.Component):
 
         # ---- parameter slots (see the module docstring)
         def store_bits(vf, name):
-            # DIV uses only s & 63: 6 bits are held
+            # DIV's shift is 30 + ((s - 30) & 31): the low 5 bits of s are held (in a 6-bit slot)
             return 6 if (vf.name, name) == ("DIV", "s") else vf.param_bits(name)
 
-        slot_of = {}                                  # (function, parameter) -> (bits, index)
-        nslots = {}
+        # per-element slots first (a function's per-element parameters of one width go to that
+        # width's slots in order); a per-tensor parameter goes to lane 0's register of a free
+        # per-element slot at least as wide, else to a slot with lane 0 only
+        slot_of = {}                                  # (function, parameter) -> (kind, bits, index)
         loads = {}                                    # slot -> [(function, line)]
-        for vf in VEC_FUNCS:
-            if not vf.params or vf.params == ("table",):
-                continue
+        funcs = [vf for vf in VEC_FUNCS if vf.params and vf.params != ("table",)]
+        vf_of = {vf.name: vf for vf in funcs}
+        npe = {}
+        for vf in funcs:
             used = {}
             for j, name in enumerate(vf.params):
+                if name in vf.per_tensor:
+                    continue
                 b = store_bits(vf, name)
                 k = used.get(b, 0)
                 used[b] = k + 1
-                slot_of[(vf.name, name)] = (b, k)
-                nslots[b] = max(nslots.get(b, 0), k + 1)
-                loads.setdefault((b, k), []).append((vf.name, j))
+                slot_of[(vf.name, name)] = ("pe", b, k)
+                npe[b] = max(npe.get(b, 0), k + 1)
+        for vf in funcs:
+            taken = {slot_of[(vf.name, n)] for n in vf.params if n not in vf.per_tensor}
+            free = sorted((b, k) for b, n in npe.items() for k in range(n) if ("pe", b, k) not in taken)
+            used = {}
+            for j, name in sorted(enumerate(vf.params), key=lambda jn: -store_bits(vf, jn[1])):
+                if name not in vf.per_tensor:
+                    continue
+                b = store_bits(vf, name)
+                fit = [fk for fk in free if fk[0] >= b]
+                if fit:
+                    free.remove(fit[0])
+                    slot_of[(vf.name, name)] = ("pe", *fit[0])
+                else:
+                    k = used.get(b, 0)
+                    used[b] = k + 1
+                    slot_of[(vf.name, name)] = ("pt", b, k)
+        for vf in funcs:
+            for j, name in enumerate(vf.params):
+                loads.setdefault(slot_of[(vf.name, name)], []).append((vf.name, j))
         pline = Signal(range(pmax + 1))
         pvalid = Signal()
         m.d.sync += [pvalid.eq(vparam_phase), pline.eq(pcnt)]
         vecdata = self.vec_data
         regs = {}
-        for (b, k), srcs in sorted(loads.items()):
-            regs[(b, k)] = [Signal(signed(b), name=f"par{b}_{k}_{n}") for n in range(C)]
+        for (kind, b, k), srcs in sorted(loads.items()):
+            n_el = C if kind == "pe" else 1
+            regs[(kind, b, k)] = rs = [Signal(signed(b), name=f"par_{kind}{b}_{k}_{n}") for n in range(n_el)]
             hit = Const(0, 1)
             for fname, j in srcs:
                 hit = hit | (f[fname] & (pline == j))
             with m.If(pvalid & self.busy & hit):
-                m.d.sync += [regs[(b, k)][n].eq(vecdata[32 * n:32 * n + b]) for n in range(C)]
+                m.d.sync += [rs[n].eq(vecdata[32 * n:32 * n + b]) for n in range(n_el)]
         lc = C.bit_length() - 1                       # cols is a power of two: entry e = line e >> lc
         lut_row = Cat(*[vecdata[32 * n:32 * n + 8] for n in range(C)])
         lut_we = pvalid & self.busy & is_lut & (pline < lut_lines)
 
+        # ---- lanes: one datapath each
         act1 = self.act_data
         act2 = self.act2_data
         accd = self.acc_data
@@ -201,22 +226,30 @@ class VectorEngine(wiring.Component):
 
             slot = {}
             for key, rs in regs.items():
-                slot[key] = Signal(signed(key[0]), name=f"l{lane}_par{key[0]}_{key[1]}")
-                m.d.comb += slot[key].eq(pick(rs))
+                if key[0] == "pe":
+                    slot[key] = Signal(signed(key[1]), name=f"l{lane}_par{key[1]}_{key[2]}")
+                    m.d.comb += slot[key].eq(pick(rs))
 
             def par(fname, pname, slot=slot):
-                return slot[slot_of[(fname, pname)]]
+                vf = vf_of[fname]
+                key = slot_of[(fname, pname)]
+                if pname in vf.per_tensor:           # lane 0's register, its low bits
+                    return regs[key][0][:store_bits(vf, pname)].as_signed()
+                return slot[key]
 
-            def by_func(pairs, default, slot=slot):
+            def by_func(pairs, default):
                 """The parameter of the current function among ``pairs`` [(function, parameter)]:
-                one multiplexer input per distinct slot."""
+                one multiplexer input per distinct source."""
                 conds = {}
+                vals = {}
                 for fname, pname in pairs:
-                    key = slot_of[(fname, pname)]
+                    v = par(fname, pname)
+                    key = (slot_of[(fname, pname)], pname in vf_of[fname].per_tensor, len(v))
                     conds[key] = conds.get(key, Const(0, 1)) | f[fname]
+                    vals[key] = v
                 out = default
                 for key, cond in conds.items():
-                    out = Mux(cond, slot[key], out)
+                    out = Mux(cond, vals[key], out)
                 return out
 
             a8 = pick([act1[8 * e:8 * e + 8] for e in range(C)])
@@ -248,8 +281,10 @@ class VectorEngine(wiring.Component):
             m_in = Signal(signed(32), name=f"u_m{lane}")
             e_in = Signal(signed(6), name=f"u_e{lane}")
             addsub = f["ADDQ"] | f["SUBQ"]
-            with m.If(f["MULQ"]):
-                m.d.comb += [x_in.eq(da * db), m_in.eq(par("MULQ", "m")), e_in.eq(par("MULQ", "e"))]
+            with m.If(f["MULQ"] & (vsub == 0)):         # MULQ step 0: (a - z1) * (b - z2)
+                m.d.comb += [x_in.eq(da), m_in.eq(db), e_in.eq(0)]
+            with m.Elif(f["MULQ"]):                    # step 1: mbqm of step 0's product
+                m.d.comb += [x_in.eq(x1), m_in.eq(par("MULQ", "m")), e_in.eq(par("MULQ", "e"))]
             with m.Elif(addsub & (vsub == 0)):
                 m.d.comb += [x_in.eq(da << ADD_LEFT_SHIFT), m_in.eq(par("ADDQ", "m1")), e_in.eq(par("ADDQ", "e1"))]
             with m.Elif(addsub & (vsub == 1)):
@@ -261,15 +296,17 @@ class VectorEngine(wiring.Component):
                 m.d.comb += [x_in.eq(sum32), m_in.eq(par("DIV", "m")), e_in.eq(0)]
             with m.Else():                            # REQ
                 m.d.comb += [x_in.eq(sum32), m_in.eq(par("REQ", "mult")), e_in.eq(par("REQ", "shift"))]
-            ab, u = mbqm(m, x_in, m_in, e_in, name=f"u{lane}")
+            # DIV: q = (x * m) >> (30 + k), k = (s - 30) & 31, on mbqm's product and right shifter
+            k = (par("DIV", "s") + 2)[:5]
+            ab, q = mbqm(m, x_in, m_in, e_in, f["DIV"], k, name=f"u{lane}")
+            u = q[:32].as_signed()
+            with m.If(vcomp & f["MULQ"] & (vsub == 0)):
+                m.d.sync += x1.eq(ab[:32])
             with m.If(vcomp & addsub & (vsub == 0)):
                 m.d.sync += x1.eq(u)
             with m.If(vcomp & addsub & (vsub == 1)):
                 m.d.sync += x2.eq(u)
-            # DIV: q = (x * m) >> (s & 63) on the same product
-            quo = Signal(signed(64), name=f"quo{lane}")
-            m.d.comb += quo.eq(ab >> par("DIV", "s").as_unsigned())
-            qs = sat(m, quo, 11, f"qs{lane}")
+            qs = sat(m, q, 11, f"qs{lane}")
             # one clamp, on 12-bit values (the module docstring says why this is exact)
             v = Signal(signed(12), name=f"v{lane}")
             with m.If(f["DIV"]):
@@ -304,7 +341,7 @@ class VectorEngine(wiring.Component):
                 m.d.comb += r.eq(clamped[:8])
             results.append(r)
 
-        # one line buffer: lane groups land here; ACT takes the low byte of each element
+        # ---- line buffer and ports: lane groups land here; ACT takes the low byte of each element
         buf = [Signal(32, name=f"vb_{e}") for e in range(C)]
         line_out = []
         for e in range(C):
@@ -350,12 +387,13 @@ def sat(m: Module, x, bits: int, name: str):
     return out
 
 
-def mbqm(m: Module, x, mult, e, name: str):
+def mbqm(m: Module, x, mult, e, div, k, name: str):
     """``multiply_by_quantized_multiplier(x, mult, e)`` for int32 ``x`` / ``mult`` and a 6-bit
     signed ``e``: returns ``(ab, out)``, ``ab = wrap32(x << max(e, 0)) * mult`` the 64-bit product
-    (DIV uses it too) and ``out`` the int32 result. SRDHM's division by ``2**31`` toward zero is
-    the floor plus one when negative and inexact; the rounding division by ``2**r`` (``r = max(-e,
-    0)`` up to 32) is ``(h + (2**r >> 1) - (h < 0 and r > 0)) >> r``."""
+    and ``out`` the result (34 bits; an int32 unless ``div``). SRDHM's division by ``2**31`` toward
+    zero is the floor plus one when negative and inexact; the rounding division by ``2**r`` (``r =
+    max(-e, 0)`` up to 32) is ``(h + (2**r >> 1) - (h < 0 and r > 0)) >> r``. With ``div`` the same
+    right shifter makes DIV's ``ab >> (30 + k)`` as ``(ab >> 30) >> k``."""
     left = Mux(e[-1], 0, e[:5])
     scaled = Signal(signed(32), name=f"{name}_scaled")
     m.d.comb += scaled.eq((x << left)[:32])
@@ -368,12 +406,13 @@ def mbqm(m: Module, x, mult, e, name: str):
     h = Signal(signed(32), name=f"{name}_h")
     sat_ = (scaled == INT32_MIN) & (mult == INT32_MIN)
     m.d.comb += h.eq(Mux(sat_, INT32_MAX, high[:32]))
-    right = Signal(range(33), name=f"{name}_right")
-    m.d.comb += right.eq(Mux(e[-1], -e, 0))
+    rr = Signal(range(33), name=f"{name}_rr")
+    m.d.comb += rr.eq(Mux(e[-1], -e, 0))
     half = Signal(33, name=f"{name}_half")
-    m.d.comb += half.eq((Const(1, 34) << right)[1:34])
+    m.d.comb += half.eq((Const(1, 34) << rr)[1:34])
     t = Signal(signed(34), name=f"{name}_t")
-    m.d.comb += t.eq(h + half - (h[-1] & (right != 0)))
-    out = Signal(signed(32), name=f"{name}_out")
-    m.d.comb += out.eq((t >> right)[:32])
+    m.d.comb += t.eq(Mux(div, ab[30:].as_signed(), h + half - (h[-1] & (rr != 0))))
+    right = Mux(div, k, rr)
+    out = Signal(signed(34), name=f"{name}_out")
+    m.d.comb += out.eq(t >> right)
     return ab, out

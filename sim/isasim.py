@@ -524,7 +524,8 @@ class IsaSim:
             p = {}
         else:
             block = vec[d.param:d.param + npar].astype(np.int64)
-            p = {name: _sext(block[j][None, :], vf.param_bits(name)) for j, name in enumerate(vf.params)}
+            p = {name: _sext(block[j][None, :1] if name in vf.per_tensor else block[j][None, :], vf.param_bits(name))
+                 for j, name in enumerate(vf.params)}
         if d.nx == 0 or d.ny == 0:
             return
         src_l = _lines(d.src, d.nx, d.ny, d.src_xs, d.src_ys)
@@ -549,7 +550,7 @@ class IsaSim:
             r = a + (self.sp["ACC"][dst_l].astype(np.int64) if d.accumulate else 0)
         elif name == "DIV":
             # x and m are int32, so the product (|x * m| <= 2**62) is exact in int64.
-            q = (wrap_int32(np.abs(a) + p["half"]) * p["m"]) >> (p["s"] & 63)
+            q = (wrap_int32(np.abs(a) + p["half"]) * p["m"]) >> (30 + ((p["s"] - 30) & 31))
             r = np.clip(np.where(a < 0, -q, q), p["lo"], p["hi"])
         elif name == "LUT":
             r = table[a & 0xFF]

@@ -276,6 +276,9 @@ class VecFunc:
     #: (zero points and clamp bounds of byte results lie in [-256, 255], shifts in [-32, 31]), so
     #: the vector unit holds and computes with ``n`` bits; the others count with all 32.
     bits: tuple[tuple[str, int], ...] = ()
+    #: Per-tensor parameters: only lane 0's value counts, for every element of the line (NNAPI
+    #: quantizes these per tensor), so the vector unit holds one value instead of ``cols``.
+    per_tensor: tuple[str, ...] = ()
 
     @property
     def binary(self) -> bool:
@@ -302,6 +305,12 @@ def _narrow(**groups: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     return tuple((name, int(k[1:])) for k, names in groups.items() for name in names)
 
 
+def _per_tensor_doc(names: tuple[str, ...]) -> str:
+    """The sentence of a function's semantics that states its per-tensor parameters."""
+    return (" " + " / ".join(f"`{n}`" for n in names) + " are per tensor: only lane 0's value counts, "
+            "for every element.")
+
+
 def _narrow_doc(bits: tuple[tuple[str, int], ...]) -> str:
     """The sentence of a function's semantics that states its narrowed parameters."""
     by_n: dict[int, list[str]] = {}
@@ -316,23 +325,29 @@ _REQ_BITS = _narrow(b9=("zo", "lo", "hi"), b6=("shift",))
 _ADD_BITS = _narrow(b9=("z1", "z2", "zo", "lo", "hi"), b6=("e1", "e2", "eo"))
 _MUL_BITS = _narrow(b9=("z1", "z2", "zo", "lo", "hi"), b6=("e",))
 _BOUND_BITS = _narrow(b9=("lo", "hi"))
+_ADD_PARAMS = ("z1", "m1", "e1", "z2", "m2", "e2", "mo", "eo", "zo", "lo", "hi")
+_MUL_PARAMS = ("z1", "z2", "m", "e", "zo", "lo", "hi")
+_ALL_PER_TENSOR = " Every parameter is per tensor: only lane 0's value counts, for every element."
 
 VEC_FUNCS: tuple[VecFunc, ...] = (
     VecFunc("REQ", 0, "ACC", None, "ACT", ("bias", "mult", "shift", "zo", "lo", "hi"),
             "`clamp(mbqm(wrap32(acc + bias), mult, shift) + zo, lo, hi)`: requantization of int32 "
             "accumulators with a fused activation; per-channel when the lanes' parameters differ, "
-            "per-tensor when they are equal. " + _MBQM + "." + _narrow_doc(_REQ_BITS), bits=_REQ_BITS),
+            "per-tensor when they are equal. " + _MBQM + "." + _narrow_doc(_REQ_BITS)
+            + _per_tensor_doc(("zo", "lo", "hi")), bits=_REQ_BITS, per_tensor=("zo", "lo", "hi")),
     VecFunc("ADDQ", 1, "ACT", "ACT", "ACT",
-            ("z1", "m1", "e1", "z2", "m2", "e2", "mo", "eo", "zo", "lo", "hi"),
+            _ADD_PARAMS,
             "quantized add as NNAPI `addQuant8`: `x1 = mbqm((a - z1) << 20, m1, e1)`, "
             "`x2 = mbqm((b - z2) << 20, m2, e2)`, `clamp(mbqm(x1 + x2, mo, eo) + zo, lo, hi)`."
-            + _narrow_doc(_ADD_BITS), steps=3, bits=_ADD_BITS),
+            + _narrow_doc(_ADD_BITS) + _ALL_PER_TENSOR, steps=3, bits=_ADD_BITS, per_tensor=_ADD_PARAMS),
     VecFunc("SUBQ", 2, "ACT", "ACT", "ACT",
-            ("z1", "m1", "e1", "z2", "m2", "e2", "mo", "eo", "zo", "lo", "hi"),
-            "quantized subtract: as ADDQ with `x1 - x2`." + _narrow_doc(_ADD_BITS), steps=3, bits=_ADD_BITS),
-    VecFunc("MULQ", 3, "ACT", "ACT", "ACT", ("z1", "z2", "m", "e", "zo", "lo", "hi"),
+            _ADD_PARAMS,
+            "quantized subtract: as ADDQ with `x1 - x2`." + _narrow_doc(_ADD_BITS) + _ALL_PER_TENSOR, steps=3,
+            bits=_ADD_BITS, per_tensor=_ADD_PARAMS),
+    VecFunc("MULQ", 3, "ACT", "ACT", "ACT", _MUL_PARAMS,
             "quantized multiply as NNAPI `mulQuant8`: `clamp(mbqm((a - z1) * (b - z2), m, e) + zo, "
-            "lo, hi)` (the product needs a 10 x 10-bit multiplier)." + _narrow_doc(_MUL_BITS), bits=_MUL_BITS),
+            "lo, hi)`; two steps: the lane's one multiplier forms `(a - z1) * (b - z2)`, then `mbqm`."
+            + _narrow_doc(_MUL_BITS) + _ALL_PER_TENSOR, steps=2, bits=_MUL_BITS, per_tensor=_MUL_PARAMS),
     VecFunc("MAX", 4, "ACT", "ACT", "ACT", (),
             "`max(a, b)` (max pooling: one MAX per window tap, `src2 == dst`)"),
     VecFunc("SUMW", 5, "ACT", None, "ACC", (),
@@ -340,17 +355,19 @@ VEC_FUNCS: tuple[VecFunc, ...] = (
             "pooling: one SUMW per window tap)"),
     VecFunc("DIV", 6, "ACC", None, "ACT", ("half", "m", "s", "lo", "hi"),
             "division by a constant as a multiply and shift: `x = wrap32(abs(acc) + half)`, "
-            "`q = (x * m) >> (s & 63)` (exact signed 64-bit product, arithmetic shift), "
+            "`q = (x * m) >> (30 + ((s - 30) & 31))` (exact signed 64-bit product, arithmetic shift; "
+            "the shift lies in [30, 61], so it is `s` itself for every `s` that `div_params` makes), "
             "`clamp(acc < 0 ? -q : q, lo, hi)`. With `half = c // 2`, `s = 30 + ceil(log2 c)`, "
             "`m = ceil(2**s / c)` this is TFLite's average-pool rounding "
             "`sign(acc) * ((abs(acc) + c // 2) // c)` for every `abs(acc) + half < 2**30` "
-            "(`nnaccel.isa.table.div_params`)." + _narrow_doc(_BOUND_BITS), bits=_BOUND_BITS),
+            "(`nnaccel.isa.table.div_params`)." + _narrow_doc(_BOUND_BITS) + _per_tensor_doc(("lo", "hi")),
+            bits=_BOUND_BITS, per_tensor=("lo", "hi")),
     VecFunc("LUT", 7, "ACT", None, "ACT", ("table",),
             "`table[a & 0xFF]`: 256-entry lookup of the raw byte (int8 non-linearities: LOGISTIC, "
             "TANH, HARD_SWISH, ELU ...)"),
     VecFunc("CLAMP", 8, "ACT", None, "ACT", ("lo", "hi"),
             "`clamp(a, lo, hi)` (fused activation, RELU / RELU1 / RELU6, copy with a full range)."
-            + _narrow_doc(_BOUND_BITS), bits=_BOUND_BITS),
+            + _narrow_doc(_BOUND_BITS) + _per_tensor_doc(("lo", "hi")), bits=_BOUND_BITS, per_tensor=("lo", "hi")),
     VecFunc("BIAS", 9, "ACC", None, "ACC", ("bias",),
             "`wrap32(acc + bias)`"),
 )
@@ -507,6 +524,7 @@ def _check_table() -> None:
     assert len(VEC_BY_CODE) == len(VEC_FUNCS) and max(VEC_BY_CODE) < 16
     for vf in VEC_FUNCS:
         assert all(name in vf.params and 1 < n < 32 for name, n in vf.bits), vf.name
+        assert set(vf.per_tensor) <= set(vf.params), vf.name
     assert BY_NAME["GEMM"].field_map["kt"].max + 1 == MAX_KTILES
 
 
