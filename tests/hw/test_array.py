@@ -107,17 +107,28 @@ def test_array_extremes():
 
 
 @pytest.mark.rtl
+@pytest.mark.parametrize("dsp,a_signed,w_signed,a_zp,w_zp", [(None, 0, 1, 3, -2), ("ice40_dual8", 1, 0, -100, 201)])
 @pytest.mark.parametrize("rows,cols", [(4, 4), pytest.param(8, 8, marks=pytest.mark.slow)])
-def test_array_verilator(rows, cols):
+def test_array_verilator(rows, cols, dsp, a_signed, w_signed, a_zp, w_zp):
+    """Verilator against the model; with ``ice40_dual8`` the array's SB_MAC16 instances run Yosys'
+    own behavioural model of the cell (``ice40/cells_sim.v``): the array as it is placed on the
+    iCE40, parameters and pairing included."""
     from nnaccel.sim import rtl_runner
-    rtl = rtl_runner.build(rtl_runner.to_verilog(SystolicArray(rows, cols), "array"), "array")
+    verilog = rtl_runner.to_verilog(SystolicArray(rows, cols, dsp=dsp), "array")
+    if dsp == "ice40_dual8":
+        verilog += "\n" + _yosys_ice40_cell_model("SB_MAC16")
+    rtl = rtl_runner.build(verilog, "array")
     rng = np.random.default_rng(5)
-    w = rng.integers(-128, 128, (rows, cols))
-    a = rng.integers(0, 256, (64, rows))
+    lo_a, hi_a = (-128, 128) if a_signed else (0, 256)
+    lo_w, hi_w = (-128, 128) if w_signed else (0, 256)
+    w = rng.integers(lo_w, hi_w, (rows, cols))
+    a = rng.integers(lo_a, hi_a, (64, rows))
+    a[0], w[0] = lo_a, lo_w                             # extremes: |x - zp| up to 255
+    a[1] = hi_a - 1
     res = rtl_runner.run(rtl, "nnaccel.sim.tb.cocotb_array",
-                         {"rows": rows, "cols": cols, "w": w.tolist(), "a": a.tolist(), "a_zp": 3,
-                          "w_zp": -2, "a_signed": 0, "w_signed": 1})
-    assert res["out"] == array_model(a, w, 3, -2).tolist()
+                         {"rows": rows, "cols": cols, "w": w.tolist(), "a": a.tolist(), "a_zp": a_zp,
+                          "w_zp": w_zp, "a_signed": a_signed, "w_signed": w_signed})
+    assert res["out"] == array_model(a, w, a_zp, w_zp).tolist()
     assert res["latency"] == array_latency(rows, cols)
 
 
