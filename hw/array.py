@@ -139,6 +139,12 @@ class SystolicArray(wiring.Component):
                 m.d.comb += [pes[i][j].a_in.eq(pes[i][j - 1].a_out),
                              pes[i][j].a_neg.eq(pes[i][j - 1].a_neg_out),
                              pes[i][j].sel_in.eq(pes[i][j - 1].sel_out)]
+            # LUT cells (the row-major tail) take 3 * a: computed once per row at the first of them
+            for j in range(C):
+                if pes[i][j].mul == "lut":
+                    a3 = pes[i][j - 1].a3_out if j and pes[i][j - 1].mul == "lut" else \
+                        pes[i][j].a_in + (pes[i][j].a_in << 1)
+                    m.d.comb += pes[i][j].a3_in.eq(a3)
 
         # weights: one row per cycle, zero point removed on the way in, column j delayed j cycles
         for j in range(C):

@@ -5,8 +5,9 @@ Operands travel in sign-magnitude form: an 8-bit value (int8 or uint8) minus its
 multiply of the magnitudes, and the cell adds or subtracts it by the XOR of the signs (exact, no
 correction terms). An iCE40 SB_MAC16 holds two such products (its 8x8 mode, see
 :class:`Dual8x8`); the plain ``*`` (``mul="dsp"``) is what simulators run and what a DSP mapper
-may infer; ``mul="lut"`` builds the product from shifted partial products so that Yosys keeps it
-in LUTs (a device has a fixed number of DSP multipliers; the array hands them out);
+may infer; ``mul="lut"`` builds the product from multiplexed multiples of the activation (:func:`lut_multiply`,
+with ``a3_in`` = 3 * ``a_in``, passed on as ``a3_out``) so that Yosys keeps it in LUTs (a device
+has a fixed number of DSP multipliers; the array hands them out);
 ``mul="ext"`` leaves the product to the parent (``m_a``, ``m_b`` out, ``m_p`` in: a shared DSP).
 
 Contract (one clock per step; every output is a register):
@@ -57,16 +58,20 @@ def sign_magnitude(m: Module, raw, is_signed, zp, name: str):
     return mag, neg
 
 
-def lut_multiply(m: Module, a, b, width: int):
-    """``a * b`` (unsigned) as a sum of shifted partial products: no ``$mul`` cell for a DSP mapper.
-    Partial products are multiplexers (``Mux(b[k], a << k, 0)``, not an AND mask) summed in a
-    balanced tree: for one ``PE(mul="lut")`` (8 x 8, harness included) 183 LUT4 on iCE40 / 272 on
-    ECP5, against 192 / 429 for one chained sum and 205 / 519 for AND-masked terms in a tree."""
+def lut_multiply(m: Module, a, a3, b, width: int):
+    """``a * b`` (unsigned) in LUTs, no ``$mul`` cell for a DSP mapper: radix 4 on ``b`` (the
+    stationary weight), each 2-bit digit selecting 0, ``a``, ``2a`` or ``a3`` (= ``3a``, computed
+    once per array row and passed from cell to cell), the four terms summed in a tree. For one
+    ``PE(mul="lut")`` (8 x 8, harness included) ~152 LUT4 on iCE40 / ~177 on ECP5, against 183 / 272
+    for eight partial products in a tree (``Mux(b[k], a << k, 0)``; 205 / 519 with AND masks)."""
     terms = []
-    for k in range(len(b)):
-        pp = Signal(width, name=f"pp{k}")
-        m.d.comb += pp.eq(Mux(b[k], a.as_unsigned() << k, 0))
-        terms.append(pp)
+    for k in range(0, len(b), 2):
+        hi = b[k + 1] if k + 1 < len(b) else 0
+        d = Signal(len(a3), name=f"digit{k // 2}")
+        m.d.comb += d.eq(Mux(hi, Mux(b[k], a3, a.as_unsigned() << 1), Mux(b[k], a, 0)))
+        t = Signal(width, name=f"term{k // 2}")
+        m.d.comb += t.eq(d << k)
+        terms.append(t)
     while len(terms) > 1:
         terms = [terms[i] + terms[i + 1] if i + 1 < len(terms) else terms[i] for i in range(0, len(terms), 2)]
     out = Signal(width)
@@ -143,6 +148,8 @@ class PE(wiring.Component):
         }
         if mul == "ext":
             ports.update({"m_a": Out(MAG_WIDTH), "m_b": Out(MAG_WIDTH), "m_neg": Out(1), "m_p": In(2 * MAG_WIDTH)})
+        if mul == "lut":        # 3 * a_in, travelling with the activation (see lut_multiply)
+            ports.update({"a3_in": In(MAG_WIDTH + 2), "a3_out": Out(MAG_WIDTH + 2)})
         super().__init__(ports)
 
     def elaborate(self, platform):
@@ -164,7 +171,11 @@ class PE(wiring.Component):
         if self.mul == "ext":
             m.d.comb += [self.m_a.eq(self.a_in), self.m_b.eq(wmag), self.m_neg.eq(neg), pc.eq(self.m_p)]
         else:
-            prod = self.a_in * wmag if self.mul == "dsp" else lut_multiply(m, self.a_in, wmag, 2 * MAG_WIDTH)
+            if self.mul == "dsp":
+                prod = self.a_in * wmag
+            else:
+                prod = lut_multiply(m, self.a_in, self.a3_in, wmag, 2 * MAG_WIDTH)
+                m.d.sync += self.a3_out.eq(self.a3_in)
             m.d.comb += pc.eq(prod ^ neg.replicate(2 * MAG_WIDTH))
         sp = Cat(pc, neg.replicate(self.ps_width - 2 * MAG_WIDTH))
         m.d.sync += [

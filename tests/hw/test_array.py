@@ -27,6 +27,8 @@ def test_pe_mac(mul):
             ctx.set(dut.w_load, 0)
             ctx.set(dut.a_in, abs(a))
             ctx.set(dut.a_neg, int(a < 0))
+            if mul == "lut":
+                ctx.set(dut.a3_in, 3 * abs(a))
             ctx.set(dut.ps_in, p)
             await ctx.tick()
             want = ((p + a * w + 2**31) % 2**32) - 2**31
@@ -110,11 +112,11 @@ def test_array_extremes():
 @pytest.mark.parametrize("dsp,a_signed,w_signed,a_zp,w_zp", [(None, 0, 1, 3, -2), ("ice40_dual8", 1, 0, -100, 201)])
 @pytest.mark.parametrize("rows,cols", [(4, 4), pytest.param(8, 8, marks=pytest.mark.slow)])
 def test_array_verilator(rows, cols, dsp, a_signed, w_signed, a_zp, w_zp):
-    """Verilator against the model; with ``ice40_dual8`` the array's SB_MAC16 instances run Yosys'
-    own behavioural model of the cell (``ice40/cells_sim.v``): the array as it is placed on the
-    iCE40, parameters and pairing included."""
+    """Verilator against the model, the last 5 cells (row-major) on LUT multipliers; with
+    ``ice40_dual8`` the array's SB_MAC16 instances run Yosys' own behavioural model of the cell
+    (``ice40/cells_sim.v``): the array as it is placed on the iCE40, parameters and pairing included."""
     from nnaccel.sim import rtl_runner
-    verilog = rtl_runner.to_verilog(SystolicArray(rows, cols, dsp=dsp), "array")
+    verilog = rtl_runner.to_verilog(SystolicArray(rows, cols, dsp_cells=rows * cols - 5, dsp=dsp), "array")
     if dsp == "ice40_dual8":
         verilog += "\n" + _yosys_ice40_cell_model("SB_MAC16")
     rtl = rtl_runner.build(verilog, "array")
