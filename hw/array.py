@@ -63,7 +63,8 @@ class SystolicArray(wiring.Component):
     - ``None``: one plain ``*`` per cell (8 x 8 unsigned; what simulators run, and what Yosys maps
       to one DSP each: an iCE40 SB_MAC16 in its 16x16 mode, an ECP5 MULT18X18D);
     - ``"ice40_dual8"``: two cells per hand-instantiated SB_MAC16 in its 8x8 mode (``dsp_cells``
-      cells on ``ceil(dsp_cells / 2)`` SB_MAC16), for synthesis only;
+      cells on ``ceil(dsp_cells / 2)`` SB_MAC16), for synthesis (and Verilator with Yosys' model of
+      the cell, see ``tests/hw/test_array.py``);
     - ``"dual8"``: the same pairing with plain products (to simulate the paired wiring).
     """
 

@@ -8,7 +8,8 @@ correction terms). An iCE40 SB_MAC16 holds two such products (its 8x8 mode, see
 may infer; ``mul="lut"`` builds the product from multiplexed multiples of the activation (:func:`lut_multiply`,
 with ``a3_in`` = 3 * ``a_in``, passed on as ``a3_out``) so that Yosys keeps it in LUTs (a device
 has a fixed number of DSP multipliers; the array hands them out);
-``mul="ext"`` leaves the product to the parent (``m_a``, ``m_b`` out, ``m_p`` in: a shared DSP).
+``mul="ext"`` leaves the product to the parent (``m_a``, ``m_b``, ``m_neg`` out; ``m_p`` in: the
+product XORed with ``m_neg`` on all 16 bits, from a shared DSP, see :class:`Dual8x8`).
 
 Contract (one clock per step; every output is a register):
 
@@ -19,7 +20,7 @@ Contract (one clock per step; every output is a register):
   and the select bit that travel with it move one column right) and
   ``ps_out := ps_in +- a_in * w[sel_in]`` (minus when exactly one of ``a_neg`` and the weight's sign
   is set; the partial sum moves one row down), wrapping at ``ps_width`` bits (32 by default; the
-  array narrows it to what ``rows`` products can reach and sign-extends at its bottom edge).
+  array gives row ``i`` what ``i + 1`` products can reach and sign-extends at its bottom edge).
 """
 
 from __future__ import annotations
