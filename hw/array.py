@@ -25,9 +25,9 @@ Inside, the zero point is removed combinationally, giving an 8-bit magnitude and
 ``i`` of the input is delayed ``i`` cycles (skew), activations (with their sign and buffer-select
 bit) move right and partial sums move down one cell
 per cycle, column ``j`` of the weight rows is delayed ``j`` cycles, and column ``j`` of the result
-is delayed ``cols - 1 - j`` cycles (de-skew). Partial sums inside are
-:func:`~nnaccel.hw.pe.partial_sum_width` bits (exact, no wrap) and sign-extended to 32 bits at the
-bottom edge. The software model is :func:`array_model`.
+is delayed ``cols - 1 - j`` cycles (de-skew). Partial sums of row ``i`` are
+:func:`~nnaccel.hw.pe.partial_sum_width` ``(i + 1)`` bits (exact, no wrap; sign-extended into the
+next row) and sign-extended to 32 bits at the bottom edge. The software model is :func:`array_model`.
 """
 
 from __future__ import annotations
@@ -63,7 +63,8 @@ class SystolicArray(wiring.Component):
     - ``None``: one plain ``*`` per cell (8 x 8 unsigned; what simulators run, and what Yosys maps
       to one DSP each: an iCE40 SB_MAC16 in its 16x16 mode, an ECP5 MULT18X18D);
     - ``"ice40_dual8"``: two cells per hand-instantiated SB_MAC16 in its 8x8 mode (``dsp_cells``
-      cells on ``ceil(dsp_cells / 2)`` SB_MAC16), for synthesis only;
+      cells on ``ceil(dsp_cells / 2)`` SB_MAC16), for synthesis (and Verilator with Yosys' model of
+      the cell, see ``tests/hw/test_array.py``);
     - ``"dual8"``: the same pairing with plain products (to simulate the paired wiring).
     """
 
@@ -99,13 +100,13 @@ class SystolicArray(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         R, C = self.rows, self.cols
-        psw = min(ACC_WIDTH, partial_sum_width(R))
         pes = [[None] * C for _ in range(R)]
         for i in range(R):
             for j in range(C):
                 k = i * C + j
                 mul = "lut" if k >= self.dsp_cells else ("dsp" if self.dsp is None else "ext")
-                pe = PE(mul=mul, ps_width=psw)
+                # row i's partial sums hold i + 1 products: exact in partial_sum_width(i + 1) bits
+                pe = PE(mul=mul, ps_width=min(ACC_WIDTH, partial_sum_width(i + 1)))
                 m.submodules[f"pe_{i}_{j}"] = pe
                 pes[i][j] = pe
         # the 8x8 mode: DSP cells 2q and 2q+1 (row-major) share DSP q
@@ -114,10 +115,11 @@ class SystolicArray(wiring.Component):
             for q in range(0, len(cells), 2):
                 mac = Dual8x8(instance=self.dsp == "ice40_dual8")
                 m.submodules[f"mac_{q // 2}"] = mac
-                m.d.comb += [mac.a0.eq(cells[q].m_a), mac.b0.eq(cells[q].m_b), cells[q].m_p.eq(mac.p0)]
+                m.d.comb += [mac.a0.eq(cells[q].m_a), mac.b0.eq(cells[q].m_b), mac.n0.eq(cells[q].m_neg),
+                             cells[q].m_p.eq(mac.p0)]
                 if q + 1 < len(cells):
                     m.d.comb += [mac.a1.eq(cells[q + 1].m_a), mac.b1.eq(cells[q + 1].m_b),
-                                 cells[q + 1].m_p.eq(mac.p1)]
+                                 mac.n1.eq(cells[q + 1].m_neg), cells[q + 1].m_p.eq(mac.p1)]
 
         def delay(sig, n, name):
             prev = sig
@@ -138,6 +140,12 @@ class SystolicArray(wiring.Component):
                 m.d.comb += [pes[i][j].a_in.eq(pes[i][j - 1].a_out),
                              pes[i][j].a_neg.eq(pes[i][j - 1].a_neg_out),
                              pes[i][j].sel_in.eq(pes[i][j - 1].sel_out)]
+            # LUT cells (the row-major tail) take 3 * a: computed once per row at the first of them
+            for j in range(C):
+                if pes[i][j].mul == "lut":
+                    a3 = pes[i][j - 1].a3_out if j and pes[i][j - 1].mul == "lut" else \
+                        pes[i][j].a_in + (pes[i][j].a_in << 1)
+                    m.d.comb += pes[i][j].a3_in.eq(a3)
 
         # weights: one row per cycle, zero point removed on the way in, column j delayed j cycles
         for j in range(C):

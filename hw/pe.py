@@ -5,9 +5,11 @@ Operands travel in sign-magnitude form: an 8-bit value (int8 or uint8) minus its
 multiply of the magnitudes, and the cell adds or subtracts it by the XOR of the signs (exact, no
 correction terms). An iCE40 SB_MAC16 holds two such products (its 8x8 mode, see
 :class:`Dual8x8`); the plain ``*`` (``mul="dsp"``) is what simulators run and what a DSP mapper
-may infer; ``mul="lut"`` builds the product from shifted partial products so that Yosys keeps it
-in LUTs (a device has a fixed number of DSP multipliers; the array hands them out);
-``mul="ext"`` leaves the product to the parent (``m_a``, ``m_b`` out, ``m_p`` in: a shared DSP).
+may infer; ``mul="lut"`` builds the product from multiplexed multiples of the activation (:func:`lut_multiply`,
+with ``a3_in`` = 3 * ``a_in``, passed on as ``a3_out``) so that Yosys keeps it in LUTs (a device
+has a fixed number of DSP multipliers; the array hands them out);
+``mul="ext"`` leaves the product to the parent (``m_a``, ``m_b``, ``m_neg`` out; ``m_p`` in: the
+product XORed with ``m_neg`` on all 16 bits, from a shared DSP, see :class:`Dual8x8`).
 
 Contract (one clock per step; every output is a register):
 
@@ -18,7 +20,7 @@ Contract (one clock per step; every output is a register):
   and the select bit that travel with it move one column right) and
   ``ps_out := ps_in +- a_in * w[sel_in]`` (minus when exactly one of ``a_neg`` and the weight's sign
   is set; the partial sum moves one row down), wrapping at ``ps_width`` bits (32 by default; the
-  array narrows it to what ``rows`` products can reach and sign-extends at its bottom edge).
+  array gives row ``i`` what ``i + 1`` products can reach and sign-extends at its bottom edge).
 """
 
 from __future__ import annotations
@@ -51,59 +53,73 @@ def sign_magnitude(m: Module, raw, is_signed, zp, name: str):
     m.d.comb += d.eq((raw ^ flip).as_unsigned() - (zp[:MAG_WIDTH] ^ flip).as_unsigned())
     neg = Signal(name=f"{name}_neg")
     mag = Signal(MAG_WIDTH, name=f"{name}_mag")
-    m.d.comb += [neg.eq(d[-1]), mag.eq(Mux(neg, -d, d)[:MAG_WIDTH])]
+    # |d| = d, or ~d + 1 when negative (one adder with carry-in: 47 LUT4 fewer on tiny's array than
+    # Mux(neg, -d, d))
+    m.d.comb += [neg.eq(d[-1]), mag.eq(((d[:MAG_WIDTH] ^ neg.replicate(MAG_WIDTH)) + neg)[:MAG_WIDTH])]
     return mag, neg
 
 
-def lut_multiply(m: Module, a, b, width: int):
-    """``a * b`` (unsigned) as a sum of shifted partial products: no ``$mul`` cell for a DSP mapper.
-    The partial products are summed in one chained expression (Yosys builds one carry-save
-    ``$macc`` from it): on a cell with an 8 x 8 product 192 LUT4 on iCE40 / 429 on ECP5, against
-    205 / 519 for a balanced tree of two-input adders (measured with ``synthesize`` on one
-    ``PE(mul="lut")``, harness included)."""
-    total = None
-    for k in range(len(b)):
-        pp = Signal(width, name=f"pp{k}")
-        m.d.comb += pp.eq(Mux(b[k], a.as_unsigned() << k, 0))
-        total = pp if total is None else total + pp
+def lut_multiply(m: Module, a, a3, b, width: int):
+    """``a * b`` (unsigned) in LUTs, no ``$mul`` cell for a DSP mapper: radix 4 on ``b`` (the
+    stationary weight), each 2-bit digit selecting 0, ``a``, ``2a`` or ``a3`` (= ``3a``, computed
+    once per array row and passed from cell to cell), the four terms summed in a tree. For one
+    ``PE(mul="lut")`` (8 x 8, harness included) ~152 LUT4 on iCE40 / ~177 on ECP5, against 183 / 272
+    for eight partial products in a tree (``Mux(b[k], a << k, 0)``; 205 / 519 with AND masks)."""
+    terms = []
+    for k in range(0, len(b), 2):
+        hi = b[k + 1] if k + 1 < len(b) else 0
+        d = Signal(len(a3), name=f"digit{k // 2}")
+        m.d.comb += d.eq(Mux(hi, Mux(b[k], a3, a.as_unsigned() << 1), Mux(b[k], a, 0)))
+        t = Signal(width, name=f"term{k // 2}")
+        m.d.comb += t.eq(d << k)
+        terms.append(t)
+    while len(terms) > 1:
+        terms = [terms[i] + terms[i + 1] if i + 1 < len(terms) else terms[i] for i in range(0, len(terms), 2)]
     out = Signal(width)
-    m.d.comb += out.eq(total)
+    m.d.comb += out.eq(terms[0])
     return out
 
 
-#: SB_MAC16 in its 8x8 mode, no registers, both adders bypassed: ``O[31:16] = A[15:8] * B[15:8]``,
-#: ``O[15:0] = A[7:0] * B[7:0]`` (unsigned). Checked against Yosys' own behavioural model of the
-#: cell (``ice40/cells_sim.v``) by ``tests/hw/test_array.py::test_sb_mac16_dual8_against_yosys_model``.
+#: SB_MAC16 in its 8x8 mode, no registers: ``O[31:16] = (A[15:8] * B[15:8]) ^ (C[15:0] ? 0xFFFF)``,
+#: ``O[15:0] = (A[7:0] * B[7:0]) ^ D`` (unsigned products) when ``C`` (``D``) is ``ADDSUBTOP``
+#: (``ADDSUBBOT``) on all 16 bits: each half's adder computes ``product + (C ^ sub)`` = the product,
+#: and its output is XORed with ``sub``: the ones' complement of the product when ``sub`` is set (the
+#: cell adds the +1 as its carry-in). Checked against Yosys' own behavioural model of the cell
+#: (``ice40/cells_sim.v``) by ``tests/hw/test_array.py::test_sb_mac16_dual8_against_yosys_model``.
 SB_MAC16_DUAL8 = {
     "NEG_TRIGGER": 0, "C_REG": 0, "A_REG": 0, "B_REG": 0, "D_REG": 0,
     "TOP_8x8_MULT_REG": 0, "BOT_8x8_MULT_REG": 0, "PIPELINE_16x16_MULT_REG1": 0, "PIPELINE_16x16_MULT_REG2": 0,
-    "TOPOUTPUT_SELECT": 2, "TOPADDSUB_LOWERINPUT": 0, "TOPADDSUB_UPPERINPUT": 0, "TOPADDSUB_CARRYSELECT": 0,
-    "BOTOUTPUT_SELECT": 2, "BOTADDSUB_LOWERINPUT": 0, "BOTADDSUB_UPPERINPUT": 0, "BOTADDSUB_CARRYSELECT": 0,
+    "TOPOUTPUT_SELECT": 0, "TOPADDSUB_LOWERINPUT": 1, "TOPADDSUB_UPPERINPUT": 1, "TOPADDSUB_CARRYSELECT": 0,
+    "BOTOUTPUT_SELECT": 0, "BOTADDSUB_LOWERINPUT": 1, "BOTADDSUB_UPPERINPUT": 1, "BOTADDSUB_CARRYSELECT": 0,
     "MODE_8x8": 1, "A_SIGNED": 0, "B_SIGNED": 0,
 }
 
 
 class Dual8x8(wiring.Component):
-    """Two independent 8 x 8 unsigned products: ``p0 = a0 * b0``, ``p1 = a1 * b1`` (16 bits each).
+    """Two independent 8 x 8 unsigned products, each XORed with its sign bit on all 16 bits (the
+    ones' complement when negative): ``p0 = (a0 * b0) ^ (0xFFFF if n0 else 0)``, ``p1`` likewise.
     ``instance=True``: one hand-instantiated iCE40 SB_MAC16 in its 8x8 mode (Yosys infers only its
-    16x16 mode); ``instance=False``: two plain ``*`` (simulators have no SB_MAC16)."""
+    16x16 mode; the XOR is the cell's add/subtract stage); ``instance=False``: plain ``*`` and XOR
+    (simulators have no SB_MAC16)."""
 
     def __init__(self, instance: bool):
         self.instance = instance
-        super().__init__({"a0": In(8), "b0": In(8), "a1": In(8), "b1": In(8), "p0": Out(16), "p1": Out(16)})
+        super().__init__({"a0": In(8), "b0": In(8), "n0": In(1), "a1": In(8), "b1": In(8), "n1": In(1),
+                          "p0": Out(16), "p1": Out(16)})
 
     def elaborate(self, platform):
         m = Module()
         if not self.instance:
-            m.d.comb += [self.p0.eq(self.a0 * self.b0), self.p1.eq(self.a1 * self.b1)]
+            m.d.comb += [self.p0.eq((self.a0 * self.b0) ^ self.n0.replicate(16)),
+                         self.p1.eq((self.a1 * self.b1) ^ self.n1.replicate(16))]
             return m
         o = Signal(32)
-        zero16 = Signal(16)
         params = {f"p_{k}": v for k, v in SB_MAC16_DUAL8.items()}
-        ports = {"i_CLK": 0, "i_CE": 0, "i_C": zero16, "i_A": Cat(self.a0, self.a1), "i_B": Cat(self.b0, self.b1),
-                 "i_D": zero16, "o_O": o}
+        ports = {"i_CLK": 0, "i_CE": 0, "i_C": self.n1.replicate(16), "i_A": Cat(self.a0, self.a1),
+                 "i_B": Cat(self.b0, self.b1), "i_D": self.n0.replicate(16), "i_ADDSUBTOP": self.n1,
+                 "i_ADDSUBBOT": self.n0, "o_O": o}
         for pin in ("AHOLD", "BHOLD", "CHOLD", "DHOLD", "IRSTTOP", "IRSTBOT", "ORSTTOP", "ORSTBOT", "OLOADTOP",
-                    "OLOADBOT", "ADDSUBTOP", "ADDSUBBOT", "OHOLDTOP", "OHOLDBOT", "CI", "ACCUMCI", "SIGNEXTIN"):
+                    "OLOADBOT", "OHOLDTOP", "OHOLDBOT", "CI", "ACCUMCI", "SIGNEXTIN"):
             ports[f"i_{pin}"] = 0
         m.submodules.mac = Instance("SB_MAC16", **params, **ports)
         m.d.comb += [self.p0.eq(o[:16]), self.p1.eq(o[16:])]
@@ -132,7 +148,9 @@ class PE(wiring.Component):
             "ps_out": Out(signed(ps_width)),
         }
         if mul == "ext":
-            ports.update({"m_a": Out(MAG_WIDTH), "m_b": Out(MAG_WIDTH), "m_p": In(2 * MAG_WIDTH)})
+            ports.update({"m_a": Out(MAG_WIDTH), "m_b": Out(MAG_WIDTH), "m_neg": Out(1), "m_p": In(2 * MAG_WIDTH)})
+        if mul == "lut":        # 3 * a_in, travelling with the activation (see lut_multiply)
+            ports.update({"a3_in": In(MAG_WIDTH + 2), "a3_out": Out(MAG_WIDTH + 2)})
         super().__init__(ports)
 
     def elaborate(self, platform):
@@ -146,20 +164,21 @@ class PE(wiring.Component):
         w = Signal(OPERAND_WIDTH)
         m.d.comb += w.eq(Mux(self.sel_in, w1, w0))
         wmag = w[:MAG_WIDTH]
-        if self.mul == "dsp":
-            prod = self.a_in * wmag
-        elif self.mul == "lut":
-            prod = lut_multiply(m, self.a_in, wmag, 2 * MAG_WIDTH)
-        else:
-            m.d.comb += [self.m_a.eq(self.a_in), self.m_b.eq(wmag)]
-            prod = self.m_p
         neg = Signal()
         m.d.comb += neg.eq(self.a_neg ^ w[MAG_WIDTH])
-        p = Signal(2 * MAG_WIDTH)
-        m.d.comb += p.eq(prod)
-        # ps +- p as one adder: ps + (p ^ neg...) + neg (two's complement negation folded in)
-        sp = Signal(self.ps_width)
-        m.d.comb += sp.eq(p ^ neg.replicate(self.ps_width))
+        # pc: the 16-bit product, XORed with neg (its ones' complement when negative); with the
+        # sign extension and a carry-in of neg, ps_in + pc is ps_in +- product (two's complement)
+        pc = Signal(2 * MAG_WIDTH)
+        if self.mul == "ext":
+            m.d.comb += [self.m_a.eq(self.a_in), self.m_b.eq(wmag), self.m_neg.eq(neg), pc.eq(self.m_p)]
+        else:
+            if self.mul == "dsp":
+                prod = self.a_in * wmag
+            else:
+                prod = lut_multiply(m, self.a_in, self.a3_in, wmag, 2 * MAG_WIDTH)
+                m.d.sync += self.a3_out.eq(self.a3_in)
+            m.d.comb += pc.eq(prod ^ neg.replicate(2 * MAG_WIDTH))
+        sp = Cat(pc, neg.replicate(self.ps_width - 2 * MAG_WIDTH))
         m.d.sync += [
             self.a_out.eq(self.a_in),
             self.a_neg_out.eq(self.a_neg),

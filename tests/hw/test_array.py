@@ -27,6 +27,8 @@ def test_pe_mac(mul):
             ctx.set(dut.w_load, 0)
             ctx.set(dut.a_in, abs(a))
             ctx.set(dut.a_neg, int(a < 0))
+            if mul == "lut":
+                ctx.set(dut.a3_in, 3 * abs(a))
             ctx.set(dut.ps_in, p)
             await ctx.tick()
             want = ((p + a * w + 2**31) % 2**32) - 2**31
@@ -107,17 +109,28 @@ def test_array_extremes():
 
 
 @pytest.mark.rtl
+@pytest.mark.parametrize("dsp,a_signed,w_signed,a_zp,w_zp", [(None, 0, 1, 3, -2), ("ice40_dual8", 1, 0, -100, 201)])
 @pytest.mark.parametrize("rows,cols", [(4, 4), pytest.param(8, 8, marks=pytest.mark.slow)])
-def test_array_verilator(rows, cols):
+def test_array_verilator(rows, cols, dsp, a_signed, w_signed, a_zp, w_zp):
+    """Verilator against the model, the last 5 cells (row-major) on LUT multipliers; with
+    ``ice40_dual8`` the array's SB_MAC16 instances run Yosys' own behavioural model of the cell
+    (``ice40/cells_sim.v``): the array as it is placed on the iCE40, parameters and pairing included."""
     from nnaccel.sim import rtl_runner
-    rtl = rtl_runner.build(rtl_runner.to_verilog(SystolicArray(rows, cols), "array"), "array")
+    verilog = rtl_runner.to_verilog(SystolicArray(rows, cols, dsp_cells=rows * cols - 5, dsp=dsp), "array")
+    if dsp == "ice40_dual8":
+        verilog += "\n" + _yosys_ice40_cell_model("SB_MAC16")
+    rtl = rtl_runner.build(verilog, "array")
     rng = np.random.default_rng(5)
-    w = rng.integers(-128, 128, (rows, cols))
-    a = rng.integers(0, 256, (64, rows))
+    lo_a, hi_a = (-128, 128) if a_signed else (0, 256)
+    lo_w, hi_w = (-128, 128) if w_signed else (0, 256)
+    w = rng.integers(lo_w, hi_w, (rows, cols))
+    a = rng.integers(lo_a, hi_a, (64, rows))
+    a[0], w[0] = lo_a, lo_w                             # extremes: |x - zp| up to 255
+    a[1] = hi_a - 1
     res = rtl_runner.run(rtl, "nnaccel.sim.tb.cocotb_array",
-                         {"rows": rows, "cols": cols, "w": w.tolist(), "a": a.tolist(), "a_zp": 3,
-                          "w_zp": -2, "a_signed": 0, "w_signed": 1})
-    assert res["out"] == array_model(a, w, 3, -2).tolist()
+                         {"rows": rows, "cols": cols, "w": w.tolist(), "a": a.tolist(), "a_zp": a_zp,
+                          "w_zp": w_zp, "a_signed": a_signed, "w_signed": w_signed})
+    assert res["out"] == array_model(a, w, a_zp, w_zp).tolist()
     assert res["latency"] == array_latency(rows, cols)
 
 
@@ -226,7 +239,8 @@ def _yosys_ice40_cell_model(name: str) -> str:
 @pytest.mark.synth
 def test_sb_mac16_dual8_against_yosys_model(tmp_path):
     """The hand-instantiated SB_MAC16 of :class:`Dual8x8` (its parameters: 8x8 mode, unsigned, no
-    registers, adders bypassed) computes two independent 8 x 8 unsigned products: evaluated with
+    registers, each half's adder turning its product into the ones' complement when its sign is
+    set) computes two independent 8 x 8 unsigned products, XORed with their signs: evaluated with
     Yosys' behavioural model of the cell on NumPy's random and extreme operands, and proven for
     every input with Yosys' SAT solver. (Verilator and the Amaranth simulator run the plain
     products; a wrong parameter would pass every other simulation and fail on the board.)"""
@@ -241,33 +255,37 @@ def test_sb_mac16_dual8_against_yosys_model(tmp_path):
 
     class Check(wiring.Component):
         def __init__(self):
-            super().__init__({"a0": In(8), "b0": In(8), "a1": In(8), "b1": In(8), "p0": Out(16), "p1": Out(16),
-                              "ok": Out(1)})
+            super().__init__({"a0": In(8), "b0": In(8), "n0": In(1), "a1": In(8), "b1": In(8), "n1": In(1),
+                              "p0": Out(16), "p1": Out(16), "ok": Out(1)})
 
         def elaborate(self, platform):
             m = Module()
             m.submodules.mac = mac = Dual8x8(instance=True)
             ref0, ref1 = Signal(16), Signal(16)
-            m.d.comb += [mac.a0.eq(self.a0), mac.b0.eq(self.b0), mac.a1.eq(self.a1), mac.b1.eq(self.b1),
+            m.d.comb += [mac.a0.eq(self.a0), mac.b0.eq(self.b0), mac.n0.eq(self.n0),
+                         mac.a1.eq(self.a1), mac.b1.eq(self.b1), mac.n1.eq(self.n1),
                          self.p0.eq(mac.p0), self.p1.eq(mac.p1),
-                         ref0.eq(self.a0 * self.b0), ref1.eq(self.a1 * self.b1),
+                         ref0.eq((self.a0 * self.b0) ^ self.n0.replicate(16)),
+                         ref1.eq((self.a1 * self.b1) ^ self.n1.replicate(16)),
                          self.ok.eq((mac.p0 == ref0) & (mac.p1 == ref1))]
             return m
 
     (tmp_path / "cell.v").write_text(_yosys_ice40_cell_model("SB_MAC16"))
     (tmp_path / "check.il").write_text(rtlil.convert(Check(), name="check"))
     rng = np.random.default_rng(8)
-    ops = rng.integers(0, 256, (200, 4)).tolist()
-    ops += [[255, 255, 255, 255], [0, 255, 255, 0], [255, 1, 1, 255], [128, 2, 3, 128], [0, 0, 0, 0]]
+    ops = np.concatenate([rng.integers(0, 256, (200, 4)), rng.integers(0, 2, (200, 2))], axis=1).tolist()
+    ops += [[255, 255, 255, 255, 1, 0], [0, 255, 255, 0, 1, 1], [255, 1, 1, 255, 0, 1], [128, 2, 3, 128, 0, 0],
+            [0, 0, 0, 0, 1, 1]]
     script = ["read_verilog cell.v", "read_rtlil check.il", "hierarchy -top check", "proc", "flatten", "opt_clean"]
-    for a0, b0, a1, b1 in ops:
-        script.append(f"eval -set a0 {a0} -set b0 {b0} -set a1 {a1} -set b1 {b1} -show p0 -show p1")
+    for a0, b0, a1, b1, n0, n1 in ops:
+        script.append(f"eval -set a0 {a0} -set b0 {b0} -set n0 {n0} -set a1 {a1} -set b1 {b1} -set n1 {n1} "
+                      "-show p0 -show p1")
     script.append("sat -prove ok 1 -verify")
     (tmp_path / "t.ys").write_text("\n".join(script) + "\n")
     p = subprocess.run(["yosys", "-s", "t.ys"], cwd=tmp_path, capture_output=True, text=True, timeout=600,
                        check=False)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
     got = [int(v, 2) for v in re.findall(r"Eval result: \\p[01] = 16'([01]+)\.", p.stdout)]
-    want = [x for a0, b0, a1, b1 in ops for x in (a0 * b0, a1 * b1)]
+    want = [x for a0, b0, a1, b1, n0, n1 in ops for x in ((a0 * b0) ^ (0xFFFF * n0), (a1 * b1) ^ (0xFFFF * n1))]
     assert got == want
     assert "SAT proof finished - no model found: SUCCESS!" in p.stdout

@@ -29,7 +29,7 @@ def test_cli_synth_requant_json(tmp_path, capsys):
 def test_tiny_array_fits_up5k():
     from nnaccel.boards.synth import TARGETS, design_for, synthesize
     rep = synthesize(design_for("tiny", "array", TARGETS["ice40"]), "ice40", name="test-tiny-array")
-    assert rep["dsp"] == 8                              # 8 cells on SB_MAC16, 8 on LUT multipliers
+    assert rep["dsp"] == 8                              # 16 cells, two per SB_MAC16 (its 8x8 mode)
     assert rep["bram"] == 0
     if rep["lut_mapper"] == "abc":
         assert rep["lut"] <= 5280
