@@ -9,8 +9,15 @@ per cycle to its queue (a queue holds ``queue_depth`` waiting instructions), an 
 queue's head in the first cycle in which it is idle, the head has been fetched at least one cycle
 earlier and every token it pops is there, and then stays busy for exactly the instruction's
 ``cycles`` (a step counter ``k = 0 .. cycles-1``); tokens it pushes and the counters it adds become
-visible at its completion cycle. So ``f(i)``, ``s(i)`` and ``e(i)`` of every instruction equal the
-ISA simulator's. The GEMM and VEC engines run concurrently.
+visible at its completion cycle (the stall counters count each stall cycle as it passes). So
+``f(i)``, ``s(i)`` and ``e(i)`` of every instruction equal the ISA simulator's. The GEMM and VEC
+engines run concurrently.
+
+Area: a queue's entries keep only the instruction bits its instructions use
+(:func:`queue_entry`: legal flags, an index for the opcode, fields cut to what the decoder's
+fetch-time checks bound); an instruction stays at its queue's head until it completes, so no
+engine copies it; step / byte / MAC counters are as wide as the ISA's largest instruction needs
+(:func:`max_cycles`, :func:`max_event`, from the ISA simulator's formulas).
 
 Inside an instruction (step ``k``, relative to its start):
 
@@ -28,13 +35,16 @@ Inside an instruction (step ``k``, relative to its start):
   steps (``S`` = ``VecFunc.steps``: each lane has one fixed-point multiplier, which ADDQ / SUBQ use
   three times); the line is written at the step after its last lane group; ``vector_latency``
   steps end the instruction.
-- RDPERF: counters are sampled at step 0; after the latency they are written
-  :func:`~nnaccel.hw.extmem.counters_per_beat` per step.
+- RDPERF: after the latency, :func:`~nnaccel.hw.extmem.counters_per_beat` counters per step: those
+  at the head of the counter ring (``count_events``), which the ISA's rotated order samples; the
+  host port ``cnt_id`` / ``cnt_data`` shows the same counters every cycle.
 
 Faults are decided at fetch by the generated :class:`~nnaccel.hw.decoder.Decoder`; the machine then
 stops (``done`` with ``error`` = the fault code, ``fault_pc`` = the instruction index) without
 starting the faulting instruction, so a DMA outside the window writes nothing. DEADLOCK is raised
-when no engine is busy or can start and fetch cannot go on. A program must set ``prog_len``;
+when no engine is busy or can start and fetch cannot go on; its PC (the lowest queued instruction)
+is then found by reading the fetched instructions backwards (``busy`` stays high meanwhile, the
+cycle counter has stopped). A program must set ``prog_len``;
 fetching past it is NO_FINISH.
 
 Requires ``ext_latency >= 1`` (STORE reads its first line during the last latency step).
@@ -300,10 +310,12 @@ class Accelerator(wiring.Component):
                              "last latency cycle).")
         self.wb = word_bytes(cfg)
         wbits = self.wb * 8
+        self.k_per = counters_per_beat(cfg)
+        self.n_beats = _ceil(N_COUNTERS, self.k_per)
         super().__init__({
             "start": In(1), "prog_addr": In(32), "prog_len": In(ENTRY_PC),
             "busy": Out(1), "done": Out(1), "error": Out(3), "fault_pc": Out(ENTRY_PC),
-            "cnt_sel": In(range(N_COUNTERS)), "cnt_data": Out(64),
+            "cnt_id": Out(range(self.n_beats)), "cnt_data": Out(64 * self.k_per),
             "i_addr": Out(32), "i_data": In(128),
             "ld_addr": Out(32), "ld_data": In(wbits),
             "st_en": Out(1), "st_addr": Out(32), "st_len": Out(range(self.wb + 1)), "st_data": Out(wbits),
@@ -340,12 +352,16 @@ class Accelerator(wiring.Component):
         # instructions backwards, so queue entries carry no PC
         IDLE, RUN, DONE, SCAN = 0, 1, 2, 3
         state = Signal(2)
-        cycle = Signal(64)       # the cycles counter: stops when the run ends
         pc = Signal(ENTRY_PC)
         finished = Signal()
-        counters = Array([Signal(64, name=f"cnt_{c}") for c in CNT])
-        live = [cycle if i == CNT["cycles"] else counters[i] for i in range(N_COUNTERS)]
-        m.d.comb += [self.busy.eq((state == RUN) | (state == SCAN)), self.done.eq(state == DONE)]
+        # counters: see "counters" below; ring positions 0 .. k-1 hold counters k*phase .. (k
+        # counters per RDPERF data cycle), cnt_out their values (the events before this cycle)
+        k_per = counters_per_beat(cfg)
+        n_beats = _ceil(N_COUNTERS, k_per)
+        phase = Signal(range(n_beats))
+        cnt_out = [Signal(64, name=f"cnt_out{j}") for j in range(k_per)]
+        m.d.comb += [self.busy.eq((state == RUN) | (state == SCAN)), self.done.eq(state == DONE),
+                     self.cnt_id.eq(phase), self.cnt_data.eq(Cat(*cnt_out))]
 
         fifos = [_Fifo(m, cfg.queue_depth, cfg, q, f"{q[0]}q") for q in QUEUES]
 
@@ -446,7 +462,7 @@ class Accelerator(wiring.Component):
 
         with m.Switch(state):
             with m.Case(IDLE), m.If(self.start):
-                m.d.sync += [state.eq(RUN), cycle.eq(0), pc.eq(0), finished.eq(0)]
+                m.d.sync += [state.eq(RUN), pc.eq(0), finished.eq(0)]
             with m.Case(RUN):
                 with m.If(deadlock):
                     m.d.sync += [state.eq(SCAN), self.error.eq(halt_code), pc.eq(pc - 1)]
@@ -455,8 +471,6 @@ class Accelerator(wiring.Component):
                     m.d.sync += [state.eq(DONE), self.error.eq(halt_code), self.fault_pc.eq(halt_pc)]
                 with m.Elif(finished & ~any_busy & ~any_queued):
                     m.d.sync += state.eq(DONE)
-                with m.Else():
-                    m.d.sync += cycle.eq(cycle + 1)
             with m.Case(SCAN):
                 m.d.comb += self.i_addr.eq(self.prog_addr + (pc << 4))
                 with m.If(left):
@@ -470,6 +484,34 @@ class Accelerator(wiring.Component):
         def add_event(name, cond, value):
             events[name].append(Mux(cond, value, 0))
 
+        def count_events():
+            """The counters, once every event is known. The 64-bit values rotate through a ring of
+            ``n_beats * k`` registers, ``k`` positions per cycle (no adder, no multiplexer); each
+            counter's events accumulate in a narrow register (as wide as ``n_beats`` cycles of its
+            largest events need) that is added into its ring value when that reaches the head:
+            ``cnt_out`` = head + accumulator is the counter's value, which RDPERF writes and the
+            host reads (``cnt_id`` / ``cnt_data``) with no 64-bit multiplexer."""
+            run = state == RUN
+            terms = dict(events, cycles=[Mux(counting, 1, 0)])
+            acc = {}
+            for name, cid in CNT.items():
+                bound = n_beats * sum((1 << len(t)) - 1 for t in terms[name])
+                a = Signal(_bits(bound), name=f"acc_{name}")
+                inc = Mux(run, sum(terms[name]), 0) if terms[name] else 0
+                m.d.sync += a.eq(Mux(phase == cid // k_per, 0, a) + inc)
+                acc[cid] = a
+            ring = [Signal(64, name=f"ring{p}") for p in range(n_beats * k_per)]
+            for j in range(k_per):
+                pick = Array([acc.get(k_per * b + j, Const(0, 1)) for b in range(n_beats)])
+                m.d.comb += cnt_out[j].eq(ring[j] + (pick[phase] if n_beats > 1 else pick[0]))
+            for p, r in enumerate(ring):
+                m.d.sync += r.eq(ring[p + k_per] if p + k_per < len(ring) else cnt_out[p + k_per - len(ring)])
+            m.d.sync += phase.eq(Mux(phase == n_beats - 1, 0, phase + 1))
+            with m.If((state == IDLE) & self.start):          # a run starts: every counter 0
+                m.d.sync += [phase.eq(0)] + [r.eq(0) for r in ring] + [a.eq(0) for a in acc.values()]
+
+        # cycles: every cycle of the run but the one that ends it
+        counting = (state == RUN) & ~halt & ~(finished & ~any_busy & ~any_queued)
         # the stall counters count each stall cycle as it passes (docs/isa.md, the queue model)
         add_event("fetch_stall", fetch_stall, 1)
         for q, e in enumerate(engines):
@@ -567,7 +609,7 @@ class Accelerator(wiring.Component):
         scb = Mux(sstart | ~s_data, 0, sbeat)
         scx = Mux(sstart, 0, sx)
         csrow = Mux(sstart, S["ext_addr"][:XB], srow)
-        cscur = Mux(sstart, S["ext_addr"][:XB], scur)     # RDPERF: the address of its next beat
+        cscur = Mux(sstart, S["ext_addr"][:XB], scur)
         csline = Mux(sstart, 0, sline)
         scy = Mux(sstart, 0, sy)
         s_line_end = se.active & is_store & s_data & (scb == sbeats - 1)
@@ -579,9 +621,7 @@ class Accelerator(wiring.Component):
         sbytes = Mux(sstart, 0, sbytes_r) + Mux(s_line_end, snbytes, 0)
         with m.If(se.active):
             m.d.sync += sbytes_r.eq(sbytes)
-        # RDPERF: k counters per data step, each read live in the step that writes it (docs/isa.md)
-        k_per = counters_per_beat(cfg)
-        n_beats = _ceil(N_COUNTERS, k_per)
+        # RDPERF: in its first n_beats data steps, the k counters at the ring's head (docs/isa.md)
         pidx = Signal(range(perf_cycles + 1))
         m.d.comb += pidx.eq(se.step - L)
         perf_write = se.active & is_rdperf & s_data & (pidx < n_beats)
@@ -595,25 +635,18 @@ class Accelerator(wiring.Component):
                 m.d.sync += [sline.eq(csline + 1), sx.eq(Mux(last_x, 0, scx + 1)), sy.eq(scy + last_x),
                              srow.eq(Mux(last_x, csrow + S["y_stride"], csrow)),
                              scur.eq(Mux(last_x, csrow + S["y_stride"], cscur + S["x_stride"]))]
-            with m.If(perf_write):
-                m.d.sync += scur.eq(cscur + 8 * k_per)
         # the scratchpad line of the slot that contains the next step
         rd_line = S["sp_addr"] + csline + s_line_end
         for s in SPACE_ENUM:
             m.d.comb += [rs[s].addr.eq(rd_line),
                          rs[s].valid.eq(se.active & is_store & (S["sp"] == SP[s]) & ~(s_line_end & s_last_line))]
         sdata8 = Array([rs[s].data for s in SPACE_ENUM])[S["sp"]]
-        # one counter multiplexer serves RDPERF (while it runs) and the host's cnt_sel / cnt_data
-        live_pad = Array(live + [Const(0, 64)] * (n_beats * k_per - N_COUNTERS))
-        csel = Signal(range(n_beats * k_per))
-        m.d.comb += csel.eq(Mux(se.active & is_rdperf, pidx * k_per, self.cnt_sel))
-        chunk = [live_pad[csel + j] for j in range(k_per)]
-        perf_chunk = Cat(*chunk)
-        m.d.comb += self.cnt_data.eq(chunk[0])
-        perf_len = Mux(pidx == n_beats - 1, 8 * (N_COUNTERS - (n_beats - 1) * k_per), 8 * k_per)
+        perf_chunk = Cat(*cnt_out)
+        perf_len = Mux(phase == n_beats - 1, 8 * (N_COUNTERS - (n_beats - 1) * k_per), 8 * k_per)
+        perf_addr = (S["ext_addr"][:XB] + phase * (8 * k_per))[:XB]
         m.d.comb += [
             self.st_en.eq(s_line_end | perf_write),
-            self.st_addr.eq(cscur),
+            self.st_addr.eq(Mux(is_rdperf, perf_addr, cscur)),
             self.st_len.eq(Mux(is_rdperf, perf_len, snbytes)),
             self.st_data.eq(Mux(is_rdperf, perf_chunk, sdata8)),
         ]
@@ -752,14 +785,7 @@ class Accelerator(wiring.Component):
         for q, e in enumerate(engines):
             add_event("instructions", e.complete, 1)
 
-        with m.If(state == RUN):
-            for name, terms in events.items():
-                if name == "cycles" or not terms:
-                    continue
-                total = terms[0]
-                for t in terms[1:]:
-                    total = total + t
-                m.d.sync += counters[CNT[name]].eq(counters[CNT[name]] + total)
+        count_events()
         return m
 
 
@@ -772,7 +798,7 @@ class SimTop(wiring.Component):
     The host port (``h_addr`` word index, ``h_we``, ``h_wdata``, ``h_rdata``) loads memory while
     the accelerator is idle; ``start`` (one cycle) runs the program at ``prog_addr`` (16-byte
     aligned) of ``prog_len`` instructions; ``done`` rises when it has finished or faulted and the
-    counters have been read (one per cycle through ``cnt_sel`` / ``cnt_data``) into ``counters``."""
+    counters have been collected from ``cnt_id`` / ``cnt_data`` into ``counters``."""
 
     def __init__(self, config="tiny", mem_bytes: int = 1 << 20):
         self.cfg = load_config(config)
@@ -790,18 +816,19 @@ class SimTop(wiring.Component):
         m = Module()
         m.submodules.accel = acc = Accelerator(self.cfg)
         m.submodules.mem = mem = ExtMemory(self.cfg, self.mem_bytes)
-        # after done: read the counters one per cycle
-        rd = Signal(range(N_COUNTERS + 1))
-        regs = Array([Signal(64, name=f"counter{i}") for i in range(N_COUNTERS)])
+        # after done: collect the counters as they pass (k per cycle, counter k*cnt_id + j)
+        k, nb = acc.k_per, acc.n_beats
+        rd = Signal(range(nb + 1))
+        groups = Array([Signal(64 * k, name=f"counters{b}") for b in range(nb)])
         with m.If(self.start):
             m.d.sync += rd.eq(0)
-        with m.Elif(acc.done & (rd < N_COUNTERS)):
-            m.d.sync += [regs[rd].eq(acc.cnt_data), rd.eq(rd + 1)]
+        with m.Elif(acc.done & (rd < nb)):
+            m.d.sync += [groups[acc.cnt_id].eq(acc.cnt_data), rd.eq(rd + 1)]
         m.d.comb += [
             acc.start.eq(self.start), acc.prog_addr.eq(self.prog_addr), acc.prog_len.eq(self.prog_len),
-            self.busy.eq(acc.busy | (acc.done & (rd < N_COUNTERS))),
-            self.done.eq(acc.done & (rd == N_COUNTERS)), self.error.eq(acc.error),
-            self.fault_pc.eq(acc.fault_pc), self.counters.eq(Cat(*regs)), acc.cnt_sel.eq(rd),
+            self.busy.eq(acc.busy | (acc.done & (rd < nb))),
+            self.done.eq(acc.done & (rd == nb)), self.error.eq(acc.error),
+            self.fault_pc.eq(acc.fault_pc), self.counters.eq(Cat(*groups)[:64 * N_COUNTERS]),
             mem.i_addr.eq(acc.i_addr), acc.i_data.eq(mem.i_data),
             mem.ld_addr.eq(acc.ld_addr), acc.ld_data.eq(mem.ld_data),
             mem.st_en.eq(acc.st_en), mem.st_addr.eq(acc.st_addr), mem.st_len.eq(acc.st_len),

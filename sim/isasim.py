@@ -31,7 +31,7 @@ from nnaccel.isa.table import (
     QUEUES,
     SPACE_ENUM,
     TOKEN_CHANNELS,
-    rdperf_counters_per_cycle,
+    rdperf_sample_cycle,
 )
 from nnaccel.quant import multiply_by_quantized_multiplier as mbqm
 from nnaccel.quant import wrap_int32
@@ -412,17 +412,16 @@ class IsaSim:
         sch = schedule(decoded, self.cfg)
         ev = _instruction_events(decoded, self.cfg, sch)
         spans = _stall_spans(decoded, sch)
-        per = rdperf_counters_per_cycle(self.cfg.dma_bytes_per_cycle)
         order = sorted((i for i, d in enumerate(decoded) if d.name != "FINISH"),
                        key=lambda i: (sch.start[i], i))
         last = time.perf_counter()
         for k, i in enumerate(order):
             d = decoded[i]
             if d.name == "RDPERF":
-                # counter id is sampled at the cycle it is written: start + ext_latency + id // per
-                t0 = int(sch.start[i]) + self.cfg.ext_latency
-                vals = np.array([_snapshot(ev, spans, sch, t0 + c.id // per)[c.name] for c in COUNTERS],
-                                np.uint64)
+                # each counter is sampled in the cycle that writes it (rdperf_sample_cycle)
+                s0, cfg = int(sch.start[i]), self.cfg
+                vals = np.array([_snapshot(ev, spans, sch, rdperf_sample_cycle(
+                    c.id, s0, cfg.ext_latency, cfg.dma_bytes_per_cycle))[c.name] for c in COUNTERS], np.uint64)
                 self._store_bytes(d.ext_addr, vals.astype("<u8").view(np.uint8))
             else:
                 getattr(self, f"_exec_{d.name.lower()}")(d)

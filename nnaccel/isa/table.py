@@ -233,13 +233,16 @@ scratchpad (SCRATCHPAD_RANGE)."""
     Instr("RDPERF", 5, "store", (
         Field("ext_addr", 32, 32, "external byte address of the counter snapshot"),
     ), "Write a snapshot of the performance counters to external memory",
-          """Writes every performance counter (see the counter table), in table order, as a
-little-endian uint64 to `ext_addr + 8 * id`, `k = ceil(N_COUNTERS / ceil(8 * N_COUNTERS /
-dma_bytes_per_cycle))` counters per cycle after the latency: counter `id` is sampled at cycle
-`t = s + ext_latency + id // k` (`s`: the instruction's start cycle), so `cycles` is `t`; the stall
-counters include the stall cycles before `t`, every other counter exactly the instructions that
-completed at or before `t` (their events count when they complete). The program must not read the
-snapshot back with LOAD. Faults: bytes outside the DMA window (DMA_WINDOW).""",
+          """Writes every performance counter (see the counter table) as a little-endian uint64
+to `ext_addr + 8 * id`. After the latency, its first `B = ceil(N_COUNTERS / k)` cycles
+`t = s + ext_latency .. s + ext_latency + B - 1` (`s`: its start cycle; cycles count from the
+program's start) write `k = ceil(N_COUNTERS / ceil(8 * N_COUNTERS / dma_bytes_per_cycle))`
+counters each: cycle `t` writes counters `k * (t mod B) .. k * (t mod B) + k - 1`, sampled at `t`
+(so they come out in rotated order, `nnaccel.isa.table.rdperf_sample_cycle`). A counter sampled
+at `t` reads: `cycles` = `t`; a stall counter, the stall cycles before `t`; every other counter,
+exactly the instructions that completed at or before `t` (their events count when they complete).
+The program must not read the snapshot back with LOAD. Faults: bytes outside the DMA window
+(DMA_WINDOW).""",
           "`ext_latency + ceil(8 * N_COUNTERS / dma_bytes_per_cycle)`"),
     Instr("NOP", 6, "control", (
         Field("queue", 8, 2, "queue that executes it", QUEUE_ENUM),
@@ -442,6 +445,16 @@ def rdperf_counters_per_cycle(dma_bytes_per_cycle: int) -> int:
     ``ceil(8 * N_COUNTERS / dma_bytes_per_cycle)`` data cycles carry all of them."""
     cycles = -(-8 * N_COUNTERS // dma_bytes_per_cycle)
     return -(-N_COUNTERS // cycles)
+
+
+def rdperf_sample_cycle(cid: int, start: int, ext_latency: int, dma_bytes_per_cycle: int) -> int:
+    """The cycle in which an RDPERF started at ``start`` samples and writes counter ``cid``: of its
+    ``B = ceil(N_COUNTERS / k)`` first cycles after the latency, the one congruent to ``cid // k``
+    modulo ``B`` (see RDPERF)."""
+    k = rdperf_counters_per_cycle(dma_bytes_per_cycle)
+    beats = -(-N_COUNTERS // k)
+    t0 = start + ext_latency
+    return t0 + (cid // k - t0) % beats
 
 #: The queue model, written once for docs/isa.md and docs/accelerator.md.
 QUEUE_MODEL = """\
