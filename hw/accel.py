@@ -4,9 +4,9 @@ channels of ``TOKEN_CHANNELS``, scratchpads, the double-buffered systolic array,
 DMA, performance counters and status registers — and :class:`SimTop`, the accelerator wired to the
 external-memory model for simulation.
 
-Timing is the ISA's queue model exactly (``docs/isa.md``): the fetch unit appends one instruction
-per cycle to its queue (a queue holds ``queue_depth`` waiting instructions), an engine starts its
-queue's head in the first cycle in which it is idle, the head has been fetched at least one cycle
+Timing is the ISA's queue model exactly (``docs/isa.md``): the fetch unit appends an instruction
+to its queue ``fetch_cycles`` (the table's, per kind) cycles after the previous one at the
+earliest (a queue holds ``queue_depth`` waiting instructions), an engine starts its queue's head in the first cycle in which it is idle, the head has been fetched at least one cycle
 earlier and every token it pops is there, and then stays busy for exactly the instruction's
 ``cycles`` (a step counter ``k = 0 .. cycles-1``); tokens it pushes and the counters it adds become
 visible at its completion cycle. So ``f(i)``, ``s(i)`` and ``e(i)`` of every instruction equal the
@@ -273,9 +273,11 @@ class Accelerator(wiring.Component):
         for q, f in enumerate(fifos):
             with m.If(q_of == q):
                 m.d.comb += room.eq(f.count < f.depth)
-        for q, f in enumerate(fifos):
-            m.d.comb += f.wdata.eq(Cat(self.i_data, pc, (cycle - last_f - 1)[:ENTRY_STALL]))
+        for q, f in enumerate(fifos):      # f(i) >= f(i-1) + fetch_cycles(i): the rest is stall
+            m.d.comb += f.wdata.eq(Cat(self.i_data, pc, (cycle - last_f - dec.fetch_cycles)[:ENTRY_STALL]))
         fetching = (state == RUN) & ~finished
+        advance = Signal()      # the word is appended: the decoder's checks restart on the next one
+        m.d.comb += dec.restart.eq(advance | ((state == IDLE) & self.start))
         halt = Signal()
         halt_code = Signal(3)
         halt_pc = Signal(ENTRY_PC)
@@ -286,9 +288,10 @@ class Accelerator(wiring.Component):
                 m.d.comb += [halt.eq(1), halt_code.eq(dec.fault), halt_pc.eq(pc)]
             with m.Elif(dec.is_finish):
                 m.d.sync += finished.eq(1)
-            with m.Elif(room):
+            with m.Elif(room & dec.ready):
                 for q, f in enumerate(fifos):
                     m.d.comb += f.push.eq(q_of == q)
+                m.d.comb += advance.eq(1)
                 m.d.sync += [pc.eq(pc + 1), last_f.eq(cycle)]
         with m.If(pc == 0):
             m.d.comb += [f.wdata[128 + ENTRY_PC:].eq(0) for f in fifos]
@@ -301,7 +304,7 @@ class Accelerator(wiring.Component):
             any_busy = any_busy | e.busy
             any_start = any_start | e.start
             any_queued = any_queued | (f.count != 0)
-        fetch_blocked = finished | ~room | dec.is_finish
+        fetch_blocked = finished | (dec.ready & (~room | dec.is_finish))
         min_pc = Signal(ENTRY_PC)
         cand = Const((1 << ENTRY_PC) - 1, ENTRY_PC)
         for f in reversed(fifos):
