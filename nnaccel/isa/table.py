@@ -271,9 +271,10 @@ CHECK_OPERANDS = {
 }
 #: Cycles of the bit-serial range / window checks: one per bit of the widest walked field.
 CHECK_STEPS = max(BY_NAME[n].field_map[f].width for n, fs in CHECK_OPERANDS.items() for f in fs)
-#: Cycles the fetch unit spends on one instruction of each kind: 1, plus :data:`CHECK_STEPS`
-#: for the kinds whose scratchpad-range / DMA-window checks multiply (:data:`CHECK_OPERANDS`).
-FETCH_CYCLES = {i.name: 1 + (CHECK_STEPS if i.name in CHECK_OPERANDS else 0) for i in INSTRUCTIONS}
+#: Cycles the fetch unit spends on one instruction of each kind: 1, or for the kinds whose
+#: scratchpad-range / DMA-window checks multiply (:data:`CHECK_OPERANDS`) 2 + :data:`CHECK_STEPS`:
+#: one cycle takes the operands, one per operand bit multiplies, one decides.
+FETCH_CYCLES = {i.name: 2 + CHECK_STEPS if i.name in CHECK_OPERANDS else 1 for i in INSTRUCTIONS}
 
 
 @dataclass(frozen=True)
@@ -400,8 +401,9 @@ COUNTER_BY_NAME: dict[str, Counter] = {c.name: c for c in COUNTERS}
 N_COUNTERS = len(COUNTERS)
 
 _FETCH_TEXT = (" and ".join(", ".join(n for n in FETCH_CYCLES if n in CHECK_OPERANDS).rsplit(", ", 1))
-               + f" take {1 + CHECK_STEPS}, the others 1: the scratchpad-range / DMA-window checks "
-               f"multiply bit-serially, one bit per cycle of {CHECK_STEPS}-bit counts or strides")
+               + f" take {2 + CHECK_STEPS}, the others 1: their scratchpad-range / DMA-window checks "
+               f"take their operands, multiply bit-serially, one bit per cycle of {CHECK_STEPS}-bit "
+               f"counts or strides, and decide")
 #: The queue model, written once for docs/isa.md and docs/accelerator.md.
 QUEUE_MODEL = """\
 The fetch unit reads the instructions in program order, spends `fetch_cycles(i)` cycles on

@@ -115,6 +115,23 @@ def test_fetch_stalls_on_full_queue():
     assert r.counters["fetch_stall"] == f[5] - f[4] - k and r.cycles == k + 6 * 108
 
 
+def test_fetch_cycles_per_kind():
+    """The fetch unit spends the table's fetch cycles on each instruction: NOP / RDPERF / FINISH 1,
+    LOAD / STORE / GEMM / VEC more (their bit-serial range checks)."""
+    k = FETCH_CYCLES["GEMM"]
+    assert k > 1 and FETCH_CYCLES["NOP"] == FETCH_CYCLES["FINISH"] == 1
+    assert FETCH_CYCLES["LOAD"] == FETCH_CYCLES["STORE"] == FETCH_CYCLES["VEC"] == k
+    p = ProgramBuilder("tiny")
+    p.nop("load")                                                       # f = -1 + 1
+    p.gemm(0, 0, 10)                                                    # f = 0 + k
+    p.nop("vector")                                                     # f = k + 1
+    p.load("ACT", 0, 0, 4)                                              # f = k + 1 + k
+    p.finish()                                                          # f = 2k + 2
+    _, r = run(p)
+    assert list(r.schedule.fetch) == [0, k, k + 1, 2 * k + 1, 2 * k + 2]
+    assert r.counters["fetch_stall"] == 0
+
+
 def test_rdperf_snapshot():
     k = FETCH_CYCLES["GEMM"]
     assert FETCH_CYCLES["NOP"] == FETCH_CYCLES["RDPERF"] == 1
