@@ -4,9 +4,9 @@ channels of ``TOKEN_CHANNELS``, scratchpads, the double-buffered systolic array,
 DMA, performance counters and status registers — and :class:`SimTop`, the accelerator wired to the
 external-memory model for simulation.
 
-Timing is the ISA's queue model exactly (``docs/isa.md``): the fetch unit appends one instruction
-per cycle to its queue (a queue holds ``queue_depth`` waiting instructions), an engine starts its
-queue's head in the first cycle in which it is idle, the head has been fetched at least one cycle
+Timing is the ISA's queue model exactly (``docs/isa.md``): the fetch unit appends an instruction
+to its queue ``fetch_cycles`` (the table's, per kind) cycles after the previous one at the
+earliest (a queue holds ``queue_depth`` waiting instructions), an engine starts its queue's head in the first cycle in which it is idle, the head has been fetched at least one cycle
 earlier and every token it pops is there, and then stays busy for exactly the instruction's
 ``cycles`` (a step counter ``k = 0 .. cycles-1``); tokens it pushes and the counters it adds become
 visible at its completion cycle (the stall counters count each stall cycle as it passes). So
@@ -409,6 +409,8 @@ class Accelerator(wiring.Component):
         for q, f in enumerate(fifos):
             m.d.comb += f.wdata.eq(self.i_data)
         fetching = (state == RUN) & ~finished
+        advance = Signal()      # the word is appended: the decoder's checks restart on the next one
+        m.d.comb += dec.restart.eq(advance | ((state == IDLE) & self.start))
         halt = Signal()
         halt_code = Signal(3)
         halt_pc = Signal(ENTRY_PC)
@@ -419,9 +421,10 @@ class Accelerator(wiring.Component):
                 m.d.comb += [halt.eq(1), halt_code.eq(dec.fault), halt_pc.eq(pc)]
             with m.Elif(dec.is_finish):
                 m.d.sync += finished.eq(1)
-            with m.Elif(room):
+            with m.Elif(room & dec.ready):
                 for q, f in enumerate(fifos):
                     m.d.comb += f.push.eq(q_of == q)
+                m.d.comb += advance.eq(1)
                 m.d.sync += pc.eq(pc + 1)
 
         # deadlock: nothing busy, nothing can start, fetch cannot go on, something still queued
@@ -434,14 +437,14 @@ class Accelerator(wiring.Component):
             any_start = any_start | e.start
             any_queued = any_queued | (f.count != 0)
             any_push = any_push | f.push
-        fetch_blocked = finished | ~room | dec.is_finish
+        fetch_blocked = finished | (dec.ready & (~room | dec.is_finish))
         deadlock = Signal()
         m.d.comb += deadlock.eq((state == RUN) & ~any_busy & ~any_start & any_queued & fetch_blocked
                                 & ~(fetching & (pc == self.prog_len)) & ~(fetching & (dec.fault != 0)))
         with m.If(deadlock):
             m.d.comb += [halt.eq(1), halt_code.eq(fault_code("DEADLOCK"))]
-        # a fetch-stall cycle: the next instruction waits for room in its queue
-        fetch_stall = fetching & ~halt & ~dec.is_finish & ~any_push
+        # a fetch-stall cycle: the next instruction, its checks done, waits for room in its queue
+        fetch_stall = fetching & ~halt & ~dec.is_finish & dec.ready & ~any_push
 
         # SCAN reads instruction pc (from the last fetched one down) and counts, per queue, the
         # instructions still queued; the one that completes the count is the lowest queued PC

@@ -3,29 +3,41 @@
 Every opcode, field position, reserved-bit mask, enum range, queue assignment, legal dependency
 flag and vector-function code below is read from the table (:func:`nnaccel.isa.table.field_layout`,
 ``FLAG_CHANNEL``, ``VEC_FUNCS``, ``FAULTS``); nothing is retyped. :class:`Decoder` is
-combinational: it classifies one 128-bit word and decides every fault the ISA defines at fetch
+mostly combinational: it classifies one 128-bit word and decides every fault the ISA defines at fetch
 (``docs/isa.md``: "every fault is decided from the instruction's fields and the configuration
 alone") in the ISA simulator's order of checks, so the first fault found is the same one.
 
-Area: only one instruction is decoded per cycle, so the range and window checks of the different
-instruction kinds share their arithmetic. Every product the checks need is an 8-bit (or, for the
-GEMM activation rows ``ny * (kt + 1) - 1``, 12-bit) count times an 8-bit stride byte; a 16-bit DMA
-stride is two such products. :data:`SLOTS` multipliers serve every kind (the operands are
-multiplexed by opcode), built from shifted partial products so that no ``$mul`` cell takes one of
-the DSPs the systolic array needs. Comparisons against the scratchpad sizes are comparisons with
-constants, selected by the space the operand names.
+Area: the scratchpad-range and DMA-window checks multiply counts by strides. They do it
+bit-serially while the fetch unit waits (the ISA's ``FETCH_CYCLES``: an instruction of the
+``CHECK_OPERANDS`` kinds takes ``2 + CHECK_STEPS`` fetch cycles): one cycle latches the operands
+that take arithmetic (the LOAD rows / lines without padding, the GEMM activation rows
+``ny * (kt + 1) - 1``, the DMA address + line bytes), then two accumulators run Horner's rule over
+``CHECK_STEPS`` operand bits (MSB first, one bit per cycle, two shifted-operand adds each), and one
+cycle adds the bases and compares with constants. Accumulator A (box lines, the GEMM activation
+offset, the VEC destination / second-source offset) saturates at the largest scratchpad;
+accumulator B (the DMA byte offset, the GEMM result offset, the VEC source offset) is exact.
+
+Timing: ``restart`` (the fetch unit appends a word and moves on) clears the step counter;
+``ready`` is high from ``fetch_cycles`` cycles after the cycle of ``restart`` on (the cycle the
+ISA appends the new word when its queue has room), and ``fault`` is valid (else 0) while
+``ready``. ``queue``, ``is_finish`` and ``fetch_cycles`` (the table's, of the word's kind) are
+combinational. ``word`` must stay the same from ``restart`` until it is appended.
 """
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Const, Module, Mux, Signal, signed
+from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value, signed
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from nnaccel.hwconfig import ELEMENT_BYTES, HwConfig
 from nnaccel.isa.table import (
     BY_NAME,
+    BY_OPCODE,
+    CHECK_OPERANDS,
+    CHECK_STEPS,
     FAULT_BY_NAME,
+    FETCH_CYCLES,
     FLAG_CHANNEL,
     FLAG_NAMES,
     INSTRUCTIONS,
@@ -38,8 +50,7 @@ from nnaccel.isa.table import (
     field_layout,
 )
 
-__all__ = ["CONTROL_QUEUE", "QUEUE_BITS", "QUEUE_CODE", "SLOTS", "Decoder", "fault_code", "field",
-           "opcode_of"]
+__all__ = ["CONTROL_QUEUE", "QUEUE_BITS", "QUEUE_CODE", "Decoder", "fault_code", "field", "opcode_of"]
 
 LAYOUT = field_layout()
 #: Queue numbers used in hardware: the table's QUEUES order; ``len(QUEUES)`` = control (FINISH).
@@ -47,10 +58,6 @@ QUEUE_CODE = {q: n for n, q in enumerate(QUEUES)}
 CONTROL_QUEUE = len(QUEUES)
 #: Width of the ``queue`` port (the engine queues and control).
 QUEUE_BITS = CONTROL_QUEUE.bit_length()
-#: Shared multipliers of the range / window checks (see the module docstring).
-SLOTS = 5
-#: Bits of a stride operand of one shared multiplier (wider strides use several).
-STRIDE_CHUNK = 8
 
 
 def field(word, ins: str, name: str):
@@ -141,12 +148,6 @@ def _same(a, b) -> bool:
             and getattr(a, "stop", None) == getattr(b, "stop", None))
 
 
-def _chunks(v, n: int):
-    """``v`` as ``n`` chunks of :data:`STRIDE_CHUNK` bits, low first (zero-extended)."""
-    v = v if len(v) >= n * STRIDE_CHUNK else Cat(v, Const(0, n * STRIDE_CHUNK - len(v)))
-    return [v[i * STRIDE_CHUNK:(i + 1) * STRIDE_CHUNK] for i in range(n)]
-
-
 class Decoder(wiring.Component):
     """Classifies ``word``: ``queue`` (:data:`QUEUE_CODE`: the table's queues in order, then
     :data:`CONTROL_QUEUE` for FINISH), ``is_finish``, and ``fault`` (0 = legal; else the table's
@@ -156,9 +157,12 @@ class Decoder(wiring.Component):
         self.cfg = cfg
         super().__init__({
             "word": In(WIDTH),
+            "restart": In(1),
             "queue": Out(QUEUE_BITS),
             "is_finish": Out(1),
             "fault": Out(3),
+            "ready": Out(1),
+            "fetch_cycles": Out(range(max(FETCH_CYCLES.values()) + 1)),
         })
 
     def elaborate(self, platform):
@@ -181,8 +185,18 @@ class Decoder(wiring.Component):
         conds: dict[str, list] = {}
         order: dict[str, list[str]] = {}
 
-        def fault(ins: str, code: str, cond):
-            conds.setdefault(code, []).append(is_[ins] & cond if ins else cond)
+        lates: dict[str, dict] = {}
+
+        def fault(ins: str, code: str, cond, late=None):
+            """``code`` when ``cond`` (and ``late``: a range-check result, which arrives last) hold."""
+            if late is not None:
+                entry = lates.setdefault(code, {}).setdefault(id(late), (late, []))
+                entry[1].append(is_[ins] & cond)
+                order.setdefault(ins, []).append(code)
+                return
+            # the static checks of the kinds that take several fetch cycles are latched (decided late)
+            slow = ins in CHECK_OPERANDS
+            conds.setdefault((code, slow), []).append(is_[ins] & cond if ins else cond)
             if ins:
                 order.setdefault(ins, []).append(code)
 
@@ -234,7 +248,7 @@ class Decoder(wiring.Component):
                         bad = bad | (sel & F(name, fl))
             fault(name, "ILLEGAL_FIELD", bad)
 
-        # ---- shared multipliers: per slot, (count, stride) operands for every kind that uses it
+        # ---- LOAD / STORE: len, padding; (data rows - 1, data lines - 1) of the DMA iteration
         dma = ("LOAD", "STORE")
         pads = ("pad_top", "pad_bottom", "pad_left", "pad_right")
         geo = {}    # per DMA instruction: rows - 1, cols - 1 (padding removed), both rows / cols > 0
@@ -248,7 +262,9 @@ class Decoder(wiring.Component):
                 dy, dx = Signal(signed(len(ys) + 2), name="load_dy"), Signal(signed(len(xs) + 2), name="load_dx")
                 m.d.comb += [dy.eq(ys - (F(name, pads[0]) + F(name, pads[1])) - 1),
                              dx.eq(xs - (F(name, pads[2]) + F(name, pads[3])) - 1)]
-                fault(name, "ILLEGAL_FIELD", (dy[-1] & ~dy[:-1].all()) | (dx[-1] & ~dx[:-1].all()))
+                # (the fault itself, pad + pad > size, compares a 3-bit sum: no carry chain)
+                fault(name, "ILLEGAL_FIELD", _lt(ys, F(name, pads[0]) + F(name, pads[1]))
+                      | _lt(xs, F(name, pads[2]) + F(name, pads[3])))
                 geo[name] = (dy[:len(ys)], dx[:len(xs)], ~dy[-1] & ~dx[-1])
             else:
                 other = [n for n in dma if n != name and "pad_top" in BY_NAME[n].field_map]
@@ -262,133 +278,222 @@ class Decoder(wiring.Component):
                 m.d.comb += [rm1.eq(ys - 1), cm1.eq(xs - 1)]
                 geo[name] = (rm1, cm1, (ys != 0) & (xs != 0))
 
-        ops: list[dict] = [{} for _ in range(SLOTS)]   # slot -> {opcode: (count, stride)}
-        for name in dma:
-            rm1, cm1, _ = geo[name]
-            ylo, yhi = _chunks(F(name, "y_stride"), 2)
-            xlo, xhi = _chunks(F(name, "x_stride"), 2)
-            # y stride bytes in the slots whose GEMM / VEC stride operand is the same word bits
-            # (act_ys / dst_ys, act_xs / dst_xs): those operands then need no multiplexer
-            ops[0][opcode_of(name)] = (rm1, yhi)
-            ops[1][opcode_of(name)] = (rm1, ylo)
-            ops[2][opcode_of(name)] = (cm1, xlo)
-            ops[3][opcode_of(name)] = (cm1, xhi)
-            ops[4][opcode_of(name)] = (F(name, "x_size"), F(name, "y_size"))
-        # GEMM: slot 4 makes the activation rows ny * (kt + 1) first, slot 0 takes them
+        # ---- bit-serial products: two accumulators, Horner's rule over CHECK_STEPS bits, MSB first
+        #   A (scratchpad lines, saturating): LOAD / STORE box lines y_size * x_size; GEMM activation
+        #     offset act_ys * (ny * (kt + 1) - 1) + act_xs * (nx - 1); VEC destination (and src2)
+        #     offset dst_ys * (ny - 1) + dst_xs * (nx - 1)
+        #   B (exact): LOAD / STORE external offset (rows - 1) * y_stride + (cols - 1) * x_stride;
+        #     GEMM result offset acc_ys * (ny - 1) + acc_xs * (nx - 1); VEC source offset, the same
+        # The walked operand (one bit per step) is a CHECK_OPERANDS field or derived from one.
+        steps = CHECK_STEPS
+        checked = Const(0, 1)
+        for name in CHECK_OPERANDS:
+            checked = checked | is_[name]
+        # step k = 0 latches the slow operands (the word holds still from restart on); steps
+        # k = 1 .. steps add one operand bit each, MSB first; k = steps + 1 decides
+        k = Signal(range(steps + 2), name="check_step")
+        ready = Signal(name="check_ready")
+        m.d.comb += ready.eq(~checked | (k == steps + 1))
+        latched = {}
+
+        def latch(v, name):
+            """``v`` one cycle later (valid from step 1 on)."""
+            if id(v) not in latched:
+                r = Signal(len(v), name=name)
+                m.d.sync += r.eq(v)
+                latched[id(v)] = (v, r)
+            return latched[id(v)][1]
+
+        def walk(options: dict, name: str):
+            """Bit ``steps - k`` of ``options[opcode]`` (0 for opcodes not listed) in step k: a shift
+            register loaded in step 0, its MSB."""
+            sel = _select(op, {o: Cat(x, Const(0, steps - len(x))) for o, x in options.items()}, steps)
+            if set(options) != {opcode_of(n) for n in CHECK_OPERANDS}:
+                hit = Const(0, 1)
+                for o in options:
+                    hit = hit | (op == o)
+                sel = Mux(hit, sel, 0)
+            r = Signal(steps, name=name)
+            m.d.sync += r.eq(Mux(k == 0, sel, r << 1))
+            return r[-1]
+
+        g, v = opcode_of("GEMM"), opcode_of("VEC")
+        ld, st = opcode_of("LOAD"), opcode_of("STORE")
         kt1 = Signal(len(F("GEMM", "kt")) + 1, name="gemm_tiles")
         m.d.comb += kt1.eq(F("GEMM", "kt") + 1)
-        ops[4][opcode_of("GEMM")] = (F("GEMM", "ny"), kt1)
-        # (slot 0's GEMM operand is filled in after slot 4 exists)
-        ops[1][opcode_of("GEMM")] = ((F("GEMM", "nx") - 1)[:8], F("GEMM", "act_xs"))
-        ops[2][opcode_of("GEMM")] = ((F("GEMM", "nx") - 1)[:8], F("GEMM", "acc_xs"))
-        ops[3][opcode_of("GEMM")] = ((F("GEMM", "ny") - 1)[:8], F("GEMM", "acc_ys"))
-        ops[0][opcode_of("VEC")] = ((F("VEC", "ny") - 1)[:8], F("VEC", "dst_ys"))
-        ops[1][opcode_of("VEC")] = ((F("VEC", "nx") - 1)[:8], F("VEC", "dst_xs"))
-        ops[2][opcode_of("VEC")] = ((F("VEC", "nx") - 1)[:8], F("VEC", "src_xs"))
-        ops[3][opcode_of("VEC")] = ((F("VEC", "ny") - 1)[:8], F("VEC", "src_ys"))
-
-        prod = [None] * SLOTS
-
-        def build(k):
-            awidth = max(len(a) for a, _ in ops[k].values())
-            bwidth = max(len(b) for _, b in ops[k].values())
-            a = Signal(awidth, name=f"mul{k}_a")
-            b = Signal(bwidth, name=f"mul{k}_b")
-            m.d.comb += [a.eq(_select(op, {o: x for o, (x, _) in ops[k].items()}, awidth)),
-                         b.eq(_select(op, {o: y for o, (_, y) in ops[k].items()}, bwidth))]
-            prod[k] = _mul(m, a, b, f"mul{k}")
-
-        build(4)
-        gemm_rows = Signal(len(prod[4]), name="gemm_act_rows")
-        m.d.comb += gemm_rows.eq(prod[4] - 1)          # ny * (kt + 1) - 1 (ny = 0: no check)
         ny_max = BY_NAME["GEMM"].field_map["ny"].max
-        ops[0][opcode_of("GEMM")] = (gemm_rows[:(ny_max * MAX_KTILES - 1).bit_length()], F("GEMM", "act_ys"))
-        for k in range(4):
-            build(k)
+        rows_g = Signal((ny_max * MAX_KTILES - 1).bit_length(), name="gemm_act_rows_m1")
+        m.d.comb += rows_g.eq(_mul(m, F("GEMM", "ny"), kt1, "gemm_act_rows") - 1)   # ny = 0: no check
+        rows_g = latch(rows_g, "gemm_act_rows_m1_q")
 
-        # ---- LOAD / STORE: box lines in the scratchpad, data bytes in the DMA window
-        for name in dma:
-            sp = F(name, "sp")
-            box = Signal(17, name=f"{name.lower()}_box_end")
-            m.d.comb += box.eq(F(name, "sp_addr") + prod[4])       # one past the last box line
-            fault(name, "SCRATCHPAD_RANGE", (prod[4] != 0) & _over_end(box, sp, lines))
-        # window: hi = ext_addr + y offset + x offset + bytes - 1 (RDPERF: its counter block)
-        step = STRIDE_CHUNK
-        off_y = Signal(8 + 2 * step, name="dma_off_y")
-        off_x = Signal(8 + 2 * step, name="dma_off_x")
-        m.d.comb += [off_y.eq((prod[0] << step) + prod[1]), off_x.eq(prod[2] + (prod[3] << step))]
+        nx = _select(op, {g: F("GEMM", "nx"), v: F("VEC", "nx")}, 8)
+        ny = _select(op, {g: F("GEMM", "ny"), v: F("VEC", "ny")}, 8)
+        nxm1, nym1 = Signal(len(nx), name="nx_m1"), Signal(len(ny), name="ny_m1")
+        m.d.comb += [nxm1.eq(nx - 1), nym1.eq(ny - 1)]
+        a_terms = [
+            (walk({ld: F("LOAD", "y_size"), st: F("STORE", "y_size"), g: F("GEMM", "act_ys"), v: F("VEC", "dst_ys")},
+                  "walk_a1"),
+             _select(op, {ld: F("LOAD", "x_size"), st: F("STORE", "x_size"), g: rows_g, v: nym1}, len(rows_g))),
+            (walk({g: F("GEMM", "act_xs"), v: F("VEC", "dst_xs")}, "walk_a2"), nxm1),
+        ]
+        b_terms = [
+            (walk({ld: geo["LOAD"][0], st: geo["STORE"][0], g: F("GEMM", "acc_ys"), v: F("VEC", "src_ys")}, "walk_b1"),
+             _select(op, {ld: F("LOAD", "y_stride"), st: F("STORE", "y_stride"), g: nym1, v: nym1}, 16)),
+            (walk({ld: geo["LOAD"][1], st: geo["STORE"][1], g: F("GEMM", "acc_xs"), v: F("VEC", "src_xs")}, "walk_b2"),
+             _select(op, {ld: F("LOAD", "x_stride"), st: F("STORE", "x_stride"), g: nxm1, v: nxm1}, 16)),
+        ]
+        wa = max(lines.values()).bit_length()        # A saturates: A >= 2**wa exceeds every space
+        acc_a = Signal(wa, name="check_a")
+        ovf_a = Signal(name="check_a_over")
+        acc_b = Signal(steps + max(len(x) for _, x in b_terms) + 1, name="check_b")
+        next_a = Signal(max(wa + 1, max(len(x) for _, x in a_terms)) + 2, name="check_a_next")
+        next_b = Signal(len(acc_b), name="check_b_next")
+        m.d.comb += [next_a.eq((acc_a << 1) + sum(Mux(bit, x, 0) for bit, x in a_terms)),
+                     next_b.eq((acc_b << 1) + sum(Mux(bit, x, 0) for bit, x in b_terms))]
+        with m.If(self.restart):
+            m.d.sync += [k.eq(0), acc_a.eq(0), ovf_a.eq(0), acc_b.eq(0)]
+        with m.Elif(checked & (k != steps + 1)):
+            m.d.sync += k.eq(k + 1)
+            with m.If(k != 0):
+                m.d.sync += [acc_a.eq(next_a[:wa]), ovf_a.eq(ovf_a | next_a[wa:].any()), acc_b.eq(next_b)]
+
+        # ---- bases minus their limits, latched in step 0: each range / window check is then the
+        # sign of (latched base - limit) + accumulator, a carry chain with nothing after it
+        func = F("VEC", "func")
+        binary = Const(0, 1)
+        for vf in VEC_FUNCS:
+            if vf.binary:
+                binary = binary | (func == vf.code)
         nbytes = {}
         for name in dma:
             sp = F(name, "sp")
             eb4 = Const(0, 1)
-            for k, s in enumerate(SPACE_ENUM):
-                if ELEMENT_BYTES[s] == 4:
-                    eb4 = eb4 | (sp == k)
+            for n_, s_ in enumerate(SPACE_ENUM):
+                if ELEMENT_BYTES[s_] == 4:
+                    eb4 = eb4 | (sp == n_)
             nbytes[name] = Mux(eb4, F(name, "len") << 2, F(name, "len"))
-        tail = Signal(8 + 2 * step + 2, name="dma_tail")      # hi - ext_addr
-        m.d.comb += tail.eq(_select(op, {**{opcode_of(n): off_y + off_x + nbytes[n] - 1 for n in dma},
-                                         opcode_of("RDPERF"): 8 * N_COUNTERS - 1}, len(tail)))
-        ext = _select(op, {opcode_of(n): F(n, "ext_addr") for n in (*dma, "RDPERF")}, 32)
-        hi = Signal(34, name="dma_hi")
-        m.d.comb += hi.eq(ext + tail)
-        outside = ~_ge(ext, cfg.dma_base) | _ge(hi, cfg.dma_base + cfg.dma_size)
+        end = cfg.dma_base + cfg.dma_size
+        wl = max(max(lines.values()) + 1, 1 << 16).bit_length() + 1       # signed line arithmetic
+        we = max(end, 1 << 32).bit_length() + 3                            # signed byte arithmetic
+
+        def limit(name, role):
+            """The limit a base is checked against, a constant selected by the word's fields."""
+            if name in dma:     # box: sp_addr + n - 1 >= lines, i.e. base - (lines + 1) + n >= 0
+                return _pick(F(name, "sp"), {n_: lines[s_] + 1 for n_, s_ in enumerate(SPACE_ENUM)})
+            if name == "GEMM":
+                return Const(lines["ACT" if role == "dst" else "ACC"])
+            return _pick(func, {vf.code: lines[getattr(vf, role)] for vf in VEC_FUNCS
+                                if role != "src2" or vf.binary})
+
+        def check(value, acc, name):
+            """``value + acc >= 0`` for a signed ``value`` from the word, latched in step 0, and the
+            accumulator ``acc`` (unsigned): only ``value``'s low ``len(acc)`` bits meet ``acc`` in
+            an adder; of the rest it is enough to know whether it is >= 0 or -1."""
+            w = len(acc)
+            lo, pos, m1 = (Signal(w, name=f"{name}_lo"), Signal(name=f"{name}_hi_pos"),
+                           Signal(name=f"{name}_hi_m1"))
+            hi = value.as_signed()[w:]
+            m.d.sync += [lo.eq(value[:w]), pos.eq(~hi[-1]), m1.eq(hi.all())]
+            total = Signal(w + 1, name=f"{name}_sum")
+            m.d.comb += total.eq(lo + acc)
+            return pos | (m1 & total[-1])
+
+        # S1: box / activation / destination base (line) - limit, + A; S3: VEC second source
+        bases1 = {ld: F("LOAD", "sp_addr"), st: F("STORE", "sp_addr"), g: F("GEMM", "act"), v: F("VEC", "dst")}
+        lims1 = {o: limit(BY_OPCODE[o].name, "dst") for o in bases1}
+        off1 = Signal(signed(wl), name="check_off1")
+        m.d.comb += off1.eq(_s(_select(op, bases1, 16), wl) - _s(_select(op, lims1, wl - 1), wl))
+        off3 = Signal(signed(wl), name="check_off3")
+        m.d.comb += off3.eq(_s(F("VEC", "src2"), wl) - _s(limit("VEC", "src2"), wl))
+        # S2: DMA bytes (ext_addr + line bytes - 1 - window end) / result / source (line) - limit, + B
+        bases2 = {**{opcode_of(n): F(n, "ext_addr") for n in dma}, g: F("GEMM", "acc"), v: F("VEC", "src")}
+        adj2 = {}
+        for name in dma:
+            adj2[opcode_of(name)] = Signal(signed(we), name=f"{name.lower()}_adj2")
+            m.d.comb += adj2[opcode_of(name)].eq(_s(nbytes[name], we) - (1 + end))
+        for o in (g, v):
+            adj2[o] = Signal(signed(we), name=f"{BY_OPCODE[o].name.lower()}_adj2")
+            m.d.comb += adj2[o].eq(-_s(limit(BY_OPCODE[o].name, "src"), we))
+        off2 = Signal(signed(we), name="check_off2")
+        m.d.comb += off2.eq(_s(_select(op, bases2, 32), we) + _select(op, adj2, we).as_signed())
+        over1 = ovf_a | check(off1, acc_a, "check1")
+        over2 = check(off2, acc_b, "check2")
+        over3 = ovf_a | check(off3, acc_a, "check3")
+
+        # ---- LOAD / STORE: box lines in the scratchpad, data bytes in the DMA window
+        for name in dma:
+            fault(name, "SCRATCHPAD_RANGE", (acc_a != 0) | ovf_a, late=over1)
         for name in dma:
             _, _, ok_pad = geo[name]
-            fault(name, "DMA_WINDOW", ok_pad & (F(name, "len") != 0) & outside)
-        fault("RDPERF", "DMA_WINDOW", outside)
+            data = ok_pad & (F(name, "len") != 0)
+            fault(name, "DMA_WINDOW", data & ~_ge(F(name, "ext_addr"), cfg.dma_base))
+            fault(name, "DMA_WINDOW", data, late=over2)
+        # RDPERF: ext_addr + 8 * N_COUNTERS - 1 >= end, a comparison of ext_addr with a constant
+        rd = F("RDPERF", "ext_addr")
+        fault("RDPERF", "DMA_WINDOW", ~_ge(rd, cfg.dma_base) | _gt(rd, end - 8 * N_COUNTERS))
 
-        # ---- GEMM / VEC: strided line ranges; slot 0 + 1 = first operand, 2 + 3 = second
-        off1 = Signal(max(len(prod[0]), len(prod[1])) + 1, name="span_off1")
-        off2 = Signal(max(len(prod[2]), len(prod[3])) + 1, name="span_off2")
-        m.d.comb += [off1.eq(prod[0] + prod[1]), off2.eq(prod[2] + prod[3])]
-        g, v = opcode_of("GEMM"), opcode_of("VEC")
-        hi1 = Signal(len(off1) + 1, name="span_hi1")
-        hi2 = Signal(len(off2) + 1, name="span_hi2")
-        m.d.comb += [hi1.eq(_select(op, {g: F("GEMM", "act"), v: F("VEC", "dst")}, 16) + off1),
-                     hi2.eq(_select(op, {g: F("GEMM", "acc"), v: F("VEC", "src")}, 16) + off2)]
+        # ---- GEMM / VEC: strided line ranges
         ne = {n: (F(n, "nx") != 0) & (F(n, "ny") != 0) for n in ("GEMM", "VEC")}
-        fault("GEMM", "SCRATCHPAD_RANGE", ne["GEMM"] & (_ge(hi1, lines["ACT"]) | _ge(hi2, lines["ACC"])))
+        fault("GEMM", "SCRATCHPAD_RANGE", ne["GEMM"], late=over1)
+        fault("GEMM", "SCRATCHPAD_RANGE", ne["GEMM"], late=over2)
         rows_c = cfg.rows
-        wgt_end = F("GEMM", "wgt") + sum((kt1 << s) for s in range(rows_c.bit_length()) if rows_c >> s & 1)
+        wgt_end = F("GEMM", "wgt") + sum((kt1 << s_) for s_ in range(rows_c.bit_length()) if rows_c >> s_ & 1)
         fault("GEMM", "SCRATCHPAD_RANGE", F("GEMM", "preload") & _gt(wgt_end, lines["WGT"]))
-        func = F("VEC", "func")
-        hi3 = Signal(len(hi1), name="vec_src2_hi")
-        m.d.comb += hi3.eq(F("VEC", "src2") + off1)
-        bad = Const(0, 1)
+        param = Const(0, 1)
         for vf in VEC_FUNCS:
-            sel = func == vf.code
-            c = ne["VEC"] & (_ge(hi1, lines[vf.dst]) | _ge(hi2, lines[vf.src]))
-            if vf.binary:
-                c = c | (ne["VEC"] & _ge(hi3, lines[vf.src2]))
             p = vf.param_lines(cfg.cols) if vf.params else 0
             if p:                                  # param + p - 1 >= lines: a constant comparison
-                c = c | _gt(F("VEC", "param"), lines["VEC"] - p)
-            bad = bad | (sel & c)
-        fault("VEC", "SCRATCHPAD_RANGE", bad)
+                param = param | ((func == vf.code) & _gt(F("VEC", "param"), lines["VEC"] - p))
+        fault("VEC", "SCRATCHPAD_RANGE", param)
+        fault("VEC", "SCRATCHPAD_RANGE", ne["VEC"], late=over1)
+        fault("VEC", "SCRATCHPAD_RANGE", ne["VEC"], late=over2)
+        fault("VEC", "SCRATCHPAD_RANGE", ne["VEC"] & binary, late=over3)
 
         # ---- priority over the codes, in the order every instruction checks them
         codes = ["ILLEGAL_OPCODE", "ILLEGAL_FIELD", "SCRATCHPAD_RANGE", "DMA_WINDOW"]
-        assert set(conds) <= set(codes)
+        assert {c for c, _ in conds} <= set(codes)
         for name, seq in order.items():
             assert [codes.index(c) for c in seq] == sorted(codes.index(c) for c in seq), (name, seq)
         code = Const(0, 3)
         for c in reversed(codes):
             hit = Signal(name=f"fault_{c.lower()}")
-            m.d.comb += hit.eq(Cat(*conds[c]).any())
+            r = Cat(*conds.get((c, False), [Const(0, 1)])).any()
+            if (c, True) in conds:
+                r = r | latch(Cat(*conds[(c, True)]).any(), f"static_{c.lower()}")
+            for sig, enables in lates.get(c, {}).values():     # the range sums arrive last
+                r = r | (sig & Cat(*enables).any())
+            m.d.comb += hit.eq(r)
             code = Mux(hit, fault_code(c), code)
-        m.d.comb += self.fault.eq(code)
+        m.d.comb += [self.fault.eq(Mux(ready, code, 0)), self.ready.eq(ready)]
 
         queue = Const(CONTROL_QUEUE, QUEUE_BITS)
         for ins in INSTRUCTIONS:
             q = F("NOP", "queue") if ins.name == "NOP" else QUEUE_CODE.get(ins.queue, CONTROL_QUEUE)
             queue = Mux(is_[ins.name], q, queue)
-        m.d.comb += [self.queue.eq(queue), self.is_finish.eq(is_["FINISH"])]
+        cycles = Const(1, len(self.fetch_cycles))
+        for ins in INSTRUCTIONS:
+            if ins.fetch_cycles != 1:
+                cycles = Mux(is_[ins.name], ins.fetch_cycles, cycles)
+        m.d.comb += [self.queue.eq(queue), self.is_finish.eq(is_["FINISH"]), self.fetch_cycles.eq(cycles)]
         return m
 
 
-def _over_end(end, sp, lines: dict):
-    """``end > lines`` of the space ``sp`` selects (one comparison with a constant per space)."""
-    r = Const(0, 1)
-    for k, s in enumerate(SPACE_ENUM):
-        r = r | ((sp == k) & _gt(end, lines[s]))
+def _lt(v, small):
+    """Unsigned ``v < small`` where ``small`` is narrow: ``v``'s high bits must be 0."""
+    n = len(small)
+    return ~v[n:].any() & (v[:n] < small) if len(v) > n else v < small
+
+
+def _s(v, width: int):
+    """Unsigned ``v`` as a ``width``-bit signed value (zero-extended)."""
+    v = v if isinstance(v, Value) else Const(v)
+    return Cat(v, Const(0, width - len(v))).as_signed()
+
+
+def _pick(sel, consts: dict):
+    """The constant ``consts[sel]`` (any of them for another ``sel``: a don't-care)."""
+    items = list(consts.items())
+    r = Const(items[-1][1])
+    for key, c in reversed(items[:-1]):
+        r = Mux(sel == key, c, r)
     return r

@@ -27,6 +27,7 @@ from nnaccel.hwconfig import ELEMENT_BYTES, HwConfig, load_config
 from nnaccel.isa import COUNTERS, N_COUNTERS, VEC_BY_CODE, AcceleratorFault, bytes_to_words, decode
 from nnaccel.isa.table import (
     ADD_LEFT_SHIFT,
+    FETCH_CYCLES,
     FLAG_CHANNEL,
     QUEUES,
     SPACE_ENUM,
@@ -186,6 +187,7 @@ def schedule(decoded, cfg: HwConfig) -> Schedule:
     n = len(decoded)
     qi = [(_Q.get(d.queue, -1)) for d in decoded]
     cyc = [instruction_cycles(d, cfg) for d in decoded]
+    fetch_cycles = [FETCH_CYCLES[d.name] for d in decoded]
     qlist: list[list[int]] = [[] for _ in range(_NQ)]
     pos = [0] * n
     for i, q in enumerate(qi):
@@ -211,7 +213,8 @@ def schedule(decoded, cfg: HwConfig) -> Schedule:
         progressed = False
         while nf < n:
             i = nf
-            t = 0 if i == 0 else f[i - 1] + 1
+            earliest = (f[i - 1] if i else -1) + fetch_cycles[i]
+            t = earliest
             q = qi[i]
             if q >= 0 and pos[i] >= depth:
                 j = qlist[q][pos[i] - depth]
@@ -219,8 +222,7 @@ def schedule(decoded, cfg: HwConfig) -> Schedule:
                     break
                 t = max(t, s[j] + 1)
             f[i] = t
-            if i:
-                fstall[i] = t - f[i - 1] - 1
+            fstall[i] = t - earliest
             nf += 1
             progressed = True
         for q in range(_NQ):

@@ -67,6 +67,11 @@ class Instr:
         return {f.name: f for f in self.all_fields}
 
     @property
+    def fetch_cycles(self) -> int:
+        """Cycles the fetch unit spends on this instruction (see :data:`FETCH_CYCLES`)."""
+        return FETCH_CYCLES[self.name]
+
+    @property
     def reserved_mask(self) -> int:
         used = 0
         for f in self.all_fields:
@@ -259,6 +264,22 @@ left in the channels are discarded.""",
 
 BY_NAME: dict[str, Instr] = {i.name: i for i in INSTRUCTIONS}
 BY_OPCODE: dict[int, Instr] = {i.opcode: i for i in INSTRUCTIONS}
+
+#: Fields whose bits the fetch unit's range / window checks walk one per cycle (the products
+#: ``count * stride`` of the checks, multiplied bit-serially by shift-and-add): the box and DMA
+#: counts of LOAD / STORE, the line strides of GEMM / VEC.
+CHECK_OPERANDS = {
+    "LOAD": ("x_size", "y_size"),
+    "STORE": ("x_size", "y_size"),
+    "GEMM": ("act_xs", "act_ys", "acc_xs", "acc_ys"),
+    "VEC": ("dst_xs", "dst_ys", "src_xs", "src_ys"),
+}
+#: Cycles of the bit-serial range / window checks: one per bit of the widest walked field.
+CHECK_STEPS = max(BY_NAME[n].field_map[f].width for n, fs in CHECK_OPERANDS.items() for f in fs)
+#: Cycles the fetch unit spends on one instruction of each kind: 1, or for the kinds whose
+#: scratchpad-range / DMA-window checks multiply (:data:`CHECK_OPERANDS`) 2 + :data:`CHECK_STEPS`:
+#: one cycle takes the operands, one per operand bit multiplies, one decides.
+FETCH_CYCLES = {i.name: 2 + CHECK_STEPS if i.name in CHECK_OPERANDS else 1 for i in INSTRUCTIONS}
 
 
 @dataclass(frozen=True)
@@ -456,16 +477,22 @@ def rdperf_sample_cycle(cid: int, start: int, ext_latency: int, dma_bytes_per_cy
     t0 = start + ext_latency
     return t0 + (cid // k - t0) % beats
 
+_FETCH_TEXT = (" and ".join(", ".join(n for n in FETCH_CYCLES if n in CHECK_OPERANDS).rsplit(", ", 1))
+               + f" take {2 + CHECK_STEPS}, the others 1: their scratchpad-range / DMA-window checks "
+               f"take their operands, multiply bit-serially, one bit per cycle of {CHECK_STEPS}-bit "
+               f"counts or strides, and decide")
 #: The queue model, written once for docs/isa.md and docs/accelerator.md.
 QUEUE_MODEL = """\
-The fetch unit reads one instruction per cycle in program order and appends it to the queue that
+The fetch unit reads the instructions in program order, spends `fetch_cycles(i)` cycles on
+instruction `i` (""" + _FETCH_TEXT + """) and appends it to the queue that
 executes it (LOAD -> load, GEMM -> compute, VEC -> vector, STORE / RDPERF -> store, NOP -> its
 `queue` field). Each queue holds at most `queue_depth` waiting instructions; each queue's engine executes
-its instructions one at a time, in order. With `f(i)` the fetch cycle, `s(i)` the start cycle,
-`e(i) = s(i) + cycles(i)` the completion cycle of instruction `i`, and `q(i)` its queue:
+its instructions one at a time, in order. With `f(i)` the fetch cycle (the cycle it is appended),
+`s(i)` the start cycle, `e(i) = s(i) + cycles(i)` the completion cycle of instruction `i`, and
+`q(i)` its queue:
 
-* `f(0) = 0`; `f(i) = max(f(i-1) + 1, s(j) + 1)` where `j` is the instruction `queue_depth`
-  places before `i` in `q(i)` (no such term if there is none);
+* `f(-1) = -1`; `f(i) = max(f(i-1) + fetch_cycles(i), s(j) + 1)` where `j` is the instruction
+  `queue_depth` places before `i` in `q(i)` (no such term if there is none);
 * `s(i) = max(f(i) + 1, e(p), t(i))` where `p` is the previous instruction of `q(i)`, and `t(i)`
   is, for each token `i` pops, the completion cycle `e` of the instruction that pushed the
   matching token (the k-th pop from a channel takes the k-th push to it);
@@ -485,8 +512,8 @@ and the fetch unit cannot proceed; the PC is the lowest index among the waiting 
 Results in memory after a fault are unspecified.
 
 Stall accounting (performance counters): the cycles `max(f(i) + 1, e(p)) .. s(i) - 1` count as the
-queue's token stall, the cycles `f(i-1) + 1 .. f(i) - 1` as fetch stall, each in the cycle it
-passes (a counter read at cycle `t` includes the stall cycles before `t`)."""
+queue's token stall, the cycles `f(i-1) + fetch_cycles(i) .. f(i) - 1` as fetch stall, each in the
+cycle it passes (a counter read at cycle `t` includes the stall cycles before `t`)."""
 
 
 #: Scratchpad banks, written once for docs/isa.md and docs/accelerator.md.

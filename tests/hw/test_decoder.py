@@ -1,5 +1,6 @@
 """The decoder generated from the ISA table against the ISA simulator's decode + checks: same fault
-code (or none) and the same queue for every word (Amaranth simulation)."""
+code (or none) and the same queue for every word, decided after the table's fetch cycles
+(Amaranth simulation)."""
 
 import numpy as np
 from amaranth.sim import Simulator
@@ -7,8 +8,17 @@ from nnaccel.hw.decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder
 from nnaccel.sim.isasim import check_instruction
 
 from nnaccel.hwconfig import ELEMENT_BYTES, load_config
-from nnaccel.isa import INSTRUCTIONS, AcceleratorFault, decode
-from nnaccel.isa.table import BY_OPCODE, FAULT_BY_NAME, FLAG_CHANNEL, FLAG_NAMES, QUEUES, SPACE_ENUM
+from nnaccel.isa import INSTRUCTIONS, AcceleratorFault, decode, encode
+from nnaccel.isa.table import (
+    BY_OPCODE,
+    FAULT_BY_NAME,
+    FLAG_CHANNEL,
+    FLAG_NAMES,
+    N_COUNTERS,
+    QUEUES,
+    SPACE_ENUM,
+    VEC_FUNCS,
+)
 
 
 def expected(word, cfg):
@@ -123,25 +133,122 @@ def test_decoder_matches_isa_simulator():
         assert ("GEMM kt", 0, False) in cases, name                # K tiles, legal
         assert ("GEMM kt", illegal, True) in cases, name           # kt > 0 without preload
         assert ("GEMM kt", srange, True) in cases, name            # out of range only by the K tiles
-        dut = Decoder(cfg)
-        seen = set()
-
-        async def bench(ctx, words=words, dut=dut, cfg=cfg, seen=seen):
-            for w in words:
-                ctx.set(dut.word, w)
-                code, queue = expected(w, cfg)
-                got = ctx.get(dut.fault)
-                assert got == code, (hex(w), got, code)
-                if code == 0:
-                    assert ctx.get(dut.queue) == queue
-                    assert ctx.get(dut.is_finish) == ((w & 0xF) == 7)
-                seen.add(code)
-                await ctx.delay(1e-9)
-
-        sim = Simulator(dut)
-        sim.add_testbench(bench)
-        sim.run()
+        seen = run_decoder(cfg, words)
         # every fault the decoder decides at fetch was exercised
         for f in ("ILLEGAL_OPCODE", "ILLEGAL_FIELD", "SCRATCHPAD_RANGE", "DMA_WINDOW"):
             assert FAULT_BY_NAME[f].code in seen, f
         assert 0 in seen
+
+
+def run_decoder(cfg, words) -> set:
+    """Feeds ``words`` to the decoder the way the fetch unit does and checks each one against the
+    ISA simulator; returns the fault codes seen."""
+    dut = Decoder(cfg)
+    seen = set()
+
+    async def bench(ctx):
+        for w in words:
+            # the fetch unit's protocol: a new word with restart, then wait for ready
+            ctx.set(dut.word, w)
+            ctx.set(dut.restart, 1)
+            await ctx.tick()
+            ctx.set(dut.restart, 0)
+            waited = 1
+            while not ctx.get(dut.ready):
+                assert ctx.get(dut.fault) == 0       # no fault before the checks are done
+                await ctx.tick()
+                waited += 1
+            ins = BY_OPCODE.get(w & 0xF)
+            if ins:
+                assert ctx.get(dut.fetch_cycles) == ins.fetch_cycles
+            # ready in the cycle the ISA appends the word: fetch_cycles after the restart cycle
+            assert waited == (ins.fetch_cycles if ins else 1), (hex(w), waited)
+            code, queue = expected(w, cfg)
+            got = ctx.get(dut.fault)
+            assert got == code, (hex(w), got, code)
+            if code == 0:
+                assert ctx.get(dut.queue) == queue
+                assert ctx.get(dut.is_finish) == ((w & 0xF) == 7)
+            seen.add(code)
+            await ctx.tick()                        # ready and the fault hold while waiting
+            assert ctx.get(dut.ready) and ctx.get(dut.fault) == code
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-8)
+    sim.add_testbench(bench)
+    sim.run()
+    return seen
+
+
+def boundary_words(cfg, rng, n):
+    """Words whose last line / byte lands exactly on the last legal one or one past it: GEMM and
+    VEC operand spans, LOAD / STORE box lines and DMA bytes, RDPERF's counter block (the extents computed here from the
+    ISA's formulas; the expected fault comes from the ISA simulator)."""
+    out = []
+    end = cfg.dma_base + cfg.dma_size
+    for _ in range(n):
+        d = int(rng.integers(0, 2))                 # 0: exactly the last legal line / byte; 1: one past
+        nx, ny = int(rng.integers(1, 40)), int(rng.integers(1, 40))
+        xs, ys = int(rng.integers(0, 256)), int(rng.integers(0, 256))
+        kind = rng.integers(7)
+        if kind == 6:                               # RDPERF: the counter block's last byte
+            out.append(encode("RDPERF", ext_addr=end - 8 * N_COUNTERS + d))
+        elif kind == 0:                               # GEMM activation rows of all K tiles
+            kt = int(rng.integers(0, 16))
+            span = (ny * (kt + 1) - 1) * ys + (nx - 1) * xs
+            act = cfg.lines("ACT") - 1 - span + d
+            if act < 0:
+                continue
+            out.append(encode("GEMM", nx=nx, ny=ny, act_xs=xs, act_ys=ys, kt=kt, preload=1, act=act))
+        elif kind == 1:                             # GEMM result lines
+            span = (ny - 1) * ys + (nx - 1) * xs
+            acc = cfg.lines("ACC") - 1 - span + d
+            if acc < 0:
+                continue
+            out.append(encode("GEMM", nx=nx, ny=ny, acc_xs=xs, acc_ys=ys, acc=acc))
+        elif kind == 2:                             # VEC destination, source or second source
+            vf = VEC_FUNCS[rng.integers(len(VEC_FUNCS))]
+            span = (ny - 1) * ys + (nx - 1) * xs
+            role = ["dst", "src", "src2"][rng.integers(3 if vf.binary else 2)]
+            space = getattr(vf, role)
+            base = cfg.lines(space) - 1 - span + d
+            if base < 0:
+                continue
+            strides = {"dst_xs": xs, "dst_ys": ys} if role != "src" else {"src_xs": xs, "src_ys": ys}
+            out.append(encode("VEC", func=vf.code, nx=nx, ny=ny, **strides, **{role: base}))
+        else:                                       # LOAD / STORE: box lines or DMA bytes
+            name = "LOAD" if kind == 3 else "STORE"
+            sp = int(rng.integers(0, len(SPACE_ENUM)))
+            ln = int(rng.integers(1, cfg.line_elems + 1))
+            xsz, ysz = int(rng.integers(1, 40)), int(rng.integers(1, 40))
+            xst, yst = int(rng.integers(0, 1 << 16)), int(rng.integers(0, 1 << 16))
+            f = {"sp": sp, "len": ln, "x_size": xsz, "y_size": ysz, "x_stride": xst, "y_stride": yst}
+            if rng.random() < 0.5:                  # the box's last line
+                addr = cfg.lines(SPACE_ENUM[sp]) - xsz * ysz + d
+                if addr < 0:
+                    continue
+                out.append(encode(name, sp_addr=addr, ext_addr=cfg.dma_base, **f))
+            else:                                   # the last data byte in the window
+                extent = (ysz - 1) * yst + (xsz - 1) * xst + ln * ELEMENT_BYTES[SPACE_ENUM[sp]]
+                ext = end - extent + d
+                if rng.random() < 0.5:              # or far inside: the same low bits, legal
+                    ext -= 1 << int(rng.integers(16, 32))
+                if not cfg.dma_base <= ext < 1 << 32:
+                    continue
+                out.append(encode(name, ext_addr=ext, **f))
+    return out
+
+
+def test_decoder_boundaries():
+    """The range / window checks at their exact edges: the last legal line / byte passes, one more
+    faults (the ISA simulator says which), for GEMM, VEC, LOAD and STORE."""
+    for name in ("tiny", "small", "large"):   # large: a window of 2**30 bytes, wider than B
+        cfg = load_config(name)
+        if name == "small":
+            cfg = cfg.replace(dma_base=0x100000, dma_size=0x400000)
+        words = boundary_words(cfg, np.random.default_rng(7), 600)
+        codes = [expected(w, cfg)[0] for w in words]
+        for f in ("SCRATCHPAD_RANGE", "DMA_WINDOW"):
+            assert FAULT_BY_NAME[f].code in codes, (name, f)
+        assert codes.count(0) > len(codes) // 4, name
+        run_decoder(cfg, words)

@@ -5,8 +5,8 @@ import pytest
 from nnaccel.sim.isasim import IsaSim, find_conflicts
 
 from nnaccel.hwconfig import PRESETS
-from nnaccel.isa import COUNTERS, VEC_FUNCS, AcceleratorFault, encode, words_to_bytes
-from nnaccel.isa.table import div_params
+from nnaccel.isa import COUNTERS, VEC_FUNCS, AcceleratorFault, decode, encode, words_to_bytes
+from nnaccel.isa.table import FETCH_CYCLES, div_params
 from nnaccel.program import ProgramBuilder, lut_block, param_block
 from nnaccel.quant import multiply_by_quantized_multiplier as mbqm
 
@@ -49,67 +49,104 @@ def test_cycle_formulas_single_instructions():
         emit(p)
         p.finish()
         _, r = run(p)
-        # fetched at 0, starts at 1, FINISH fetched at 1: total = 1 + cycles
-        assert r.cycles == 1 + cycles, p.assembly()
-        assert r.schedule.start[0] == 1 and r.schedule.end[0] == 1 + cycles
+        # fetched at k - 1 (k = its fetch cycles), starts at k, FINISH fetched at k: total = k + cycles
+        k = FETCH_CYCLES[decode(p.words[0]).name]
+        assert r.cycles == k + cycles, p.assembly()
+        assert r.schedule.start[0] == k and r.schedule.end[0] == k + cycles
 
 
 def test_queues_overlap_and_tokens():
+    k = FETCH_CYCLES["LOAD"]                # fetch cycles: LOAD, GEMM, STORE k each, NOP 1
+    assert FETCH_CYCLES["GEMM"] == FETCH_CYCLES["STORE"] == k and FETCH_CYCLES["NOP"] == 1
     p = ProgramBuilder("tiny")
-    p.load("ACT", 0, 0, 4, x_size=10, x_stride=4, push_next=1)          # 0: [1, 19)
-    p.load("WGT", 0, 64, 4, x_size=4, x_stride=4)                        # 1: [19, 31)
-    p.gemm(0, 0, 10, preload=False, pop_prev=1, push_next=1)            # 2: waits token @19 -> [19, 37)
-    p.nop("vector", pop_prev=1, push_next=1)                             # 3: waits @37 -> [37, 38)
-    p.store("ACC", 0, 4096, 4, x_size=10, x_stride=16, pop_prev=1)      # 4: waits @38 -> [38, 86)
+    p.load("ACT", 0, 0, 4, x_size=10, x_stride=4, push_next=1)          # 0: 18 cycles
+    p.load("WGT", 0, 64, 4, x_size=4, x_stride=4)                        # 1: 12
+    p.gemm(0, 0, 10, preload=False, pop_prev=1, push_next=1)            # 2: 18, waits for 0's token
+    p.nop("vector", pop_prev=1, push_next=1)                             # 3: 1, waits for 2's token
+    p.store("ACC", 0, 4096, 4, x_size=10, x_stride=16, pop_prev=1)      # 4: 48, waits for 3's token
     p.finish()
     _, r = run(p)
     s = r.schedule
-    assert list(s.start[:5]) == [1, 19, 19, 37, 38] and list(s.end[:5]) == [19, 31, 37, 38, 86]
-    assert r.cycles == 86
+    f = [k - 1, 2 * k - 1, 3 * k - 1, 3 * k, 4 * k]
+    s0 = k
+    s1 = max(f[1] + 1, s0 + 18)             # the load engine is busy with 0
+    s2 = max(f[2] + 1, s0 + 18)             # 0's token
+    s3 = max(f[3] + 1, s2 + 18)
+    s4 = max(f[4] + 1, s3 + 1)
+    assert list(s.fetch[:5]) == f
+    assert list(s.start[:5]) == [s0, s1, s2, s3, s4]
+    assert list(s.end[:5]) == [s0 + 18, s1 + 12, s2 + 18, s3 + 1, s4 + 48]
+    assert r.cycles == s4 + 48
     c = r.counters
-    assert c["compute_token_stall"] == 19 - 3 and c["vector_token_stall"] == 37 - 4
-    assert c["store_token_stall"] == 38 - 5
+    assert c["compute_token_stall"] == s2 - f[2] - 1 and c["vector_token_stall"] == s3 - f[3] - 1
+    assert c["store_token_stall"] == s4 - f[4] - 1
     assert c["array_busy"] == 18 and c["macs"] == 10 * 16 and c["dma_load_bytes"] == 56
     assert c["dma_store_bytes"] == 160 and c["instructions"] == 5 and c["dma_latency"] == 24
-    assert r.utilization == pytest.approx(160 / (86 * 16))
+    assert r.utilization == pytest.approx(160 / ((s4 + 48) * 16))
 
 
 def test_gemm_and_vec_run_concurrently():
     """GEMM (compute queue) and VEC (vector queue) overlap when no token orders them."""
+    k = FETCH_CYCLES["GEMM"]
+    assert FETCH_CYCLES["VEC"] == k
     p = ProgramBuilder("tiny")
-    p.gemm(0, 0, 10)                                                    # 0: [1, 19)
-    p.vec("CLAMP", 100, 50, 10, param=0)                                # 1: [2, 2 + 2 + 40 + 4)
+    p.gemm(0, 0, 10)                                                    # 0: [k, k + 18)
+    p.vec("CLAMP", 100, 50, 10, param=0)                                # 1: [2k, 2k + 2 + 40 + 4)
     p.finish()
     _, r = run(p)
-    assert list(r.schedule.start[:2]) == [1, 2] and r.cycles == 48
+    assert list(r.schedule.start[:2]) == [k, 2 * k] and r.cycles == 2 * k + 46
     assert r.counters["array_busy"] == 18 and r.counters["vector_busy"] == 46
 
 
 def test_fetch_stalls_on_full_queue():
+    k = FETCH_CYCLES["GEMM"]
     p = ProgramBuilder("tiny")                                          # queue depth 4
     for _ in range(6):
-        p.gemm(0, 0, 10)                                                # 18 cycles each
+        p.gemm(0, 0, 100)                                               # 108 cycles each
     p.finish()
     _, r = run(p)
     s = r.schedule
-    # f(4) = s(0) + 1 = 2 ; s(k) = 1 + 18k ; f(5) = s(1) + 1 = 20
-    assert list(s.fetch[:7]) == [0, 1, 2, 3, 4, 20, 21]
-    assert list(s.start[:6]) == [1 + 18 * k for k in range(6)]
-    assert r.counters["fetch_stall"] == 15 and r.cycles == 1 + 6 * 18
+    # f(i) = f(i-1) + k while the queue has room; s(j) = k + 108j; f(5) waits for s(1) + 1
+    f = [k * (i + 1) - 1 for i in range(5)]
+    f.append(max(f[4] + k, k + 108 + 1))
+    assert f[5] > f[4] + k                  # the program does stall
+    assert list(s.fetch[:7]) == f + [f[5] + 1]
+    assert list(s.start[:6]) == [k + 108 * j for j in range(6)]
+    assert r.counters["fetch_stall"] == f[5] - f[4] - k and r.cycles == k + 6 * 108
+
+
+def test_fetch_cycles_per_kind():
+    """The fetch unit spends the table's fetch cycles on each instruction: NOP / RDPERF / FINISH 1,
+    LOAD / STORE / GEMM / VEC more (their bit-serial range checks)."""
+    k = FETCH_CYCLES["GEMM"]
+    assert k > 1 and FETCH_CYCLES["NOP"] == FETCH_CYCLES["FINISH"] == 1
+    assert FETCH_CYCLES["LOAD"] == FETCH_CYCLES["STORE"] == FETCH_CYCLES["VEC"] == k
+    p = ProgramBuilder("tiny")
+    p.nop("load")                                                       # f = -1 + 1
+    p.gemm(0, 0, 10)                                                    # f = 0 + k
+    p.nop("vector")                                                     # f = k + 1
+    p.load("ACT", 0, 0, 4)                                              # f = k + 1 + k
+    p.finish()                                                          # f = 2k + 2
+    _, r = run(p)
+    assert list(r.schedule.fetch) == [0, k, k + 1, 2 * k + 1, 2 * k + 2]
+    assert r.counters["fetch_stall"] == 0
 
 
 def test_rdperf_snapshot():
+    k = FETCH_CYCLES["GEMM"]
+    assert FETCH_CYCLES["NOP"] == FETCH_CYCLES["RDPERF"] == 1
     p = ProgramBuilder("tiny")
-    p.gemm(0, 0, 10, push_next=1)                                       # [1, 19)
-    p.nop("vector", pop_prev=1, push_next=1)                            # [19, 20)
-    p.rdperf(1024, pop_prev=1)                                          # starts 20
+    p.gemm(0, 0, 10, push_next=1)                                       # [k, k + 18)
+    p.nop("vector", pop_prev=1, push_next=1)                            # [k + 18, k + 19)
+    p.rdperf(1024, pop_prev=1)                                          # starts k + 19
     p.finish()
     sim, r = run(p)
     snap = sim.read(1024, (len(COUNTERS),), np.uint64)
     named = {c.name: int(snap[c.id]) for c in COUNTERS}
-    # tiny writes one counter per cycle: of the 15 cycles after the latency (start 20 + 8), counter
-    # id in the one congruent to id modulo 15
-    assert named["cycles"] == 28 + (COUNTERS[0].id - 28) % 15
+    # tiny writes one counter per cycle: of the 15 cycles after the latency (start k + 19, latency
+    # 8), counter id in the one congruent to id modulo 15
+    base = k + 19 + 8
+    assert named["cycles"] == base + (COUNTERS[0].id - base) % 15
     assert named["instructions"] == 2 and named["macs"] == 160
     assert named["array_busy"] == 18 and named["store_busy"] == 0
     # stall cycles count as they pass: the vector NOP waited [2, 19), the RDPERF itself [3, 20)
