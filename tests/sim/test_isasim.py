@@ -156,19 +156,22 @@ def test_rdperf_snapshot():
 
 def test_rdperf_reads_a_stall_in_progress():
     """A stall counter read by RDPERF while the stall goes on includes the cycles before the read."""
+    k = FETCH_CYCLES["GEMM"]
     p = ProgramBuilder("tiny")
-    p.gemm(0, 0, 40, push_prev=1)                                       # [1, 49)
-    p.nop("load", pop_next=1)                                           # fetched 1, waits [2, 49)
-    p.rdperf(1024)                                                      # fetched 2, starts 3
+    p.gemm(0, 0, 40, push_prev=1)                                       # fetched k - 1: [k, k + 48)
+    p.nop("load", pop_next=1)                                           # fetched k, waits [k + 1, k + 48)
+    p.rdperf(1024)                                                      # fetched k + 1, starts k + 2
     p.finish()
     sim, r = run(p)
     snap = sim.read(1024, (len(COUNTERS),), np.uint64)
     by_id = {c.name: c.id for c in COUNTERS}
+    base = k + 2 + 8                                                    # start + latency
+
     def when(cid):                                                      # the cycle counter cid is sampled
-        return 11 + (cid - 11) % 15
-    assert int(snap[by_id["load_token_stall"]]) == when(by_id["load_token_stall"]) - 2
+        return base + (cid - base) % 15
+    assert int(snap[by_id["load_token_stall"]]) == when(by_id["load_token_stall"]) - (k + 1)
     assert int(snap[by_id["instructions"]]) == 0 and int(snap[by_id["cycles"]]) == when(by_id["cycles"])
-    assert r.counters["load_token_stall"] == 49 - 2
+    assert r.counters["load_token_stall"] == 47
 
 
 # ------------------------------------------------------------------------------- faults
