@@ -20,6 +20,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -378,12 +379,24 @@ def synthesize(component, target: str, pnr: bool = False, workdir=None, name: st
     With ``breakdown``, ``rep["breakdown"]`` estimates where the logic is: per source section
     (``file: heading``), a share of the LUT4s (the section's share of a pre-mapping logic weight,
     see :func:`_cell_weight`, times the mapped total), its flip-flop and memory bits."""
+    if workdir is not None:
+        Path(workdir).mkdir(parents=True, exist_ok=True)
+        return _synthesize(component, target, pnr, Path(workdir), name, freq_mhz, log, timeout_s, breakdown)
+    # a fresh directory per run (runs from several checkouts at once must not share netlists),
+    # removed after a success and kept after a failure (its logs are named in the error); YoWASP
+    # tools see only the working directory tree: keep it out of /tmp (their own sandbox)
+    base = Path.home() / ".cache" / "nnaccel" / "synth"
+    base.mkdir(parents=True, exist_ok=True)
+    wd = Path(tempfile.mkdtemp(prefix=f"{name}-{target}-", dir=base))
+    rep = _synthesize(component, target, pnr, wd, name, freq_mhz, log, timeout_s, breakdown)
+    shutil.rmtree(wd, ignore_errors=True)
+    return rep
+
+
+def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s, breakdown) -> dict:
     from amaranth.back import rtlil
     t = TARGETS[target]
     say = log or (lambda msg: None)
-    # YoWASP tools see only the working directory tree: keep it out of /tmp (their own sandbox)
-    wd = Path(workdir or Path.home() / ".cache" / "nnaccel" / "synth" / f"{name}-{target}")
-    wd.mkdir(parents=True, exist_ok=True)
     il = rtlil.convert(SynthHarness(component), name="top")
     (wd / "top.il").write_text(il)
     # memories no block RAM can build become flip-flops; when they alone exceed the device, say so
