@@ -67,7 +67,6 @@ class VectorEngine(wiring.Component):
         lanes = cfg.vector_lanes
         nchunks = _ceil(C, lanes)
         L = cfg.vector_latency
-        from .accel import _Walker  # the accelerator's 2-D line iterator (imports this module)
 
         w = self.word
         is_vec = field(w, "NOP", "opcode") == opcode_of("VEC")
@@ -129,10 +128,10 @@ class VectorEngine(wiring.Component):
         m.d.comb += self.last.eq(Mux(is_vec, in_tail & (vtail == L - 1), 1))
         # source lines; src2 and the SUMW destination read walk the destination's strides from
         # their bases (one offset walker); the destination write walks behind
-        src_w = _Walker(m, "vsrc", 16, vstart, V["src"], V["nx"], V["src_xs"], V["src_ys"])
-        rel_w = _Walker(m, "vrel", 16, vstart, Const(0, 16), V["nx"], V["dst_xs"], V["dst_ys"])
-        dstw_w = _Walker(m, "vdstw", 16, vstart, V["dst"], V["nx"], V["dst_xs"], V["dst_ys"])
-        m.d.comb += [src_w.advance.eq(radv), rel_w.advance.eq(radv)]
+        # (addresses as wide as the largest space read or written: the decoder has checked them)
+        aw = max(cfg.lines(sp) for sp in ("ACT", "ACC")).bit_length()
+        src_w = _Walk(m, "vsrc", aw, vstart, V["src"], V["src_xs"], V["src_ys"], radv, vlx_last)
+        rel_w = _Walk(m, "vrel", aw, vstart, Const(0, aw), V["dst_xs"], V["dst_ys"], radv, vlx_last)
         # The LUT reads its table memory synchronously (block RAM) when vector_latency leaves the
         # one extra step this costs: its results land one step after the other functions'.
         lut_sync = L >= 2
@@ -151,7 +150,11 @@ class VectorEngine(wiring.Component):
         vwrite_d = Signal()
         m.d.sync += vwrite_d.eq(vwrite & self.active)
         wr = vwrite_d if late else vwrite
-        m.d.comb += dstw_w.advance.eq(wr)
+        wx_r = Signal(8)                              # the write side's own x count
+        wx = Mux(vstart, 0, wx_r)
+        wx_last = wx + 1 >= V["nx"]
+        m.d.sync += wx_r.eq(Mux(wr, Mux(wx_last, 0, wx + 1), wx))
+        dstw_w = _Walk(m, "vdstw", aw, vstart, V["dst"], V["dst_xs"], V["dst_ys"], wr, wx_last)
 
         # ---- parameter slots (see the module docstring)
         def store_bits(vf, name):
@@ -275,8 +278,8 @@ class VectorEngine(wiring.Component):
             db = Signal(signed(10), name=f"db{lane}")
             m.d.comb += [da.eq(a_act - by_func([("ADDQ", "z1"), ("SUBQ", "z1"), ("MULQ", "z1")], 0)),
                          db.eq(b_act - by_func([("ADDQ", "z2"), ("SUBQ", "z2"), ("MULQ", "z2")], 0))]
-            x1 = Signal(signed(32), name=f"x1_{lane}")        # ADDQ / SUBQ: step 0's result
-            x2 = Signal(signed(32), name=f"x2_{lane}")        # step 1's result
+            # ADDQ / SUBQ: step 0's result, then x1 +- x2 at step 1; MULQ: step 0's product
+            x1 = Signal(signed(32), name=f"x1_{lane}")
             x_in = Signal(signed(32), name=f"u_in{lane}")
             m_in = Signal(signed(32), name=f"u_m{lane}")
             e_in = Signal(signed(6), name=f"u_e{lane}")
@@ -290,7 +293,7 @@ class VectorEngine(wiring.Component):
             with m.Elif(addsub & (vsub == 1)):
                 m.d.comb += [x_in.eq(db << ADD_LEFT_SHIFT), m_in.eq(par("ADDQ", "m2")), e_in.eq(par("ADDQ", "e2"))]
             with m.Elif(addsub):
-                m.d.comb += [x_in.eq(Mux(f["SUBQ"], x1 - x2, x1 + x2)), m_in.eq(par("ADDQ", "mo")),
+                m.d.comb += [x_in.eq(x1), m_in.eq(par("ADDQ", "mo")),
                              e_in.eq(par("ADDQ", "eo"))]
             with m.Elif(f["DIV"]):                     # x = wrap32(abs(acc) + half), no left shift
                 m.d.comb += [x_in.eq(sum32), m_in.eq(par("DIV", "m")), e_in.eq(0)]
@@ -305,7 +308,7 @@ class VectorEngine(wiring.Component):
             with m.If(vcomp & addsub & (vsub == 0)):
                 m.d.sync += x1.eq(u)
             with m.If(vcomp & addsub & (vsub == 1)):
-                m.d.sync += x2.eq(u)
+                m.d.sync += x1.eq(Mux(f["SUBQ"], x1 - u, x1 + u))
             qs = sat(m, q, 11, f"qs{lane}")
             # one clamp, on 12-bit values (the module docstring says why this is exact)
             v = Signal(signed(12), name=f"v{lane}")
@@ -376,6 +379,23 @@ class VectorEngine(wiring.Component):
             self.wacc_en.eq(wen & ~vdst_act),
         ]
         return m
+
+
+class _Walk:
+    """A 2-D line iterator: ``cur`` is ``base + y * ys + x * xs`` (the base while ``restart``);
+    ``advance`` moves to the next line, to the next row when ``last`` (the x loop's end)."""
+
+    def __init__(self, m: Module, name: str, width: int, restart, base, xs, ys, advance, last):
+        cur_r = Signal(width, name=f"{name}_cur")
+        row_r = Signal(width, name=f"{name}_row")
+        self.cur = Signal(width, name=f"{name}_curc")
+        row = Signal(width, name=f"{name}_rowc")
+        m.d.comb += [self.cur.eq(Mux(restart, base, cur_r)), row.eq(Mux(restart, base, row_r))]
+        nrow = (row + ys)[:width]
+        with m.If(advance):
+            m.d.sync += [cur_r.eq(Mux(last, nrow, self.cur + xs)), row_r.eq(Mux(last, nrow, row))]
+        with m.Else():
+            m.d.sync += [cur_r.eq(self.cur), row_r.eq(row)]
 
 
 def sat(m: Module, x, bits: int, name: str):

@@ -180,9 +180,9 @@ def mbqm_round(m: Module, ab, scaled, multiplier, shift, name: str = "mbqm"):
 def mbqm(m: Module, x, multiplier, shift, name: str = "mbqm"):
     """Combinational ``multiply_by_quantized_multiplier(wrap32(x), multiplier, shift)`` (int32).
 
-    The same arithmetic as :class:`RequantLane` without its pipeline registers (the vector unit of
-    the accelerator spends its ``vector_latency`` cycles after the last line instead). The vector
-    unit's lanes use :func:`mbqm_scale` / :func:`mbqm_round` around their one shared multiplier."""
+    The same arithmetic as :class:`RequantLane` without its pipeline registers (``--design mbqm``).
+    The accelerator's vector engine builds a leaner one (:func:`nnaccel.hw.vecengine.mbqm`: 6-bit
+    shifts, DIV's shift on the same right shifter)."""
     scaled = mbqm_scale(m, x, shift, name)
     ab = Signal(signed(64), name=f"{name}_ab")
     m.d.comb += ab.eq(scaled * multiplier)
