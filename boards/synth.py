@@ -118,7 +118,7 @@ def design_for(config, block: str, target: Target):
     cfg = load_config(config)
     if block == "array":
         from nnaccel.hw.array import SystolicArray
-        return SystolicArray(cfg.rows, cfg.cols, dsp_cells=target.dsp_cells, dsp=target.array_dsp)
+        return SystolicArray(cfg.rows, cfg.cols, dsp_cells=target.array_dsp_cells(cfg), dsp=target.array_dsp)
     if block == "requant":
         from nnaccel.hw.vector import RequantLane
         return RequantLane()
@@ -135,10 +135,10 @@ def design_for(config, block: str, target: Target):
         return VectorEngine(minimal_scratchpads(cfg))
     if block == "top":
         from nnaccel.hw.accel import Accelerator
-        return Accelerator(cfg, dsp_cells=target.dsp_cells, array_dsp=target.array_dsp)
+        return Accelerator(cfg, dsp_cells=target.array_dsp_cells(cfg), array_dsp=target.array_dsp)
     if block == "core":
         from nnaccel.hw.accel import Accelerator
-        return Accelerator(minimal_scratchpads(cfg), dsp_cells=target.dsp_cells, array_dsp=target.array_dsp)
+        return Accelerator(minimal_scratchpads(cfg), dsp_cells=target.array_dsp_cells(cfg), array_dsp=target.array_dsp)
     raise ValueError(block)
 
 

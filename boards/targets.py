@@ -27,14 +27,25 @@ class Target:
     nextpnr: str
     device_args: tuple[str, ...]
     budget: dict
-    dsp_cells: int        # array cells given a DSP multiplier (the rest use LUT multipliers)
-    array_dsp: str | None = None   # how those cells use DSPs (``SystolicArray``'s ``dsp``: None = one each)
+    #: Array cells a DSP holds (``array_dsp``: how they use it, ``SystolicArray``'s ``dsp``; None:
+    #: one product each).
+    cells_per_dsp: int = 1
+    array_dsp: str | None = None
+    #: DSPs one vector lane takes (its 32 x 32 fixed-point multiplier; ``nnaccel synth --design
+    #: vector``). The array gets the rest: :meth:`array_dsp_cells`.
+    vector_lane_dsp: int = 4
+
+    def array_dsp_cells(self, cfg) -> int:
+        """Array cells on DSP multipliers for configuration ``cfg``: the DSPs the vector lanes leave,
+        times the cells each holds (the other cells multiply in LUTs)."""
+        free = max(0, self.budget["dsp"] - cfg.vector_lanes * self.vector_lane_dsp)
+        return min(cfg.rows * cfg.cols, free * self.cells_per_dsp)
 
 
 TARGETS = {
     "ice40": Target("ice40", "ice40", "synth_ice40 -dsp -spram", "nextpnr-ice40", ("--up5k", "--package", "sg48"),
-                    {"device": "iCE40UP5K", "lut": 5280, "dsp": 8, "bram": 30, "spram": 4, "ff": 5280}, dsp_cells=16,
-                    array_dsp="ice40_dual8"),        # two 8x8 products per SB_MAC16: 16 cells on 8
+                    {"device": "iCE40UP5K", "lut": 5280, "dsp": 8, "bram": 30, "spram": 4, "ff": 5280},
+                    cells_per_dsp=2, array_dsp="ice40_dual8"),   # two 8x8 products per SB_MAC16
     "ecp5": Target("ecp5", "ecp5", "synth_ecp5", "nextpnr-ecp5", ("--25k", "--package", "CABGA256"),
-                   {"device": "LFE5U-25F", "lut": 24288, "dsp": 28, "bram": 56, "ff": 24288}, dsp_cells=28),
+                   {"device": "LFE5U-25F", "lut": 24288, "dsp": 28, "bram": 56, "ff": 24288}),
 }

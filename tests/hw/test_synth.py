@@ -8,6 +8,7 @@ import json
 import pytest
 
 from nnaccel.cli import main
+from nnaccel.hwconfig import load_config
 
 pytestmark = pytest.mark.synth
 
@@ -28,8 +29,11 @@ def test_cli_synth_requant_json(tmp_path, capsys):
 
 def test_tiny_array_fits_up5k():
     from nnaccel.boards.synth import TARGETS, design_for, synthesize
-    rep = synthesize(design_for("tiny", "array", TARGETS["ice40"]), "ice40", name="test-tiny-array")
-    assert rep["dsp"] == 8                              # 16 cells, two per SB_MAC16 (its 8x8 mode)
+    t, cfg = TARGETS["ice40"], load_config("tiny")
+    rep = synthesize(design_for(cfg, "array", t), "ice40", name="test-tiny-array")
+    # the array takes the SB_MAC16s the vector lanes leave, two cells each (the 8x8 mode)
+    assert 0 < rep["dsp"] <= 8 - cfg.vector_lanes * t.vector_lane_dsp
+    assert rep["dsp"] == -(-t.array_dsp_cells(cfg) // 2)
     assert rep["bram"] == 0
     if rep["lut_mapper"] == "abc":
         assert rep["lut"] <= 5280
