@@ -225,11 +225,10 @@ _NEED_WHY = {"ACT": "two activation tiles", "WGT": "one weight tile",
 PRESETS: dict[str, HwConfig] = {
     # iCE40UP5K: every scratchpad in EBR (a bank needs one write and one read port; the SPRAMs have
     # a single port): ACT 8 + WGT 2 + ACC 4 + VEC 4 of the 30 EBRs (4 Kbit each), the LUT table one.
-    # Queues of two entries (in flip-flops; a 256 GEMM runs as fast as with four, docs/rtl.md).
     "tiny": HwConfig(name="tiny", rows=4, cols=4, act_bytes=4 * 1024, wgt_bytes=1024,
                      acc_bytes=2 * 1024, vec_bytes=2 * 1024, act_banks=2, wgt_banks=1, acc_banks=2,
                      vec_banks=1, vector_lanes=1, vector_latency=4, dma_bytes_per_cycle=4,
-                     ext_latency=8, queue_depth=2, dma_base=0, dma_size=16 * 1024 * 1024),
+                     ext_latency=8, queue_depth=4, dma_base=0, dma_size=16 * 1024 * 1024),
     # ECP5-25F (56 DP16KD, 126 KB): 32 + 8 + 32 + 4 KiB of block RAM.
     "small": HwConfig(name="small", rows=8, cols=8, act_bytes=32 * 1024, wgt_bytes=8 * 1024,
                       acc_bytes=32 * 1024, vec_bytes=4 * 1024, act_banks=2, wgt_banks=1,
