@@ -254,6 +254,21 @@ def test_bench_gemm_rtl_backend(tmp_path, capsys):
 
 
 # ------------------------------------------------------------------------- ISA v2 engine programs
+def load_vec_operands(p, cfg, n, nparams):
+    """The operands of a VEC test program: ``n`` ACT lines at line 0 (from 0x0), ``n`` in the other
+    ACT bank (from 0x1000: a binary function's ``src2``, the ISA's bank rules), ``n`` ACC lines
+    (from 0x2000) and ``nparams`` VEC parameter lines (from 0x4000); a compute NOP passes the
+    load queue's token on to the vector queue. Returns the ``src2`` line."""
+    C = cfg.cols
+    p.load_lines("ACT", 0, 0x0, n, C, C)
+    b_line = cfg.bank_lines("ACT")
+    p.load_lines("ACT", b_line, 0x1000, n, C, C)
+    p.load_lines("ACC", 0, 0x2000, n, 4 * C, C)
+    p.load_lines("VEC", 0, 0x4000, nparams, 4 * C, C, push_next=1)
+    p.nop("compute", pop_prev=1, push_next=1)
+    return b_line
+
+
 def _run_image(cfg, words, image, read):
     """The same program and memory image on the ISA simulator and the RTL: (simulator, result, rtl)."""
     from nnaccel.sim.rtl_runner import run_words_rtl
@@ -388,12 +403,7 @@ def test_vector_addq_subq_div_mulq(config):
                         hi=127) for c in divs]
     params = np.concatenate([add, sub, mul] + dv)
     p = ProgramBuilder(cfg)
-    p.load_lines("ACT", 0, 0x0, n, C, C)
-    b_line = cfg.bank_lines("ACT")          # src2 in the other ACT bank (the ISA's bank rules)
-    p.load_lines("ACT", b_line, 0x1000, n, C, C)
-    p.load_lines("ACC", 0, 0x2000, n, 4 * C, C)
-    p.load_lines("VEC", 0, 0x4000, params.shape[0], 4 * C, C, push_next=1)
-    p.nop("compute", pop_prev=1, push_next=1)
+    b_line = load_vec_operands(p, cfg, n, params.shape[0])
     off = {"ADDQ": 0, "SUBQ": add.shape[0], "MULQ": add.shape[0] + sub.shape[0]}
     for k, f in enumerate(("ADDQ", "SUBQ", "MULQ")):
         p.vec(f, 2 * n + k * n, 0, n, src2=b_line, param=off[f], signed=True, pop_prev=int(k == 0))

@@ -13,6 +13,8 @@ from nnaccel.hwconfig import load_config
 from nnaccel.isa.table import VEC_BY_NAME
 from nnaccel.program import ProgramBuilder
 
+from .test_top import load_vec_operands
+
 pytestmark = pytest.mark.rtl
 
 FUNCS = ("REQ", "ADDQ", "SUBQ", "MULQ", "DIV", "CLAMP")
@@ -55,12 +57,7 @@ def _program(cfg, blocks, n):
     params = np.concatenate([blocks[f] for f in FUNCS])
     off = np.cumsum([0] + [blocks[f].shape[0] for f in FUNCS])
     p = ProgramBuilder(cfg)
-    p.load_lines("ACT", 0, 0x0, n, C, C)
-    b_line = cfg.bank_lines("ACT")          # src2 in the other ACT bank (the ISA's bank rules)
-    p.load_lines("ACT", b_line, 0x1000, n, C, C)
-    p.load_lines("ACC", 0, 0x2000, n, 4 * C, C)
-    p.load_lines("VEC", 0, 0x4000, params.shape[0], 4 * C, C, push_next=1)
-    p.nop("compute", pop_prev=1, push_next=1)
+    b_line = load_vec_operands(p, cfg, n, params.shape[0])
     for k, f in enumerate(FUNCS):
         vf = VEC_BY_NAME[f]
         p.vec(f, 2 * n + k * n, 0, n, src2=b_line if vf.binary else 0, param=int(off[k]), signed=k % 2 == 1,
