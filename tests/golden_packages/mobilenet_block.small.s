@@ -3,55 +3,55 @@
 ; segment 0: operations 0 CONV_2D, 1 DEPTHWISE_CONV_2D, 2 CONV_2D, 3 ADD
      0: LOAD sp=WGT len=8 sp_addr=0 ext_addr=0x1e00 x_size=8 y_size=6 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: weight tiles (resident)
      1: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x1f80 x_size=36 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: requantization parameters
-     2: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x0 x_size=22 y_size=2 x_stride=8 y_stride=176 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=253 push_next  # [op 0 CONV_2D] CONV_2D: input rows 0..43 k0
+     2: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x0 x_size=5 y_size=12 x_stride=8 y_stride=40 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=253 push_next  # [op 0 CONV_2D] CONV_2D: input rows 0..59 k0
      3: NOP queue=load push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 1
-     4: LOAD sp=ACT len=8 sp_addr=66 ext_addr=0x160 x_size=20 y_size=1 x_stride=8 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=253  # [op 0 CONV_2D] CONV_2D: input rows 44..63 k0
-     5: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=0 za=253 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..43 out c0 k0..7
+     4: LOAD sp=ACT len=8 sp_addr=65 ext_addr=0x1e0 x_size=4 y_size=1 x_stride=8 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=253  # [op 0 CONV_2D] CONV_2D: input rows 60..63 k0
+     5: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=0 za=253 zw=0 nx=5 ny=12 act_xs=1 act_ys=5 acc_xs=1 acc_ys=5 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..59 out c0 k0..7
      6: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 2
-     7: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=8 za=253 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..43 out c8 k0..7
-     8: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=0 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c0
-     9: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x200 x_size=22 y_size=2 x_stride=48 y_stride=1056 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c0
+     7: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=8 za=253 zw=0 nx=5 ny=12 act_xs=1 act_ys=5 acc_xs=1 acc_ys=5 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..59 out c8 k0..7
+     8: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=0 nx=5 ny=12 dst_xs=1 dst_ys=5 src_xs=1 src_ys=5 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c0
+     9: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x200 x_size=5 y_size=12 x_stride=48 y_stride=240 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c0
     10: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 3
-    11: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=16 za=253 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..43 out c16 k0..7
-    12: VEC func=REQ signed=0 accumulate=0 dst=2114 src=512 src2=0 param=6 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c8
-    13: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x208 x_size=22 y_size=2 x_stride=48 y_stride=1056 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c8
+    11: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=16 za=253 zw=0 nx=5 ny=12 act_xs=1 act_ys=5 acc_xs=1 acc_ys=5 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..59 out c16 k0..7
+    12: VEC func=REQ signed=0 accumulate=0 dst=2113 src=512 src2=0 param=6 nx=5 ny=12 dst_xs=1 dst_ys=5 src_xs=1 src_ys=5 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c8
+    13: STORE sp=ACT len=8 sp_addr=2113 ext_addr=0x208 x_size=5 y_size=12 x_stride=48 y_stride=240 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c8
     14: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 4
-    15: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=24 za=253 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..43 out c24 k0..7
-    16: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=12 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c16
-    17: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x210 x_size=22 y_size=2 x_stride=48 y_stride=1056 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c16
+    15: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=24 za=253 zw=0 nx=5 ny=12 act_xs=1 act_ys=5 acc_xs=1 acc_ys=5 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..59 out c24 k0..7
+    16: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=12 nx=5 ny=12 dst_xs=1 dst_ys=5 src_xs=1 src_ys=5 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c16
+    17: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x210 x_size=5 y_size=12 x_stride=48 y_stride=240 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c16
     18: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 5
-    19: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=32 za=253 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..43 out c32 k0..7
-    20: VEC func=REQ signed=0 accumulate=0 dst=2114 src=512 src2=0 param=18 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c24
-    21: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x218 x_size=22 y_size=2 x_stride=48 y_stride=1056 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c24
+    19: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=32 za=253 zw=0 nx=5 ny=12 act_xs=1 act_ys=5 acc_xs=1 acc_ys=5 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..59 out c32 k0..7
+    20: VEC func=REQ signed=0 accumulate=0 dst=2113 src=512 src2=0 param=18 nx=5 ny=12 dst_xs=1 dst_ys=5 src_xs=1 src_ys=5 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c24
+    21: STORE sp=ACT len=8 sp_addr=2113 ext_addr=0x218 x_size=5 y_size=12 x_stride=48 y_stride=240 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c24
     22: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 6
-    23: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=40 za=253 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..43 out c40 k0..7
-    24: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=24 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c32
-    25: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x220 x_size=22 y_size=2 x_stride=48 y_stride=1056 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c32
+    23: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=40 za=253 zw=0 nx=5 ny=12 act_xs=1 act_ys=5 acc_xs=1 acc_ys=5 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..59 out c40 k0..7
+    24: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=24 nx=5 ny=12 dst_xs=1 dst_ys=5 src_xs=1 src_ys=5 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c32
+    25: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x220 x_size=5 y_size=12 x_stride=48 y_stride=240 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c32
     26: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 7
-    27: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=0 za=253 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 44..63 out c0 k0..7
-    28: VEC func=REQ signed=0 accumulate=0 dst=2114 src=512 src2=0 param=30 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c40
-    29: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x228 x_size=22 y_size=2 x_stride=48 y_stride=1056 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c40
+    27: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=65 acc=0 wgt=0 za=253 zw=0 nx=4 ny=1 act_xs=1 act_ys=4 acc_xs=1 acc_ys=4 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 60..63 out c0 k0..7
+    28: VEC func=REQ signed=0 accumulate=0 dst=2113 src=512 src2=0 param=30 nx=5 ny=12 dst_xs=1 dst_ys=5 src_xs=1 src_ys=5 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c40
+    29: STORE sp=ACT len=8 sp_addr=2113 ext_addr=0x228 x_size=5 y_size=12 x_stride=48 y_stride=240 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c40
     30: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 8
-    31: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=8 za=253 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 44..63 out c8 k0..7
-    32: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=0 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 44.. out c0
-    33: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xa40 x_size=20 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 44.. c0
+    31: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=65 acc=512 wgt=8 za=253 zw=0 nx=4 ny=1 act_xs=1 act_ys=4 acc_xs=1 acc_ys=4 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 60..63 out c8 k0..7
+    32: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=0 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 60.. out c0
+    33: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xd40 x_size=4 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 60.. c0
     34: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 9
-    35: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=16 za=253 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 44..63 out c16 k0..7
-    36: VEC func=REQ signed=0 accumulate=0 dst=2114 src=512 src2=0 param=6 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 44.. out c8
-    37: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0xa48 x_size=20 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 44.. c8
+    35: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=65 acc=0 wgt=16 za=253 zw=0 nx=4 ny=1 act_xs=1 act_ys=4 acc_xs=1 acc_ys=4 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 60..63 out c16 k0..7
+    36: VEC func=REQ signed=0 accumulate=0 dst=2113 src=512 src2=0 param=6 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 60.. out c8
+    37: STORE sp=ACT len=8 sp_addr=2113 ext_addr=0xd48 x_size=4 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 60.. c8
     38: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 10
-    39: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=24 za=253 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 44..63 out c24 k0..7
-    40: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=12 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 44.. out c16
-    41: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xa50 x_size=20 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 44.. c16
+    39: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=65 acc=512 wgt=24 za=253 zw=0 nx=4 ny=1 act_xs=1 act_ys=4 acc_xs=1 acc_ys=4 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 60..63 out c24 k0..7
+    40: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=12 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 60.. out c16
+    41: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xd50 x_size=4 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 60.. c16
     42: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 11
-    43: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=32 za=253 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 44..63 out c32 k0..7
-    44: VEC func=REQ signed=0 accumulate=0 dst=2114 src=512 src2=0 param=18 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 44.. out c24
-    45: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0xa58 x_size=20 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 44.. c24
-    46: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=40 za=253 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 44..63 out c40 k0..7
-    47: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=24 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 44.. out c32
-    48: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xa60 x_size=20 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 44.. c32
-    49: VEC func=REQ signed=0 accumulate=0 dst=2114 src=512 src2=0 param=30 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 44.. out c40
-    50: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0xa68 x_size=20 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 44.. c40
+    43: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=65 acc=0 wgt=32 za=253 zw=0 nx=4 ny=1 act_xs=1 act_ys=4 acc_xs=1 acc_ys=4 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 60..63 out c32 k0..7
+    44: VEC func=REQ signed=0 accumulate=0 dst=2113 src=512 src2=0 param=18 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 60.. out c24
+    45: STORE sp=ACT len=8 sp_addr=2113 ext_addr=0xd58 x_size=4 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 60.. c24
+    46: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=65 acc=512 wgt=40 za=253 zw=0 nx=4 ny=1 act_xs=1 act_ys=4 acc_xs=1 acc_ys=4 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 60..63 out c40 k0..7
+    47: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=24 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 60.. out c32
+    48: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xd60 x_size=4 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 60.. c32
+    49: VEC func=REQ signed=0 accumulate=0 dst=2113 src=512 src2=0 param=30 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 60.. out c40
+    50: STORE sp=ACT len=8 sp_addr=2113 ext_addr=0xd68 x_size=4 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 60.. c40
     51: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
     52: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
     53: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
