@@ -231,7 +231,8 @@ PRESETS: dict[str, HwConfig] = {
                      ext_latency=8, queue_depth=4, dma_base=0, dma_size=16 * 1024 * 1024),
     # ECP5-25F (56 DP16KD, 126 KB): 32 + 8 + 32 + 4 KiB of block RAM. One vector lane (its 32x32
     # multiply takes 4 of the 28 MULT18X18D, the array the other 24) and queues of 4 entries: with
-    # these the whole accelerator fits the device's 24,288 LUT4 (docs/rtl.md, Synthesis).
+    # these the whole accelerator synthesizes within the device's 24,288 LUT4 (docs/rtl.md,
+    # Synthesis; it does not place yet).
     "small": HwConfig(name="small", rows=8, cols=8, act_bytes=32 * 1024, wgt_bytes=8 * 1024,
                       acc_bytes=32 * 1024, vec_bytes=4 * 1024, act_banks=2, wgt_banks=1,
                       acc_banks=2, vector_lanes=1, vector_latency=4, dma_bytes_per_cycle=8,
