@@ -26,7 +26,7 @@ def cmd_synth(args) -> int:
         return 1
     b = rep["budget"]
     fmax = f"{rep['fmax_mhz']:.1f} MHz" if rep["fmax_mhz"] is not None else "not run (use --pnr)"
-    what = {"core": "accelerator core (scratchpads at minimum size)", "top": "accelerator core"}.get(
+    what = {"core": "accelerator core (scratchpads at minimum size)", "top": "accelerator"}.get(
         args.design, args.design)
     print(f"{what} of {cfg.name} on {rep['device']} ({args.target}, LUT mapping {rep['lut_mapper']}):")
     print(f"  LUT4 {rep['lut']} / {b['lut']}, DSP {rep['dsp']} / {b['dsp']}, block RAM {rep['bram']} / "
@@ -36,7 +36,9 @@ def cmd_synth(args) -> int:
     for mm in rep.get("memories", []):
         ports = f"{mm['write']} write / {mm['read']} read" + (f" / {mm['async_read']} combinational read"
                                                                if mm["async_read"] else "")
-        where = "block RAM" if mm["block_ram"] else "flip-flops (too many ports for block RAM)"
+        # ports that block RAM offers; Yosys may still pick LUT RAM for a small one (ECP5)
+        where = ("block RAM (or LUT RAM)" if mm["block_ram"]
+                 else "flip-flops (too many ports for block RAM)")
         print(f"  memory {mm['name']}: {mm['depth']} x {mm['width']} bit, {ports} ports -> {where}")
     if rep.get("breakdown"):
         print("  where the logic is (estimate: each source section's share of the pre-mapping logic "
