@@ -79,7 +79,8 @@ class SynthHarness(wiring.Component):
 
 class MbqmLane(wiring.Component):
     """``multiply_by_quantized_multiplier(x, multiplier, shift)`` as the vector engine's lanes build
-    it (:func:`nnaccel.hw.vector.mbqm`: one 32 x 32 multiplier), for ``--design mbqm``."""
+    it (:func:`nnaccel.hw.vecengine.mbqm`: one 32 x 32 multiplier, without DIV's shift), for
+    ``--design mbqm``."""
 
     def __init__(self):
         from amaranth.hdl import signed
@@ -87,9 +88,10 @@ class MbqmLane(wiring.Component):
                           "out": Out(signed(32))})
 
     def elaborate(self, platform):
-        from nnaccel.hw.vector import mbqm
+        from nnaccel.hw.vecengine import mbqm
         m = Module()
-        m.d.comb += self.out.eq(mbqm(m, self.x, self.multiplier, self.shift))
+        _, out = mbqm(m, self.x, self.multiplier, self.shift, 0, 0, name="mbqm")
+        m.d.comb += self.out.eq(out)
         return m
 
 

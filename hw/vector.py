@@ -22,7 +22,7 @@ Timing: one input per cycle per lane, result after :data:`REQUANT_LATENCY` cycle
 from __future__ import annotations
 
 import numpy as np
-from amaranth.hdl import Const, Module, Mux, Signal, signed, unsigned
+from amaranth.hdl import Module, Mux, Signal, signed, unsigned
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
@@ -148,47 +148,6 @@ class LookupLane(wiring.Component):
 
 
 # ------------------------------------------------------------------------------ combinational
-def mbqm_scale(m: Module, x, shift, name: str = "mbqm"):
-    """First half of :func:`mbqm`: ``wrap32(wrap32(x) << max(shift, 0))``, the multiplier's operand."""
-    x32 = Signal(signed(32), name=f"{name}_x")
-    m.d.comb += x32.eq(x[:32].as_signed())
-    left = Mux(shift > 0, shift, 0).as_unsigned()[:5]
-    scaled = Signal(signed(32), name=f"{name}_scaled")
-    m.d.comb += scaled.eq((x32 << left)[:32].as_signed())
-    return scaled
-
-
-def mbqm_round(m: Module, ab, scaled, multiplier, shift, name: str = "mbqm"):
-    """Second half of :func:`mbqm`, from the 64-bit product ``ab = scaled * multiplier``: SRDHM
-    (nudge, divide by 2**31 toward zero, saturation) and the rounding right shift."""
-    s = Signal(signed(65), name=f"{name}_s")
-    m.d.comb += s.eq(ab + Mux(ab >= 0, 1 << 30, 1 - (1 << 30)))
-    high = Signal(signed(32), name=f"{name}_high")
-    trunc = Mux(s >= 0, s >> 31, (s + ((1 << 31) - 1)) >> 31)
-    sat = (scaled == INT32_MIN) & (multiplier == INT32_MIN)
-    m.d.comb += high.eq(Mux(sat, INT32_MAX, trunc[:32].as_signed()))
-    right = Mux(shift < 0, -shift, 0).as_unsigned()[:5]
-    mask = Signal(unsigned(32), name=f"{name}_mask")
-    m.d.comb += mask.eq((Const(1, 33) << right) - 1)
-    remainder = high.as_unsigned() & mask
-    threshold = (mask >> 1) + (high < 0)
-    out = Signal(signed(32), name=f"{name}_out")
-    m.d.comb += out.eq((high >> right) + (remainder > threshold))
-    return out
-
-
-def mbqm(m: Module, x, multiplier, shift, name: str = "mbqm"):
-    """Combinational ``multiply_by_quantized_multiplier(wrap32(x), multiplier, shift)`` (int32).
-
-    The same arithmetic as :class:`RequantLane` without its pipeline registers (``--design mbqm``).
-    The accelerator's vector engine builds a leaner one (:func:`nnaccel.hw.vecengine.mbqm`: 6-bit
-    shifts, DIV's shift on the same right shifter)."""
-    scaled = mbqm_scale(m, x, shift, name)
-    ab = Signal(signed(64), name=f"{name}_ab")
-    m.d.comb += ab.eq(scaled * multiplier)
-    return mbqm_round(m, ab, scaled, multiplier, shift, name)
-
-
 def clamp(v, lo, hi):
     """``min(max(v, lo), hi)`` (NumPy's ``clip`` order, also when ``lo > hi``)."""
     low = Mux(v < lo, lo, v)

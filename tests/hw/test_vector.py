@@ -119,18 +119,16 @@ def test_requant_verilator():
 
 
 def test_mbqm_halves_match_golden():
-    """``mbqm_scale`` -> one 32x32 multiplier -> ``mbqm_round`` (what each accelerator lane is built
-    from; ADDQ / SUBQ use it three times) equals ``quant.multiply_by_quantized_multiplier``."""
+    """The vector engine's fixed-point multiply (:func:`nnaccel.hw.vecengine.mbqm`: left shift, one
+    32x32 multiplier, SRDHM, rounding shift; what each accelerator lane is built from, ADDQ / SUBQ
+    use it three times) equals ``quant.multiply_by_quantized_multiplier``."""
     from amaranth.hdl import Module, Signal, signed
-    from nnaccel.hw.vector import mbqm_round, mbqm_scale
+    from nnaccel.hw.vecengine import mbqm
     m = Module()
     x = Signal(signed(40))
     mult = Signal(signed(32))
-    shift = Signal(signed(32))
-    scaled = mbqm_scale(m, x, shift)
-    ab = Signal(signed(64))
-    m.d.comb += ab.eq(scaled * mult)
-    out = mbqm_round(m, ab, scaled, mult, shift)
+    shift = Signal(signed(6))             # the ISA counts a shift's low 6 bits (VecFunc.bits)
+    _, out = mbqm(m, x, mult, shift, 0, 0, name="mbqm")
     rng = np.random.default_rng(9)
     cases = [(int(a), int(mm), int(s)) for a, mm, s in zip(rng.integers(-2**33, 2**33, 300),
                                                            rng.integers(-2**31, 2**31, 300),
