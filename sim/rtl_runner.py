@@ -1,7 +1,8 @@
 """Verilator + cocotb runner for the accelerator RTL, driven from Python (no Makefiles).
 
 Flow: an Amaranth component is converted to Verilog (:func:`to_verilog`); :func:`build` compiles it
-with Verilator into a build directory keyed by a hash of the Verilog text and the build settings,
+with Verilator into a build directory keyed by a hash of the Verilog text, the build settings and
+the toolchain (the Python environment, cocotb and Verilator versions),
 so each distinct design is compiled once and then reused by every test (across processes too: a
 file lock guards the compile); :func:`run` starts one cocotb test module on that build, hands it
 its arguments as a JSON file and returns the JSON results the test module wrote.
@@ -40,6 +41,21 @@ VERILATOR_ARGS = ["-Wno-fatal", "-Wno-WIDTHEXPAND", "-Wno-WIDTHTRUNC", "-Wno-UNO
 
 def cache_root() -> Path:
     return Path(os.environ.get("NNACCEL_RTL_CACHE", Path.home() / ".cache" / "nnaccel" / "rtl"))
+
+
+def _toolchain() -> list[str]:
+    """What a compiled model depends on besides its Verilog: the Python environment it links
+    against (a build made by another, perhaps deleted, venv fails to run) and the cocotb /
+    Verilator versions."""
+    import sys
+    from importlib.metadata import PackageNotFoundError, version
+
+    def ver(name):
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "-"
+    return [sys.prefix, ver("cocotb"), ver("verilator")]
 
 
 def _setup_verilator_env() -> None:
@@ -102,7 +118,8 @@ def build(verilog_text: str, toplevel: str = "top", key: str = "") -> RtlBuild:
     ``key`` adds anything else that must separate builds (e.g. the hardware config's name)."""
     from cocotb_tools.runner import get_runner
     _setup_verilator_env()
-    digest = hashlib.sha256("\0".join([verilog_text, key, toplevel, *VERILATOR_ARGS]).encode()).hexdigest()
+    digest = hashlib.sha256("\0".join([verilog_text, key, toplevel, *VERILATOR_ARGS, *_toolchain()]).encode()
+                            ).hexdigest()
     bdir = cache_root() / f"{toplevel}-{digest[:16]}"
     done = bdir / "BUILD_OK"
     if done.exists():
@@ -225,8 +242,8 @@ def _mem_bytes_for(top: int) -> int:
 
 
 def _source_key(*parts: str) -> str:
-    """A hash of everything the top level's Verilog is made from: the sources of ``nnaccel.hw``,
-    the ISA table and hardware-config modules, the Amaranth version, and ``parts``."""
+    """A hash of everything the top level's build is made from: the sources of ``nnaccel.hw``,
+    the ISA table and hardware-config modules, the Amaranth version, the toolchain, and ``parts``."""
     import amaranth
     import nnaccel.hw
 
@@ -237,7 +254,7 @@ def _source_key(*parts: str) -> str:
     files += [Path(nnaccel.isa.table.__file__), Path(nnaccel.hwconfig.__file__)]
     for f in files:
         h.update(f.name.encode() + b"\0" + f.read_bytes())
-    for part in (amaranth.__version__, *parts, *VERILATOR_ARGS):
+    for part in (amaranth.__version__, *parts, *VERILATOR_ARGS, *_toolchain()):
         h.update(b"\0" + str(part).encode())
     return h.hexdigest()[:24]
 

@@ -535,3 +535,12 @@ def test_banked_scratchpad_ports(banks):
     sim.add_testbench(bench)
     sim.run()
     assert checked[0] > 200
+
+
+def test_rtl_builds_are_keyed_by_the_python_environment(monkeypatch):
+    """A compiled model links against its Python environment's cocotb: a build made by another
+    (perhaps deleted) environment must not be reused (it failed with exit code 127)."""
+    from nnaccel.sim import rtl_runner
+    key = rtl_runner._source_key("tiny", 1)
+    monkeypatch.setattr("sys.prefix", "/some/other/venv")
+    assert rtl_runner._source_key("tiny", 1) != key
