@@ -31,7 +31,7 @@ from amaranth.lib.wiring import In, Out
 from .targets import DESIGNS, TARGETS, Target
 
 __all__ = ["CELLS", "DESIGNS", "TARGETS", "MbqmLane", "SynthHarness", "Target", "block_ram_ok", "design_for",
-           "logic_breakdown", "memories", "synthesize"]
+           "logic_breakdown", "memories", "memory_mapping", "synthesize"]
 
 
 # cell name -> report key, per family
@@ -231,6 +231,69 @@ def block_ram_ok(mem: dict, family: str) -> bool:
     if mem["write"] <= 1:
         return True
     return family == "ecp5" and mem["write"] + mem["read"] <= 2
+
+
+#: Yosys' memory_libmap cell prefix -> what a memory became (``mapping memory X via $__Y_``).
+_MAPPED = (("$__ECP5_DP16KD", "block RAM"), ("$__ECP5_PDPW16KD", "block RAM"), ("$__ICE40_RAM4K", "block RAM"),
+           ("$__ICE40_SPRAM", "SPRAM"), ("$__TRELLIS_DPR16X4", "LUT RAM"))
+
+
+def memory_mapping(yosys_log: str) -> dict:
+    """Memory name (``top.inner.vec.lut0``) -> what Yosys built it from (``block RAM``, ``SPRAM``,
+    ``LUT RAM``, or the library cell's name), from the ``mapping memory ... via ...`` lines of its
+    log; a memory that is not named there became flip-flops (or was removed)."""
+    out = {}
+    for name, cell in re.findall(r"^mapping memory (\S+) via (\S+)", yosys_log, re.MULTILINE):
+        out[name] = next((kind for prefix, kind in _MAPPED if cell.startswith(prefix)), cell.strip("$_"))
+    return out
+
+
+def _memory_entry(mm: dict, mapped: dict, family: str) -> dict:
+    """A memory of the report: its ports, whether block RAM could take it (``block_ram_ok``) and
+    what Yosys built (``mapped``: ``block RAM`` / ``SPRAM`` / ``LUT RAM`` / ``flip-flops``)."""
+    ok = block_ram_ok(mm, family)
+    return dict(mm, block_ram=ok and mapped.get(mm["name"]) in ("block RAM", "SPRAM"),
+                mapped=mapped.get(mm["name"], "flip-flops"))
+
+
+#: The logic cell of each family in nextpnr's "Device utilisation" (ECP5: one per LUT4, CCU2C half,
+#: LUT RAM LUT; iCE40: one per LUT4 + carry + flip-flop site).
+_PACKED_LOGIC = {"ecp5": "TRELLIS_COMB", "ice40": "ICESTORM_LC"}
+
+
+def _nextpnr(t: Target) -> str | None:
+    for name in (f"yowasp-{t.nextpnr}", t.nextpnr):
+        try:
+            return _tool(name)
+        except RuntimeError:
+            pass
+    return None
+
+
+def _utilisation(text: str) -> dict:
+    """``{cell type: [used, available]}`` from nextpnr's "Device utilisation" (the last one)."""
+    util = {}
+    for cell, used, avail in re.findall(r"^\s*Info:\s+(\w+):\s+(\d+)/\s*(\d+)", text, re.MULTILINE):
+        util[cell] = [int(used), int(avail)]
+    return util
+
+
+def _pack(wd: Path, t: Target, timeout_s, say) -> dict | None:
+    """nextpnr's packer alone (``--pack-only``, seconds): its "Device utilisation", or None when
+    nextpnr is not installed or fails."""
+    tool = _nextpnr(t)
+    if tool is None:
+        return None
+    args = [tool, *t.device_args, "--json", "top.json", "--pack-only", "--log", "pack.log",
+            "--pcf-allow-unconstrained" if t.family == "ice40" else "--lpf-allow-unconstrained"]
+    say(f"nextpnr (pack only): {' '.join(args[1:])}")
+    try:
+        p = subprocess.run(args, cwd=wd, capture_output=True, text=True, check=False, timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        return None
+    if p.returncode != 0 or not (wd / "pack.log").exists():
+        return None
+    return _utilisation((wd / "pack.log").read_text(errors="replace")) or None
 
 
 # --------------------------------------------------------------------------- logic breakdown
@@ -445,15 +508,24 @@ def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s
         raise RuntimeError(f"Yosys failed on {name} for {target} (exit {p.returncode}); see {wd / 'yosys.log'}:\n"
                            f"{tail}")
     rep = _parse_stat((wd / "stat.txt").read_text(), t.family)
+    mapped = memory_mapping((wd / "yosys.log").read_text(errors="replace"))
     rep.update({"design": name, "target": target, "device": t.budget["device"],
                 "lut_mapper": "abc" if abc else "gate2lut", "yosys_seconds": round(t_syn, 1),
                 "fmax_mhz": None, "pnr": None, "budget": t.budget,
-                "memories": [dict(mm, block_ram=block_ram_ok(mm, t.family)) for mm in mems]})
+                "memories": [_memory_entry(mm, mapped, t.family) for mm in mems]})
+    # the LUT count nextpnr places (its packer adds carry feed-in / feed-out cells, LUT RAM takes
+    # LUTs): what the device budget is about
+    rep["lut_yosys"] = rep["lut"]
+    rep["lut_source"] = "yosys"
+    packed = _pack(wd, t, timeout_s, say)
+    if packed:
+        rep["packed"] = packed
+        rep["logic_cells"] = packed.get(_PACKED_LOGIC[t.family], [None])[0]
+        if t.family == "ecp5" and rep["logic_cells"] is not None:
+            rep["lut"] = rep["logic_cells"]
+            rep["lut_source"] = "nextpnr pack (TRELLIS_COMB)"
     if pnr:
-        try:
-            tool = _tool(f"yowasp-{t.nextpnr}")
-        except RuntimeError:
-            tool = _tool(t.nextpnr)
+        tool = _nextpnr(t) or _tool(t.nextpnr)
         args = [tool, *t.device_args, "--json", "top.json", "--freq", str(freq_mhz),
                 "--timing-allow-fail", "--log", "nextpnr.log"]
         args.append("--pcf-allow-unconstrained" if target == "ice40" else "--lpf-allow-unconstrained")
@@ -469,11 +541,10 @@ def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s
         rep["fmax_mhz"] = float(fm[-1]) if fm else None
         rep["pnr"] = "ok" if p.returncode == 0 else f"failed (exit {p.returncode}): " + \
             " ".join(ln for ln in text.splitlines() if "ERROR" in ln)[:300]
-        util = {}
-        for cell, used, avail in re.findall(r"^\s*Info:\s+(\w+):\s+(\d+)/\s*(\d+)", text, re.MULTILINE):
-            util[cell] = [int(used), int(avail)]
-        rep["pnr_utilization"] = util
+        rep["pnr_utilization"] = _utilisation(text)
     fits = {k: rep[k] <= t.budget[k] for k in ("lut", "dsp", "bram", "ff") if k in t.budget}
+    if t.family == "ice40" and rep.get("logic_cells") is not None:     # LUT4 + carry + FF per cell
+        fits["logic_cells"] = rep["logic_cells"] <= t.budget["lut"]
     if "spram" in t.budget:
         fits["spram"] = rep.get("spram", 0) <= t.budget["spram"]
     rep["fits"] = fits

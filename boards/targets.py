@@ -47,5 +47,6 @@ TARGETS = {
                     {"device": "iCE40UP5K", "lut": 5280, "dsp": 8, "bram": 30, "spram": 4, "ff": 5280},
                     cells_per_dsp=2, array_dsp="ice40_dual8"),   # two 8x8 products per SB_MAC16
     "ecp5": Target("ecp5", "ecp5", "synth_ecp5", "nextpnr-ecp5", ("--25k", "--package", "CABGA256"),
-                   {"device": "LFE5U-25F", "lut": 24288, "dsp": 28, "bram": 56, "ff": 24288}),
+                   {"device": "LFE5U-25F", "lut": 24288, "dsp": 28, "bram": 56, "ff": 24288},
+                   array_dsp="signed9"),   # one signed 9x9 product per MULT18X18D, no sign logic in LUTs
 }

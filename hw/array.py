@@ -33,11 +33,20 @@ next row) and sign-extended to 32 bits at the bottom edge. The software model is
 from __future__ import annotations
 
 import numpy as np
-from amaranth.hdl import Module, Signal, signed, unsigned
+from amaranth.hdl import Cat, Module, Signal, signed, unsigned
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from .pe import ACC_WIDTH, OPERAND_WIDTH, PE, Dual8x8, partial_sum_width, sign_magnitude
+from .pe import (
+    ACC_WIDTH,
+    OPERAND_WIDTH,
+    PE,
+    Dual8x8,
+    partial_sum_width,
+    sign_magnitude,
+    to_sign_magnitude,
+    zero_point_free,
+)
 
 __all__ = ["SystolicArray", "array_latency", "array_model"]
 
@@ -65,10 +74,14 @@ class SystolicArray(wiring.Component):
     - ``"ice40_dual8"``: two cells per hand-instantiated SB_MAC16 in its 8x8 mode (``dsp_cells``
       cells on ``ceil(dsp_cells / 2)`` SB_MAC16), for synthesis (and Verilator with Yosys' model of
       the cell, see ``tests/hw/test_array.py``);
-    - ``"dual8"``: the same pairing with plain products (to simulate the paired wiring).
+    - ``"dual8"``: the same pairing with plain products (to simulate the paired wiring);
+    - ``"signed9"``: one signed 9 x 9 product per cell (an ECP5 MULT18X18D), operands in two's
+      complement (``PE(mul="signed")``): the zero-point-free values travel as they are computed,
+      and are turned into sign-magnitude only where a LUT cell needs them (after a column's skew,
+      and in a row where its LUT cells begin), so DSP cells have no sign logic in LUTs.
     """
 
-    DSP_KINDS = (None, "dual8", "ice40_dual8")
+    DSP_KINDS = (None, "dual8", "ice40_dual8", "signed9")
 
     def __init__(self, rows: int, cols: int, dsp_cells: int | None = None, dsp: str | None = None):
         assert dsp in self.DSP_KINDS, dsp
@@ -95,7 +108,7 @@ class SystolicArray(wiring.Component):
     @property
     def dsp_blocks(self) -> int:
         """DSP blocks the cells on DSPs take (one per cell, or one per pair with the 8x8 mode)."""
-        return self.dsp_cells if self.dsp is None else (self.dsp_cells + 1) // 2
+        return self.dsp_cells if self.dsp in (None, "signed9") else (self.dsp_cells + 1) // 2
 
     def elaborate(self, platform):
         m = Module()
@@ -104,13 +117,13 @@ class SystolicArray(wiring.Component):
         for i in range(R):
             for j in range(C):
                 k = i * C + j
-                mul = "lut" if k >= self.dsp_cells else ("dsp" if self.dsp is None else "ext")
+                mul = "lut" if k >= self.dsp_cells else {None: "dsp", "signed9": "signed"}.get(self.dsp, "ext")
                 # row i's partial sums hold i + 1 products: exact in partial_sum_width(i + 1) bits
                 pe = PE(mul=mul, ps_width=min(ACC_WIDTH, partial_sum_width(i + 1)))
                 m.submodules[f"pe_{i}_{j}"] = pe
                 pes[i][j] = pe
         # the 8x8 mode: DSP cells 2q and 2q+1 (row-major) share DSP q
-        if self.dsp is not None:
+        if self.dsp in ("dual8", "ice40_dual8"):
             cells = [pes[k // C][k % C] for k in range(self.dsp_cells)]
             for q in range(0, len(cells), 2):
                 mac = Dual8x8(instance=self.dsp == "ice40_dual8")
@@ -131,14 +144,22 @@ class SystolicArray(wiring.Component):
 
         # input stage: remove the zero point (combinational, sign-magnitude), then skew row i by i
         # cycles; the sign and the buffer-select bit travel with the activation
+        # (signed cells take the two's complement value: turned into sign-magnitude after the skew
+        # or where the row's LUT cells begin)
         for i in range(R):
-            mag, neg = sign_magnitude(m, self.a_data[i], self.a_signed, self.a_zp, f"a_in{i}")
-            m.d.comb += [pes[i][0].a_in.eq(delay(mag, i, f"a_skew{i}")),
-                         pes[i][0].a_neg.eq(delay(neg, i, f"n_skew{i}")),
-                         pes[i][0].sel_in.eq(delay(self.a_sel, i, f"s_skew{i}"))]
+            if pes[i][0].mul == "signed":
+                d = delay(zero_point_free(m, self.a_data[i], self.a_signed, self.a_zp, f"a_in{i}"), i, f"a_skew{i}")
+                m.d.comb += [pes[i][0].a_in.eq(d[:-1]), pes[i][0].a_neg.eq(d[-1])]
+            else:
+                mag, neg = sign_magnitude(m, self.a_data[i], self.a_signed, self.a_zp, f"a_in{i}")
+                m.d.comb += [pes[i][0].a_in.eq(delay(mag, i, f"a_skew{i}")),
+                             pes[i][0].a_neg.eq(delay(neg, i, f"n_skew{i}"))]
+            m.d.comb += pes[i][0].sel_in.eq(delay(self.a_sel, i, f"s_skew{i}"))
             for j in range(1, C):
-                m.d.comb += [pes[i][j].a_in.eq(pes[i][j - 1].a_out),
-                             pes[i][j].a_neg.eq(pes[i][j - 1].a_neg_out),
+                a, neg = pes[i][j - 1].a_out, pes[i][j - 1].a_neg_out
+                if pes[i][j - 1].mul == "signed" and pes[i][j].mul != "signed":
+                    a, neg = to_sign_magnitude(m, Cat(a, neg).as_signed(), f"a_sm{i}_{j}")
+                m.d.comb += [pes[i][j].a_in.eq(a), pes[i][j].a_neg.eq(neg),
                              pes[i][j].sel_in.eq(pes[i][j - 1].sel_out)]
             # LUT cells (the row-major tail) take 3 * a: computed once per row at the first of them
             for j in range(C):
@@ -148,20 +169,28 @@ class SystolicArray(wiring.Component):
                     m.d.comb += pes[i][j].a3_in.eq(a3)
 
         # weights: one row per cycle, zero point removed on the way in, column j delayed j cycles
+        # (with signed cells in the column: the two's complement value is delayed, and turned into
+        # sign-magnitude after the skew for the column's LUT cells)
         for j in range(C):
-            mag, neg = sign_magnitude(m, self.w_data[j], self.w_signed, self.w_zp, f"w_in{j}")
             we = delay(self.w_we, j, f"w_we_skew{j}")
             row = delay(self.w_row, j, f"w_row_skew{j}")
             sel = delay(self.w_sel, j, f"w_sel_skew{j}")
-            wm = delay(mag, j, f"w_skew{j}")
-            wn = delay(neg, j, f"w_nskew{j}")
+            kinds = {pes[i][j].mul == "signed" for i in range(R)}
+            if True in kinds:
+                d = delay(zero_point_free(m, self.w_data[j], self.w_signed, self.w_zp, f"w_in{j}"), j, f"w_skew{j}")
+                wd = (d[:-1], d[-1])
+                wm, wn = to_sign_magnitude(m, d, f"w_sm{j}") if False in kinds else wd
+            else:
+                mag, neg = sign_magnitude(m, self.w_data[j], self.w_signed, self.w_zp, f"w_in{j}")
+                wm, wn = delay(mag, j, f"w_skew{j}"), delay(neg, j, f"w_nskew{j}")
             for i in range(R):
                 pe = pes[i][j]
+                win, wneg = wd if pe.mul == "signed" else (wm, wn)
                 m.d.comb += [
                     pe.w_load.eq(we & (row == i)),
                     pe.w_sel.eq(sel),
-                    pe.w_in.eq(wm),
-                    pe.w_neg.eq(wn),
+                    pe.w_in.eq(win),
+                    pe.w_neg.eq(wneg),
                     pe.ps_in.eq(0 if i == 0 else pes[i - 1][j].ps_out),
                 ]
 

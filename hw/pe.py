@@ -8,6 +8,9 @@ correction terms). An iCE40 SB_MAC16 holds two such products (its 8x8 mode, see
 may infer; ``mul="lut"`` builds the product from multiplexed multiples of the activation (:func:`lut_multiply`,
 with ``a3_in`` = 3 * ``a_in``, passed on as ``a3_out``) so that Yosys keeps it in LUTs (a device
 has a fixed number of DSP multipliers; the array hands them out);
+``mul="signed"`` takes both operands in two's complement instead (``Cat(a_in, a_neg)`` and
+``Cat(w_in, w_neg)`` are 9-bit signed values) and adds their signed 9 x 9 product: one signed
+multiplier (an ECP5 MULT18X18D) and the partial-sum adder, no sign logic in LUTs;
 ``mul="ext"`` leaves the product to the parent (``m_a``, ``m_b``, ``m_neg`` out; ``m_p`` in: the
 product XORed with ``m_neg`` on all 16 bits, from a shared DSP, see :class:`Dual8x8`).
 
@@ -34,7 +37,7 @@ OPERAND_WIDTH = 9          # a zero-point-free operand: 8-bit magnitude + sign, 
 ACC_WIDTH = 32
 
 __all__ = ["ACC_WIDTH", "MAG_WIDTH", "OPERAND_WIDTH", "PE", "SB_MAC16_DUAL8", "Dual8x8", "lut_multiply",
-           "partial_sum_width", "sign_magnitude"]
+           "partial_sum_width", "sign_magnitude", "to_sign_magnitude", "zero_point_free"]
 
 
 def partial_sum_width(rows: int) -> int:
@@ -43,14 +46,24 @@ def partial_sum_width(rows: int) -> int:
     return (rows * 255 * 255).bit_length() + 1
 
 
-def sign_magnitude(m: Module, raw, is_signed, zp, name: str):
+def zero_point_free(m: Module, raw, is_signed, zp, name: str):
     """A raw 8-bit lane (int8 when ``is_signed``, else uint8) minus its zero point ``zp`` (9-bit
-    signed, in the range of the lane's type, as NNAPI requires) as (magnitude 8 bits, sign).
-    Both are moved into [0, 255] by flipping the sign bit of int8 (``x ^ 0x80`` = ``x + 128``),
-    which leaves their difference unchanged."""
+    signed, in the range of the lane's type, as NNAPI requires): a 9-bit two's complement value in
+    [-255, 255]. Both are moved into [0, 255] by flipping the sign bit of int8 (``x ^ 0x80`` = ``x +
+    128``), which leaves their difference unchanged."""
     flip = Cat(Const(0, 7), is_signed)
-    d = Signal(signed(MAG_WIDTH + 1), name=f"{name}_d")
+    d = Signal(signed(OPERAND_WIDTH), name=f"{name}_d")
     m.d.comb += d.eq((raw ^ flip).as_unsigned() - (zp[:MAG_WIDTH] ^ flip).as_unsigned())
+    return d
+
+
+def sign_magnitude(m: Module, raw, is_signed, zp, name: str):
+    """:func:`zero_point_free` as (magnitude 8 bits, sign)."""
+    return to_sign_magnitude(m, zero_point_free(m, raw, is_signed, zp, name), name)
+
+
+def to_sign_magnitude(m: Module, d, name: str):
+    """A 9-bit two's complement value in [-255, 255] as (magnitude 8 bits, sign)."""
     neg = Signal(name=f"{name}_neg")
     mag = Signal(MAG_WIDTH, name=f"{name}_mag")
     # |d| = d, or ~d + 1 when negative (one adder with carry-in: 47 LUT4 fewer on tiny's array than
@@ -130,7 +143,7 @@ class PE(wiring.Component):
     """One weight-stationary MAC cell (see the module docstring for the contract)."""
 
     def __init__(self, mul: str = "dsp", ps_width: int = ACC_WIDTH):
-        assert mul in ("dsp", "lut", "ext"), mul
+        assert mul in ("dsp", "lut", "ext", "signed"), mul
         self.mul = mul
         self.ps_width = ps_width
         ports = {
@@ -163,6 +176,12 @@ class PE(wiring.Component):
             m.d.sync += w1.eq(Cat(self.w_in, self.w_neg))
         w = Signal(OPERAND_WIDTH)
         m.d.comb += w.eq(Mux(self.sel_in, w1, w0))
+        common = [self.a_out.eq(self.a_in), self.a_neg_out.eq(self.a_neg), self.sel_out.eq(self.sel_in)]
+        if self.mul == "signed":     # two's complement operands: ps_in + a * w, one signed multiply
+            prod = Signal(signed(2 * OPERAND_WIDTH))
+            m.d.comb += prod.eq(Cat(self.a_in, self.a_neg).as_signed() * w.as_signed())
+            m.d.sync += [*common, self.ps_out.eq((self.ps_in + prod)[:self.ps_width].as_signed())]
+            return m
         wmag = w[:MAG_WIDTH]
         neg = Signal()
         m.d.comb += neg.eq(self.a_neg ^ w[MAG_WIDTH])
@@ -179,10 +198,5 @@ class PE(wiring.Component):
                 m.d.sync += self.a3_out.eq(self.a3_in)
             m.d.comb += pc.eq(prod ^ neg.replicate(2 * MAG_WIDTH))
         sp = Cat(pc, neg.replicate(self.ps_width - 2 * MAG_WIDTH))
-        m.d.sync += [
-            self.a_out.eq(self.a_in),
-            self.a_neg_out.eq(self.a_neg),
-            self.sel_out.eq(self.sel_in),
-            self.ps_out.eq((self.ps_in + sp + neg)[:self.ps_width].as_signed()),
-        ]
+        m.d.sync += [*common, self.ps_out.eq((self.ps_in + sp + neg)[:self.ps_width].as_signed())]
         return m

@@ -323,7 +323,9 @@ class VectorEngine(wiring.Component):
             hi = by_func([(vf.name, "hi") for vf in VEC_FUNCS if "hi" in vf.params], 0)
             clamped = clamp(v, lo, hi)
             # LUT: entry a8 is byte (a8 mod cols) of table line a8 / cols
-            lut = Memory(shape=unsigned(8 * C), depth=lut_lines, init=[])
+            # (a synchronous table asks for block RAM: Yosys 0.23 would build it from LUT RAM on ECP5)
+            lut = Memory(shape=unsigned(8 * C), depth=lut_lines, init=[],
+                         attrs={"ram_style": "block"} if lut_sync else None)
             m.submodules[f"lut{lane}"] = lut
             lw = lut.write_port()
             lrd = lut.read_port() if lut_sync else lut.read_port(domain="comb")

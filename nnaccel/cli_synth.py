@@ -8,7 +8,7 @@ import sys
 
 
 def cmd_synth(args) -> int:
-    from nnaccel.boards.synth import TARGETS, design_for, synthesize
+    from nnaccel.boards.synth import TARGETS, block_ram_ok, design_for, synthesize
     from nnaccel.hwconfig import load_config
 
     cfg = load_config(args.config)
@@ -29,16 +29,23 @@ def cmd_synth(args) -> int:
     what = {"core": "accelerator core (scratchpads at minimum size)", "top": "accelerator"}.get(
         args.design, args.design)
     print(f"{what} of {cfg.name} on {rep['device']} ({args.target}, LUT mapping {rep['lut_mapper']}):")
-    print(f"  LUT4 {rep['lut']} / {b['lut']}, DSP {rep['dsp']} / {b['dsp']}, block RAM {rep['bram']} / "
+    lut = "LUT4 (nextpnr's TRELLIS_COMB)" if rep.get("lut_source", "").startswith("nextpnr") else "LUT4"
+    print(f"  {lut} {rep['lut']} / {b['lut']}, DSP {rep['dsp']} / {b['dsp']}, block RAM {rep['bram']} / "
           f"{b['bram']}" + (f", SPRAM {rep.get('spram', 0)} / {b['spram']}" if "spram" in b else "")
           + f", flip-flops {rep['ff']}")
+    if rep.get("lut_source", "yosys") != "yosys":
+        print(f"  (Yosys' cells: {rep['lut_yosys']} LUT4 with two per CCU2C; nextpnr's packer adds carry "
+              f"feed-in / feed-out cells and LUT RAM)")
+    elif rep.get("logic_cells") is not None:
+        print(f"  logic cells after nextpnr's packer: {rep['logic_cells']} / {b['lut']} (LUT4 + carry + flip-flop)")
     print(f"  fmax {fmax}; fits: " + ", ".join(f"{k} {'yes' if v else 'NO'}" for k, v in rep["fits"].items()))
     for mm in rep.get("memories", []):
         ports = f"{mm['write']} write / {mm['read']} read" + (f" / {mm['async_read']} combinational read"
                                                                if mm["async_read"] else "")
-        # ports that block RAM offers; Yosys may still pick LUT RAM for a small one (ECP5)
-        where = ("block RAM (or LUT RAM)" if mm["block_ram"]
-                 else "flip-flops (too many ports for block RAM)")
+        # what Yosys built (a small memory with block-RAM ports may become LUT RAM on ECP5)
+        where = mm.get("mapped", "block RAM" if mm["block_ram"] else "flip-flops")
+        if where == "flip-flops" and not block_ram_ok(mm, target.family):
+            where += " (too many ports for block RAM)"
         print(f"  memory {mm['name']}: {mm['depth']} x {mm['width']} bit, {ports} ports -> {where}")
     if rep.get("breakdown"):
         print("  where the logic is (estimate: each source section's share of the pre-mapping logic "

@@ -7,10 +7,17 @@ from nnaccel.hw.array import SystolicArray, array_latency, array_model
 from nnaccel.hw.pe import PE
 
 
-@pytest.mark.parametrize("mul", ["dsp", "lut"])
+def _operand(x: int, mul: str) -> tuple[int, int]:
+    """A value in [-255, 255] as a cell's (8-bit part, sign bit): sign-magnitude, or the 9-bit two's
+    complement for ``mul="signed"``."""
+    return ((x & 0xFF, (x >> 8) & 1) if mul == "signed" else (abs(x), int(x < 0)))
+
+
+@pytest.mark.parametrize("mul", ["dsp", "lut", "signed"])
 def test_pe_mac(mul):
     """A cell adds (or subtracts, by the XOR of the signs) the 8 x 8 product of the magnitudes:
-    the signed product of two values in [-255, 255], wrapping at 32 bits."""
+    the signed product of two values in [-255, 255], wrapping at 32 bits (``mul="signed"``: the
+    same product of the two's complement operands)."""
     dut = PE(mul=mul)
     rng = np.random.default_rng(1)
     cases = [(int(a), int(w), int(p)) for a, w, p in zip(rng.integers(-255, 256, 40),
@@ -20,20 +27,20 @@ def test_pe_mac(mul):
 
     async def bench(ctx):
         for a, w, p in cases:
-            ctx.set(dut.w_in, abs(w))
-            ctx.set(dut.w_neg, int(w < 0))
+            ctx.set(dut.w_in, _operand(w, mul)[0])
+            ctx.set(dut.w_neg, _operand(w, mul)[1])
             ctx.set(dut.w_load, 1)
             await ctx.tick()
             ctx.set(dut.w_load, 0)
-            ctx.set(dut.a_in, abs(a))
-            ctx.set(dut.a_neg, int(a < 0))
+            ctx.set(dut.a_in, _operand(a, mul)[0])
+            ctx.set(dut.a_neg, _operand(a, mul)[1])
             if mul == "lut":
                 ctx.set(dut.a3_in, 3 * abs(a))
             ctx.set(dut.ps_in, p)
             await ctx.tick()
             want = ((p + a * w + 2**31) % 2**32) - 2**31
             assert ctx.get(dut.ps_out) == want, (a, w, p)
-            assert ctx.get(dut.a_out) == abs(a) and ctx.get(dut.a_neg_out) == int(a < 0)
+            assert (ctx.get(dut.a_out), ctx.get(dut.a_neg_out)) == _operand(a, mul)
 
     sim = Simulator(dut)
     sim.add_clock(1e-6)
@@ -79,7 +86,7 @@ def _drive_array(rows, cols, w, a_vectors, a_zp, w_zp, a_signed, w_signed, dsp_c
     return dut, got
 
 
-@pytest.mark.parametrize("dsp", [None, "dual8"])
+@pytest.mark.parametrize("dsp", [None, "dual8", "signed9"])
 @pytest.mark.parametrize("rows,cols,a_signed,w_signed", [(4, 4, 1, 1), (3, 5, 0, 1), (4, 2, 0, 0), (4, 4, 0, 1),
                                                          (4, 4, 1, 0)])
 def test_array_matches_numpy(rows, cols, a_signed, w_signed, dsp):
@@ -109,7 +116,8 @@ def test_array_extremes():
 
 
 @pytest.mark.rtl
-@pytest.mark.parametrize("dsp,a_signed,w_signed,a_zp,w_zp", [(None, 0, 1, 3, -2), ("ice40_dual8", 1, 0, -100, 201)])
+@pytest.mark.parametrize("dsp,a_signed,w_signed,a_zp,w_zp", [(None, 0, 1, 3, -2), ("ice40_dual8", 1, 0, -100, 201),
+                                                             ("signed9", 0, 0, 255, 0)])
 @pytest.mark.parametrize("rows,cols", [(4, 4), pytest.param(8, 8, marks=pytest.mark.slow)])
 def test_array_verilator(rows, cols, dsp, a_signed, w_signed, a_zp, w_zp):
     """Verilator against the model, the last 5 cells (row-major) on LUT multipliers; with
@@ -189,7 +197,8 @@ def _drive_tiles(rows, cols, ws, tiles, a_zp, w_zp, a_signed, w_signed, b0=0, ds
 
 @pytest.mark.parametrize("rows,cols,n,ntiles,b0,dsp", [(4, 4, 7, 3, 0, None), (4, 4, 4, 4, 1, "dual8"),
                                                        (4, 2, 2, 3, 0, None), (2, 4, 5, 2, 1, "dual8"),
-                                                       (8, 8, 8, 3, 0, "dual8"), (8, 8, 1, 3, 1, None)])
+                                                       (8, 8, 8, 3, 0, "dual8"), (8, 8, 1, 3, 1, None),
+                                                       (4, 4, 5, 3, 1, "signed9"), (8, 8, 8, 2, 0, "signed9")])
 def test_array_double_buffered_tiles(rows, cols, n, ntiles, b0, dsp):
     """Tile t+1's weights load into the idle buffer while tile t streams (including ``n == rows``,
     where the next tile's first vector follows the last one of this tile in the next cycle):
@@ -217,10 +226,11 @@ def test_partial_sums_are_narrow_and_exact():
         w = np.full((rows, cols), wv)
         a = np.full((2, rows), av)
         signed = int(av < 0 or wv < 0)
-        _, got = _drive_array(rows, cols, w, a, azp, wzp, signed, signed)
         want = array_model(a, w, azp, wzp)
         assert abs(int(want[0, 0])) == rows * 255 * 255
-        assert [g for _, g in got] == want.tolist()
+        for dsp in (None, "signed9"):        # signed9: 20 signed cells, then LUT cells (row 2 mixed)
+            _, got = _drive_array(rows, cols, w, a, azp, wzp, signed, signed, dsp_cells=20, dsp=dsp)
+            assert [g for _, g in got] == want.tolist(), dsp
 
 
 def _yosys_ice40_cell_model(name: str) -> str:
