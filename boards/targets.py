@@ -48,5 +48,5 @@ TARGETS = {
                     cells_per_dsp=2, array_dsp="ice40_dual8"),   # two 8x8 products per SB_MAC16
     "ecp5": Target("ecp5", "ecp5", "synth_ecp5", "nextpnr-ecp5", ("--25k", "--package", "CABGA256"),
                    {"device": "LFE5U-25F", "lut": 24288, "dsp": 28, "bram": 56, "ff": 24288},
-                   array_dsp="signed9"),   # one signed 9x9 product per MULT18X18D, no sign logic in LUTs
+                   array_dsp="ecp5"),   # signed 9x9 products on MULT18X18D, LUT cells in CCU2C chains
 }

@@ -75,13 +75,16 @@ class SystolicArray(wiring.Component):
       cells on ``ceil(dsp_cells / 2)`` SB_MAC16), for synthesis (and Verilator with Yosys' model of
       the cell, see ``tests/hw/test_array.py``);
     - ``"dual8"``: the same pairing with plain products (to simulate the paired wiring);
-    - ``"signed9"``: one signed 9 x 9 product per cell (an ECP5 MULT18X18D), operands in two's
+    - ``"ecp5"``: one signed 9 x 9 product per cell (an ECP5 MULT18X18D), operands in two's
       complement (``PE(mul="signed")``): the zero-point-free values travel as they are computed,
       and are turned into sign-magnitude only where a LUT cell needs them (after a column's skew,
-      and in a row where its LUT cells begin), so DSP cells have no sign logic in LUTs.
+      and in a row where its LUT cells begin), so DSP cells have no sign logic in LUTs; the LUT
+      cells multiply in hand-placed CCU2C carry chains (``PE(mul="ccu2c")``, for synthesis, and
+      Verilator with Yosys' model of the cell);
+    - ``"signed9"``: the same with the CCU2C cells' function in plain logic (to simulate it).
     """
 
-    DSP_KINDS = (None, "dual8", "ice40_dual8", "signed9")
+    DSP_KINDS = (None, "dual8", "ice40_dual8", "signed9", "ecp5")
 
     def __init__(self, rows: int, cols: int, dsp_cells: int | None = None, dsp: str | None = None):
         assert dsp in self.DSP_KINDS, dsp
@@ -108,7 +111,7 @@ class SystolicArray(wiring.Component):
     @property
     def dsp_blocks(self) -> int:
         """DSP blocks the cells on DSPs take (one per cell, or one per pair with the 8x8 mode)."""
-        return self.dsp_cells if self.dsp in (None, "signed9") else (self.dsp_cells + 1) // 2
+        return self.dsp_cells if self.dsp in (None, "signed9", "ecp5") else (self.dsp_cells + 1) // 2
 
     def elaborate(self, platform):
         m = Module()
@@ -117,9 +120,13 @@ class SystolicArray(wiring.Component):
         for i in range(R):
             for j in range(C):
                 k = i * C + j
-                mul = "lut" if k >= self.dsp_cells else {None: "dsp", "signed9": "signed"}.get(self.dsp, "ext")
+                ecp5 = self.dsp in ("signed9", "ecp5")
+                if k >= self.dsp_cells:
+                    mul = "ccu2c" if ecp5 else "lut"
+                else:
+                    mul = "signed" if ecp5 else "dsp" if self.dsp is None else "ext"
                 # row i's partial sums hold i + 1 products: exact in partial_sum_width(i + 1) bits
-                pe = PE(mul=mul, ps_width=min(ACC_WIDTH, partial_sum_width(i + 1)))
+                pe = PE(mul=mul, ps_width=min(ACC_WIDTH, partial_sum_width(i + 1)), ccu2c=self.dsp == "ecp5")
                 m.submodules[f"pe_{i}_{j}"] = pe
                 pes[i][j] = pe
         # the 8x8 mode: DSP cells 2q and 2q+1 (row-major) share DSP q

@@ -93,6 +93,80 @@ def lut_multiply(m: Module, a, a3, b, width: int):
     return out
 
 
+def _ccu2c_init(f) -> int:
+    """A CCU2C half's 16-bit INIT for the LUT4 function ``f(a, b, c, d)`` (``A`` the index's LSB)."""
+    return sum(int(bool(f(i & 1, i >> 1 & 1, i >> 2 & 1, i >> 3 & 1))) << i for i in range(16))
+
+
+#: ``A + ((B & C) << 0)``-style halves of hand-placed ECP5 CCU2C adders. A half's carry logic
+#: propagates CIN when its LUT4 output is 1 and otherwise outputs the LUT's value at ``C = D = 0``
+#: (``INIT[3:0]``, a function of ``A``, ``B``; Yosys' ``ecp5/cells_sim.v``), so a sum bit may
+#: include logic: ``PAIR``: bit k of ``(a & w0) + ((a & w1) << 1)`` with A = a[k], B = w0,
+#: C = a[k-1], D = w1 (propagate ``(A & B) ^ (C & D)``, generate ``A & B``); ``ADD_XOR``: bit k of
+#: ``x + (y ^ n)`` with A = x, B = y, C = n, D = 1 (propagate ``A ^ B ^ C``; at D = 0 the generate
+#: ``A``, right whenever the propagate is 0).
+CCU2C_PAIR = _ccu2c_init(lambda a, b, c, d: (a & b) ^ (c & d))
+CCU2C_ADD_XOR = _ccu2c_init(lambda a, b, c, d: (a ^ b ^ c) if d else a)
+#: bit k of ``x + (y & w)``: A = x, B = y, C = w, D = 1 (propagate ``A ^ (B & C)``, generate ``A``).
+CCU2C_ADD_AND = _ccu2c_init(lambda a, b, c, d: (a ^ (b & c)) if d else a)
+
+
+def ccu2c_chain(m: Module, bits, cin, init: int, instance: bool, name: str):
+    """One carry chain of ECP5 CCU2C cells, one sum bit per ``(A, B, C, D)`` of ``bits`` (ceil(n /
+    2) cells), carry-in ``cin``; returns the sum bits and the carry-out. ``instance=False``: the
+    same function in plain logic (simulators have no CCU2C)."""
+    out = []
+    if not instance:
+        carry = cin
+        for k, (a, b, c, d) in enumerate(bits):
+            idx = Cat(a, b, c, d)
+            prop = Signal(name=f"{name}_p{k}")
+            gen = Signal(name=f"{name}_g{k}")
+            m.d.comb += [prop.eq(Const(init, 16).bit_select(idx, 1)), gen.eq(Const(init & 15, 4).bit_select(Cat(a, b), 1))]
+            s = Signal(name=f"{name}_s{k}")
+            nc = Signal(name=f"{name}_c{k}")
+            m.d.comb += [s.eq(prop ^ carry), nc.eq(Mux(prop, carry, gen))]
+            out.append(s)
+            carry = nc
+        return out, carry
+    carry = cin
+    zero = (Const(0, 1),) * 4
+    for q in range(0, len(bits), 2):
+        b0 = bits[q]
+        b1 = bits[q + 1] if q + 1 < len(bits) else zero
+        s0, s1, co = Signal(name=f"{name}_s{q}"), Signal(name=f"{name}_s{q + 1}"), Signal(name=f"{name}_co{q}")
+        m.submodules[f"{name}_{q // 2}"] = Instance(
+            "CCU2C", p_INIT0=Const(init, 16), p_INIT1=Const(init, 16), p_INJECT1_0="NO", p_INJECT1_1="NO",
+            i_CIN=carry, i_A0=b0[0], i_B0=b0[1], i_C0=b0[2], i_D0=b0[3], i_A1=b1[0], i_B1=b1[1], i_C1=b1[2],
+            i_D1=b1[3], o_S0=s0, o_S1=s1, o_COUT=co)
+        out.append(s0)
+        if q + 1 < len(bits):
+            out.append(s1)
+        carry = co
+    return out, carry
+
+
+def ccu2c_multiply(m: Module, a, b, instance: bool, name: str):
+    """``a * b`` (unsigned, ``len(a) + len(b)`` bits) for ECP5 LUTs, one CCU2C carry chain per
+    weight bit, each AND row added inside the chain's LUTs: rows 0 and 1 as :data:`CCU2C_PAIR`,
+    then row k onto the running sum as :data:`CCU2C_ADD_AND` (one LUT4 per sum bit, no logic
+    outside the chains)."""
+    n = len(a)
+    w1 = b[1] if len(b) > 1 else Const(0, 1)
+    bits = [(a[k] if k < n else 0, b[0], a[k - 1] if k else 0, w1) for k in range(n + 1)]
+    bits.append((0, 0, 0, 0))               # the carry, as a sum bit (no COUT route)
+    sums, _ = ccu2c_chain(m, bits, Const(0, 1), CCU2C_PAIR, instance, f"{name}_r0")
+    acc = list(sums)                        # bits 0 .. n + 1 of the running sum
+    for k in range(2, len(b)):
+        bits = [(acc[k + i] if k + i < len(acc) else 0, a[i], b[k], 1) for i in range(n)]
+        bits.append((0, 0, 0, 1))
+        sums, _ = ccu2c_chain(m, bits, Const(0, 1), CCU2C_ADD_AND, instance, f"{name}_r{k - 1}")
+        acc = acc[:k] + list(sums)
+    out = Signal(n + len(b))
+    m.d.comb += out.eq(Cat(*acc)[:n + len(b)])
+    return out
+
+
 #: SB_MAC16 in its 8x8 mode, no registers: ``O[31:16] = (A[15:8] * B[15:8]) ^ (C[15:0] ? 0xFFFF)``,
 #: ``O[15:0] = (A[7:0] * B[7:0]) ^ D`` (unsigned products) when ``C`` (``D``) is ``ADDSUBTOP``
 #: (``ADDSUBBOT``) on all 16 bits: each half's adder computes ``product + (C ^ sub)`` = the product,
@@ -142,9 +216,10 @@ class Dual8x8(wiring.Component):
 class PE(wiring.Component):
     """One weight-stationary MAC cell (see the module docstring for the contract)."""
 
-    def __init__(self, mul: str = "dsp", ps_width: int = ACC_WIDTH):
-        assert mul in ("dsp", "lut", "ext", "signed"), mul
+    def __init__(self, mul: str = "dsp", ps_width: int = ACC_WIDTH, ccu2c: bool = False):
+        assert mul in ("dsp", "lut", "ext", "signed", "ccu2c"), mul
         self.mul = mul
+        self.ccu2c = ccu2c          # mul="ccu2c": instantiate ECP5 CCU2C cells (else the same in logic)
         self.ps_width = ps_width
         ports = {
             "w_load": In(1),
@@ -183,6 +258,14 @@ class PE(wiring.Component):
             m.d.sync += [*common, self.ps_out.eq((self.ps_in + prod)[:self.ps_width].as_signed())]
             return m
         wmag = w[:MAG_WIDTH]
+        if self.mul == "ccu2c":     # ECP5 LUT cell: ps_in + (prod ^ neg) + neg in one carry chain
+            neg = Signal()
+            m.d.comb += neg.eq(self.a_neg ^ w[MAG_WIDTH])
+            prod = ccu2c_multiply(m, self.a_in, wmag, self.ccu2c, "mul")
+            bits = [(self.ps_in[k], prod[k] if k < len(prod) else 0, neg, 1) for k in range(self.ps_width)]
+            ps, _ = ccu2c_chain(m, bits, neg, CCU2C_ADD_XOR, self.ccu2c, "acc")
+            m.d.sync += [*common, self.ps_out.eq(Cat(*ps).as_signed())]
+            return m
         neg = Signal()
         m.d.comb += neg.eq(self.a_neg ^ w[MAG_WIDTH])
         # pc: the 16-bit product, XORed with neg (its ones' complement when negative); with the

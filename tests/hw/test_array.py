@@ -13,7 +13,7 @@ def _operand(x: int, mul: str) -> tuple[int, int]:
     return ((x & 0xFF, (x >> 8) & 1) if mul == "signed" else (abs(x), int(x < 0)))
 
 
-@pytest.mark.parametrize("mul", ["dsp", "lut", "signed"])
+@pytest.mark.parametrize("mul", ["dsp", "lut", "signed", "ccu2c"])
 def test_pe_mac(mul):
     """A cell adds (or subtracts, by the XOR of the signs) the 8 x 8 product of the magnitudes:
     the signed product of two values in [-255, 255], wrapping at 32 bits (``mul="signed"``: the
@@ -117,16 +117,19 @@ def test_array_extremes():
 
 @pytest.mark.rtl
 @pytest.mark.parametrize("dsp,a_signed,w_signed,a_zp,w_zp", [(None, 0, 1, 3, -2), ("ice40_dual8", 1, 0, -100, 201),
-                                                             ("signed9", 0, 0, 255, 0)])
+                                                             ("ecp5", 0, 0, 255, 0), ("ecp5", 1, 1, -128, 127)])
 @pytest.mark.parametrize("rows,cols", [(4, 4), pytest.param(8, 8, marks=pytest.mark.slow)])
 def test_array_verilator(rows, cols, dsp, a_signed, w_signed, a_zp, w_zp):
     """Verilator against the model, the last 5 cells (row-major) on LUT multipliers; with
     ``ice40_dual8`` the array's SB_MAC16 instances run Yosys' own behavioural model of the cell
-    (``ice40/cells_sim.v``): the array as it is placed on the iCE40, parameters and pairing included."""
+    (``ice40/cells_sim.v``): the array as it is placed on the iCE40, parameters and pairing included;
+    with ``ecp5`` the LUT cells' CCU2C instances run Yosys' model of that cell (``ecp5/cells_sim.v``)."""
     from nnaccel.sim import rtl_runner
     verilog = rtl_runner.to_verilog(SystolicArray(rows, cols, dsp_cells=rows * cols - 5, dsp=dsp), "array")
     if dsp == "ice40_dual8":
         verilog += "\n" + _yosys_ice40_cell_model("SB_MAC16")
+    if dsp == "ecp5":
+        verilog += "\n" + "".join(_yosys_ice40_cell_model(c, "ecp5") for c in ("CCU2C", "LUT4", "LUT2"))
     rtl = rtl_runner.build(verilog, "array")
     rng = np.random.default_rng(5)
     lo_a, hi_a = (-128, 128) if a_signed else (0, 256)
@@ -233,16 +236,17 @@ def test_partial_sums_are_narrow_and_exact():
             assert [g for _, g in got] == want.tolist(), dsp
 
 
-def _yosys_ice40_cell_model(name: str) -> str:
-    """The Verilog of one iCE40 cell from Yosys' own behavioural models (``ice40/cells_sim.v`` of
-    the Yosys that synthesizes, so the check uses the model of the cell that gets placed)."""
+def _yosys_ice40_cell_model(name: str, family: str = "ice40") -> str:
+    """The Verilog of one iCE40 (or ``family``) cell from Yosys' own behavioural models
+    (``ice40/cells_sim.v`` of the Yosys that synthesizes, so the check uses the model of the cell
+    that gets placed)."""
     import shutil
     from pathlib import Path
     yosys = shutil.which("yosys")
     if yosys is None:
         pytest.fail("no native yosys on PATH")
-    text = (Path(yosys).resolve().parent.parent / "share" / "yosys" / "ice40" / "cells_sim.v").read_text()
-    start = text.index(f"module {name} (")
+    text = (Path(yosys).resolve().parent.parent / "share" / "yosys" / family / "cells_sim.v").read_text()
+    start = text.index(f"module {name} (") if f"module {name} (" in text else text.index(f"module {name}(")
     return text[start:text.index("endmodule", start) + len("endmodule")] + "\n"
 
 
