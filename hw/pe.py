@@ -111,60 +111,66 @@ CCU2C_ADD_XOR = _ccu2c_init(lambda a, b, c, d: (a ^ b ^ c) if d else a)
 CCU2C_ADD_AND = _ccu2c_init(lambda a, b, c, d: (a ^ (b & c)) if d else a)
 
 
-def ccu2c_chain(m: Module, bits, cin, init: int, instance: bool, name: str):
-    """One carry chain of ECP5 CCU2C cells, one sum bit per ``(A, B, C, D)`` of ``bits`` (ceil(n /
-    2) cells), carry-in ``cin``; returns the sum bits and the carry-out. ``instance=False``: the
-    same function in plain logic (simulators have no CCU2C)."""
-    out = []
-    if not instance:
+class CarryChain:
+    """One chain of ECP5 CCU2C cells built from segments: each :meth:`add` appends sum bits (one
+    ``(A, B, C, D)`` each, with that half's LUT ``init``) and returns their outputs at once, so a
+    later segment may take an earlier one's sums as inputs. Every segment must end with a bit whose
+    carry-out is 0 (propagate and generate 0: ``(0, 0, 0, d)`` for :data:`CCU2C_PAIR` /
+    :data:`CCU2C_ADD_AND`), which is then the next segment's carry-in: one chain, so nextpnr adds
+    one carry feed-in cell instead of one per adder. ``instance=False`` builds the same function in
+    plain logic (simulators have no CCU2C)."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.bits = []
+        self.outs = []
+
+    def add(self, bits, init: int) -> list:
+        outs = [Signal(name=f"{self.name}_s{len(self.outs) + k}") for k in range(len(bits))]
+        self.bits += [(*bit, init) for bit in bits]
+        self.outs += outs
+        return outs
+
+    def build(self, m: Module, cin, instance: bool):
+        bits, outs, name = self.bits, self.outs, self.name
+        if not instance:
+            carry = cin
+            for k, (a, b, c, d, init) in enumerate(bits):
+                prop, gen, nc = Signal(name=f"{name}_p{k}"), Signal(name=f"{name}_g{k}"), Signal(name=f"{name}_c{k}")
+                m.d.comb += [prop.eq(Const(init, 16).bit_select(Cat(a, b, c, d), 1)),
+                             gen.eq(Const(init & 15, 4).bit_select(Cat(a, b), 1)),
+                             outs[k].eq(prop ^ carry), nc.eq(Mux(prop, carry, gen))]
+                carry = nc
+            return
         carry = cin
-        for k, (a, b, c, d) in enumerate(bits):
-            idx = Cat(a, b, c, d)
-            prop = Signal(name=f"{name}_p{k}")
-            gen = Signal(name=f"{name}_g{k}")
-            m.d.comb += [prop.eq(Const(init, 16).bit_select(idx, 1)), gen.eq(Const(init & 15, 4).bit_select(Cat(a, b), 1))]
-            s = Signal(name=f"{name}_s{k}")
-            nc = Signal(name=f"{name}_c{k}")
-            m.d.comb += [s.eq(prop ^ carry), nc.eq(Mux(prop, carry, gen))]
-            out.append(s)
-            carry = nc
-        return out, carry
-    carry = cin
-    zero = (Const(0, 1),) * 4
-    for q in range(0, len(bits), 2):
-        b0 = bits[q]
-        b1 = bits[q + 1] if q + 1 < len(bits) else zero
-        s0, s1, co = Signal(name=f"{name}_s{q}"), Signal(name=f"{name}_s{q + 1}"), Signal(name=f"{name}_co{q}")
-        m.submodules[f"{name}_{q // 2}"] = Instance(
-            "CCU2C", p_INIT0=Const(init, 16), p_INIT1=Const(init, 16), p_INJECT1_0="NO", p_INJECT1_1="NO",
-            i_CIN=carry, i_A0=b0[0], i_B0=b0[1], i_C0=b0[2], i_D0=b0[3], i_A1=b1[0], i_B1=b1[1], i_C1=b1[2],
-            i_D1=b1[3], o_S0=s0, o_S1=s1, o_COUT=co)
-        out.append(s0)
-        if q + 1 < len(bits):
-            out.append(s1)
-        carry = co
-    return out, carry
+        for q in range(0, len(bits), 2):
+            b0 = bits[q]
+            b1 = bits[q + 1] if q + 1 < len(bits) else (0, 0, 0, 0, 0)
+            s1, co = Signal(name=f"{name}_x{q}"), Signal(name=f"{name}_co{q}")
+            m.submodules[f"{name}_{q // 2}"] = Instance(
+                "CCU2C", p_INIT0=Const(b0[4], 16), p_INIT1=Const(b1[4], 16), p_INJECT1_0="NO", p_INJECT1_1="NO",
+                i_CIN=carry, i_A0=b0[0], i_B0=b0[1], i_C0=b0[2], i_D0=b0[3], i_A1=b1[0], i_B1=b1[1],
+                i_C1=b1[2], i_D1=b1[3], o_S0=outs[q], o_S1=s1, o_COUT=co)
+            if q + 1 < len(bits):
+                m.d.comb += outs[q + 1].eq(s1)
+            carry = co
 
 
-def ccu2c_multiply(m: Module, a, b, instance: bool, name: str):
-    """``a * b`` (unsigned, ``len(a) + len(b)`` bits) for ECP5 LUTs, one CCU2C carry chain per
-    weight bit, each AND row added inside the chain's LUTs: rows 0 and 1 as :data:`CCU2C_PAIR`,
-    then row k onto the running sum as :data:`CCU2C_ADD_AND` (one LUT4 per sum bit, no logic
-    outside the chains)."""
+def ccu2c_multiply(chain: CarryChain, a, b):
+    """``a * b`` (unsigned, ``len(a) + len(b)`` bits) for ECP5 LUTs, as segments of ``chain``: one
+    per weight bit, each AND row added inside the chain's LUTs: rows 0 and 1 as
+    :data:`CCU2C_PAIR`, then row k onto the running sum as :data:`CCU2C_ADD_AND` (one LUT4 per sum
+    bit, no logic outside the chain). Returns the product's bits."""
     n = len(a)
     w1 = b[1] if len(b) > 1 else Const(0, 1)
     bits = [(a[k] if k < n else 0, b[0], a[k - 1] if k else 0, w1) for k in range(n + 1)]
-    bits.append((0, 0, 0, 0))               # the carry, as a sum bit (no COUT route)
-    sums, _ = ccu2c_chain(m, bits, Const(0, 1), CCU2C_PAIR, instance, f"{name}_r0")
-    acc = list(sums)                        # bits 0 .. n + 1 of the running sum
+    bits.append((0, 0, 0, 0))               # the carry, as a sum bit; carry-out 0
+    acc = chain.add(bits, CCU2C_PAIR)       # bits 0 .. n + 1 of the running sum
     for k in range(2, len(b)):
         bits = [(acc[k + i] if k + i < len(acc) else 0, a[i], b[k], 1) for i in range(n)]
         bits.append((0, 0, 0, 1))
-        sums, _ = ccu2c_chain(m, bits, Const(0, 1), CCU2C_ADD_AND, instance, f"{name}_r{k - 1}")
-        acc = acc[:k] + list(sums)
-    out = Signal(n + len(b))
-    m.d.comb += out.eq(Cat(*acc)[:n + len(b)])
-    return out
+        acc = acc[:k] + chain.add(bits, CCU2C_ADD_AND)
+    return acc[:n + len(b)]
 
 
 #: SB_MAC16 in its 8x8 mode, no registers: ``O[31:16] = (A[15:8] * B[15:8]) ^ (C[15:0] ? 0xFFFF)``,
@@ -261,10 +267,14 @@ class PE(wiring.Component):
         if self.mul == "ccu2c":     # ECP5 LUT cell: ps_in + (prod ^ neg) + neg in one carry chain
             neg = Signal()
             m.d.comb += neg.eq(self.a_neg ^ w[MAG_WIDTH])
-            prod = ccu2c_multiply(m, self.a_in, wmag, self.ccu2c, "mul")
-            bits = [(self.ps_in[k], prod[k] if k < len(prod) else 0, neg, 1) for k in range(self.ps_width)]
-            ps, _ = ccu2c_chain(m, bits, neg, CCU2C_ADD_XOR, self.ccu2c, "acc")
-            m.d.sync += [*common, self.ps_out.eq(Cat(*ps).as_signed())]
+            chain = CarryChain("mac")
+            prod = ccu2c_multiply(chain, self.a_in, wmag)
+            # the accumulation: its carry-in (neg) enters through a first bit adding 0 + neg + neg
+            # (= generate neg: the XOR table's generate is A, so A = neg there), sum bit dropped
+            acc = chain.add([(neg, 0, neg, 1)] + [(self.ps_in[k], prod[k] if k < len(prod) else 0, neg, 1)
+                                                  for k in range(self.ps_width)], CCU2C_ADD_XOR)
+            chain.build(m, Const(0, 1), self.ccu2c)
+            m.d.sync += [*common, self.ps_out.eq(Cat(*acc[1:]).as_signed())]
             return m
         neg = Signal()
         m.d.comb += neg.eq(self.a_neg ^ w[MAG_WIDTH])
