@@ -359,9 +359,10 @@ class Accelerator(wiring.Component):
         k_per = counters_per_beat(cfg)
         n_beats = _ceil(N_COUNTERS, k_per)
         phase = Signal(range(n_beats))
-        cnt_out = [Signal(64, name=f"cnt_out{j}") for j in range(k_per)]
+        CB = cfg.counter_bits       # counters wrap modulo 2 ** CB; the port zero-extends them to 64
+        cnt_out = [Signal(CB, name=f"cnt_out{j}") for j in range(k_per)]
         m.d.comb += [self.busy.eq((state == RUN) | (state == SCAN)), self.done.eq(state == DONE),
-                     self.cnt_id.eq(phase), self.cnt_data.eq(Cat(*cnt_out))]
+                     self.cnt_id.eq(phase), self.cnt_data.eq(Cat(*[Cat(c, Const(0, 64 - CB)) for c in cnt_out]))]
 
         fifos = [_Fifo(m, cfg.queue_depth, cfg, q, f"{q[0]}q") for q in QUEUES]
 
@@ -488,7 +489,8 @@ class Accelerator(wiring.Component):
             events[name].append(Mux(cond, value, 0))
 
         def count_events():
-            """The counters, once every event is known. The 64-bit values rotate through a ring of
+            """The counters, once every event is known. The ``counter_bits``-wide values (they wrap
+            modulo ``2 ** counter_bits``, the ISA's rule) rotate through a ring of
             ``n_beats * k`` registers, ``k`` positions per cycle (no adder, no multiplexer); each
             counter's events accumulate in a narrow register (as wide as ``n_beats`` cycles of its
             largest events need) that is added into its ring value when that reaches the head:
@@ -499,14 +501,14 @@ class Accelerator(wiring.Component):
             acc = {}
             for name, cid in CNT.items():
                 bound = n_beats * sum((1 << len(t)) - 1 for t in terms[name])
-                a = Signal(_bits(bound), name=f"acc_{name}")
+                a = Signal(min(CB, _bits(bound)), name=f"acc_{name}")     # wraps with its counter
                 inc = Mux(run, sum(terms[name]), 0) if terms[name] else 0
                 m.d.sync += a.eq(Mux(phase == cid // k_per, 0, a) + inc)
                 acc[cid] = a
-            ring = [Signal(64, name=f"ring{p}") for p in range(n_beats * k_per)]
+            ring = [Signal(CB, name=f"ring{p}") for p in range(n_beats * k_per)]
             for j in range(k_per):
                 pick = Array([acc.get(k_per * b + j, Const(0, 1)) for b in range(n_beats)])
-                m.d.comb += cnt_out[j].eq(ring[j] + (pick[phase] if n_beats > 1 else pick[0]))
+                m.d.comb += cnt_out[j].eq((ring[j] + (pick[phase] if n_beats > 1 else pick[0]))[:CB])
             for p, r in enumerate(ring):
                 m.d.sync += r.eq(ring[p + k_per] if p + k_per < len(ring) else cnt_out[p + k_per - len(ring)])
             m.d.sync += phase.eq(Mux(phase == n_beats - 1, 0, phase + 1))
@@ -644,7 +646,7 @@ class Accelerator(wiring.Component):
             m.d.comb += [rs[s].addr.eq(rd_line),
                          rs[s].valid.eq(se.active & is_store & (S["sp"] == SP[s]) & ~(s_line_end & s_last_line))]
         sdata8 = Array([rs[s].data for s in SPACE_ENUM])[S["sp"]]
-        perf_chunk = Cat(*cnt_out)
+        perf_chunk = self.cnt_data
         perf_len = Mux(phase == n_beats - 1, 8 * (N_COUNTERS - (n_beats - 1) * k_per), 8 * k_per)
         perf_addr = (S["ext_addr"][:XB] + phase * (8 * k_per))[:XB]
         m.d.comb += [

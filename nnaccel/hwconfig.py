@@ -85,6 +85,9 @@ class HwConfig:
     ext_latency: int = 8
     #: Depth of each of the load / compute / store instruction queues.
     queue_depth: int = 8
+    #: Width of every performance counter: counters wrap modulo ``2 ** counter_bits`` (RDPERF and
+    #: the host port give them zero-extended to uint64); 64 makes them plain uint64.
+    counter_bits: int = 64
     #: The permitted DMA window: external addresses ``[dma_base, dma_base + dma_size)``.
     dma_base: int = 0
     dma_size: int = 16 * 1024 * 1024
@@ -187,6 +190,8 @@ class HwConfig:
             bad(f"ext_latency is {self.ext_latency}, but it must be at most 4096 cycles")
         if not 1 <= self.queue_depth <= 256:
             bad(f"queue_depth is {self.queue_depth}, but it must be from 1 to 256")
+        if not 8 <= self.counter_bits <= 64:
+            bad(f"counter_bits is {self.counter_bits}, but it must be from 8 to 64")
         if self.dma_size == 0 or self.dma_base + self.dma_size > 1 << 32:
             bad(f"the DMA window [{self.dma_base:#x}, {self.dma_base + self.dma_size:#x}) must be "
                 f"non-empty and lie within the 32-bit address space")
@@ -228,7 +233,7 @@ PRESETS: dict[str, HwConfig] = {
     "tiny": HwConfig(name="tiny", rows=4, cols=4, act_bytes=4 * 1024, wgt_bytes=1024,
                      acc_bytes=2 * 1024, vec_bytes=2 * 1024, act_banks=2, wgt_banks=1, acc_banks=2,
                      vec_banks=1, vector_lanes=1, vector_latency=4, dma_bytes_per_cycle=4,
-                     ext_latency=8, queue_depth=4, dma_base=0, dma_size=16 * 1024 * 1024),
+                     ext_latency=8, queue_depth=4, counter_bits=32, dma_base=0, dma_size=16 * 1024 * 1024),
     # ECP5-25F (56 DP16KD, 126 KB): 32 + 8 + 32 + 4 KiB of block RAM. One vector lane (its 32x32
     # multiply takes 4 of the 28 MULT18X18D, the array the other 24) and queues of 4 entries: with
     # these the whole accelerator synthesizes within the device's 24,288 LUT4 (docs/rtl.md,

@@ -331,24 +331,33 @@ def _snapshot(ev: dict, spans: dict, sch: Schedule, t: int) -> dict[str, int]:
     return snap
 
 
+def wrap_counters(counts: dict[str, int], cfg: HwConfig) -> dict[str, int]:
+    """The counters as the machine holds them: each modulo ``2 ** cfg.counter_bits``."""
+    mask = (1 << cfg.counter_bits) - 1
+    return {name: v & mask for name, v in counts.items()}
+
+
 # ----------------------------------------------------------------------------------- results
 @dataclass
 class RunResult:
-    """Counters of a run, the schedule, and the simulator's own speed."""
+    """Counters of a run, the schedule, and the simulator's own speed. ``counters`` are the
+    machine's (modulo ``2 ** counter_bits``, what the hardware reports); ``totals`` the same
+    counts unwrapped, which ``cycles``, ``macs`` and ``utilization`` use."""
 
     config: HwConfig
     counters: dict
     schedule: Schedule = field(repr=False)
     instructions: int = 0
     wall_seconds: float = 0.0
+    totals: dict | None = field(default=None, repr=False)
 
     @property
     def cycles(self) -> int:
-        return self.counters["cycles"]
+        return (self.totals or self.counters)["cycles"]
 
     @property
     def macs(self) -> int:
-        return self.counters["macs"]
+        return (self.totals or self.counters)["macs"]
 
     @property
     def utilization(self) -> float:
@@ -423,7 +432,8 @@ class IsaSim:
                 # each counter is sampled in the cycle that writes it (rdperf_sample_cycle)
                 s0, cfg = int(sch.start[i]), self.cfg
                 vals = np.array([_snapshot(ev, spans, sch, rdperf_sample_cycle(
-                    c.id, s0, cfg.ext_latency, cfg.dma_bytes_per_cycle))[c.name] for c in COUNTERS], np.uint64)
+                    c.id, s0, cfg.ext_latency, cfg.dma_bytes_per_cycle))[c.name] % (1 << cfg.counter_bits)
+                    for c in COUNTERS], np.uint64)
                 self._store_bytes(d.ext_addr, vals.astype("<u8").view(np.uint8))
             else:
                 getattr(self, f"_exec_{d.name.lower()}")(d)
@@ -432,8 +442,9 @@ class IsaSim:
                 progress(k, len(order))
         if progress is not None:
             progress(len(order), len(order))
-        counters = _snapshot(ev, spans, sch, sch.total_cycles)
-        return RunResult(self.cfg, counters, sch, len(decoded), time.perf_counter() - t0)
+        totals = _snapshot(ev, spans, sch, sch.total_cycles)
+        return RunResult(self.cfg, wrap_counters(totals, self.cfg), sch, len(decoded), time.perf_counter() - t0,
+                         totals=totals)
 
     # ---------------------------------------------------------------- semantics
     def _act(self, lines, signed: bool) -> np.ndarray:

@@ -7,6 +7,7 @@ import sys
 from .table import (
     ADD_LEFT_SHIFT,
     BANK_RULES,
+    COUNTER_RULE,
     COUNTERS,
     FAULTS,
     HEADER,
@@ -71,7 +72,7 @@ def render() -> str:
             "", "## Scratchpad banks", "", BANK_RULES,
             "", "## Fault codes", "", "| code | name | meaning |", "|---|---|---|"]
     out += [f"| {f.code} | {f.name} | {f.doc} |" for f in FAULTS]
-    out += ["", "## Performance counters", "", "Read with RDPERF (uint64 each, at `ext_addr + 8 * id`).",
+    out += ["", "## Performance counters", "", COUNTER_RULE,
             "", "| id | name | counts |", "|---|---|---|"]
     out += [f"| {c.id} | `{c.name}` | {c.doc} |" for c in COUNTERS]
     return "\n".join(out) + "\n"

@@ -239,7 +239,7 @@ scratchpad (SCRATCHPAD_RANGE)."""
         Field("ext_addr", 32, 32, "external byte address of the counter snapshot"),
     ), "Write a snapshot of the performance counters to external memory",
           """Writes every performance counter (see the counter table) as a little-endian uint64
-to `ext_addr + 8 * id`. After the latency, its first `B = ceil(N_COUNTERS / k)` cycles
+(its `counter_bits`-bit value zero-extended) to `ext_addr + 8 * id`. After the latency, its first `B = ceil(N_COUNTERS / k)` cycles
 `t = s + ext_latency .. s + ext_latency + B - 1` (`s`: its start cycle; cycles count from the
 program's start) write `k = ceil(N_COUNTERS / ceil(8 * N_COUNTERS / dma_bytes_per_cycle))`
 counters each: cycle `t` writes counters `k * (t mod B) .. k * (t mod B) + k - 1`, sampled at `t`
@@ -424,7 +424,8 @@ FAULT_BY_CODE: dict[int, Fault] = {f.code: f for f in FAULTS}
 
 @dataclass(frozen=True)
 class Counter:
-    """A performance counter (uint64)."""
+    """A performance counter: ``counter_bits`` wide (a configuration field), read as uint64
+    (:data:`COUNTER_RULE`)."""
 
     name: str
     id: int
@@ -454,6 +455,12 @@ COUNTERS: tuple[Counter, ...] = (
     Counter("vector_token_stall", 14, "cycles the vector queue's next instruction waited for tokens "
                                       "(counted as they pass)"),
 )
+#: How counters are kept and read (docs/isa.md, "Performance counters").
+COUNTER_RULE = (
+    "Every counter is `counter_bits` wide (a field of the hardware configuration, 8 .. 64): it "
+    "counts modulo `2 ** counter_bits` (a counter of a long run wraps around to 0), and RDPERF "
+    "writes it zero-extended as a uint64 at `ext_addr + 8 * id` (the host port reads it the same "
+    "way). With `counter_bits` = 64 the counters are plain uint64.")
 COUNTER_BY_NAME: dict[str, Counter] = {c.name: c for c in COUNTERS}
 N_COUNTERS = len(COUNTERS)
 #: Counters whose events count in the cycles they occur (stall cycles), not at an instruction's
