@@ -31,14 +31,21 @@ class Target:
     #: one product each).
     cells_per_dsp: int = 1
     array_dsp: str | None = None
-    #: DSPs one vector lane takes (its 32 x 32 fixed-point multiplier; ``nnaccel synth --design
-    #: vector``). The array gets the rest: :meth:`array_dsp_cells`.
-    vector_lane_dsp: int = 4
+    #: Operand width of one DSP multiplier (SB_MAC16: 16 x 16, MULT18X18D: 18 x 18).
+    dsp_width: int = 16
+
+    def vector_lane_dsp(self, cfg) -> int:
+        """DSPs one vector lane takes: its multiplier's piece (``cfg.vector_mul_piece``: 32 x 32
+        for ``vector_mul_steps`` 1, 32 x 16 for 2, 16 x 16 for 4) in DSP-sized parts (``nnaccel
+        synth --design vector``): 4, 2 or 1 on both targets. The array gets the rest:
+        :meth:`array_dsp_cells`."""
+        xb, mb = cfg.vector_mul_piece
+        return -(-xb // self.dsp_width) * -(-mb // self.dsp_width)
 
     def array_dsp_cells(self, cfg) -> int:
         """Array cells on DSP multipliers for configuration ``cfg``: the DSPs the vector lanes leave,
         times the cells each holds (the other cells multiply in LUTs)."""
-        free = max(0, self.budget["dsp"] - cfg.vector_lanes * self.vector_lane_dsp)
+        free = max(0, self.budget["dsp"] - cfg.vector_lanes * self.vector_lane_dsp(cfg))
         return min(cfg.rows * cfg.cols, free * self.cells_per_dsp)
 
 
@@ -48,5 +55,5 @@ TARGETS = {
                     cells_per_dsp=2, array_dsp="ice40_dual8"),   # two 8x8 products per SB_MAC16
     "ecp5": Target("ecp5", "ecp5", "synth_ecp5", "nextpnr-ecp5", ("--25k", "--package", "CABGA256"),
                    {"device": "LFE5U-25F", "lut": 24288, "dsp": 28, "bram": 56, "ff": 24288},
-                   array_dsp="ecp5"),   # signed 9x9 products on MULT18X18D, LUT cells in CCU2C chains
+                   dsp_width=18, array_dsp="ecp5"),   # signed 9x9 products on MULT18X18D, LUT cells in CCU2C chains
 }

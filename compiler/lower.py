@@ -58,6 +58,11 @@ MAX_PAD = 3
 REQ_LINES = len(VEC_BY_NAME["REQ"].params)
 
 
+def _req_cycles(cfg: HwConfig) -> int:
+    """Cycles per lane group of a REQ (the ISA's VEC timing: ``VecFunc.group_cycles``)."""
+    return VEC_BY_NAME["REQ"].group_cycles(cfg.vector_mul_steps)
+
+
 class CannotLower(Exception):
     """The operation cannot run on the accelerator as configured (it falls back to the host)."""
 
@@ -527,7 +532,8 @@ def _conv_plan(cfg: HwConfig, s: ConvSpec, cb: int, group: list, per_block: list
             iw = (tow - 1) * s.stride[1] + (fw - 1) * s.dilation[1] + 1
             rows = 1 if s.stride[0] * iw <= MAX8 else toh
             compute = nkeys * (total_px + tiles * rows * 3 * R)
-            vec = ng * (total_px * _ceil(cfg.cols, cfg.vector_lanes) + (REQ_LINES + cfg.vector_latency) * tiles)
+            vec = ng * (total_px * _ceil(cfg.cols, cfg.vector_lanes) * _req_cycles(cfg)
+                        + (REQ_LINES + cfg.vector_latency) * tiles)
             load = tiles * (cb * (ih * iw * beats + cfg.ext_latency) + wload)
             store = ng * (total_px * beats + tiles * cfg.ext_latency)
             # + the pipeline's fill and drain: a pass starts with a load nothing overlaps and ends
@@ -806,7 +812,7 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
         for _, bx, by in _pixel_blocks(m, nx, ny):
             p = bx * by
             comp = sum(R + k * max(p, R) + R + C for gs in groups for _, k in gs)
-            vec = ob * (REQ_LINES + p * _ceil(C, cfg.vector_lanes) + cfg.vector_latency)
+            vec = ob * (REQ_LINES + p * _ceil(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency)
             store = ob * (lat + p * beats)
             inp = (2 * lat if by == 1 else cb * lat) + cb * p * beats
             total += max(comp, vec, store, inp + wl + pl)

@@ -23,7 +23,7 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from nnaccel.hwconfig import ELEMENT_BYTES
+from nnaccel.hwconfig import ELEMENT_BYTES, mul_piece
 from nnaccel.isa.table import ADD_LEFT_SHIFT, VEC_FUNCS
 
 from .decoder import field, opcode_of
@@ -77,14 +77,21 @@ class VectorEngine(wiring.Component):
         f = {vf.name: func == vf.code for vf in VEC_FUNCS}
         lut_lines = cfg.lut_lines
         pmax = max(vf.param_lines(C) if vf.params else 0 for vf in VEC_FUNCS)
-        smax = max(vf.steps for vf in VEC_FUNCS)
+        # a multiplying function's steps take M cycles each (the lane's product over M pieces):
+        # S below counts the cycles per lane group, VecFunc.group_cycles
+        M = cfg.vector_mul_steps
+        mbits = M.bit_length() - 1
+        smax = max(vf.group_cycles(M) for vf in VEC_FUNCS)
         P = Signal(range(pmax + 1))
-        S = Signal(range(smax + 1))                   # steps per lane group (VecFunc.steps)
+        S = Signal(range(smax + 1))                   # cycles per lane group
         pexpr = Const(0, P.shape())
         sexpr = Const(1, S.shape())
+        mulf = Const(0, 1)                            # the function multiplies (VecFunc.multiplies)
         for vf in VEC_FUNCS:
             pexpr = Mux(f[vf.name], vf.param_lines(C) if vf.params else 0, pexpr)
-            sexpr = Mux(f[vf.name], vf.steps, sexpr)
+            sexpr = Mux(f[vf.name], vf.group_cycles(M), sexpr)
+            if vf.multiplies:
+                mulf = mulf | f[vf.name]
         m.d.comb += [P.eq(pexpr), S.eq(sexpr)]
         # the parameter phase: the first P steps (a counter that stops at P)
         pcnt_r = Signal(range(pmax + 1))
@@ -115,6 +122,11 @@ class VectorEngine(wiring.Component):
                          rchunk_r.eq(Mux(vread_phase, Mux(sub_last, Mux(chunk_last, 0, rchunk + 1), rchunk), 0)),
                          pcnt_r.eq(Mux(in_params, pcnt + 1, pcnt))]
         m.d.sync += [vcomp.eq(vread_phase), vchunk.eq(rchunk), vsub.eq(rsub)]
+        # the computed cycle's function step and product piece (phase): vsub = step * M + phase
+        # for a multiplying function, vsub = step for the others
+        vphase = vsub[:mbits] if mbits else Const(0, 1)
+        vstep = Mux(mulf, vsub[mbits:], vsub) if mbits else vsub
+        vstep_done = (~mulf | (vphase == M - 1)) if mbits else Const(1, 1)
         radv = vread_phase & chunk_last & sub_last
         # then vector_latency steps end the instruction
         vtail_r = Signal(range(L + 1))
@@ -284,13 +296,13 @@ class VectorEngine(wiring.Component):
             m_in = Signal(signed(32), name=f"u_m{lane}")
             e_in = Signal(signed(6), name=f"u_e{lane}")
             addsub = f["ADDQ"] | f["SUBQ"]
-            with m.If(f["MULQ"] & (vsub == 0)):         # MULQ step 0: (a - z1) * (b - z2)
+            with m.If(f["MULQ"] & (vstep == 0)):        # MULQ step 0: (a - z1) * (b - z2)
                 m.d.comb += [x_in.eq(da), m_in.eq(db), e_in.eq(0)]
             with m.Elif(f["MULQ"]):                    # step 1: mbqm of step 0's product
                 m.d.comb += [x_in.eq(x1), m_in.eq(par("MULQ", "m")), e_in.eq(par("MULQ", "e"))]
-            with m.Elif(addsub & (vsub == 0)):
+            with m.Elif(addsub & (vstep == 0)):
                 m.d.comb += [x_in.eq(da << ADD_LEFT_SHIFT), m_in.eq(par("ADDQ", "m1")), e_in.eq(par("ADDQ", "e1"))]
-            with m.Elif(addsub & (vsub == 1)):
+            with m.Elif(addsub & (vstep == 1)):
                 m.d.comb += [x_in.eq(db << ADD_LEFT_SHIFT), m_in.eq(par("ADDQ", "m2")), e_in.eq(par("ADDQ", "e2"))]
             with m.Elif(addsub):
                 m.d.comb += [x_in.eq(x1), m_in.eq(par("ADDQ", "mo")),
@@ -301,13 +313,14 @@ class VectorEngine(wiring.Component):
                 m.d.comb += [x_in.eq(sum32), m_in.eq(par("REQ", "mult")), e_in.eq(par("REQ", "shift"))]
             # DIV: q = (x * m) >> (30 + k), k = (s - 30) & 31, on mbqm's product and right shifter
             k = (par("DIV", "s") + 2)[:5]
-            ab, q = mbqm(m, x_in, m_in, e_in, f["DIV"], k, name=f"u{lane}")
+            ab, q = mbqm(m, x_in, m_in, e_in, f["DIV"], k, name=f"u{lane}", steps=M, phase=vphase, en=vcomp)
             u = q[:32].as_signed()
-            with m.If(vcomp & f["MULQ"] & (vsub == 0)):
+            sdone = vcomp & vstep_done                 # a step's product is complete this cycle
+            with m.If(sdone & f["MULQ"] & (vstep == 0)):
                 m.d.sync += x1.eq(ab[:32])
-            with m.If(vcomp & addsub & (vsub == 0)):
+            with m.If(sdone & addsub & (vstep == 0)):
                 m.d.sync += x1.eq(u)
-            with m.If(vcomp & addsub & (vsub == 1)):
+            with m.If(sdone & addsub & (vstep == 1)):
                 m.d.sync += x1.eq(Mux(f["SUBQ"], x1 - u, x1 + u))
             qs = sat(m, q, 11, f"qs{lane}")
             # one clamp, on 12-bit values (the module docstring says why this is exact)
@@ -400,6 +413,47 @@ class _Walk:
             m.d.sync += [cur_r.eq(self.cur), row_r.eq(row)]
 
 
+def _product(m: Module, a, b, steps: int, phase, en, name: str):
+    """The signed 64-bit product of the int32 values ``a`` and ``b``: with ``steps`` 1 one 32 x 32
+    multiplier; else in sign-magnitude over ``steps`` cycles, one unsigned piece a cycle (32 x 16
+    for 2 steps, 16 x 16 for 4: ``HwConfig.vector_mul_piece``; phase ``p`` multiplies piece ``p %
+    na`` of ``abs(a)`` by piece ``p // na`` of ``abs(b)``, ``na`` pieces of ``a``). Each piece,
+    shifted into place, is added to the sum of the earlier phases (a register written when
+    ``en``; phase 0 starts from 0), negated when the signs differ (``~v + 1``: the inverted piece
+    and a carry-in), so the last phase's sum is the product (``abs(INT32_MIN)`` = 2**31 is an
+    unsigned 32-bit magnitude; the product's magnitude stays below 2**63)."""
+    if steps == 1:
+        return a * b
+    wa, wb = mul_piece(steps)
+    na, nb = 32 // wa, 32 // wb
+    assert na * nb == steps
+    neg = Signal(name=f"{name}_neg")
+    ma = Signal(32, name=f"{name}_ma")
+    mb = Signal(32, name=f"{name}_mb")
+    m.d.comb += [neg.eq(a[-1] ^ b[-1]), ma.eq(Mux(a[-1], -a, a)[:32]), mb.eq(Mux(b[-1], -b, b)[:32])]
+    ia = phase[0] if na > 1 else Const(0, 1)
+    ib = phase[1] if na > 1 else phase[0]
+    pa = Signal(wa, name=f"{name}_pa")
+    pb = Signal(wb, name=f"{name}_pb")
+    m.d.comb += [pa.eq(ma.word_select(ia, wa) if na > 1 else ma), pb.eq(mb.word_select(ib, wb))]
+    piece = Signal(wa + wb, name=f"{name}_piece")
+    m.d.comb += piece.eq(pa * pb)
+    # the piece at bit 16 * (ia + ib)
+    if na > 1:
+        placed = Mux(ib, Mux(ia, piece << 32, piece << 16), Mux(ia, piece << 16, piece))
+    else:
+        placed = Mux(ib, piece << 16, piece)
+    addend = Signal(64, name=f"{name}_add")
+    m.d.comb += addend.eq(placed[:64] ^ neg.replicate(64))
+    acc = Signal(64, name=f"{name}_acc")
+    prev = Mux(phase == 0, 0, acc)
+    total = Signal(64, name=f"{name}_sum")
+    m.d.comb += total.eq((Cat(neg, prev) + Cat(neg, addend))[1:65])
+    with m.If(en):
+        m.d.sync += acc.eq(total)
+    return total.as_signed()
+
+
 def sat(m: Module, x, bits: int, name: str):
     """``x`` saturated to a ``bits``-bit signed value."""
     out = Signal(signed(bits), name=name)
@@ -409,18 +463,22 @@ def sat(m: Module, x, bits: int, name: str):
     return out
 
 
-def mbqm(m: Module, x, mult, e, div, k, name: str):
+def mbqm(m: Module, x, mult, e, div, k, name: str, steps: int = 1, phase=None, en=None):
     """``multiply_by_quantized_multiplier(x, mult, e)`` for int32 ``x`` / ``mult`` and a 6-bit
     signed ``e``: returns ``(ab, out)``, ``ab = wrap32(x << max(e, 0)) * mult`` the 64-bit product
     and ``out`` the result (34 bits; an int32 unless ``div``). SRDHM's division by ``2**31`` toward
     zero is the floor plus one when negative and inexact; the rounding division by ``2**r`` (``r =
     max(-e, 0)`` up to 32) is ``(h + (2**r >> 1) - (h < 0 and r > 0)) >> r``. With ``div`` the same
-    right shifter makes DIV's ``ab >> (30 + k)`` as ``(ab >> 30) >> k``."""
+    right shifter makes DIV's ``ab >> (30 + k)`` as ``(ab >> 30) >> k``.
+
+    ``steps`` (``vector_mul_steps``) > 1 forms the product over that many cycles, ``phase`` 0 ..
+    ``steps - 1`` (``x``, ``mult`` held still meanwhile; a register accumulates in the cycles with
+    ``en``): see :func:`_product`. ``ab`` and ``out`` are valid in the last phase."""
     left = Mux(e[-1], 0, e[:5])
     scaled = Signal(signed(32), name=f"{name}_scaled")
     m.d.comb += scaled.eq((x << left)[:32])
     ab = Signal(signed(64), name=f"{name}_ab")
-    m.d.comb += ab.eq(scaled * mult)
+    m.d.comb += ab.eq(_product(m, scaled, mult, steps, phase, en, name))
     s = Signal(signed(65), name=f"{name}_s")
     m.d.comb += s.eq(ab + Mux(ab[-1], 1 - (1 << 30), 1 << 30))
     high = Signal(signed(34), name=f"{name}_high")

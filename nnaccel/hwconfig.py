@@ -41,8 +41,15 @@ ACC_BITS = 32
 SPACES = ("ACT", "WGT", "ACC", "VEC")
 #: Line addresses are 16-bit fields of the ISA.
 MAX_LINES = 1 << 16
+#: Allowed ``vector_mul_steps``: cycles per 32 x 32 product of a vector lane.
+VECTOR_MUL_STEPS = (1, 2, 4)
 #: Bytes of one element of each scratchpad.
 ELEMENT_BYTES = {"ACT": 1, "WGT": 1, "ACC": 4, "VEC": 4}
+
+
+def mul_piece(steps: int) -> tuple[int, int]:
+    """:attr:`HwConfig.vector_mul_piece` for ``vector_mul_steps`` = ``steps``."""
+    return (16 if steps == 4 else 32, 16 if steps >= 2 else 32)
 
 
 class ConfigError(InputError):
@@ -79,6 +86,10 @@ class HwConfig:
     #: Vector unit: lanes processed per cycle, and its pipeline depth in cycles.
     vector_lanes: int = 1
     vector_latency: int = 4
+    #: Cycles in which a vector lane forms its signed 32 x 32 product (1, 2 or 4): from 32 x 32,
+    #: 32 x 16 or 16 x 16 pieces, so on 4, 2 or 1 DSP multipliers (``boards/targets.py``); each
+    #: step of a multiplying vector function takes this many cycles (``VecFunc.group_cycles``).
+    vector_mul_steps: int = 1
     #: DMA: bytes moved per cycle on each of the read and write channels; the cycles from a
     #: request to the first data (external-memory latency).
     dma_bytes_per_cycle: int = 4
@@ -125,6 +136,13 @@ class HwConfig:
     def lut_lines(self) -> int:
         """VEC lines holding one 256-entry lookup table."""
         return max(1, 256 // self.cols)
+
+    @property
+    def vector_mul_piece(self) -> tuple[int, int]:
+        """``(x_bits, m_bits)``: the unsigned partial product a vector lane's multiplier forms each
+        cycle (of the magnitudes of its 32-bit operands): 32 x 32 pieces, one per product
+        (``vector_mul_steps`` 1; the signed product itself), 32 x 16 (2) or 16 x 16 (4)."""
+        return mul_piece(self.vector_mul_steps)
 
     @property
     def peak_macs_per_cycle(self) -> int:
@@ -186,6 +204,10 @@ class HwConfig:
             bad(f"dma_bytes_per_cycle is {self.dma_bytes_per_cycle}, but it must be a power of two")
         if not 1 <= self.vector_latency <= 64:
             bad(f"vector_latency is {self.vector_latency}, but it must be from 1 to 64")
+        if self.vector_mul_steps not in VECTOR_MUL_STEPS:
+            bad(f"vector_mul_steps is {self.vector_mul_steps}, but it must be one of "
+                f"{', '.join(map(str, VECTOR_MUL_STEPS))} (a vector lane forms its 32 x 32 product from "
+                f"32 x 32, 32 x 16 or 16 x 16 pieces)")
         if self.ext_latency > 4096:
             bad(f"ext_latency is {self.ext_latency}, but it must be at most 4096 cycles")
         if not 1 <= self.queue_depth <= 256:
@@ -230,9 +252,11 @@ _NEED_WHY = {"ACT": "two activation tiles", "WGT": "one weight tile",
 PRESETS: dict[str, HwConfig] = {
     # iCE40UP5K: every scratchpad in EBR (a bank needs one write and one read port; the SPRAMs have
     # a single port): ACT 8 + WGT 2 + ACC 4 + VEC 4 of the 30 EBRs (4 Kbit each), the LUT table one.
+    # The vector lane forms its 32x32 product over 4 cycles on one SB_MAC16 (vector_mul_steps), so
+    # the array gets the other 7 (14 of its 16 cells on DSPs; docs/rtl.md).
     "tiny": HwConfig(name="tiny", rows=4, cols=4, act_bytes=4 * 1024, wgt_bytes=1024,
                      acc_bytes=2 * 1024, vec_bytes=2 * 1024, act_banks=2, wgt_banks=1, acc_banks=2,
-                     vec_banks=1, vector_lanes=1, vector_latency=4, dma_bytes_per_cycle=4,
+                     vec_banks=1, vector_lanes=1, vector_mul_steps=4, vector_latency=4, dma_bytes_per_cycle=4,
                      ext_latency=8, queue_depth=4, counter_bits=32, dma_base=0, dma_size=16 * 1024 * 1024),
     # ECP5-25F (56 DP16KD, 126 KB): 32 + 8 + 32 + 4 KiB of block RAM. One vector lane (its 32x32
     # multiply takes 4 of the 28 MULT18X18D, the array the other 24) and queues of 4 entries: with

@@ -62,12 +62,14 @@ def render() -> str:
             ("`P` is the number of parameter lines read first (a LUT reads the whole 256-entry table, "
             "`ceil(256 / cols)` lines). `a` is the source lane value, `b` the second source's, `acc` "
             f"an ACC lane; quantized add shifts by {ADD_LEFT_SHIFT}. `S` is the steps per group of "
-            "`vector_lanes` elements (each lane has one fixed-point multiplier)."), "",
-            "| code | name | src | src2 | dst | parameter lines (in order) | S | result |",
-            "|---|---|---|---|---|---|---|---|"]
+            "`vector_lanes` elements (each lane has one fixed-point multiplier); `M` says whether each step "
+            "multiplies and so takes `vector_mul_steps` cycles (the lane forms its 32 x 32 product from "
+            "that many pieces; `VecFunc.group_cycles`)."), "",
+            "| code | name | src | src2 | dst | parameter lines (in order) | S | M | result |",
+            "|---|---|---|---|---|---|---|---|---|"]
     for v in VEC_FUNCS:
         out.append(f"| {v.code} | {v.name} | {v.src} | {v.src2 or '-'} | {v.dst} | "
-                   f"{', '.join(v.params) or '-'} | {v.steps} | {v.semantics} |")
+                   f"{', '.join(v.params) or '-'} | {v.steps} | {'yes' if v.multiplies else '-'} | {v.semantics} |")
     out += ["", "## Queues, dependency tokens and the cycle model", "", QUEUE_MODEL,
             "", "## Scratchpad banks", "", BANK_RULES,
             "", "## Fault codes", "", "| code | name | meaning |", "|---|---|---|"]

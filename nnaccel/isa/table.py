@@ -233,8 +233,11 @@ instruction a line must not be read after the instruction wrote it, except at th
 (in-place `dst == src2` is fine). Faults: an undefined `func` (ILLEGAL_FIELD); lines beyond a
 scratchpad (SCRATCHPAD_RANGE)."""
           + _STRIDED_2D,
-          "`P + nx * ny * ceil(cols / vector_lanes) * S + vector_latency` (`S`: the function's steps per "
-          "lane group, see the vector function table)"),
+          "`P + nx * ny * ceil(cols / vector_lanes) * S * M + vector_latency` (`S`: the function's steps per "
+          "lane group, see the vector function table; `M`: the hardware configuration's `vector_mul_steps` "
+          "(1, 2 or 4: the cycles in which a lane forms its 32 x 32 product) for the functions whose steps "
+          "multiply (REQ, ADDQ, SUBQ, MULQ, DIV: column `M` of the table), else 1; "
+          "`nnaccel.isa.table.VecFunc.group_cycles`)"),
     Instr("RDPERF", 5, "store", (
         Field("ext_addr", 32, 32, "external byte address of the counter snapshot"),
     ), "Write a snapshot of the performance counters to external memory",
@@ -296,6 +299,9 @@ class VecFunc:
     #: Steps per group of ``vector_lanes`` elements: each lane has one fixed-point multiplier
     #: (``mbqm``), so a function that needs it three times takes three steps.
     steps: int = 1
+    #: Every step uses the lane's multiplier, which forms its 32 x 32 product over
+    #: ``vector_mul_steps`` cycles (``M``), so each step takes ``M`` cycles (:meth:`group_cycles`).
+    multiplies: bool = False
     #: ``((param, n), ...)``: parameters of which only the low ``n`` bits count, as a signed value
     #: (zero points and clamp bounds of byte results lie in [-256, 255], shifts in [-32, 31]), so
     #: the vector unit holds and computes with ``n`` bits; the others count with all 32.
@@ -311,6 +317,12 @@ class VecFunc:
     def param_bits(self, name: str) -> int:
         """How many low bits of parameter ``name`` count (signed); 32 when not narrowed."""
         return dict(self.bits).get(name, 32)
+
+    def group_cycles(self, mul_steps: int) -> int:
+        """Cycles per group of ``vector_lanes`` elements: ``S * M``, with ``M`` = ``mul_steps`` (the
+        configuration's ``vector_mul_steps``) when the function multiplies, else 1. The one rule
+        the ISA simulator, the RTL and the compiler's estimates use."""
+        return self.steps * (mul_steps if self.multiplies else 1)
 
     def param_lines(self, cols: int) -> int:
         """``P``: VEC lines read before the first result (LUT: the whole table)."""
@@ -358,20 +370,23 @@ VEC_FUNCS: tuple[VecFunc, ...] = (
             "`clamp(mbqm(wrap32(acc + bias), mult, shift) + zo, lo, hi)`: requantization of int32 "
             "accumulators with a fused activation; per-channel when the lanes' parameters differ, "
             "per-tensor when they are equal. " + _MBQM + "." + _narrow_doc(_REQ_BITS)
-            + _per_tensor_doc(("zo", "lo", "hi")), bits=_REQ_BITS, per_tensor=("zo", "lo", "hi")),
+            + _per_tensor_doc(("zo", "lo", "hi")), bits=_REQ_BITS, per_tensor=("zo", "lo", "hi"),
+            multiplies=True),
     VecFunc("ADDQ", 1, "ACT", "ACT", "ACT",
             _ADD_PARAMS,
             "quantized add as NNAPI `addQuant8`: `x1 = mbqm((a - z1) << 20, m1, e1)`, "
             "`x2 = mbqm((b - z2) << 20, m2, e2)`, `clamp(mbqm(x1 + x2, mo, eo) + zo, lo, hi)`."
-            + _narrow_doc(_ADD_BITS) + _ALL_PER_TENSOR, steps=3, bits=_ADD_BITS, per_tensor=_ADD_PARAMS),
+            + _narrow_doc(_ADD_BITS) + _ALL_PER_TENSOR, steps=3, bits=_ADD_BITS, per_tensor=_ADD_PARAMS,
+            multiplies=True),
     VecFunc("SUBQ", 2, "ACT", "ACT", "ACT",
             _ADD_PARAMS,
             "quantized subtract: as ADDQ with `x1 - x2`." + _narrow_doc(_ADD_BITS) + _ALL_PER_TENSOR, steps=3,
-            bits=_ADD_BITS, per_tensor=_ADD_PARAMS),
+            bits=_ADD_BITS, per_tensor=_ADD_PARAMS, multiplies=True),
     VecFunc("MULQ", 3, "ACT", "ACT", "ACT", _MUL_PARAMS,
             "quantized multiply as NNAPI `mulQuant8`: `clamp(mbqm((a - z1) * (b - z2), m, e) + zo, "
             "lo, hi)`; two steps: the lane's one multiplier forms `(a - z1) * (b - z2)`, then `mbqm`."
-            + _narrow_doc(_MUL_BITS) + _ALL_PER_TENSOR, steps=2, bits=_MUL_BITS, per_tensor=_MUL_PARAMS),
+            + _narrow_doc(_MUL_BITS) + _ALL_PER_TENSOR, steps=2, bits=_MUL_BITS, per_tensor=_MUL_PARAMS,
+            multiplies=True),
     VecFunc("MAX", 4, "ACT", "ACT", "ACT", (),
             "`max(a, b)` (max pooling: one MAX per window tap, `src2 == dst`)"),
     VecFunc("SUMW", 5, "ACT", None, "ACC", (),
@@ -385,7 +400,7 @@ VEC_FUNCS: tuple[VecFunc, ...] = (
             "`m = ceil(2**s / c)` this is TFLite's average-pool rounding "
             "`sign(acc) * ((abs(acc) + c // 2) // c)` for every `abs(acc) + half < 2**30` "
             "(`nnaccel.isa.table.div_params`)." + _narrow_doc(_BOUND_BITS) + _per_tensor_doc(("lo", "hi")),
-            bits=_BOUND_BITS, per_tensor=("lo", "hi")),
+            bits=_BOUND_BITS, per_tensor=("lo", "hi"), multiplies=True),
     VecFunc("LUT", 7, "ACT", None, "ACT", ("table",),
             "`table[a & 0xFF]`: 256-entry lookup of the raw byte (int8 non-linearities: LOGISTIC, "
             "TANH, HARD_SWISH, ELU ...)"),

@@ -32,7 +32,7 @@ def test_tiny_array_fits_up5k():
     t, cfg = TARGETS["ice40"], load_config("tiny")
     rep = synthesize(design_for(cfg, "array", t), "ice40", name="test-tiny-array")
     # the array takes the SB_MAC16s the vector lanes leave, two cells each (the 8x8 mode)
-    assert 0 < rep["dsp"] <= 8 - cfg.vector_lanes * t.vector_lane_dsp
+    assert 0 < rep["dsp"] <= 8 - cfg.vector_lanes * t.vector_lane_dsp(cfg)
     assert rep["dsp"] == -(-t.array_dsp_cells(cfg) // 2)
     assert rep["bram"] == 0
     if rep["lut_mapper"] == "abc":

@@ -86,10 +86,23 @@ def _isa(cfg, words, image, nbytes):
     return sim.mem[0x8000:0x8000 + nbytes].tobytes(), res
 
 
-@pytest.mark.parametrize("config", ["tiny", pytest.param("small", marks=pytest.mark.slow)])
+#: The presets, and tiny with each ``vector_mul_steps`` (the lane's 32 x 32 product in 1, 2 or 4
+#: cycles; 2 lanes with 2 steps), since the RTL's product and the VEC timing depend on it.
+CONFIGS = {
+    "tiny": {},
+    "tiny-mul1": {"vector_mul_steps": 1},
+    "tiny-mul2-lanes2": {"vector_mul_steps": 2, "vector_lanes": 2},
+    "tiny-mul4": {"vector_mul_steps": 4},
+}
+
+
+@pytest.mark.parametrize("config", [*CONFIGS, pytest.param("small", marks=pytest.mark.slow)])
 def test_vec_parameters_count_as_the_isa_says(config):
     from nnaccel.sim.rtl_runner import run_words_rtl
-    cfg = load_config(config)
+    if config == "small":
+        cfg = load_config("small")
+    else:
+        cfg = load_config("tiny").replace(name=config, **CONFIGS[config])
     C, n = cfg.cols, 5
     rng = np.random.default_rng(11)
     pairs = {f: _params(rng, f, C) for f in FUNCS}

@@ -118,35 +118,57 @@ def test_requant_verilator():
     assert res["out"] == model(cases)
 
 
-def test_mbqm_halves_match_golden():
+@pytest.mark.parametrize("steps", [1, 2, 4])
+def test_mbqm_halves_match_golden(steps):
     """The vector engine's fixed-point multiply (:func:`nnaccel.hw.vecengine.mbqm`: left shift, one
-    32x32 multiplier, SRDHM, rounding shift; what each accelerator lane is built from, ADDQ / SUBQ
-    use it three times) equals ``quant.multiply_by_quantized_multiplier``."""
+    32x32 product, SRDHM, rounding shift; what each accelerator lane is built from, ADDQ / SUBQ
+    use it three times) equals ``quant.multiply_by_quantized_multiplier``, with the product formed
+    in one cycle or over ``steps`` (``vector_mul_steps``: sign-magnitude pieces accumulated; the
+    64-bit product ``ab`` is checked too, against Python's exact product)."""
     from amaranth.hdl import Module, Signal, signed
     from nnaccel.hw.vecengine import mbqm
     m = Module()
     x = Signal(signed(40))
     mult = Signal(signed(32))
     shift = Signal(signed(6))             # the ISA counts a shift's low 6 bits (VecFunc.bits)
-    _, out = mbqm(m, x, mult, shift, 0, 0, name="mbqm")
+    phase = Signal(2)
+    en = Signal()
+    ab, out = mbqm(m, x, mult, shift, 0, 0, name="mbqm", steps=steps, phase=phase, en=en)
+    seen = Signal()
+    m.d.sync += seen.eq(en)               # a clock domain even when the product has no register
     rng = np.random.default_rng(9)
     cases = [(int(a), int(mm), int(s)) for a, mm, s in zip(rng.integers(-2**33, 2**33, 300),
                                                            rng.integers(-2**31, 2**31, 300),
                                                            rng.integers(-31, 32, 300))]
     cases += [(quant.INT32_MIN, quant.INT32_MIN, 0), (2**31 - 1, quant.INT32_MAX, -31), (-1, 1 << 30, -1),
-              (2**32 + 5, 1 << 30, 3)]   # inputs beyond int32 wrap first (ADDQ's x1 + x2)
-    got = []
+              (2**32 + 5, 1 << 30, 3),   # inputs beyond int32 wrap first (ADDQ's x1 + x2)
+              (quant.INT32_MIN, quant.INT32_MAX, 0), (quant.INT32_MAX, quant.INT32_MIN, 0),
+              (quant.INT32_MIN, -1, 0), (-1, quant.INT32_MIN, -5), (0, quant.INT32_MIN, 0),
+              (quant.INT32_MIN, 0, 0), (-65536, 65535, 0), (65535, -65536, 7), (-1, -1, 0)]
+    got, got_ab = [], []
 
     async def bench(ctx):
         for a, mm, s in cases:
             ctx.set(x, a)
             ctx.set(mult, mm)
             ctx.set(shift, s)
-            got.append(ctx.get(out))
+            ctx.set(en, 1)
+            for p in range(steps):        # the pieces, one a cycle; the result in the last
+                ctx.set(phase, p)
+                if p == steps - 1:
+                    got.append(ctx.get(out))
+                    got_ab.append(ctx.get(ab))
+                await ctx.tick()
+            ctx.set(en, 0)                # a cycle without en must not disturb the next product
+            ctx.set(phase, 1)
+            await ctx.tick()
 
     sim = Simulator(m)
+    sim.add_clock(1e-6)
     sim.add_testbench(bench)
     sim.run()
     xs = quant.wrap_int32(np.array([c[0] for c in cases], np.int64))
     want = [int(quant.multiply_by_quantized_multiplier(np.int64(v), mm, s)) for v, (_, mm, s) in zip(xs, cases)]
     assert got == want
+    want_ab = [int(quant.wrap_int32(np.int64(int(v) << max(s, 0)))) * mm for v, (_, mm, s) in zip(xs, cases)]
+    assert got_ab == want_ab

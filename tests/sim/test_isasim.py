@@ -25,7 +25,10 @@ def fault_of(p, sim=None):
 
 
 # ------------------------------------------------------------------------------- cycle model
-def test_cycle_formulas_single_instructions():
+@pytest.mark.parametrize("mul", [1, 2, 4])
+def test_cycle_formulas_single_instructions(mul):
+    # mul = vector_mul_steps: each step of REQ / ADDQ / SUBQ / MULQ / DIV takes that many cycles
+    cfg = TINY.replace(name=f"tiny-mul{mul}", vector_mul_steps=mul)
     cases = [
         (lambda p: p.load("ACT", 0, 0, 4, x_size=3, y_size=2, x_stride=4, y_stride=12), 8 + 6 * 1),
         (lambda p: p.load("ACC", 0, 0, 3, x_size=5, x_stride=16), 8 + 5 * 3),   # 12 bytes / 4
@@ -36,16 +39,19 @@ def test_cycle_formulas_single_instructions():
         # K tiles: each streams max(nx * ny, rows) cycles (the next tile's weights load meanwhile)
         (lambda p: p.gemm(0, 0, 7, 2, preload=True, kt=2), 4 + 3 * 14 + 8),
         (lambda p: p.gemm(0, 0, 2, 1, preload=True, kt=2), 4 + 3 * 4 + 8),
-        (lambda p: p.vec("ADDQ", 0, 0, 5, 1), 11 + 5 * 4 * 3 + 4),         # 3 steps per lane group
-        (lambda p: p.vec("DIV", 0, 0, 5, 1), 5 + 5 * 4 + 4),
-        (lambda p: p.vec("REQ", 0, 0, 5, 1), 6 + 5 * 4 + 4),
-        (lambda p: p.vec("MAX", 0, 0, 5, 2), 0 + 10 * 4 + 4),
+        (lambda p: p.vec("ADDQ", 0, 0, 5, 1), 11 + 5 * 4 * 3 * mul + 4),   # 3 steps per lane group
+        (lambda p: p.vec("MULQ", 0, 0, 5, 1), 7 + 5 * 4 * 2 * mul + 4),
+        (lambda p: p.vec("DIV", 0, 0, 5, 1), 5 + 5 * 4 * mul + 4),
+        (lambda p: p.vec("REQ", 0, 0, 5, 1), 6 + 5 * 4 * mul + 4),
+        (lambda p: p.vec("MAX", 0, 0, 5, 2), 0 + 10 * 4 + 4),             # no product: 1 cycle
+        (lambda p: p.vec("SUMW", 0, 0, 5, 2), 0 + 10 * 4 + 4),
+        (lambda p: p.vec("BIAS", 0, 0, 5, 2), 1 + 10 * 4 + 4),
         (lambda p: p.vec("LUT", 0, 0, 1, 1), 64 + 4 + 4),
         (lambda p: p.rdperf(0), 8 + 8 * len(COUNTERS) // 4),
         (lambda p: p.nop("compute"), 1),
     ]
     for emit, cycles in cases:
-        p = ProgramBuilder("tiny")
+        p = ProgramBuilder(cfg)
         emit(p)
         p.finish()
         _, r = run(p)
