@@ -437,28 +437,31 @@ def _run_breakdown(wd: Path, cmd: list[str], timeout_s) -> dict:
 
 def synthesize(component, target: str, pnr: bool = False, workdir=None, name: str = "design",
                freq_mhz: float = 12.0, log=None, timeout_s: float | None = 1800,
-               breakdown: bool = False) -> dict:
+               breakdown: bool = False, pnr_args: tuple[str, ...] = ()) -> dict:
     """Synthesizes ``component`` (wrapped in :class:`SynthHarness`) for ``target`` (``ice40`` or
     ``ecp5``); with ``pnr`` also places and routes it. Returns the report dict (keys ``lut``,
     ``dsp``, ``bram``, ``ff``, ``fmax_mhz`` (None without ``pnr``), ``lut_mapper``, tool times).
     With ``breakdown``, ``rep["breakdown"]`` estimates where the logic is: per source section
     (``file: heading``), a share of the LUT4s (the section's share of a pre-mapping logic weight,
-    see :func:`_cell_weight`, times the mapped total), its flip-flop and memory bits."""
+    see :func:`_cell_weight`, times the mapped total), its flip-flop and memory bits. ``pnr_args``:
+    more nextpnr options (``("--no-route",)``: place only; ``fmax_mhz`` is then the placer's
+    estimate)."""
     if workdir is not None:
         Path(workdir).mkdir(parents=True, exist_ok=True)
-        return _synthesize(component, target, pnr, Path(workdir), name, freq_mhz, log, timeout_s, breakdown)
+        return _synthesize(component, target, pnr, Path(workdir), name, freq_mhz, log, timeout_s, breakdown,
+                           pnr_args)
     # a fresh directory per run (runs from several checkouts at once must not share netlists),
     # removed after a success and kept after a failure (its logs are named in the error); YoWASP
     # tools see only the working directory tree: keep it out of /tmp (their own sandbox)
     base = Path.home() / ".cache" / "nnaccel" / "synth"
     base.mkdir(parents=True, exist_ok=True)
     wd = Path(tempfile.mkdtemp(prefix=f"{name}-{target}-", dir=base))
-    rep = _synthesize(component, target, pnr, wd, name, freq_mhz, log, timeout_s, breakdown)
+    rep = _synthesize(component, target, pnr, wd, name, freq_mhz, log, timeout_s, breakdown, pnr_args)
     shutil.rmtree(wd, ignore_errors=True)
     return rep
 
 
-def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s, breakdown) -> dict:
+def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s, breakdown, pnr_args=()) -> dict:
     from amaranth.back import rtlil
     t = TARGETS[target]
     say = log or (lambda msg: None)
@@ -527,7 +530,7 @@ def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s
     if pnr:
         tool = _nextpnr(t) or _tool(t.nextpnr)
         args = [tool, *t.device_args, "--json", "top.json", "--freq", str(freq_mhz),
-                "--timing-allow-fail", "--log", "nextpnr.log"]
+                "--timing-allow-fail", "--log", "nextpnr.log", *pnr_args]
         args.append("--pcf-allow-unconstrained" if target == "ice40" else "--lpf-allow-unconstrained")
         say(f"nextpnr: {' '.join(args[1:])}")
         t1 = time.perf_counter()
