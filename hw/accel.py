@@ -6,7 +6,7 @@ external-memory model for simulation.
 
 Timing is the ISA's queue model exactly (``docs/isa.md``): the fetch unit appends an instruction
 to its queue ``fetch_cycles`` (the table's, per kind) cycles after the previous one at the
-earliest (a queue holds ``queue_depth`` waiting instructions), an engine starts its queue's head in the first cycle in which it is idle, the head has been fetched at least one cycle
+earliest (a queue holds ``cfg.queue_depth_of(queue)`` waiting instructions), an engine starts its queue's head in the first cycle in which it is idle, the head has been fetched at least one cycle
 earlier and every token it pops is there, and then stays busy for exactly the instruction's
 ``cycles`` (a step counter ``k = 0 .. cycles-1``); tokens it pushes and the counters it adds become
 visible at its completion cycle (the stall counters count each stall cycle as it passes). So
@@ -364,7 +364,7 @@ class Accelerator(wiring.Component):
         m.d.comb += [self.busy.eq((state == RUN) | (state == SCAN)), self.done.eq(state == DONE),
                      self.cnt_id.eq(phase), self.cnt_data.eq(Cat(*[Cat(c, Const(0, 64 - CB)) for c in cnt_out]))]
 
-        fifos = [_Fifo(m, cfg.queue_depth, cfg, q, f"{q[0]}q") for q in QUEUES]
+        fifos = [_Fifo(m, cfg.queue_depth_of(q), cfg, q, f"{q[0]}q") for q in QUEUES]
 
         m.submodules.decoder = dec = Decoder(cfg)
         m.d.comb += [self.i_addr.eq(self.prog_addr + (pc << 4)), dec.word.eq(self.i_data)]
@@ -449,7 +449,7 @@ class Accelerator(wiring.Component):
 
         # SCAN reads instruction pc (from the last fetched one down) and counts, per queue, the
         # instructions still queued; the one that completes the count is the lowest queued PC
-        remaining = [Signal(range(cfg.queue_depth + 1), name=f"scan_{q}") for q in QUEUES]
+        remaining = [Signal(range(cfg.queue_depth_of(q) + 1), name=f"scan_{q}") for q in QUEUES]
         op = field(self.i_data, "NOP", "opcode")
         scan_q = Signal(range(len(QUEUES) + 1))
         m.d.comb += scan_q.eq(Mux(op == opcode_of("NOP"), field(self.i_data, "NOP", "queue"), len(QUEUES)))
