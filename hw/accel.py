@@ -6,7 +6,7 @@ external-memory model for simulation.
 
 Timing is the ISA's queue model exactly (``docs/isa.md``): the fetch unit appends an instruction
 to its queue ``fetch_cycles`` (the table's, per kind) cycles after the previous one at the
-earliest (a queue holds ``queue_depth`` waiting instructions), an engine starts its queue's head in the first cycle in which it is idle, the head has been fetched at least one cycle
+earliest (a queue holds ``cfg.queue_depth_of(queue)`` waiting instructions), an engine starts its queue's head in the first cycle in which it is idle, the head has been fetched at least one cycle
 earlier and every token it pops is there, and then stays busy for exactly the instruction's
 ``cycles`` (a step counter ``k = 0 .. cycles-1``); tokens it pushes and the counters it adds become
 visible at its completion cycle (the stall counters count each stall cycle as it passes). So
@@ -364,7 +364,7 @@ class Accelerator(wiring.Component):
         m.d.comb += [self.busy.eq((state == RUN) | (state == SCAN)), self.done.eq(state == DONE),
                      self.cnt_id.eq(phase), self.cnt_data.eq(Cat(*[Cat(c, Const(0, 64 - CB)) for c in cnt_out]))]
 
-        fifos = [_Fifo(m, cfg.queue_depth, cfg, q, f"{q[0]}q") for q in QUEUES]
+        fifos = [_Fifo(m, cfg.queue_depth_of(q), cfg, q, f"{q[0]}q") for q in QUEUES]
 
         m.submodules.decoder = dec = Decoder(cfg)
         m.d.comb += [self.i_addr.eq(self.prog_addr + (pc << 4)), dec.word.eq(self.i_data)]
@@ -449,7 +449,7 @@ class Accelerator(wiring.Component):
 
         # SCAN reads instruction pc (from the last fetched one down) and counts, per queue, the
         # instructions still queued; the one that completes the count is the lowest queued PC
-        remaining = [Signal(range(cfg.queue_depth + 1), name=f"scan_{q}") for q in QUEUES]
+        remaining = [Signal(range(cfg.queue_depth_of(q) + 1), name=f"scan_{q}") for q in QUEUES]
         op = field(self.i_data, "NOP", "opcode")
         scan_q = Signal(range(len(QUEUES) + 1))
         m.d.comb += scan_q.eq(Mux(op == opcode_of("NOP"), field(self.i_data, "NOP", "queue"), len(QUEUES)))
@@ -645,7 +645,12 @@ class Accelerator(wiring.Component):
         for s in SPACE_ENUM:
             m.d.comb += [rs[s].addr.eq(rd_line),
                          rs[s].valid.eq(se.active & is_store & (S["sp"] == SP[s]) & ~(s_line_end & s_last_line))]
-        sdata8 = Array([rs[s].data for s in SPACE_ENUM])[S["sp"]]
+        # the line of space sp as a tree of 2-way multiplexers on the bits of sp (the 4-byte spaces'
+        # lines are the wider ones: above their width only those two meet)
+        level = [rs[s].data for s in SPACE_ENUM]
+        for b in range(len(S["sp"])):
+            level = [Mux(S["sp"][b], level[i + 1], level[i]) for i in range(0, len(level), 2)]
+        sdata8 = level[0]
         perf_chunk = self.cnt_data
         perf_len = Mux(phase == n_beats - 1, 8 * (N_COUNTERS - (n_beats - 1) * k_per), 8 * k_per)
         perf_addr = (S["ext_addr"][:XB] + phase * (8 * k_per))[:XB]
@@ -679,7 +684,7 @@ class Accelerator(wiring.Component):
         with m.If(ge.complete & is_gemm & G["preload"]):
             m.d.sync += cur_buf.eq(b0 ^ G["kt"][0])
         # position in the K tiles: tile index and step within its slot (from step `pre` on)
-        tpos_r = Signal(16)
+        tpos_r = Signal(lr + 1)                       # saturates at rows: only 0, < rows, >= rows - 1 matter
         tidx_r = Signal(5)
         tpos = Mux(gstart, 0, tpos_r)
         tidx = Mux(gstart, 0, tidx_r)
@@ -697,7 +702,7 @@ class Accelerator(wiring.Component):
         # a slot lasts max(nx*ny, rows) steps: at least rows, and until its last line streamed
         tlast = (tpos >= R - 1) & (~son | s_last)
         with m.If(ge.active):
-            m.d.sync += [tpos_r.eq(Mux(in_tiles, Mux(tlast, 0, tpos + 1), 0)),
+            m.d.sync += [tpos_r.eq(Mux(in_tiles, Mux(tlast, 0, Mux(tpos[lr], tpos, tpos + 1)), 0)),
                          tidx_r.eq(Mux(in_tiles, tidx + tlast, 0)),
                          px_r.eq(Mux(px_last, 0, px + 1)), py_r.eq(py + px_last), son_r.eq(son & ~s_last)]
         streaming = gact & in_tiles & son & (tidx <= G["kt"])

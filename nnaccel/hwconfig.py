@@ -94,8 +94,13 @@ class HwConfig:
     #: request to the first data (external-memory latency).
     dma_bytes_per_cycle: int = 4
     ext_latency: int = 8
-    #: Depth of each of the load / compute / store instruction queues.
+    #: Depth of each of the load / compute / vector / store instruction queues (the waiting
+    #: instructions it holds), unless the queue's own field below is set (0: ``queue_depth``).
     queue_depth: int = 8
+    load_queue_depth: int = 0
+    compute_queue_depth: int = 0
+    vector_queue_depth: int = 0
+    store_queue_depth: int = 0
     #: Width of every performance counter: counters wrap modulo ``2 ** counter_bits`` (RDPERF and
     #: the host port give them zero-extended to uint64); 64 makes them plain uint64.
     counter_bits: int = 64
@@ -126,6 +131,10 @@ class HwConfig:
     def bank_of(self, space: str, line):
         """The bank of a line (or of an array of lines)."""
         return line // self.bank_lines(space)
+
+    def queue_depth_of(self, queue: str) -> int:
+        """The depth of instruction queue ``queue`` (``load``, ``compute``, ``vector``, ``store``)."""
+        return getattr(self, f"{queue}_queue_depth") or self.queue_depth
 
     @property
     def gemm_pipeline(self) -> int:
@@ -212,6 +221,10 @@ class HwConfig:
             bad(f"ext_latency is {self.ext_latency}, but it must be at most 4096 cycles")
         if not 1 <= self.queue_depth <= 256:
             bad(f"queue_depth is {self.queue_depth}, but it must be from 1 to 256")
+        for q in ("load", "compute", "vector", "store"):
+            v = getattr(self, f"{q}_queue_depth")
+            if v > 256:
+                bad(f"{q}_queue_depth is {v}, but it must be from 1 to 256 (or 0: queue_depth)")
         if not 8 <= self.counter_bits <= 64:
             bad(f"counter_bits is {self.counter_bits}, but it must be from 8 to 64")
         if self.dma_size == 0 or self.dma_base + self.dma_size > 1 << 32:
@@ -251,13 +264,20 @@ _NEED_WHY = {"ACT": "two activation tiles", "WGT": "one weight tile",
 
 PRESETS: dict[str, HwConfig] = {
     # iCE40UP5K: every scratchpad in EBR (a bank needs one write and one read port; the SPRAMs have
-    # a single port): ACT 8 + WGT 2 + ACC 4 + VEC 4 of the 30 EBRs (4 Kbit each), the LUT table one.
-    # The vector lane forms its 32x32 product over 4 cycles on one SB_MAC16 (vector_mul_steps), so
-    # the array gets the other 7 (14 of its 16 cells on DSPs; docs/rtl.md).
+    # a single port; an EBR is at most 16 bits wide, so a 128-bit ACC / VEC line takes 8 side by
+    # side): ACT 8 + WGT 2 + ACC 8 + VEC 8 + the LUT table 2 = 28 of the 30 EBRs. One ACC bank: two
+    # took 16 EBR, and with two every other way to 30 needs an SPRAM (ACT 2 KiB saves only 4); it
+    # also saves the ACC bank multiplexers, but GEMM and VEC no longer overlap (`bench gemm --size
+    # 256` 95.29% -> 89.62%, the FC program of tests/hw/test_top.py 1,495 -> 1,849 cycles). Load
+    # and compute queues of 2 (with one ACC bank deeper ones gain nothing there; ~400 FF), 32-bit
+    # counters (they wrap; 512 FF): docs/rtl.md, "tiny: counters, queues, block RAM". The vector
+    # lane forms its 32x32 product over 4 cycles on one SB_MAC16 (vector_mul_steps), so the array
+    # gets the other 7 (14 of its 16 cells on DSPs; docs/rtl.md).
     "tiny": HwConfig(name="tiny", rows=4, cols=4, act_bytes=4 * 1024, wgt_bytes=1024,
-                     acc_bytes=2 * 1024, vec_bytes=2 * 1024, act_banks=2, wgt_banks=1, acc_banks=2,
-                     vec_banks=1, vector_lanes=1, vector_mul_steps=4, vector_latency=4, dma_bytes_per_cycle=4,
-                     ext_latency=8, queue_depth=4, counter_bits=32, dma_base=0, dma_size=16 * 1024 * 1024),
+                     acc_bytes=2 * 1024, vec_bytes=2 * 1024, act_banks=2, wgt_banks=1, acc_banks=1,
+                     vec_banks=1, vector_lanes=1, vector_mul_steps=4, vector_latency=4,
+                     dma_bytes_per_cycle=4, ext_latency=8, queue_depth=4, load_queue_depth=2,
+                     compute_queue_depth=2, counter_bits=32, dma_base=0, dma_size=16 * 1024 * 1024),
     # ECP5-25F (56 DP16KD, 126 KB): 32 + 8 + 32 + 4 KiB of block RAM. One vector lane (its 32x32
     # multiply takes 4 of the 28 MULT18X18D, the array the other 24) and queues of 4 entries: with
     # these the whole accelerator synthesizes within the device's 24,288 LUT4 (docs/rtl.md,

@@ -208,7 +208,7 @@ def schedule(decoded, cfg: HwConfig) -> Schedule:
     popped = {c: 0 for c in pushed}
     head = [0] * _NQ
     free = [0] * _NQ
-    depth = cfg.queue_depth
+    depths = [cfg.queue_depth_of(q) for q in QUEUES]
     nf = 0
     while True:
         progressed = False
@@ -217,8 +217,8 @@ def schedule(decoded, cfg: HwConfig) -> Schedule:
             earliest = (f[i - 1] if i else -1) + fetch_cycles[i]
             t = earliest
             q = qi[i]
-            if q >= 0 and pos[i] >= depth:
-                j = qlist[q][pos[i] - depth]
+            if q >= 0 and pos[i] >= depths[q]:
+                j = qlist[q][pos[i] - depths[q]]
                 if s[j] < 0:
                     break
                 t = max(t, s[j] + 1)

@@ -508,13 +508,14 @@ QUEUE_MODEL = """\
 The fetch unit reads the instructions in program order, spends `fetch_cycles(i)` cycles on
 instruction `i` (""" + _FETCH_TEXT + """) and appends it to the queue that
 executes it (LOAD -> load, GEMM -> compute, VEC -> vector, STORE / RDPERF -> store, NOP -> its
-`queue` field). Each queue holds at most `queue_depth` waiting instructions; each queue's engine executes
+`queue` field). Queue `q` holds at most `depth(q)` waiting instructions (the configuration's
+`<q>_queue_depth`, or `queue_depth` where that is 0); each queue's engine executes
 its instructions one at a time, in order. With `f(i)` the fetch cycle (the cycle it is appended),
 `s(i)` the start cycle, `e(i) = s(i) + cycles(i)` the completion cycle of instruction `i`, and
 `q(i)` its queue:
 
 * `f(-1) = -1`; `f(i) = max(f(i-1) + fetch_cycles(i), s(j) + 1)` where `j` is the instruction
-  `queue_depth` places before `i` in `q(i)` (no such term if there is none);
+  `depth(q(i))` places before `i` in `q(i)` (no such term if there is none);
 * `s(i) = max(f(i) + 1, e(p), t(i))` where `p` is the previous instruction of `q(i)`, and `t(i)`
   is, for each token `i` pops, the completion cycle `e` of the instruction that pushed the
   matching token (the k-th pop from a channel takes the k-th push to it);

@@ -348,11 +348,15 @@ def test_gemm_k_tiles(config):
     assert res.counters["macs"] == sum((kt + 1) * nx * ny for nx, ny, kt, *_ in KT_CASES) * R * C
 
 
-@pytest.mark.parametrize("config", ["tiny", pytest.param("small", marks=pytest.mark.slow)])
+# the tiny preset has one ACC bank (GEMM and VEC then never overlap): its copy with two
+TINY_ACC2 = load_config("tiny").replace(name="tiny-acc2", acc_banks=2)
+
+
+@pytest.mark.parametrize("config", [TINY_ACC2, pytest.param("small", marks=pytest.mark.slow)])
 def test_fc_gemm_and_vec_overlap(config):
     """A FULLY_CONNECTED with many output tiles: the vector queue requantizes one block while the
-    array computes the next (checked on the ISA schedule), and the program uses K tiles; RTL ==
-    ISA simulator == golden, every counter equal."""
+    array computes the next (checked on the ISA schedule; it needs two ACC banks), and the program
+    uses K tiles; RTL == ISA simulator == golden, every counter equal."""
     from nnaccel.sim.isasim import decode_program, schedule
 
     from nnaccel.isa import decode

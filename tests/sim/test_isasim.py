@@ -10,7 +10,10 @@ from nnaccel.isa.table import FETCH_CYCLES, div_params
 from nnaccel.program import ProgramBuilder, lut_block, param_block
 from nnaccel.quant import multiply_by_quantized_multiplier as mbqm
 
-TINY = PRESETS["tiny"]  # 4x4, lanes 1, vector latency 4, DMA 4 B/cycle, latency 8, queue depth 4
+TINY = PRESETS["tiny"]  # 4x4, lanes 1, vector latency 4, DMA 4 B/cycle, latency 8, queues 2, 2, 4, 4
+
+#: tiny with every queue 4 deep (the preset's load and compute queues are 2)
+TINY_Q4 = PRESETS["tiny"].replace(name="tiny-q4", load_queue_depth=4, compute_queue_depth=4)
 
 
 def run(p, sim=None):
@@ -106,7 +109,7 @@ def test_gemm_and_vec_run_concurrently():
 
 def test_fetch_stalls_on_full_queue():
     k = FETCH_CYCLES["GEMM"]
-    p = ProgramBuilder("tiny")                                          # queue depth 4
+    p = ProgramBuilder(TINY_Q4)                                         # queue depth 4
     for _ in range(6):
         p.gemm(0, 0, 100)                                               # 108 cycles each
     p.finish()
@@ -244,8 +247,8 @@ def test_deadlock_cases():
     p.finish()
     e = fault_of(p)
     assert e.fault == "DEADLOCK" and e.pc == 0
-    # A full compute queue blocks the fetch of the load that would release it.
-    p = ProgramBuilder("tiny")
+    # A full compute queue (4 waiting) blocks the fetch of the load that would release it.
+    p = ProgramBuilder(TINY_Q4)
     for _ in range(5):
         p.nop("compute", pop_prev=1)
     for _ in range(5):
@@ -253,7 +256,7 @@ def test_deadlock_cases():
     p.finish()
     assert fault_of(p).fault == "DEADLOCK"
     # ... but with room in the queue the same tokens flow.
-    p = ProgramBuilder("tiny")
+    p = ProgramBuilder(TINY_Q4)
     for _ in range(3):
         p.nop("compute", pop_prev=1)
     for _ in range(3):
@@ -431,7 +434,7 @@ def test_dma_window_with_nonzero_base():
 
 def test_conflict_checker_bank_rules():
     """The scratchpad bank rules of docs/isa.md: one write and one read port per bank."""
-    cfg = PRESETS["tiny"]                      # ACT: 2 banks of 512 lines; ACC: 2 banks of 64
+    cfg = PRESETS["tiny"].replace(acc_banks=2)  # ACT: 2 banks of 512 lines; ACC: 2 banks of 64
     half = cfg.bank_lines("ACT")
     assert (cfg.banks("ACT"), half, cfg.bank_lines("ACC")) == (2, 512, 64)
 
