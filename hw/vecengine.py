@@ -313,7 +313,8 @@ class VectorEngine(wiring.Component):
                 m.d.comb += [x_in.eq(sum32), m_in.eq(par("REQ", "mult")), e_in.eq(par("REQ", "shift"))]
             # DIV: q = (x * m) >> (30 + k), k = (s - 30) & 31, on mbqm's product and right shifter
             k = (par("DIV", "s") + 2)[:5]
-            ab, q = mbqm(m, x_in, m_in, e_in, f["DIV"], k, name=f"u{lane}", steps=M, phase=vphase, en=vcomp)
+            ab, q = mbqm(m, x_in, m_in, e_in, f["DIV"], k, name=f"u{lane}", steps=M, phase=vphase,
+                         en=vcomp & mulf)
             u = q[:32].as_signed()
             sdone = vcomp & vstep_done                 # a step's product is complete this cycle
             with m.If(sdone & f["MULQ"] & (vstep == 0)):
@@ -413,45 +414,56 @@ class _Walk:
             m.d.sync += [cur_r.eq(self.cur), row_r.eq(row)]
 
 
+def _mag_piece(m: Module, v, s, idx, w: int, name: str):
+    """Piece ``idx`` (``w`` bits: 32, or 16 with ``idx`` 0 / 1) of ``abs(v)`` for the int32 ``v`` of
+    sign ``s``: ``-v = ~v + 1`` piece by piece, the carry into the high piece being ``s`` and ``v``'s
+    low 16 bits all 0 (``abs(INT32_MIN)`` = 2**31, an unsigned 32-bit magnitude)."""
+    out = Signal(w, name=name)
+    if w == 32:
+        m.d.comb += out.eq((v.as_unsigned() ^ s.replicate(32)) + s)
+    else:
+        raw = Mux(idx, v[16:32], v[:16])
+        m.d.comb += out.eq((raw ^ s.replicate(16)) + (s & (~idx | (v[:16] == 0))))
+    return out
+
+
 def _product(m: Module, a, b, steps: int, phase, en, name: str):
     """The signed 64-bit product of the int32 values ``a`` and ``b``: with ``steps`` 1 one 32 x 32
-    multiplier; else in sign-magnitude over ``steps`` cycles, one unsigned piece a cycle (32 x 16
-    for 2 steps, 16 x 16 for 4: ``HwConfig.vector_mul_piece``; phase ``p`` multiplies piece ``p %
-    na`` of ``abs(a)`` by piece ``p // na`` of ``abs(b)``, ``na`` pieces of ``a``). Each piece,
-    shifted into place, is added to the sum of the earlier phases (a register written when
-    ``en``; phase 0 starts from 0), negated when the signs differ (``~v + 1``: the inverted piece
-    and a carry-in), so the last phase's sum is the product (``abs(INT32_MIN)`` = 2**31 is an
-    unsigned 32-bit magnitude; the product's magnitude stays below 2**63)."""
+    multiplier; else in sign-magnitude over ``steps`` cycles (``phase`` 0 .. ``steps - 1``, ``a``
+    and ``b`` held still; ``en`` in each of them), one unsigned piece a cycle (32 x 16 for 2 steps,
+    16 x 16 for 4: ``HwConfig.vector_mul_piece``): phase ``p`` multiplies piece ``p % na`` of
+    ``abs(a)`` (``na`` pieces) by piece ``p // na`` of ``abs(b)``, so its weight is ``2**(16 *
+    column)``, column ``p % na + p // na`` (0, 1 / 0, 1, 1, 2). A register ``acc`` holds the sum of
+    the earlier pieces in units of the current column; each piece is added negated when the
+    signs differ (``~v + 1``: the inverted piece and a carry-in); after an even phase (the next
+    one's column is higher) the sum's low 16 bits are final and move to ``lo`` and ``acc`` keeps
+    the rest (arithmetic shift); after the last phase ``acc`` is 0 again. The last phase's sum
+    above ``lo`` is the product (its magnitude is below 2**63, every partial sum fits ``acc``)."""
     if steps == 1:
         return a * b
     wa, wb = mul_piece(steps)
-    na, nb = 32 // wa, 32 // wb
-    assert na * nb == steps
+    na = 32 // wa
+    assert na * (32 // wb) == steps
     neg = Signal(name=f"{name}_neg")
-    ma = Signal(32, name=f"{name}_ma")
-    mb = Signal(32, name=f"{name}_mb")
-    m.d.comb += [neg.eq(a[-1] ^ b[-1]), ma.eq(Mux(a[-1], -a, a)[:32]), mb.eq(Mux(b[-1], -b, b)[:32])]
+    m.d.comb += neg.eq(a[-1] ^ b[-1])
     ia = phase[0] if na > 1 else Const(0, 1)
     ib = phase[1] if na > 1 else phase[0]
-    pa = Signal(wa, name=f"{name}_pa")
-    pb = Signal(wb, name=f"{name}_pb")
-    m.d.comb += [pa.eq(ma.word_select(ia, wa) if na > 1 else ma), pb.eq(mb.word_select(ib, wb))]
+    pa = _mag_piece(m, a, a[-1], ia, wa, f"{name}_pa")
+    pb = _mag_piece(m, b, b[-1], ib, wb, f"{name}_pb")
     piece = Signal(wa + wb, name=f"{name}_piece")
     m.d.comb += piece.eq(pa * pb)
-    # the piece at bit 16 * (ia + ib)
-    if na > 1:
-        placed = Mux(ib, Mux(ia, piece << 32, piece << 16), Mux(ia, piece << 16, piece))
-    else:
-        placed = Mux(ib, piece << 16, piece)
-    addend = Signal(64, name=f"{name}_add")
-    m.d.comb += addend.eq(placed[:64] ^ neg.replicate(64))
-    acc = Signal(64, name=f"{name}_acc")
-    prev = Mux(phase == 0, 0, acc)
-    total = Signal(64, name=f"{name}_sum")
-    m.d.comb += total.eq((Cat(neg, prev) + Cat(neg, addend))[1:65])
+    W = wa + wb + 3
+    acc = Signal(signed(W), name=f"{name}_acc")
+    lo = Signal(16 * (steps // 2), name=f"{name}_lo")
+    addend = Signal(W, name=f"{name}_add")
+    t = Signal(signed(W), name=f"{name}_t")
+    m.d.comb += [addend.eq(piece ^ neg.replicate(W)), t.eq((Cat(neg, acc) + Cat(neg, addend))[1:W + 1])]
+    shift = ~phase[0]
     with m.If(en):
-        m.d.sync += acc.eq(total)
-    return total.as_signed()
+        m.d.sync += acc.eq(Mux(phase == steps - 1, 0, Mux(shift, t >> 16, t)))
+        with m.If(shift):
+            m.d.sync += lo.eq(Cat(lo[16:], t[:16]))
+    return Cat(lo, t)[:64].as_signed()
 
 
 def sat(m: Module, x, bits: int, name: str):
@@ -472,8 +484,8 @@ def mbqm(m: Module, x, mult, e, div, k, name: str, steps: int = 1, phase=None, e
     right shifter makes DIV's ``ab >> (30 + k)`` as ``(ab >> 30) >> k``.
 
     ``steps`` (``vector_mul_steps``) > 1 forms the product over that many cycles, ``phase`` 0 ..
-    ``steps - 1`` (``x``, ``mult`` held still meanwhile; a register accumulates in the cycles with
-    ``en``): see :func:`_product`. ``ab`` and ``out`` are valid in the last phase."""
+    ``steps - 1`` (``x``, ``mult`` held still meanwhile, ``en`` in each of them and only then): see
+    :func:`_product`. ``ab`` and ``out`` are valid in the last phase."""
     left = Mux(e[-1], 0, e[:5])
     scaled = Signal(signed(32), name=f"{name}_scaled")
     m.d.comb += scaled.eq((x << left)[:32])

@@ -51,6 +51,9 @@ def test_preset_override_file(tmp_path):
     ({"act_banks": 1}, "ACT needs at least 2 banks"),
     ({"ext_latency": -1}, "ext_latency is -1, but it must not be negative"),
     ({"rows": "4"}, "rows is '4', but it must be an integer"),
+    ({"vector_mul_steps": 3}, "vector_mul_steps is 3, but it must be one of 1, 2, 4"),
+    ({"vector_mul_steps": 0}, "vector_mul_steps is 0, but it must be one of 1, 2, 4"),
+    ({"vector_mul_steps": 8}, "vector_mul_steps is 8, but it must be one of 1, 2, 4"),
 ])
 def test_invalid_configs(changes, message):
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -83,3 +86,22 @@ def test_accelerator_doc_preset_table_matches():
                f"{c.acc_bytes // 1024} KiB | {c.vec_bytes // 1024} KiB | {c.vector_lanes} | "
                f"{c.dma_bytes_per_cycle} | {c.ext_latency} | {c.queue_depth} |")
         assert row in text, f"docs/accelerator.md's preset table disagrees with PRESETS[{name!r}]"
+
+
+@pytest.mark.parametrize("target, preset, mul, lane_dsp, dsp_cells", [
+    # iCE40UP5K: 8 SB_MAC16 (16 x 16), two array cells each; ECP5-25F: 28 MULT18X18D, one cell each
+    ("ice40", "tiny", 1, 4, (8 - 4) * 2),      # 32 x 32 product: 4 DSPs of 16 x 16
+    ("ice40", "tiny", 2, 2, (8 - 2) * 2),      # 32 x 16 pieces: 2
+    ("ice40", "tiny", 4, 1, (8 - 1) * 2),      # 16 x 16 pieces: 1
+    ("ecp5", "small", 1, 4, 28 - 4),
+    ("ecp5", "small", 2, 2, 28 - 2),
+    ("ecp5", "small", 4, 1, 28 - 1),
+])
+def test_vector_lane_dsps_follow_vector_mul_steps(target, preset, mul, lane_dsp, dsp_cells):
+    from nnaccel.boards.targets import TARGETS
+    cfg = PRESETS[preset].replace(vector_mul_steps=mul)
+    t = TARGETS[target]
+    assert t.vector_lane_dsp(cfg) == lane_dsp
+    assert t.array_dsp_cells(cfg) == dsp_cells
+    assert t.array_dsp_cells(cfg.replace(vector_lanes=2)) == min(64 if preset == "small" else 16,
+                                                                   dsp_cells - lane_dsp * t.cells_per_dsp)
