@@ -111,8 +111,13 @@ class Package:
         return model_from_dict(json.loads(self.model_json))
 
     def config(self):
-        from nnaccel.hwconfig import config_from_dict
-        d = dict(self.manifest["config"])
+        import dataclasses
+
+        from nnaccel.hwconfig import HwConfig, config_from_dict
+        # A field the package does not name (it was written before the field existed) takes the
+        # field's default, the behaviour of the hardware it was compiled for, not a preset's value.
+        d = {f.name: f.default for f in dataclasses.fields(HwConfig)}
+        d.update(self.manifest["config"])
         return config_from_dict(d, "The package's configuration")
 
     def segment_words(self, seg: dict) -> bytes:

@@ -131,6 +131,21 @@ def test_other_version_is_rejected(pkg_bytes, tmp_path):
         Package.from_bytes(pkg.to_bytes(), "x")
 
 
+def test_package_without_a_newer_field_takes_its_default(pkg_bytes):
+    # a package written before a configuration field existed: the field's default (the hardware
+    # it was compiled for), not the base preset's value
+    import dataclasses
+
+    from nnaccel.hwconfig import HwConfig
+    pkg = Package.from_bytes(pkg_bytes)
+    full = pkg.config()
+    for name in ("counter_bits", "vector_mul_steps"):
+        pkg.manifest["config"].pop(name)
+        default = next(f.default for f in dataclasses.fields(HwConfig) if f.name == name)
+        assert getattr(Package.from_bytes(pkg.to_bytes()).config(), name) == default
+    assert Package.from_bytes(pkg.to_bytes()).config().rows == full.rows == 8
+
+
 def test_damaged_member_is_rejected(pkg_bytes, tmp_path):
     p = tmp_path / "p.nnpkg"
     p.write_bytes(pkg_bytes)
