@@ -281,12 +281,14 @@ PRESETS: dict[str, HwConfig] = {
     # ECP5-25F (56 DP16KD, 126 KB): 32 + 8 + 32 + 4 KiB of block RAM. One vector lane, its 32x32
     # product over 4 cycles on one MULT18X18D (vector_mul_steps; the array gets the other 27: top
     # 626 LUT4 fewer than with 4 DSPs, 2 steps saved none; bench gemm --size 256 96.28% -> 86.68%,
-    # docs/rtl.md) and queues of 4 entries: with these the whole accelerator synthesizes within the
-    # device's 24,288 LUT4 (docs/rtl.md, Synthesis; it does not place yet).
+    # docs/rtl.md), queues of 4 entries (load and compute 2: `bench gemm --size 256` and
+    # bench_mobilenet_block 14x14x96 within 12 cycles of 4) and 32-bit counters (they wrap):
+    # 19,494 of the device's 24,288 TRELLIS_COMB (docs/rtl.md, Synthesis).
     "small": HwConfig(name="small", rows=8, cols=8, act_bytes=32 * 1024, wgt_bytes=8 * 1024,
                       acc_bytes=32 * 1024, vec_bytes=4 * 1024, act_banks=2, wgt_banks=1,
-                      acc_banks=2, vector_lanes=1, vector_mul_steps=4, vector_latency=4, dma_bytes_per_cycle=8,
-                      ext_latency=16, queue_depth=4, dma_base=0, dma_size=32 * 1024 * 1024),
+                      acc_banks=2, vector_lanes=1, vector_mul_steps=4, vector_latency=4,
+                      dma_bytes_per_cycle=8, ext_latency=16, queue_depth=4, load_queue_depth=2,
+                      compute_queue_depth=2, counter_bits=32, dma_base=0, dma_size=32 * 1024 * 1024),
     # ECP5-85F (208 DP16KD, 468 KB): 64 + 16 + 128 + 8 KiB of block RAM.
     "base": HwConfig(name="base", rows=16, cols=16, act_bytes=64 * 1024, wgt_bytes=16 * 1024,
                      acc_bytes=128 * 1024, vec_bytes=8 * 1024, act_banks=4, wgt_banks=1,
