@@ -5,10 +5,10 @@ counter equal the ISA simulator's, which equal the 64-bit machine's reduced modu
 import numpy as np
 import pytest
 from nnaccel.sim.isasim import IsaSim
+from nnaccel.sim.programs import counter_snapshot_program
 
 from nnaccel.hwconfig import load_config
 from nnaccel.isa import N_COUNTERS
-from nnaccel.program import ProgramBuilder
 
 pytestmark = pytest.mark.rtl
 SNAPS = (0x6000, 0x7000)
@@ -17,20 +17,7 @@ NARROW = WIDE.replace(name="tiny-c8", counter_bits=8)
 
 
 def program(cfg):
-    p = ProgramBuilder(cfg)
-    p.load("ACT", 0, 0x0, cfg.rows, x_size=32, x_stride=cfg.rows, push_next=1)
-    p.gemm(0, 0, 32, preload=True, pop_prev=1)
-    for _ in range(3):
-        p.gemm(0, 0, 32, accumulate=True)
-    p.nop("compute", push_next=1)
-    p.nop("vector", pop_prev=1, push_next=1)
-    p.rdperf(SNAPS[0], pop_prev=1)
-    p.gemm(0, 0, 32, accumulate=True)
-    p.nop("compute", push_next=1)
-    p.nop("vector", pop_prev=1, push_next=1)
-    p.rdperf(SNAPS[1], pop_prev=1)
-    p.finish()
-    return p.words
+    return counter_snapshot_program(cfg, SNAPS, 3, 1)
 
 
 def test_counters_wrap_like_isa_sim():

@@ -6,10 +6,10 @@ expectation: the wide run never wraps), and the cycle model does not change."""
 import numpy as np
 import pytest
 from nnaccel.sim.isasim import IsaSim
+from nnaccel.sim.programs import counter_snapshot_program
 
 from nnaccel.hwconfig import ConfigError, load_config
 from nnaccel.isa import COUNTERS, N_COUNTERS
-from nnaccel.program import ProgramBuilder
 
 SNAPS = (0x6000, 0x7000)
 
@@ -17,21 +17,7 @@ SNAPS = (0x6000, 0x7000)
 def wrap_program(cfg):
     """LOADs, GEMMs (16 MACs per line on tiny), an RDPERF in the middle and one at the end: a few
     thousand cycles, so 8-bit counters wrap several times."""
-    p = ProgramBuilder(cfg)
-    p.load("ACT", 0, 0x0, cfg.rows, x_size=32, x_stride=cfg.rows, push_next=1)
-    p.gemm(0, 0, 32, ny=1, preload=True, pop_prev=1)
-    for _ in range(6):
-        p.gemm(0, 0, 32, accumulate=True)
-    p.nop("compute", push_next=1)
-    p.nop("vector", pop_prev=1, push_next=1)
-    p.rdperf(SNAPS[0], pop_prev=1)
-    for _ in range(4):
-        p.gemm(0, 0, 32, accumulate=True)
-    p.nop("compute", push_next=1)
-    p.nop("vector", pop_prev=1, push_next=1)
-    p.rdperf(SNAPS[1], pop_prev=1)
-    p.finish()
-    return p.words
+    return counter_snapshot_program(cfg, SNAPS, 6, 4, preload_ny=1)
 
 
 def run(cfg):
