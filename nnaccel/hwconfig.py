@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError
+from .isa.table import QUEUES
 
 #: Width of an operand entering the array: a byte minus its zero point, in [-255, 255].
 OPERAND_BITS = 9
@@ -221,7 +222,7 @@ class HwConfig:
             bad(f"ext_latency is {self.ext_latency}, but it must be at most 4096 cycles")
         if not 1 <= self.queue_depth <= 256:
             bad(f"queue_depth is {self.queue_depth}, but it must be from 1 to 256")
-        for q in ("load", "compute", "vector", "store"):
+        for q in QUEUES:
             v = getattr(self, f"{q}_queue_depth")
             if v > 256:
                 bad(f"{q}_queue_depth is {v}, but it must be from 1 to 256 (or 0: queue_depth)")
