@@ -278,14 +278,20 @@ def _utilisation(text: str) -> dict:
     return util
 
 
+def _nextpnr_command(tool: str, t: Target, *options: str) -> list[str]:
+    """nextpnr on the device of ``t``, reading ``top.json``, with ``options`` (no constraint file:
+    unconstrained IO allowed)."""
+    free_io = "--pcf-allow-unconstrained" if t.family == "ice40" else "--lpf-allow-unconstrained"
+    return [tool, *t.device_args, "--json", "top.json", *options, free_io]
+
+
 def _pack(wd: Path, t: Target, timeout_s, say) -> dict | None:
     """nextpnr's packer alone (``--pack-only``, seconds): its "Device utilisation", or None when
     nextpnr is not installed or fails."""
     tool = _nextpnr(t)
     if tool is None:
         return None
-    args = [tool, *t.device_args, "--json", "top.json", "--pack-only", "--log", "pack.log",
-            "--pcf-allow-unconstrained" if t.family == "ice40" else "--lpf-allow-unconstrained"]
+    args = _nextpnr_command(tool, t, "--pack-only", "--log", "pack.log")
     say(f"nextpnr (pack only): {' '.join(args[1:])}")
     try:
         p = subprocess.run(args, cwd=wd, capture_output=True, text=True, check=False, timeout=timeout_s)
@@ -529,9 +535,8 @@ def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s
             rep["lut_source"] = "nextpnr pack (TRELLIS_COMB)"
     if pnr:
         tool = _nextpnr(t) or _tool(t.nextpnr)
-        args = [tool, *t.device_args, "--json", "top.json", "--freq", str(freq_mhz),
-                "--timing-allow-fail", "--log", "nextpnr.log", *pnr_args]
-        args.append("--pcf-allow-unconstrained" if target == "ice40" else "--lpf-allow-unconstrained")
+        args = _nextpnr_command(tool, t, "--freq", str(freq_mhz), "--timing-allow-fail", "--log", "nextpnr.log",
+                                *pnr_args)
         say(f"nextpnr: {' '.join(args[1:])}")
         t1 = time.perf_counter()
         try:
