@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from amaranth.hdl import Cat, Module, Signal
+from amaranth.hdl import Cat, ClockDomain, ClockSignal, Const, Instance, Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
@@ -43,16 +43,38 @@ CELLS = {
 }
 
 
+#: The Yosys name of a scratchpad bank's memory (``hw/scratchpad.py``: ``Scratchpad``'s ``sp_mem``).
+SCRATCHPAD_MEMID = "\\sp_mem"
+
+
 class SynthHarness(wiring.Component):
     """Wraps ``inner``: every input port bit comes from one shift register fed by ``din``; every
-    output bit is registered, and the registers are XOR-folded into the registered ``dout``."""
+    output bit is registered, and the registers are XOR-folded into the registered ``dout``.
 
-    def __init__(self, inner: wiring.Component):
+    ``reset_buffer`` (a cell type, e.g. ECP5's ``DCCA``): the ``sync`` domain's reset comes from the
+    ``rst`` pin through that global buffer, so the reset reaches its thousands of flip-flops on the
+    clock network (nextpnr-ecp5 promotes only clocks by itself; on general routing the reset net
+    alone crowds every tile's wires)."""
+
+    def __init__(self, inner: wiring.Component, reset_buffer: str | None = None):
         self.inner = inner
-        super().__init__({"din": In(1), "dout": Out(1)})
+        self.reset_buffer = reset_buffer
+        ports = {"din": In(1), "dout": Out(1)}
+        if reset_buffer:
+            ports.update(clk=In(1), rst=In(1))
+        super().__init__(ports)
 
     def elaborate(self, platform):
         m = Module()
+        if self.reset_buffer:
+            m.domains.sync = cd = ClockDomain("sync")
+            m.d.comb += ClockSignal("sync").eq(self.clk)
+            # the pin is registered first: the buffer's input then comes from the fabric (nextpnr's
+            # router2 finds no path from an I/O pad straight to a global buffer's input)
+            rst_q = Signal(reset_less=True)
+            m.d.sync += rst_q.eq(self.rst)
+            m.submodules.reset_buffer = Instance(self.reset_buffer, i_CLKI=rst_q, i_CE=Const(1, 1),
+                                                 o_CLKO=cd.rst)
         m.submodules.inner = inner = self.inner
         ins, outs = [], []
         for path, member, value in inner.signature.flatten(inner):
@@ -471,7 +493,7 @@ def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s
     from amaranth.back import rtlil
     t = TARGETS[target]
     say = log or (lambda msg: None)
-    il = rtlil.convert(SynthHarness(component), name="top")
+    il = rtlil.convert(SynthHarness(component, t.reset_buffer), name="top")
     (wd / "top.il").write_text(il)
     # memories no block RAM can build become flip-flops; when they alone exceed the device, say so
     # now (Yosys would run for hours on a million flip-flops)
@@ -489,7 +511,13 @@ def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s
     cmd, abc = _yosys()
     # memories start from zeros in simulation; on the device nothing relies on it, and SPRAM cannot
     # be initialized: drop the initial contents so Yosys may use every kind of block RAM
-    script = "read_rtlil top.il\ndelete t:$meminit_v2\n"
+    # a scratchpad bank's read of the line its write port writes in the same cycle is left
+    # undefined (COLLISION_X_MASK): block RAM does not define it, and Yosys would otherwise emulate
+    # read-before-write with a register and a multiplexer per bit (small: ~2,000 LUTs and 1,000
+    # FFs on the ACC banks). The RTL never needs such a read: BankedScratchpad.collision, checked
+    # by every RTL run (hw/scratchpad.py)
+    script = ("read_rtlil top.il\ndelete t:$meminit_v2\n"
+              f"setparam -set COLLISION_X_MASK 1 t:$memrd_v2 r:MEMID={SCRATCHPAD_MEMID} %i\n")
     if abc:
         synth = t.synth
         script += f"{synth} -top top -json top.json\n"

@@ -33,6 +33,8 @@ class Target:
     array_dsp: str | None = None
     #: Operand width of one DSP multiplier (SB_MAC16: 16 x 16, MULT18X18D: 18 x 18).
     dsp_width: int = 16
+    #: A global buffer cell the synthesis harness puts on the reset (``SynthHarness``), or None.
+    reset_buffer: str | None = None
 
     def vector_lane_dsp(self, cfg) -> int:
         """DSPs one vector lane takes: its multiplier's piece (``cfg.vector_mul_piece``: 32 x 32
@@ -55,5 +57,5 @@ TARGETS = {
                     cells_per_dsp=2, array_dsp="ice40_dual8"),   # two 8x8 products per SB_MAC16
     "ecp5": Target("ecp5", "ecp5", "synth_ecp5", "nextpnr-ecp5", ("--25k", "--package", "CABGA256"),
                    {"device": "LFE5U-25F", "lut": 24288, "dsp": 28, "bram": 56, "ff": 24288},
-                   dsp_width=18, array_dsp="ecp5"),   # signed 9x9 products on MULT18X18D, LUT cells in CCU2C chains
+                   dsp_width=18, array_dsp="ecp5", reset_buffer="DCCA"),   # signed 9x9 products on MULT18X18D, LUT cells in CCU2C chains
 }

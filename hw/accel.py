@@ -316,6 +316,7 @@ class Accelerator(wiring.Component):
         super().__init__({
             "start": In(1), "prog_addr": In(32), "prog_len": In(ENTRY_PC),
             "busy": Out(1), "done": Out(1), "error": Out(3), "fault_pc": Out(ENTRY_PC),
+            "sp_collision": Out(1),
             "cnt_id": Out(range(self.n_beats)), "cnt_data": Out(64 * self.k_per),
             "i_addr": Out(32), "i_data": In(128),
             "ld_addr": Out(32), "ld_data": In(wbits),
@@ -796,6 +797,15 @@ class Accelerator(wiring.Component):
         for q, e in enumerate(engines):
             add_event("instructions", e.complete, 1)
 
+        # a scratchpad bank wrote the line a reader needed in the same cycle since the run started
+        # (undefined on the FPGA: BankedScratchpad); every RTL run checks it stays 0
+        collided = Signal()
+        with m.If((state == IDLE) & self.start):
+            m.d.sync += collided.eq(0)
+        with m.Elif(Cat(*[mems[s].collision for s in SPACE_ENUM]).any()):
+            m.d.sync += collided.eq(1)
+        m.d.comb += self.sp_collision.eq(collided)
+
         count_events()
         return m
 
@@ -819,6 +829,7 @@ class SimTop(wiring.Component):
         super().__init__({
             "start": In(1), "prog_addr": In(32), "prog_len": In(ENTRY_PC),
             "busy": Out(1), "done": Out(1), "error": Out(3), "fault_pc": Out(ENTRY_PC),
+            "sp_collision": Out(1),
             "counters": Out(unsigned(64 * N_COUNTERS)),
             "h_addr": In(range(depth)), "h_we": In(1), "h_wdata": In(self.wb * 8), "h_rdata": Out(self.wb * 8),
         })
@@ -839,7 +850,7 @@ class SimTop(wiring.Component):
             acc.start.eq(self.start), acc.prog_addr.eq(self.prog_addr), acc.prog_len.eq(self.prog_len),
             self.busy.eq(acc.busy | (acc.done & (rd < nb))),
             self.done.eq(acc.done & (rd == nb)), self.error.eq(acc.error),
-            self.fault_pc.eq(acc.fault_pc), self.counters.eq(Cat(*groups)[:64 * N_COUNTERS]),
+            self.fault_pc.eq(acc.fault_pc), self.sp_collision.eq(acc.sp_collision), self.counters.eq(Cat(*groups)[:64 * N_COUNTERS]),
             mem.i_addr.eq(acc.i_addr), acc.i_data.eq(mem.i_data),
             mem.ld_addr.eq(acc.ld_addr), acc.ld_data.eq(mem.ld_data),
             mem.st_en.eq(acc.st_en), mem.st_addr.eq(acc.st_addr), mem.st_len.eq(acc.st_len),

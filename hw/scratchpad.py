@@ -27,7 +27,7 @@ class Scratchpad(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.mem = mem = Memory(shape=unsigned(self.width), depth=self.depth, init=[])
+        m.submodules.sp_mem = mem = Memory(shape=unsigned(self.width), depth=self.depth, init=[])
         w = mem.write_port()
         r = mem.read_port()
         m.d.comb += [w.en.eq(self.w_en), w.addr.eq(self.w_addr), w.data.eq(self.w_data),
@@ -60,6 +60,13 @@ class BankedScratchpad(Elaboratable):
     else to the first reader (valid or not) whose address lies in it, else to the last reader. The bank rules guarantee one
     writer and one valid reader per bank for valid programs; for a program that breaks them the
     other ports' lines are lost (writes) or wrong (reads).
+
+    ``collision`` is 1 in a cycle in which some bank writes the line that a reader with ``valid``
+    set reads from it. The bank's read is then read-before-write in simulation, but synthesis
+    leaves such a read undefined (block RAM does not define a read of the line its other port
+    writes, and emulating it costs a register and a multiplexer per bit: ``SynthHarness``,
+    ``docs/rtl.md``), so the accelerator reports it (:class:`~nnaccel.hw.accel.Accelerator`'s
+    ``sp_collision``) and every RTL run checks that it never happens.
     """
 
     def __init__(self, depth: int, width: int, banks: int, name: str = "sp"):
@@ -68,6 +75,7 @@ class BankedScratchpad(Elaboratable):
         self.bank_lines = depth // banks
         self._w: list[_Port] = []
         self._r: list[_Port] = []
+        self.collision = Signal(name=f"{name}_collision")
 
     def write_port(self, name: str) -> _Port:
         p = _Port(f"{self.name}_w_{name}", self.depth, self.width, True)
@@ -87,6 +95,7 @@ class BankedScratchpad(Elaboratable):
             return a[lb:] if self.banks > 1 else Const(0, 1)
 
         rdata = []
+        collide = Const(0, 1)
         for b in range(self.banks):
             m.submodules[f"bank{b}"] = bk = Scratchpad(self.bank_lines, self.width)
             rdata.append(bk.r_data)
@@ -106,6 +115,11 @@ class BankedScratchpad(Elaboratable):
             for p, req in reversed(cands[:-1]):
                 raddr = Mux(req, p.addr[:lb], raddr)
             m.d.comb += bk.r_addr.eq(raddr)
+            needed = Const(0, 1)
+            for req in reqs[:len(self._r)]:
+                needed = needed | req
+            collide = collide | (en & needed & (waddr == raddr))
+        m.d.comb += self.collision.eq(collide)
         for p in self._r:
             if self.banks == 1:
                 m.d.comb += p.data.eq(rdata[0])

@@ -192,6 +192,11 @@ class RtlResult:
 
     def __init__(self, res: dict):
         from nnaccel.isa import COUNTERS, FAULTS
+        if res["sp_collision"]:
+            # the FPGA's block RAM leaves that read undefined (hw/scratchpad.py): an RTL bug
+            raise RuntimeError("The RTL read a scratchpad line in the cycle its bank wrote it "
+                               "(sp_collision): the synthesized accelerator would read an undefined "
+                               "value there.")
         self.error = res["error"]
         self.fault = {f.code: f.name for f in FAULTS}[self.error]
         self.fault_pc = res["fault_pc"]

@@ -61,5 +61,6 @@ async def run_program(dut):
             data += int(dut.h_rdata.value).to_bytes(wb, "little")
         off = addr - first * wb
         regions.append(bytes(data[off:off + nbytes]).hex())
-    tb_result({"error": int(dut.error.value), "fault_pc": int(dut.fault_pc.value), "counters": counters,
+    tb_result({"error": int(dut.error.value), "fault_pc": int(dut.fault_pc.value),
+               "sp_collision": int(dut.sp_collision.value), "counters": counters,
                "wall_seconds": wall, "regions": regions})
