@@ -770,7 +770,12 @@ class Accelerator(wiring.Component):
             rg["WGT"].addr.eq(G["wgt"] + wcnt),
             rg["ACC"].addr.eq(Mux(gwrite, accw.nxt, accw.cur)),     # the old line, one step ahead
             rg["ACT"].valid.eq(streaming), rg["WGT"].valid.eq(wread),
-            rg["ACC"].valid.eq(gact & gn_any & (G["accumulate"] | (G["kt"] != 0))),   # an empty GEMM reads none
+            # an empty GEMM reads none; nor does the write of a one-line tile's line, whose next line
+            # (the walker wrapped for the next K tile) is that same line: the line is read again in
+            # the cycles before that tile's result (a slot lasts >= rows steps), so the read that
+            # meets the write is never used (the block RAM leaves it undefined: BankedScratchpad)
+            rg["ACC"].valid.eq(gact & gn_any & (G["accumulate"] | (G["kt"] != 0))
+                               & ~(gwrite & (accw.nxt == accw.cur))),
             wg_acc.addr.eq(accw.cur), wg_acc.data.eq(gsum),
             wg_acc.en.eq(gwrite.replicate(len(wg_acc.en))),
         ]
