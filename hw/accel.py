@@ -187,10 +187,12 @@ class _Fifo:
     or the next one while the engine is idle); ``count`` is the waiting entries (set by the
     engine: the occupancy minus the running one).
 
-    The entries shift towards entry 0, the head (no head pointer, no read multiplexer): a pop
-    moves every entry one place down, a push writes the first free place (after the pop). On
-    the iCE40 an entry bit is then one logic cell (its 2-way multiplexer's LUT feeds its own
-    flip-flop) instead of a lone flip-flop plus its share of a read multiplexer."""
+    Up to 3 entries (``depth <= 2``) they shift towards entry 0, the head (no head pointer, no
+    read multiplexer): a pop moves every entry one place down, a push writes the first free place
+    (after the pop). On the iCE40 an entry bit is then one logic cell (its 2-way multiplexer's LUT
+    feeds its own flip-flop) instead of a lone flip-flop plus its share of a read multiplexer.
+    Deeper queues keep a ring with head / tail pointers (fewer LUTs than cap - 1 multiplexers a
+    bit)."""
 
     def __init__(self, m: Module, depth: int, cfg, queue: str, name: str):
         self.depth = depth
@@ -198,26 +200,38 @@ class _Fifo:
         self.opcodes, self.bits = queue_entry(cfg, queue)
         self.kbits = _bits(len(self.opcodes) - 1)
         width = self.kbits + len(self.bits)
-        self.regs = [Signal(width, name=f"{name}_e{i}") for i in range(cap)]
         self.occ = Signal(range(cap + 1), name=f"{name}_occ")
         self.count = Signal(range(cap + 1), name=f"{name}_count")
         self.push = Signal(name=f"{name}_push")
         self.pop = Signal(name=f"{name}_pop")
         self.wdata = Signal(128, name=f"{name}_wdata")
         self.rdata = Signal(width, name=f"{name}_rdata")
-        m.d.comb += self.rdata.eq(self.regs[0])
         packed = Signal(width, name=f"{name}_packed")
         m.d.comb += packed.eq(self.pack(self.wdata))
+        m.d.sync += self.occ.eq(self.occ + self.push - self.pop)
+        if cap > 3:
+            # deeper: a ring with head / tail pointers and a read multiplexer (a shift register
+            # would take cap - 1 multiplexer LUTs per bit; on the ECP5 the flip-flops are cheap)
+            regs = Array([Signal(width, name=f"{name}_e{i}") for i in range(cap)])
+            head = Signal(range(cap), name=f"{name}_head")
+            tail = Signal(range(cap), name=f"{name}_tail")
+            m.d.comb += self.rdata.eq(regs[head])
+            with m.If(self.push):
+                m.d.sync += [regs[tail].eq(packed), tail.eq(Mux(tail == cap - 1, 0, tail + 1))]
+            with m.If(self.pop):
+                m.d.sync += head.eq(Mux(head == cap - 1, 0, head + 1))
+            return
+        regs = [Signal(width, name=f"{name}_e{i}") for i in range(cap)]
+        m.d.comb += self.rdata.eq(regs[0])
         tail = Signal(range(cap + 1), name=f"{name}_tail")    # the free place a push writes
         m.d.comb += tail.eq(self.occ - self.pop)
-        for i, r in enumerate(self.regs):
+        for i, r in enumerate(regs):
             here = self.push & (tail == i)
             with m.If(here):
                 m.d.sync += r.eq(packed)
             if i + 1 < cap:
                 with m.Elif(self.pop):
-                    m.d.sync += r.eq(self.regs[i + 1])
-        m.d.sync += self.occ.eq(self.occ + self.push - self.pop)
+                    m.d.sync += r.eq(regs[i + 1])
 
     def pack(self, word):
         op = field(word, "NOP", "opcode")
@@ -810,11 +824,14 @@ class Accelerator(wiring.Component):
         m.d.comb += accw.advance.eq(gwrite)
         old = rg["ACC"].data
         use_old = G["accumulate"] | (otile != 0)
-        # the sum, or the result alone: selected after the adder (on the iCE40 an operand gated in
-        # front of a carry chain takes a LUT of its own per bit; after it the select joins the
-        # ACC bank's write multiplexer)
-        gsum = Cat(*[Mux(use_old, (arr.o_data[j] + old[32 * j:32 * j + 32])[:32], arr.o_data[j].as_unsigned())
-                     for j in range(C)])
+        if self.array_dsp == "ecp5":
+            # the ECP5's CCU2C takes the gated operand into the LUTs of its carry chain
+            gsum = Cat(*[(arr.o_data[j] + Mux(use_old, old[32 * j:32 * j + 32], 0))[:32] for j in range(C)])
+        else:
+            # the sum, or the result alone, selected after the adder: on the iCE40 an operand gated
+            # in front of a carry chain takes a LUT of its own per bit (tiny top: ~100 logic cells)
+            gsum = Cat(*[Mux(use_old, (arr.o_data[j] + old[32 * j:32 * j + 32])[:32], arr.o_data[j].as_unsigned())
+                         for j in range(C)])
         m.d.comb += [
             rg["ACT"].addr.eq(act_w.cur),
             rg["WGT"].addr.eq(G["wgt"] + wcnt),
