@@ -520,10 +520,11 @@ class Accelerator(wiring.Component):
 
         def count_events():
             """The counters, once every event is known. The ``counter_bits``-wide values (they wrap
-            modulo ``2 ** counter_bits``, the ISA's rule) rotate through a ring of
-            ``n_beats * k`` registers, ``k`` positions per cycle (no adder, no multiplexer); each
-            counter's events accumulate in a narrow register (as wide as ``n_beats`` cycles of its
-            largest events need) that is added into its ring value when that reaches the head:
+            modulo ``2 ** counter_bits``, the ISA's rule) rotate through a ring of ``n_beats``
+            groups of ``k`` (block RAM ``cnt_ring``, one group read and one written a cycle; with
+            one group, registers); each counter's events accumulate in a narrow register (as wide
+            as ``n_beats`` cycles of its events can need) that is added into its ring value when that
+            reaches the head:
             ``cnt_out`` = head + accumulator is the counter's value, which RDPERF writes and the
             host reads (``cnt_id`` / ``cnt_data``) with no 64-bit multiplexer."""
             run = state == RUN
