@@ -57,6 +57,7 @@ from types import SimpleNamespace
 
 from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, unsigned
 from amaranth.lib import wiring
+from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 from nnaccel.sim.isasim import instruction_cycles, static_events
 
@@ -184,7 +185,14 @@ class _Fifo:
     running instruction and ``depth`` waiting ones: ``push`` stores ``pack(wdata)`` at the tail,
     ``pop`` (at completion) drops the head, ``rdata`` is the packed head (the running instruction,
     or the next one while the engine is idle); ``count`` is the waiting entries (set by the
-    engine: the occupancy minus the running one)."""
+    engine: the occupancy minus the running one).
+
+    Up to 3 entries (``depth <= 2``) they shift towards entry 0, the head (no head pointer, no
+    read multiplexer): a pop moves every entry one place down, a push writes the first free place
+    (after the pop). On the iCE40 an entry bit is then one logic cell (its 2-way multiplexer's LUT
+    feeds its own flip-flop) instead of a lone flip-flop plus its share of a read multiplexer.
+    Deeper queues keep a ring with head / tail pointers (fewer LUTs than cap - 1 multiplexers a
+    bit)."""
 
     def __init__(self, m: Module, depth: int, cfg, queue: str, name: str):
         self.depth = depth
@@ -192,22 +200,38 @@ class _Fifo:
         self.opcodes, self.bits = queue_entry(cfg, queue)
         self.kbits = _bits(len(self.opcodes) - 1)
         width = self.kbits + len(self.bits)
-        self.regs = Array([Signal(width, name=f"{name}_e{i}") for i in range(cap)])
-        self.head = Signal(range(cap), name=f"{name}_head")
-        self.tail = Signal(range(cap), name=f"{name}_tail")
         self.occ = Signal(range(cap + 1), name=f"{name}_occ")
         self.count = Signal(range(cap + 1), name=f"{name}_count")
         self.push = Signal(name=f"{name}_push")
         self.pop = Signal(name=f"{name}_pop")
         self.wdata = Signal(128, name=f"{name}_wdata")
         self.rdata = Signal(width, name=f"{name}_rdata")
-        m.d.comb += self.rdata.eq(self.regs[self.head])
-        with m.If(self.push):
-            m.d.sync += [self.regs[self.tail].eq(self.pack(self.wdata)),
-                         self.tail.eq(Mux(self.tail == cap - 1, 0, self.tail + 1))]
-        with m.If(self.pop):
-            m.d.sync += self.head.eq(Mux(self.head == cap - 1, 0, self.head + 1))
+        packed = Signal(width, name=f"{name}_packed")
+        m.d.comb += packed.eq(self.pack(self.wdata))
         m.d.sync += self.occ.eq(self.occ + self.push - self.pop)
+        if cap > 3:
+            # deeper: a ring with head / tail pointers and a read multiplexer (a shift register
+            # would take cap - 1 multiplexer LUTs per bit; on the ECP5 the flip-flops are cheap)
+            regs = Array([Signal(width, name=f"{name}_e{i}") for i in range(cap)])
+            head = Signal(range(cap), name=f"{name}_head")
+            tail = Signal(range(cap), name=f"{name}_tail")
+            m.d.comb += self.rdata.eq(regs[head])
+            with m.If(self.push):
+                m.d.sync += [regs[tail].eq(packed), tail.eq(Mux(tail == cap - 1, 0, tail + 1))]
+            with m.If(self.pop):
+                m.d.sync += head.eq(Mux(head == cap - 1, 0, head + 1))
+            return
+        regs = [Signal(width, name=f"{name}_e{i}") for i in range(cap)]
+        m.d.comb += self.rdata.eq(regs[0])
+        tail = Signal(range(cap + 1), name=f"{name}_tail")    # the free place a push writes
+        m.d.comb += tail.eq(self.occ - self.pop)
+        for i, r in enumerate(regs):
+            here = self.push & (tail == i)
+            with m.If(here):
+                m.d.sync += r.eq(packed)
+            if i + 1 < cap:
+                with m.Elif(self.pop):
+                    m.d.sync += r.eq(regs[i + 1])
 
     def pack(self, word):
         op = field(word, "NOP", "opcode")
@@ -273,7 +297,7 @@ class _Engine:
         m.d.comb += [fifo.count.eq(fifo.occ - self.busy),
                      self.start.eq(~self.busy & (fifo.count != 0) & can_start),
                      self.active.eq(self.busy | self.start),
-                     self.step.eq(Mux(self.busy, self.step_r, 0)),
+                     self.step.eq(self.step_r),      # 0 while idle: it clears at completion
                      fifo.pop.eq(self.complete)]
         self.word = fifo.unpack(m, fifo.rdata, f"{name}_word")
         #: the queue's head waits (fetched, engine idle, a token missing): a token-stall cycle
@@ -282,7 +306,7 @@ class _Engine:
         self.last = Signal(name=f"{name}_last")
         m.d.comb += self.complete.eq(self.active & self.last)
         with m.If(self.active):
-            m.d.sync += [self.step_r.eq(self.step + 1), self.busy.eq(~self.last)]
+            m.d.sync += [self.step_r.eq(Mux(self.last, 0, self.step + 1)), self.busy.eq(~self.last)]
 
     def set_cycles(self, m, value):
         """The instruction takes ``value`` cycles (read at the start step)."""
@@ -391,16 +415,20 @@ class Accelerator(wiring.Component):
         le, ge, ve, se = (engines[QUEUE_CODE[q]] for q in ("load", "compute", "vector", "store"))
 
         for ch, count in tok.items():
-            inc = Const(0, 2)
-            dec_ = Const(0, 2)
+            incs, decs = [], []
             for q, e in enumerate(engines):
                 for flag, c2 in pushes[q].items():
                     if c2 == ch:
-                        inc = inc + (e.complete & hdr(e.word, flag))
+                        incs.append(e.complete & hdr(e.word, flag))
                 for flag, c2 in pops[q].items():
                     if c2 == ch:
-                        dec_ = dec_ + (e.start & hdr(e.word, flag))
-            m.d.sync += count.eq(count + inc - dec_)
+                        decs.append(e.start & hdr(e.word, flag))
+            if len(incs) == len(decs) == 1:
+                # one pusher and one popper (the table's channels): +1, -1 or 0, one adder
+                up, down = incs[0], decs[0]
+                m.d.sync += count.eq(count + Cat(up ^ down, (down & ~up).replicate(len(count) - 1)))
+            else:
+                m.d.sync += count.eq(count + sum(incs) - sum(decs))
 
         # fetch
         q_of = dec.queue
@@ -492,30 +520,62 @@ class Accelerator(wiring.Component):
 
         def count_events():
             """The counters, once every event is known. The ``counter_bits``-wide values (they wrap
-            modulo ``2 ** counter_bits``, the ISA's rule) rotate through a ring of
-            ``n_beats * k`` registers, ``k`` positions per cycle (no adder, no multiplexer); each
-            counter's events accumulate in a narrow register (as wide as ``n_beats`` cycles of its
-            largest events need) that is added into its ring value when that reaches the head:
+            modulo ``2 ** counter_bits``, the ISA's rule) rotate through a ring of ``n_beats``
+            groups of ``k`` (block RAM ``cnt_ring``, one group read and one written a cycle; with
+            one group, registers); each counter's events accumulate in a narrow register (as wide
+            as ``n_beats`` cycles of its events can need) that is added into its ring value when that
+            reaches the head:
             ``cnt_out`` = head + accumulator is the counter's value, which RDPERF writes and the
             host reads (``cnt_id`` / ``cnt_data``) with no 64-bit multiplexer."""
             run = state == RUN
             terms = dict(events, cycles=[Mux(counting, 1, 0)])
             acc = {}
+            # a counter of one engine's instructions: those completing in any n_beats consecutive
+            # cycles ran one after another, within max_cycles + n_beats - 1 cycles, and add at most
+            # `rate` per cycle they ran (busy: 1; macs: one line of rows * cols a step; DMA bytes:
+            # dma_bytes_per_cycle, a line of n bytes takes ceil(n / dpc) steps, RDPERF's 8 *
+            # N_COUNTERS bytes ceil(8 * N_COUNTERS / dpc) steps)
+            per_cycle = {"load_busy": ("load", 1), "store_busy": ("store", 1), "array_busy": ("compute", 1),
+                         "vector_busy": ("vector", 1), "macs": ("compute", R * C),
+                         "dma_load_bytes": ("load", dpc), "dma_store_bytes": ("store", dpc)}
             for name, cid in CNT.items():
                 bound = n_beats * sum((1 << len(t)) - 1 for t in terms[name])
+                if name in per_cycle:
+                    q, rate = per_cycle[name]
+                    bound = min(bound, rate * (max_cycles(cfg, q) + n_beats - 1))
                 a = Signal(min(CB, _bits(bound)), name=f"acc_{name}")     # wraps with its counter
                 inc = Mux(run, sum(terms[name]), 0) if terms[name] else 0
                 m.d.sync += a.eq(Mux(phase == cid // k_per, 0, a) + inc)
                 acc[cid] = a
-            ring = [Signal(CB, name=f"ring{p}") for p in range(n_beats * k_per)]
+            run_start = (state == IDLE) & self.start
+            if n_beats > 1:
+                # the ring in block RAM: entry b holds group b (counters k*b .. k*b + k - 1), read
+                # one cycle ahead (the group of the next phase) and written back at its phase;
+                # ``fresh`` marks the groups not yet written since the run started (they read 0)
+                m.submodules.cnt_ring = ring_mem = Memory(shape=unsigned(CB * k_per), depth=n_beats, init=[],
+                                                          attrs={"ram_style": "block"})
+                rp = ring_mem.read_port()
+                wp = ring_mem.write_port()
+                phase_next = Signal.like(phase)
+                m.d.comb += phase_next.eq(Mux(run_start | (phase == n_beats - 1), 0, phase + 1))
+                fresh = Signal(n_beats, init=(1 << n_beats) - 1)
+                head = Mux(fresh.bit_select(phase, 1), 0, rp.data)
+                m.d.comb += [rp.addr.eq(phase_next), wp.addr.eq(phase), wp.en.eq(1),
+                             wp.data.eq(Cat(*cnt_out))]
+                m.d.sync += [phase.eq(phase_next), fresh.bit_select(phase, 1).eq(0)]
+                heads = [head[CB * j:CB * j + CB] for j in range(k_per)]
+            else:
+                heads = [Signal(CB, name=f"ring{j}") for j in range(k_per)]
+                m.d.sync += [r.eq(cnt_out[j]) for j, r in enumerate(heads)]
             for j in range(k_per):
                 pick = Array([acc.get(k_per * b + j, Const(0, 1)) for b in range(n_beats)])
-                m.d.comb += cnt_out[j].eq((ring[j] + (pick[phase] if n_beats > 1 else pick[0]))[:CB])
-            for p, r in enumerate(ring):
-                m.d.sync += r.eq(ring[p + k_per] if p + k_per < len(ring) else cnt_out[p + k_per - len(ring)])
-            m.d.sync += phase.eq(Mux(phase == n_beats - 1, 0, phase + 1))
-            with m.If((state == IDLE) & self.start):          # a run starts: every counter 0
-                m.d.sync += [phase.eq(0)] + [r.eq(0) for r in ring] + [a.eq(0) for a in acc.values()]
+                m.d.comb += cnt_out[j].eq((heads[j] + (pick[phase] if n_beats > 1 else pick[0]))[:CB])
+            with m.If(run_start):          # a run starts: every counter 0
+                m.d.sync += [a.eq(0) for a in acc.values()]
+                if n_beats > 1:
+                    m.d.sync += fresh.eq((1 << n_beats) - 1)
+                else:
+                    m.d.sync += [r.eq(0) for r in heads]
 
         # cycles: every cycle of the run but the one that ends it
         counting = (state == RUN) & ~halt & ~(finished & ~any_busy & ~any_queued)
@@ -546,11 +606,10 @@ class Accelerator(wiring.Component):
         lcur = Signal(XB)
         in_data_phase = le.step >= L
         start = le.start
-        cur_beat = Mux(start | ~in_data_phase, 0, lbeat)
-        cx = Mux(start, 0, lx)
-        cy = Mux(start, 0, ly)
-        crow = Mux(start, F["ext_addr"][:XB], lrow)
-        ccur = Mux(start, F["ext_addr"][:XB], lcur)
+        # the walk's counters clear at completion (so they are 0 when the next instruction starts;
+        # no multiplexer in front of their adders) and the addresses load at the start step: every
+        # use lies in the data steps (step >= L >= 1), except the byte count of an empty box (0)
+        cur_beat, cx, cy, crow, ccur = lbeat, lx, ly, lrow, lcur
         line_end = le.active & is_load & in_data_phase & (cur_beat == beats - 1)
         data_line = ((cy >= F["pad_top"]) & (cy < F["y_size"] - F["pad_bottom"]) &
                      (cx >= F["pad_left"]) & (cx < F["x_size"] - F["pad_right"]))
@@ -560,18 +619,17 @@ class Accelerator(wiring.Component):
         le.set_last(m, Mux(is_load, Mux(lempty, le.step == L - 1, line_end & l_last_line), 1))
         # data bytes moved, counted per line (no product): the lines before this step + this one
         lbytes_r = Signal(_bits(max_event(cfg, ["LOAD"], "dma_load_bytes")))
-        lbytes = Mux(start, 0, lbytes_r) + Mux(line_end & data_line, nbytes, 0)
+        lbytes = lbytes_r + Mux(line_end & data_line, nbytes, 0)
+        m.d.comb += self.ld_addr.eq(ccur)
+        with m.If(start):
+            m.d.sync += [lrow.eq(F["ext_addr"][:XB]), lcur.eq(F["ext_addr"][:XB])]
         with m.If(le.active):
             m.d.sync += lbytes_r.eq(lbytes)
-        m.d.comb += self.ld_addr.eq(ccur)
-        with m.If(le.active):
-            m.d.sync += [lbeat.eq(cur_beat), lx.eq(cx), ly.eq(cy), lrow.eq(crow), lcur.eq(ccur),
-                         lline.eq(Mux(start, 0, lline))]
             with m.If(is_load & in_data_phase):
                 m.d.sync += lbeat.eq(Mux(cur_beat == beats - 1, 0, cur_beat + 1))
             with m.If(line_end):
                 last_x = cx + 1 >= F["x_size"]
-                m.d.sync += [lline.eq(Mux(start, 0, lline) + 1), lx.eq(Mux(last_x, 0, cx + 1)),
+                m.d.sync += [lline.eq(lline + 1), lx.eq(Mux(last_x, 0, cx + 1)),
                              ly.eq(Mux(last_x, cy + 1, cy))]
                 with m.If(data_line):
                     last_dx = cx + 1 >= F["x_size"] - F["pad_right"]
@@ -579,13 +637,15 @@ class Accelerator(wiring.Component):
                         m.d.sync += [lrow.eq(crow + F["y_stride"]), lcur.eq(crow + F["y_stride"])]
                     with m.Else():
                         m.d.sync += lcur.eq(ccur + F["x_stride"])
+            with m.If(le.complete):
+                m.d.sync += [lbeat.eq(0), lx.eq(0), ly.eq(0), lline.eq(0), lbytes_r.eq(0)]
         fill8 = F["fill"]
         fill32 = Cat(fill8, fill8[7].replicate(24))  # the fill byte sign-extended for int32 spaces
         line8 = Cat(*[Mux(data_line & (e < F["len"]), self.ld_data[8 * e:8 * e + 8], fill8) for e in range(C)])
         line32 = Cat(*[Mux(data_line & (e < F["len"]), self.ld_data[32 * e:32 * e + 32], fill32)
                        for e in range(C)])
         for s in SPACE_ENUM:
-            m.d.comb += [wl[s].addr.eq(F["sp_addr"] + Mux(start, 0, lline)),
+            m.d.comb += [wl[s].addr.eq(F["sp_addr"] + lline),
                          wl[s].data.eq(line8 if ELEMENT_BYTES[s] == 1 else line32),
                          wl[s].en.eq((line_end & (F["sp"] == SP[s])).replicate(len(wl[s].en)))]
         add_event("load_busy", le.complete, le.cycles)
@@ -613,28 +673,24 @@ class Accelerator(wiring.Component):
         srow = Signal(XB)
         scur = Signal(XB)
         s_data = se.step >= L
-        scb = Mux(sstart | ~s_data, 0, sbeat)
-        scx = Mux(sstart, 0, sx)
-        csrow = Mux(sstart, S["ext_addr"][:XB], srow)
-        cscur = Mux(sstart, S["ext_addr"][:XB], scur)
-        csline = Mux(sstart, 0, sline)
-        scy = Mux(sstart, 0, sy)
+        # as in the load engine: counters clear at completion, addresses load at the start step (used
+        # from step L >= 1 on; the first line is read at step L - 1, line 0 then)
+        scb, scx, scy, csrow, cscur, csline = sbeat, sx, sy, srow, scur, sline
         s_line_end = se.active & is_store & s_data & (scb == sbeats - 1)
         s_last_line = (scx + 1 >= S["x_size"]) & (scy + 1 >= S["y_size"])
         sempty = (S["x_size"] == 0) | (S["y_size"] == 0)
         se.set_last(m, Mux(is_store, Mux(sempty, se.step == L - 1, s_line_end & s_last_line),
                            Mux(is_rdperf, se.step == L + perf_cycles - 1, 1)))
         sbytes_r = Signal(_bits(max_event(cfg, ["STORE"], "dma_store_bytes")))
-        sbytes = Mux(sstart, 0, sbytes_r) + Mux(s_line_end, snbytes, 0)
-        with m.If(se.active):
-            m.d.sync += sbytes_r.eq(sbytes)
+        sbytes = sbytes_r + Mux(s_line_end, snbytes, 0)
         # RDPERF: in its first n_beats data steps, the k counters at the ring's head (docs/isa.md)
         pidx = Signal(range(perf_cycles + 1))
         m.d.comb += pidx.eq(se.step - L)
         perf_write = se.active & is_rdperf & s_data & (pidx < n_beats)
+        with m.If(sstart):
+            m.d.sync += [srow.eq(S["ext_addr"][:XB]), scur.eq(S["ext_addr"][:XB])]
         with m.If(se.active):
-            m.d.sync += [sbeat.eq(scb), sx.eq(scx), sy.eq(scy), srow.eq(csrow), scur.eq(cscur),
-                         sline.eq(csline)]
+            m.d.sync += sbytes_r.eq(sbytes)
             with m.If(is_store & s_data):
                 m.d.sync += sbeat.eq(Mux(scb == sbeats - 1, 0, scb + 1))
             with m.If(s_line_end):
@@ -642,6 +698,8 @@ class Accelerator(wiring.Component):
                 m.d.sync += [sline.eq(csline + 1), sx.eq(Mux(last_x, 0, scx + 1)), sy.eq(scy + last_x),
                              srow.eq(Mux(last_x, csrow + S["y_stride"], csrow)),
                              scur.eq(Mux(last_x, csrow + S["y_stride"], cscur + S["x_stride"]))]
+            with m.If(se.complete):
+                m.d.sync += [sbeat.eq(0), sx.eq(0), sy.eq(0), sline.eq(0), sbytes_r.eq(0)]
         # the scratchpad line of the slot that contains the next step
         rd_line = S["sp_addr"] + csline + s_line_end
         for s in SPACE_ENUM:
@@ -688,8 +746,9 @@ class Accelerator(wiring.Component):
         # position in the K tiles: tile index and step within its slot (from step `pre` on)
         tpos_r = Signal(lr + 1)                       # saturates at rows: only 0, < rows, >= rows - 1 matter
         tidx_r = Signal(5)
-        tpos = Mux(gstart, 0, tpos_r)
-        tidx = Mux(gstart, 0, tidx_r)
+        # (these counters clear at completion: 0 when the next GEMM starts, no start multiplexer)
+        tpos = tpos_r
+        tidx = tidx_r
         in_tiles = step >= pre
         # the tile's stream position (x, y) in its slot; son: lines left to stream in this slot
         px_r = Signal(8)
@@ -711,12 +770,12 @@ class Accelerator(wiring.Component):
         # the end: rows + cols steps after the last tile's slot
         in_drain = tidx > G["kt"]
         dcnt_r = Signal(range(R + C + 1))
-        dcnt = Mux(gstart, 0, dcnt_r)
+        dcnt = dcnt_r
         with m.If(ge.active):
             m.d.sync += dcnt_r.eq(Mux(in_drain, dcnt + 1, 0))
         ge.set_last(m, Mux(is_gemm, in_drain & (dcnt == R + C - 1), 1))
         macs_r = Signal(_bits(max_event(cfg, ["GEMM"], "macs")))
-        macs = Mux(gstart, 0, macs_r) + Mux(streaming, R * C, 0)
+        macs = macs_r + Mux(streaming, R * C, 0)
         with m.If(ge.active):
             m.d.sync += macs_r.eq(macs)
         # activations: the walker runs on across tiles (tile t's base is act + t*ny*act_ys)
@@ -724,7 +783,7 @@ class Accelerator(wiring.Component):
         m.d.comb += act_w.advance.eq(streaming)
         # weights: tile 0 in steps 0..rows-1, tile t+1 in the first rows steps of tile t's slot
         wcnt_r = Signal(_bits(MAX_KTILES * R))
-        wcnt = Mux(gstart, 0, wcnt_r)
+        wcnt = wcnt_r
         wread = gact & G["preload"] & ((step < R) | (in_tiles & (tpos < R) & (tidx < G["kt"])))
         with m.If(ge.active):
             m.d.sync += wcnt_r.eq(wcnt + wread)
@@ -750,9 +809,9 @@ class Accelerator(wiring.Component):
         ox_r = Signal(8)
         oy_r = Signal(8)
         otile_r = Signal(5)
-        ox = Mux(gstart, 0, ox_r)
-        oy = Mux(gstart, 0, oy_r)
-        otile = Mux(gstart, 0, otile_r)
+        ox = ox_r
+        oy = oy_r
+        otile = otile_r
         ox_last = ox + 1 >= G["nx"]
         olast = ox_last & (oy + 1 >= G["ny"])
         with m.If(ge.active):
@@ -760,11 +819,20 @@ class Accelerator(wiring.Component):
             with m.If(gwrite):
                 m.d.sync += [ox_r.eq(Mux(ox_last, 0, ox + 1)), oy_r.eq(Mux(olast, 0, oy + ox_last)),
                              otile_r.eq(otile + olast)]
+        with m.If(ge.complete):
+            m.d.sync += [r.eq(0) for r in (tpos_r, tidx_r, dcnt_r, macs_r, wcnt_r, ox_r, oy_r, otile_r)]
         accw = _Walker(m, "gacc", _bits(cfg.lines("ACC") - 1), gstart, G["acc"], G["nx"], G["acc_xs"], G["acc_ys"], wrap=olast)
         m.d.comb += accw.advance.eq(gwrite)
         old = rg["ACC"].data
         use_old = G["accumulate"] | (otile != 0)
-        gsum = Cat(*[(arr.o_data[j] + Mux(use_old, old[32 * j:32 * j + 32], 0))[:32] for j in range(C)])
+        if self.array_dsp == "ecp5":
+            # the ECP5's CCU2C takes the gated operand into the LUTs of its carry chain
+            gsum = Cat(*[(arr.o_data[j] + Mux(use_old, old[32 * j:32 * j + 32], 0))[:32] for j in range(C)])
+        else:
+            # the sum, or the result alone, selected after the adder: on the iCE40 an operand gated
+            # in front of a carry chain takes a LUT of its own per bit (tiny top: ~100 logic cells)
+            gsum = Cat(*[Mux(use_old, (arr.o_data[j] + old[32 * j:32 * j + 32])[:32], arr.o_data[j].as_unsigned())
+                         for j in range(C)])
         m.d.comb += [
             rg["ACT"].addr.eq(act_w.cur),
             rg["WGT"].addr.eq(G["wgt"] + wcnt),
