@@ -27,7 +27,7 @@ from nnaccel.hwconfig import ELEMENT_BYTES, mul_piece
 from nnaccel.isa.table import ADD_LEFT_SHIFT, VEC_FUNCS
 
 from .decoder import field, opcode_of
-from .vector import INT32_MIN, clamp
+from .vector import INT32_MAX, clamp
 
 __all__ = ["VectorEngine"]
 
@@ -219,6 +219,10 @@ class VectorEngine(wiring.Component):
         # (a function that holds per-element parameters in it), so lane ``l`` always finds its
         # element's value in register ``l``: no multiplexer over the line's groups. Each line
         # rotates the slot ``nchunks`` times, a whole turn, so every line starts as loaded.
+        # Only up to 4 groups a line (tiny): the load / rotate choice costs a LUT per flip-flop,
+        # which iCE40 packs with the flip-flop, while ECP5 counts it (small, 8 groups: measured
+        # +435 TRELLIS_COMB with rotation; its 8:1 multiplexers use the slices' wide muxes).
+        rotate = 1 < nchunks <= 4
         group_end = vcomp & (vsub == S - 1)
         for (kind, b, k), srcs in sorted(loads.items()):
             n_el = C if kind == "pe" else 1
@@ -231,7 +235,7 @@ class VectorEngine(wiring.Component):
                     rot = rot | f[fname]
             with m.If(pvalid & self.busy & hit):
                 m.d.sync += [rs[n].eq(vecdata[32 * n:32 * n + b]) for n in range(n_el)]
-            if kind == "pe" and nchunks > 1:
+            if kind == "pe" and rotate:
                 with m.Elif(group_end & rot):
                     m.d.sync += [rs[n].eq(rs[(n + lanes) % C]) for n in range(n_el)]
         lc = C.bit_length() - 1                       # cols is a power of two: entry e = line e >> lc
@@ -252,8 +256,11 @@ class VectorEngine(wiring.Component):
 
             slot = {}
             for key, rs in regs.items():
-                if key[0] == "pe":
+                if key[0] == "pe" and rotate:
                     slot[key] = rs[lane]             # rotated into place (see the slots above)
+                elif key[0] == "pe":
+                    slot[key] = Signal(signed(key[1]), name=f"l{lane}_par{key[1]}_{key[2]}")
+                    m.d.comb += slot[key].eq(pick(rs))
 
             def par(fname, pname, slot=slot):
                 vf = vf_of[fname]
@@ -344,7 +351,7 @@ class VectorEngine(wiring.Component):
             with m.Elif(f["CLAMP"]):
                 m.d.comb += v.eq(a_act)
             with m.Else():
-                m.d.comb += v.eq(qs
+                m.d.comb += v.eq(sat(m, u, 11, f"us{lane}")
                                  + by_func([("REQ", "zo"), ("ADDQ", "zo"), ("SUBQ", "zo"), ("MULQ", "zo")], 0))
             lo = by_func([(vf.name, "lo") for vf in VEC_FUNCS if "lo" in vf.params], 0)
             hi = by_func([(vf.name, "hi") for vf in VEC_FUNCS if "hi" in vf.params], 0)
@@ -440,7 +447,7 @@ def _mag_piece(m: Module, v, s, idx, w: int, name: str):
     return out
 
 
-def _product(m: Module, a, b, steps: int, phase, en, name: str, nudge=None, nudge_neg=None):
+def _product(m: Module, a, b, steps: int, phase, en, name: str, nudge=None):
     """The signed 64-bit product of the int32 values ``a`` and ``b``: with ``steps`` 1 one 32 x 32
     multiplier; else in sign-magnitude over ``steps`` cycles (``phase`` 0 .. ``steps - 1``, ``a``
     and ``b`` held still; ``en`` in each of them), one unsigned piece a cycle (32 x 16 for 2 steps,
@@ -453,15 +460,13 @@ def _product(m: Module, a, b, steps: int, phase, en, name: str, nudge=None, nudg
     the rest (arithmetic shift); after the last phase ``acc`` is 0 again. The last phase's sum
     above ``lo`` is the product (its magnitude is below 2**63, every partial sum fits ``acc``).
 
-    With ``nudge`` (1 bit, steady over the phases) the result is the product plus 2**30 (minus
-    2**30 with ``nudge_neg`` too): ``acc`` is 0 in phase 0, so its bits 30 up there are the nudge
-    (SRDHM's rounding addend, :func:`mbqm`), which costs no adder."""
+    With ``nudge`` (1 bit, steady over the phases) the result is the product plus 2**30: ``acc``
+    is 0 in phase 0, so its bit 30 there is the nudge (SRDHM's rounding addend, :func:`mbqm`),
+    which costs no adder."""
     if nudge is None:
         nudge = Const(0, 1)
-    if nudge_neg is None:
-        nudge_neg = Const(0, 1)
     if steps == 1:
-        return a * b + Mux(nudge, Mux(nudge_neg, -(1 << 30), 1 << 30), 0)
+        return a * b + Mux(nudge, 1 << 30, 0)
     wa, wb = mul_piece(steps)
     na = 32 // wa
     assert na * (32 // wb) == steps
@@ -479,8 +484,7 @@ def _product(m: Module, a, b, steps: int, phase, en, name: str, nudge=None, nudg
     addend = Signal(W, name=f"{name}_add")
     t = Signal(signed(W), name=f"{name}_t")
     acc_in = Signal(signed(W), name=f"{name}_accin")
-    first = nudge & (phase == 0)
-    m.d.comb += acc_in.eq(acc | (first << 30) | ((first & nudge_neg).replicate(W - 31) << 31))
+    m.d.comb += acc_in.eq(acc | ((nudge & (phase == 0)) << 30))
     m.d.comb += [addend.eq(piece ^ neg.replicate(W)), t.eq((Cat(neg, acc_in) + Cat(neg, addend))[1:W + 1])]
     shift = ~phase[0]
     with m.If(en):
@@ -502,16 +506,14 @@ def sat(m: Module, x, bits: int, name: str):
 def mbqm(m: Module, x, mult, e, div, k, name: str, steps: int = 1, phase=None, en=None, nudge=None):
     """``multiply_by_quantized_multiplier(x, mult, e)`` for int32 ``x`` / ``mult`` and a 6-bit
     signed ``e``: returns ``(ab, out)``, ``ab`` the 64-bit product ``wrap32(x << max(e, 0)) * mult``
-    plus SRDHM's nudge when ``nudge`` (default: ``~div``; else the product itself) and ``out`` the
-    result (34 bits; an int32 unless ``div``). SRDHM, ``trunc((p + (2**30 if p >= 0 else 1 -
-    2**30)) / 2**31)`` for the product ``p``, is ``h = floor((p + 2**30) / 2**31)`` for every ``p``
-    (for ``p < 0`` the sum is negative, and truncating it is flooring it plus ``2**31 - 1``); it is
-    ``2**31`` only for ``INT32_MIN * INT32_MIN``, which saturates to ``INT32_MAX`` =
-    ``floor((p - 2**30) / 2**31)``: the nudge, ``2**30`` or then ``-2**30``, is added in the
-    product's accumulator. The rounding division by ``2**r`` (``r = max(-e, 0)`` up to 32),
-    ``(h + (2**r >> 1) - (h < 0 and r > 0)) >> r``, is ``(y + 2 * (2**r >> 1) - 2 * (y < 0 and r >
-    0)) >> (r + 1)`` for ``y = ab >> 30`` (``h = y >> 1``, and floors compose). DIV's ``ab >> (30 +
-    k)`` is ``y >> k`` on the same adder (adding 0) and right shifter.
+    plus ``2**30`` when ``nudge`` (default: ``~div``; else the product itself) and ``out`` the result
+    (34 bits; an int32 unless ``div``). SRDHM, ``trunc((p + (2**30 if p >= 0 else 1 - 2**30)) /
+    2**31)`` for the product ``p``, is ``floor((p + 2**30) / 2**31)`` for every ``p`` (for ``p < 0``
+    the sum is negative, and truncating it is flooring it plus ``2**31 - 1``): bits 31 up of ``ab``,
+    with the nudge added in the product's accumulator; it is ``2**31`` only for ``INT32_MIN *
+    INT32_MIN``, which saturates. The rounding division by ``2**r`` (``r = max(-e, 0)`` up to 32)
+    is ``(h + (2**r >> 1) - (h < 0 and r > 0)) >> r``. With ``div`` the same right shifter makes
+    DIV's ``ab >> (30 + k)`` as ``(ab >> 30) >> k`` (no nudge then).
 
     ``steps`` (``vector_mul_steps``) > 1 forms the product over that many cycles, ``phase`` 0 ..
     ``steps - 1`` (``x``, ``mult`` held still meanwhile, ``en`` in each of them and only then): see
@@ -521,20 +523,18 @@ def mbqm(m: Module, x, mult, e, div, k, name: str, steps: int = 1, phase=None, e
     m.d.comb += scaled.eq((x << left)[:32])
     if nudge is None:
         nudge = ~div
-    sat_ = (scaled == INT32_MIN) & (mult == INT32_MIN)
     ab = Signal(signed(64), name=f"{name}_ab")
-    m.d.comb += ab.eq(_product(m, scaled, mult, steps, phase, en, name, nudge, sat_))
-    y = ab[30:64].as_signed()                   # 34 bits
+    m.d.comb += ab.eq(_product(m, scaled, mult, steps, phase, en, name, nudge))
+    high = ab[31:64]                            # 33 bits: [-2**31 + 1, 2**31]
+    h = Signal(signed(32), name=f"{name}_h")
+    m.d.comb += h.eq(Mux(high[32] ^ high[31], INT32_MAX, high[:32]))
     rr = Signal(range(33), name=f"{name}_rr")
     m.d.comb += rr.eq(Mux(e[-1], -e, 0))
-    rnd = Signal(34, name=f"{name}_rnd")        # 2 * (2**r >> 1) - 2 * (y < 0 and r > 0); 0 for DIV
-    onehot = (Const(1, 34) << rr)[:34]          # 2**r; below it 2**r - 1 (shifts of constants:
-    below = ~(Const((1 << 34) - 1, 34) << rr)[:34]  # no comparator, no carry chain)
-    m.d.comb += rnd.eq(Mux(div | (rr == 0), 0, Mux(y[-1], below & ~1, onehot)))
-    t = Signal(signed(35), name=f"{name}_t")
-    m.d.comb += t.eq(y + rnd)
-    right = Signal(range(34), name=f"{name}_right")
-    m.d.comb += right.eq(Mux(div, k, rr + 1))
+    half = Signal(33, name=f"{name}_half")
+    m.d.comb += half.eq((Const(1, 34) << rr)[1:34])
+    t = Signal(signed(34), name=f"{name}_t")
+    m.d.comb += t.eq(Mux(div, ab[30:].as_signed(), h + half - (h[-1] & (rr != 0))))
+    right = Mux(div, k, rr)
     out = Signal(signed(34), name=f"{name}_out")
     m.d.comb += out.eq(t >> right)
     return ab, out
