@@ -27,7 +27,7 @@ from nnaccel.hwconfig import ELEMENT_BYTES, mul_piece
 from nnaccel.isa.table import ADD_LEFT_SHIFT, VEC_FUNCS
 
 from .decoder import field, opcode_of
-from .vector import INT32_MAX, INT32_MIN, clamp
+from .vector import INT32_MAX, clamp
 
 __all__ = ["VectorEngine"]
 
@@ -215,14 +215,29 @@ class VectorEngine(wiring.Component):
         m.d.sync += [pvalid.eq(vparam_phase), pline.eq(pcnt)]
         vecdata = self.vec_data
         regs = {}
+        # A per-element slot rotates by one lane group after each group its function computes
+        # (a function that holds per-element parameters in it), so lane ``l`` always finds its
+        # element's value in register ``l``: no multiplexer over the line's groups. Each line
+        # rotates the slot ``nchunks`` times, a whole turn, so every line starts as loaded.
+        # Only up to 4 groups a line (tiny): the load / rotate choice costs a LUT per flip-flop,
+        # which iCE40 packs with the flip-flop, while ECP5 counts it (small, 8 groups: measured
+        # +435 TRELLIS_COMB with rotation; its 8:1 multiplexers use the slices' wide muxes).
+        rotate = 1 < nchunks <= 4
+        group_end = vcomp & (vsub == S - 1)
         for (kind, b, k), srcs in sorted(loads.items()):
             n_el = C if kind == "pe" else 1
             regs[(kind, b, k)] = rs = [Signal(signed(b), name=f"par_{kind}{b}_{k}_{n}") for n in range(n_el)]
             hit = Const(0, 1)
+            rot = Const(0, 1)
             for fname, j in srcs:
                 hit = hit | (f[fname] & (pline == j))
+                if kind == "pe" and vf_of[fname].params[j] not in vf_of[fname].per_tensor:
+                    rot = rot | f[fname]
             with m.If(pvalid & self.busy & hit):
                 m.d.sync += [rs[n].eq(vecdata[32 * n:32 * n + b]) for n in range(n_el)]
+            if kind == "pe" and rotate:
+                with m.Elif(group_end & rot):
+                    m.d.sync += [rs[n].eq(rs[(n + lanes) % C]) for n in range(n_el)]
         lc = C.bit_length() - 1                       # cols is a power of two: entry e = line e >> lc
         lut_row = Cat(*[vecdata[32 * n:32 * n + 8] for n in range(C)])
         lut_we = pvalid & self.busy & is_lut & (pline < lut_lines)
@@ -241,7 +256,9 @@ class VectorEngine(wiring.Component):
 
             slot = {}
             for key, rs in regs.items():
-                if key[0] == "pe":
+                if key[0] == "pe" and rotate:
+                    slot[key] = rs[lane]             # rotated into place (see the slots above)
+                elif key[0] == "pe":
                     slot[key] = Signal(signed(key[1]), name=f"l{lane}_par{key[1]}_{key[2]}")
                     m.d.comb += slot[key].eq(pick(rs))
 
@@ -277,14 +294,15 @@ class VectorEngine(wiring.Component):
                          b_act.eq(Mux(V["signed"], b8.as_signed(), b8.as_unsigned()))]
 
             # one 32-bit adder: acc + bias (REQ, BIAS), abs(acc) + half (DIV), a (+ acc) (SUMW)
-            mag = Mux(a_acc < 0, -a_acc, a_acc)[:32]
+            # (DIV: abs(acc) = (acc ^ sign) + sign, the sign the adder's carry-in)
+            cin = f["DIV"] & a_acc[-1]
             add_a = Signal(32, name=f"adda{lane}")
             add_b = Signal(32, name=f"addb{lane}")
-            m.d.comb += [add_a.eq(Mux(f["DIV"], mag, Mux(f["SUMW"] & ~V["accumulate"], 0, a_acc))),
+            m.d.comb += [add_a.eq(Mux(f["DIV"], a_acc ^ cin.replicate(32), Mux(f["SUMW"] & ~V["accumulate"], 0, a_acc))),
                          add_b.eq(Mux(f["SUMW"], a_act, by_func([("REQ", "bias"), ("BIAS", "bias"),
                                                                   ("DIV", "half")], 0)))]
             sum32 = Signal(signed(32), name=f"sum{lane}")
-            m.d.comb += sum32.eq((add_a + add_b)[:32])
+            m.d.comb += sum32.eq((Cat(cin, add_a) + Cat(cin, add_b))[1:33])
             # the zero-point differences (ADDQ / SUBQ steps 0 and 1, MULQ's product)
             da = Signal(signed(10), name=f"da{lane}")
             db = Signal(signed(10), name=f"db{lane}")
@@ -313,8 +331,9 @@ class VectorEngine(wiring.Component):
                 m.d.comb += [x_in.eq(sum32), m_in.eq(par("REQ", "mult")), e_in.eq(par("REQ", "shift"))]
             # DIV: q = (x * m) >> (30 + k), k = (s - 30) & 31, on mbqm's product and right shifter
             k = (par("DIV", "s") + 2)[:5]
+            # the exact product for DIV and MULQ's step 0, SRDHM's nudge in it for the others
             ab, q = mbqm(m, x_in, m_in, e_in, f["DIV"], k, name=f"u{lane}", steps=M, phase=vphase,
-                         en=vcomp & mulf)
+                         en=vcomp & mulf, nudge=~(f["DIV"] | (f["MULQ"] & (vstep == 0))))
             u = q[:32].as_signed()
             sdone = vcomp & vstep_done                 # a step's product is complete this cycle
             with m.If(sdone & f["MULQ"] & (vstep == 0)):
@@ -322,7 +341,8 @@ class VectorEngine(wiring.Component):
             with m.If(sdone & addsub & (vstep == 0)):
                 m.d.sync += x1.eq(u)
             with m.If(sdone & addsub & (vstep == 1)):
-                m.d.sync += x1.eq(Mux(f["SUBQ"], x1 - u, x1 + u))
+                sub = f["SUBQ"]                        # x1 - u = x1 + ~u + 1: one adder
+                m.d.sync += x1.eq((Cat(sub, x1) + Cat(sub, u ^ sub.replicate(32)))[1:33])
             qs = sat(m, q, 11, f"qs{lane}")
             # one clamp, on 12-bit values (the module docstring says why this is exact)
             v = Signal(signed(12), name=f"v{lane}")
@@ -427,7 +447,7 @@ def _mag_piece(m: Module, v, s, idx, w: int, name: str):
     return out
 
 
-def _product(m: Module, a, b, steps: int, phase, en, name: str):
+def _product(m: Module, a, b, steps: int, phase, en, name: str, nudge=None):
     """The signed 64-bit product of the int32 values ``a`` and ``b``: with ``steps`` 1 one 32 x 32
     multiplier; else in sign-magnitude over ``steps`` cycles (``phase`` 0 .. ``steps - 1``, ``a``
     and ``b`` held still; ``en`` in each of them), one unsigned piece a cycle (32 x 16 for 2 steps,
@@ -438,9 +458,15 @@ def _product(m: Module, a, b, steps: int, phase, en, name: str):
     signs differ (``~v + 1``: the inverted piece and a carry-in); after an even phase (the next
     one's column is higher) the sum's low 16 bits are final and move to ``lo`` and ``acc`` keeps
     the rest (arithmetic shift); after the last phase ``acc`` is 0 again. The last phase's sum
-    above ``lo`` is the product (its magnitude is below 2**63, every partial sum fits ``acc``)."""
+    above ``lo`` is the product (its magnitude is below 2**63, every partial sum fits ``acc``).
+
+    With ``nudge`` (1 bit, steady over the phases) the result is the product plus 2**30: ``acc``
+    is 0 in phase 0, so its bit 30 there is the nudge (SRDHM's rounding addend, :func:`mbqm`),
+    which costs no adder."""
+    if nudge is None:
+        nudge = Const(0, 1)
     if steps == 1:
-        return a * b
+        return a * b + Mux(nudge, 1 << 30, 0)
     wa, wb = mul_piece(steps)
     na = 32 // wa
     assert na * (32 // wb) == steps
@@ -457,7 +483,9 @@ def _product(m: Module, a, b, steps: int, phase, en, name: str):
     lo = Signal(16 * (steps // 2), name=f"{name}_lo")
     addend = Signal(W, name=f"{name}_add")
     t = Signal(signed(W), name=f"{name}_t")
-    m.d.comb += [addend.eq(piece ^ neg.replicate(W)), t.eq((Cat(neg, acc) + Cat(neg, addend))[1:W + 1])]
+    acc_in = Signal(signed(W), name=f"{name}_accin")
+    m.d.comb += acc_in.eq(acc | ((nudge & (phase == 0)) << 30))
+    m.d.comb += [addend.eq(piece ^ neg.replicate(W)), t.eq((Cat(neg, acc_in) + Cat(neg, addend))[1:W + 1])]
     shift = ~phase[0]
     with m.If(en):
         m.d.sync += acc.eq(Mux(phase == steps - 1, 0, Mux(shift, t >> 16, t)))
@@ -475,13 +503,17 @@ def sat(m: Module, x, bits: int, name: str):
     return out
 
 
-def mbqm(m: Module, x, mult, e, div, k, name: str, steps: int = 1, phase=None, en=None):
+def mbqm(m: Module, x, mult, e, div, k, name: str, steps: int = 1, phase=None, en=None, nudge=None):
     """``multiply_by_quantized_multiplier(x, mult, e)`` for int32 ``x`` / ``mult`` and a 6-bit
-    signed ``e``: returns ``(ab, out)``, ``ab = wrap32(x << max(e, 0)) * mult`` the 64-bit product
-    and ``out`` the result (34 bits; an int32 unless ``div``). SRDHM's division by ``2**31`` toward
-    zero is the floor plus one when negative and inexact; the rounding division by ``2**r`` (``r =
-    max(-e, 0)`` up to 32) is ``(h + (2**r >> 1) - (h < 0 and r > 0)) >> r``. With ``div`` the same
-    right shifter makes DIV's ``ab >> (30 + k)`` as ``(ab >> 30) >> k``.
+    signed ``e``: returns ``(ab, out)``, ``ab`` the 64-bit product ``wrap32(x << max(e, 0)) * mult``
+    plus ``2**30`` when ``nudge`` (default: ``~div``; else the product itself) and ``out`` the result
+    (34 bits; an int32 unless ``div``). SRDHM, ``trunc((p + (2**30 if p >= 0 else 1 - 2**30)) /
+    2**31)`` for the product ``p``, is ``floor((p + 2**30) / 2**31)`` for every ``p`` (for ``p < 0``
+    the sum is negative, and truncating it is flooring it plus ``2**31 - 1``): bits 31 up of ``ab``,
+    with the nudge added in the product's accumulator; it is ``2**31`` only for ``INT32_MIN *
+    INT32_MIN``, which saturates. The rounding division by ``2**r`` (``r = max(-e, 0)`` up to 32)
+    is ``(h + (2**r >> 1) - (h < 0 and r > 0)) >> r``. With ``div`` the same right shifter makes
+    DIV's ``ab >> (30 + k)`` as ``(ab >> 30) >> k`` (no nudge then).
 
     ``steps`` (``vector_mul_steps``) > 1 forms the product over that many cycles, ``phase`` 0 ..
     ``steps - 1`` (``x``, ``mult`` held still meanwhile, ``en`` in each of them and only then): see
@@ -489,15 +521,13 @@ def mbqm(m: Module, x, mult, e, div, k, name: str, steps: int = 1, phase=None, e
     left = Mux(e[-1], 0, e[:5])
     scaled = Signal(signed(32), name=f"{name}_scaled")
     m.d.comb += scaled.eq((x << left)[:32])
+    if nudge is None:
+        nudge = ~div
     ab = Signal(signed(64), name=f"{name}_ab")
-    m.d.comb += ab.eq(_product(m, scaled, mult, steps, phase, en, name))
-    s = Signal(signed(65), name=f"{name}_s")
-    m.d.comb += s.eq(ab + Mux(ab[-1], 1 - (1 << 30), 1 << 30))
-    high = Signal(signed(34), name=f"{name}_high")
-    m.d.comb += high.eq((s >> 31) + (s[-1] & (s[:31] != 0)))
+    m.d.comb += ab.eq(_product(m, scaled, mult, steps, phase, en, name, nudge))
+    high = ab[31:64]                            # 33 bits: [-2**31 + 1, 2**31]
     h = Signal(signed(32), name=f"{name}_h")
-    sat_ = (scaled == INT32_MIN) & (mult == INT32_MIN)
-    m.d.comb += h.eq(Mux(sat_, INT32_MAX, high[:32]))
+    m.d.comb += h.eq(Mux(high[32] ^ high[31], INT32_MAX, high[:32]))
     rr = Signal(range(33), name=f"{name}_rr")
     m.d.comb += rr.eq(Mux(e[-1], -e, 0))
     half = Signal(33, name=f"{name}_half")

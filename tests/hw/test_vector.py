@@ -124,7 +124,9 @@ def test_mbqm_halves_match_golden(steps):
     32x32 product, SRDHM, rounding shift; what each accelerator lane is built from, ADDQ / SUBQ
     use it three times) equals ``quant.multiply_by_quantized_multiplier``, with the product formed
     in one cycle or over ``steps`` (``vector_mul_steps``: sign-magnitude pieces accumulated; the
-    64-bit product ``ab`` is checked too, against Python's exact product)."""
+    64-bit ``ab`` is checked too, against Python's exact product: plus SRDHM's nudge 2**30, which
+    the product's accumulator adds, for mbqm; exact for DIV, whose ``out`` is the floor of
+    ``ab / 2**(30 + k)``)."""
     from amaranth.hdl import Module, Signal, signed
     from nnaccel.hw.vecengine import mbqm
     m = Module()
@@ -133,7 +135,9 @@ def test_mbqm_halves_match_golden(steps):
     shift = Signal(signed(6))             # the ISA counts a shift's low 6 bits (VecFunc.bits)
     phase = Signal(2)
     en = Signal()
-    ab, out = mbqm(m, x, mult, shift, 0, 0, name="mbqm", steps=steps, phase=phase, en=en)
+    div = Signal()
+    k = Signal(5)
+    ab, out = mbqm(m, x, mult, shift, div, k, name="mbqm", steps=steps, phase=phase, en=en)
     seen = Signal()
     m.d.sync += seen.eq(en)               # a clock domain even when the product has no register
     rng = np.random.default_rng(9)
@@ -145,23 +149,27 @@ def test_mbqm_halves_match_golden(steps):
               (quant.INT32_MIN, quant.INT32_MAX, 0), (quant.INT32_MAX, quant.INT32_MIN, 0),
               (quant.INT32_MIN, -1, 0), (-1, quant.INT32_MIN, -5), (0, quant.INT32_MIN, 0),
               (quant.INT32_MIN, 0, 0), (-65536, 65535, 0), (65535, -65536, 7), (-1, -1, 0)]
-    got, got_ab = [], []
+    ks = [int(v) for v in rng.integers(0, 32, len(cases))]
+    got, got_ab, got_div, got_div_ab = [], [], [], []
 
     async def bench(ctx):
-        for a, mm, s in cases:
-            ctx.set(x, a)
-            ctx.set(mult, mm)
-            ctx.set(shift, s)
-            ctx.set(en, 1)
-            for p in range(steps):        # the pieces, one a cycle; the result in the last
-                ctx.set(phase, p)
-                if p == steps - 1:
-                    got.append(ctx.get(out))
-                    got_ab.append(ctx.get(ab))
+        for (a, mm, s), kk in zip(cases, ks):
+            for d in (0, 1):              # mbqm, then DIV's product and shift (e = 0)
+                ctx.set(x, a)
+                ctx.set(mult, mm)
+                ctx.set(shift, 0 if d else s)
+                ctx.set(div, d)
+                ctx.set(k, kk)
+                ctx.set(en, 1)
+                for p in range(steps):    # the pieces, one a cycle; the result in the last
+                    ctx.set(phase, p)
+                    if p == steps - 1:
+                        (got_div if d else got).append(ctx.get(out))
+                        (got_div_ab if d else got_ab).append(ctx.get(ab))
+                    await ctx.tick()
+                ctx.set(en, 0)            # a cycle without en must not disturb the next product
+                ctx.set(phase, 1)
                 await ctx.tick()
-            ctx.set(en, 0)                # a cycle without en must not disturb the next product
-            ctx.set(phase, 1)
-            await ctx.tick()
 
     sim = Simulator(m)
     sim.add_clock(1e-6)
@@ -171,4 +179,7 @@ def test_mbqm_halves_match_golden(steps):
     want = [int(quant.multiply_by_quantized_multiplier(np.int64(v), mm, s)) for v, (_, mm, s) in zip(xs, cases)]
     assert got == want
     want_ab = [int(quant.wrap_int32(np.int64(int(v) << max(s, 0)))) * mm for v, (_, mm, s) in zip(xs, cases)]
-    assert got_ab == want_ab
+    assert got_ab == [p + (1 << 30) for p in want_ab]
+    want_div = [int(v) * mm for v, (_, mm, _) in zip(xs, cases)]
+    assert got_div_ab == want_div
+    assert got_div == [p >> (30 + kk) for p, kk in zip(want_div, ks)]
