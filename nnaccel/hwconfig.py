@@ -266,7 +266,7 @@ _NEED_WHY = {"ACT": "two activation tiles", "WGT": "one weight tile",
 PRESETS: dict[str, HwConfig] = {
     # iCE40UP5K: every scratchpad in EBR (a bank needs one write and one read port; the SPRAMs have
     # a single port; an EBR is at most 16 bits wide, so a 128-bit ACC / VEC line takes 8 side by
-    # side): ACT 8 + WGT 2 + ACC 8 + VEC 8 + the LUT table 2 = 28 of the 30 EBRs. One ACC bank: two
+    # side): ACT 8 + WGT 2 + ACC 8 + VEC 8 + the LUT table 2 + the counter ring 2 = 30 EBRs. One ACC bank: two
     # took 16 EBR, and with two every other way to 30 needs an SPRAM (ACT 2 KiB saves only 4); it
     # also saves the ACC bank multiplexers, but GEMM and VEC no longer overlap (`bench gemm --size
     # 256` 95.29% -> 89.62%, the FC program of tests/hw/test_top.py 1,495 -> 1,849 cycles). Every
@@ -285,8 +285,7 @@ PRESETS: dict[str, HwConfig] = {
     # 626 LUT4 fewer than with 4 DSPs, 2 steps saved none; bench gemm --size 256 96.28% -> 86.68%,
     # docs/rtl.md), queues of 4 entries (load and compute 2: `bench gemm --size 256` and
     # bench_mobilenet_block 14x14x96 within 12 cycles of 4) and 32-bit counters (they wrap):
-    # 18,515 of the device's 24,288 TRELLIS_COMB, placed and routed at 10.82 MHz (docs/rtl.md,
-    # Synthesis).
+    # 17,951 of the device's 24,288 TRELLIS_COMB, placed and routed (docs/rtl.md, Synthesis).
     "small": HwConfig(name="small", rows=8, cols=8, act_bytes=32 * 1024, wgt_bytes=8 * 1024,
                       acc_bytes=32 * 1024, vec_bytes=4 * 1024, act_banks=2, wgt_banks=1,
                       acc_banks=2, vector_lanes=1, vector_mul_steps=4, vector_latency=4,
