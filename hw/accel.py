@@ -308,14 +308,6 @@ class _Engine:
         with m.If(self.active):
             m.d.sync += [self.step_r.eq(Mux(self.last, 0, self.step + 1)), self.busy.eq(~self.last)]
 
-    def set_cycles(self, m, value):
-        """The instruction takes ``value`` cycles (read at the start step)."""
-        self.cycles_r = Signal.like(self.cycles)
-        m.d.comb += [self.cycles.eq(Mux(self.busy, self.cycles_r, value)),
-                     self.last.eq(self.step + 1 >= self.cycles)]
-        with m.If(self.active):
-            m.d.sync += self.cycles_r.eq(self.cycles)
-
     def set_last(self, m, last):
         """The instruction ends at the step where ``last`` holds (counting loops, no product);
         ``cycles`` is then ``step + 1`` at the completion step."""
