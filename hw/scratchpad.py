@@ -57,7 +57,7 @@ class BankedScratchpad(Elaboratable):
     ``data`` is the line ``addr`` selected one cycle earlier, read-before-write). Per bank and cycle,
     the write port goes to the first writer (creation order) with ``en`` set whose address lies in
     the bank; the read port to the first reader with ``valid`` set whose address lies in the bank,
-    else to the first reader (valid or not) whose address lies in it, else to the last reader. The bank rules guarantee one
+    else to the last reader (a read nobody needs: its line is never used). The bank rules guarantee one
     writer and one valid reader per bank for valid programs; for a program that breaks them the
     other ports' lines are lost (writes) or wrong (reads).
 
@@ -109,14 +109,14 @@ class BankedScratchpad(Elaboratable):
             for p in self._w:
                 en = en | (p.en & (bank(p.addr) == b))
             m.d.comb += [bk.w_en.eq(en), bk.w_addr.eq(waddr), bk.w_data.eq(wdata)]
-            reqs = [p.valid & (bank(p.addr) == b) for p in self._r] + [bank(p.addr) == b for p in self._r]
-            cands = list(zip(self._r + self._r, reqs))
+            reqs = [p.valid & (bank(p.addr) == b) for p in self._r]
+            cands = list(zip(self._r, reqs))
             raddr = cands[-1][0].addr[:lb]
             for p, req in reversed(cands[:-1]):
                 raddr = Mux(req, p.addr[:lb], raddr)
             m.d.comb += bk.r_addr.eq(raddr)
             needed = Const(0, 1)
-            for req in reqs[:len(self._r)]:
+            for req in reqs:
                 needed = needed | req
             collide = collide | (en & needed & (waddr == raddr))
         m.d.comb += self.collision.eq(collide)
