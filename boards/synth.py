@@ -519,7 +519,7 @@ def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s
     script = ("read_rtlil top.il\ndelete t:$meminit_v2\n"
               f"setparam -set COLLISION_X_MASK 1 t:$memrd_v2 r:MEMID={SCRATCHPAD_MEMID} %i\n")
     if abc:
-        synth = t.synth
+        synth = f"{t.synth} {t.abc_opts}".strip()
         script += f"{synth} -top top -json top.json\n"
     elif t.family == "ice40":
         synth = t.synth + " -noabc"
