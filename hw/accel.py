@@ -805,6 +805,7 @@ class Accelerator(wiring.Component):
             beats = Signal(range(beats_max + 1))
             m.d.comb += beats.eq(Mux(nbytes == 0, 1, (nbytes + dpc - 1) // dpc))
             perf_cycles = _ceil(8 * N_COUNTERS, dpc)
+            # ------------------------------------------------------------ DMA walk
             dbeat = Signal(range(max(2, beats_max)))
             dline = Signal(line_bits)
             dx = Signal(8)
@@ -842,6 +843,7 @@ class Accelerator(wiring.Component):
                             m.d.sync += dcur.eq(dcur + F["x_stride"])
                 with m.If(dma.complete):
                     m.d.sync += [dbeat.eq(0), dx.eq(0), dy.eq(0), dline.eq(0), dbytes_r.eq(0)]
+            # ------------------------------------------------------------ DMA load line
             # LOAD: the line (data or fill) written at the last beat of its slot
             m.d.comb += self.ld_addr.eq(dcur)
             fill8 = F["fill"]
@@ -853,21 +855,31 @@ class Accelerator(wiring.Component):
                 m.d.comb += [wl[s].addr.eq(F["sp_addr"] + dline),
                              wl[s].data.eq(line8 if ELEMENT_BYTES[s] == 1 else line32),
                              wl[s].en.eq((line_end & is_load & (F["sp"] == SP[s])).replicate(len(wl[s].en)))]
+            # ------------------------------------------------------------ DMA store read
             # STORE: the scratchpad line of the slot that contains the next step, read one step ahead
             rd_line = F["sp_addr"] + dline + line_end
             for s in SPACE_ENUM:
                 m.d.comb += [rs[s].addr.eq(rd_line),
                              rs[s].valid.eq(dma.active & is_store & (F["sp"] == SP[s]) & ~(line_end & last_line))]
+            # the line of space sp; only the first st_len bytes are written, so above the 1-byte
+            # spaces' line width only ACC / VEC count (no sp[1] there), and above RDPERF's 8 * k_per
+            # bytes only the line
+            assert SPACE_ENUM == ("ACT", "WGT", "ACC", "VEC")
             level = [rs[s].data for s in SPACE_ENUM]
             for b in range(len(F["sp"])):
                 level = [Mux(F["sp"][b], level[i + 1], level[i]) for i in range(0, len(level), 2)]
+            narrow = 8 * C
+            wide = Mux(F["sp"][0], rs["VEC"].data, rs["ACC"].data)
+            sdata = Cat(level[0][:narrow], wide[narrow:])
+            # ------------------------------------------------------------ DMA store port
             perf_len = Mux(phase == n_beats - 1, 8 * (N_COUNTERS - (n_beats - 1) * k_per), 8 * k_per)
             perf_addr = (F["ext_addr"][:XB] + phase * (8 * k_per))[:XB]
+            pw = 64 * k_per
             m.d.comb += [
                 self.st_en.eq((line_end & is_store) | perf_write),
                 self.st_addr.eq(Mux(is_rdperf, perf_addr, dcur)),
                 self.st_len.eq(Mux(is_rdperf, perf_len, nbytes)),
-                self.st_data.eq(Mux(is_rdperf, self.cnt_data, level[0])),
+                self.st_data.eq(Cat(Mux(is_rdperf, self.cnt_data[:pw], sdata[:pw]), sdata[pw:])),
             ]
             lv, sv = dma.views["load"], dma.views["store"]
             add_event("load_busy", lv.complete, dma.cycles)
@@ -876,7 +888,6 @@ class Accelerator(wiring.Component):
             add_event("dma_store_bytes", dma.complete & is_store, dbytes)
             add_event("dma_store_bytes", dma.complete & is_rdperf, 8 * N_COUNTERS)
             add_event("dma_latency", dma.complete & (is_box | is_rdperf), L)
-
 
         # ---------------------------------------------------------------- GEMM engine (compute queue)
         w = ge.word
