@@ -23,7 +23,9 @@ Inside an instruction (step ``k``, relative to its start):
 
 - LOAD / STORE: ``ext_latency`` steps of memory latency, then one line per
   ``B = max(1, ceil(len * element_bytes / dma_bytes_per_cycle))`` steps; the line is written at the
-  last step of its slot (STORE reads its scratchpad line one step ahead).
+  last step of its slot (STORE reads its scratchpad line one step ahead). With ``dma_engines = 1``
+  (tiny) one engine (:class:`_DmaEngine`: one step counter, one box walk, one byte count) serves
+  the load and store queues, one instruction at a time (``DMA_PRIORITY``'s queue first on a tie).
 - GEMM (``kt + 1`` K tiles, slot ``T = max(nx * ny, rows)`` each): with ``preload``, steps
   ``0 .. rows-1`` read tile 0's weights (loaded into the idle buffer of the array one step later);
   from step ``pre`` on, tile ``t`` streams one activation line per step in steps
@@ -65,6 +67,8 @@ from nnaccel.hwconfig import ELEMENT_BYTES, load_config
 from nnaccel.isa.table import (
     BY_NAME,
     COUNTER_BY_NAME,
+    DMA_PRIORITY,
+    DMA_QUEUES,
     FLAG_CHANNEL,
     INSTRUCTIONS,
     MAX_KTILES,
@@ -314,6 +318,59 @@ class _Engine:
         m.d.comb += [self.cycles.eq(self.step + 1), self.last.eq(last)]
 
 
+class _DmaEngine:
+    """One DMA engine for the load and store queues (``dma_engines = 1``): one step counter and one
+    busy flag; it starts a queue's head in the first cycle in which it is idle and that head can
+    start (fetched, its tokens there), :data:`~nnaccel.isa.table.DMA_PRIORITY`'s queue first when
+    both can; ``store`` is 1 while the instruction running (or starting) is the store queue's.
+
+    ``views[queue]`` stands in for that queue's :class:`_Engine` (``start``, ``busy``, ``active``,
+    ``complete``, ``waiting``, ``word``, ``cycles``: the queue's own head and the shared count), so
+    the tokens, the deadlock check and the counters see two engines of which at most one runs;
+    ``word`` is the running (or starting) instruction, the head of its queue (one multiplexer over
+    the two heads: LOAD and STORE share their field layout, the bits a queue does not keep are 0)."""
+
+    def __init__(self, m: Module, fifos: dict, can_start: dict, step_bits: int, first: str):
+        self.busy = Signal(name="dma_busy")
+        self.store_r = Signal(name="dma_store_r")
+        self.step_r = Signal(step_bits, name="dma_step")
+        self.step = self.step_r               # 0 while idle: it clears at completion
+        self.cycles = Signal(step_bits, name="dma_cyclesc")
+        self.last = Signal(name="dma_last")
+        can = {q: ~self.busy & (fifos[q].count != 0) & can_start[q] for q in ("load", "store")}
+        other = "store" if first == "load" else "load"
+        starts = {first: can[first], other: can[other] & ~can[first]}
+        self.start = Signal(name="dma_start")
+        self.store = Signal(name="dma_store")
+        self.active = Signal(name="dma_active")
+        self.complete = Signal(name="dma_complete")
+        m.d.comb += [self.start.eq(starts["load"] | starts["store"]),
+                     self.store.eq(Mux(self.busy, self.store_r, starts["store"])),
+                     self.active.eq(self.busy | self.start), self.complete.eq(self.active & self.last),
+                     self.cycles.eq(self.step + 1)]
+        self.views = {}
+        for q in ("load", "store"):
+            mine = self.store if q == "store" else ~self.store
+            mine_r = self.store_r if q == "store" else ~self.store_r
+            v = SimpleNamespace(busy=Signal(name=f"{q}_busy"), start=Signal(name=f"{q}_start"),
+                                active=Signal(name=f"{q}_active"), complete=Signal(name=f"{q}_complete"),
+                                waiting=Signal(name=f"{q}_waiting"), cycles=self.cycles)
+            m.d.comb += [v.busy.eq(self.busy & mine_r), v.start.eq(starts[q]), v.active.eq(v.busy | v.start),
+                         v.complete.eq(self.complete & mine),
+                         v.waiting.eq(~v.active & (fifos[q].count != 0)),
+                         fifos[q].count.eq(fifos[q].occ - v.busy), fifos[q].pop.eq(v.complete)]
+            v.word = fifos[q].unpack(m, fifos[q].rdata, f"{q}_word")
+            self.views[q] = v
+        self.word = Signal(128, name="dma_word")
+        m.d.comb += self.word.eq(Mux(self.store, self.views["store"].word, self.views["load"].word))
+        with m.If(self.active):
+            m.d.sync += [self.step_r.eq(Mux(self.last, 0, self.step + 1)), self.busy.eq(~self.last),
+                         self.store_r.eq(self.store)]
+
+    def set_last(self, m, last):
+        m.d.comb += self.last.eq(last)
+
+
 class Accelerator(wiring.Component):
     """The accelerator core for one hardware configuration (ports: control/status, counters, and
     the instruction / load / store ports of external memory; see :class:`SimTop`)."""
@@ -397,13 +454,22 @@ class Accelerator(wiring.Component):
         def hdr(word, flag):
             return field(word, "NOP", flag)
 
-        engines = []
+        oks = []
         for q in range(len(QUEUES)):
             head = fifos[q].unpack(m, fifos[q].rdata, f"{QUEUES[q]}_head")
             ok = Const(1, 1)
             for flag, ch in pops[q].items():
                 ok = ok & (~hdr(head, flag) | (tok[ch] != 0))
-            engines.append(_Engine(m, QUEUES[q], fifos[q], ok & (state == RUN), _bits(max_cycles(cfg, QUEUES[q]))))
+            oks.append(ok & (state == RUN))
+        dma = None
+        if cfg.dma_engines == 1:
+            # one DMA engine for the load and store queues (an ISA rule of the configuration)
+            dma = _DmaEngine(m, {q: fifos[QUEUE_CODE[q]] for q in DMA_QUEUES},
+                             {q: oks[QUEUE_CODE[q]] for q in DMA_QUEUES},
+                             max(_bits(max_cycles(cfg, q)) for q in DMA_QUEUES), DMA_PRIORITY)
+        engines = [dma.views[QUEUES[q]] if dma is not None and QUEUES[q] in DMA_QUEUES else
+                   _Engine(m, QUEUES[q], fifos[q], oks[q], _bits(max_cycles(cfg, QUEUES[q])))
+                   for q in range(len(QUEUES))]
         le, ge, ve, se = (engines[QUEUE_CODE[q]] for q in ("load", "compute", "vector", "store"))
 
         for ch, count in tok.items():
@@ -580,142 +646,248 @@ class Accelerator(wiring.Component):
         line_bits = max(_bits(cfg.lines(s_) - 1) for s_ in SPACE_ENUM)
         beats_max = max(1, _ceil(cfg.line_elems * max(ELEMENT_BYTES.values()), dpc))
 
-        # ---------------------------------------------------------------- load engine
-        w = le.word
-        is_load = field(w, "NOP", "opcode") == opcode_of("LOAD")
-        F = {n: field(w, "LOAD", n) for n in ("sp", "len", "sp_addr", "ext_addr", "x_size", "y_size",
-                                              "x_stride", "y_stride", "pad_top", "pad_bottom",
-                                              "pad_left", "pad_right", "fill")}
-        eb4 = (F["sp"] == SP["ACC"]) | (F["sp"] == SP["VEC"])
-        nbytes = Mux(eb4, F["len"] << 2, F["len"])
-        beats = Signal(range(beats_max + 1))
-        m.d.comb += beats.eq(Mux(nbytes == 0, 1, (nbytes + dpc - 1) // dpc))
-        lbeat = Signal(range(max(2, beats_max)))
-        lline = Signal(line_bits)
-        lx = Signal(8)
-        ly = Signal(8)
-        lrow = Signal(XB)
-        lcur = Signal(XB)
-        in_data_phase = le.step >= L
-        start = le.start
-        # the walk's counters clear at completion (so they are 0 when the next instruction starts;
-        # no multiplexer in front of their adders) and the addresses load at the start step: every
-        # use lies in the data steps (step >= L >= 1), except the byte count of an empty box (0)
-        cur_beat, cx, cy, crow, ccur = lbeat, lx, ly, lrow, lcur
-        line_end = le.active & is_load & in_data_phase & (cur_beat == beats - 1)
-        data_line = ((cy >= F["pad_top"]) & (cy < F["y_size"] - F["pad_bottom"]) &
-                     (cx >= F["pad_left"]) & (cx < F["x_size"] - F["pad_right"]))
-        # the end: the last beat of the box's last line, or the last latency step of an empty box
-        lempty = (F["x_size"] == 0) | (F["y_size"] == 0)
-        l_last_line = (cx + 1 >= F["x_size"]) & (cy + 1 >= F["y_size"])
-        le.set_last(m, Mux(is_load, Mux(lempty, le.step == L - 1, line_end & l_last_line), 1))
-        # data bytes moved, counted per line (no product): the lines before this step + this one
-        lbytes_r = Signal(_bits(max_event(cfg, ["LOAD"], "dma_load_bytes")))
-        lbytes = lbytes_r + Mux(line_end & data_line, nbytes, 0)
-        m.d.comb += self.ld_addr.eq(ccur)
-        with m.If(start):
-            m.d.sync += [lrow.eq(F["ext_addr"][:XB]), lcur.eq(F["ext_addr"][:XB])]
-        with m.If(le.active):
-            m.d.sync += lbytes_r.eq(lbytes)
-            with m.If(is_load & in_data_phase):
-                m.d.sync += lbeat.eq(Mux(cur_beat == beats - 1, 0, cur_beat + 1))
-            with m.If(line_end):
-                last_x = cx + 1 >= F["x_size"]
-                m.d.sync += [lline.eq(lline + 1), lx.eq(Mux(last_x, 0, cx + 1)),
-                             ly.eq(Mux(last_x, cy + 1, cy))]
-                with m.If(data_line):
-                    last_dx = cx + 1 >= F["x_size"] - F["pad_right"]
-                    with m.If(last_dx):
-                        m.d.sync += [lrow.eq(crow + F["y_stride"]), lcur.eq(crow + F["y_stride"])]
-                    with m.Else():
-                        m.d.sync += lcur.eq(ccur + F["x_stride"])
-            with m.If(le.complete):
-                m.d.sync += [lbeat.eq(0), lx.eq(0), ly.eq(0), lline.eq(0), lbytes_r.eq(0)]
-        fill8 = F["fill"]
-        fill32 = Cat(fill8, fill8[7].replicate(24))  # the fill byte sign-extended for int32 spaces
-        line8 = Cat(*[Mux(data_line & (e < F["len"]), self.ld_data[8 * e:8 * e + 8], fill8) for e in range(C)])
-        line32 = Cat(*[Mux(data_line & (e < F["len"]), self.ld_data[32 * e:32 * e + 32], fill32)
-                       for e in range(C)])
-        for s in SPACE_ENUM:
-            m.d.comb += [wl[s].addr.eq(F["sp_addr"] + lline),
-                         wl[s].data.eq(line8 if ELEMENT_BYTES[s] == 1 else line32),
-                         wl[s].en.eq((line_end & (F["sp"] == SP[s])).replicate(len(wl[s].en)))]
-        add_event("load_busy", le.complete, le.cycles)
-        add_event("dma_load_bytes", le.complete & is_load, lbytes)
-        add_event("dma_latency", le.complete & is_load, L)
+        if dma is None:
+            # ---------------------------------------------------------------- load engine
+            w = le.word
+            is_load = field(w, "NOP", "opcode") == opcode_of("LOAD")
+            F = {n: field(w, "LOAD", n) for n in ("sp", "len", "sp_addr", "ext_addr", "x_size", "y_size",
+                                                  "x_stride", "y_stride", "pad_top", "pad_bottom",
+                                                  "pad_left", "pad_right", "fill")}
+            eb4 = (F["sp"] == SP["ACC"]) | (F["sp"] == SP["VEC"])
+            nbytes = Mux(eb4, F["len"] << 2, F["len"])
+            beats = Signal(range(beats_max + 1))
+            m.d.comb += beats.eq(Mux(nbytes == 0, 1, (nbytes + dpc - 1) // dpc))
+            lbeat = Signal(range(max(2, beats_max)))
+            lline = Signal(line_bits)
+            lx = Signal(8)
+            ly = Signal(8)
+            lrow = Signal(XB)
+            lcur = Signal(XB)
+            in_data_phase = le.step >= L
+            start = le.start
+            # the walk's counters clear at completion (so they are 0 when the next instruction starts;
+            # no multiplexer in front of their adders) and the addresses load at the start step: every
+            # use lies in the data steps (step >= L >= 1), except the byte count of an empty box (0)
+            cur_beat, cx, cy, crow, ccur = lbeat, lx, ly, lrow, lcur
+            line_end = le.active & is_load & in_data_phase & (cur_beat == beats - 1)
+            data_line = ((cy >= F["pad_top"]) & (cy < F["y_size"] - F["pad_bottom"]) &
+                         (cx >= F["pad_left"]) & (cx < F["x_size"] - F["pad_right"]))
+            # the end: the last beat of the box's last line, or the last latency step of an empty box
+            lempty = (F["x_size"] == 0) | (F["y_size"] == 0)
+            l_last_line = (cx + 1 >= F["x_size"]) & (cy + 1 >= F["y_size"])
+            le.set_last(m, Mux(is_load, Mux(lempty, le.step == L - 1, line_end & l_last_line), 1))
+            # data bytes moved, counted per line (no product): the lines before this step + this one
+            lbytes_r = Signal(_bits(max_event(cfg, ["LOAD"], "dma_load_bytes")))
+            lbytes = lbytes_r + Mux(line_end & data_line, nbytes, 0)
+            m.d.comb += self.ld_addr.eq(ccur)
+            with m.If(start):
+                m.d.sync += [lrow.eq(F["ext_addr"][:XB]), lcur.eq(F["ext_addr"][:XB])]
+            with m.If(le.active):
+                m.d.sync += lbytes_r.eq(lbytes)
+                with m.If(is_load & in_data_phase):
+                    m.d.sync += lbeat.eq(Mux(cur_beat == beats - 1, 0, cur_beat + 1))
+                with m.If(line_end):
+                    last_x = cx + 1 >= F["x_size"]
+                    m.d.sync += [lline.eq(lline + 1), lx.eq(Mux(last_x, 0, cx + 1)),
+                                 ly.eq(Mux(last_x, cy + 1, cy))]
+                    with m.If(data_line):
+                        last_dx = cx + 1 >= F["x_size"] - F["pad_right"]
+                        with m.If(last_dx):
+                            m.d.sync += [lrow.eq(crow + F["y_stride"]), lcur.eq(crow + F["y_stride"])]
+                        with m.Else():
+                            m.d.sync += lcur.eq(ccur + F["x_stride"])
+                with m.If(le.complete):
+                    m.d.sync += [lbeat.eq(0), lx.eq(0), ly.eq(0), lline.eq(0), lbytes_r.eq(0)]
+            fill8 = F["fill"]
+            fill32 = Cat(fill8, fill8[7].replicate(24))  # the fill byte sign-extended for int32 spaces
+            line8 = Cat(*[Mux(data_line & (e < F["len"]), self.ld_data[8 * e:8 * e + 8], fill8) for e in range(C)])
+            line32 = Cat(*[Mux(data_line & (e < F["len"]), self.ld_data[32 * e:32 * e + 32], fill32)
+                           for e in range(C)])
+            for s in SPACE_ENUM:
+                m.d.comb += [wl[s].addr.eq(F["sp_addr"] + lline),
+                             wl[s].data.eq(line8 if ELEMENT_BYTES[s] == 1 else line32),
+                             wl[s].en.eq((line_end & (F["sp"] == SP[s])).replicate(len(wl[s].en)))]
+            add_event("load_busy", le.complete, le.cycles)
+            add_event("dma_load_bytes", le.complete & is_load, lbytes)
+            add_event("dma_latency", le.complete & is_load, L)
 
-        # ---------------------------------------------------------------- store engine
-        w = se.word
-        op = field(w, "NOP", "opcode")
-        is_store = op == opcode_of("STORE")
-        is_rdperf = op == opcode_of("RDPERF")
-        S = {n: field(w, "STORE", n) for n in ("sp", "len", "sp_addr", "ext_addr", "x_size", "y_size",
-                                               "x_stride", "y_stride")}
-        assert LAYOUT["RDPERF"]["fields"]["ext_addr"] == LAYOUT["STORE"]["fields"]["ext_addr"]
-        seb4 = (S["sp"] == SP["ACC"]) | (S["sp"] == SP["VEC"])
-        snbytes = Mux(seb4, S["len"] << 2, S["len"])
-        sbeats = Signal(range(beats_max + 1))
-        m.d.comb += sbeats.eq(Mux(snbytes == 0, 1, (snbytes + dpc - 1) // dpc))
-        perf_cycles = _ceil(8 * N_COUNTERS, dpc)
-        sstart = se.start
-        sbeat = Signal(range(max(2, beats_max)))
-        sline = Signal(line_bits)
-        sx = Signal(8)
-        sy = Signal(8)
-        srow = Signal(XB)
-        scur = Signal(XB)
-        s_data = se.step >= L
-        # as in the load engine: counters clear at completion, addresses load at the start step (used
-        # from step L >= 1 on; the first line is read at step L - 1, line 0 then)
-        scb, scx, scy, csrow, cscur, csline = sbeat, sx, sy, srow, scur, sline
-        s_line_end = se.active & is_store & s_data & (scb == sbeats - 1)
-        s_last_line = (scx + 1 >= S["x_size"]) & (scy + 1 >= S["y_size"])
-        sempty = (S["x_size"] == 0) | (S["y_size"] == 0)
-        se.set_last(m, Mux(is_store, Mux(sempty, se.step == L - 1, s_line_end & s_last_line),
-                           Mux(is_rdperf, se.step == L + perf_cycles - 1, 1)))
-        sbytes_r = Signal(_bits(max_event(cfg, ["STORE"], "dma_store_bytes")))
-        sbytes = sbytes_r + Mux(s_line_end, snbytes, 0)
-        # RDPERF: in its first n_beats data steps, the k counters at the ring's head (docs/isa.md)
-        pidx = Signal(range(perf_cycles + 1))
-        m.d.comb += pidx.eq(se.step - L)
-        perf_write = se.active & is_rdperf & s_data & (pidx < n_beats)
-        with m.If(sstart):
-            m.d.sync += [srow.eq(S["ext_addr"][:XB]), scur.eq(S["ext_addr"][:XB])]
-        with m.If(se.active):
-            m.d.sync += sbytes_r.eq(sbytes)
-            with m.If(is_store & s_data):
-                m.d.sync += sbeat.eq(Mux(scb == sbeats - 1, 0, scb + 1))
-            with m.If(s_line_end):
-                last_x = scx + 1 >= S["x_size"]
-                m.d.sync += [sline.eq(csline + 1), sx.eq(Mux(last_x, 0, scx + 1)), sy.eq(scy + last_x),
-                             srow.eq(Mux(last_x, csrow + S["y_stride"], csrow)),
-                             scur.eq(Mux(last_x, csrow + S["y_stride"], cscur + S["x_stride"]))]
-            with m.If(se.complete):
-                m.d.sync += [sbeat.eq(0), sx.eq(0), sy.eq(0), sline.eq(0), sbytes_r.eq(0)]
-        # the scratchpad line of the slot that contains the next step
-        rd_line = S["sp_addr"] + csline + s_line_end
-        for s in SPACE_ENUM:
-            m.d.comb += [rs[s].addr.eq(rd_line),
-                         rs[s].valid.eq(se.active & is_store & (S["sp"] == SP[s]) & ~(s_line_end & s_last_line))]
-        # the line of space sp as a tree of 2-way multiplexers on the bits of sp (the 4-byte spaces'
-        # lines are the wider ones: above their width only those two meet)
-        level = [rs[s].data for s in SPACE_ENUM]
-        for b in range(len(S["sp"])):
-            level = [Mux(S["sp"][b], level[i + 1], level[i]) for i in range(0, len(level), 2)]
-        sdata8 = level[0]
-        perf_chunk = self.cnt_data
-        perf_len = Mux(phase == n_beats - 1, 8 * (N_COUNTERS - (n_beats - 1) * k_per), 8 * k_per)
-        perf_addr = (S["ext_addr"][:XB] + phase * (8 * k_per))[:XB]
-        m.d.comb += [
-            self.st_en.eq(s_line_end | perf_write),
-            self.st_addr.eq(Mux(is_rdperf, perf_addr, cscur)),
-            self.st_len.eq(Mux(is_rdperf, perf_len, snbytes)),
-            self.st_data.eq(Mux(is_rdperf, perf_chunk, sdata8)),
-        ]
-        add_event("store_busy", se.complete, se.cycles)
-        add_event("dma_store_bytes", se.complete & is_store, sbytes)
-        add_event("dma_store_bytes", se.complete & is_rdperf, 8 * N_COUNTERS)
-        add_event("dma_latency", se.complete & (is_store | is_rdperf), L)
+            # ---------------------------------------------------------------- store engine
+            w = se.word
+            op = field(w, "NOP", "opcode")
+            is_store = op == opcode_of("STORE")
+            is_rdperf = op == opcode_of("RDPERF")
+            S = {n: field(w, "STORE", n) for n in ("sp", "len", "sp_addr", "ext_addr", "x_size", "y_size",
+                                                   "x_stride", "y_stride")}
+            assert LAYOUT["RDPERF"]["fields"]["ext_addr"] == LAYOUT["STORE"]["fields"]["ext_addr"]
+            seb4 = (S["sp"] == SP["ACC"]) | (S["sp"] == SP["VEC"])
+            snbytes = Mux(seb4, S["len"] << 2, S["len"])
+            sbeats = Signal(range(beats_max + 1))
+            m.d.comb += sbeats.eq(Mux(snbytes == 0, 1, (snbytes + dpc - 1) // dpc))
+            perf_cycles = _ceil(8 * N_COUNTERS, dpc)
+            sstart = se.start
+            sbeat = Signal(range(max(2, beats_max)))
+            sline = Signal(line_bits)
+            sx = Signal(8)
+            sy = Signal(8)
+            srow = Signal(XB)
+            scur = Signal(XB)
+            s_data = se.step >= L
+            # as in the load engine: counters clear at completion, addresses load at the start step (used
+            # from step L >= 1 on; the first line is read at step L - 1, line 0 then)
+            scb, scx, scy, csrow, cscur, csline = sbeat, sx, sy, srow, scur, sline
+            s_line_end = se.active & is_store & s_data & (scb == sbeats - 1)
+            s_last_line = (scx + 1 >= S["x_size"]) & (scy + 1 >= S["y_size"])
+            sempty = (S["x_size"] == 0) | (S["y_size"] == 0)
+            se.set_last(m, Mux(is_store, Mux(sempty, se.step == L - 1, s_line_end & s_last_line),
+                               Mux(is_rdperf, se.step == L + perf_cycles - 1, 1)))
+            sbytes_r = Signal(_bits(max_event(cfg, ["STORE"], "dma_store_bytes")))
+            sbytes = sbytes_r + Mux(s_line_end, snbytes, 0)
+            # RDPERF: in its first n_beats data steps, the k counters at the ring's head (docs/isa.md)
+            pidx = Signal(range(perf_cycles + 1))
+            m.d.comb += pidx.eq(se.step - L)
+            perf_write = se.active & is_rdperf & s_data & (pidx < n_beats)
+            with m.If(sstart):
+                m.d.sync += [srow.eq(S["ext_addr"][:XB]), scur.eq(S["ext_addr"][:XB])]
+            with m.If(se.active):
+                m.d.sync += sbytes_r.eq(sbytes)
+                with m.If(is_store & s_data):
+                    m.d.sync += sbeat.eq(Mux(scb == sbeats - 1, 0, scb + 1))
+                with m.If(s_line_end):
+                    last_x = scx + 1 >= S["x_size"]
+                    m.d.sync += [sline.eq(csline + 1), sx.eq(Mux(last_x, 0, scx + 1)), sy.eq(scy + last_x),
+                                 srow.eq(Mux(last_x, csrow + S["y_stride"], csrow)),
+                                 scur.eq(Mux(last_x, csrow + S["y_stride"], cscur + S["x_stride"]))]
+                with m.If(se.complete):
+                    m.d.sync += [sbeat.eq(0), sx.eq(0), sy.eq(0), sline.eq(0), sbytes_r.eq(0)]
+            # the scratchpad line of the slot that contains the next step
+            rd_line = S["sp_addr"] + csline + s_line_end
+            for s in SPACE_ENUM:
+                m.d.comb += [rs[s].addr.eq(rd_line),
+                             rs[s].valid.eq(se.active & is_store & (S["sp"] == SP[s]) & ~(s_line_end & s_last_line))]
+            # the line of space sp as a tree of 2-way multiplexers on the bits of sp (the 4-byte spaces'
+            # lines are the wider ones: above their width only those two meet)
+            level = [rs[s].data for s in SPACE_ENUM]
+            for b in range(len(S["sp"])):
+                level = [Mux(S["sp"][b], level[i + 1], level[i]) for i in range(0, len(level), 2)]
+            sdata8 = level[0]
+            perf_chunk = self.cnt_data
+            perf_len = Mux(phase == n_beats - 1, 8 * (N_COUNTERS - (n_beats - 1) * k_per), 8 * k_per)
+            perf_addr = (S["ext_addr"][:XB] + phase * (8 * k_per))[:XB]
+            m.d.comb += [
+                self.st_en.eq(s_line_end | perf_write),
+                self.st_addr.eq(Mux(is_rdperf, perf_addr, cscur)),
+                self.st_len.eq(Mux(is_rdperf, perf_len, snbytes)),
+                self.st_data.eq(Mux(is_rdperf, perf_chunk, sdata8)),
+            ]
+            add_event("store_busy", se.complete, se.cycles)
+            add_event("dma_store_bytes", se.complete & is_store, sbytes)
+            add_event("dma_store_bytes", se.complete & is_rdperf, 8 * N_COUNTERS)
+            add_event("dma_latency", se.complete & (is_store | is_rdperf), L)
+        else:
+            # ------------------------------------------------------------ one DMA engine (load + store queues)
+            # one walk of the box (step, beat, x / y, line, external row / cursor, bytes) for the
+            # instruction running, LOAD or STORE (STORE's padding fields read 0: the store queue's
+            # entries do not keep those bits); the LOAD's line assembly and the STORE's read
+            # multiplexer stay as in the two engines
+            w = dma.word
+            op = field(w, "NOP", "opcode")
+            is_load = op == opcode_of("LOAD")
+            is_store = op == opcode_of("STORE")
+            is_rdperf = op == opcode_of("RDPERF")
+            is_box = is_load | is_store
+            assert all(LAYOUT["LOAD"]["fields"][n] == LAYOUT["STORE"]["fields"][n] for n in LAYOUT["STORE"]["fields"])
+            assert LAYOUT["RDPERF"]["fields"]["ext_addr"] == LAYOUT["STORE"]["fields"]["ext_addr"]
+            F = {n: field(w, "LOAD", n) for n in ("sp", "len", "sp_addr", "ext_addr", "x_size", "y_size",
+                                                  "x_stride", "y_stride", "pad_top", "pad_bottom",
+                                                  "pad_left", "pad_right", "fill")}
+            eb4 = (F["sp"] == SP["ACC"]) | (F["sp"] == SP["VEC"])
+            nbytes = Mux(eb4, F["len"] << 2, F["len"])
+            beats = Signal(range(beats_max + 1))
+            m.d.comb += beats.eq(Mux(nbytes == 0, 1, (nbytes + dpc - 1) // dpc))
+            perf_cycles = _ceil(8 * N_COUNTERS, dpc)
+            # ------------------------------------------------------------ DMA walk
+            dbeat = Signal(range(max(2, beats_max)))
+            dline = Signal(line_bits)
+            dx = Signal(8)
+            dy = Signal(8)
+            drow = Signal(XB)
+            dcur = Signal(XB)
+            in_data_phase = dma.step >= L
+            # counters clear at completion, addresses load at the start step (used from step L >= 1)
+            line_end = dma.active & is_box & in_data_phase & (dbeat == beats - 1)
+            data_line = ((dy >= F["pad_top"]) & (dy < F["y_size"] - F["pad_bottom"]) &
+                         (dx >= F["pad_left"]) & (dx < F["x_size"] - F["pad_right"]))
+            dempty = (F["x_size"] == 0) | (F["y_size"] == 0)
+            last_line = (dx + 1 >= F["x_size"]) & (dy + 1 >= F["y_size"])
+            dma.set_last(m, Mux(is_box, Mux(dempty, dma.step == L - 1, line_end & last_line),
+                                Mux(is_rdperf, dma.step == L + perf_cycles - 1, 1)))
+            dbytes_r = Signal(max(_bits(max_event(cfg, ["LOAD"], "dma_load_bytes")),
+                                  _bits(max_event(cfg, ["STORE"], "dma_store_bytes"))))
+            dbytes = dbytes_r + Mux(line_end & data_line, nbytes, 0)
+            pidx = Signal(range(perf_cycles + 1))
+            m.d.comb += pidx.eq(dma.step - L)
+            perf_write = dma.active & is_rdperf & in_data_phase & (pidx < n_beats)
+            with m.If(dma.start):
+                m.d.sync += [drow.eq(F["ext_addr"][:XB]), dcur.eq(F["ext_addr"][:XB])]
+            with m.If(dma.active):
+                m.d.sync += dbytes_r.eq(dbytes)
+                with m.If(is_box & in_data_phase):
+                    m.d.sync += dbeat.eq(Mux(dbeat == beats - 1, 0, dbeat + 1))
+                with m.If(line_end):
+                    last_x = dx + 1 >= F["x_size"]
+                    m.d.sync += [dline.eq(dline + 1), dx.eq(Mux(last_x, 0, dx + 1)), dy.eq(Mux(last_x, dy + 1, dy))]
+                    with m.If(data_line):
+                        with m.If(dx + 1 >= F["x_size"] - F["pad_right"]):
+                            m.d.sync += [drow.eq(drow + F["y_stride"]), dcur.eq(drow + F["y_stride"])]
+                        with m.Else():
+                            m.d.sync += dcur.eq(dcur + F["x_stride"])
+                with m.If(dma.complete):
+                    m.d.sync += [dbeat.eq(0), dx.eq(0), dy.eq(0), dline.eq(0), dbytes_r.eq(0)]
+            # ------------------------------------------------------------ DMA load line
+            # LOAD: the line (data or fill) written at the last beat of its slot
+            m.d.comb += self.ld_addr.eq(dcur)
+            fill8 = F["fill"]
+            fill32 = Cat(fill8, fill8[7].replicate(24))
+            line8 = Cat(*[Mux(data_line & (e < F["len"]), self.ld_data[8 * e:8 * e + 8], fill8) for e in range(C)])
+            line32 = Cat(*[Mux(data_line & (e < F["len"]), self.ld_data[32 * e:32 * e + 32], fill32)
+                           for e in range(C)])
+            for s in SPACE_ENUM:
+                m.d.comb += [wl[s].addr.eq(F["sp_addr"] + dline),
+                             wl[s].data.eq(line8 if ELEMENT_BYTES[s] == 1 else line32),
+                             wl[s].en.eq((line_end & is_load & (F["sp"] == SP[s])).replicate(len(wl[s].en)))]
+            # ------------------------------------------------------------ DMA store read
+            # STORE: the scratchpad line of the slot that contains the next step, read one step ahead
+            rd_line = F["sp_addr"] + dline + line_end
+            for s in SPACE_ENUM:
+                m.d.comb += [rs[s].addr.eq(rd_line),
+                             rs[s].valid.eq(dma.active & is_store & (F["sp"] == SP[s]) & ~(line_end & last_line))]
+            # the line of space sp; only the first st_len bytes are written, so above the 1-byte
+            # spaces' line width only ACC / VEC count (no sp[1] there), and above RDPERF's 8 * k_per
+            # bytes only the line
+            assert SPACE_ENUM == ("ACT", "WGT", "ACC", "VEC")
+            level = [rs[s].data for s in SPACE_ENUM]
+            for b in range(len(F["sp"])):
+                level = [Mux(F["sp"][b], level[i + 1], level[i]) for i in range(0, len(level), 2)]
+            narrow = 8 * C
+            wide = Mux(F["sp"][0], rs["VEC"].data, rs["ACC"].data)
+            sdata = Cat(level[0][:narrow], wide[narrow:])
+            # ------------------------------------------------------------ DMA store port
+            perf_len = Mux(phase == n_beats - 1, 8 * (N_COUNTERS - (n_beats - 1) * k_per), 8 * k_per)
+            perf_addr = (F["ext_addr"][:XB] + phase * (8 * k_per))[:XB]
+            pw = 64 * k_per
+            m.d.comb += [
+                self.st_en.eq((line_end & is_store) | perf_write),
+                self.st_addr.eq(Mux(is_rdperf, perf_addr, dcur)),
+                self.st_len.eq(Mux(is_rdperf, perf_len, nbytes)),
+                self.st_data.eq(Cat(Mux(is_rdperf, self.cnt_data[:pw], sdata[:pw]), sdata[pw:])),
+            ]
+            lv, sv = dma.views["load"], dma.views["store"]
+            add_event("load_busy", lv.complete, dma.cycles)
+            add_event("store_busy", sv.complete, dma.cycles)
+            add_event("dma_load_bytes", dma.complete & is_load, dbytes)
+            add_event("dma_store_bytes", dma.complete & is_store, dbytes)
+            add_event("dma_store_bytes", dma.complete & is_rdperf, 8 * N_COUNTERS)
+            add_event("dma_latency", dma.complete & (is_box | is_rdperf), L)
 
         # ---------------------------------------------------------------- GEMM engine (compute queue)
         w = ge.word

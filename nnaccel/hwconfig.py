@@ -95,6 +95,11 @@ class HwConfig:
     #: request to the first data (external-memory latency).
     dma_bytes_per_cycle: int = 4
     ext_latency: int = 8
+    #: DMA engines: 2 = a LOAD engine (load queue) and a STORE engine (store queue) that run
+    #: concurrently; 1 = one engine shared by both queues, which runs one of their instructions at a
+    #: time (``DMA_PRIORITY`` of the ISA table decides when both heads can start in the same
+    #: cycle; "The queue model" in ``docs/isa.md``).
+    dma_engines: int = 2
     #: Depth of each of the load / compute / vector / store instruction queues (the waiting
     #: instructions it holds), unless the queue's own field below is set (0: ``queue_depth``).
     queue_depth: int = 8
@@ -218,6 +223,12 @@ class HwConfig:
             bad(f"vector_mul_steps is {self.vector_mul_steps}, but it must be one of "
                 f"{', '.join(map(str, VECTOR_MUL_STEPS))} (a vector lane forms its 32 x 32 product from "
                 f"32 x 32, 32 x 16 or 16 x 16 pieces)")
+        if self.dma_engines not in (1, 2):
+            bad(f"dma_engines is {self.dma_engines}, but it must be 1 (one DMA engine shared by the load "
+                f"and store queues) or 2 (one each)")
+        if self.dma_engines == 1 and self.ext_latency < 1:
+            bad("dma_engines is 1, but a shared DMA engine needs ext_latency >= 1 (it starts at most "
+                "one instruction a cycle)")
         if self.ext_latency > 4096:
             bad(f"ext_latency is {self.ext_latency}, but it must be at most 4096 cycles")
         if not 1 <= self.queue_depth <= 256:
@@ -269,17 +280,20 @@ PRESETS: dict[str, HwConfig] = {
     # side): ACT 8 + WGT 2 + ACC 8 + VEC 8 + the LUT table 2 + the counter ring 2 = 30 EBRs. One ACC bank: two
     # took 16 EBR, and with two every other way to 30 needs an SPRAM (ACT 2 KiB saves only 4); it
     # also saves the ACC bank multiplexers, but GEMM and VEC no longer overlap (`bench gemm --size
-    # 256` 95.29% -> 89.62%, the FC program of tests/hw/test_top.py 1,495 -> 1,849 cycles). Every
-    # queue 2 deep (with one ACC bank deeper ones gain nothing on `bench gemm --size 256`; the
+    # 256` 95.29% -> 89.62%, the FC program of tests/hw/test_top.py 1,495 -> 1,849 cycles). The
+    # other queues 2 deep (with one ACC bank deeper ones gain nothing on `bench gemm --size 256`; the
     # MobileNet block 14x14x96 +0.6% cycles; ~100 FF per entry), 32-bit
     # counters (they wrap; 512 FF): docs/rtl.md, "tiny: counters, queues, block RAM". The vector
     # lane forms its 32x32 product over 4 cycles on one SB_MAC16 (vector_mul_steps), so the array
-    # gets the other 7 (14 of its 16 cells on DSPs; docs/rtl.md).
+    # gets the other 7 (14 of its 16 cells on DSPs; docs/rtl.md). One DMA engine for the load and
+    # store queues (dma_engines = 1) and a vector queue 1 deep: top 10,721 -> 10,322 logic cells, the
+    # MobileNet block 14x14x96 4,085,764 -> 4,095,108 cycles (+0.2%), `bench gemm --size 256`
+    # unchanged (docs/rtl.md, "dmashare (session 6)").
     "tiny": HwConfig(name="tiny", rows=4, cols=4, act_bytes=4 * 1024, wgt_bytes=1024,
                      acc_bytes=2 * 1024, vec_bytes=2 * 1024, act_banks=2, wgt_banks=1, acc_banks=1,
                      vec_banks=1, vector_lanes=1, vector_mul_steps=4, vector_latency=4,
-                     dma_bytes_per_cycle=4, ext_latency=8, queue_depth=2, counter_bits=32, dma_base=0,
-                     dma_size=16 * 1024 * 1024),
+                     dma_bytes_per_cycle=4, ext_latency=8, dma_engines=1, queue_depth=2, vector_queue_depth=1,
+                     counter_bits=32, dma_base=0, dma_size=16 * 1024 * 1024),
     # ECP5-25F (56 DP16KD, 126 KB): 32 + 8 + 32 + 4 KiB of block RAM. One vector lane, its 32x32
     # product over 4 cycles on one MULT18X18D (vector_mul_steps; the array gets the other 27: top
     # 626 LUT4 fewer than with 4 DSPs, 2 steps saved none; bench gemm --size 256 96.28% -> 86.68%,

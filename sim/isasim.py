@@ -27,6 +27,8 @@ from nnaccel.hwconfig import ELEMENT_BYTES, HwConfig, load_config
 from nnaccel.isa import COUNTERS, N_COUNTERS, VEC_BY_CODE, AcceleratorFault, bytes_to_words, decode
 from nnaccel.isa.table import (
     ADD_LEFT_SHIFT,
+    DMA_PRIORITY,
+    DMA_QUEUES,
     FETCH_CYCLES,
     FLAG_CHANNEL,
     QUEUES,
@@ -209,6 +211,36 @@ def schedule(decoded, cfg: HwConfig) -> Schedule:
     head = [0] * _NQ
     free = [0] * _NQ
     depths = [cfg.queue_depth_of(q) for q in QUEUES]
+    # one DMA engine: its queues in priority order (the first wins a tie), started one at a time
+    shared = ([_Q[DMA_PRIORITY]] + [_Q[q] for q in DMA_QUEUES if q != DMA_PRIORITY]
+              if cfg.dma_engines == 1 else [])
+    dma_free = 0
+
+    def candidate(q):
+        """The cycle queue ``q``'s head can start, from what is known (None: not yet fetched, or a
+        token it pops not yet pushed); ``ready`` is where its token stall begins."""
+        i = qlist[q][head[q]]
+        if f[i] < 0:
+            return None
+        t = max(f[i] + 1, free[q])
+        for c in pops[i]:
+            k = popped[c]
+            if k >= len(pushed[c]):
+                return None
+            t = max(t, pushed[c][k])
+        return max(t, dma_free) if q in shared else t
+
+    def commit(q, i, t):
+        for c in pops[i]:
+            popped[c] += 1
+        s[i] = t
+        e[i] = t + cyc[i]
+        tstall[i] = t - max(f[i] + 1, free[q])
+        free[q] = e[i]
+        for c in pushes[i]:
+            pushed[c].append(e[i])
+        head[q] += 1
+
     nf = 0
     while True:
         progressed = False
@@ -227,31 +259,29 @@ def schedule(decoded, cfg: HwConfig) -> Schedule:
             nf += 1
             progressed = True
         for q in range(_NQ):
+            if q in shared:
+                continue
             ql = qlist[q]
             while head[q] < len(ql):
                 i = ql[head[q]]
-                if f[i] < 0:
+                t = candidate(q)
+                if t is None:
                     break
-                ready = max(f[i] + 1, free[q])
-                t = ready
-                ok = True
-                for c in pops[i]:
-                    k = popped[c]
-                    if k < len(pushed[c]):
-                        t = max(t, pushed[c][k])
-                    else:
-                        ok = False
-                if not ok:
-                    break
-                for c in pops[i]:
-                    popped[c] += 1
-                s[i] = t
-                e[i] = t + cyc[i]
-                tstall[i] = t - ready
-                free[q] = e[i]
-                for c in pushes[i]:
-                    pushed[c].append(e[i])
-                head[q] += 1
+                commit(q, i, t)
+                progressed = True
+        if not progressed and shared:
+            # one DMA engine for the shared queues: every other queue and the fetch unit are blocked
+            # now, so whatever would let a shared head start later comes after the next DMA start;
+            # start the head that can start first (ties: DMA_PRIORITY)
+            best = None
+            for q in shared:
+                t = candidate(q) if head[q] < len(qlist[q]) else None
+                if t is not None and (best is None or t < best[1]):
+                    best = (q, t)
+            if best is not None:
+                q, t = best
+                commit(q, qlist[q][head[q]], t)
+                dma_free = e[qlist[q][head[q] - 1]]
                 progressed = True
         if not progressed:
             break

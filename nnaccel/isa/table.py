@@ -283,6 +283,15 @@ CHECK_STEPS = max(BY_NAME[n].field_map[f].width for n, fs in CHECK_OPERANDS.item
 #: scratchpad-range / DMA-window checks multiply (:data:`CHECK_OPERANDS`) 2 + :data:`CHECK_STEPS`:
 #: one cycle takes the operands, one per operand bit multiplies, one decides.
 FETCH_CYCLES = {i.name: 2 + CHECK_STEPS if i.name in CHECK_OPERANDS else 1 for i in INSTRUCTIONS}
+#: The queues whose instructions run on the DMA: with one DMA engine (the configuration's
+#: ``dma_engines = 1``) at most one of their instructions runs at a time.
+DMA_QUEUES = ("load", "store")
+#: With one DMA engine: the queue whose head starts when both DMA queues' heads can start in the
+#: same cycle (docs/isa.md, the queue model). LOAD first: loads feed the array and the vector unit
+#: while a store only drains results; measured on tiny (`python benchmarks/bench_mobilenet_block.py
+#: --config tiny --sizes 14x14x96`): two engines 4,085,764 cycles, one with LOAD first 4,093,788
+#: (+0.2%), STORE first 4,114,129 (+0.7%); `nnaccel bench gemm --size 256` 1,366,601 with each.
+DMA_PRIORITY = "load"
 
 
 @dataclass(frozen=True)
@@ -519,6 +528,14 @@ its instructions one at a time, in order. With `f(i)` the fetch cycle (the cycle
 * `s(i) = max(f(i) + 1, e(p), t(i))` where `p` is the previous instruction of `q(i)`, and `t(i)`
   is, for each token `i` pops, the completion cycle `e` of the instruction that pushed the
   matching token (the k-th pop from a channel takes the k-th push to it);
+* one DMA engine (the configuration's `dma_engines = 1`; with 2, the default, the load and store
+  queues have an engine each and this rule does not apply): the load and store queues keep their
+  order and tokens, but share one engine that runs one of their instructions at a time. For
+  `i` on either, `s(i)` is the first cycle `>= max(f(i) + 1, e(p), t(i))` in which no
+  instruction of the two queues runs (`j` runs in cycles `s(j) .. e(j) - 1`) or starts; when the
+  heads of both queues can start in the same cycle, the """ + DMA_PRIORITY + """
+  queue's starts (`DMA_PRIORITY`). The cycles a head waits for the shared engine count as its
+  queue's token stall (below);
 * tokens: the queues form the chain load -> compute -> vector -> store; `pop_prev` / `pop_next`
   take one token from the channel from the previous / next queue of the chain (channels l2c,
   c2l, c2v, v2c, v2s, s2v); `push_prev` / `push_next` add one at completion. A flag naming a
@@ -535,7 +552,7 @@ and the fetch unit cannot proceed; the PC is the lowest index among the waiting 
 Results in memory after a fault are unspecified.
 
 Stall accounting (performance counters): the cycles `max(f(i) + 1, e(p)) .. s(i) - 1` count as the
-queue's token stall, the cycles `f(i-1) + fetch_cycles(i) .. f(i) - 1` as fetch stall, each in the
+queue's token stall (with one DMA engine, the cycles a load / store head waits for it included), the cycles `f(i-1) + fetch_cycles(i) .. f(i) - 1` as fetch stall, each in the
 cycle it passes (a counter read at cycle `t` includes the stall cycles before `t`)."""
 
 
