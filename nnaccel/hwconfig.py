@@ -279,11 +279,11 @@ PRESETS: dict[str, HwConfig] = {
     # queue 2 deep (with one ACC bank deeper ones gain nothing on `bench gemm --size 256`; the
     # MobileNet block 14x14x96 +0.6% cycles; ~100 FF per entry), 32-bit
     # counters (they wrap; 512 FF): docs/rtl.md, "tiny: counters, queues, block RAM". The vector
-    # lane forms its 32x32 product over 4 cycles on one SB_MAC16 (vector_mul_steps), so the array
-    # gets the other 7 (14 of its 16 cells on DSPs; docs/rtl.md).
+    # lane is bit-serial (vector_mul_steps = 32: a multiplying step takes 66 cycles, no DSP), so
+    # the array has all 8 SB_MAC16 (its 16 cells on DSPs; docs/rtl.md, "serialvec (session 6)").
     "tiny": HwConfig(name="tiny", rows=4, cols=4, act_bytes=4 * 1024, wgt_bytes=1024,
                      acc_bytes=2 * 1024, vec_bytes=2 * 1024, act_banks=2, wgt_banks=1, acc_banks=1,
-                     vec_banks=1, vector_lanes=1, vector_mul_steps=4, vector_latency=4,
+                     vec_banks=1, vector_lanes=1, vector_mul_steps=32, vector_latency=4,
                      dma_bytes_per_cycle=4, ext_latency=8, queue_depth=2, counter_bits=32, dma_base=0,
                      dma_size=16 * 1024 * 1024),
     # ECP5-25F (56 DP16KD, 126 KB): 32 + 8 + 32 + 4 KiB of block RAM. One vector lane, its 32x32
