@@ -194,6 +194,7 @@ def test_serial_mbqm_matches_golden():
     product of MULQ's pre-scaled zero-point differences."""
     from amaranth.hdl import Module, Signal, signed
     from nnaccel.hw.vecengine import serial_mbqm
+
     from nnaccel.isa.table import SERIAL_MUL_STEPS, mul_step_cycles
     T = mul_step_cycles(SERIAL_MUL_STEPS)
     m = Module()
