@@ -340,8 +340,9 @@ class VectorEngine(wiring.Component):
             e_in = Signal(signed(6), name=f"u_e{lane}")
             addsub = f["ADDQ"] | f["SUBQ"]
             with m.If(f["MULQ"] & (vstep == 0)):        # MULQ step 0: (a - z1) * (b - z2)
-                if serial:                            # (da * 2**22) * (db * 2**8) / 2**30, exact
-                    m.d.comb += [x_in.eq(da << 22), m_in.eq(db << 8), e_in.eq(0)]
+                if serial:                            # (da * 2**20) * (db * 2**10) / 2**30, exact
+                    m.d.comb += [x_in.eq(da << ADD_LEFT_SHIFT), m_in.eq(db << (30 - ADD_LEFT_SHIFT)),
+                                 e_in.eq(0)]
                 else:
                     m.d.comb += [x_in.eq(da), m_in.eq(db), e_in.eq(0)]
             with m.Elif(f["MULQ"]):                    # step 1: mbqm of step 0's product
@@ -362,7 +363,17 @@ class VectorEngine(wiring.Component):
             # the exact product for DIV and MULQ's step 0, SRDHM's nudge in it for the others
             exact = f["DIV"] | (f["MULQ"] & (vstep == 0))
             if serial:
-                q = serial_mbqm(m, x_in, m_in, e_in, ~exact, Mux(f["DIV"], k, 0), vphase, vcomp & mulf,
+                # x_in's bit i, picked from each source before the sources are multiplexed
+                dd = Signal(signed(10), name=f"dd{lane}")          # ADDQ / SUBQ / MULQ: (da | db) << 20
+                m.d.comb += dd.eq(Mux(addsub & (vstep == 1), db, da))
+                sel_sum = f["REQ"] | f["DIV"]
+                sel_x1 = (f["MULQ"] & (vstep != 0)) | (addsub & (vstep == 2))
+
+                def xbit(i, dd=dd, sel_sum=sel_sum, sel_x1=sel_x1, sum32=sum32, x1=x1):
+                    ddb = Cat(dd, dd[-1], dd[-1]).bit_select((i - ADD_LEFT_SHIFT)[:4], 1)
+                    return Mux(sel_sum, sum32.as_unsigned().bit_select(i, 1),
+                               Mux(sel_x1, x1.as_unsigned().bit_select(i, 1), (i >= ADD_LEFT_SHIFT) & ddb))
+                q = serial_mbqm(m, xbit, m_in, e_in, ~exact, Mux(f["DIV"], k, 0), vphase, vcomp & mulf,
                                 name=f"u{lane}")
                 ab = q                                # MULQ's step 0: the product itself
             else:
@@ -532,11 +543,12 @@ def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str):
     """The bit-serial lane's fixed-point multiply (``vector_mul_steps`` =
     :data:`~nnaccel.isa.table.SERIAL_MUL_STEPS`): one step of ``mul_step_cycles`` = 66 cycles,
     ``phase`` 0 .. 65 (``en`` in each, ``x``, ``mult``, ``e``, ``srdhm``, ``k`` held still); the
-    result is valid in phase 65 (35 bits, combinational):
+    result is valid in phase 65 (35 bits, combinational). ``x`` is an int32 value or a function
+    giving its bit ``i`` (a 5-bit index: the lane picks the bit from each source, then chooses):
 
     * ``srdhm``: ``multiply_by_quantized_multiplier(x, mult, e)`` (``e`` 6-bit signed);
     * else ``(x * mult) >> (30 + k)`` (DIV; MULQ's exact product with ``x``, ``mult`` pre-scaled
-      by ``2**22`` / ``2**8`` and ``k`` = 0), floored.
+      by ``2**20`` / ``2**10`` and ``k`` = 0), floored.
 
     One register ``acc`` (35 bits) and one adder. Phases 0 .. 31 multiply LSB first: phase ``t``
     adds ``mult * 4`` when bit ``t`` of ``scaled = wrap32(x << max(e, 0))`` is set (bit ``t - left``
@@ -562,7 +574,8 @@ def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str):
     idx = Signal(6, name=f"{name}_idx")
     m.d.comb += idx.eq(phase[:5] - left)
     xb = Signal(name=f"{name}_xb")                  # bit `phase` of scaled
-    m.d.comb += xb.eq(mul & ~idx[5] & x.as_unsigned().bit_select(idx[:5], 1))
+    xbit = x if callable(x) else (lambda i: x.as_unsigned().bit_select(i, 1))
+    m.d.comb += xb.eq(mul & ~idx[5] & xbit(idx[:5]))
     inv = Signal(name=f"{name}_inv")
     m.d.comb += inv.eq(xb & (phase == 31))
     sat = Signal(name=f"{name}_sat")

@@ -218,7 +218,7 @@ def test_serial_mbqm_matches_golden():
     muls = [(int(a), int(b)) for a, b in zip(rng.integers(-383, 512, 20), rng.integers(-383, 512, 20))]
     muls += [(-383, -383), (511, 511), (-383, 511), (0, 5)]
     jobs = ([(a, mm, s, 1, 0) for a, mm, s in cases] + [(a, mm, 0, 0, kk) for (a, mm, _), kk in zip(cases, ks)]
-            + [(a << 22, b << 8, 0, 0, 0) for a, b in muls])
+            + [(a << 20, b << 10, 0, 0, 0) for a, b in muls])
     got = []
 
     async def bench(ctx):
