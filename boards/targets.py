@@ -41,9 +41,12 @@ class Target:
     def vector_lane_dsp(self, cfg) -> int:
         """DSPs one vector lane takes: its multiplier's piece (``cfg.vector_mul_piece``: 32 x 32
         for ``vector_mul_steps`` 1, 32 x 16 for 2, 16 x 16 for 4) in DSP-sized parts (``nnaccel
-        synth --design vector``): 4, 2 or 1 on both targets. The array gets the rest:
+        synth --design vector``): 4, 2 or 1 on both targets; none for a 1-bit piece (32: the
+        bit-serial lane, AND gates in front of its adder). The array gets the rest:
         :meth:`array_dsp_cells`."""
         xb, mb = cfg.vector_mul_piece
+        if min(xb, mb) == 1:
+            return 0
         return -(-xb // self.dsp_width) * -(-mb // self.dsp_width)
 
     def array_dsp_cells(self, cfg) -> int:

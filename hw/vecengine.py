@@ -24,7 +24,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from nnaccel.hwconfig import ELEMENT_BYTES, mul_piece
-from nnaccel.isa.table import ADD_LEFT_SHIFT, VEC_FUNCS
+from nnaccel.isa.table import ADD_LEFT_SHIFT, SERIAL_MUL_STEPS, VEC_FUNCS, mul_step_cycles
 
 from .decoder import field, opcode_of
 from .vector import INT32_MAX, clamp
@@ -80,16 +80,21 @@ class VectorEngine(wiring.Component):
         # a multiplying function's steps take M cycles each (the lane's product over M pieces):
         # S below counts the cycles per lane group, VecFunc.group_cycles
         M = cfg.vector_mul_steps
-        mbits = M.bit_length() - 1
+        serial = M == SERIAL_MUL_STEPS                # the bit-serial lane (serial_mbqm)
+        MS = mul_step_cycles(M)                       # cycles of a multiplying step
+        mbits = 0 if serial else M.bit_length() - 1
         smax = max(vf.group_cycles(M) for vf in VEC_FUNCS)
         P = Signal(range(pmax + 1))
         S = Signal(range(smax + 1))                   # cycles per lane group
         pexpr = Const(0, P.shape())
         sexpr = Const(1, S.shape())
         mulf = Const(0, 1)                            # the function multiplies (VecFunc.multiplies)
+        nst = max(vf.steps for vf in VEC_FUNCS)
+        stexpr = Const(0, range(nst))                 # serial: the function's last step
         for vf in VEC_FUNCS:
             pexpr = Mux(f[vf.name], vf.param_lines(C) if vf.params else 0, pexpr)
             sexpr = Mux(f[vf.name], vf.group_cycles(M), sexpr)
+            stexpr = Mux(f[vf.name], vf.steps - 1, stexpr)
             if vf.multiplies:
                 mulf = mulf | f[vf.name]
         m.d.comb += [P.eq(pexpr), S.eq(sexpr)]
@@ -110,23 +115,43 @@ class VectorEngine(wiring.Component):
         vread_phase = self.active & is_vec & ~in_params & ~rdone
         vcomp = Signal()      # a lane-group step is computed this cycle (from the data read last step)
         vchunk = Signal(range(nchunks + 1))
-        vsub = Signal(range(smax))
+        vsub = Signal(range(nst if serial else smax))
         rchunk_r = Signal(range(nchunks + 1))
-        rsub_r = Signal(range(smax))
+        rsub_r = Signal(range(nst if serial else smax))
         rchunk = Mux(vstart, 0, rchunk_r)
         rsub = Mux(vstart, 0, rsub_r)
-        sub_last = rsub == S - 1
         chunk_last = rchunk == nchunks - 1
+        if serial:
+            # the bit-serial lane: the cycle within a step (0 .. MS - 1) and the step, counted apart
+            rph_r = Signal(range(MS))
+            rph = Mux(vstart, 0, rph_r)
+            ph_last = ~mulf | (rph == MS - 1)
+            st_last = rsub == stexpr
+            sub_last = ph_last & st_last
+            with m.If(self.active):
+                m.d.sync += [rph_r.eq(Mux(vread_phase & ~ph_last, rph + 1, 0)),
+                             rsub_r.eq(Mux(vread_phase & ~sub_last, Mux(ph_last, rsub + 1, rsub), 0))]
+            vphase = Signal(range(MS))
+            vlast = Signal()                          # the lane group's last cycle
+            m.d.sync += [vphase.eq(rph), vlast.eq(sub_last)]
+        else:
+            sub_last = rsub == S - 1
+            with m.If(self.active):
+                m.d.sync += rsub_r.eq(Mux(vread_phase & ~sub_last, rsub + 1, 0))
+            vlast = vsub == S - 1
         with m.If(self.active):
-            m.d.sync += [rsub_r.eq(Mux(vread_phase & ~sub_last, rsub + 1, 0)),
-                         rchunk_r.eq(Mux(vread_phase, Mux(sub_last, Mux(chunk_last, 0, rchunk + 1), rchunk), 0)),
+            m.d.sync += [rchunk_r.eq(Mux(vread_phase, Mux(sub_last, Mux(chunk_last, 0, rchunk + 1), rchunk), 0)),
                          pcnt_r.eq(Mux(in_params, pcnt + 1, pcnt))]
         m.d.sync += [vcomp.eq(vread_phase), vchunk.eq(rchunk), vsub.eq(rsub)]
         # the computed cycle's function step and product piece (phase): vsub = step * M + phase
-        # for a multiplying function, vsub = step for the others
-        vphase = vsub[:mbits] if mbits else Const(0, 1)
-        vstep = Mux(mulf, vsub[mbits:], vsub) if mbits else vsub
-        vstep_done = (~mulf | (vphase == M - 1)) if mbits else Const(1, 1)
+        # for a multiplying function, vsub = step for the others (serial: vsub = step, vphase apart)
+        if serial:
+            vstep = vsub
+            vstep_done = ~mulf | (vphase == MS - 1)
+        else:
+            vphase = vsub[:mbits] if mbits else Const(0, 1)
+            vstep = Mux(mulf, vsub[mbits:], vsub) if mbits else vsub
+            vstep_done = (~mulf | (vphase == M - 1)) if mbits else Const(1, 1)
         radv = vread_phase & chunk_last & sub_last
         # then vector_latency steps end the instruction
         vtail_r = Signal(range(L + 1))
@@ -152,7 +177,7 @@ class VectorEngine(wiring.Component):
         vcomp_d = Signal()
         vchunk_d = Signal.like(vchunk)
         m.d.sync += [vcomp_d.eq(vcomp), vchunk_d.eq(vchunk)]
-        vgroup_done = Mux(lut_late, vcomp_d, vcomp & (vsub == S - 1))   # a lane group's results are final
+        vgroup_done = Mux(lut_late, vcomp_d, vcomp & vlast)   # a lane group's results are final
         vgroup = Mux(lut_late, vchunk_d, vchunk)
         vwrite = vgroup_done & (vgroup == nchunks - 1)
         # With vector_latency >= 3 the line is written from the line buffer one step after its last
@@ -223,7 +248,7 @@ class VectorEngine(wiring.Component):
         # which iCE40 packs with the flip-flop, while ECP5 counts it (small, 8 groups: measured
         # +435 TRELLIS_COMB with rotation; its 8:1 multiplexers use the slices' wide muxes).
         rotate = 1 < nchunks <= 4
-        group_end = vcomp & (vsub == S - 1)
+        group_end = vcomp & vlast
         for (kind, b, k), srcs in sorted(loads.items()):
             n_el = C if kind == "pe" else 1
             regs[(kind, b, k)] = rs = [Signal(signed(b), name=f"par_{kind}{b}_{k}_{n}") for n in range(n_el)]
@@ -315,7 +340,11 @@ class VectorEngine(wiring.Component):
             e_in = Signal(signed(6), name=f"u_e{lane}")
             addsub = f["ADDQ"] | f["SUBQ"]
             with m.If(f["MULQ"] & (vstep == 0)):        # MULQ step 0: (a - z1) * (b - z2)
-                m.d.comb += [x_in.eq(da), m_in.eq(db), e_in.eq(0)]
+                if serial:                            # (da * 2**20) * (db * 2**10) / 2**30, exact
+                    m.d.comb += [x_in.eq(da << ADD_LEFT_SHIFT), m_in.eq(db << (30 - ADD_LEFT_SHIFT)),
+                                 e_in.eq(0)]
+                else:
+                    m.d.comb += [x_in.eq(da), m_in.eq(db), e_in.eq(0)]
             with m.Elif(f["MULQ"]):                    # step 1: mbqm of step 0's product
                 m.d.comb += [x_in.eq(x1), m_in.eq(par("MULQ", "m")), e_in.eq(par("MULQ", "e"))]
             with m.Elif(addsub & (vstep == 0)):
@@ -332,8 +361,24 @@ class VectorEngine(wiring.Component):
             # DIV: q = (x * m) >> (30 + k), k = (s - 30) & 31, on mbqm's product and right shifter
             k = (par("DIV", "s") + 2)[:5]
             # the exact product for DIV and MULQ's step 0, SRDHM's nudge in it for the others
-            ab, q = mbqm(m, x_in, m_in, e_in, f["DIV"], k, name=f"u{lane}", steps=M, phase=vphase,
-                         en=vcomp & mulf, nudge=~(f["DIV"] | (f["MULQ"] & (vstep == 0))))
+            exact = f["DIV"] | (f["MULQ"] & (vstep == 0))
+            if serial:
+                # x_in's bit i, picked from each source before the sources are multiplexed
+                dd = Signal(signed(10), name=f"dd{lane}")          # ADDQ / SUBQ / MULQ: (da | db) << 20
+                m.d.comb += dd.eq(Mux(addsub & (vstep == 1), db, da))
+                sel_sum = f["REQ"] | f["DIV"]
+                sel_x1 = (f["MULQ"] & (vstep != 0)) | (addsub & (vstep == 2))
+
+                def xbit(i, dd=dd, sel_sum=sel_sum, sel_x1=sel_x1, sum32=sum32, x1=x1):
+                    ddb = Cat(dd, dd[-1], dd[-1]).bit_select((i - ADD_LEFT_SHIFT)[:4], 1)
+                    return Mux(sel_sum, sum32.as_unsigned().bit_select(i, 1),
+                               Mux(sel_x1, x1.as_unsigned().bit_select(i, 1), (i >= ADD_LEFT_SHIFT) & ddb))
+                q = serial_mbqm(m, xbit, m_in, e_in, ~exact, Mux(f["DIV"], k, 0), vphase, vcomp & mulf,
+                                name=f"u{lane}")
+                ab = q                                # MULQ's step 0: the product itself
+            else:
+                ab, q = mbqm(m, x_in, m_in, e_in, f["DIV"], k, name=f"u{lane}", steps=M, phase=vphase,
+                             en=vcomp & mulf, nudge=~exact)
             u = q[:32].as_signed()
             sdone = vcomp & vstep_done                 # a step's product is complete this cycle
             with m.If(sdone & f["MULQ"] & (vstep == 0)):
@@ -492,6 +537,66 @@ def _product(m: Module, a, b, steps: int, phase, en, name: str, nudge=None):
         with m.If(shift):
             m.d.sync += lo.eq(Cat(lo[16:], t[:16]))
     return Cat(lo, t)[:64].as_signed()
+
+
+def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str):
+    """The bit-serial lane's fixed-point multiply (``vector_mul_steps`` =
+    :data:`~nnaccel.isa.table.SERIAL_MUL_STEPS`): one step of ``mul_step_cycles`` = 66 cycles,
+    ``phase`` 0 .. 65 (``en`` in each, ``x``, ``mult``, ``e``, ``srdhm``, ``k`` held still); the
+    result is valid in phase 65 (35 bits, combinational). ``x`` is an int32 value or a function
+    giving its bit ``i`` (a 5-bit index: the lane picks the bit from each source, then chooses):
+
+    * ``srdhm``: ``multiply_by_quantized_multiplier(x, mult, e)`` (``e`` 6-bit signed);
+    * else ``(x * mult) >> (30 + k)`` (DIV; MULQ's exact product with ``x``, ``mult`` pre-scaled
+      by ``2**20`` / ``2**10`` and ``k`` = 0), floored.
+
+    One register ``acc`` (35 bits) and one adder. Phases 0 .. 31 multiply LSB first: phase ``t``
+    adds ``mult * 4`` when bit ``t`` of ``scaled = wrap32(x << max(e, 0))`` is set (bit ``t - left``
+    of ``x``: the left shift costs nothing), negated for bit 31 (its weight is ``-2**31``), then
+    shifts ``acc`` right by one, so ``acc`` holds the partial sum over ``2**(t - 2)``: ``P >> 30``
+    after phase 31. SRDHM's nudge ``2**30`` is ``acc``'s bit 32 in phase 0 (``acc`` is 0 there), so
+    ``floor((P + 2**30) / 2**31)`` (= SRDHM's truncation, see :func:`mbqm`) is one more shift away.
+    Phases 32 .. 64 shift right ``n`` times (``1 + max(-e, 0)`` for ``srdhm``, else ``k``) and hold;
+    from the second shift on the bits that fall out are the rounding's: the last one and a sticky OR
+    of those before. SRDHM's saturation (``P + 2**30 = 2**62 + 2**30`` only for ``INT32_MIN *
+    INT32_MIN``) subtracts 2 in phase 32 (``acc`` is then ``2**32 + 1``), which gives ``INT32_MAX``.
+    Phase 65 adds the rounding bit (``rounding_divide_by_pot``: the last bit out, and for a
+    negative value also the sticky bit) and clears ``acc`` for the next step."""
+    W = 35
+    acc = Signal(signed(W), name=f"{name}_acc")
+    rbit = Signal(name=f"{name}_rbit")
+    sticky = Signal(name=f"{name}_sticky")
+    mul = phase < 32
+    final = phase == 65
+    left = Mux(srdhm & ~e[-1], e[:5], 0)
+    rr = Mux(srdhm & e[-1], -e, 0)[:6]
+    n = Mux(srdhm, rr + 1, k)                       # shifts after the product (up to 33)
+    idx = Signal(6, name=f"{name}_idx")
+    m.d.comb += idx.eq(phase[:5] - left)
+    xb = Signal(name=f"{name}_xb")                  # bit `phase` of scaled
+    xbit = x if callable(x) else (lambda i: x.as_unsigned().bit_select(i, 1))
+    m.d.comb += xb.eq(mul & ~idx[5] & xbit(idx[:5]))
+    inv = Signal(name=f"{name}_inv")
+    m.d.comb += inv.eq(xb & (phase == 31))
+    sat = Signal(name=f"{name}_sat")
+    m.d.comb += sat.eq(srdhm & (phase == 32) & acc[32] & ~acc[-1])
+    addend = Signal(W, name=f"{name}_add")
+    m.d.comb += addend.eq(((Cat(Const(0, 2), mult.as_signed()).as_signed() & xb.replicate(W))
+                           ^ inv.replicate(W)) | Cat(Const(0, 1), sat.replicate(W - 1)))
+    a_in = Signal(W, name=f"{name}_ain")
+    m.d.comb += a_in.eq(acc | ((srdhm & (phase == 0)) << 32))
+    rnd = srdhm & rbit & (~acc[-1] | sticky)
+    cin = inv | (final & rnd)
+    s = Signal(signed(W), name=f"{name}_s")
+    m.d.comb += s.eq((Cat(cin, a_in) + Cat(cin, addend))[1:W + 1])
+    shift = mul | (~final & (phase - 32 < n))
+    with m.If(en):
+        m.d.sync += acc.eq(Mux(final, 0, Mux(shift, s >> 1, s)))
+        with m.If(phase == 32):
+            m.d.sync += [rbit.eq(0), sticky.eq(0)]
+        with m.Elif(~mul & shift):
+            m.d.sync += [rbit.eq(s[0]), sticky.eq(sticky | rbit)]
+    return s
 
 
 def sat(m: Module, x, bits: int, name: str):

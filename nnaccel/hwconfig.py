@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError
-from .isa.table import QUEUES
+from .isa.table import QUEUES, SERIAL_MUL_STEPS
 
 #: Width of an operand entering the array: a byte minus its zero point, in [-255, 255].
 OPERAND_BITS = 9
@@ -42,14 +42,17 @@ ACC_BITS = 32
 SPACES = ("ACT", "WGT", "ACC", "VEC")
 #: Line addresses are 16-bit fields of the ISA.
 MAX_LINES = 1 << 16
-#: Allowed ``vector_mul_steps``: cycles per 32 x 32 product of a vector lane.
-VECTOR_MUL_STEPS = (1, 2, 4)
+#: Allowed ``vector_mul_steps``: cycles per 32 x 32 product of a vector lane (32: the bit-serial
+#: lane, ``nnaccel.isa.table.SERIAL_MUL_STEPS``).
+VECTOR_MUL_STEPS = (1, 2, 4, SERIAL_MUL_STEPS)
 #: Bytes of one element of each scratchpad.
 ELEMENT_BYTES = {"ACT": 1, "WGT": 1, "ACC": 4, "VEC": 4}
 
 
 def mul_piece(steps: int) -> tuple[int, int]:
     """:attr:`HwConfig.vector_mul_piece` for ``vector_mul_steps`` = ``steps``."""
+    if steps == SERIAL_MUL_STEPS:
+        return (1, 32)
     return (16 if steps == 4 else 32, 16 if steps >= 2 else 32)
 
 
@@ -87,9 +90,11 @@ class HwConfig:
     #: Vector unit: lanes processed per cycle, and its pipeline depth in cycles.
     vector_lanes: int = 1
     vector_latency: int = 4
-    #: Cycles in which a vector lane forms its signed 32 x 32 product (1, 2 or 4): from 32 x 32,
-    #: 32 x 16 or 16 x 16 pieces, so on 4, 2 or 1 DSP multipliers (``boards/targets.py``); each
-    #: step of a multiplying vector function takes this many cycles (``VecFunc.group_cycles``).
+    #: Cycles in which a vector lane forms its signed 32 x 32 product (1, 2, 4 or 32): from 32 x 32,
+    #: 32 x 16 or 16 x 16 pieces, so on 4, 2 or 1 DSP multipliers (``boards/targets.py``), or one
+    #: multiplier bit a cycle on the lane's adder (32: the bit-serial lane, no DSP; its shifts are
+    #: serial too); each step of a multiplying vector function takes this many cycles, 66 with 32
+    #: (``VecFunc.group_cycles``, ``nnaccel.isa.table.mul_step_cycles``).
     vector_mul_steps: int = 1
     #: DMA: bytes moved per cycle on each of the read and write channels; the cycles from a
     #: request to the first data (external-memory latency).
@@ -156,7 +161,8 @@ class HwConfig:
     def vector_mul_piece(self) -> tuple[int, int]:
         """``(x_bits, m_bits)``: the unsigned partial product a vector lane's multiplier forms each
         cycle (of the magnitudes of its 32-bit operands): 32 x 32 pieces, one per product
-        (``vector_mul_steps`` 1; the signed product itself), 32 x 16 (2) or 16 x 16 (4)."""
+        (``vector_mul_steps`` 1; the signed product itself), 32 x 16 (2), 16 x 16 (4), or 1 x 32
+        (32: one multiplier bit a cycle, gates on the lane's adder)."""
         return mul_piece(self.vector_mul_steps)
 
     @property
@@ -222,7 +228,7 @@ class HwConfig:
         if self.vector_mul_steps not in VECTOR_MUL_STEPS:
             bad(f"vector_mul_steps is {self.vector_mul_steps}, but it must be one of "
                 f"{', '.join(map(str, VECTOR_MUL_STEPS))} (a vector lane forms its 32 x 32 product from "
-                f"32 x 32, 32 x 16 or 16 x 16 pieces)")
+                f"32 x 32, 32 x 16 or 16 x 16 pieces, or one multiplier bit a cycle)")
         if self.dma_engines not in (1, 2):
             bad(f"dma_engines is {self.dma_engines}, but it must be 1 (one DMA engine shared by the load "
                 f"and store queues) or 2 (one each)")
@@ -284,14 +290,13 @@ PRESETS: dict[str, HwConfig] = {
     # other queues 2 deep (with one ACC bank deeper ones gain nothing on `bench gemm --size 256`; the
     # MobileNet block 14x14x96 +0.6% cycles; ~100 FF per entry), 32-bit
     # counters (they wrap; 512 FF): docs/rtl.md, "tiny: counters, queues, block RAM". The vector
-    # lane forms its 32x32 product over 4 cycles on one SB_MAC16 (vector_mul_steps), so the array
-    # gets the other 7 (14 of its 16 cells on DSPs; docs/rtl.md). One DMA engine for the load and
-    # store queues (dma_engines = 1) and a vector queue 1 deep: top 10,721 -> 10,322 logic cells, the
-    # MobileNet block 14x14x96 4,085,764 -> 4,095,108 cycles (+0.2%), `bench gemm --size 256`
-    # unchanged (docs/rtl.md, "dmashare (session 6)").
+    # lane is bit-serial (vector_mul_steps = 32: a multiplying step takes 66 cycles, no DSP), so
+    # the array has all 8 SB_MAC16 (its 16 cells on DSPs; docs/rtl.md, "serialvec (session 6)").
+    # One DMA engine for the load and store queues (dma_engines = 1) and a vector queue 1 deep
+    # (docs/rtl.md, "dmashare (session 6)").
     "tiny": HwConfig(name="tiny", rows=4, cols=4, act_bytes=4 * 1024, wgt_bytes=1024,
                      acc_bytes=2 * 1024, vec_bytes=2 * 1024, act_banks=2, wgt_banks=1, acc_banks=1,
-                     vec_banks=1, vector_lanes=1, vector_mul_steps=4, vector_latency=4,
+                     vec_banks=1, vector_lanes=1, vector_mul_steps=32, vector_latency=4,
                      dma_bytes_per_cycle=4, ext_latency=8, dma_engines=1, queue_depth=2, vector_queue_depth=1,
                      counter_bits=32, dma_base=0, dma_size=16 * 1024 * 1024),
     # ECP5-25F (56 DP16KD, 126 KB): 32 + 8 + 32 + 4 KiB of block RAM. One vector lane, its 32x32

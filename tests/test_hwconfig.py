@@ -51,9 +51,9 @@ def test_preset_override_file(tmp_path):
     ({"act_banks": 1}, "ACT needs at least 2 banks"),
     ({"ext_latency": -1}, "ext_latency is -1, but it must not be negative"),
     ({"rows": "4"}, "rows is '4', but it must be an integer"),
-    ({"vector_mul_steps": 3}, "vector_mul_steps is 3, but it must be one of 1, 2, 4"),
-    ({"vector_mul_steps": 0}, "vector_mul_steps is 0, but it must be one of 1, 2, 4"),
-    ({"vector_mul_steps": 8}, "vector_mul_steps is 8, but it must be one of 1, 2, 4"),
+    ({"vector_mul_steps": 3}, "vector_mul_steps is 3, but it must be one of 1, 2, 4, 32"),
+    ({"vector_mul_steps": 0}, "vector_mul_steps is 0, but it must be one of 1, 2, 4, 32"),
+    ({"vector_mul_steps": 8}, "vector_mul_steps is 8, but it must be one of 1, 2, 4, 32"),
 ])
 def test_invalid_configs(changes, message):
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -93,9 +93,11 @@ def test_accelerator_doc_preset_table_matches():
     ("ice40", "tiny", 1, 4, (8 - 4) * 2),      # 32 x 32 product: 4 DSPs of 16 x 16
     ("ice40", "tiny", 2, 2, (8 - 2) * 2),      # 32 x 16 pieces: 2
     ("ice40", "tiny", 4, 1, (8 - 1) * 2),      # 16 x 16 pieces: 1
+    ("ice40", "tiny", 32, 0, 16),              # the bit-serial lane: none, the array has all 8
     ("ecp5", "small", 1, 4, 28 - 4),
     ("ecp5", "small", 2, 2, 28 - 2),
     ("ecp5", "small", 4, 1, 28 - 1),
+    ("ecp5", "small", 32, 0, 28),
 ])
 def test_vector_lane_dsps_follow_vector_mul_steps(target, preset, mul, lane_dsp, dsp_cells):
     from nnaccel.boards.targets import TARGETS

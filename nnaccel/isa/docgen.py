@@ -64,7 +64,9 @@ def render() -> str:
             f"an ACC lane; quantized add shifts by {ADD_LEFT_SHIFT}. `S` is the steps per group of "
             "`vector_lanes` elements (each lane has one fixed-point multiplier); `M` says whether each step "
             "multiplies and so takes `vector_mul_steps` cycles (the lane forms its 32 x 32 product from "
-            "that many pieces; `VecFunc.group_cycles`)."), "",
+            "that many pieces), or 66 with `vector_mul_steps` 32 (the bit-serial lane: 32 cycles of "
+            "product, one multiplier bit a cycle, 33 of one-bit shifts, one of rounding; "
+            "`VecFunc.group_cycles`, `mul_step_cycles`)."), "",
             "| code | name | src | src2 | dst | parameter lines (in order) | S | M | result |",
             "|---|---|---|---|---|---|---|---|---|"]
     for v in VEC_FUNCS:

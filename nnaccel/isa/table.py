@@ -234,10 +234,12 @@ instruction a line must not be read after the instruction wrote it, except at th
 scratchpad (SCRATCHPAD_RANGE)."""
           + _STRIDED_2D,
           "`P + nx * ny * ceil(cols / vector_lanes) * S * M + vector_latency` (`S`: the function's steps per "
-          "lane group, see the vector function table; `M`: the hardware configuration's `vector_mul_steps` "
-          "(1, 2 or 4: the cycles in which a lane forms its 32 x 32 product) for the functions whose steps "
-          "multiply (REQ, ADDQ, SUBQ, MULQ, DIV: column `M` of the table), else 1; "
-          "`nnaccel.isa.table.VecFunc.group_cycles`)"),
+          "lane group, see the vector function table; `M`, for the functions whose steps multiply (REQ, "
+          "ADDQ, SUBQ, MULQ, DIV: column `M` of the table), else 1: the hardware configuration's "
+          "`vector_mul_steps` (1, 2 or 4: the cycles in which a lane forms its 32 x 32 product), or 66 "
+          "when it is 32 (the bit-serial lane: 32 cycles of product, one multiplier bit a cycle, then 33 "
+          "of one-bit right shifts and one of rounding, whatever the operands); "
+          "`nnaccel.isa.table.VecFunc.group_cycles`, `mul_step_cycles`)"),
     Instr("RDPERF", 5, "store", (
         Field("ext_addr", 32, 32, "external byte address of the counter snapshot"),
     ), "Write a snapshot of the performance counters to external memory",
@@ -294,6 +296,23 @@ DMA_QUEUES = ("load", "store")
 DMA_PRIORITY = "load"
 
 
+#: ``vector_mul_steps`` of the bit-serial vector lane: its 32 x 32 product takes one multiplier bit
+#: a cycle (32 cycles, shift-and-add on one adder, no DSP multiplier).
+SERIAL_MUL_STEPS = 32
+#: Cycles the bit-serial lane spends on a step after its product: up to 33 one-bit right shifts
+#: (SRDHM's ``/ 2**31`` and the rounding shift by up to 32; DIV's ``30 + k`` shift) and one
+#: rounding addition.
+SERIAL_TAIL_CYCLES = 34
+
+
+def mul_step_cycles(mul_steps: int) -> int:
+    """Cycles of one step of a multiplying vector function (``M`` of the VEC timing) for the
+    configuration's ``vector_mul_steps``: ``mul_steps`` itself (1, 2, 4: the product in that many
+    pieces, the rest of the step combinational), or for the bit-serial lane
+    (:data:`SERIAL_MUL_STEPS`) ``32 + SERIAL_TAIL_CYCLES`` = 66, whatever the operands."""
+    return mul_steps + (SERIAL_TAIL_CYCLES if mul_steps == SERIAL_MUL_STEPS else 0)
+
+
 @dataclass(frozen=True)
 class VecFunc:
     """A vector function: where it reads and writes, its parameter block, its arithmetic."""
@@ -328,10 +347,11 @@ class VecFunc:
         return dict(self.bits).get(name, 32)
 
     def group_cycles(self, mul_steps: int) -> int:
-        """Cycles per group of ``vector_lanes`` elements: ``S * M``, with ``M`` = ``mul_steps`` (the
-        configuration's ``vector_mul_steps``) when the function multiplies, else 1. The one rule
-        the ISA simulator, the RTL and the compiler's estimates use."""
-        return self.steps * (mul_steps if self.multiplies else 1)
+        """Cycles per group of ``vector_lanes`` elements: ``S * M``, with ``M`` =
+        :func:`mul_step_cycles` of ``mul_steps`` (the configuration's ``vector_mul_steps``) when the
+        function multiplies, else 1. The one rule the ISA simulator, the RTL and the compiler's
+        estimates use."""
+        return self.steps * (mul_step_cycles(mul_steps) if self.multiplies else 1)
 
     def param_lines(self, cols: int) -> int:
         """``P``: VEC lines read before the first result (LUT: the whole table)."""

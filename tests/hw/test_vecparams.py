@@ -87,12 +87,15 @@ def _isa(cfg, words, image, nbytes):
 
 
 #: The presets, and tiny with each ``vector_mul_steps`` (the lane's 32 x 32 product in 1, 2 or 4
-#: cycles; 2 lanes with 2 steps), since the RTL's product and the VEC timing depend on it.
+#: cycles; 2 lanes with 2 steps; 32: the bit-serial lane, also with 2 lanes), since the RTL's
+#: product and the VEC timing depend on it.
 CONFIGS = {
     "tiny": {},
     "tiny-mul1": {"vector_mul_steps": 1},
     "tiny-mul2-lanes2": {"vector_mul_steps": 2, "vector_lanes": 2},
     "tiny-mul4": {"vector_mul_steps": 4},
+    "tiny-serial": {"vector_mul_steps": 32},
+    "tiny-serial-lanes2": {"vector_mul_steps": 32, "vector_lanes": 2},
 }
 
 

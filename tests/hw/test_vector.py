@@ -183,3 +183,63 @@ def test_mbqm_halves_match_golden(steps):
     want_div = [int(v) * mm for v, (_, mm, _) in zip(xs, cases)]
     assert got_div_ab == want_div
     assert got_div == [p >> (30 + kk) for p, kk in zip(want_div, ks)]
+
+
+def test_serial_mbqm_matches_golden():
+    """The bit-serial lane's fixed-point multiply (:func:`nnaccel.hw.vecengine.serial_mbqm`,
+    ``vector_mul_steps`` = 32: shift-and-add product, one multiplier bit a cycle, then one-bit
+    shifts and a rounding addition over ``mul_step_cycles(32)`` cycles) equals
+    ``quant.multiply_by_quantized_multiplier`` for every shift -32 .. 31 (SRDHM's saturation
+    included), and in its exact mode Python's floored ``(x * m) >> (30 + k)`` (DIV) and the exact
+    product of MULQ's pre-scaled zero-point differences."""
+    from amaranth.hdl import Module, Signal, signed
+    from nnaccel.hw.vecengine import serial_mbqm
+
+    from nnaccel.isa.table import SERIAL_MUL_STEPS, mul_step_cycles
+    T = mul_step_cycles(SERIAL_MUL_STEPS)
+    m = Module()
+    x = Signal(signed(32))
+    mult = Signal(signed(32))
+    shift = Signal(signed(6))
+    srdhm = Signal()
+    k = Signal(5)
+    phase = Signal(range(T))
+    en = Signal()
+    out = serial_mbqm(m, x, mult, shift, srdhm, k, phase, en, name="smbqm")
+    rng = np.random.default_rng(12)
+    n = 120
+    cases = [(int(a), int(mm), int(s)) for a, mm, s in zip(rng.integers(-2**31, 2**31, n),
+                                                           rng.integers(-2**31, 2**31, n),
+                                                           rng.integers(-32, 32, n))]
+    edge = (quant.INT32_MIN, quant.INT32_MAX, 0, 1, -1, 1 << 30)
+    cases += [(a, b, s) for a in edge for b in edge for s in (-32, -31, -1, 0, 1, 31)
+              if rng.random() < 0.3 or (a == b == quant.INT32_MIN)]
+    ks = [int(v) for v in rng.integers(0, 32, len(cases))]
+    muls = [(int(a), int(b)) for a, b in zip(rng.integers(-383, 512, 20), rng.integers(-383, 512, 20))]
+    muls += [(-383, -383), (511, 511), (-383, 511), (0, 5)]
+    jobs = ([(a, mm, s, 1, 0) for a, mm, s in cases] + [(a, mm, 0, 0, kk) for (a, mm, _), kk in zip(cases, ks)]
+            + [(a << 20, b << 10, 0, 0, 0) for a, b in muls])
+    got = []
+
+    async def bench(ctx):
+        for a, mm, s, srd, kk in jobs:
+            for sig, v in ((x, a), (mult, mm), (shift, s), (srdhm, srd), (k, kk)):
+                ctx.set(sig, v)
+            for p in range(T):
+                ctx.set(phase, p)
+                ctx.set(en, 1)
+                if p == T - 1:
+                    got.append(ctx.get(out))
+                await ctx.tick()
+            ctx.set(en, 0)                # a cycle without en must not disturb the next step
+            ctx.set(phase, 40)
+            await ctx.tick()
+
+    sim = Simulator(m)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    want = [int(quant.multiply_by_quantized_multiplier(np.int64(a), mm, s)) for a, mm, s in cases]
+    want += [(a * mm) >> (30 + kk) for (a, mm, _), kk in zip(cases, ks)]
+    want += [a * b for a, b in muls]
+    assert got == want

@@ -28,10 +28,11 @@ def fault_of(p, sim=None):
 
 
 # ------------------------------------------------------------------------------- cycle model
-@pytest.mark.parametrize("mul", [1, 2, 4])
-def test_cycle_formulas_single_instructions(mul):
-    # mul = vector_mul_steps: each step of REQ / ADDQ / SUBQ / MULQ / DIV takes that many cycles
-    cfg = TINY.replace(name=f"tiny-mul{mul}", vector_mul_steps=mul)
+@pytest.mark.parametrize("mul_steps, mul", [(1, 1), (2, 2), (4, 4), (32, 32 + 33 + 1)])
+def test_cycle_formulas_single_instructions(mul_steps, mul):
+    # mul_steps = vector_mul_steps: each step of REQ / ADDQ / SUBQ / MULQ / DIV takes that many
+    # cycles, or with 32 (the bit-serial lane) 32 of product + 33 of shifts + 1 of rounding
+    cfg = TINY.replace(name=f"tiny-mul{mul_steps}", vector_mul_steps=mul_steps)
     cases = [
         (lambda p: p.load("ACT", 0, 0, 4, x_size=3, y_size=2, x_stride=4, y_stride=12), 8 + 6 * 1),
         (lambda p: p.load("ACC", 0, 0, 3, x_size=5, x_stride=16), 8 + 5 * 3),   # 12 bytes / 4
