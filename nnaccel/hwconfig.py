@@ -286,19 +286,20 @@ PRESETS: dict[str, HwConfig] = {
     # side): ACT 8 + WGT 2 + ACC 8 + VEC 8 + the LUT table 2 + the counter ring 2 = 30 EBRs. One ACC bank: two
     # took 16 EBR, and with two every other way to 30 needs an SPRAM (ACT 2 KiB saves only 4); it
     # also saves the ACC bank multiplexers, but GEMM and VEC no longer overlap (`bench gemm --size
-    # 256` 95.29% -> 89.62%, the FC program of tests/hw/test_top.py 1,495 -> 1,849 cycles). The
-    # other queues 2 deep (with one ACC bank deeper ones gain nothing on `bench gemm --size 256`; the
-    # MobileNet block 14x14x96 +0.6% cycles; ~100 FF per entry), 32-bit
+    # 256` 95.29% -> 89.62%, the FC program of tests/hw/test_top.py 1,495 -> 1,849 cycles). 32-bit
     # counters (they wrap; 512 FF): docs/rtl.md, "tiny: counters, queues, block RAM". The vector
     # lane is bit-serial (vector_mul_steps = 32: a multiplying step takes 66 cycles, no DSP), so
     # the array has all 8 SB_MAC16 (its 16 cells on DSPs; docs/rtl.md, "serialvec (session 6)").
-    # One DMA engine for the load and store queues (dma_engines = 1) and a vector queue 1 deep
-    # (docs/rtl.md, "dmashare (session 6)").
+    # One DMA engine for the load and store queues (dma_engines = 1; docs/rtl.md, "dmashare
+    # (session 6)"). Every queue 1 deep (~100 FF an entry): with the serial lane the vector unit
+    # bounds the time, so 2-deep queues gain little (`bench gemm --size 256` 5,429,833 ->
+    # 5,586,760 cycles, +2.9%; the MobileNet block 14x14x96 23,076,864 -> 23,183,268, +0.5%) for
+    # 310 logic cells (docs/rtl.md, "Figures now").
     "tiny": HwConfig(name="tiny", rows=4, cols=4, act_bytes=4 * 1024, wgt_bytes=1024,
                      acc_bytes=2 * 1024, vec_bytes=2 * 1024, act_banks=2, wgt_banks=1, acc_banks=1,
                      vec_banks=1, vector_lanes=1, vector_mul_steps=32, vector_latency=4,
-                     dma_bytes_per_cycle=4, ext_latency=8, dma_engines=1, queue_depth=2, vector_queue_depth=1,
-                     counter_bits=32, dma_base=0, dma_size=16 * 1024 * 1024),
+                     dma_bytes_per_cycle=4, ext_latency=8, dma_engines=1, queue_depth=1, counter_bits=32,
+                     dma_base=0, dma_size=16 * 1024 * 1024),
     # ECP5-25F (56 DP16KD, 126 KB): 32 + 8 + 32 + 4 KiB of block RAM. One vector lane, its 32x32
     # product over 4 cycles on one MULT18X18D (vector_mul_steps; the array gets the other 27: top
     # 626 LUT4 fewer than with 4 DSPs, 2 steps saved none; bench gemm --size 256 96.28% -> 86.68%,
