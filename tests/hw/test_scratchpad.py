@@ -8,7 +8,6 @@ import random
 
 from amaranth.hdl import Elaboratable, Module
 from amaranth.sim import Simulator
-
 from nnaccel.hw.scratchpad import BankedScratchpad
 
 DEPTH, WIDTH, BANKS = 16, 8, 2          # banks of lines 0-7 and 8-15
