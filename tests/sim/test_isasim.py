@@ -10,10 +10,10 @@ from nnaccel.isa.table import FETCH_CYCLES, div_params
 from nnaccel.program import ProgramBuilder, lut_block, param_block
 from nnaccel.quant import multiply_by_quantized_multiplier as mbqm
 
-TINY = PRESETS["tiny"]  # 4x4, lanes 1, vector latency 4, DMA 4 B/cycle, latency 8, queues 2, 2, 4, 4
+TINY = PRESETS["tiny"]  # 4x4, lanes 1, vector latency 4, DMA 4 B/cycle, latency 8, queues 1 deep
 
-#: tiny with every queue 4 deep (the preset's load and compute queues are 2)
-TINY_Q4 = PRESETS["tiny"].replace(name="tiny-q4", load_queue_depth=4, compute_queue_depth=4)
+#: tiny with every queue 4 deep (the preset's are 1)
+TINY_Q4 = PRESETS["tiny"].replace(name="tiny-q4", queue_depth=4)
 
 
 def run(p, sim=None):
