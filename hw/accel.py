@@ -282,6 +282,61 @@ class _Walker:
             m.d.sync += [self.cur_r.eq(self.cur), self.row_r.eq(row), self.x_r.eq(x)]
 
 
+class _BoxWalk:
+    """The walk of a LOAD / STORE box for the engine ``eng`` (its instruction's fields ``F``) while
+    ``run``: ``ext_latency`` latency steps, then one line per ``beats`` = ``max(1, ceil(len *
+    element_bytes / dma_bytes_per_cycle))`` steps; ``line_end`` is the last step of a line's slot.
+    It keeps the beat, the line, x / y, the external row and cursor (``cur``: the line's external
+    address) and the data bytes moved (``bytes``: the lines before this step + this one). Its
+    counters clear at completion (0 when the next instruction starts: no multiplexer in front of
+    their adders) and the addresses load at the start step (every use lies in the data steps, step
+    >= L >= 1, except the byte count of an empty box, 0). ``pads``: (top, bottom, left, right) of a
+    LOAD (padding lines are not data: no bytes, the cursor stays), or None (every line is data)."""
+
+    def __init__(self, m: Module, name: str, cfg, F, eng, run, pads, byte_bits: int):
+        L, dpc, XB = cfg.ext_latency, cfg.dma_bytes_per_cycle, ext_bits(cfg)
+        beats_max = max(1, _ceil(cfg.line_elems * max(ELEMENT_BYTES.values()), dpc))
+        eb4 = (F["sp"] == SP["ACC"]) | (F["sp"] == SP["VEC"])
+        self.nbytes = nbytes = Mux(eb4, F["len"] << 2, F["len"])
+        beats = Signal(range(beats_max + 1), name=f"{name}_beats")
+        m.d.comb += beats.eq(Mux(nbytes == 0, 1, (nbytes + dpc - 1) // dpc))
+        beat = Signal(range(max(2, beats_max)), name=f"{name}_beat")
+        self.line = line = Signal(max(_bits(cfg.lines(s) - 1) for s in SPACE_ENUM), name=f"{name}_line")
+        x, y = Signal(8, name=f"{name}_x"), Signal(8, name=f"{name}_y")
+        row, self.cur = Signal(XB, name=f"{name}_row"), Signal(XB, name=f"{name}_cur")
+        cur = self.cur
+        in_data = eng.step >= L
+        self.line_end = line_end = eng.active & run & in_data & (beat == beats - 1)
+        last_x = x + 1 >= F["x_size"]
+        if pads is None:
+            self.data_line = data_line = Const(1, 1)
+            last_dx = last_x
+        else:
+            top, bottom, left, right = pads
+            self.data_line = data_line = ((y >= top) & (y < F["y_size"] - bottom) &
+                                          (x >= left) & (x < F["x_size"] - right))
+            last_dx = x + 1 >= F["x_size"] - right
+        self.empty = (F["x_size"] == 0) | (F["y_size"] == 0)
+        self.last_line = last_x & (y + 1 >= F["y_size"])
+        bytes_r = Signal(byte_bits, name=f"{name}_bytes")
+        self.bytes = bytes_r + Mux(line_end & data_line, nbytes, 0)
+        with m.If(eng.start):
+            m.d.sync += [row.eq(F["ext_addr"][:XB]), cur.eq(F["ext_addr"][:XB])]
+        with m.If(eng.active):
+            m.d.sync += bytes_r.eq(self.bytes)
+            with m.If(run & in_data):
+                m.d.sync += beat.eq(Mux(beat == beats - 1, 0, beat + 1))
+            with m.If(line_end):
+                m.d.sync += [line.eq(line + 1), x.eq(Mux(last_x, 0, x + 1)), y.eq(Mux(last_x, y + 1, y))]
+                with m.If(data_line):
+                    with m.If(last_dx):
+                        m.d.sync += [row.eq(row + F["y_stride"]), cur.eq(row + F["y_stride"])]
+                    with m.Else():
+                        m.d.sync += cur.eq(cur + F["x_stride"])
+            with m.If(eng.complete):
+                m.d.sync += [beat.eq(0), x.eq(0), y.eq(0), line.eq(0), bytes_r.eq(0)]
+
+
 class _Engine:
     """Shared engine skeleton: start/busy/step, the current instruction, completion.
 
@@ -643,8 +698,6 @@ class Accelerator(wiring.Component):
             add_event(f"{QUEUES[q]}_token_stall", e.waiting, 1)
 
         XB = ext_bits(cfg)
-        line_bits = max(_bits(cfg.lines(s_) - 1) for s_ in SPACE_ENUM)
-        beats_max = max(1, _ceil(cfg.line_elems * max(ELEMENT_BYTES.values()), dpc))
 
         if dma is None:
             # ---------------------------------------------------------------- load engine
@@ -653,51 +706,11 @@ class Accelerator(wiring.Component):
             F = {n: field(w, "LOAD", n) for n in ("sp", "len", "sp_addr", "ext_addr", "x_size", "y_size",
                                                   "x_stride", "y_stride", "pad_top", "pad_bottom",
                                                   "pad_left", "pad_right", "fill")}
-            eb4 = (F["sp"] == SP["ACC"]) | (F["sp"] == SP["VEC"])
-            nbytes = Mux(eb4, F["len"] << 2, F["len"])
-            beats = Signal(range(beats_max + 1))
-            m.d.comb += beats.eq(Mux(nbytes == 0, 1, (nbytes + dpc - 1) // dpc))
-            lbeat = Signal(range(max(2, beats_max)))
-            lline = Signal(line_bits)
-            lx = Signal(8)
-            ly = Signal(8)
-            lrow = Signal(XB)
-            lcur = Signal(XB)
-            in_data_phase = le.step >= L
-            start = le.start
-            # the walk's counters clear at completion (so they are 0 when the next instruction starts;
-            # no multiplexer in front of their adders) and the addresses load at the start step: every
-            # use lies in the data steps (step >= L >= 1), except the byte count of an empty box (0)
-            cur_beat, cx, cy, crow, ccur = lbeat, lx, ly, lrow, lcur
-            line_end = le.active & is_load & in_data_phase & (cur_beat == beats - 1)
-            data_line = ((cy >= F["pad_top"]) & (cy < F["y_size"] - F["pad_bottom"]) &
-                         (cx >= F["pad_left"]) & (cx < F["x_size"] - F["pad_right"]))
-            # the end: the last beat of the box's last line, or the last latency step of an empty box
-            lempty = (F["x_size"] == 0) | (F["y_size"] == 0)
-            l_last_line = (cx + 1 >= F["x_size"]) & (cy + 1 >= F["y_size"])
-            le.set_last(m, Mux(is_load, Mux(lempty, le.step == L - 1, line_end & l_last_line), 1))
-            # data bytes moved, counted per line (no product): the lines before this step + this one
-            lbytes_r = Signal(_bits(max_event(cfg, ["LOAD"], "dma_load_bytes")))
-            lbytes = lbytes_r + Mux(line_end & data_line, nbytes, 0)
-            m.d.comb += self.ld_addr.eq(ccur)
-            with m.If(start):
-                m.d.sync += [lrow.eq(F["ext_addr"][:XB]), lcur.eq(F["ext_addr"][:XB])]
-            with m.If(le.active):
-                m.d.sync += lbytes_r.eq(lbytes)
-                with m.If(is_load & in_data_phase):
-                    m.d.sync += lbeat.eq(Mux(cur_beat == beats - 1, 0, cur_beat + 1))
-                with m.If(line_end):
-                    last_x = cx + 1 >= F["x_size"]
-                    m.d.sync += [lline.eq(lline + 1), lx.eq(Mux(last_x, 0, cx + 1)),
-                                 ly.eq(Mux(last_x, cy + 1, cy))]
-                    with m.If(data_line):
-                        last_dx = cx + 1 >= F["x_size"] - F["pad_right"]
-                        with m.If(last_dx):
-                            m.d.sync += [lrow.eq(crow + F["y_stride"]), lcur.eq(crow + F["y_stride"])]
-                        with m.Else():
-                            m.d.sync += lcur.eq(ccur + F["x_stride"])
-                with m.If(le.complete):
-                    m.d.sync += [lbeat.eq(0), lx.eq(0), ly.eq(0), lline.eq(0), lbytes_r.eq(0)]
+            lw = _BoxWalk(m, "load", cfg, F, le, is_load, (F["pad_top"], F["pad_bottom"], F["pad_left"], F["pad_right"]),
+                          _bits(max_event(cfg, ["LOAD"], "dma_load_bytes")))
+            line_end, data_line, lline, lbytes = lw.line_end, lw.data_line, lw.line, lw.bytes
+            le.set_last(m, Mux(is_load, Mux(lw.empty, le.step == L - 1, line_end & lw.last_line), 1))
+            m.d.comb += self.ld_addr.eq(lw.cur)
             fill8 = F["fill"]
             fill32 = Cat(fill8, fill8[7].replicate(24))  # the fill byte sign-extended for int32 spaces
             line8 = Cat(*[Mux(data_line & (e < F["len"]), self.ld_data[8 * e:8 * e + 8], fill8) for e in range(C)])
@@ -719,46 +732,17 @@ class Accelerator(wiring.Component):
             S = {n: field(w, "STORE", n) for n in ("sp", "len", "sp_addr", "ext_addr", "x_size", "y_size",
                                                    "x_stride", "y_stride")}
             assert LAYOUT["RDPERF"]["fields"]["ext_addr"] == LAYOUT["STORE"]["fields"]["ext_addr"]
-            seb4 = (S["sp"] == SP["ACC"]) | (S["sp"] == SP["VEC"])
-            snbytes = Mux(seb4, S["len"] << 2, S["len"])
-            sbeats = Signal(range(beats_max + 1))
-            m.d.comb += sbeats.eq(Mux(snbytes == 0, 1, (snbytes + dpc - 1) // dpc))
             perf_cycles = _ceil(8 * N_COUNTERS, dpc)
-            sstart = se.start
-            sbeat = Signal(range(max(2, beats_max)))
-            sline = Signal(line_bits)
-            sx = Signal(8)
-            sy = Signal(8)
-            srow = Signal(XB)
-            scur = Signal(XB)
+            sw = _BoxWalk(m, "store", cfg, S, se, is_store, None, _bits(max_event(cfg, ["STORE"], "dma_store_bytes")))
+            s_line_end, s_last_line, csline, cscur = sw.line_end, sw.last_line, sw.line, sw.cur
+            sbytes, snbytes = sw.bytes, sw.nbytes
             s_data = se.step >= L
-            # as in the load engine: counters clear at completion, addresses load at the start step (used
-            # from step L >= 1 on; the first line is read at step L - 1, line 0 then)
-            scb, scx, scy, csrow, cscur, csline = sbeat, sx, sy, srow, scur, sline
-            s_line_end = se.active & is_store & s_data & (scb == sbeats - 1)
-            s_last_line = (scx + 1 >= S["x_size"]) & (scy + 1 >= S["y_size"])
-            sempty = (S["x_size"] == 0) | (S["y_size"] == 0)
-            se.set_last(m, Mux(is_store, Mux(sempty, se.step == L - 1, s_line_end & s_last_line),
+            se.set_last(m, Mux(is_store, Mux(sw.empty, se.step == L - 1, s_line_end & s_last_line),
                                Mux(is_rdperf, se.step == L + perf_cycles - 1, 1)))
-            sbytes_r = Signal(_bits(max_event(cfg, ["STORE"], "dma_store_bytes")))
-            sbytes = sbytes_r + Mux(s_line_end, snbytes, 0)
             # RDPERF: in its first n_beats data steps, the k counters at the ring's head (docs/isa.md)
             pidx = Signal(range(perf_cycles + 1))
             m.d.comb += pidx.eq(se.step - L)
             perf_write = se.active & is_rdperf & s_data & (pidx < n_beats)
-            with m.If(sstart):
-                m.d.sync += [srow.eq(S["ext_addr"][:XB]), scur.eq(S["ext_addr"][:XB])]
-            with m.If(se.active):
-                m.d.sync += sbytes_r.eq(sbytes)
-                with m.If(is_store & s_data):
-                    m.d.sync += sbeat.eq(Mux(scb == sbeats - 1, 0, scb + 1))
-                with m.If(s_line_end):
-                    last_x = scx + 1 >= S["x_size"]
-                    m.d.sync += [sline.eq(csline + 1), sx.eq(Mux(last_x, 0, scx + 1)), sy.eq(scy + last_x),
-                                 srow.eq(Mux(last_x, csrow + S["y_stride"], csrow)),
-                                 scur.eq(Mux(last_x, csrow + S["y_stride"], cscur + S["x_stride"]))]
-                with m.If(se.complete):
-                    m.d.sync += [sbeat.eq(0), sx.eq(0), sy.eq(0), sline.eq(0), sbytes_r.eq(0)]
             # the scratchpad line of the slot that contains the next step
             rd_line = S["sp_addr"] + csline + s_line_end
             for s in SPACE_ENUM:
@@ -800,49 +784,19 @@ class Accelerator(wiring.Component):
             F = {n: field(w, "LOAD", n) for n in ("sp", "len", "sp_addr", "ext_addr", "x_size", "y_size",
                                                   "x_stride", "y_stride", "pad_top", "pad_bottom",
                                                   "pad_left", "pad_right", "fill")}
-            eb4 = (F["sp"] == SP["ACC"]) | (F["sp"] == SP["VEC"])
-            nbytes = Mux(eb4, F["len"] << 2, F["len"])
-            beats = Signal(range(beats_max + 1))
-            m.d.comb += beats.eq(Mux(nbytes == 0, 1, (nbytes + dpc - 1) // dpc))
             perf_cycles = _ceil(8 * N_COUNTERS, dpc)
             # ------------------------------------------------------------ DMA walk
-            dbeat = Signal(range(max(2, beats_max)))
-            dline = Signal(line_bits)
-            dx = Signal(8)
-            dy = Signal(8)
-            drow = Signal(XB)
-            dcur = Signal(XB)
+            dw = _BoxWalk(m, "dma", cfg, F, dma, is_box, (F["pad_top"], F["pad_bottom"], F["pad_left"], F["pad_right"]),
+                          max(_bits(max_event(cfg, ["LOAD"], "dma_load_bytes")),
+                              _bits(max_event(cfg, ["STORE"], "dma_store_bytes"))))
+            line_end, data_line, last_line, dline, dcur = dw.line_end, dw.data_line, dw.last_line, dw.line, dw.cur
+            dbytes, nbytes = dw.bytes, dw.nbytes
             in_data_phase = dma.step >= L
-            # counters clear at completion, addresses load at the start step (used from step L >= 1)
-            line_end = dma.active & is_box & in_data_phase & (dbeat == beats - 1)
-            data_line = ((dy >= F["pad_top"]) & (dy < F["y_size"] - F["pad_bottom"]) &
-                         (dx >= F["pad_left"]) & (dx < F["x_size"] - F["pad_right"]))
-            dempty = (F["x_size"] == 0) | (F["y_size"] == 0)
-            last_line = (dx + 1 >= F["x_size"]) & (dy + 1 >= F["y_size"])
-            dma.set_last(m, Mux(is_box, Mux(dempty, dma.step == L - 1, line_end & last_line),
+            dma.set_last(m, Mux(is_box, Mux(dw.empty, dma.step == L - 1, line_end & last_line),
                                 Mux(is_rdperf, dma.step == L + perf_cycles - 1, 1)))
-            dbytes_r = Signal(max(_bits(max_event(cfg, ["LOAD"], "dma_load_bytes")),
-                                  _bits(max_event(cfg, ["STORE"], "dma_store_bytes"))))
-            dbytes = dbytes_r + Mux(line_end & data_line, nbytes, 0)
             pidx = Signal(range(perf_cycles + 1))
             m.d.comb += pidx.eq(dma.step - L)
             perf_write = dma.active & is_rdperf & in_data_phase & (pidx < n_beats)
-            with m.If(dma.start):
-                m.d.sync += [drow.eq(F["ext_addr"][:XB]), dcur.eq(F["ext_addr"][:XB])]
-            with m.If(dma.active):
-                m.d.sync += dbytes_r.eq(dbytes)
-                with m.If(is_box & in_data_phase):
-                    m.d.sync += dbeat.eq(Mux(dbeat == beats - 1, 0, dbeat + 1))
-                with m.If(line_end):
-                    last_x = dx + 1 >= F["x_size"]
-                    m.d.sync += [dline.eq(dline + 1), dx.eq(Mux(last_x, 0, dx + 1)), dy.eq(Mux(last_x, dy + 1, dy))]
-                    with m.If(data_line):
-                        with m.If(dx + 1 >= F["x_size"] - F["pad_right"]):
-                            m.d.sync += [drow.eq(drow + F["y_stride"]), dcur.eq(drow + F["y_stride"])]
-                        with m.Else():
-                            m.d.sync += dcur.eq(dcur + F["x_stride"])
-                with m.If(dma.complete):
-                    m.d.sync += [dbeat.eq(0), dx.eq(0), dy.eq(0), dline.eq(0), dbytes_r.eq(0)]
             # ------------------------------------------------------------ DMA load line
             # LOAD: the line (data or fill) written at the last beat of its slot
             m.d.comb += self.ld_addr.eq(dcur)
