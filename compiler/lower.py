@@ -540,9 +540,11 @@ def _conv_plan(cfg: HwConfig, s: ConvSpec, cb: int, group: list, per_block: list
             # with stores nothing overlaps (the barrier between passes)
             fill = kc * (ih * iw * beats + cfg.ext_latency) + (wload // len(chunks) if stream else 0)
             drain = ng * (toh * tow * beats + cfg.ext_latency)
-            # one DMA engine (dma_engines = 1) runs the loads and the stores one after another
+            # one DMA engine (dma_engines = 1) runs the loads and the stores one after another; an
+            # in-order machine (in_order) runs every instruction one after another
             dma = load + store if cfg.dma_engines == 1 else max(load, store)
-            est = max(compute, vec, dma) + tiles * len(chunks) * 8 + fill + drain
+            busy = compute + vec + dma if cfg.in_order else max(compute, vec, dma)
+            est = busy + tiles * len(chunks) * 8 + fill + drain
             if best is None or est < best[0]:
                 best = (est, toh, tow, chunks)
     return best

@@ -426,6 +426,85 @@ class _DmaEngine:
         m.d.comb += self.last.eq(last)
 
 
+class _View:
+    """One queue's view of the in-order executor (the interface of :class:`_Engine`)."""
+
+    def __init__(self, name: str, word, step, cycles):
+        self.busy, self.start = Signal(name=f"{name}_busy"), Signal(name=f"{name}_start")
+        self.active, self.complete = Signal(name=f"{name}_active"), Signal(name=f"{name}_complete")
+        self.waiting, self.last = Signal(name=f"{name}_waiting"), Signal(name=f"{name}_last")
+        self.word, self.step, self.cycles = word, step, cycles
+
+    def set_last(self, m: Module, last):
+        m.d.comb += self.last.eq(last)
+
+
+class _InOrder:
+    """The executor of an in-order machine (``in_order``): no queues; the fetch unit holds the
+    checked instruction (``word_in``, of queue ``queue_in``) until ``can_start`` (held since the
+    cycle after its fetch, the executor idle, its tokens there). One busy flag, one step counter
+    and one instruction register: ``word`` is the running instruction (the register ``run`` while
+    busy, ``word_in`` in its start cycle).
+
+    ``views[q]`` stands in for queue ``q``'s :class:`_Engine` (``start``, ``busy``, ``active``,
+    ``complete``, ``waiting``, ``word``, ``step``, ``cycles``, ``set_last``), so the tokens, the
+    counters and the engines' datapaths see four engines of which at most one runs; each engine's
+    ``set_last`` gives its end condition, used while an instruction of its queue runs; ``waiting``
+    is the token stall (the held instruction of that queue cannot start). :meth:`dma_view` is the
+    load + store pair as :class:`_DmaEngine` shows it."""
+
+    def __init__(self, m: Module, word_in, queue_in, held, can_start, step_bits: int):
+        n = len(QUEUES)
+        self.busy = Signal(name="ex_busy")
+        self.kind_r = Signal(n, name="ex_kind")            # one-hot: the running instruction's queue
+        self.step_r = Signal(step_bits, name="ex_step")
+        self.step = self.step_r                            # 0 while idle: it clears at completion
+        self.cycles = Signal(step_bits, name="ex_cyclesc")
+        self.start = Signal(name="ex_start")
+        self.active = Signal(name="ex_active")
+        self.complete = Signal(name="ex_complete")
+        self.last = Signal(name="ex_last")
+        held_q = Signal(n, name="ex_held_q")               # one-hot: the held instruction's queue
+        m.d.comb += held_q.eq(Cat(*[queue_in == q for q in range(n)]))
+        kind = Signal(n, name="ex_kindc")                   # the running or starting queue, one-hot
+        m.d.comb += [self.start.eq(~self.busy & can_start), kind.eq(Mux(self.busy, self.kind_r, held_q)),
+                     self.active.eq(self.busy | self.start), self.complete.eq(self.active & self.last),
+                     self.cycles.eq(self.step + 1)]
+        self.run = Signal(128, name="ex_run")
+        self.word = Signal(128, name="ex_word")
+        m.d.comb += self.word.eq(Mux(self.busy, self.run, word_in))
+        m.d.sync += self.run.eq(self.word)
+        lasts = []
+        self.views = []
+        for q in range(n):
+            v = _View(f"ex{q}", self.word, self.step, self.cycles)
+            m.d.comb += [v.busy.eq(self.busy & self.kind_r[q]), v.start.eq(self.start & held_q[q]),
+                         v.active.eq(v.busy | v.start), v.complete.eq(self.complete & kind[q]),
+                         v.waiting.eq(held & held_q[q] & ~v.active)]
+            lasts.append(v.last & kind[q])
+            self.views.append(v)
+        m.d.comb += self.last.eq(Cat(*lasts).any())
+        with m.If(self.active):
+            m.d.sync += [self.step_r.eq(Mux(self.last, 0, self.step + 1)), self.busy.eq(~self.last),
+                         self.kind_r.eq(kind)]
+
+    def dma_view(self, m: Module, load: int, store: int):
+        """The load + store queues' views as the shared DMA datapath uses them (:class:`_DmaEngine`'s
+        interface)."""
+        lv, sv = self.views[load], self.views[store]
+        d = SimpleNamespace(word=self.word, step=self.step, cycles=self.cycles, views={"load": lv, "store": sv},
+                            start=Signal(name="exd_start"), active=Signal(name="exd_active"),
+                            complete=Signal(name="exd_complete"))
+        m.d.comb += [d.start.eq(lv.start | sv.start), d.active.eq(lv.active | sv.active),
+                     d.complete.eq(lv.complete | sv.complete)]
+
+        def set_last(m, last):
+            lv.set_last(m, last)
+            sv.set_last(m, last)
+        d.set_last = set_last
+        return d
+
+
 class Accelerator(wiring.Component):
     """The accelerator core for one hardware configuration (ports: control/status, counters, and
     the instruction / load / store ports of external memory; see :class:`SimTop`)."""
@@ -494,7 +573,10 @@ class Accelerator(wiring.Component):
         m.d.comb += [self.busy.eq((state == RUN) | (state == SCAN)), self.done.eq(state == DONE),
                      self.cnt_id.eq(phase), self.cnt_data.eq(Cat(*[Cat(c, Const(0, 64 - CB)) for c in cnt_out]))]
 
-        fifos = [_Fifo(m, cfg.queue_depth_of(q), cfg, q, f"{q[0]}q") for q in QUEUES]
+        # in order (``in_order``): no queues, the fetch unit holds the checked instruction
+        in_order = cfg.in_order
+        fifos = [] if in_order else [_Fifo(m, cfg.queue_depth_of(q), cfg, q, f"{q[0]}q") for q in QUEUES]
+        held = Signal()             # (in order) the instruction at pc is checked and waits to start
 
         m.submodules.decoder = dec = Decoder(cfg)
         m.d.comb += [self.i_addr.eq(self.prog_addr + (pc << 4)), dec.word.eq(self.i_data)]
@@ -511,20 +593,28 @@ class Accelerator(wiring.Component):
 
         oks = []
         for q in range(len(QUEUES)):
-            head = fifos[q].unpack(m, fifos[q].rdata, f"{QUEUES[q]}_head")
+            head = self.i_data if in_order else fifos[q].unpack(m, fifos[q].rdata, f"{QUEUES[q]}_head")
             ok = Const(1, 1)
             for flag, ch in pops[q].items():
                 ok = ok & (~hdr(head, flag) | (tok[ch] != 0))
             oks.append(ok & (state == RUN))
         dma = None
-        if cfg.dma_engines == 1:
+        tok_ok = Signal()           # (in order) the held instruction's tokens are there
+        if in_order:
+            m.d.comb += tok_ok.eq(Cat(*[(dec.queue == q) & oks[q] for q in range(len(QUEUES))]).any())
+            ex = _InOrder(m, self.i_data, dec.queue, held, held & tok_ok,
+                          max(_bits(max_cycles(cfg, q)) for q in QUEUES))
+            dma = ex.dma_view(m, QUEUE_CODE["load"], QUEUE_CODE["store"])
+            engines = ex.views
+        elif cfg.dma_engines == 1:
             # one DMA engine for the load and store queues (an ISA rule of the configuration)
             dma = _DmaEngine(m, {q: fifos[QUEUE_CODE[q]] for q in DMA_QUEUES},
                              {q: oks[QUEUE_CODE[q]] for q in DMA_QUEUES},
                              max(_bits(max_cycles(cfg, q)) for q in DMA_QUEUES), DMA_PRIORITY)
-        engines = [dma.views[QUEUES[q]] if dma is not None and QUEUES[q] in DMA_QUEUES else
-                   _Engine(m, QUEUES[q], fifos[q], oks[q], _bits(max_cycles(cfg, QUEUES[q])))
-                   for q in range(len(QUEUES))]
+        if not in_order:
+            engines = [dma.views[QUEUES[q]] if dma is not None and QUEUES[q] in DMA_QUEUES else
+                       _Engine(m, QUEUES[q], fifos[q], oks[q], _bits(max_cycles(cfg, QUEUES[q])))
+                       for q in range(len(QUEUES))]
         le, ge, ve, se = (engines[QUEUE_CODE[q]] for q in ("load", "compute", "vector", "store"))
 
         for ch, count in tok.items():
@@ -565,30 +655,46 @@ class Accelerator(wiring.Component):
                 m.d.comb += [halt.eq(1), halt_code.eq(dec.fault), halt_pc.eq(pc)]
             with m.Elif(dec.is_finish):
                 m.d.sync += finished.eq(1)
-            with m.Elif(room & dec.ready):
-                for q, f in enumerate(fifos):
-                    m.d.comb += f.push.eq(q_of == q)
-                m.d.comb += advance.eq(1)
-                m.d.sync += pc.eq(pc + 1)
+            with m.Elif(dec.ready & (Const(1, 1) if in_order else room)):
+                if in_order:
+                    # fetched (f(i)): held from the next cycle; it starts once held, the executor
+                    # idle and its tokens there, and the next instruction's checks begin
+                    m.d.sync += held.eq(1)
+                    with m.If(ex.start):
+                        m.d.comb += advance.eq(1)
+                        m.d.sync += [pc.eq(pc + 1), held.eq(0)]
+                else:
+                    for q, f in enumerate(fifos):
+                        m.d.comb += f.push.eq(q_of == q)
+                    m.d.comb += advance.eq(1)
+                    m.d.sync += pc.eq(pc + 1)
 
         # deadlock: nothing busy, nothing can start, fetch cannot go on, something still queued
         any_busy = Const(0, 1)
         any_start = Const(0, 1)
         any_queued = Const(0, 1)
         any_push = Const(0, 1)
-        for e, f in zip(engines, fifos):
+        for e in engines:
             any_busy = any_busy | e.busy
             any_start = any_start | e.start
+        for f in fifos:
             any_queued = any_queued | (f.count != 0)
             any_push = any_push | f.push
-        fetch_blocked = finished | (dec.ready & (~room | dec.is_finish))
         deadlock = Signal()
-        m.d.comb += deadlock.eq((state == RUN) & ~any_busy & ~any_start & any_queued & fetch_blocked
-                                & ~(fetching & (pc == self.prog_len)) & ~(fetching & (dec.fault != 0)))
-        with m.If(deadlock):
-            m.d.comb += [halt.eq(1), halt_code.eq(fault_code("DEADLOCK"))]
-        # a fetch-stall cycle: the next instruction, its checks done, waits for room in its queue
-        fetch_stall = fetching & ~halt & ~dec.is_finish & dec.ready & ~any_push
+        if in_order:
+            # the held instruction's token will never come: nothing runs that could push it
+            m.d.comb += deadlock.eq((state == RUN) & held & ~ex.busy & ~tok_ok)
+            with m.If(deadlock):
+                m.d.comb += [halt.eq(1), halt_code.eq(fault_code("DEADLOCK")), halt_pc.eq(pc)]
+            fetch_stall = Const(0, 1)       # no queues: a held instruction's wait is a token stall
+        else:
+            fetch_blocked = finished | (dec.ready & (~room | dec.is_finish))
+            m.d.comb += deadlock.eq((state == RUN) & ~any_busy & ~any_start & any_queued & fetch_blocked
+                                    & ~(fetching & (pc == self.prog_len)) & ~(fetching & (dec.fault != 0)))
+            with m.If(deadlock):
+                m.d.comb += [halt.eq(1), halt_code.eq(fault_code("DEADLOCK"))]
+            # a fetch-stall cycle: the next instruction, its checks done, waits for room in its queue
+            fetch_stall = fetching & ~halt & ~dec.is_finish & dec.ready & ~any_push
 
         # SCAN reads instruction pc (from the last fetched one down) and counts, per queue, the
         # instructions still queued; the one that completes the count is the lowest queued PC
@@ -609,21 +715,22 @@ class Accelerator(wiring.Component):
 
         with m.Switch(state):
             with m.Case(IDLE), m.If(self.start):
-                m.d.sync += [state.eq(RUN), pc.eq(0), finished.eq(0)]
+                m.d.sync += [state.eq(RUN), pc.eq(0), finished.eq(0), held.eq(0)]
             with m.Case(RUN):
-                with m.If(deadlock):
+                with m.If(deadlock & Const(int(not in_order), 1)):   # in order: a halt at pc (below)
                     m.d.sync += [state.eq(SCAN), self.error.eq(halt_code), pc.eq(pc - 1)]
                     m.d.sync += [r.eq(f.count) for r, f in zip(remaining, fifos)]
                 with m.Elif(halt):
                     m.d.sync += [state.eq(DONE), self.error.eq(halt_code), self.fault_pc.eq(halt_pc)]
                 with m.Elif(finished & ~any_busy & ~any_queued):
                     m.d.sync += state.eq(DONE)
-            with m.Case(SCAN):
-                m.d.comb += self.i_addr.eq(self.prog_addr + (pc << 4))
-                with m.If(left):
-                    m.d.sync += pc.eq(pc - 1)
-                with m.Else():
-                    m.d.sync += [state.eq(DONE), self.fault_pc.eq(pc)]
+            if not in_order:        # (in order: the DEADLOCK PC is pc, no search)
+                with m.Case(SCAN):
+                    m.d.comb += self.i_addr.eq(self.prog_addr + (pc << 4))
+                    with m.If(left):
+                        m.d.sync += pc.eq(pc - 1)
+                    with m.Else():
+                        m.d.sync += [state.eq(DONE), self.fault_pc.eq(pc)]
 
         # ---------------------------------------------------------------- counters at completion
         events = {c: [] for c in CNT}

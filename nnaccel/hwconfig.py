@@ -105,6 +105,12 @@ class HwConfig:
     #: time (``DMA_PRIORITY`` of the ISA table decides when both heads can start in the same
     #: cycle; "The queue model" in ``docs/isa.md``).
     dma_engines: int = 2
+    #: In-order issue (a machine that runs one instruction at a time): no instruction queues; the
+    #: fetch unit checks one instruction and holds it until it starts, which is after the previous
+    #: instruction has completed and once its tokens are there (a program must push every token
+    #: before, in program order, the instruction that pops it). Requires ``dma_engines = 1``; the
+    #: queue depths do not apply. "The queue model" in ``docs/isa.md``.
+    in_order: bool = False
     #: Depth of each of the load / compute / vector / store instruction queues (the waiting
     #: instructions it holds), unless the queue's own field below is set (0: ``queue_depth``).
     queue_depth: int = 8
@@ -179,6 +185,9 @@ class HwConfig:
             if f.name == "name":
                 if not isinstance(v, str) or not v:
                     bad("the name must be a non-empty string")
+            elif f.type == "bool":
+                if not isinstance(v, bool):
+                    bad(f"{f.name} is {v!r}, but it must be true or false")
             elif not isinstance(v, int) or isinstance(v, bool):
                 bad(f"{f.name} is {v!r}, but it must be an integer")
             elif v < 0:
@@ -235,6 +244,9 @@ class HwConfig:
         if self.dma_engines == 1 and self.ext_latency < 1:
             bad("dma_engines is 1, but a shared DMA engine needs ext_latency >= 1 (it starts at most "
                 "one instruction a cycle)")
+        if self.in_order and self.dma_engines != 1:
+            bad(f"in_order is true, but dma_engines is {self.dma_engines}: an in-order machine runs one "
+                f"instruction at a time, so LOAD and STORE share one DMA engine (set dma_engines = 1)")
         if self.ext_latency > 4096:
             bad(f"ext_latency is {self.ext_latency}, but it must be at most 4096 cycles")
         if not 1 <= self.queue_depth <= 256:
@@ -291,14 +303,16 @@ PRESETS: dict[str, HwConfig] = {
     # lane is bit-serial (vector_mul_steps = 32: a multiplying step takes 66 cycles, no DSP), so
     # the array has all 8 SB_MAC16 (its 16 cells on DSPs; docs/rtl.md, "serialvec (session 6)").
     # One DMA engine for the load and store queues (dma_engines = 1; docs/rtl.md, "dmashare
-    # (session 6)"). Every queue 1 deep (~100 FF an entry): with the serial lane the vector unit
-    # bounds the time, so 2-deep queues gain little (`bench gemm --size 256` 5,429,833 ->
-    # 5,586,760 cycles, +2.9%; the MobileNet block 14x14x96 23,076,864 -> 23,183,268, +0.5%) for
-    # 310 logic cells (docs/rtl.md, "Figures now").
+    # (session 6)"). In order (in_order; session 7): no instruction queues, one instruction at a
+    # time in program order (the queue depths do not apply): 9,070 -> 8,224 logic cells for `bench
+    # gemm --size 256` 5,586,760 -> 5,917,057 cycles (+5.9%) and the MobileNet block 14x14x96
+    # 23,183,268 -> 23,370,447 (+0.8%): the serial vector lane bounds the time anyway
+    # (docs/rtl.md, "in order (session 7)").
     "tiny": HwConfig(name="tiny", rows=4, cols=4, act_bytes=4 * 1024, wgt_bytes=1024,
                      acc_bytes=2 * 1024, vec_bytes=2 * 1024, act_banks=2, wgt_banks=1, acc_banks=1,
                      vec_banks=1, vector_lanes=1, vector_mul_steps=32, vector_latency=4,
-                     dma_bytes_per_cycle=4, ext_latency=8, dma_engines=1, queue_depth=1, counter_bits=32,
+                     dma_bytes_per_cycle=4, ext_latency=8, dma_engines=1, in_order=True, queue_depth=1,
+                     counter_bits=32,
                      dma_base=0, dma_size=16 * 1024 * 1024),
     # ECP5-25F (56 DP16KD, 126 KB): 32 + 8 + 32 + 4 KiB of block RAM. One vector lane, its 32x32
     # product over 4 cycles on one MULT18X18D (vector_mul_steps; the array gets the other 27: top

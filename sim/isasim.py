@@ -211,6 +211,8 @@ def schedule(decoded, cfg: HwConfig) -> Schedule:
     head = [0] * _NQ
     free = [0] * _NQ
     depths = [cfg.queue_depth_of(q) for q in QUEUES]
+    if cfg.in_order:
+        return _schedule_in_order(decoded, cfg, qi, cyc, fetch_cycles, pops, pushes)
     # one DMA engine: its queues in priority order (the first wins a tie), started one at a time
     shared = ([_Q[DMA_PRIORITY]] + [_Q[q] for q in DMA_QUEUES if q != DMA_PRIORITY]
               if cfg.dma_engines == 1 else [])
@@ -299,6 +301,44 @@ def schedule(decoded, cfg: HwConfig) -> Schedule:
     total = max([f[n - 1] + 1] + ends)
     return Schedule(np.array(f, np.int64), np.array(s, np.int64), np.array(e, np.int64),
                     np.array(tstall, np.int64), np.array(fstall, np.int64), int(total))
+
+
+def _schedule_in_order(decoded, cfg, qi, cyc, fetch_cycles, pops, pushes) -> Schedule:
+    """The schedule of the in-order machine (``in_order``): ``f(i) = s(i-1) + fetch_cycles(i)``,
+    ``s(i) = max(f(i) + 1, e(i-1), t(i))``; a pop whose push has not happened deadlocks."""
+    n = len(decoded)
+    f = np.full(n, -1, np.int64)
+    s = np.full(n, -1, np.int64)
+    e = np.full(n, -1, np.int64)
+    tstall = np.zeros(n, np.int64)
+    pushed: dict[str, list[int]] = {c: [] for c in TOKEN_CHANNELS.values()}
+    popped = {c: 0 for c in pushed}
+    prev_s, prev_e = -1, 0
+    last_e = [0] * _NQ
+    for i in range(n):
+        f[i] = prev_s + fetch_cycles[i]
+        q = qi[i]
+        if q < 0:
+            break                         # FINISH
+        t = max(f[i] + 1, prev_e)
+        for c in pops[i]:
+            k = popped[c]
+            if k >= len(pushed[c]):
+                d = decoded[i]
+                when = int(max(f[i] + 1, prev_e))
+                raise AcceleratorFault("DEADLOCK", i, f"{d.name} on the {d.queue} queue waits for a token "
+                                                      f"({c}) that no earlier instruction sent; the in-order "
+                                                      f"machine is blocked from cycle {when}.", cycle=when)
+            t = max(t, pushed[c][k])
+            popped[c] += 1
+        s[i], e[i] = t, t + cyc[i]
+        tstall[i] = t - max(f[i] + 1, last_e[q])
+        last_e[q] = e[i]
+        for c in pushes[i]:
+            pushed[c].append(int(e[i]))
+        prev_s, prev_e = t, e[i]
+    total = int(max([f[n - 1] + 1] + [x for x in e if x >= 0]))
+    return Schedule(f, s, e, tstall, np.zeros(n, np.int64), total)
 
 
 # ----------------------------------------------------------------------------------- counters

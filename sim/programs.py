@@ -189,9 +189,8 @@ def fully_connected(config, x, w, bias, x_q, w_q, out_q, activation: int = 0,
                     p.gemm(buf * kc * Mt, abuf + j * Mt, mr, 1, wgt=(buf * J + j) * kc * R,
                            preload=True, kt=kn - 1, accumulate=k0t > 0, act_ys=mr, acc_ys=mr,
                            pop_prev=int(j == 0), push_next=int(last_k and j == jn - 1), **common)
-                # two ACC slots: wait for the previous block's REQ; one: for this block's
-                p.nop("compute", push_prev=1,
-                      pop_next=int(last_k and (block > 0 or acc_slots == 1)))
+                # two ACC slots: wait for the previous block's REQ (one: for this block's, below)
+                p.nop("compute", push_prev=1, pop_next=int(last_k and block > 0 and acc_slots == 2))
                 step += 1
             for j in range(jn):
                 stag = stag0 + (tile % 2) * Mt
@@ -202,6 +201,10 @@ def fully_connected(config, x, w, bias, x_q, w_q, out_q, activation: int = 0,
                 p.store_lines("ACT", stag, ya + m0 * N + n0, mr, N, min(C, N - n0), pop_prev=1,
                               push_prev=1)
                 tile += 1
+            if acc_slots == 1:
+                # one ACC slot: the next block's GEMMs wait for this block's REQ; after it in program
+                # order, so that an in-order machine (``in_order``) meets the push before the pop
+                p.nop("compute", pop_next=1)
             block += 1
     p.finish()
     return LayerProgram("FULLY_CONNECTED", cfg, p.words, img.contents, ya, (M, N), x.dtype,
@@ -338,9 +341,10 @@ def conv2d(config, x, w, bias, x_q, w_q, out_q, stride=(1, 1), pads=(0, 0, 0, 0)
                            accumulate=n > 0, za=za, zw=zw, act_signed=signed, wgt_signed=wsigned,
                            act_xs=sw, act_ys=sh * Wp, acc_xs=1, acc_ys=OW, pop_prev=int(n == 0),
                            push_next=int(n == len(taps) - 1))
-                p.nop("compute", pop_next=1, push_prev=1)
                 p.vec("REQ", stag, 0, OW, oh, param=0, dst_xs=1, dst_ys=OW, src_xs=1, src_ys=OW,
                       pop_prev=1, pop_next=int(step > 0), push_prev=1, push_next=1)
+                # (after the REQ in program order: an in-order machine meets its push first)
+                p.nop("compute", pop_next=1, push_prev=1)
                 p.store("ACT", stag, ya + ((bi * OH + oy0) * OW) * Cout + t * C, min(C, Cout - t * C),
                         x_size=OW, y_size=oh, x_stride=Cout, y_stride=OW * Cout, pop_prev=1, push_prev=1)
                 step += 1
@@ -369,10 +373,14 @@ def _runs(values):
 
 
 def _forward(p: ProgramBuilder) -> None:
-    """Compute-queue NOPs that pass a token load -> vector, then the vector queue's answer
-    vector -> load (for programs that use no GEMM: the vector queue is not the load queue's
-    neighbour)."""
+    """A compute-queue NOP that passes a token load -> vector (for programs that use no GEMM: the
+    vector queue is not the load queue's neighbour); :func:`_backward` passes the answer."""
     p.nop("compute", pop_prev=1, push_next=1)
+
+
+def _backward(p: ProgramBuilder) -> None:
+    """A compute-queue NOP that passes the vector queue's answer vector -> load; placed after the
+    vector instruction that pushes it (an in-order machine, ``in_order``, meets the push first)."""
     p.nop("compute", pop_next=1, push_prev=1)
 
 
@@ -461,6 +469,7 @@ def pool2d(config, kind: str, x, x_q, filter_hw, stride=(1, 1), pads=(0, 0, 0, 0
                         p.vec("DIV", stag + y0 * OW + x0, y0 * OW + x0, x1 - x0, y1 - y0,
                               param=div_at[cnt], dst_xs=1, dst_ys=OW, src_xs=1, src_ys=OW,
                               pop_next=int(n == 0 and step > 0), push_prev=int(last), push_next=int(last))
+                _backward(p)
                 p.store("ACT", stag, ya + ((bi * OH + oy0) * OW) * Ch + g * C, min(C, Ch - g * C),
                         x_size=OW, y_size=oh, x_stride=Ch, y_stride=OW * Ch, pop_prev=1, push_prev=1)
                 step += 1
@@ -521,6 +530,7 @@ def _flat_program(cfg, name, func, inputs, params_block, out_shape, dtype) -> La
         out = 0
         p.vec_lines(func, out, 0, lines, src2=region if len(addrs) > 1 else None, param=0,
                     signed=signed, pop_prev=1, pop_next=int(step > 0), push_prev=1, push_next=1)
+        _backward(p)
         p.nop("store", pop_prev=1)
         p.store_lines("ACT", out, ya + e0, full, C, C)
         if rest:

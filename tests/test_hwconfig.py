@@ -84,7 +84,8 @@ def test_accelerator_doc_preset_table_matches():
     for name, c in PRESETS.items():
         row = (f"| {name} | {c.rows}x{c.cols} | {c.act_bytes // 1024} KiB | {c.wgt_bytes // 1024} KiB | "
                f"{c.acc_bytes // 1024} KiB | {c.vec_bytes // 1024} KiB | {c.vector_lanes} | "
-               f"{c.dma_bytes_per_cycle} | {c.ext_latency} | {c.queue_depth} | {c.dma_engines} |")
+               f"{c.dma_bytes_per_cycle} | {c.ext_latency} | {c.queue_depth} | {c.dma_engines} | "
+               f"{'in order' if c.in_order else 'queues'} |")
         assert row in text, f"docs/accelerator.md's preset table disagrees with PRESETS[{name!r}]"
 
 

@@ -12,10 +12,11 @@ from nnaccel.hwconfig import load_config
 from nnaccel.isa import decode
 
 
-def _schedule(ins):
-    """The instruction words of an emitted program and their schedule on ``tiny``."""
+def _schedule(ins, queues: bool = False):
+    """The instruction words of an emitted program and their schedule on ``tiny`` (in order), or
+    with ``queues`` on tiny with its queues (engines that run at once)."""
     words = [i.word() for i in ins]
-    cfg = load_config("tiny")
+    cfg = load_config("tiny").replace(name="tiny-queues", in_order=False) if queues else load_config("tiny")
     return words, schedule(decode_program(words, cfg), cfg)
 
 
@@ -95,7 +96,7 @@ def test_gemm_stages_order_the_shared_accumulators(n):
     b.layer(1)
     b.stage(*_stage(0))
     ins = b.finish()
-    words, sch = _schedule(ins)
+    words, sch = _schedule(ins, queues=True)
     g = [i for i, x in enumerate(ins) if x.name == "GEMM"]
     r = [i for i, x in enumerate(ins) if x.name == "VEC" and x.fields["func"] == "REQ"]
     for k in range(n):
@@ -125,7 +126,7 @@ def test_requantization_overlaps_gemms_on_other_accumulators():
     b.layer(0)
     b.stage([load], computes, stores)
     ins = b.finish()
-    words, sch = _schedule(ins)
+    words, sch = _schedule(ins, queues=True)
     g = [i for i, x in enumerate(ins) if x.name == "GEMM"]
     r = [i for i, x in enumerate(ins) if x.name == "VEC"]
     for k in range(3):

@@ -14,7 +14,7 @@ from nnaccel.hwconfig import load_config
 from nnaccel.isa import N_COUNTERS
 from nnaccel.program import ProgramBuilder
 
-TINY = load_config("tiny")
+TINY = load_config("tiny").replace(in_order=False)  # the queue model with one DMA engine
 TWO = TINY.replace(name="tiny-dma2", dma_engines=2)
 DATA = np.arange(256, dtype=np.uint8)
 

@@ -172,14 +172,35 @@ ERRORS = {
 }
 
 
+#: tiny issues in order; the same machine with its queues (in_order = False) keeps the queue
+#: machine's fault paths tested (its DEADLOCK PC search) without the slow small preset
+WINDOW_QUEUES = WINDOW.replace(name="tiny-window-queues", in_order=False)
+
+
+@pytest.mark.parametrize("cfg", [WINDOW, WINDOW_QUEUES], ids=["in-order", "queues"])
 @pytest.mark.parametrize("name", list(ERRORS))
-def test_fault_stops_with_error_code_and_pc(name):
+def test_fault_stops_with_error_code_and_pc(name, cfg):
     from nnaccel.sim.rtl_runner import run_words_rtl
     words = ERRORS[name]()
-    want = isa_fault(WINDOW, words)
-    rtl = run_words_rtl(WINDOW, words, max_cycles=100_000)
+    want = isa_fault(cfg, words)
+    rtl = run_words_rtl(cfg, words, max_cycles=100_000)
     assert (rtl.fault, rtl.fault_pc) == (want.fault, want.pc)
     assert rtl.fault != "OK"
+
+
+def test_pop_before_push_deadlocks_in_order_only():
+    """The compute NOP pops the token that the vector NOP after it pushes: the queue machine runs
+    the vector NOP first; the in-order machine stops with DEADLOCK at PC 1 (RTL == ISA simulator)."""
+    from nnaccel.sim.rtl_runner import run_words_rtl
+    words = _words(lambda p: (p.nop("load"), p.nop("compute", pop_next=1), p.nop("vector", push_prev=1),
+                              p.finish()))
+    want = isa_fault(WINDOW, words)
+    assert (want.fault, want.pc) == ("DEADLOCK", 1)
+    rtl = run_words_rtl(WINDOW, words, max_cycles=100_000)
+    assert (rtl.fault, rtl.fault_pc) == ("DEADLOCK", 1)
+    res = IsaSim(WINDOW_QUEUES, mem_size=1 << 16).run(words)
+    rtl = run_words_rtl(WINDOW_QUEUES, words, max_cycles=100_000)
+    assert rtl.fault == "OK" and rtl.counters == res.counters
 
 
 def test_dma_outside_window_faults_and_writes_nothing():
@@ -218,24 +239,34 @@ def test_rdperf_snapshot_matches_isa_sim():
     assert rtl.counters == res.counters
 
 
-def test_rdperf_reads_stall_in_progress_matches_isa_sim():
+@pytest.mark.parametrize("in_order", [True, False])
+def test_rdperf_reads_stall_in_progress_matches_isa_sim(in_order):
     """RDPERF samples each counter in the cycle it writes it; a token stall still going on counts
-    its cycles so far (the ISA simulator's interval arithmetic), bytes and counters equal."""
+    its cycles so far (the ISA simulator's interval arithmetic), bytes and counters equal. With
+    queues: a load-queue token stall and a fetch stall while RDPERF runs; in order (tiny): the
+    instruction held after the RDPERF waits for it (a compute-queue token stall in progress)."""
     from nnaccel.sim.rtl_runner import run_words_rtl
-    p = ProgramBuilder(WINDOW)
+    cfg = WINDOW.replace(name=f"tiny-window-{'in-order' if in_order else 'queues'}", in_order=in_order)
+    p = ProgramBuilder(cfg)
     p.gemm(0, 0, 40, push_prev=1)
-    p.nop("load", pop_next=1)                                   # waits for the GEMM's token
-    p.rdperf(0x6000)                                            # reads while both stalls go on
-    for _ in range(WINDOW.queue_depth + 1):
+    if not in_order:
+        p.nop("load", pop_next=1)                               # waits for the GEMM's token
+    p.rdperf(0x6000)                                            # reads while the stalls go on
+    for _ in range(cfg.queue_depth + 1):
         p.nop("compute")                                        # the last waits for room: fetch stall
+    if in_order:
+        p.nop("load", pop_next=1)
     p.finish()
-    sim = IsaSim(WINDOW, mem_size=1 << 16)
+    sim = IsaSim(cfg, mem_size=1 << 16)
     res = sim.run(p.words)
     snap = sim.mem[0x6000:0x6000 + 8 * N_COUNTERS].view(np.uint64)
     ids = {c.name: c.id for c in COUNTERS}
-    assert snap[ids["load_token_stall"]] > 0 and snap[ids["fetch_stall"]] > 0
-    assert snap[ids["instructions"]] == 0
-    rtl = run_words_rtl(WINDOW, p.words, read=[(0x6000, 8 * N_COUNTERS)], max_cycles=100_000)
+    if in_order:
+        assert snap[ids["compute_token_stall"]] > 0 and snap[ids["instructions"]] == 1
+    else:
+        assert snap[ids["load_token_stall"]] > 0 and snap[ids["fetch_stall"]] > 0
+        assert snap[ids["instructions"]] == 0
+    rtl = run_words_rtl(cfg, p.words, read=[(0x6000, 8 * N_COUNTERS)], max_cycles=100_000)
     assert rtl.fault == "OK"
     assert rtl.regions[0] == sim.mem[0x6000:0x6000 + 8 * N_COUNTERS].tobytes()
     assert rtl.counters == res.counters
@@ -349,7 +380,7 @@ def test_gemm_k_tiles(config):
 
 
 # the tiny preset has one ACC bank (GEMM and VEC then never overlap): its copy with two
-TINY_ACC2 = load_config("tiny").replace(name="tiny-acc2", acc_banks=2)
+TINY_ACC2 = load_config("tiny").replace(name="tiny-acc2", acc_banks=2, in_order=False)  # engines at once
 
 
 @pytest.mark.parametrize("config", [TINY_ACC2, pytest.param("small", marks=pytest.mark.slow)])

@@ -16,7 +16,7 @@ from nnaccel.isa import AcceleratorFault
 from nnaccel.isa.table import DMA_PRIORITY, DMA_QUEUES, FETCH_CYCLES, FLAG_CHANNEL
 from nnaccel.program import ProgramBuilder
 
-TINY = load_config("tiny")
+TINY = load_config("tiny").replace(in_order=False)  # the queue model with one DMA engine
 ONE = TINY.replace(name="tiny-dma1", dma_engines=1)
 TWO = TINY.replace(name="tiny-dma2", dma_engines=2)
 LAT = TINY.ext_latency

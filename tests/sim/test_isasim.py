@@ -10,10 +10,12 @@ from nnaccel.isa.table import FETCH_CYCLES, div_params
 from nnaccel.program import ProgramBuilder, lut_block, param_block
 from nnaccel.quant import multiply_by_quantized_multiplier as mbqm
 
-TINY = PRESETS["tiny"]  # 4x4, lanes 1, vector latency 4, DMA 4 B/cycle, latency 8, queues 1 deep
+# the queue model on tiny (4x4, lanes 1, vector latency 4, DMA 4 B/cycle, latency 8, one DMA engine,
+# queues 1 deep); the preset itself issues in order (tests/sim/test_in_order.py)
+TINY = PRESETS["tiny"].replace(name="tiny-queues", in_order=False)
 
 #: tiny with every queue 4 deep (the preset's are 1)
-TINY_Q4 = PRESETS["tiny"].replace(name="tiny-q4", queue_depth=4)
+TINY_Q4 = TINY.replace(name="tiny-q4", queue_depth=4)
 
 
 def run(p, sim=None):
@@ -68,7 +70,7 @@ def test_cycle_formulas_single_instructions(mul_steps, mul):
 def test_queues_overlap_and_tokens():
     k = FETCH_CYCLES["LOAD"]                # fetch cycles: LOAD, GEMM, STORE k each, NOP 1
     assert FETCH_CYCLES["GEMM"] == FETCH_CYCLES["STORE"] == k and FETCH_CYCLES["NOP"] == 1
-    p = ProgramBuilder("tiny")
+    p = ProgramBuilder(TINY)
     p.load("ACT", 0, 0, 4, x_size=10, x_stride=4, push_next=1)          # 0: 18 cycles
     p.load("WGT", 0, 64, 4, x_size=4, x_stride=4)                        # 1: 12
     p.gemm(0, 0, 10, preload=False, pop_prev=1, push_next=1)            # 2: 18, waits for 0's token
@@ -99,7 +101,7 @@ def test_gemm_and_vec_run_concurrently():
     """GEMM (compute queue) and VEC (vector queue) overlap when no token orders them."""
     k = FETCH_CYCLES["GEMM"]
     assert FETCH_CYCLES["VEC"] == k
-    p = ProgramBuilder("tiny")
+    p = ProgramBuilder(TINY)
     p.gemm(0, 0, 10)                                                    # 0: [k, k + 18)
     p.vec("CLAMP", 100, 50, 10, param=0)                                # 1: [2k, 2k + 2 + 40 + 4)
     p.finish()
@@ -131,7 +133,7 @@ def test_fetch_cycles_per_kind():
     k = FETCH_CYCLES["GEMM"]
     assert k > 1 and FETCH_CYCLES["NOP"] == FETCH_CYCLES["FINISH"] == 1
     assert FETCH_CYCLES["LOAD"] == FETCH_CYCLES["STORE"] == FETCH_CYCLES["VEC"] == k
-    p = ProgramBuilder("tiny")
+    p = ProgramBuilder(TINY)
     p.nop("load")                                                       # f = -1 + 1
     p.gemm(0, 0, 10)                                                    # f = 0 + k
     p.nop("vector")                                                     # f = k + 1
@@ -145,7 +147,7 @@ def test_fetch_cycles_per_kind():
 def test_rdperf_snapshot():
     k = FETCH_CYCLES["GEMM"]
     assert FETCH_CYCLES["NOP"] == FETCH_CYCLES["RDPERF"] == 1
-    p = ProgramBuilder("tiny")
+    p = ProgramBuilder(TINY)
     p.gemm(0, 0, 10, push_next=1)                                       # [k, k + 18)
     p.nop("vector", pop_prev=1, push_next=1)                            # [k + 18, k + 19)
     p.rdperf(1024, pop_prev=1)                                          # starts k + 19
@@ -167,7 +169,7 @@ def test_rdperf_snapshot():
 def test_rdperf_reads_a_stall_in_progress():
     """A stall counter read by RDPERF while the stall goes on includes the cycles before the read."""
     k = FETCH_CYCLES["GEMM"]
-    p = ProgramBuilder("tiny")
+    p = ProgramBuilder(TINY)
     p.gemm(0, 0, 40, push_prev=1)                                       # fetched k - 1: [k, k + 48)
     p.nop("load", pop_next=1)                                           # fetched k, waits [k + 1, k + 48)
     p.rdperf(1024)                                                      # fetched k + 1, starts k + 2
@@ -186,7 +188,7 @@ def test_rdperf_reads_a_stall_in_progress():
 
 # ------------------------------------------------------------------------------- faults
 def _prog(*emits):
-    p = ProgramBuilder("tiny")
+    p = ProgramBuilder(TINY)
     for e in emits:
         e(p)
     return p
@@ -222,7 +224,7 @@ def _prog(*emits):
      "GEMM on the compute queue waits for a token \\(l2c\\) that no instruction will send"),
 ])
 def test_faults(build, fault, pc, message):
-    p = ProgramBuilder("tiny")
+    p = ProgramBuilder(TINY)
     build(p)
     if fault != "NO_FINISH":
         p.finish()
@@ -236,13 +238,13 @@ def test_faults(build, fault, pc, message):
 
 def test_deadlock_cases():
     # The token would come from an instruction after FINISH.
-    p = ProgramBuilder("tiny")
+    p = ProgramBuilder(TINY)
     p.gemm(0, 0, 1, pop_prev=1)
     p.finish()
     p.nop("load", push_next=1)
     assert fault_of(p).fault == "DEADLOCK"
     # Cyclic wait: load waits for compute, compute waits for load.
-    p = ProgramBuilder("tiny")
+    p = ProgramBuilder(TINY)
     p.nop("load", pop_next=1, push_next=1)
     p.nop("compute", pop_prev=1, push_prev=1)
     p.finish()
@@ -267,26 +269,26 @@ def test_deadlock_cases():
 
 
 def test_fault_has_no_partial_scheduling_effect_and_bytes_program():
-    p = ProgramBuilder("tiny")
+    p = ProgramBuilder(TINY)
     p.nop("load")
     p.finish()
-    sim = IsaSim("tiny")
+    sim = IsaSim(TINY)
     assert sim.run(words_to_bytes(p.words)).cycles == 2
 
 
 # ------------------------------------------------------------------------------- semantics
 def test_load_store_padding_and_int32():
-    sim = IsaSim("tiny")
+    sim = IsaSim(TINY)
     sim.write(0, np.arange(1, 13, dtype=np.uint8))                      # 3 rows x 4 bytes
     sim.write(64, np.array([-5, 70000, 3], np.int32))
-    p = ProgramBuilder("tiny")
+    p = ProgramBuilder(TINY)
     p.load("ACT", 0, 0, 2, x_size=3, y_size=4, x_stride=1, y_stride=4, pad=(1, 0, 1, 0), fill=0xEE)
     p.load("ACC", 0, 64, 3, fill=0xFF)
     p.store("ACT", 0, 256, 4, x_size=3, y_size=4, x_stride=4, y_stride=12)
     p.store("ACC", 0, 512, 4)
     p.finish()
     # load/store in separate queues: order the store after the loads with tokens
-    p = ProgramBuilder("tiny")
+    p = ProgramBuilder(TINY)
     p.load("ACT", 0, 0, 2, x_size=3, y_size=4, x_stride=1, y_stride=4, pad=(1, 0, 1, 0), fill=0xEE)
     p.load("ACC", 0, 64, 3, fill=0xFF, push_next=1)
     p.nop("compute", pop_prev=1, push_next=1)
@@ -307,12 +309,12 @@ def test_load_store_padding_and_int32():
 
 def test_gemm_signed_zero_points_and_repeated_lines():
     rng = np.random.default_rng(0)
-    sim = IsaSim("tiny")
+    sim = IsaSim(TINY)
     a = rng.integers(-128, 128, (6, 4)).astype(np.int8)
     w = rng.integers(-128, 128, (4, 4)).astype(np.int8)
     sim.sp["ACT"][:6] = a.view(np.uint8)
     sim.sp["WGT"][:4] = w.view(np.uint8)
-    p = ProgramBuilder("tiny")
+    p = ProgramBuilder(TINY)
     p.gemm(0, 0, 6, preload=True, za=-7, zw=3, act_signed=True, wgt_signed=True, acc_ys=6)
     p.gemm(0, 10, 6, accumulate=True, za=-7, act_signed=True, acc_xs=0)  # all rows into line 10
     p.finish()
@@ -389,7 +391,7 @@ def test_vector_functions():
 
 def test_every_vector_function_is_executed():
     # The simulator's dispatch covers the table (an unknown name would raise AssertionError).
-    cfg = PRESETS["tiny"]
+    cfg = TINY
     for vf in VEC_FUNCS:
         p = ProgramBuilder(cfg)
         p.vec(vf.name, 0, 0, 1, src2=1)
@@ -399,33 +401,33 @@ def test_every_vector_function_is_executed():
 
 def test_progress_callback():
     seen = []
-    p = ProgramBuilder("tiny")
+    p = ProgramBuilder(TINY)
     p.nop("compute")
     p.finish()
-    IsaSim("tiny").run(p.words, progress=lambda d, t: seen.append((d, t)))
+    IsaSim(TINY).run(p.words, progress=lambda d, t: seen.append((d, t)))
     assert seen[-1] == (1, 1)
 
 
 def test_conflict_checker_finds_a_missing_token():
-    p = ProgramBuilder("tiny")
+    p = ProgramBuilder(TINY)
     p.load("ACT", 0, 0, 4, x_size=10, x_stride=4)
     p.gemm(0, 0, 10)                        # no token: reads ACT while the LOAD writes it
     p.store("ACC", 0, 4096, 4, x_size=10, x_stride=16)
     p.finish()
-    found = find_conflicts(p.words, "tiny")
+    found = find_conflicts(p.words, TINY)
     assert [(c.first, c.second, c.resource) for c in found] == [(0, 1, "ACT"), (1, 2, "ACC")]
     assert "overlap in time and both use ACT (LOAD writes, GEMM reads)" in str(found[0])
-    p = ProgramBuilder("tiny")
+    p = ProgramBuilder(TINY)
     p.load("ACT", 0, 0, 4, x_size=10, x_stride=4, push_next=1)
     p.gemm(0, 0, 10, pop_prev=1, push_next=1)
     p.nop("vector", pop_prev=1, push_next=1)
     p.store("ACC", 0, 4096, 4, x_size=10, x_stride=16, pop_prev=1)
     p.finish()
-    assert find_conflicts(p.words, "tiny") == []
+    assert find_conflicts(p.words, TINY) == []
 
 
 def test_dma_window_with_nonzero_base():
-    cfg = PRESETS["tiny"].replace(name="win", dma_base=0x1000, dma_size=0x1000)
+    cfg = TINY.replace(name="win", dma_base=0x1000, dma_size=0x1000)
     p = ProgramBuilder(cfg)
     p.load("ACT", 0, 0xFFC, 4)
     p.finish()
@@ -435,7 +437,7 @@ def test_dma_window_with_nonzero_base():
 
 def test_conflict_checker_bank_rules():
     """The scratchpad bank rules of docs/isa.md: one write and one read port per bank."""
-    cfg = PRESETS["tiny"].replace(acc_banks=2)  # ACT: 2 banks of 512 lines; ACC: 2 banks of 64
+    cfg = TINY.replace(acc_banks=2)  # ACT: 2 banks of 512 lines; ACC: 2 banks of 64
     half = cfg.bank_lines("ACT")
     assert (cfg.banks("ACT"), half, cfg.bank_lines("ACC")) == (2, 512, 64)
 

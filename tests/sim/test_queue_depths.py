@@ -9,7 +9,7 @@ from nnaccel.hwconfig import ConfigError, load_config
 from nnaccel.isa import QUEUES
 from nnaccel.program import ProgramBuilder
 
-TINY = load_config("tiny").replace(name="t", queue_depth=4, load_queue_depth=0, compute_queue_depth=0,
+TINY = load_config("tiny").replace(name="t", in_order=False, queue_depth=4, load_queue_depth=0, compute_queue_depth=0,
                                    vector_queue_depth=0, store_queue_depth=0)
 
 

@@ -10,7 +10,7 @@
     9: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=14 acc=0 wgt=24 za=255 zw=0 nx=3 ny=3 act_xs=2 act_ys=14 acc_xs=1 acc_ys=3
    10: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=15 acc=0 wgt=28 za=255 zw=0 nx=3 ny=3 act_xs=2 act_ys=14 acc_xs=1 acc_ys=3
    11: GEMM accumulate=1 preload=1 act_signed=1 wgt_signed=1 kt=0 act=16 acc=0 wgt=32 za=255 zw=0 nx=3 ny=3 act_xs=2 act_ys=14 acc_xs=1 acc_ys=3 push_next
-   12: NOP queue=compute pop_next push_prev
-   13: VEC func=REQ signed=0 accumulate=0 dst=512 src=0 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev push_prev push_next
+   12: VEC func=REQ signed=0 accumulate=0 dst=512 src=0 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev push_prev push_next
+   13: NOP queue=compute pop_next push_prev
    14: STORE sp=ACT len=2 sp_addr=512 ext_addr=0x1c0 x_size=3 y_size=3 x_stride=2 y_stride=6 pop_prev push_prev
    15: FINISH

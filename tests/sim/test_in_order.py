@@ -1,0 +1,118 @@
+"""ISA simulator: the in-order machine (``in_order``, the tiny preset): no queues, one instruction at
+a time in program order, ``f(i) = s(i-1) + fetch_cycles(i)``, ``s(i) = max(f(i) + 1, e(i-1), t(i))``
+(docs/isa.md, the queue model). Expected cycles are worked out by hand below from the cycle
+formulas of docs/isa.md, not taken from the simulator."""
+
+import numpy as np
+import pytest
+from nnaccel.sim import programs as P
+from nnaccel.sim.isasim import IsaSim, decode_program, schedule
+
+from nnaccel.hwconfig import PRESETS, ConfigError
+from nnaccel.isa import AcceleratorFault
+from nnaccel.isa.table import FETCH_CYCLES
+from nnaccel.program import ProgramBuilder
+
+TINY = PRESETS["tiny"]
+QUEUES = TINY.replace(name="tiny-queues", in_order=False)     # the same machine with its queues
+
+
+def test_the_preset_and_the_rule():
+    assert TINY.in_order and TINY.dma_engines == 1
+    assert not any(PRESETS[n].in_order for n in ("small", "base", "large"))
+    with pytest.raises(ConfigError, match="dma_engines"):
+        TINY.replace(dma_engines=2)
+    with pytest.raises(ConfigError, match="true or false"):
+        TINY.replace(in_order=1)
+
+
+def test_schedule_by_hand():
+    k = FETCH_CYCLES["LOAD"]                # LOAD, GEMM, STORE: k fetch cycles each, NOP 1
+    assert FETCH_CYCLES["GEMM"] == FETCH_CYCLES["STORE"] == k and FETCH_CYCLES["NOP"] == 1
+    p = ProgramBuilder(TINY)
+    p.load("ACT", 0, 0, 4, x_size=10, x_stride=4, push_next=1)          # 0: 8 + 10 lines = 18 cycles
+    p.load("WGT", 0, 64, 4, x_size=4, x_stride=4)                        # 1: 8 + 4 = 12
+    p.gemm(0, 0, 10, preload=False, pop_prev=1, push_next=1)            # 2: 10 + 4 + 4 = 18
+    p.nop("vector", pop_prev=1, push_next=1)                             # 3: 1
+    p.store("ACC", 0, 4096, 4, x_size=10, x_stride=16, pop_prev=1)      # 4: 8 + 10 x 4 beats = 48
+    p.finish()
+    r = IsaSim(TINY).run(p.words)
+    s = r.schedule
+    cyc = [18, 12, 18, 1, 48]
+    fc = [k, k, k, 1, k, FETCH_CYCLES["FINISH"]]
+    f, st, e = [], [], []
+    prev_s, prev_e = -1, 0
+    for i in range(5):                      # every token is pushed by the instruction before
+        f.append(prev_s + fc[i])
+        st.append(max(f[i] + 1, prev_e))
+        e.append(st[i] + cyc[i])
+        prev_s, prev_e = st[i], e[i]
+    assert list(s.fetch[:5]) == f and list(s.start[:5]) == st and list(s.end[:5]) == e
+    # concretely: LOAD 0 starts one cycle after its checks; LOAD 1's checks overlap it
+    assert st[0] == k and f[1] == 2 * k and st[1] == max(2 * k + 1, k + 18)
+    assert r.cycles == max(st[4] + fc[5] + 1, e[4])
+    c = r.counters
+    assert c["fetch_stall"] == 0                       # no queues: no fetch stall
+    # token stall of i: max(f(i) + 1, e(previous of its queue)) .. s(i) - 1
+    assert c["load_token_stall"] == (st[0] - (f[0] + 1)) + (st[1] - max(f[1] + 1, e[0]))
+    assert c["compute_token_stall"] == st[2] - (f[2] + 1)
+    assert c["vector_token_stall"] == st[3] - (f[3] + 1)
+    assert c["store_token_stall"] == st[4] - (f[4] + 1)
+    assert c["instructions"] == 5 and c["array_busy"] == 18 and c["macs"] == 10 * 16
+
+
+def test_a_later_token_is_waited_for():
+    """A pop whose push comes from an earlier instruction still running: the start waits for it."""
+    p = ProgramBuilder(TINY)
+    p.gemm(0, 0, 40, push_next=1)           # 40 + 8 = 48 cycles
+    p.nop("vector", pop_prev=1)
+    p.finish()
+    s = IsaSim(TINY).run(p.words).schedule
+    k = FETCH_CYCLES["GEMM"]
+    assert s.start[0] == k and s.end[0] == k + 48
+    assert s.fetch[1] == k + 1 and s.start[1] == k + 48
+
+
+def test_a_pop_before_its_push_deadlocks_at_its_pc():
+    """The NOP pops the token that the VEC after it pushes: with queues the VEC runs first; in
+    order nothing that could push it comes before it: DEADLOCK at PC 1."""
+    p = ProgramBuilder(TINY)
+    p.load("ACT", 0, 0, 4, x_size=2, x_stride=4)
+    p.nop("compute", pop_next=1)
+    p.vec("CLAMP", 100, 0, 2, param=0, push_prev=1)
+    p.finish()
+    IsaSim(QUEUES).run(p.words)                      # the queue machine completes it
+    with pytest.raises(AcceleratorFault) as e:
+        IsaSim(TINY).run(p.words)
+    assert e.value.fault == "DEADLOCK" and e.value.pc == 1
+
+
+def layer_programs():
+    rng = np.random.default_rng(5)
+    xc = rng.integers(-128, 128, (1, 6, 6, 8)).astype(np.int8)
+    wc = rng.integers(-128, 128, (8, 3, 3, 8)).astype(np.int8)
+    yield P.conv2d(TINY, xc, wc, np.zeros(8), (0.1, -1), (0.05, 0), (1.5, 2), pads=P.same_padding(6, 6, 3, 3, 1, 1))
+    xp = rng.integers(0, 256, (1, 9, 9, 8)).astype(np.uint8)
+    yield P.pool2d(TINY, "max", xp, (0.1, 0), (3, 3), (2, 2), P.same_padding(9, 9, 3, 3, 2, 2))
+    yield P.pool2d(TINY, "avg", xp, (0.1, 0), (3, 3), (2, 2), P.same_padding(9, 9, 3, 3, 2, 2))
+    a = rng.integers(-128, 128, (3, 7, 5)).astype(np.int8)
+    yield P.elementwise(TINY, "ADD", a, a[::-1].copy(), (0.1, 1), (0.2, -3), (0.3, 2))
+    x = rng.integers(-128, 128, (9, 40)).astype(np.int8)
+    w = rng.integers(-128, 128, (12, 40)).astype(np.int8)
+    yield P.fully_connected(TINY, x, w, np.zeros(12, np.int32), (0.1, 0), (0.05, 0), (2.0, 1))
+
+
+@pytest.mark.parametrize("lp", list(layer_programs()), ids=lambda lp: lp.name)
+def test_layer_programs_run_in_order(lp):
+    """The layer programs push every token before it is popped (program order), so they run on the
+    in-order machine: one instruction at a time, each as early as the rule allows, and their
+    results are those of the queue machine (checked against the golden model by tests/hw)."""
+    dec = decode_program(lp.words, TINY)
+    s = schedule(dec, TINY)
+    n = len(dec) - 1                                                 # FINISH has no start
+    cyc = s.end[:n] - s.start[:n]
+    assert (s.start[1:n] >= s.end[:n - 1]).all()                    # one at a time, in order
+    assert (s.start[:n] >= s.fetch[:n] + 1).all()
+    assert (s.fetch[1:] == s.start[:-1] + np.array([FETCH_CYCLES[d.name] for d in dec[1:]])).all()
+    assert (cyc > 0).all() and s.fetch_stall.sum() == 0
+    assert np.array_equal(lp.run(IsaSim(TINY))[0], lp.run(IsaSim(QUEUES))[0])
