@@ -961,7 +961,9 @@ class Accelerator(wiring.Component):
         lr = R.bit_length() - 1                       # rows is a power of two
         pre = Mux(G["preload"], R, 0)
         gn_any = (G["nx"] != 0) & (G["ny"] != 0)      # the tiles stream nx*ny lines (counted, no product)
-        m.submodules.array = arr = SystolicArray(R, C, dsp_cells=self.dsp_cells, dsp=self.array_dsp)
+        single = cfg.weight_buffers == 1     # one weight tile: the next tile's weights after the stream
+        m.submodules.array = arr = SystolicArray(R, C, dsp_cells=self.dsp_cells, dsp=self.array_dsp,
+                                                 buffers=cfg.weight_buffers)
         gact = ge.active & is_gemm
         # the weight buffer that holds the most recent tile; a preloading GEMM starts in the other
         cur_buf = Signal()
@@ -985,12 +987,33 @@ class Accelerator(wiring.Component):
         son = Mux(tfirst, gn_any, son_r)
         px_last = px + 1 >= G["nx"]
         s_last = son & px_last & (py + 1 >= G["ny"])
-        # a slot lasts max(nx*ny, rows) steps: at least rows, and until its last line streamed
-        tlast = (tpos >= R - 1) & (~son | s_last)
-        with m.If(ge.active):
-            m.d.sync += [tpos_r.eq(Mux(in_tiles, Mux(tlast, 0, Mux(tpos[lr], tpos, tpos + 1)), 0)),
-                         tidx_r.eq(Mux(in_tiles, tidx + tlast, 0)),
-                         px_r.eq(Mux(px_last, 0, px + 1)), py_r.eq(py + px_last), son_r.eq(son & ~s_last)]
+        if single:
+            # a slot streams its nx*ny lines, then (all but the last tile) reads the next tile's
+            # weights in rows steps; tpos counts those steps, `snf` is 0 in a slot's first step
+            snf_r = Signal()
+            tfirst = ~snf_r
+            px = Mux(tfirst, 0, px_r)
+            py = Mux(tfirst, 0, py_r)
+            son = Mux(tfirst, gn_any, son_r)
+            px_last = px + 1 >= G["nx"]
+            s_last = son & px_last & (py + 1 >= G["ny"])
+            more = tidx < G["kt"]
+            tlast = Mux(more, ~son & (tpos == R - 1), ~son | s_last)
+            with m.If(ge.active):
+                m.d.sync += [snf_r.eq(in_tiles & ~tlast),
+                             tpos_r.eq(Mux(in_tiles & ~son & ~tlast, tpos + 1, 0)),
+                             # (no count in the drain, where tlast holds every step)
+                             tidx_r.eq(Mux(in_tiles, tidx + (tlast & (tidx <= G["kt"])), 0)),
+                             px_r.eq(Mux(px_last, 0, px + 1)), py_r.eq(py + px_last), son_r.eq(son & ~s_last)]
+            with m.If(ge.complete):
+                m.d.sync += snf_r.eq(0)
+        else:
+            # a slot lasts max(nx*ny, rows) steps: at least rows, and until its last line streamed
+            tlast = (tpos >= R - 1) & (~son | s_last)
+            with m.If(ge.active):
+                m.d.sync += [tpos_r.eq(Mux(in_tiles, Mux(tlast, 0, Mux(tpos[lr], tpos, tpos + 1)), 0)),
+                             tidx_r.eq(Mux(in_tiles, tidx + tlast, 0)),
+                             px_r.eq(Mux(px_last, 0, px + 1)), py_r.eq(py + px_last), son_r.eq(son & ~s_last)]
         streaming = gact & in_tiles & son & (tidx <= G["kt"])
         # the end: rows + cols steps after the last tile's slot
         in_drain = tidx > G["kt"]
@@ -1009,7 +1032,10 @@ class Accelerator(wiring.Component):
         # weights: tile 0 in steps 0..rows-1, tile t+1 in the first rows steps of tile t's slot
         wcnt_r = Signal(_bits(MAX_KTILES * R))
         wcnt = wcnt_r
-        wread = gact & G["preload"] & ((step < R) | (in_tiles & (tpos < R) & (tidx < G["kt"])))
+        if single:      # tile t + 1's weights in the rows steps after tile t's stream
+            wread = gact & G["preload"] & ((step < R) | (in_tiles & ~son & (tidx < G["kt"])))
+        else:           # ... in the first rows steps of tile t's slot, while it streams
+            wread = gact & G["preload"] & ((step < R) | (in_tiles & (tpos < R) & (tidx < G["kt"])))
         with m.If(ge.active):
             m.d.sync += wcnt_r.eq(wcnt + wread)
         w_we = Signal()

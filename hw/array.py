@@ -2,7 +2,9 @@
 
 Contract:
 
-- Two weight buffers (double buffering). Weight load: with ``w_we`` high, ``w_row`` selects array
+- Two weight buffers (double buffering; with ``buffers = 1`` one, and ``w_sel`` / ``a_sel`` are
+  unused: the GEMM engine loads a tile only after the previous tile's vectors, see the ISA's
+  ``weight_buffers``). Weight load: with ``w_we`` high, ``w_row`` selects array
   row ``i``, ``w_sel`` the buffer ``b`` and ``w_data`` holds the ``cols`` raw 8-bit weights
   ``W_b[i, 0..cols-1]``; the cell stores ``W_b[i, j] - w_zp``. One row per cycle, so a full tile
   takes ``rows`` cycles. Weights stay until overwritten.
@@ -86,9 +88,11 @@ class SystolicArray(wiring.Component):
 
     DSP_KINDS = (None, "dual8", "ice40_dual8", "signed9", "ecp5")
 
-    def __init__(self, rows: int, cols: int, dsp_cells: int | None = None, dsp: str | None = None):
+    def __init__(self, rows: int, cols: int, dsp_cells: int | None = None, dsp: str | None = None,
+                 buffers: int = 2):
         assert dsp in self.DSP_KINDS, dsp
         self.rows, self.cols = rows, cols
+        self.buffers = buffers      # weight tiles a cell holds (1: ``w_sel`` / ``a_sel`` unused)
         self.dsp_cells = rows * cols if dsp_cells is None else min(dsp_cells, rows * cols)
         self.dsp = dsp
         self.latency = array_latency(rows, cols)
@@ -126,7 +130,8 @@ class SystolicArray(wiring.Component):
                 else:
                     mul = "signed" if ecp5 else "dsp" if self.dsp is None else "ext"
                 # row i's partial sums hold i + 1 products: exact in partial_sum_width(i + 1) bits
-                pe = PE(mul=mul, ps_width=min(ACC_WIDTH, partial_sum_width(i + 1)), ccu2c=self.dsp == "ecp5")
+                pe = PE(mul=mul, ps_width=min(ACC_WIDTH, partial_sum_width(i + 1)), ccu2c=self.dsp == "ecp5",
+                        buffers=self.buffers)
                 m.submodules[f"pe_{i}_{j}"] = pe
                 pes[i][j] = pe
         # the 8x8 mode: DSP cells 2q and 2q+1 (row-major) share DSP q
@@ -161,7 +166,8 @@ class SystolicArray(wiring.Component):
                 mag, neg = sign_magnitude(m, self.a_data[i], self.a_signed, self.a_zp, f"a_in{i}")
                 m.d.comb += [pes[i][0].a_in.eq(delay(mag, i, f"a_skew{i}")),
                              pes[i][0].a_neg.eq(delay(neg, i, f"n_skew{i}"))]
-            m.d.comb += pes[i][0].sel_in.eq(delay(self.a_sel, i, f"s_skew{i}"))
+            if self.buffers == 2:
+                m.d.comb += pes[i][0].sel_in.eq(delay(self.a_sel, i, f"s_skew{i}"))
             for j in range(1, C):
                 a, neg = pes[i][j - 1].a_out, pes[i][j - 1].a_neg_out
                 if pes[i][j - 1].mul == "signed" and pes[i][j].mul != "signed":
@@ -181,7 +187,7 @@ class SystolicArray(wiring.Component):
         for j in range(C):
             we = delay(self.w_we, j, f"w_we_skew{j}")
             row = delay(self.w_row, j, f"w_row_skew{j}")
-            sel = delay(self.w_sel, j, f"w_sel_skew{j}")
+            sel = delay(self.w_sel, j, f"w_sel_skew{j}") if self.buffers == 2 else 0
             kinds = {pes[i][j].mul == "signed" for i in range(R)}
             if True in kinds:
                 d = delay(zero_point_free(m, self.w_data[j], self.w_signed, self.w_zp, f"w_in{j}"), j, f"w_skew{j}")

@@ -222,9 +222,11 @@ class Dual8x8(wiring.Component):
 class PE(wiring.Component):
     """One weight-stationary MAC cell (see the module docstring for the contract)."""
 
-    def __init__(self, mul: str = "dsp", ps_width: int = ACC_WIDTH, ccu2c: bool = False):
+    def __init__(self, mul: str = "dsp", ps_width: int = ACC_WIDTH, ccu2c: bool = False, buffers: int = 2):
         assert mul in ("dsp", "lut", "ext", "signed", "ccu2c"), mul
+        assert buffers in (1, 2), buffers
         self.mul = mul
+        self.buffers = buffers      # 1: one stationary weight (``w_sel`` / ``sel_in`` unused)
         self.ccu2c = ccu2c          # mul="ccu2c": instantiate ECP5 CCU2C cells (else the same in logic)
         self.ps_width = ps_width
         ports = {
@@ -250,14 +252,20 @@ class PE(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         w0 = Signal(OPERAND_WIDTH)          # {sign, magnitude}
-        w1 = Signal(OPERAND_WIDTH)
-        with m.If(self.w_load & ~self.w_sel):
-            m.d.sync += w0.eq(Cat(self.w_in, self.w_neg))
-        with m.If(self.w_load & self.w_sel):
-            m.d.sync += w1.eq(Cat(self.w_in, self.w_neg))
         w = Signal(OPERAND_WIDTH)
-        m.d.comb += w.eq(Mux(self.sel_in, w1, w0))
-        common = [self.a_out.eq(self.a_in), self.a_neg_out.eq(self.a_neg), self.sel_out.eq(self.sel_in)]
+        common = [self.a_out.eq(self.a_in), self.a_neg_out.eq(self.a_neg)]
+        if self.buffers == 1:
+            with m.If(self.w_load):
+                m.d.sync += w0.eq(Cat(self.w_in, self.w_neg))
+            m.d.comb += w.eq(w0)
+        else:
+            w1 = Signal(OPERAND_WIDTH)
+            with m.If(self.w_load & ~self.w_sel):
+                m.d.sync += w0.eq(Cat(self.w_in, self.w_neg))
+            with m.If(self.w_load & self.w_sel):
+                m.d.sync += w1.eq(Cat(self.w_in, self.w_neg))
+            m.d.comb += w.eq(Mux(self.sel_in, w1, w0))
+            common.append(self.sel_out.eq(self.sel_in))
         if self.mul == "signed":     # two's complement operands: ps_in + a * w, one signed multiply
             prod = Signal(signed(2 * OPERAND_WIDTH))
             m.d.comb += prod.eq(Cat(self.a_in, self.a_neg).as_signed() * w.as_signed())

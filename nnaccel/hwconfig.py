@@ -111,6 +111,10 @@ class HwConfig:
     #: before, in program order, the instruction that pops it). Requires ``dma_engines = 1``; the
     #: queue depths do not apply. "The queue model" in ``docs/isa.md``.
     in_order: bool = False
+    #: Weight tiles the systolic array holds: 2 = double buffering (a GEMM loads tile t + 1's
+    #: weights while tile t streams); 1 = one tile per cell: the next tile's weights are loaded
+    #: after the stream (a slot of ``nx * ny + rows`` cycles; the GEMM formula of ``docs/isa.md``).
+    weight_buffers: int = 2
     #: Depth of each of the load / compute / vector / store instruction queues (the waiting
     #: instructions it holds), unless the queue's own field below is set (0: ``queue_depth``).
     queue_depth: int = 8
@@ -238,6 +242,9 @@ class HwConfig:
             bad(f"vector_mul_steps is {self.vector_mul_steps}, but it must be one of "
                 f"{', '.join(map(str, VECTOR_MUL_STEPS))} (a vector lane forms its 32 x 32 product from "
                 f"32 x 32, 32 x 16 or 16 x 16 pieces, or one multiplier bit a cycle)")
+        if self.weight_buffers not in (1, 2):
+            bad(f"weight_buffers is {self.weight_buffers}, but it must be 1 (one weight tile in the "
+                f"array) or 2 (double buffering)")
         if self.dma_engines not in (1, 2):
             bad(f"dma_engines is {self.dma_engines}, but it must be 1 (one DMA engine shared by the load "
                 f"and store queues) or 2 (one each)")
@@ -311,7 +318,7 @@ PRESETS: dict[str, HwConfig] = {
     "tiny": HwConfig(name="tiny", rows=4, cols=4, act_bytes=4 * 1024, wgt_bytes=1024,
                      acc_bytes=2 * 1024, vec_bytes=2 * 1024, act_banks=2, wgt_banks=1, acc_banks=1,
                      vec_banks=1, vector_lanes=1, vector_mul_steps=32, vector_latency=4,
-                     dma_bytes_per_cycle=4, ext_latency=8, dma_engines=1, in_order=True, queue_depth=1,
+                     dma_bytes_per_cycle=4, ext_latency=8, dma_engines=1, in_order=True, weight_buffers=1, queue_depth=1,
                      counter_bits=32,
                      dma_base=0, dma_size=16 * 1024 * 1024),
     # ECP5-25F (56 DP16KD, 126 KB): 32 + 8 + 32 + 4 KiB of block RAM. One vector lane, its 32x32

@@ -145,8 +145,10 @@ def instruction_cycles(d, cfg: HwConfig) -> int:
         eb = ELEMENT_BYTES[SPACE_ENUM[d.sp]]
         return cfg.ext_latency + d.x_size * d.y_size * max(1, _ceil(d.len * eb, cfg.dma_bytes_per_cycle))
     if name == "GEMM":
-        return ((cfg.rows if d.preload else 0) + (d.kt + 1) * max(d.nx * d.ny, cfg.rows)
-                + cfg.rows + cfg.cols)
+        pre = cfg.rows if d.preload else 0
+        if cfg.weight_buffers == 1:         # the next tile's weights after each stream
+            return pre + d.kt * (d.nx * d.ny + cfg.rows) + max(d.nx * d.ny, 1) + cfg.rows + cfg.cols
+        return pre + (d.kt + 1) * max(d.nx * d.ny, cfg.rows) + cfg.rows + cfg.cols
     if name == "VEC":
         vf = VEC_BY_CODE[d.func]
         p = vf.param_lines(cfg.cols) if vf.params else 0

@@ -203,9 +203,13 @@ accumulates in iteration order in the reference simulator; hardware may differ).
 
 Timing: the array holds two weight tiles (double buffering), so tile `t + 1`'s weights are loaded
 while tile `t` streams; each tile streams for `max(nx * ny, rows)` cycles, and the results of the
-last tile leave the array `rows + cols` cycles after its streaming ends."""
+last tile leave the array `rows + cols` cycles after its streaming ends. With one weight tile
+(the configuration's `weight_buffers = 1`) tile `t + 1`'s weights are loaded in the `rows` cycles
+after tile `t` has streamed its `nx * ny` lines; the last tile streams for `max(nx * ny, 1)`
+cycles."""
           + _STRIDED_2D,
-          "`(preload ? rows : 0) + (kt + 1) * max(nx * ny, rows) + rows + cols`"),
+          "`(preload ? rows : 0) + (kt + 1) * max(nx * ny, rows) + rows + cols`; with `weight_buffers = 1`: "
+          "`(preload ? rows : 0) + kt * (nx * ny + rows) + max(nx * ny, 1) + rows + cols`"),
     Instr("VEC", 4, "vector", (
         Field("func", 8, 4, "vector function (see the vector function table)"),
         Field("signed", 12, 1, "ACT bytes read by this instruction are int8 (1) or uint8 (0)"),

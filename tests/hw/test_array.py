@@ -303,3 +303,44 @@ def test_sb_mac16_dual8_against_yosys_model(tmp_path):
     want = [x for a0, b0, a1, b1, n0, n1 in ops for x in ((a0 * b0) ^ (0xFFFF * n0), (a1 * b1) ^ (0xFFFF * n1))]
     assert got == want
     assert "SAT proof finished - no model found: SUCCESS!" in p.stdout
+
+
+@pytest.mark.parametrize("dsp", [None, "dual8"])
+@pytest.mark.parametrize("n0, n1", [(5, 3), (1, 1), (2, 6)])
+def test_array_one_weight_buffer_tiles(n0, n1, dsp):
+    """``buffers = 1`` (the ISA's ``weight_buffers = 1``): the next tile's weight rows are presented
+    in the cycles right after the previous tile's last vector, and its vectors right after the
+    last weight row, as tiny's GEMM engine schedules them; every vector meets its own tile's
+    weights (expected: NumPy)."""
+    rows, cols = 4, 4
+    rng = np.random.default_rng(n0 * 10 + n1)
+    ws = [rng.integers(-128, 128, (rows, cols)) for _ in range(2)]
+    avs = [rng.integers(-128, 128, (n, rows)) for n in (n0, n1)]
+    dut = SystolicArray(rows, cols, dsp_cells=rows * cols // 2, dsp=dsp, buffers=1)
+    plan = []                       # per cycle: ("w", tile, row) or ("a", tile, k)
+    for t in range(2):
+        plan += [("w", t, i) for i in range(rows)] + [("a", t, k) for k in range(len(avs[t]))]
+    got = []
+
+    async def bench(ctx):
+        for sig, v in ((dut.w_signed, 1), (dut.a_signed, 1), (dut.w_zp, 0), (dut.a_zp, 0)):
+            ctx.set(sig, v)
+        for step in plan + [None] * (rows + cols + 2):
+            kind, t, k = step or (None, 0, 0)
+            ctx.set(dut.w_we, kind == "w")
+            ctx.set(dut.a_valid, kind == "a")
+            if kind == "w":
+                ctx.set(dut.w_row, k)
+                ctx.set(dut.w_data, [int(x) & 0xFF for x in ws[t][k]])
+            elif kind == "a":
+                ctx.set(dut.a_data, [int(x) & 0xFF for x in avs[t][k]])
+            await ctx.tick()
+            if ctx.get(dut.o_valid):
+                got.append([ctx.get(dut.o_data[j]) for j in range(cols)])
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    want = np.concatenate([array_model(avs[t], ws[t]) for t in range(2)])
+    assert got == want.tolist()

@@ -116,3 +116,22 @@ def test_layer_programs_run_in_order(lp):
     assert (s.fetch[1:] == s.start[:-1] + np.array([FETCH_CYCLES[d.name] for d in dec[1:]])).all()
     assert (cyc > 0).all() and s.fetch_stall.sum() == 0
     assert np.array_equal(lp.run(IsaSim(TINY))[0], lp.run(IsaSim(QUEUES))[0])
+
+
+@pytest.mark.parametrize("preload, kt, nx, ny", [(1, 2, 3, 1), (1, 0, 2, 1), (1, 3, 6, 2), (0, 0, 5, 1),
+                                                  (1, 2, 0, 1), (1, 0, 0, 0)])
+def test_gemm_cycles_with_one_weight_buffer(preload, kt, nx, ny):
+    """tiny holds one weight tile (``weight_buffers = 1``): tile t + 1's rows weight lines are read
+    after tile t has streamed its nx * ny lines; the last tile streams max(nx * ny, 1) cycles, then
+    rows + cols drain (docs/isa.md, GEMM). With two buffers a tile's slot is max(nx * ny, rows)."""
+    R, C = TINY.rows, TINY.cols
+    assert TINY.weight_buffers == 1 and QUEUES.replace(weight_buffers=2).weight_buffers == 2
+    n = nx * ny
+    one = (R if preload else 0) + sum(n + R for _ in range(kt)) + max(n, 1) + R + C
+    two = (R if preload else 0) + (kt + 1) * max(n, R) + R + C
+    for cfg, want in ((TINY, one), (TINY.replace(name="tiny-2w", weight_buffers=2), two)):
+        p = ProgramBuilder(cfg)
+        p.gemm(0, 0, nx, ny, preload=bool(preload), kt=kt)
+        p.finish()
+        s = IsaSim(cfg).run(p.words).schedule
+        assert s.end[0] - s.start[0] == want

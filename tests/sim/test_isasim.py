@@ -11,8 +11,9 @@ from nnaccel.program import ProgramBuilder, lut_block, param_block
 from nnaccel.quant import multiply_by_quantized_multiplier as mbqm
 
 # the queue model on tiny (4x4, lanes 1, vector latency 4, DMA 4 B/cycle, latency 8, one DMA engine,
-# queues 1 deep); the preset itself issues in order (tests/sim/test_in_order.py)
-TINY = PRESETS["tiny"].replace(name="tiny-queues", in_order=False)
+# queues 1 deep, two weight buffers); the preset itself issues in order with one weight buffer
+# (tests/sim/test_in_order.py)
+TINY = PRESETS["tiny"].replace(name="tiny-queues", in_order=False, weight_buffers=2)
 
 #: tiny with every queue 4 deep (the preset's are 1)
 TINY_Q4 = TINY.replace(name="tiny-q4", queue_depth=4)
