@@ -135,13 +135,21 @@ class SystolicArray(wiring.Component):
                 m.submodules[f"pe_{i}_{j}"] = pe
                 pes[i][j] = pe
         # the 8x8 mode: DSP cells 2q and 2q+1 (row-major) share DSP q
+        # one weight buffer (C even): a pair's two weights live in its SB_MAC16's B register, loaded
+        # in one cycle: the odd column of each pair takes its weights one cycle early (with the
+        # even one), which one weight buffer allows: the GEMM engine presents a tile's weights
+        # only after the previous tile's last vector, so that vector has used column j + 1's old
+        # weight in the very cycle of the load (docs/rtl.md)
+        held = self.buffers == 1 and self.dsp in ("dual8", "ice40_dual8") and C % 2 == 0
         if self.dsp in ("dual8", "ice40_dual8"):
             cells = [pes[k // C][k % C] for k in range(self.dsp_cells)]
             for q in range(0, len(cells), 2):
-                mac = Dual8x8(instance=self.dsp == "ice40_dual8")
+                mac = Dual8x8(instance=self.dsp == "ice40_dual8", hold_b=held)
                 m.submodules[f"mac_{q // 2}"] = mac
                 m.d.comb += [mac.a0.eq(cells[q].m_a), mac.b0.eq(cells[q].m_b), mac.n0.eq(cells[q].m_neg),
                              cells[q].m_p.eq(mac.p0)]
+                if held:
+                    m.d.comb += mac.b_load.eq(cells[q].m_load)
                 if q + 1 < len(cells):
                     m.d.comb += [mac.a1.eq(cells[q + 1].m_a), mac.b1.eq(cells[q + 1].m_b),
                                  mac.n1.eq(cells[q + 1].m_neg), cells[q + 1].m_p.eq(mac.p1)]
@@ -185,8 +193,9 @@ class SystolicArray(wiring.Component):
         # (with signed cells in the column: the two's complement value is delayed, and turned into
         # sign-magnitude after the skew for the column's LUT cells)
         for j in range(C):
-            we = delay(self.w_we, j, f"w_we_skew{j}")
-            row = delay(self.w_row, j, f"w_row_skew{j}")
+            dj = j - j % 2 if held else j        # (held: a pair's odd column loads with the even one)
+            we = delay(self.w_we, dj, f"w_we_skew{j}")
+            row = delay(self.w_row, dj, f"w_row_skew{j}")
             sel = delay(self.w_sel, j, f"w_sel_skew{j}") if self.buffers == 2 else 0
             kinds = {pes[i][j].mul == "signed" for i in range(R)}
             if True in kinds:
@@ -195,7 +204,7 @@ class SystolicArray(wiring.Component):
                 wm, wn = to_sign_magnitude(m, d, f"w_sm{j}") if False in kinds else wd
             else:
                 mag, neg = sign_magnitude(m, self.w_data[j], self.w_signed, self.w_zp, f"w_in{j}")
-                wm, wn = delay(mag, j, f"w_skew{j}"), delay(neg, j, f"w_nskew{j}")
+                wm, wn = delay(mag, dj, f"w_skew{j}"), delay(neg, dj, f"w_nskew{j}")
             for i in range(R):
                 pe = pes[i][j]
                 win, wneg = wd if pe.mul == "signed" else (wm, wn)

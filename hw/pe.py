@@ -28,7 +28,7 @@ Contract (one clock per step; every output is a register):
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Const, Instance, Module, Mux, Signal, signed, unsigned
+from amaranth.hdl import Cat, ClockSignal, Const, Instance, Module, Mux, ResetSignal, Signal, signed, unsigned
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
@@ -193,18 +193,32 @@ class Dual8x8(wiring.Component):
     ones' complement when negative): ``p0 = (a0 * b0) ^ (0xFFFF if n0 else 0)``, ``p1`` likewise.
     ``instance=True``: one hand-instantiated iCE40 SB_MAC16 in its 8x8 mode (Yosys infers only its
     16x16 mode; the XOR is the cell's add/subtract stage); ``instance=False``: plain ``*`` and XOR
-    (simulators have no SB_MAC16)."""
+    (simulators have no SB_MAC16).
 
-    def __init__(self, instance: bool):
+    ``hold_b=True``: the ``b`` operands are the cell's stationary weights, held in the SB_MAC16's own
+    B input register (``B_REG``, kept by ``BHOLD``; no fabric flip-flops): ``b_load`` loads ``b0``
+    and ``b1`` at the clock edge (both halves at once), the products use the held values; the
+    register resets to 0 with the ``sync`` domain (``IRSTBOT``), like a flip-flop."""
+
+    def __init__(self, instance: bool, hold_b: bool = False):
         self.instance = instance
-        super().__init__({"a0": In(8), "b0": In(8), "n0": In(1), "a1": In(8), "b1": In(8), "n1": In(1),
-                          "p0": Out(16), "p1": Out(16)})
+        self.hold_b = hold_b
+        ports = {"a0": In(8), "b0": In(8), "n0": In(1), "a1": In(8), "b1": In(8), "n1": In(1),
+                 "p0": Out(16), "p1": Out(16)}
+        if hold_b:
+            ports["b_load"] = In(1)
+        super().__init__(ports)
 
     def elaborate(self, platform):
         m = Module()
         if not self.instance:
-            m.d.comb += [self.p0.eq((self.a0 * self.b0) ^ self.n0.replicate(16)),
-                         self.p1.eq((self.a1 * self.b1) ^ self.n1.replicate(16))]
+            b0, b1 = self.b0, self.b1
+            if self.hold_b:
+                b0, b1 = Signal(8, name="b0_held"), Signal(8, name="b1_held")
+                with m.If(self.b_load):
+                    m.d.sync += [b0.eq(self.b0), b1.eq(self.b1)]
+            m.d.comb += [self.p0.eq((self.a0 * b0) ^ self.n0.replicate(16)),
+                         self.p1.eq((self.a1 * b1) ^ self.n1.replicate(16))]
             return m
         o = Signal(32)
         params = {f"p_{k}": v for k, v in SB_MAC16_DUAL8.items()}
@@ -214,6 +228,9 @@ class Dual8x8(wiring.Component):
         for pin in ("AHOLD", "BHOLD", "CHOLD", "DHOLD", "IRSTTOP", "IRSTBOT", "ORSTTOP", "ORSTBOT", "OLOADTOP",
                     "OLOADBOT", "OHOLDTOP", "OHOLDBOT", "CI", "ACCUMCI", "SIGNEXTIN"):
             ports[f"i_{pin}"] = 0
+        if self.hold_b:
+            params["p_B_REG"] = 1
+            ports.update(i_CLK=ClockSignal("sync"), i_CE=1, i_BHOLD=~self.b_load, i_IRSTBOT=ResetSignal("sync"))
         m.submodules.mac = Instance("SB_MAC16", **params, **ports)
         m.d.comb += [self.p0.eq(o[:16]), self.p1.eq(o[16:])]
         return m
@@ -245,6 +262,8 @@ class PE(wiring.Component):
         }
         if mul == "ext":
             ports.update({"m_a": Out(MAG_WIDTH), "m_b": Out(MAG_WIDTH), "m_neg": Out(1), "m_p": In(2 * MAG_WIDTH)})
+            if buffers == 1:        # the parent holds the weight's magnitude (Dual8x8(hold_b=True))
+                ports["m_load"] = Out(1)
         if mul == "lut":        # 3 * a_in, travelling with the activation (see lut_multiply)
             ports.update({"a3_in": In(MAG_WIDTH + 2), "a3_out": Out(MAG_WIDTH + 2)})
         super().__init__(ports)
@@ -254,7 +273,12 @@ class PE(wiring.Component):
         w0 = Signal(OPERAND_WIDTH)          # {sign, magnitude}
         w = Signal(OPERAND_WIDTH)
         common = [self.a_out.eq(self.a_in), self.a_neg_out.eq(self.a_neg)]
-        if self.buffers == 1:
+        if self.mul == "ext" and self.buffers == 1:
+            # only the sign here; the magnitude loads into the DSP's register at the same edge
+            with m.If(self.w_load):
+                m.d.sync += w0[MAG_WIDTH].eq(self.w_neg)
+            m.d.comb += [w.eq(w0), self.m_load.eq(self.w_load)]
+        elif self.buffers == 1:
             with m.If(self.w_load):
                 m.d.sync += w0.eq(Cat(self.w_in, self.w_neg))
             m.d.comb += w.eq(w0)
@@ -290,7 +314,9 @@ class PE(wiring.Component):
         # sign extension and a carry-in of neg, ps_in + pc is ps_in +- product (two's complement)
         pc = Signal(2 * MAG_WIDTH)
         if self.mul == "ext":
-            m.d.comb += [self.m_a.eq(self.a_in), self.m_b.eq(wmag), self.m_neg.eq(neg), pc.eq(self.m_p)]
+            held = self.buffers == 1     # the parent holds the magnitude: m_b is the value to load
+            m.d.comb += [self.m_a.eq(self.a_in), self.m_b.eq(self.w_in if held else wmag), self.m_neg.eq(neg),
+                         pc.eq(self.m_p)]
         else:
             if self.mul == "dsp":
                 prod = self.a_in * wmag

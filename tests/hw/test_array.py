@@ -116,16 +116,20 @@ def test_array_extremes():
 
 
 @pytest.mark.rtl
-@pytest.mark.parametrize("dsp,a_signed,w_signed,a_zp,w_zp", [(None, 0, 1, 3, -2), ("ice40_dual8", 1, 0, -100, 201),
-                                                             ("ecp5", 0, 0, 255, 0), ("ecp5", 1, 1, -128, 127)])
+@pytest.mark.parametrize("dsp,a_signed,w_signed,a_zp,w_zp,buffers", [
+    (None, 0, 1, 3, -2, 2), ("ice40_dual8", 1, 0, -100, 201, 2), ("ice40_dual8", 0, 1, 7, -128, 1),
+    ("ecp5", 0, 0, 255, 0, 2), ("ecp5", 1, 1, -128, 127, 2)])
 @pytest.mark.parametrize("rows,cols", [(4, 4), pytest.param(8, 8, marks=pytest.mark.slow)])
-def test_array_verilator(rows, cols, dsp, a_signed, w_signed, a_zp, w_zp):
+def test_array_verilator(rows, cols, dsp, a_signed, w_signed, a_zp, w_zp, buffers):
     """Verilator against the model, the last 5 cells (row-major) on LUT multipliers; with
     ``ice40_dual8`` the array's SB_MAC16 instances run Yosys' own behavioural model of the cell
-    (``ice40/cells_sim.v``): the array as it is placed on the iCE40, parameters and pairing included;
-    with ``ecp5`` the LUT cells' CCU2C instances run Yosys' model of that cell (``ecp5/cells_sim.v``)."""
+    (``ice40/cells_sim.v``): the array as it is placed on the iCE40, parameters and pairing included
+    (with one weight buffer, tiny's: the weights held in the cells' B registers, ``B_REG`` /
+    ``BHOLD`` / ``IRSTBOT``); with ``ecp5`` the LUT cells' CCU2C instances run Yosys' model of that
+    cell (``ecp5/cells_sim.v``)."""
     from nnaccel.sim import rtl_runner
-    verilog = rtl_runner.to_verilog(SystolicArray(rows, cols, dsp_cells=rows * cols - 5, dsp=dsp), "array")
+    verilog = rtl_runner.to_verilog(SystolicArray(rows, cols, dsp_cells=rows * cols - 5, dsp=dsp, buffers=buffers),
+                                    "array")
     if dsp == "ice40_dual8":
         verilog += "\n" + _yosys_ice40_cell_model("SB_MAC16")
     if dsp == "ecp5":
