@@ -48,8 +48,9 @@ SCRATCHPAD_MEMID = "\\sp_mem"
 
 
 class SynthHarness(wiring.Component):
-    """Wraps ``inner``: every input port bit comes from one shift register fed by ``din``; every
-    output bit is registered, and the registers are XOR-folded into the registered ``dout``.
+    """Wraps ``inner``: every input port bit comes from one shift register fed by ``din`` (shifting
+    while ``shift`` is high, holding otherwise); every output bit is registered, and the registers
+    are XOR-folded into the registered ``dout``.
 
     ``reset_buffer`` (a cell type, e.g. ECP5's ``DCCA``): the ``sync`` domain's reset comes from the
     ``rst`` pin through that global buffer, so the reset reaches its thousands of flip-flops on the
@@ -59,7 +60,7 @@ class SynthHarness(wiring.Component):
     def __init__(self, inner: wiring.Component, reset_buffer: str | None = None):
         self.inner = inner
         self.reset_buffer = reset_buffer
-        ports = {"din": In(1), "dout": Out(1)}
+        ports = {"din": In(1), "shift": In(1), "dout": Out(1)}
         if reset_buffer:
             ports.update(clk=In(1), rst=In(1))
         super().__init__(ports)
@@ -81,8 +82,13 @@ class SynthHarness(wiring.Component):
             (ins if member.flow == In else outs).append(value)
         width = sum(len(v) for v in ins)
         if width:
+            # the chain shifts only while `shift` is high: an input can then hold its value for any
+            # number of cycles, as a memory's word does while its address stays (with a chain that
+            # shifts every cycle an input changes every cycle, and ABC's sequential optimization,
+            # `abc9 -dff`, may prove logic that reads an input over several cycles dead)
             chain = Signal(width)
-            m.d.sync += chain.eq(Cat(self.din, chain[:-1]))
+            with m.If(self.shift):
+                m.d.sync += chain.eq(Cat(self.din, chain[:-1]))
             pos = 0
             for v in ins:
                 m.d.comb += v.eq(chain[pos:pos + len(v)])

@@ -440,11 +440,11 @@ class _View:
 
 
 class _InOrder:
-    """The executor of an in-order machine (``in_order``): no queues; the fetch unit holds the
-    checked instruction (``word_in``, of queue ``queue_in``) until ``can_start`` (held since the
-    cycle after its fetch, the executor idle, its tokens there). One busy flag, one step counter
-    and one instruction register: ``word`` is the running instruction (the register ``run`` while
-    busy, ``word_in`` in its start cycle).
+    """The executor of an in-order machine (``in_order``): no queues; the instruction at ``pc``
+    (``word_in``, of queue ``queue_in``) is checked by the fetch unit, starts when ``can_start``
+    (checked since the cycle before, the executor idle, its tokens there) and runs straight from
+    the instruction port (``pc`` moves on at its completion, so ``word`` is ``word_in``: no
+    instruction register). One busy flag and one step counter.
 
     ``views[q]`` stands in for queue ``q``'s :class:`_Engine` (``start``, ``busy``, ``active``,
     ``complete``, ``waiting``, ``word``, ``step``, ``cycles``, ``set_last``), so the tokens, the
@@ -456,7 +456,6 @@ class _InOrder:
     def __init__(self, m: Module, word_in, queue_in, held, can_start, step_bits: int):
         n = len(QUEUES)
         self.busy = Signal(name="ex_busy")
-        self.kind_r = Signal(n, name="ex_kind")            # one-hot: the running instruction's queue
         self.step_r = Signal(step_bits, name="ex_step")
         self.step = self.step_r                            # 0 while idle: it clears at completion
         self.cycles = Signal(step_bits, name="ex_cyclesc")
@@ -464,29 +463,24 @@ class _InOrder:
         self.active = Signal(name="ex_active")
         self.complete = Signal(name="ex_complete")
         self.last = Signal(name="ex_last")
-        held_q = Signal(n, name="ex_held_q")               # one-hot: the held instruction's queue
-        m.d.comb += held_q.eq(Cat(*[queue_in == q for q in range(n)]))
-        kind = Signal(n, name="ex_kindc")                   # the running or starting queue, one-hot
-        m.d.comb += [self.start.eq(~self.busy & can_start), kind.eq(Mux(self.busy, self.kind_r, held_q)),
+        kind = Signal(n, name="ex_kind")                   # one-hot: the instruction's queue
+        m.d.comb += [kind.eq(Cat(*[queue_in == q for q in range(n)])),
+                     self.start.eq(~self.busy & can_start),
                      self.active.eq(self.busy | self.start), self.complete.eq(self.active & self.last),
                      self.cycles.eq(self.step + 1)]
-        self.run = Signal(128, name="ex_run")
-        self.word = Signal(128, name="ex_word")
-        m.d.comb += self.word.eq(Mux(self.busy, self.run, word_in))
-        m.d.sync += self.run.eq(self.word)
+        self.word = word_in
         lasts = []
         self.views = []
         for q in range(n):
             v = _View(f"ex{q}", self.word, self.step, self.cycles)
-            m.d.comb += [v.busy.eq(self.busy & self.kind_r[q]), v.start.eq(self.start & held_q[q]),
+            m.d.comb += [v.busy.eq(self.busy & kind[q]), v.start.eq(self.start & kind[q]),
                          v.active.eq(v.busy | v.start), v.complete.eq(self.complete & kind[q]),
-                         v.waiting.eq(held & held_q[q] & ~v.active)]
+                         v.waiting.eq(held & kind[q] & ~v.active)]
             lasts.append(v.last & kind[q])
             self.views.append(v)
         m.d.comb += self.last.eq(Cat(*lasts).any())
         with m.If(self.active):
-            m.d.sync += [self.step_r.eq(Mux(self.last, 0, self.step + 1)), self.busy.eq(~self.last),
-                         self.kind_r.eq(kind)]
+            m.d.sync += [self.step_r.eq(Mux(self.last, 0, self.step + 1)), self.busy.eq(~self.last)]
 
     def dma_view(self, m: Module, load: int, store: int):
         """The load + store queues' views as the shared DMA datapath uses them (:class:`_DmaEngine`'s
@@ -657,12 +651,14 @@ class Accelerator(wiring.Component):
                 m.d.sync += finished.eq(1)
             with m.Elif(dec.ready & (Const(1, 1) if in_order else room)):
                 if in_order:
-                    # fetched (f(i)): held from the next cycle; it starts once held, the executor
-                    # idle and its tokens there, and the next instruction's checks begin
-                    m.d.sync += held.eq(1)
-                    with m.If(ex.start):
+                    # fetched (f(i)): held from the next cycle, it starts once held and its tokens
+                    # are there and runs from the instruction port; at its completion the next
+                    # instruction's checks begin
+                    with m.If(ex.complete):
                         m.d.comb += advance.eq(1)
                         m.d.sync += [pc.eq(pc + 1), held.eq(0)]
+                    with m.Else():
+                        m.d.sync += held.eq(~ex.active)
                 else:
                     for q, f in enumerate(fifos):
                         m.d.comb += f.push.eq(q_of == q)

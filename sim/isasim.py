@@ -306,8 +306,8 @@ def schedule(decoded, cfg: HwConfig) -> Schedule:
 
 
 def _schedule_in_order(decoded, cfg, qi, cyc, fetch_cycles, pops, pushes) -> Schedule:
-    """The schedule of the in-order machine (``in_order``): ``f(i) = s(i-1) + fetch_cycles(i)``,
-    ``s(i) = max(f(i) + 1, e(i-1), t(i))``; a pop whose push has not happened deadlocks."""
+    """The schedule of the in-order machine (``in_order``): ``f(i) = e(i-1) - 1 + fetch_cycles(i)``
+    (``e(-1) = 0``), ``s(i) = max(f(i) + 1, t(i))``; a pop whose push has not happened deadlocks."""
     n = len(decoded)
     f = np.full(n, -1, np.int64)
     s = np.full(n, -1, np.int64)
@@ -315,10 +315,10 @@ def _schedule_in_order(decoded, cfg, qi, cyc, fetch_cycles, pops, pushes) -> Sch
     tstall = np.zeros(n, np.int64)
     pushed: dict[str, list[int]] = {c: [] for c in TOKEN_CHANNELS.values()}
     popped = {c: 0 for c in pushed}
-    prev_s, prev_e = -1, 0
+    prev_e = 0
     last_e = [0] * _NQ
     for i in range(n):
-        f[i] = prev_s + fetch_cycles[i]
+        f[i] = prev_e - 1 + fetch_cycles[i]
         q = qi[i]
         if q < 0:
             break                         # FINISH
@@ -338,7 +338,7 @@ def _schedule_in_order(decoded, cfg, qi, cyc, fetch_cycles, pops, pushes) -> Sch
         last_e[q] = e[i]
         for c in pushes[i]:
             pushed[c].append(int(e[i]))
-        prev_s, prev_e = t, e[i]
+        prev_e = e[i]
     total = int(max([f[n - 1] + 1] + [x for x in e if x >= 0]))
     return Schedule(f, s, e, tstall, np.zeros(n, np.int64), total)
 

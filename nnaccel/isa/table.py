@@ -562,12 +562,11 @@ its instructions one at a time, in order. With `f(i)` the fetch cycle (the cycle
   queue's token stall (below);
 * in-order issue (the configuration's `in_order`, which needs `dma_engines = 1`; the queue
   depths then do not apply): the machine has no queues and runs one instruction at a time, in
-  program order; the fetch unit checks instruction `i` and holds it until it starts.
-  `f(i) = s(i-1) + fetch_cycles(i)` (`s(-1) = -1`) and `s(i) = max(f(i) + 1, e(i-1), t(i))`. A
-  token must be pushed by an instruction before, in program order, the one that pops it: an
-  instruction whose token no earlier instruction pushes is a DEADLOCK (its PC). The cycles
-  `max(f(i) + 1, e(p)) .. s(i) - 1` count as `q(i)`'s token stall (below), and there is no fetch
-  stall;
+  program order; the fetch unit checks instruction `i` once `i - 1` has completed:
+  `f(i) = e(i-1) - 1 + fetch_cycles(i)` (`e(-1) = 0`) and `s(i) = max(f(i) + 1, t(i))`. A token
+  must be pushed by an instruction before, in program order, the one that pops it (so `t(i) <=
+  e(i-1)`: no instruction waits for a token): an instruction whose token no earlier instruction
+  pushes is a DEADLOCK (its PC). There are no token or fetch stalls;
 * tokens: the queues form the chain load -> compute -> vector -> store; `pop_prev` / `pop_next`
   take one token from the channel from the previous / next queue of the chain (channels l2c,
   c2l, c2v, v2c, v2s, s2v); `push_prev` / `push_next` add one at completion. A flag naming a

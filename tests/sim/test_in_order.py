@@ -1,5 +1,5 @@
 """ISA simulator: the in-order machine (``in_order``, the tiny preset): no queues, one instruction at
-a time in program order, ``f(i) = s(i-1) + fetch_cycles(i)``, ``s(i) = max(f(i) + 1, e(i-1), t(i))``
+a time in program order, ``f(i) = e(i-1) - 1 + fetch_cycles(i)``, ``s(i) = max(f(i) + 1, t(i))``
 (docs/isa.md, the queue model). Expected cycles are worked out by hand below from the cycle
 formulas of docs/isa.md, not taken from the simulator."""
 
@@ -41,36 +41,32 @@ def test_schedule_by_hand():
     cyc = [18, 12, 18, 1, 48]
     fc = [k, k, k, 1, k, FETCH_CYCLES["FINISH"]]
     f, st, e = [], [], []
-    prev_s, prev_e = -1, 0
+    prev_e = 0
     for i in range(5):                      # every token is pushed by the instruction before
-        f.append(prev_s + fc[i])
-        st.append(max(f[i] + 1, prev_e))
+        f.append(prev_e - 1 + fc[i])        # checked once the previous one has completed
+        st.append(f[i] + 1)
         e.append(st[i] + cyc[i])
-        prev_s, prev_e = st[i], e[i]
+        prev_e = e[i]
     assert list(s.fetch[:5]) == f and list(s.start[:5]) == st and list(s.end[:5]) == e
-    # concretely: LOAD 0 starts one cycle after its checks; LOAD 1's checks overlap it
-    assert st[0] == k and f[1] == 2 * k and st[1] == max(2 * k + 1, k + 18)
-    assert r.cycles == max(st[4] + fc[5] + 1, e[4])
+    # concretely: LOAD 0 starts one cycle after its checks, LOAD 1's checks after LOAD 0
+    assert st[0] == k and f[1] == k + 18 - 1 + k and st[1] == 2 * k + 18
+    assert r.cycles == e[4] + fc[5]
     c = r.counters
-    assert c["fetch_stall"] == 0                       # no queues: no fetch stall
-    # token stall of i: max(f(i) + 1, e(previous of its queue)) .. s(i) - 1
-    assert c["load_token_stall"] == (st[0] - (f[0] + 1)) + (st[1] - max(f[1] + 1, e[0]))
-    assert c["compute_token_stall"] == st[2] - (f[2] + 1)
-    assert c["vector_token_stall"] == st[3] - (f[3] + 1)
-    assert c["store_token_stall"] == st[4] - (f[4] + 1)
+    assert c["fetch_stall"] == 0 and all(c[f"{q}_token_stall"] == 0 for q in ("load", "compute", "vector", "store"))
     assert c["instructions"] == 5 and c["array_busy"] == 18 and c["macs"] == 10 * 16
 
 
-def test_a_later_token_is_waited_for():
-    """A pop whose push comes from an earlier instruction still running: the start waits for it."""
+def test_a_token_from_the_instruction_before_needs_no_wait():
+    """A pop whose push comes from the instruction before: that one has completed when the pop's
+    checks are done, so the token is there."""
     p = ProgramBuilder(TINY)
-    p.gemm(0, 0, 40, push_next=1)           # 40 + 8 = 48 cycles
+    p.gemm(0, 0, 40, push_next=1)           # 40 + 4 + 4 = 48 cycles
     p.nop("vector", pop_prev=1)
     p.finish()
     s = IsaSim(TINY).run(p.words).schedule
     k = FETCH_CYCLES["GEMM"]
     assert s.start[0] == k and s.end[0] == k + 48
-    assert s.fetch[1] == k + 1 and s.start[1] == k + 48
+    assert s.fetch[1] == k + 48 - 1 + FETCH_CYCLES["NOP"] and s.start[1] == s.fetch[1] + 1
 
 
 def test_a_pop_before_its_push_deadlocks_at_its_pc():
@@ -111,9 +107,9 @@ def test_layer_programs_run_in_order(lp):
     s = schedule(dec, TINY)
     n = len(dec) - 1                                                 # FINISH has no start
     cyc = s.end[:n] - s.start[:n]
-    assert (s.start[1:n] >= s.end[:n - 1]).all()                    # one at a time, in order
-    assert (s.start[:n] >= s.fetch[:n] + 1).all()
-    assert (s.fetch[1:] == s.start[:-1] + np.array([FETCH_CYCLES[d.name] for d in dec[1:]])).all()
+    assert (s.start[:n] == s.fetch[:n] + 1).all()                  # no instruction waits
+    ends = np.concatenate([[0], s.end[:n]])
+    assert (s.fetch == ends - 1 + np.array([FETCH_CYCLES[d.name] for d in dec])).all()
     assert (cyc > 0).all() and s.fetch_stall.sum() == 0
     assert np.array_equal(lp.run(IsaSim(TINY))[0], lp.run(IsaSim(QUEUES))[0])
 
