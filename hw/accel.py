@@ -22,8 +22,10 @@ engine copies it; step / byte / MAC counters are as wide as the ISA's largest in
 Inside an instruction (step ``k``, relative to its start):
 
 - LOAD / STORE: ``ext_latency`` steps of memory latency, then one line per
-  ``B = max(1, ceil(len * element_bytes / dma_bytes_per_cycle))`` steps; the line is written at the
-  last step of its slot (STORE reads its scratchpad line one step ahead). With ``dma_engines = 1``
+  ``B = max(1, ceil(len * element_bytes / dma_bytes_per_cycle))`` steps, one beat of
+  ``dma_bytes_per_cycle`` bytes a step (:class:`_DmaPath`: the load / store ports are one beat
+  wide; LOAD writes each element at the beat that carries it, the fill at the line's first beat;
+  STORE reads its scratchpad line one step ahead and sends a beat a step). With ``dma_engines = 1``
   (tiny) one engine (:class:`_DmaEngine`: one step counter, one box walk, one byte count) serves
   the load and store queues, one instruction at a time (``DMA_PRIORITY``'s queue first on a tie).
 - GEMM (``kt + 1`` K tiles, slot ``T = max(nx * ny, rows)`` each): with ``preload``, steps
@@ -424,15 +426,15 @@ class _DmaPath:
         for s in SPACE_ENUM:
             m.d.comb += [rs[s].addr.eq(rd_line),
                          rs[s].valid.eq(eng.active & is_store & (F["sp"] == SP[s]) & ~(walk.line_end & walk.last_line))]
-        # this beat's bytes of the line of space sp: the 1-byte spaces' line is one beat; the
-        # 4-byte spaces' line is picked by sp[0] and the beat (sp[1] tells the two kinds apart)
+        # this beat's bytes of the line of space sp: the 1-byte spaces' line is one beat; of the
+        # 4-byte spaces' line (ACC or VEC by sp[0]) the beat's (sp[1] tells the two kinds apart)
         assert SPACE_ENUM == ("ACT", "WGT", "ACC", "VEC")
         P = 8 * dpc
         narrow = Mux(F["sp"][0], rs["WGT"].data, rs["ACT"].data)
         nch = max(1, 4 * C // dpc)
-        chunks = [rs[s].data[P * i:P * i + P] for s in ("ACC", "VEC") for i in range(nch)]
         lg = (nch - 1).bit_length()
-        wide = Array(chunks)[Cat(walk.beat[:lg], F["sp"][0])] if lg else Mux(F["sp"][0], chunks[1], chunks[0])
+        wline = Mux(F["sp"][0], rs["VEC"].data, rs["ACC"].data)
+        wide = Array([wline[P * i:P * i + P] for i in range(nch)])[walk.beat[:lg]] if lg else wline[:P]
         bdata = Mux(F["sp"][1], wide, narrow)
         nbytes = walk.nbytes
         rem = nbytes[:dpc.bit_length() - 1]

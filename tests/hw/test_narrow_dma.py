@@ -23,7 +23,7 @@ CONFIGS = [TINY, TINY.replace(name="tiny-dma2", dma_engines=2),
 
 SRC, DST, PERF, SENTINEL = 0x1000, 0x3000, 0x3800, 0xA5
 # the ACC box: 3 x 3 lines, the first row and column padding, `len` 3 of the line's elements
-BOX = dict(x_size=3, y_size=3, x_stride=19, y_stride=61, pad=(1, 0, 1, 0))
+BOX = {"x_size": 3, "y_size": 3, "x_stride": 19, "y_stride": 61, "pad": (1, 0, 1, 0)}
 
 
 def _program(cfg):
