@@ -426,15 +426,17 @@ class _DmaPath:
         for s in SPACE_ENUM:
             m.d.comb += [rs[s].addr.eq(rd_line),
                          rs[s].valid.eq(eng.active & is_store & (F["sp"] == SP[s]) & ~(walk.line_end & walk.last_line))]
-        # this beat's bytes of the line of space sp: the 1-byte spaces' line is one beat; of the
-        # 4-byte spaces' line (ACC or VEC by sp[0]) the beat's (sp[1] tells the two kinds apart)
+        # this beat's bytes of the line of space sp: the 1-byte spaces' line is one beat; the
+        # 4-byte spaces' beat is picked by sp[0] and the beat at once (sp[1] tells the two kinds
+        # apart). (ACC / VEC first, then the beat: tiny 2 logic cells fewer, small 120
+        # TRELLIS_COMB more.)
         assert SPACE_ENUM == ("ACT", "WGT", "ACC", "VEC")
         P = 8 * dpc
         narrow = Mux(F["sp"][0], rs["WGT"].data, rs["ACT"].data)
         nch = max(1, 4 * C // dpc)
+        chunks = [rs[s].data[P * i:P * i + P] for s in ("ACC", "VEC") for i in range(nch)]
         lg = (nch - 1).bit_length()
-        wline = Mux(F["sp"][0], rs["VEC"].data, rs["ACC"].data)
-        wide = Array([wline[P * i:P * i + P] for i in range(nch)])[walk.beat[:lg]] if lg else wline[:P]
+        wide = Array(chunks)[Cat(walk.beat[:lg], F["sp"][0])] if lg else Mux(F["sp"][0], chunks[1], chunks[0])
         bdata = Mux(F["sp"][1], wide, narrow)
         nbytes = walk.nbytes
         rem = nbytes[:dpc.bit_length() - 1]
