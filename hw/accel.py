@@ -22,8 +22,10 @@ engine copies it; step / byte / MAC counters are as wide as the ISA's largest in
 Inside an instruction (step ``k``, relative to its start):
 
 - LOAD / STORE: ``ext_latency`` steps of memory latency, then one line per
-  ``B = max(1, ceil(len * element_bytes / dma_bytes_per_cycle))`` steps; the line is written at the
-  last step of its slot (STORE reads its scratchpad line one step ahead). With ``dma_engines = 1``
+  ``B = max(1, ceil(len * element_bytes / dma_bytes_per_cycle))`` steps, one beat of
+  ``dma_bytes_per_cycle`` bytes a step (:class:`_DmaPath`: the load / store ports are one beat
+  wide; LOAD writes each element at the beat that carries it, the fill at the line's first beat;
+  STORE reads its scratchpad line one step ahead and sends a beat a step). With ``dma_engines = 1``
   (tiny) one engine (:class:`_DmaEngine`: one step counter, one box walk, one byte count) serves
   the load and store queues, one instruction at a time (``DMA_PRIORITY``'s queue first on a tie).
 - GEMM (``kt + 1`` K tiles, slot ``T = max(nx * ny, rows)`` each): with ``preload``, steps
@@ -82,7 +84,7 @@ from nnaccel.isa.table import (
 
 from .array import SystolicArray
 from .decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder, fault_code, field, opcode_of
-from .extmem import ExtMemory, counters_per_beat, word_bytes
+from .extmem import ExtMemory, counters_per_beat, load_port_bytes, rdperf_split, store_port_bytes, word_bytes
 from .scratchpad import BankedScratchpad
 from .vecengine import VectorEngine
 
@@ -306,7 +308,10 @@ class _BoxWalk:
         row, self.cur = Signal(XB, name=f"{name}_row"), Signal(XB, name=f"{name}_cur")
         cur = self.cur
         in_data = eng.step >= L
-        self.line_end = line_end = eng.active & run & in_data & (beat == beats - 1)
+        #: a data step of the box (``beat`` is this step's beat of its line, ``addr`` its external address)
+        self.in_beat = in_beat = eng.active & run & in_data
+        self.beat, self.beats = beat, beats
+        self.line_end = line_end = in_beat & (beat == beats - 1)
         last_x = x + 1 >= F["x_size"]
         if pads is None:
             self.data_line = data_line = Const(1, 1)
@@ -335,6 +340,132 @@ class _BoxWalk:
                         m.d.sync += cur.eq(cur + F["x_stride"])
             with m.If(eng.complete):
                 m.d.sync += [beat.eq(0), x.eq(0), y.eq(0), line.eq(0), bytes_r.eq(0)]
+
+
+class _DmaPath:
+    """The DMA datapath, one beat (``dma_bytes_per_cycle`` bytes) a data step, used by the load /
+    store engines (``dma_engines = 2``) and by the one DMA engine (``dma_engines = 1``) alike.
+
+    LOAD (:meth:`load`): beat ``b`` of a line reads its bytes at the line's external address + ``b *
+    dma_bytes_per_cycle`` (``ld_data`` is one beat) and writes the scratchpad elements they hold in
+    that step (element write enables: ``BankedScratchpad``'s ``granularity``); the elements past
+    ``len``, and every element of a padding line, get the fill byte (sign-extended for the int32
+    spaces) at the line's last beat. A 1-byte space's line is one beat (``cols <= dma_bytes_per_cycle``,
+    checked by :class:`Accelerator`), written whole at that beat. The line's elements end as before
+    (at the last step of the slot); the ones of a multi-beat line are written at their beats.
+
+    STORE (:meth:`store`): the scratchpad line is read one step ahead of its slot (the read port
+    holds it through the slot: a STORE reads its bank alone, the ISA's bank rules) and beat ``b``
+    writes its ``dma_bytes_per_cycle`` bytes at the line's address + ``b * dma_bytes_per_cycle``
+    (``st_len``: those of the line's ``len`` elements). RDPERF: the ``k`` counters at the ring's
+    head in each of its first ``n_beats`` data steps (``rdperf_sample_cycle``); with 4-byte beats
+    and ``counter_bits <= 32`` (:func:`~nnaccel.hw.extmem.rdperf_split`) their low halves there and
+    the zero upper halves in the remaining data steps."""
+
+    def __init__(self, m: Module, cfg, top, phase, n_beats: int, k_per: int):
+        self.m, self.cfg, self.top = m, cfg, top
+        self.phase, self.n_beats, self.k_per = phase, n_beats, k_per
+        self.perf_cycles = _ceil(8 * N_COUNTERS, cfg.dma_bytes_per_cycle)
+
+    def last(self, eng, walk, is_box, is_rdperf):
+        """The instruction's last step: a box's last line, or the latency alone for an empty box;
+        RDPERF after its ``ceil(8 * N_COUNTERS / dma_bytes_per_cycle)`` data steps."""
+        L = self.cfg.ext_latency
+        return Mux(is_box, Mux(walk.empty, eng.step == L - 1, walk.line_end & walk.last_line),
+                   Mux(is_rdperf, eng.step == L + self.perf_cycles - 1, 1))
+
+    def load(self, walk, F, is_load, wl, addr=None):
+        """``addr``: this beat's external address when :meth:`store` made it (one engine), else
+        the walk's line address + the beat's offset."""
+        m, cfg, top = self.m, self.cfg, self.top
+        dpc = cfg.dma_bytes_per_cycle
+        # ---------------------------------------------------------------- DMA load beat
+        if addr is None:
+            addr = (walk.cur + (walk.beat << (dpc.bit_length() - 1)))[:ext_bits(cfg)]
+            m.d.comb += top.ld_addr.eq(addr)
+        fill8 = F["fill"]
+        go = walk.in_beat & is_load
+        first = walk.beat == 0
+        # an element of the line's first beat: its bytes or the fill, at that beat; an element of a
+        # later beat: its bytes at its beat, or the fill at the first beat (then its beat's place
+        # carries the fill: one bus per place in the beat, not one multiplexer per element)
+        buses = {}
+        for s in SPACE_ENUM:
+            eb = ELEMENT_BYTES[s]
+            fill = fill8 if eb == 1 else Cat(fill8, fill8[7].replicate(8 * eb - 8))
+            here = go & (F["sp"] == SP[s])
+            data, en = [], []
+            for e in range(cfg.cols):
+                valid = walk.data_line & (e < F["len"])
+                b, o = divmod(e * eb, dpc)                # its beat and its bytes' place in it
+                ld = top.ld_data[8 * o:8 * o + 8 * eb]
+                if b == 0:
+                    key = (eb, "first", e)
+                    if key not in buses:
+                        buses[key] = Mux(valid, ld, fill)
+                    en.append(here & first)
+                else:
+                    key = (eb, "later", o)
+                    if key not in buses:
+                        buses[key] = Mux(first, fill, ld)
+                    en.append(here & Mux(valid, walk.beat == b, first))
+                data.append(buses[key])
+            one = len(wl[s].en) == 1                    # a one-beat line: written whole at its beat
+            assert not one or all(e * eb < dpc for e in range(cfg.cols))
+            m.d.comb += [wl[s].addr.eq(F["sp_addr"] + walk.line), wl[s].data.eq(Cat(*data)),
+                         wl[s].en.eq(here & first if one else Cat(*en))]
+
+    def store(self, eng, walk, F, is_store, is_rdperf, rs):
+        m, cfg, top = self.m, self.cfg, self.top
+        dpc, L, C = cfg.dma_bytes_per_cycle, cfg.ext_latency, cfg.cols
+        XB = ext_bits(cfg)
+        k_per, n_beats, phase = self.k_per, self.n_beats, self.phase
+        # ---------------------------------------------------------------- DMA store beat
+        # the scratchpad line of the slot that contains the next step
+        rd_line = F["sp_addr"] + walk.line + walk.line_end
+        for s in SPACE_ENUM:
+            m.d.comb += [rs[s].addr.eq(rd_line),
+                         rs[s].valid.eq(eng.active & is_store & (F["sp"] == SP[s]) & ~(walk.line_end & walk.last_line))]
+        # this beat's bytes of the line of space sp: the 1-byte spaces' line is one beat; the
+        # 4-byte spaces' beat is picked by sp[0] and the beat at once (sp[1] tells the two kinds
+        # apart). (ACC / VEC first, then the beat: tiny 2 logic cells fewer, small 120
+        # TRELLIS_COMB more.)
+        assert SPACE_ENUM == ("ACT", "WGT", "ACC", "VEC")
+        P = 8 * dpc
+        narrow = Mux(F["sp"][0], rs["WGT"].data, rs["ACT"].data)
+        nch = max(1, 4 * C // dpc)
+        chunks = [rs[s].data[P * i:P * i + P] for s in ("ACC", "VEC") for i in range(nch)]
+        lg = (nch - 1).bit_length()
+        wide = Array(chunks)[Cat(walk.beat[:lg], F["sp"][0])] if lg else Mux(F["sp"][0], chunks[1], chunks[0])
+        bdata = Mux(F["sp"][1], wide, narrow)
+        nbytes = walk.nbytes
+        rem = nbytes[:dpc.bit_length() - 1]
+        blen = Mux(walk.line_end & (rem != 0), rem, Mux(nbytes == 0, 0, dpc)) if dpc > 1 else (nbytes != 0)
+        # ---------------------------------------------------------------- DMA RDPERF
+        # (the walk's cursor is RDPERF's ext_addr: it loads at the start, moves only in a box)
+        in_data = eng.active & is_rdperf & (eng.step >= L)
+        sample = eng.step < L + n_beats            # the first n_beats data steps
+        if rdperf_split(cfg):
+            # the low half of the counter at the ring's head at each sample step, then its zero
+            # upper half at each later data step (the ring goes round once more: each once)
+            perf_write = in_data
+            perf_len = dpc
+            perf_off = Cat(Const(0, 2), ~sample, phase)
+            perf_data = Mux(sample, top.cnt_data[:P], 0)
+        else:
+            perf_write = in_data & sample
+            perf_len = Mux(phase == n_beats - 1, 8 * (N_COUNTERS - (n_beats - 1) * k_per), 8 * k_per)
+            perf_off = phase * (8 * k_per)
+            perf_data = top.cnt_data
+        #: this step's external address (a box's beat, or RDPERF's counters)
+        self.addr = (walk.cur + Mux(is_rdperf, perf_off, walk.beat << (dpc.bit_length() - 1)))[:XB]
+        # ---------------------------------------------------------------- DMA store port
+        m.d.comb += [
+            top.st_en.eq((walk.in_beat & is_store) | perf_write),
+            (top.dma_addr if self.cfg.dma_engines == 1 else top.st_addr).eq(self.addr),
+            top.st_len.eq(Mux(is_rdperf, perf_len, blen)),
+            top.st_data.eq(Mux(is_rdperf, perf_data, bdata)),
+        ]
 
 
 class _Engine:
@@ -510,8 +641,13 @@ class Accelerator(wiring.Component):
         if cfg.ext_latency < 1:
             raise ValueError("The RTL needs ext_latency >= 1 (STORE reads its first line during the "
                              "last latency cycle).")
+        if cfg.dma_bytes_per_cycle < max(ELEMENT_BYTES.values()) or cfg.cols > cfg.dma_bytes_per_cycle:
+            raise ValueError(f"The RTL's DMA moves one beat of dma_bytes_per_cycle bytes a step and writes "
+                             f"whole elements, and a line of 1-byte elements in one beat: it needs "
+                             f"dma_bytes_per_cycle >= {max(ELEMENT_BYTES.values())} and >= cols "
+                             f"({cfg.dma_bytes_per_cycle}, cols {cfg.cols}).")
         self.wb = word_bytes(cfg)
-        wbits = self.wb * 8
+        self.lb, self.sb = load_port_bytes(cfg), store_port_bytes(cfg)
         self.k_per = counters_per_beat(cfg)
         self.n_beats = _ceil(N_COUNTERS, self.k_per)
         super().__init__({
@@ -520,8 +656,10 @@ class Accelerator(wiring.Component):
             "sp_collision": Out(1),
             "cnt_id": Out(range(self.n_beats)), "cnt_data": Out(64 * self.k_per),
             "i_addr": Out(32), "i_data": In(128),
-            "ld_addr": Out(32), "ld_data": In(wbits),
-            "st_en": Out(1), "st_addr": Out(32), "st_len": Out(range(self.wb + 1)), "st_data": Out(wbits),
+            # one DMA engine: one external address for its loads and stores (dma_addr)
+            **({"dma_addr": Out(32)} if cfg.dma_engines == 1 else {"ld_addr": Out(32), "st_addr": Out(32)}),
+            "ld_data": In(8 * self.lb),
+            "st_en": Out(1), "st_len": Out(range(self.sb + 1)), "st_data": Out(8 * self.sb),
         })
 
     # ------------------------------------------------------------------------------------------
@@ -538,8 +676,10 @@ class Accelerator(wiring.Component):
         # each, shared by the logical ports below through per-bank multiplexers (docs/rtl.md)
         mems = {}
         for s in SPACE_ENUM:
+            # a line of more than one DMA beat is written element by element (_DmaPath.load)
+            gran = 8 * ELEMENT_BYTES[s] if C * ELEMENT_BYTES[s] > dpc else None
             m.submodules[f"sp_{s.lower()}"] = mems[s] = BankedScratchpad(cfg.lines(s), widths[s], cfg.banks(s),
-                                                                         name=f"sp_{s.lower()}")
+                                                                         name=f"sp_{s.lower()}", granularity=gran)
         # logical ports per space: ACT 2 writes (load, vector) + 4 reads (GEMM, VEC src, VEC src2,
         # store); ACC 3 writes (load, GEMM, vector) + 3 reads; WGT and VEC 1 write (load) + 2 reads
         wl = {s: mems[s].write_port("load") for s in SPACE_ENUM}              # load engine
@@ -800,8 +940,8 @@ class Accelerator(wiring.Component):
         for q, e in enumerate(engines):
             add_event(f"{QUEUES[q]}_token_stall", e.waiting, 1)
 
-        XB = ext_bits(cfg)
-
+        path = _DmaPath(m, cfg, self, phase, n_beats, k_per)
+        no = Const(0, 1)
         if dma is None:
             # ---------------------------------------------------------------- load engine
             w = le.word
@@ -811,20 +951,10 @@ class Accelerator(wiring.Component):
                                                   "pad_left", "pad_right", "fill")}
             lw = _BoxWalk(m, "load", cfg, F, le, is_load, (F["pad_top"], F["pad_bottom"], F["pad_left"], F["pad_right"]),
                           _bits(max_event(cfg, ["LOAD"], "dma_load_bytes")))
-            line_end, data_line, lline, lbytes = lw.line_end, lw.data_line, lw.line, lw.bytes
-            le.set_last(m, Mux(is_load, Mux(lw.empty, le.step == L - 1, line_end & lw.last_line), 1))
-            m.d.comb += self.ld_addr.eq(lw.cur)
-            fill8 = F["fill"]
-            fill32 = Cat(fill8, fill8[7].replicate(24))  # the fill byte sign-extended for int32 spaces
-            line8 = Cat(*[Mux(data_line & (e < F["len"]), self.ld_data[8 * e:8 * e + 8], fill8) for e in range(C)])
-            line32 = Cat(*[Mux(data_line & (e < F["len"]), self.ld_data[32 * e:32 * e + 32], fill32)
-                           for e in range(C)])
-            for s in SPACE_ENUM:
-                m.d.comb += [wl[s].addr.eq(F["sp_addr"] + lline),
-                             wl[s].data.eq(line8 if ELEMENT_BYTES[s] == 1 else line32),
-                             wl[s].en.eq((line_end & (F["sp"] == SP[s])).replicate(len(wl[s].en)))]
+            le.set_last(m, path.last(le, lw, is_load, no))
+            path.load(lw, F, is_load, wl)
             add_event("load_busy", le.complete, le.cycles)
-            add_event("dma_load_bytes", le.complete & is_load, lbytes)
+            add_event("dma_load_bytes", le.complete & is_load, lw.bytes)
             add_event("dma_latency", le.complete & is_load, L)
 
             # ---------------------------------------------------------------- store engine
@@ -835,47 +965,18 @@ class Accelerator(wiring.Component):
             S = {n: field(w, "STORE", n) for n in ("sp", "len", "sp_addr", "ext_addr", "x_size", "y_size",
                                                    "x_stride", "y_stride")}
             assert LAYOUT["RDPERF"]["fields"]["ext_addr"] == LAYOUT["STORE"]["fields"]["ext_addr"]
-            perf_cycles = _ceil(8 * N_COUNTERS, dpc)
             sw = _BoxWalk(m, "store", cfg, S, se, is_store, None, _bits(max_event(cfg, ["STORE"], "dma_store_bytes")))
-            s_line_end, s_last_line, csline, cscur = sw.line_end, sw.last_line, sw.line, sw.cur
-            sbytes, snbytes = sw.bytes, sw.nbytes
-            s_data = se.step >= L
-            se.set_last(m, Mux(is_store, Mux(sw.empty, se.step == L - 1, s_line_end & s_last_line),
-                               Mux(is_rdperf, se.step == L + perf_cycles - 1, 1)))
-            # RDPERF: in its first n_beats data steps, the k counters at the ring's head (docs/isa.md)
-            pidx = Signal(range(perf_cycles + 1))
-            m.d.comb += pidx.eq(se.step - L)
-            perf_write = se.active & is_rdperf & s_data & (pidx < n_beats)
-            # the scratchpad line of the slot that contains the next step
-            rd_line = S["sp_addr"] + csline + s_line_end
-            for s in SPACE_ENUM:
-                m.d.comb += [rs[s].addr.eq(rd_line),
-                             rs[s].valid.eq(se.active & is_store & (S["sp"] == SP[s]) & ~(s_line_end & s_last_line))]
-            # the line of space sp as a tree of 2-way multiplexers on the bits of sp (the 4-byte spaces'
-            # lines are the wider ones: above their width only those two meet)
-            level = [rs[s].data for s in SPACE_ENUM]
-            for b in range(len(S["sp"])):
-                level = [Mux(S["sp"][b], level[i + 1], level[i]) for i in range(0, len(level), 2)]
-            sdata8 = level[0]
-            perf_chunk = self.cnt_data
-            perf_len = Mux(phase == n_beats - 1, 8 * (N_COUNTERS - (n_beats - 1) * k_per), 8 * k_per)
-            perf_addr = (S["ext_addr"][:XB] + phase * (8 * k_per))[:XB]
-            m.d.comb += [
-                self.st_en.eq(s_line_end | perf_write),
-                self.st_addr.eq(Mux(is_rdperf, perf_addr, cscur)),
-                self.st_len.eq(Mux(is_rdperf, perf_len, snbytes)),
-                self.st_data.eq(Mux(is_rdperf, perf_chunk, sdata8)),
-            ]
+            se.set_last(m, path.last(se, sw, is_store, is_rdperf))
+            path.store(se, sw, S, is_store, is_rdperf, rs)
             add_event("store_busy", se.complete, se.cycles)
-            add_event("dma_store_bytes", se.complete & is_store, sbytes)
+            add_event("dma_store_bytes", se.complete & is_store, sw.bytes)
             add_event("dma_store_bytes", se.complete & is_rdperf, 8 * N_COUNTERS)
             add_event("dma_latency", se.complete & (is_store | is_rdperf), L)
         else:
             # ------------------------------------------------------------ one DMA engine (load + store queues)
             # one walk of the box (step, beat, x / y, line, external row / cursor, bytes) for the
             # instruction running, LOAD or STORE (STORE's padding fields read 0: the store queue's
-            # entries do not keep those bits); the LOAD's line assembly and the STORE's read
-            # multiplexer stay as in the two engines
+            # entries do not keep those bits), and the one datapath (_DmaPath)
             w = dma.word
             op = field(w, "NOP", "opcode")
             is_load = op == opcode_of("LOAD")
@@ -887,62 +988,18 @@ class Accelerator(wiring.Component):
             F = {n: field(w, "LOAD", n) for n in ("sp", "len", "sp_addr", "ext_addr", "x_size", "y_size",
                                                   "x_stride", "y_stride", "pad_top", "pad_bottom",
                                                   "pad_left", "pad_right", "fill")}
-            perf_cycles = _ceil(8 * N_COUNTERS, dpc)
             # ------------------------------------------------------------ DMA walk
             dw = _BoxWalk(m, "dma", cfg, F, dma, is_box, (F["pad_top"], F["pad_bottom"], F["pad_left"], F["pad_right"]),
                           max(_bits(max_event(cfg, ["LOAD"], "dma_load_bytes")),
                               _bits(max_event(cfg, ["STORE"], "dma_store_bytes"))))
-            line_end, data_line, last_line, dline, dcur = dw.line_end, dw.data_line, dw.last_line, dw.line, dw.cur
-            dbytes, nbytes = dw.bytes, dw.nbytes
-            in_data_phase = dma.step >= L
-            dma.set_last(m, Mux(is_box, Mux(dw.empty, dma.step == L - 1, line_end & last_line),
-                                Mux(is_rdperf, dma.step == L + perf_cycles - 1, 1)))
-            pidx = Signal(range(perf_cycles + 1))
-            m.d.comb += pidx.eq(dma.step - L)
-            perf_write = dma.active & is_rdperf & in_data_phase & (pidx < n_beats)
-            # ------------------------------------------------------------ DMA load line
-            # LOAD: the line (data or fill) written at the last beat of its slot
-            m.d.comb += self.ld_addr.eq(dcur)
-            fill8 = F["fill"]
-            fill32 = Cat(fill8, fill8[7].replicate(24))
-            line8 = Cat(*[Mux(data_line & (e < F["len"]), self.ld_data[8 * e:8 * e + 8], fill8) for e in range(C)])
-            line32 = Cat(*[Mux(data_line & (e < F["len"]), self.ld_data[32 * e:32 * e + 32], fill32)
-                           for e in range(C)])
-            for s in SPACE_ENUM:
-                m.d.comb += [wl[s].addr.eq(F["sp_addr"] + dline),
-                             wl[s].data.eq(line8 if ELEMENT_BYTES[s] == 1 else line32),
-                             wl[s].en.eq((line_end & is_load & (F["sp"] == SP[s])).replicate(len(wl[s].en)))]
-            # ------------------------------------------------------------ DMA store read
-            # STORE: the scratchpad line of the slot that contains the next step, read one step ahead
-            rd_line = F["sp_addr"] + dline + line_end
-            for s in SPACE_ENUM:
-                m.d.comb += [rs[s].addr.eq(rd_line),
-                             rs[s].valid.eq(dma.active & is_store & (F["sp"] == SP[s]) & ~(line_end & last_line))]
-            # the line of space sp; only the first st_len bytes are written, so above the 1-byte
-            # spaces' line width only ACC / VEC count (no sp[1] there), and above RDPERF's 8 * k_per
-            # bytes only the line
-            assert SPACE_ENUM == ("ACT", "WGT", "ACC", "VEC")
-            level = [rs[s].data for s in SPACE_ENUM]
-            for b in range(len(F["sp"])):
-                level = [Mux(F["sp"][b], level[i + 1], level[i]) for i in range(0, len(level), 2)]
-            narrow = 8 * C
-            wide = Mux(F["sp"][0], rs["VEC"].data, rs["ACC"].data)
-            sdata = Cat(level[0][:narrow], wide[narrow:])
-            # ------------------------------------------------------------ DMA store port
-            perf_len = Mux(phase == n_beats - 1, 8 * (N_COUNTERS - (n_beats - 1) * k_per), 8 * k_per)
-            perf_addr = (F["ext_addr"][:XB] + phase * (8 * k_per))[:XB]
-            pw = 64 * k_per
-            m.d.comb += [
-                self.st_en.eq((line_end & is_store) | perf_write),
-                self.st_addr.eq(Mux(is_rdperf, perf_addr, dcur)),
-                self.st_len.eq(Mux(is_rdperf, perf_len, nbytes)),
-                self.st_data.eq(Cat(Mux(is_rdperf, self.cnt_data[:pw], sdata[:pw]), sdata[pw:])),
-            ]
+            dma.set_last(m, path.last(dma, dw, is_box, is_rdperf))
+            path.store(dma, dw, F, is_store, is_rdperf, rs)
+            path.load(dw, F, is_load, wl, addr=path.addr)
             lv, sv = dma.views["load"], dma.views["store"]
             add_event("load_busy", lv.complete, dma.cycles)
             add_event("store_busy", sv.complete, dma.cycles)
-            add_event("dma_load_bytes", dma.complete & is_load, dbytes)
-            add_event("dma_store_bytes", dma.complete & is_store, dbytes)
+            add_event("dma_load_bytes", dma.complete & is_load, dw.bytes)
+            add_event("dma_store_bytes", dma.complete & is_store, dw.bytes)
             add_event("dma_store_bytes", dma.complete & is_rdperf, 8 * N_COUNTERS)
             add_event("dma_latency", dma.complete & (is_box | is_rdperf), L)
 
@@ -1172,10 +1229,14 @@ class SimTop(wiring.Component):
             self.done.eq(acc.done & (rd == nb)), self.error.eq(acc.error),
             self.fault_pc.eq(acc.fault_pc), self.sp_collision.eq(acc.sp_collision), self.counters.eq(Cat(*groups)[:64 * N_COUNTERS]),
             mem.i_addr.eq(acc.i_addr), acc.i_data.eq(mem.i_data),
-            mem.ld_addr.eq(acc.ld_addr), acc.ld_data.eq(mem.ld_data),
-            mem.st_en.eq(acc.st_en), mem.st_addr.eq(acc.st_addr), mem.st_len.eq(acc.st_len),
+            acc.ld_data.eq(mem.ld_data),
+            mem.st_en.eq(acc.st_en), mem.st_len.eq(acc.st_len),
             mem.st_data.eq(acc.st_data),
             mem.h_addr.eq(self.h_addr), mem.h_we.eq(self.h_we), mem.h_wdata.eq(self.h_wdata),
             self.h_rdata.eq(mem.h_rdata),
         ]
+        if self.cfg.dma_engines == 1:
+            m.d.comb += [mem.ld_addr.eq(acc.dma_addr), mem.st_addr.eq(acc.dma_addr)]
+        else:
+            m.d.comb += [mem.ld_addr.eq(acc.ld_addr), mem.st_addr.eq(acc.st_addr)]
         return m

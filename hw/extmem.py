@@ -4,9 +4,11 @@ Words of :func:`word_bytes` bytes (a power of two holding the widest scratchpad 
 instruction and a counter chunk). Ports, all combinational reads:
 
 - ``i_addr`` -> ``i_data``: one 128-bit instruction at a 16-byte-aligned byte address;
-- ``ld_addr`` -> ``ld_data``: ``word_bytes`` bytes at any byte address (two words, shifted);
+- ``ld_addr`` -> ``ld_data``: one DMA beat, :func:`load_port_bytes` (``dma_bytes_per_cycle``)
+  bytes at any byte address (two words, shifted);
 - ``st_en`` / ``st_addr`` / ``st_len`` / ``st_data``: writes the first ``st_len`` bytes of
-  ``st_data`` at any byte address (two words, byte enables);
+  ``st_data`` (:func:`store_port_bytes`: one DMA beat) at any byte address (two words, byte
+  enables);
 - the host port ``h_*`` (word-addressed) loads programs and data and reads results.
 
 The external-memory *latency* and *bandwidth* of the configuration (``ext_latency``,
@@ -25,12 +27,33 @@ from amaranth.lib.wiring import In, Out
 from nnaccel.hwconfig import HwConfig
 from nnaccel.isa.table import rdperf_counters_per_cycle
 
-__all__ = ["ExtMemory", "counters_per_beat", "word_bytes"]
+__all__ = ["ExtMemory", "counters_per_beat", "load_port_bytes", "rdperf_split", "store_port_bytes", "word_bytes"]
 
 
 def counters_per_beat(cfg: HwConfig) -> int:
     """Counters RDPERF writes per data cycle (:func:`nnaccel.isa.table.rdperf_counters_per_cycle`)."""
     return rdperf_counters_per_cycle(cfg.dma_bytes_per_cycle)
+
+
+def rdperf_split(cfg: HwConfig) -> bool:
+    """RDPERF's counters do not fit a beat (``8 * k > dma_bytes_per_cycle``: 4-byte beats) but their
+    values do (``counter_bits <= 32``): the low halves go out at their sample cycles, the zero upper
+    halves in the instruction's remaining data cycles (``ceil(8 * N_COUNTERS / 4)`` = twice the
+    sample cycles), so the store port stays one beat wide."""
+    dpc = cfg.dma_bytes_per_cycle
+    return dpc == 4 and 8 * counters_per_beat(cfg) > dpc and cfg.counter_bits <= 8 * dpc
+
+
+def load_port_bytes(cfg: HwConfig) -> int:
+    """Bytes of the load port: one DMA beat (``dma_bytes_per_cycle``)."""
+    return cfg.dma_bytes_per_cycle
+
+
+def store_port_bytes(cfg: HwConfig) -> int:
+    """Bytes of the store port: one DMA beat, or RDPERF's ``8 * k`` bytes a sample cycle when they
+    are more and cannot be split (:func:`rdperf_split`)."""
+    dpc = cfg.dma_bytes_per_cycle
+    return dpc if rdperf_split(cfg) else max(dpc, 8 * counters_per_beat(cfg))
 
 
 def word_bytes(cfg: HwConfig) -> int:
@@ -52,10 +75,12 @@ class ExtMemory(wiring.Component):
                              f"of its {self.wb}-byte words.")
         self.depth = mem_bytes // self.wb
         wbits = self.wb * 8
+        self.lb, self.sb = load_port_bytes(cfg), store_port_bytes(cfg)
+        assert self.lb <= self.wb and self.sb <= self.wb
         super().__init__({
             "i_addr": In(32), "i_data": Out(128),
-            "ld_addr": In(32), "ld_data": Out(wbits),
-            "st_en": In(1), "st_addr": In(32), "st_len": In(range(self.wb + 1)), "st_data": In(wbits),
+            "ld_addr": In(32), "ld_data": Out(8 * self.lb),
+            "st_en": In(1), "st_addr": In(32), "st_len": In(range(self.sb + 1)), "st_data": In(8 * self.sb),
             "h_addr": In(range(self.depth)), "h_we": In(1), "h_wdata": In(wbits), "h_rdata": Out(wbits),
         })
 
@@ -77,7 +102,7 @@ class ExtMemory(wiring.Component):
         r0 = mem.read_port(domain="comb")
         r1 = mem.read_port(domain="comb")
         m.d.comb += [r0.addr.eq(word_index(self.ld_addr)), r1.addr.eq(word_index(self.ld_addr, 1)),
-                     self.ld_data.eq((Cat(r0.data, r1.data) >> Cat(Const(0, 3), self.ld_addr[:sh]))[:wbits])]
+                     self.ld_data.eq((Cat(r0.data, r1.data) >> Cat(Const(0, 3), self.ld_addr[:sh]))[:8 * self.lb])]
 
         rh = mem.read_port(domain="comb")
         m.d.comb += [rh.addr.eq(self.h_addr), self.h_rdata.eq(rh.data)]
@@ -87,7 +112,7 @@ class ExtMemory(wiring.Component):
         off = self.st_addr[:sh]
         data2 = Signal(2 * wbits)
         en2 = Signal(2 * wb)
-        m.d.comb += [data2.eq(self.st_data << Cat(Const(0, 3), off)),
+        m.d.comb += [data2.eq(Cat(self.st_data, Const(0, 2 * wbits - 8 * self.sb)) << Cat(Const(0, 3), off)),
                      en2.eq(((Const(1, wb + 1) << self.st_len) - 1)[:wb] << off)]
         m.d.comb += [w0.addr.eq(word_index(self.st_addr)), w1.addr.eq(word_index(self.st_addr, 1)),
                      w0.data.eq(data2[:wbits]), w1.data.eq(data2[wbits:]),

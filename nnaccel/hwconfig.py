@@ -311,10 +311,11 @@ PRESETS: dict[str, HwConfig] = {
     # the array has all 8 SB_MAC16 (its 16 cells on DSPs; docs/rtl.md, "serialvec (session 6)").
     # One DMA engine for the load and store queues (dma_engines = 1; docs/rtl.md, "dmashare
     # (session 6)"). In order (in_order; session 7): no instruction queues, one instruction at a
-    # time in program order (the queue depths do not apply): 9,070 -> 8,224 logic cells for `bench
-    # gemm --size 256` 5,586,760 -> 5,917,057 cycles (+5.9%) and the MobileNet block 14x14x96
-    # 23,183,268 -> 23,370,447 (+0.8%): the serial vector lane bounds the time anyway
-    # (docs/rtl.md, "in order (session 7)").
+    # time in program order (the queue depths do not apply), and one weight tile in the array
+    # (weight_buffers = 1): 9,070 -> 7,413 logic cells for `bench gemm --size 256` 5,586,760 ->
+    # 6,135,297 cycles (+9.8%) and the MobileNet block 14x14x96 23,183,268 -> 24,168,706 (+4.3%):
+    # the serial vector lane bounds the time anyway (docs/rtl.md, "In order, one weight tile
+    # (session 7, lead)").
     "tiny": HwConfig(name="tiny", rows=4, cols=4, act_bytes=4 * 1024, wgt_bytes=1024,
                      acc_bytes=2 * 1024, vec_bytes=2 * 1024, act_banks=2, wgt_banks=1, acc_banks=1,
                      vec_banks=1, vector_lanes=1, vector_mul_steps=32, vector_latency=4,
