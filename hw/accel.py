@@ -1090,6 +1090,12 @@ class Accelerator(wiring.Component):
             wv["ACC"].addr.eq(vu.wacc_addr), wv["ACC"].data.eq(vu.wacc_data),
             wv["ACC"].en.eq(vu.wacc_en.replicate(len(wv["ACC"].en))),
         ]
+        if cfg.in_order:
+            # one instruction at a time: element writes, sources read once a line and held
+            m.d.comb += [mems["ACT"].write_mask(wv["ACT"], 8 * ELEMENT_BYTES["ACT"]).eq(vu.wact_mask),
+                         mems["ACC"].write_mask(wv["ACC"], 8 * ELEMENT_BYTES["ACC"]).eq(vu.wacc_mask)]
+            m.d.comb += [mems[s].read_hold(p).eq(vu.hold) for s, p in (("ACT", rv["ACT"]), ("ACT", rv2),
+                                                                       ("ACC", rv["ACC"]))]
         add_event("vector_busy", ve.complete & is_vec, ve.cycles)
 
         for q, e in enumerate(engines):

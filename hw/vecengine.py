@@ -49,7 +49,7 @@ class VectorEngine(wiring.Component):
         def line(s):
             return C * 8 * ELEMENT_BYTES[s]
 
-        super().__init__({
+        ports = {
             "word": In(128), "start": In(1), "active": In(1), "busy": In(1),
             "last": Out(1),
             "act_addr": Out(addr("ACT")), "act_valid": Out(1), "act_data": In(line("ACT")),
@@ -58,7 +58,11 @@ class VectorEngine(wiring.Component):
             "vec_addr": Out(addr("VEC")), "vec_valid": Out(1), "vec_data": In(line("VEC")),
             "wact_addr": Out(addr("ACT")), "wact_en": Out(1), "wact_data": Out(line("ACT")),
             "wacc_addr": Out(addr("ACC")), "wacc_en": Out(1), "wacc_data": Out(line("ACC")),
-        })
+        }
+        if cfg.in_order:
+            # one instruction at a time: element write enables and a read hold (see elaborate)
+            ports.update({"wact_mask": Out(C), "wacc_mask": Out(C), "hold": Out(1)})
+        super().__init__(ports)
 
     def elaborate(self, platform):
         m = Module()
@@ -121,11 +125,13 @@ class VectorEngine(wiring.Component):
         rchunk = Mux(vstart, 0, rchunk_r)
         rsub = Mux(vstart, 0, rsub_r)
         chunk_last = rchunk == nchunks - 1
+        rfirst = (rchunk == 0) & (rsub == 0)          # a line's first read cycle (serial: & rph == 0)
         if serial:
             # the bit-serial lane: the cycle within a step (0 .. MS - 1) and the step, counted apart
             rph_r = Signal(range(MS))
             rph = Mux(vstart, 0, rph_r)
             ph_last = ~mulf | (rph == MS - 1)
+            rfirst = rfirst & (rph == 0)
             st_last = rsub == stexpr
             sub_last = ph_last & st_last
             with m.If(self.active):
@@ -184,9 +190,11 @@ class VectorEngine(wiring.Component):
         # group lands (still inside the instruction: the LUT's last line lands at tail step 2);
         # with less, the last group bypasses the buffer.
         late = L >= 3
-        vwrite_d = Signal()
-        m.d.sync += vwrite_d.eq(vwrite & self.active)
-        wr = vwrite_d if late else vwrite
+        if late and not cfg.in_order:                 # (in order: no line buffer, see below)
+            wr = Signal(name="vwrite_d")
+            m.d.sync += wr.eq(vwrite & self.active)
+        else:
+            wr = vwrite
         wx_r = Signal(8)                              # the write side's own x count
         wx = Mux(vstart, 0, wx_r)
         wx_last = wx + 1 >= V["nx"]
@@ -426,14 +434,25 @@ class VectorEngine(wiring.Component):
             results.append(r)
 
         # ---- line buffer and ports: lane groups land here; ACT takes the low byte of each element
-        buf = [Signal(32, name=f"vb_{e}") for e in range(C)]
-        line_out = []
-        for e in range(C):
-            ch, lane = divmod(e, lanes)
-            here = vgroup == ch
-            line_out.append(buf[e] if late else Mux(here, results[lane], buf[e]))
-            with m.If(vgroup_done & here):
-                m.d.sync += buf[e].eq(results[lane])
+        if cfg.in_order:
+            # One instruction at a time: each lane group's results are written to the destination
+            # line as they land (element write enables), no line buffer. The sources are read once
+            # a line, in its first read cycle, and held (the banks read nothing else meanwhile:
+            # nothing else runs), so an in-place line (dst == src / src2, SUMW's accumulated
+            # destination) keeps giving the lanes what it held before the instruction wrote it.
+            line_out = [results[e % lanes] for e in range(C)]
+            emask = Cat(*[vgroup == e // lanes for e in range(C)])
+            m.d.comb += [self.wact_mask.eq(emask), self.wacc_mask.eq(emask),
+                         self.hold.eq(vread_phase & ~rfirst)]
+        else:
+            buf = [Signal(32, name=f"vb_{e}") for e in range(C)]
+            line_out = []
+            for e in range(C):
+                ch, lane = divmod(e, lanes)
+                here = vgroup == ch
+                line_out.append(buf[e] if late else Mux(here, results[lane], buf[e]))
+                with m.If(vgroup_done & here):
+                    m.d.sync += buf[e].eq(results[lane])
 
         vdst_act = Const(0, 1)
         vsrc_acc = Const(0, 1)
@@ -445,15 +464,16 @@ class VectorEngine(wiring.Component):
                 vdst_act = vdst_act | f[vf.name]
             if vf.src == "ACC":
                 vsrc_acc = vsrc_acc | f[vf.name]
-        wen = self.active & is_vec & wr
+        wen = self.active & is_vec & (vgroup_done if cfg.in_order else wr)
+        rd = vread_phase & rfirst if cfg.in_order else vread_phase
         m.d.comb += [
             self.act_addr.eq(src_w.cur),
             self.act2_addr.eq(V["src2"] + rel_w.cur),
             self.vec_addr.eq(V["param"] + pcnt),
             self.acc_addr.eq(Mux(vsrc_acc, src_w.cur, V["dst"] + rel_w.cur)),
-            self.act_valid.eq(vread_phase & ~vsrc_acc), self.act2_valid.eq(vread_phase & vbinary),
+            self.act_valid.eq(rd & ~vsrc_acc), self.act2_valid.eq(rd & vbinary),
             self.vec_valid.eq(vparam_phase),
-            self.acc_valid.eq(vread_phase & (vsrc_acc | (f["SUMW"] & V["accumulate"]))),
+            self.acc_valid.eq(rd & (vsrc_acc | (f["SUMW"] & V["accumulate"]))),
             self.wact_addr.eq(dstw_w.cur), self.wact_data.eq(Cat(*[o[:8] for o in line_out])),
             self.wact_en.eq(wen & vdst_act),
             self.wacc_addr.eq(dstw_w.cur), self.wacc_data.eq(Cat(*line_out)),
