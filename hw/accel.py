@@ -1096,6 +1096,7 @@ class Accelerator(wiring.Component):
                          mems["ACC"].write_mask(wv["ACC"], 8 * ELEMENT_BYTES["ACC"]).eq(vu.wacc_mask)]
             m.d.comb += [mems[s].read_hold(p).eq(vu.hold) for s, p in (("ACT", rv["ACT"]), ("ACT", rv2),
                                                                        ("ACC", rv["ACC"]))]
+            m.d.comb += mems["VEC"].read_hold(rv["VEC"]).eq(vu.vhold)
         add_event("vector_busy", ve.complete & is_vec, ve.cycles)
 
         for q, e in enumerate(engines):
