@@ -348,7 +348,7 @@ class _DmaPath:
 
     LOAD (:meth:`load`): beat ``b`` of a line reads its bytes at the line's external address + ``b *
     dma_bytes_per_cycle`` (``ld_data`` is one beat) and writes the scratchpad elements they hold in
-    that step (element write enables: ``BankedScratchpad``'s ``granularity``); the elements past
+    that step (element write enables: ``BankedScratchpad.write_mask``); the elements past
     ``len``, and every element of a padding line, get the fill byte (sign-extended for the int32
     spaces) at the line's last beat. A 1-byte space's line is one beat (``cols <= dma_bytes_per_cycle``,
     checked by :class:`Accelerator`), written whole at that beat. The line's elements end as before
@@ -374,9 +374,10 @@ class _DmaPath:
         return Mux(is_box, Mux(walk.empty, eng.step == L - 1, walk.line_end & walk.last_line),
                    Mux(is_rdperf, eng.step == L + self.perf_cycles - 1, 1))
 
-    def load(self, walk, F, is_load, wl, addr=None):
+    def load(self, walk, F, is_load, wl, mems, addr=None):
         """``addr``: this beat's external address when :meth:`store` made it (one engine), else
-        the walk's line address + the beat's offset."""
+        the walk's line address + the beat's offset; ``mems``: the scratchpads (a line of more than
+        one beat is written element by element: their write masks)."""
         m, cfg, top = self.m, self.cfg, self.top
         dpc = cfg.dma_bytes_per_cycle
         # ---------------------------------------------------------------- DMA load beat
@@ -410,10 +411,11 @@ class _DmaPath:
                         buses[key] = Mux(first, fill, ld)
                     en.append(here & Mux(valid, walk.beat == b, first))
                 data.append(buses[key])
-            one = len(wl[s].en) == 1                    # a one-beat line: written whole at its beat
-            assert not one or all(e * eb < dpc for e in range(cfg.cols))
+            one = cfg.cols * eb <= dpc                  # a one-beat line: written whole at its beat
             m.d.comb += [wl[s].addr.eq(F["sp_addr"] + walk.line), wl[s].data.eq(Cat(*data)),
-                         wl[s].en.eq(here & first if one else Cat(*en))]
+                         wl[s].en.eq(here & first if one else Cat(*en).any())]
+            if not one:                                 # element write enables
+                m.d.comb += mems[s].write_mask(wl[s], 8 * eb).eq(Cat(*en))
 
     def store(self, eng, walk, F, is_store, is_rdperf, rs):
         m, cfg, top = self.m, self.cfg, self.top
@@ -676,10 +678,9 @@ class Accelerator(wiring.Component):
         # each, shared by the logical ports below through per-bank multiplexers (docs/rtl.md)
         mems = {}
         for s in SPACE_ENUM:
-            # a line of more than one DMA beat is written element by element (_DmaPath.load)
-            gran = 8 * ELEMENT_BYTES[s] if C * ELEMENT_BYTES[s] > dpc else None
+            # (a line of more than one DMA beat is written element by element: _DmaPath.load)
             m.submodules[f"sp_{s.lower()}"] = mems[s] = BankedScratchpad(cfg.lines(s), widths[s], cfg.banks(s),
-                                                                         name=f"sp_{s.lower()}", granularity=gran)
+                                                                         name=f"sp_{s.lower()}")
         # logical ports per space: ACT 2 writes (load, vector) + 4 reads (GEMM, VEC src, VEC src2,
         # store); ACC 3 writes (load, GEMM, vector) + 3 reads; WGT and VEC 1 write (load) + 2 reads
         wl = {s: mems[s].write_port("load") for s in SPACE_ENUM}              # load engine
@@ -952,7 +953,7 @@ class Accelerator(wiring.Component):
             lw = _BoxWalk(m, "load", cfg, F, le, is_load, (F["pad_top"], F["pad_bottom"], F["pad_left"], F["pad_right"]),
                           _bits(max_event(cfg, ["LOAD"], "dma_load_bytes")))
             le.set_last(m, path.last(le, lw, is_load, no))
-            path.load(lw, F, is_load, wl)
+            path.load(lw, F, is_load, wl, mems)
             add_event("load_busy", le.complete, le.cycles)
             add_event("dma_load_bytes", le.complete & is_load, lw.bytes)
             add_event("dma_latency", le.complete & is_load, L)
@@ -994,7 +995,7 @@ class Accelerator(wiring.Component):
                               _bits(max_event(cfg, ["STORE"], "dma_store_bytes"))))
             dma.set_last(m, path.last(dma, dw, is_box, is_rdperf))
             path.store(dma, dw, F, is_store, is_rdperf, rs)
-            path.load(dw, F, is_load, wl, addr=path.addr)
+            path.load(dw, F, is_load, wl, mems, addr=path.addr)
             lv, sv = dma.views["load"], dma.views["store"]
             add_event("load_busy", lv.complete, dma.cycles)
             add_event("store_busy", sv.complete, dma.cycles)
@@ -1169,6 +1170,13 @@ class Accelerator(wiring.Component):
             wv["ACC"].addr.eq(vu.wacc_addr), wv["ACC"].data.eq(vu.wacc_data),
             wv["ACC"].en.eq(vu.wacc_en.replicate(len(wv["ACC"].en))),
         ]
+        if cfg.in_order:
+            # one instruction at a time: element writes, sources read once a line and held
+            m.d.comb += [mems["ACT"].write_mask(wv["ACT"], 8 * ELEMENT_BYTES["ACT"]).eq(vu.wact_mask),
+                         mems["ACC"].write_mask(wv["ACC"], 8 * ELEMENT_BYTES["ACC"]).eq(vu.wacc_mask)]
+            m.d.comb += [mems[s].read_hold(p).eq(vu.hold) for s, p in (("ACT", rv["ACT"]), ("ACT", rv2),
+                                                                       ("ACC", rv["ACC"]))]
+            m.d.comb += mems["VEC"].read_hold(rv["VEC"]).eq(vu.vhold)
         add_event("vector_busy", ve.complete & is_vec, ve.cycles)
 
         for q, e in enumerate(engines):

@@ -1,14 +1,15 @@
 """A scratchpad bank: ``depth`` lines of ``width`` bits with one write port and one synchronous read
 port, written so that Yosys infers block RAM (EBR / SPRAM on iCE40, DP16KD on ECP5).
 
-Contract: with ``w_en``, line ``w_addr`` := ``w_data`` at the clock edge (with a write
-``granularity``, ``w_en`` has a bit per granule and only those granules are written); ``r_data`` is line
+Contract: with ``w_en``, line ``w_addr`` := ``w_data`` at the clock edge; ``r_data`` is line
 ``r_addr`` as it was before the edge (read-before-write), one cycle after ``r_addr`` is presented.
 """
 
 from __future__ import annotations
 
-from amaranth.hdl import Array, Const, Elaboratable, Module, Mux, Signal, unsigned
+from math import gcd
+
+from amaranth.hdl import Array, Cat, Const, Elaboratable, Module, Mux, Signal, unsigned
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -17,14 +18,22 @@ __all__ = ["BankedScratchpad", "Scratchpad"]
 
 
 class Scratchpad(wiring.Component):
-    """One bank (see the module docstring)."""
+    """One bank (see the module docstring).
 
-    def __init__(self, depth: int, width: int, granularity: int | None = None):
-        self.depth, self.width, self.granularity = depth, width, granularity
-        super().__init__({
+    With ``granularity`` ``w_en`` has one bit per ``granularity`` bits of the line (bit ``i``
+    writes bits ``i * granularity ..``: block RAM write enables / masks); with ``read_enable`` the
+    read port has ``r_en``: without it the port reads nothing and ``r_data`` keeps its line (the
+    block RAM's read enable)."""
+
+    def __init__(self, depth: int, width: int, granularity: int | None = None, read_enable: bool = False):
+        self.depth, self.width, self.granularity, self.read_enable = depth, width, granularity, read_enable
+        ports = {
             "w_en": In(width // granularity if granularity else 1), "w_addr": In(range(depth)),
             "w_data": In(width), "r_addr": In(range(depth)), "r_data": Out(width),
-        })
+        }
+        if read_enable:
+            ports["r_en"] = In(1)
+        super().__init__(ports)
 
     def elaborate(self, platform):
         m = Module()
@@ -33,19 +42,24 @@ class Scratchpad(wiring.Component):
         r = mem.read_port()
         m.d.comb += [w.en.eq(self.w_en), w.addr.eq(self.w_addr), w.data.eq(self.w_data),
                      r.addr.eq(self.r_addr), self.r_data.eq(r.data)]
+        if self.read_enable:
+            m.d.comb += r.en.eq(self.r_en)
         return m
 
 
 class _Port:
-    def __init__(self, name, depth, width, write, granules=1):
+    def __init__(self, name, depth, width, write):
         self.name = name
         self.addr = Signal(range(depth), name=f"{name}_addr")
         self.data = Signal(width, name=f"{name}_data")
         if write:
-            self.en = Signal(granules, name=f"{name}_en")
+            self.en = Signal(name=f"{name}_en")
         else:
             #: the reader needs this cycle's line (it wins its bank over readers that do not)
             self.valid = Signal(init=1, name=f"{name}_valid")
+        self.mask = None                # write_mask: element write enables
+        self.granularity = width
+        self.hold = None                # read_hold: the reader keeps its line
 
 
 class BankedScratchpad(Elaboratable):
@@ -62,6 +76,13 @@ class BankedScratchpad(Elaboratable):
     writer and one valid reader per bank for valid programs; for a program that breaks them the
     other ports' lines are lost (writes) or wrong (reads).
 
+    :meth:`write_mask` gives a write port element write enables (the bank's block RAM then has a
+    write enable per ``granularity`` bits); :meth:`read_hold` lets a reader keep the line it read
+    last (its bank reads nothing while it holds: the block RAM's read enable low), so a line may be
+    written, element by element, while its reader still uses what it read before (no collision:
+    nothing reads the line then). Both are for a core that runs one instruction at a time (tiny's
+    ``in_order``): a holding reader stops its bank's read for every other reader too.
+
     ``collision`` is 1 in a cycle in which some bank writes the line that a reader with ``valid``
     set reads from it. The bank's read is then read-before-write in simulation, but synthesis
     leaves such a read undefined (block RAM does not define a read of the line its other port
@@ -70,20 +91,16 @@ class BankedScratchpad(Elaboratable):
     ``sp_collision``) and every RTL run checks that it never happens.
     """
 
-    def __init__(self, depth: int, width: int, banks: int, name: str = "sp", granularity: int | None = None):
+    def __init__(self, depth: int, width: int, banks: int, name: str = "sp"):
         assert banks >= 1 and depth % banks == 0 and (depth // banks) & (depth // banks - 1) == 0
-        assert granularity is None or width % granularity == 0
         self.depth, self.width, self.banks, self.name = depth, width, banks, name
-        self.granularity = granularity
-        #: bits of every write port's ``en``: one per ``granularity`` bits of a line (1 without)
-        self.granules = width // granularity if granularity else 1
         self.bank_lines = depth // banks
         self._w: list[_Port] = []
         self._r: list[_Port] = []
         self.collision = Signal(name=f"{name}_collision")
 
     def write_port(self, name: str) -> _Port:
-        p = _Port(f"{self.name}_w_{name}", self.depth, self.width, True, self.granules)
+        p = _Port(f"{self.name}_w_{name}", self.depth, self.width, True)
         self._w.append(p)
         return p
 
@@ -92,9 +109,32 @@ class BankedScratchpad(Elaboratable):
         self._r.append(p)
         return p
 
+    def write_mask(self, port: _Port, granularity: int) -> Signal:
+        """Element write enables for the write ``port``: one bit per ``granularity`` bits of the
+        line (all 1 unless driven); the port writes those of its ``en`` cycle's elements."""
+        assert self.width % granularity == 0 and port.mask is None
+        port.mask = Signal(self.width // granularity, init=(1 << (self.width // granularity)) - 1,
+                           name=f"{port.name}_mask")
+        port.granularity = granularity
+        return port.mask
+
+    def read_hold(self, port: _Port) -> Signal:
+        """A hold for the reader ``port`` (0 unless driven): while 1, the bank of its ``addr`` reads
+        nothing and the reader's ``data`` keeps the line it read last."""
+        assert port.hold is None
+        port.hold = Signal(name=f"{port.name}_hold")
+        return port.hold
+
     def elaborate(self, platform):
         m = Module()
         lb = self.bank_lines.bit_length() - 1
+        masked = [p for p in self._w if p.mask is not None]
+        gran = None
+        if masked:
+            gran = self.width
+            for p in self._w:
+                gran = gcd(gran, p.granularity)
+        held = [p for p in self._r if p.hold is not None]
 
         def bank(a):
             return a[lb:] if self.banks > 1 else Const(0, 1)
@@ -102,20 +142,36 @@ class BankedScratchpad(Elaboratable):
         rdata = []
         collide = Const(0, 1)
         for b in range(self.banks):
-            m.submodules[f"bank{b}"] = bk = Scratchpad(self.bank_lines, self.width, self.granularity)
+            m.submodules[f"bank{b}"] = bk = Scratchpad(self.bank_lines, self.width, gran, bool(held))
             rdata.append(bk.r_data)
             # the last candidate is the default (no "else 0" level): the write enable, or the
             # reader's bank choice, makes the address / data of a port that does not win irrelevant
-            g = self.granules
-            en = Const(0, g)
+            en = Const(0, 1)
             waddr, wdata = self._w[-1].addr[:lb], self._w[-1].data
             for p in reversed(self._w[:-1]):
-                hit = p.en.any() & (bank(p.addr) == b)
+                hit = p.en & (bank(p.addr) == b)
                 waddr, wdata = Mux(hit, p.addr[:lb], waddr), Mux(hit, p.data, wdata)
             for p in self._w:
-                en = en | (p.en & (bank(p.addr) == b).replicate(g))
-            m.d.comb += [bk.w_en.eq(en), bk.w_addr.eq(waddr), bk.w_data.eq(wdata)]
-            en = en.any()
+                en = en | (p.en & (bank(p.addr) == b))
+            if gran:
+                # each port's element enables, widened to the bank's granularity
+                wen = Const(0, self.width // gran)
+                for p in self._w:
+                    hit = p.en & (bank(p.addr) == b)
+                    if p.mask is None:
+                        wen = wen | hit.replicate(len(wen))
+                    else:
+                        r = p.granularity // gran
+                        wen = wen | (hit.replicate(len(wen)) & Cat(*[p.mask[i // r] for i in range(len(wen))]))
+                m.d.comb += bk.w_en.eq(wen)
+            else:
+                m.d.comb += bk.w_en.eq(en)
+            m.d.comb += [bk.w_addr.eq(waddr), bk.w_data.eq(wdata)]
+            if held:
+                hold = Const(0, 1)
+                for p in held:
+                    hold = hold | (p.hold & (bank(p.addr) == b))
+                m.d.comb += bk.r_en.eq(~hold)
             reqs = [p.valid & (bank(p.addr) == b) for p in self._r]
             cands = list(zip(self._r, reqs))
             raddr = cands[-1][0].addr[:lb]

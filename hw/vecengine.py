@@ -49,7 +49,7 @@ class VectorEngine(wiring.Component):
         def line(s):
             return C * 8 * ELEMENT_BYTES[s]
 
-        super().__init__({
+        ports = {
             "word": In(128), "start": In(1), "active": In(1), "busy": In(1),
             "last": Out(1),
             "act_addr": Out(addr("ACT")), "act_valid": Out(1), "act_data": In(line("ACT")),
@@ -58,7 +58,11 @@ class VectorEngine(wiring.Component):
             "vec_addr": Out(addr("VEC")), "vec_valid": Out(1), "vec_data": In(line("VEC")),
             "wact_addr": Out(addr("ACT")), "wact_en": Out(1), "wact_data": Out(line("ACT")),
             "wacc_addr": Out(addr("ACC")), "wacc_en": Out(1), "wacc_data": Out(line("ACC")),
-        })
+        }
+        if cfg.in_order:
+            # one instruction at a time: element write enables and a read hold (see elaborate)
+            ports.update({"wact_mask": Out(C), "wacc_mask": Out(C), "hold": Out(1), "vhold": Out(1)})
+        super().__init__(ports)
 
     def elaborate(self, platform):
         m = Module()
@@ -121,11 +125,13 @@ class VectorEngine(wiring.Component):
         rchunk = Mux(vstart, 0, rchunk_r)
         rsub = Mux(vstart, 0, rsub_r)
         chunk_last = rchunk == nchunks - 1
+        rfirst = (rchunk == 0) & (rsub == 0)          # a line's first read cycle (serial: & rph == 0)
         if serial:
             # the bit-serial lane: the cycle within a step (0 .. MS - 1) and the step, counted apart
             rph_r = Signal(range(MS))
             rph = Mux(vstart, 0, rph_r)
             ph_last = ~mulf | (rph == MS - 1)
+            rfirst = rfirst & (rph == 0)
             st_last = rsub == stexpr
             sub_last = ph_last & st_last
             with m.If(self.active):
@@ -184,9 +190,11 @@ class VectorEngine(wiring.Component):
         # group lands (still inside the instruction: the LUT's last line lands at tail step 2);
         # with less, the last group bypasses the buffer.
         late = L >= 3
-        vwrite_d = Signal()
-        m.d.sync += vwrite_d.eq(vwrite & self.active)
-        wr = vwrite_d if late else vwrite
+        if late and not cfg.in_order:                 # (in order: no line buffer, see below)
+            wr = Signal(name="vwrite_d")
+            m.d.sync += wr.eq(vwrite & self.active)
+        else:
+            wr = vwrite
         wx_r = Signal(8)                              # the write side's own x count
         wx = Mux(vstart, 0, wx_r)
         wx_last = wx + 1 >= V["nx"]
@@ -216,9 +224,24 @@ class VectorEngine(wiring.Component):
                 used[b] = k + 1
                 slot_of[(vf.name, name)] = ("pe", b, k)
                 npe[b] = max(npe.get(b, 0), k + 1)
+        # The bit-serial lane on the in-order core (pseq) reads its per-element parameters when it
+        # needs them: one line (bias / half, line 0) stays on the VEC port's output during the
+        # product's 32 phases (no registers: ``held``), the multiplier (line 1) and the shift
+        # (line 2) wait in one register per lane, reloaded for the next lane group in the step's
+        # later phases (the multiplier after phase 31, the shift in the last phase). Nothing else
+        # reads VEC meanwhile (one instruction at a time). Per-tensor parameters stay in slots.
+        pseq = serial and cfg.in_order
+        held = None
+        if pseq:
+            pe_line = {}
+            for (fname, name), key in slot_of.items():
+                pe_line.setdefault(key, set()).add(vf_of[fname].params.index(name))
+            held = slot_of[("REQ", "bias")]
+            assert pe_line == {held: {0}, ("pe", 32, 1): {1}, ("pe", 6, 0): {2}}, pe_line
         for vf in funcs:
             taken = {slot_of[(vf.name, n)] for n in vf.params if n not in vf.per_tensor}
-            free = sorted((b, k) for b, n in npe.items() for k in range(n) if ("pe", b, k) not in taken)
+            free = sorted((b, k) for b, n in npe.items() for k in range(n)
+                          if ("pe", b, k) not in taken and ("pe", b, k) != held)
             used = {}
             for j, name in sorted(enumerate(vf.params), key=lambda jn: -store_bits(vf, jn[1])):
                 if name not in vf.per_tensor:
@@ -247,10 +270,19 @@ class VectorEngine(wiring.Component):
         # Only up to 4 groups a line (tiny): the load / rotate choice costs a LUT per flip-flop,
         # which iCE40 packs with the flip-flop, while ECP5 counts it (small, 8 groups: measured
         # +435 TRELLIS_COMB with rotation; its 8:1 multiplexers use the slices' wide muxes).
-        rotate = 1 < nchunks <= 4
+        rotate = 1 < nchunks <= 4 and not pseq
         group_end = vcomp & vlast
+        # pseq: the next lane group's elements (reloads), its VEC reads and their lines
+        nxt = Mux(vchunk == nchunks - 1, 0, vchunk + 1) if nchunks > 1 else Const(0, 1)
+        pe_users = Const(0, 1)                        # the function holds per-element parameters
+        for (fname, name) in slot_of:
+            if name not in vf_of[fname].per_tensor:
+                pe_users = pe_users | f[fname]
+        reload = {("pe", 32, 1): vcomp & (vphase == 32), ("pe", 6, 0): vcomp & (vphase == MS - 1)} if pseq else {}
         for (kind, b, k), srcs in sorted(loads.items()):
-            n_el = C if kind == "pe" else 1
+            if (kind, b, k) == held:
+                continue
+            n_el = (lanes if pseq else C) if kind == "pe" else 1
             regs[(kind, b, k)] = rs = [Signal(signed(b), name=f"par_{kind}{b}_{k}_{n}") for n in range(n_el)]
             hit = Const(0, 1)
             rot = Const(0, 1)
@@ -263,6 +295,11 @@ class VectorEngine(wiring.Component):
             if kind == "pe" and rotate:
                 with m.Elif(group_end & rot):
                     m.d.sync += [rs[n].eq(rs[(n + lanes) % C]) for n in range(n_el)]
+            if kind == "pe" and pseq:
+                with m.Elif(reload[(kind, b, k)] & rot):
+                    for n in range(n_el):
+                        els = [vecdata[32 * (ch * lanes + n):32 * (ch * lanes + n) + b] for ch in range(nchunks)]
+                        m.d.sync += rs[n].eq(Array(els)[nxt] if nchunks > 1 else els[0])
         lc = C.bit_length() - 1                       # cols is a power of two: entry e = line e >> lc
         lut_row = Cat(*[vecdata[32 * n:32 * n + 8] for n in range(C)])
         lut_we = pvalid & self.busy & is_lut & (pline < lut_lines)
@@ -280,9 +317,12 @@ class VectorEngine(wiring.Component):
                 return Array([vals[ch * lanes + lane] for ch in range(nchunks)])[sel]
 
             slot = {}
+            if held is not None:                      # the VEC line on the port's output
+                slot[held] = Signal(signed(32), name=f"l{lane}_held")
+                m.d.comb += slot[held].eq(pick([vecdata[32 * e:32 * e + 32] for e in range(C)]))
             for key, rs in regs.items():
-                if key[0] == "pe" and rotate:
-                    slot[key] = rs[lane]             # rotated into place (see the slots above)
+                if key[0] == "pe" and (rotate or pseq):
+                    slot[key] = rs[lane]             # rotated into place / this lane's (see the slots above)
                 elif key[0] == "pe":
                     slot[key] = Signal(signed(key[1]), name=f"l{lane}_par{key[1]}_{key[2]}")
                     m.d.comb += slot[key].eq(pick(rs))
@@ -426,15 +466,36 @@ class VectorEngine(wiring.Component):
             results.append(r)
 
         # ---- line buffer and ports: lane groups land here; ACT takes the low byte of each element
-        buf = [Signal(32, name=f"vb_{e}") for e in range(C)]
-        line_out = []
-        for e in range(C):
-            ch, lane = divmod(e, lanes)
-            here = vgroup == ch
-            line_out.append(buf[e] if late else Mux(here, results[lane], buf[e]))
-            with m.If(vgroup_done & here):
-                m.d.sync += buf[e].eq(results[lane])
+        if cfg.in_order:
+            # One instruction at a time: each lane group's results are written to the destination
+            # line as they land (element write enables), no line buffer. The sources are read once
+            # a line, in its first read cycle, and held (the banks read nothing else meanwhile:
+            # nothing else runs), so an in-place line (dst == src / src2, SUMW's accumulated
+            # destination) keeps giving the lanes what it held before the instruction wrote it.
+            line_out = [results[e % lanes] for e in range(C)]
+            emask = Cat(*[vgroup == e // lanes for e in range(C)])
+            m.d.comb += [self.wact_mask.eq(emask), self.wacc_mask.eq(emask),
+                         self.hold.eq(vread_phase & ~rfirst)]
+        else:
+            buf = [Signal(32, name=f"vb_{e}") for e in range(C)]
+            line_out = []
+            for e in range(C):
+                ch, lane = divmod(e, lanes)
+                here = vgroup == ch
+                line_out.append(buf[e] if late else Mux(here, results[lane], buf[e]))
+                with m.If(vgroup_done & here):
+                    m.d.sync += buf[e].eq(results[lane])
 
+        if pseq:
+            # VEC reads in the read phase (read-side phase rph = the compute phase of the next cycle):
+            # line 0 for phase 0 (held through the product), line 1 for phase 32, line 2 for the last
+            vrd = vread_phase & pe_users & ((rph == 0) | (rph == 32) | (rph == MS - 1))
+            vline = Mux(rph == 0, 0, Mux(rph == 32, 1, 2))
+            m.d.comb += self.vhold.eq(self.active & is_vec & ~vparam_phase & ~vrd)
+        else:
+            vrd = Const(0, 1)
+            if cfg.in_order:
+                m.d.comb += self.vhold.eq(0)
         vdst_act = Const(0, 1)
         vsrc_acc = Const(0, 1)
         vbinary = Const(0, 1)
@@ -445,15 +506,16 @@ class VectorEngine(wiring.Component):
                 vdst_act = vdst_act | f[vf.name]
             if vf.src == "ACC":
                 vsrc_acc = vsrc_acc | f[vf.name]
-        wen = self.active & is_vec & wr
+        wen = self.active & is_vec & (vgroup_done if cfg.in_order else wr)
+        rd = vread_phase & rfirst if cfg.in_order else vread_phase
         m.d.comb += [
             self.act_addr.eq(src_w.cur),
             self.act2_addr.eq(V["src2"] + rel_w.cur),
-            self.vec_addr.eq(V["param"] + pcnt),
+            self.vec_addr.eq(V["param"] + (Mux(vparam_phase, pcnt, vline) if pseq else pcnt)),
             self.acc_addr.eq(Mux(vsrc_acc, src_w.cur, V["dst"] + rel_w.cur)),
-            self.act_valid.eq(vread_phase & ~vsrc_acc), self.act2_valid.eq(vread_phase & vbinary),
-            self.vec_valid.eq(vparam_phase),
-            self.acc_valid.eq(vread_phase & (vsrc_acc | (f["SUMW"] & V["accumulate"]))),
+            self.act_valid.eq(rd & ~vsrc_acc), self.act2_valid.eq(rd & vbinary),
+            self.vec_valid.eq(vparam_phase | vrd if pseq else vparam_phase),
+            self.acc_valid.eq(rd & (vsrc_acc | (f["SUMW"] & V["accumulate"]))),
             self.wact_addr.eq(dstw_w.cur), self.wact_data.eq(Cat(*[o[:8] for o in line_out])),
             self.wact_en.eq(wen & vdst_act),
             self.wacc_addr.eq(dstw_w.cur), self.wacc_data.eq(Cat(*line_out)),

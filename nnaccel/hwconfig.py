@@ -327,7 +327,8 @@ PRESETS: dict[str, HwConfig] = {
     # 626 LUT4 fewer than with 4 DSPs, 2 steps saved none; bench gemm --size 256 96.28% -> 86.68%,
     # docs/rtl.md), queues of 4 entries (load and compute 2: `bench gemm --size 256` and
     # bench_mobilenet_block 14x14x96 within 12 cycles of 4) and 32-bit counters (they wrap):
-    # 17,822 of the device's 24,288 TRELLIS_COMB, placed and routed at 13.08 MHz (docs/rtl.md).
+    # 17,503 of the device's 24,288 TRELLIS_COMB after session 7 (17,822 placed and routed at
+    # 13.08 MHz after session 6; docs/rtl.md).
     "small": HwConfig(name="small", rows=8, cols=8, act_bytes=32 * 1024, wgt_bytes=8 * 1024,
                       acc_bytes=32 * 1024, vec_bytes=4 * 1024, act_banks=2, wgt_banks=1,
                       acc_banks=2, vector_lanes=1, vector_mul_steps=4, vector_latency=4,

@@ -121,3 +121,61 @@ def test_vec_parameters_count_as_the_isa_says(config):
     assert rtl.fault == "OK"
     assert rtl.regions[0] == got_isa
     assert rtl.counters == res.counters
+
+
+#: In order (tiny) the vector engine writes each lane group's results into the destination line as
+#: they land and holds its source lines as read once a line: configurations with each lane shape
+#: (and the LUT's late results), then small (queues: a line buffer).
+INPLACE_CONFIGS = {"tiny": {}, "tiny-serial-lanes2": {"vector_mul_steps": 32, "vector_lanes": 2},
+                   "tiny-mul1": {"vector_mul_steps": 1}}
+
+
+@pytest.mark.parametrize("config", [*INPLACE_CONFIGS, pytest.param("small", marks=pytest.mark.slow)])
+def test_vec_in_place(config):
+    """VEC functions that overwrite their own operands (``dst == src``, ``dst == src2``, SUMW's
+    accumulated destination, a destination one line behind its source) over a 2-D walk: the RTL
+    equals the ISA simulator (which reads every operand before it writes), bytes and counters,
+    and no bank reads a line in the cycle it is written (``run_words_rtl`` checks)."""
+    from nnaccel.sim.rtl_runner import run_words_rtl
+    cfg = load_config("small") if config == "small" else load_config("tiny").replace(name=config,
+                                                                                        **INPLACE_CONFIGS[config])
+    C, nx, ny = cfg.cols, 3, 2
+    n = nx * ny + 1
+    rng = np.random.default_rng(5)
+    funcs = ("ADDQ", "SUBQ", "MULQ", "CLAMP", "BIAS", "LUT")
+    blocks = {f: _params(rng, f, C)[0] for f in funcs if f != "LUT"}
+    blocks["CLAMP"][:, :] = [[rng.integers(-100, 0)], [rng.integers(0, 100)]]
+    blocks["LUT"] = rng.integers(-2**31, 2**31, (VEC_BY_NAME["LUT"].param_lines(C), C)).astype(np.int32)
+    params = np.concatenate([blocks[f] for f in funcs])
+    off = dict(zip(funcs, np.cumsum([0] + [blocks[f].shape[0] for f in funcs]).tolist()))
+    p = ProgramBuilder(cfg)
+    b = load_vec_operands(p, cfg, n, params.shape[0])
+    walk = {"nx": nx, "ny": ny, "dst_ys": nx, "src_ys": nx}
+    p.vec("ADDQ", 0, 0, src2=b, param=off["ADDQ"], signed=True, pop_prev=1, **walk)     # dst == src
+    p.vec("SUBQ", b, 0, src2=b, param=off["SUBQ"], **walk)                             # dst == src2
+    p.vec("MULQ", 0, 0, src2=b, param=off["MULQ"], signed=True, **walk)
+    p.vec("MAX", 0, 1, src2=b + 1, **walk)                        # dst one line behind src
+    p.vec("CLAMP", b, b, param=off["CLAMP"], signed=True, **walk)
+    p.vec("LUT", 0, 0, param=off["LUT"], **walk)
+    p.vec("BIAS", 0, 0, param=off["BIAS"], **walk)                                      # ACC in place
+    p.vec("SUMW", 0, b, accumulate=True, **walk)                  # reads its ACC destination
+    p.vec("SUMW", 1, 0, nx - 1, 2, src_ys=1, dst_ys=0, dst_xs=0, accumulate=False, push_next=1)
+    p.store_lines("ACT", 0, 0x8000, n, C, C, pop_prev=1)
+    p.store_lines("ACT", b, 0x8000 + n * C, n, C, C)
+    p.store_lines("ACC", 0, 0x9000, n, 4 * C, C)
+    p.finish()
+    words = p.words
+    assert not find_conflicts(words, cfg)
+    image = _image(rng, C, n, params)
+    image[0x2000] = rng.integers(-2**20, 2**20, (n, C)).astype(np.int32)
+    top = 0x9000 + 4 * n * C
+    sim = IsaSim(cfg, mem_size=top + 4096)
+    for a, d in image.items():
+        sim.write(a, d)
+    res = sim.run(words)
+    want = [sim.mem[0x8000:0x8000 + 2 * n * C].tobytes(), sim.mem[0x9000:top].tobytes()]
+    assert want[0] != bytes(image[0x0].tobytes() + image[0x1000].tobytes())
+    rtl = run_words_rtl(cfg, words, image, read=[(0x8000, 2 * n * C), (0x9000, 4 * n * C)])
+    assert rtl.fault == "OK"
+    assert list(rtl.regions) == want
+    assert rtl.counters == res.counters
