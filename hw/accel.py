@@ -11,7 +11,11 @@ earlier and every token it pops is there, and then stays busy for exactly the in
 ``cycles`` (a step counter ``k = 0 .. cycles-1``); tokens it pushes and the counters it adds become
 visible at its completion cycle (the stall counters count each stall cycle as it passes). So
 ``f(i)``, ``s(i)`` and ``e(i)`` of every instruction equal the ISA simulator's. The GEMM and VEC
-engines run concurrently.
+engines run concurrently. An in-order configuration (``in_order``, tiny) has no queues: the
+fetch unit checks the instruction at ``pc`` once the previous one has completed, and
+:class:`_InOrder` runs it straight from the instruction port, one instruction at a time; its
+per-queue views drive the same datapaths. With ``weight_buffers = 1`` the array holds one weight
+tile and a GEMM reads the next tile's weights after each stream (see the GEMM timing below).
 
 Area: a queue's entries keep only the instruction bits its instructions use
 (:func:`queue_entry`: legal flags, an index for the opcode, fields cut to what the decoder's
