@@ -312,35 +312,31 @@ def _schedule_in_order(decoded, cfg, qi, cyc, fetch_cycles, pops, pushes) -> Sch
     f = np.full(n, -1, np.int64)
     s = np.full(n, -1, np.int64)
     e = np.full(n, -1, np.int64)
-    tstall = np.zeros(n, np.int64)
     pushed: dict[str, list[int]] = {c: [] for c in TOKEN_CHANNELS.values()}
     popped = {c: 0 for c in pushed}
     prev_e = 0
-    last_e = [0] * _NQ
     for i in range(n):
         f[i] = prev_e - 1 + fetch_cycles[i]
-        q = qi[i]
-        if q < 0:
+        if qi[i] < 0:
             break                         # FINISH
-        t = max(f[i] + 1, prev_e)
+        t = f[i] + 1                      # (>= e(i-1): the checks began at its completion)
         for c in pops[i]:
             k = popped[c]
             if k >= len(pushed[c]):
                 d = decoded[i]
-                when = int(max(f[i] + 1, prev_e))
+                when = int(t)
                 raise AcceleratorFault("DEADLOCK", i, f"{d.name} on the {d.queue} queue waits for a token "
                                                       f"({c}) that no earlier instruction sent; the in-order "
                                                       f"machine is blocked from cycle {when}.", cycle=when)
             t = max(t, pushed[c][k])
             popped[c] += 1
         s[i], e[i] = t, t + cyc[i]
-        tstall[i] = t - max(f[i] + 1, last_e[q])
-        last_e[q] = e[i]
         for c in pushes[i]:
             pushed[c].append(int(e[i]))
         prev_e = e[i]
     total = int(max([f[n - 1] + 1] + [x for x in e if x >= 0]))
-    return Schedule(f, s, e, tstall, np.zeros(n, np.int64), total)
+    # every popped token was pushed by a completed instruction: no token stall, no fetch stall
+    return Schedule(f, s, e, np.zeros(n, np.int64), np.zeros(n, np.int64), total)
 
 
 # ----------------------------------------------------------------------------------- counters
