@@ -29,7 +29,11 @@ from nnaccel.isa.table import ADD_LEFT_SHIFT, SERIAL_MUL_STEPS, VEC_FUNCS, mul_s
 from .decoder import field, opcode_of
 from .vector import INT32_MAX, clamp
 
-__all__ = ["VectorEngine"]
+__all__ = ["STEP_PARAMS", "VectorEngine"]
+
+#: The (multiplier, shift) pair each step of a multi-step function's product takes (the lane's
+#: ADDQ / SUBQ: ``mbqm(da << 20, m1, e1)``, ``mbqm(db << 20, m2, e2)``, ``mbqm(x1 +- x2, mo, eo)``).
+STEP_PARAMS = {name: (("m1", "e1"), ("m2", "e2"), ("mo", "eo")) for name in ("ADDQ", "SUBQ")}
 
 
 def _ceil(a, b):
@@ -238,13 +242,26 @@ class VectorEngine(wiring.Component):
                 pe_line.setdefault(key, set()).add(vf_of[fname].params.index(name))
             held = slot_of[("REQ", "bias")]
             assert pe_line == {held: {0}, ("pe", 32, 1): {1}, ("pe", 6, 0): {2}}, pe_line
+        # pseq: a function whose multiplying steps each take their own per-tensor multiplier and
+        # shift (STEP_PARAMS) keeps the current step's pair in the per-element multiplier / shift
+        # registers (free: its parameters are all per tensor), reloaded from VEC for the next step
+        # as an element's are for the next lane group; the parameter phase loads step 0's pair
+        stepped = {vf.name: STEP_PARAMS[vf.name] for vf in funcs if pseq and vf.name in STEP_PARAMS}
+        step_slot = (("pe", 32, 1), ("pe", 6, 0))     # (multiplier, shift)
+        for fname, pairs in stepped.items():
+            assert not set(vf_of[fname].params) - set(vf_of[fname].per_tensor), fname
+            for pair in pairs:
+                for name, key in zip(pair, step_slot):
+                    slot_of[(fname, name)] = key
         for vf in funcs:
             taken = {slot_of[(vf.name, n)] for n in vf.params if n not in vf.per_tensor}
+            if vf.name in stepped:
+                taken |= set(step_slot)
             free = sorted((b, k) for b, n in npe.items() for k in range(n)
                           if ("pe", b, k) not in taken and ("pe", b, k) != held)
             used = {}
             for j, name in sorted(enumerate(vf.params), key=lambda jn: -store_bits(vf, jn[1])):
-                if name not in vf.per_tensor:
+                if name not in vf.per_tensor or (vf.name, name) in slot_of:
                     continue
                 b = store_bits(vf, name)
                 fit = [fk for fk in free if fk[0] >= b]
@@ -256,8 +273,10 @@ class VectorEngine(wiring.Component):
                     used[b] = k + 1
                     slot_of[(vf.name, name)] = ("pt", b, k)
         for vf in funcs:
+            later = {n for pair in stepped.get(vf.name, ())[1:] for n in pair}     # reloaded, not loaded
             for j, name in enumerate(vf.params):
-                loads.setdefault(slot_of[(vf.name, name)], []).append((vf.name, j))
+                if name not in later:
+                    loads.setdefault(slot_of[(vf.name, name)], []).append((vf.name, j))
         pline = Signal(range(pmax + 1))
         pvalid = Signal()
         m.d.sync += [pvalid.eq(vparam_phase), pline.eq(pcnt)]
@@ -274,6 +293,11 @@ class VectorEngine(wiring.Component):
         group_end = vcomp & vlast
         # pseq: the next lane group's elements (reloads), its VEC reads and their lines
         nxt = Mux(vchunk == nchunks - 1, 0, vchunk + 1) if nchunks > 1 else Const(0, 1)
+        step_f = Const(0, 1)                          # a stepped function (per-tensor pairs)
+        for fname in stepped:
+            step_f = step_f | f[fname]
+        if stepped and nchunks > 1:
+            nxt = Mux(step_f, 0, nxt)                 # a per-tensor value is element 0's
         pe_users = Const(0, 1)                        # the function holds per-element parameters
         for (fname, name) in slot_of:
             if name not in vf_of[fname].per_tensor:
@@ -296,7 +320,7 @@ class VectorEngine(wiring.Component):
                 with m.Elif(group_end & rot):
                     m.d.sync += [rs[n].eq(rs[(n + lanes) % C]) for n in range(n_el)]
             if kind == "pe" and pseq:
-                with m.Elif(reload[(kind, b, k)] & rot):
+                with m.Elif(reload[(kind, b, k)] & (rot | (step_f if (kind, b, k) in step_slot else 0))):
                     for n in range(n_el):
                         els = [vecdata[32 * (ch * lanes + n):32 * (ch * lanes + n) + b] for ch in range(nchunks)]
                         m.d.sync += rs[n].eq(Array(els)[nxt] if nchunks > 1 else els[0])
@@ -387,13 +411,13 @@ class VectorEngine(wiring.Component):
                     m.d.comb += [x_in.eq(da), m_in.eq(db), e_in.eq(0)]
             with m.Elif(f["MULQ"]):                    # step 1: mbqm of step 0's product
                 m.d.comb += [x_in.eq(x1), m_in.eq(par("MULQ", "m")), e_in.eq(par("MULQ", "e"))]
+            sp = STEP_PARAMS["ADDQ"]
             with m.Elif(addsub & (vstep == 0)):
-                m.d.comb += [x_in.eq(da << ADD_LEFT_SHIFT), m_in.eq(par("ADDQ", "m1")), e_in.eq(par("ADDQ", "e1"))]
+                m.d.comb += [x_in.eq(da << ADD_LEFT_SHIFT), m_in.eq(par("ADDQ", sp[0][0])), e_in.eq(par("ADDQ", sp[0][1]))]
             with m.Elif(addsub & (vstep == 1)):
-                m.d.comb += [x_in.eq(db << ADD_LEFT_SHIFT), m_in.eq(par("ADDQ", "m2")), e_in.eq(par("ADDQ", "e2"))]
+                m.d.comb += [x_in.eq(db << ADD_LEFT_SHIFT), m_in.eq(par("ADDQ", sp[1][0])), e_in.eq(par("ADDQ", sp[1][1]))]
             with m.Elif(addsub):
-                m.d.comb += [x_in.eq(x1), m_in.eq(par("ADDQ", "mo")),
-                             e_in.eq(par("ADDQ", "eo"))]
+                m.d.comb += [x_in.eq(x1), m_in.eq(par("ADDQ", sp[2][0])), e_in.eq(par("ADDQ", sp[2][1]))]
             with m.Elif(f["DIV"]):                     # x = wrap32(abs(acc) + half), no left shift
                 m.d.comb += [x_in.eq(sum32), m_in.eq(par("DIV", "m")), e_in.eq(0)]
             with m.Else():                            # REQ
@@ -491,6 +515,20 @@ class VectorEngine(wiring.Component):
             # line 0 for phase 0 (held through the product), line 1 for phase 32, line 2 for the last
             vrd = vread_phase & pe_users & ((rph == 0) | (rph == 32) | (rph == MS - 1))
             vline = Mux(rph == 0, 0, Mux(rph == 32, 1, 2))
+            if stepped:
+                # a stepped function reads the next step's multiplier for phase 32 and its shift
+                # for the last phase (the read side's step rsub: the next one's pair)
+                vrd = vrd | (vread_phase & step_f & ((rph == 32) | (rph == MS - 1)))
+                lines = {}
+                for fname, pairs in stepped.items():
+                    params = vf_of[fname].params
+                    for which in range(2):
+                        nexts = [params.index(pairs[(st + 1) % len(pairs)][which]) for st in range(len(pairs))]
+                        key = (which, tuple(nexts))
+                        lines[key] = lines.get(key, Const(0, 1)) | f[fname]
+                for (which, nexts), cond in lines.items():
+                    pick_line = Array([Const(n, range(pmax + 1)) for n in nexts])[rsub]
+                    vline = Mux(cond & ((rph == 32) if which == 0 else (rph != 32)), pick_line, vline)
             m.d.comb += self.vhold.eq(self.active & is_vec & ~vparam_phase & ~vrd)
         else:
             vrd = Const(0, 1)
