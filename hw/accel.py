@@ -823,6 +823,9 @@ class Accelerator(wiring.Component):
             any_push = any_push | f.push
         deadlock = Signal()
         if in_order:
+            # every halt is at pc, which stays put from then on (DONE lasts until reset): fault_pc
+            # is pc itself (on a run without a fault, FINISH's index), no register
+            m.d.comb += self.fault_pc.eq(pc)
             # the held instruction's token will never come: nothing runs that could push it
             m.d.comb += deadlock.eq((state == RUN) & held & ~ex.busy & ~tok_ok)
             with m.If(deadlock):
@@ -862,7 +865,9 @@ class Accelerator(wiring.Component):
                     m.d.sync += [state.eq(SCAN), self.error.eq(halt_code), pc.eq(pc - 1)]
                     m.d.sync += [r.eq(f.count) for r, f in zip(remaining, fifos)]
                 with m.Elif(halt):
-                    m.d.sync += [state.eq(DONE), self.error.eq(halt_code), self.fault_pc.eq(halt_pc)]
+                    m.d.sync += [state.eq(DONE), self.error.eq(halt_code)]
+                    if not in_order:
+                        m.d.sync += self.fault_pc.eq(halt_pc)
                 with m.Elif(finished & ~any_busy & ~any_queued):
                     m.d.sync += state.eq(DONE)
             if not in_order:        # (in order: the DEADLOCK PC is pc, no search)
