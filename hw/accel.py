@@ -89,6 +89,7 @@ from nnaccel.isa.table import (
 from .array import SystolicArray
 from .decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder, fault_code, field, opcode_of
 from .extmem import ExtMemory, counters_per_beat, load_port_bytes, rdperf_split, store_port_bytes, word_bytes
+from .pe import add_or_pass
 from .scratchpad import BankedScratchpad
 from .vecengine import VectorEngine
 
@@ -1143,10 +1144,10 @@ class Accelerator(wiring.Component):
             # the ECP5's CCU2C takes the gated operand into the LUTs of its carry chain
             gsum = Cat(*[(arr.o_data[j] + Mux(use_old, old[32 * j:32 * j + 32], 0))[:32] for j in range(C)])
         else:
-            # the sum, or the result alone, selected after the adder: on the iCE40 an operand gated
-            # in front of a carry chain takes a LUT of its own per bit (tiny top: ~100 logic cells)
-            gsum = Cat(*[Mux(use_old, (arr.o_data[j] + old[32 * j:32 * j + 32])[:32], arr.o_data[j].as_unsigned())
-                         for j in range(C)])
+            # the sum, or the result alone: on the iCE40 one logic cell a bit (add_or_pass: the
+            # multiplexer in the adder's own LUT; Yosys would spend a second LUT a bit on it)
+            gsum = Cat(*[add_or_pass(m, arr.o_data[j].as_unsigned(), old[32 * j:32 * j + 32], use_old,
+                                     self.array_dsp == "ice40_dual8", f"gsum{j}") for j in range(C)])
         m.d.comb += [
             rg["ACT"].addr.eq(act_w.cur),
             rg["WGT"].addr.eq(G["wgt"] + wcnt),

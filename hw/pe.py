@@ -36,7 +36,8 @@ MAG_WIDTH = 8
 OPERAND_WIDTH = 9          # a zero-point-free operand: 8-bit magnitude + sign, i.e. [-255, 255]
 ACC_WIDTH = 32
 
-__all__ = ["ACC_WIDTH", "MAG_WIDTH", "OPERAND_WIDTH", "PE", "SB_MAC16_DUAL8", "Dual8x8", "lut_multiply",
+__all__ = ["ACC_WIDTH", "ICE40_ADD_OR_PASS", "MAG_WIDTH", "OPERAND_WIDTH", "PE", "SB_MAC16_DUAL8", "Dual8x8",
+           "add_or_pass", "lut_multiply",
            "partial_sum_width", "sign_magnitude", "to_sign_magnitude", "zero_point_free"]
 
 
@@ -171,6 +172,38 @@ def ccu2c_multiply(chain: CarryChain, a, b):
         bits.append((0, 0, 0, 1))
         acc = acc[:k] + chain.add(bits, CCU2C_ADD_AND)
     return acc[:n + len(b)]
+
+
+def _lut4_init(f) -> int:
+    """An iCE40 SB_LUT4's 16-bit ``LUT_INIT`` for ``f(i0, i1, i2, i3)`` (``I0`` the index's LSB)."""
+    return sum(int(bool(f(i & 1, i >> 1 & 1, i >> 2 & 1, i >> 3 & 1))) << i for i in range(16))
+
+
+#: The LUT of :func:`add_or_pass`: ``I0`` = ``en``, ``I1`` = ``a``, ``I2`` = ``b``, ``I3`` = the carry in.
+ICE40_ADD_OR_PASS = _lut4_init(lambda en, a, b, c: (a ^ b ^ c) if en else a)
+
+
+def add_or_pass(m: Module, a, b, en, instance: bool, name: str):
+    """``Mux(en, a + b, a)`` (unsigned, ``len(a)`` bits; ``b`` as wide). ``instance``: one iCE40
+    logic cell a bit, hand-instantiated: the SB_CARRY of ``a + b`` and, in the same cell, an SB_LUT4
+    of ``en``, the two addend bits and the carry in, which gives the sum bit or ``a``'s (Yosys
+    builds the adder's LUTs and then one LUT a bit for the multiplexer after it, or for an operand
+    gated before it: twice the cells). The carries are those of ``a + b`` whatever ``en``.
+    Without ``instance`` the same in plain logic (simulators have no SB_LUT4)."""
+    w = len(a)
+    out = Signal(w, name=name)
+    if not instance:
+        m.d.comb += out.eq(Mux(en, (a + b)[:w], a))
+        return out
+    carry = Const(0, 1)
+    for i in range(w):
+        m.submodules[f"{name}_lut{i}"] = Instance("SB_LUT4", p_LUT_INIT=Const(ICE40_ADD_OR_PASS, 16),
+                                                  i_I0=en, i_I1=a[i], i_I2=b[i], i_I3=carry, o_O=out[i])
+        if i + 1 < w:
+            co = Signal(name=f"{name}_c{i + 1}")
+            m.submodules[f"{name}_carry{i}"] = Instance("SB_CARRY", i_I0=a[i], i_I1=b[i], i_CI=carry, o_CO=co)
+            carry = co
+    return out
 
 
 #: SB_MAC16 in its 8x8 mode, no registers: ``O[31:16] = (A[15:8] * B[15:8]) ^ (C[15:0] ? 0xFFFF)``,
