@@ -129,6 +129,8 @@ class SystolicArray(wiring.Component):
                     mul = "ccu2c" if ecp5 else "lut"
                 else:
                     mul = "signed" if ecp5 else "dsp" if self.dsp is None else "ext"
+                    if mul == "ext" and k % 2 == 1:
+                        mul = "ext_acc"     # the top half of its pair's DSP: it adds the low 16 bits
                 # row i's partial sums hold i + 1 products: exact in partial_sum_width(i + 1) bits
                 pe = PE(mul=mul, ps_width=min(ACC_WIDTH, partial_sum_width(i + 1)), ccu2c=self.dsp == "ecp5",
                         buffers=self.buffers)
@@ -144,15 +146,16 @@ class SystolicArray(wiring.Component):
         if self.dsp in ("dual8", "ice40_dual8"):
             cells = [pes[k // C][k % C] for k in range(self.dsp_cells)]
             for q in range(0, len(cells), 2):
-                mac = Dual8x8(instance=self.dsp == "ice40_dual8", hold_b=held)
+                top = cells[q + 1] if q + 1 < len(cells) else None
+                mac = Dual8x8(instance=self.dsp == "ice40_dual8", hold_b=held, acc1=top is not None)
                 m.submodules[f"mac_{q // 2}"] = mac
                 m.d.comb += [mac.a0.eq(cells[q].m_a), mac.b0.eq(cells[q].m_b), mac.n0.eq(cells[q].m_neg),
                              cells[q].m_p.eq(mac.p0)]
                 if held:
                     m.d.comb += mac.b_load.eq(cells[q].m_load)
-                if q + 1 < len(cells):
-                    m.d.comb += [mac.a1.eq(cells[q + 1].m_a), mac.b1.eq(cells[q + 1].m_b),
-                                 mac.n1.eq(cells[q + 1].m_neg), cells[q + 1].m_p.eq(mac.p1)]
+                if top is not None:     # the top half adds its cell's partial sum (PE "ext_acc")
+                    m.d.comb += [mac.a1.eq(top.m_a), mac.b1.eq(top.m_b), mac.n1.eq(top.m_neg),
+                                 mac.c1.eq(top.m_c), top.m_p.eq(mac.p1), top.m_co.eq(mac.co1)]
 
         def delay(sig, n, name):
             prev = sig

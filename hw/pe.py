@@ -36,7 +36,8 @@ MAG_WIDTH = 8
 OPERAND_WIDTH = 9          # a zero-point-free operand: 8-bit magnitude + sign, i.e. [-255, 255]
 ACC_WIDTH = 32
 
-__all__ = ["ACC_WIDTH", "ICE40_ADD_OR_PASS", "MAG_WIDTH", "OPERAND_WIDTH", "PE", "SB_MAC16_DUAL8", "Dual8x8",
+__all__ = ["ACC_WIDTH", "ICE40_ADD_OR_PASS", "MAG_WIDTH", "OPERAND_WIDTH", "PE", "SB_MAC16_ACC1", "SB_MAC16_DUAL8",
+           "Dual8x8",
            "add_or_pass", "lut_multiply",
            "partial_sum_width", "sign_magnitude", "to_sign_magnitude", "zero_point_free"]
 
@@ -221,6 +222,14 @@ SB_MAC16_DUAL8 = {
 }
 
 
+#: :class:`Dual8x8` ``acc1``: the top half's adder takes ``C`` (upper input) and the product (lower
+#: input), and adds (``ADDSUBTOP`` = 0) or subtracts the product (1: the cell computes ``C - X``),
+#: into the output register ``rQ`` (``TOPOUTPUT_SELECT`` = 1), carry in 0; ``CO`` is its carry out
+#: (``ACCUMCO ^ ADDSUBTOP`` in Yosys' model: NOT the borrow when subtracting).
+SB_MAC16_ACC1 = {"TOPOUTPUT_SELECT": 1, "TOPADDSUB_LOWERINPUT": 1, "TOPADDSUB_UPPERINPUT": 1,
+                 "TOPADDSUB_CARRYSELECT": 0}
+
+
 class Dual8x8(wiring.Component):
     """Two independent 8 x 8 unsigned products, each XORed with its sign bit on all 16 bits (the
     ones' complement when negative): ``p0 = (a0 * b0) ^ (0xFFFF if n0 else 0)``, ``p1`` likewise.
@@ -231,15 +240,25 @@ class Dual8x8(wiring.Component):
     ``hold_b=True``: the ``b`` operands are the cell's stationary weights, held in the SB_MAC16's own
     B input register (``B_REG``, kept by ``BHOLD``; no fabric flip-flops): ``b_load`` loads ``b0``
     and ``b1`` at the clock edge (both halves at once), the products use the held values; the
-    register resets to 0 with the ``sync`` domain (``IRSTBOT``), like a flip-flop."""
+    register resets to 0 with the ``sync`` domain (``IRSTBOT``), like a flip-flop.
 
-    def __init__(self, instance: bool, hold_b: bool = False):
+    ``acc1=True``: the top half accumulates instead (:data:`SB_MAC16_ACC1`): ``p1`` is a register
+    (the cell's output register ``rQ``, reset with the ``sync`` domain through ``ORSTTOP``) that
+    takes ``(c1 - a1 * b1) mod 2**16`` when ``n1``, else ``(c1 + a1 * b1) mod 2**16``, and ``co1``
+    (combinational, of this cycle's operands) is that adder's carry out (``CO``): the carry of the
+    sum, or NOT the borrow of the difference. The bottom half's adder has no carry output, so only
+    the top half can take the low 16 bits of a partial sum (:class:`PE` ``mul="ext_acc"``)."""
+
+    def __init__(self, instance: bool, hold_b: bool = False, acc1: bool = False):
         self.instance = instance
         self.hold_b = hold_b
+        self.acc1 = acc1
         ports = {"a0": In(8), "b0": In(8), "n0": In(1), "a1": In(8), "b1": In(8), "n1": In(1),
                  "p0": Out(16), "p1": Out(16)}
         if hold_b:
             ports["b_load"] = In(1)
+        if acc1:
+            ports.update(c1=In(16), co1=Out(1))
         super().__init__(ports)
 
     def elaborate(self, platform):
@@ -250,8 +269,14 @@ class Dual8x8(wiring.Component):
                 b0, b1 = Signal(8, name="b0_held"), Signal(8, name="b1_held")
                 with m.If(self.b_load):
                     m.d.sync += [b0.eq(self.b0), b1.eq(self.b1)]
-            m.d.comb += [self.p0.eq((self.a0 * b0) ^ self.n0.replicate(16)),
-                         self.p1.eq((self.a1 * b1) ^ self.n1.replicate(16))]
+            m.d.comb += self.p0.eq((self.a0 * b0) ^ self.n0.replicate(16))
+            if self.acc1:
+                prod = Signal(16)
+                m.d.comb += [prod.eq(self.a1 * b1),
+                             self.co1.eq(Mux(self.n1, prod <= self.c1, (self.c1 + prod)[16]))]
+                m.d.sync += self.p1.eq(Mux(self.n1, self.c1 - prod, self.c1 + prod)[:16])
+            else:
+                m.d.comb += self.p1.eq((self.a1 * b1) ^ self.n1.replicate(16))
             return m
         o = Signal(32)
         params = {f"p_{k}": v for k, v in SB_MAC16_DUAL8.items()}
@@ -261,9 +286,16 @@ class Dual8x8(wiring.Component):
         for pin in ("AHOLD", "BHOLD", "CHOLD", "DHOLD", "IRSTTOP", "IRSTBOT", "ORSTTOP", "ORSTBOT", "OLOADTOP",
                     "OLOADBOT", "OHOLDTOP", "OHOLDBOT", "CI", "ACCUMCI", "SIGNEXTIN"):
             ports[f"i_{pin}"] = 0
+        if self.hold_b or self.acc1:
+            ports.update(i_CLK=ClockSignal("sync"), i_CE=1)
         if self.hold_b:
             params["p_B_REG"] = 1
-            ports.update(i_CLK=ClockSignal("sync"), i_CE=1, i_BHOLD=~self.b_load, i_IRSTBOT=ResetSignal("sync"))
+            ports.update(i_BHOLD=~self.b_load, i_IRSTBOT=ResetSignal("sync"))
+        if self.acc1:
+            params.update({f"p_{k}": v for k, v in SB_MAC16_ACC1.items()})
+            co = Signal()
+            ports.update(i_C=self.c1, i_ORSTTOP=ResetSignal("sync"), o_CO=co)
+            m.d.comb += self.co1.eq(co)
         m.submodules.mac = Instance("SB_MAC16", **params, **ports)
         m.d.comb += [self.p0.eq(o[:16]), self.p1.eq(o[16:])]
         return m
@@ -273,7 +305,7 @@ class PE(wiring.Component):
     """One weight-stationary MAC cell (see the module docstring for the contract)."""
 
     def __init__(self, mul: str = "dsp", ps_width: int = ACC_WIDTH, ccu2c: bool = False, buffers: int = 2):
-        assert mul in ("dsp", "lut", "ext", "signed", "ccu2c"), mul
+        assert mul in ("dsp", "lut", "ext", "ext_acc", "signed", "ccu2c"), mul
         assert buffers in (1, 2), buffers
         self.mul = mul
         self.buffers = buffers      # 1: one stationary weight (``w_sel`` / ``sel_in`` unused)
@@ -293,10 +325,13 @@ class PE(wiring.Component):
             "sel_out": Out(1),
             "ps_out": Out(signed(ps_width)),
         }
-        if mul == "ext":
+        if mul in ("ext", "ext_acc"):
             ports.update({"m_a": Out(MAG_WIDTH), "m_b": Out(MAG_WIDTH), "m_neg": Out(1), "m_p": In(2 * MAG_WIDTH)})
             if buffers == 1:        # the parent holds the weight's magnitude (Dual8x8(hold_b=True))
                 ports["m_load"] = Out(1)
+        if mul == "ext_acc":        # the parent's DSP adds the low 16 bits (Dual8x8(acc1=True))
+            assert ps_width > 2 * MAG_WIDTH, ps_width
+            ports.update({"m_c": Out(2 * MAG_WIDTH), "m_co": In(1)})
         if mul == "lut":        # 3 * a_in, travelling with the activation (see lut_multiply)
             ports.update({"a3_in": In(MAG_WIDTH + 2), "a3_out": Out(MAG_WIDTH + 2)})
         super().__init__(ports)
@@ -306,7 +341,7 @@ class PE(wiring.Component):
         w0 = Signal(OPERAND_WIDTH)          # {sign, magnitude}
         w = Signal(OPERAND_WIDTH)
         common = [self.a_out.eq(self.a_in), self.a_neg_out.eq(self.a_neg)]
-        if self.mul == "ext" and self.buffers == 1:
+        if self.mul in ("ext", "ext_acc") and self.buffers == 1:
             # only the sign here; the magnitude loads into the DSP's register at the same edge
             with m.If(self.w_load):
                 m.d.sync += w0[MAG_WIDTH].eq(self.w_neg)
@@ -343,6 +378,17 @@ class PE(wiring.Component):
             return m
         neg = Signal()
         m.d.comb += neg.eq(self.a_neg ^ w[MAG_WIDTH])
+        if self.mul == "ext_acc":
+            # the DSP's register holds ps_out's low 16 bits (ps_in's +- the product, its carry out
+            # m_co); the high bits here: ps_in's + the carry, or - the borrow (= m_co - 1)
+            held = self.buffers == 1
+            hw_ = self.ps_width - 2 * MAG_WIDTH
+            hi = Signal(hw_)
+            m.d.comb += [self.m_a.eq(self.a_in), self.m_b.eq(self.w_in if held else wmag), self.m_neg.eq(neg),
+                         self.m_c.eq(self.ps_in[:2 * MAG_WIDTH])]
+            m.d.sync += [*common, hi.eq(self.ps_in[2 * MAG_WIDTH:] + self.m_co - neg)]
+            m.d.comb += self.ps_out.eq(Cat(self.m_p, hi).as_signed())
+            return m
         # pc: the 16-bit product, XORed with neg (its ones' complement when negative); with the
         # sign extension and a carry-in of neg, ps_in + pc is ps_in +- product (two's complement)
         pc = Signal(2 * MAG_WIDTH)
