@@ -447,11 +447,13 @@ class VectorEngine(wiring.Component):
             sdone = vcomp & vstep_done                 # a step's product is complete this cycle
             with m.If(sdone & f["MULQ"] & (vstep == 0)):
                 m.d.sync += x1.eq(ab[:32])
+            # SUBQ keeps step 0's result inverted, ~x1: then ~(~x1 + u) = x1 - u, so one plain
+            # adder serves both, and the inversions sit in the register's input multiplexer
+            sub = f["SUBQ"].replicate(32)
             with m.If(sdone & addsub & (vstep == 0)):
-                m.d.sync += x1.eq(u)
+                m.d.sync += x1.eq(u ^ sub)
             with m.If(sdone & addsub & (vstep == 1)):
-                sub = f["SUBQ"]                        # x1 - u = x1 + ~u + 1: one adder
-                m.d.sync += x1.eq((Cat(sub, x1) + Cat(sub, u ^ sub.replicate(32)))[1:33])
+                m.d.sync += x1.eq((x1 + u)[:32] ^ sub)
             qs = sat(m, q, 11, f"qs{lane}")
             # one clamp, on 12-bit values (the module docstring says why this is exact)
             v = Signal(signed(12), name=f"v{lane}")
