@@ -147,15 +147,21 @@ class SystolicArray(wiring.Component):
             cells = [pes[k // C][k % C] for k in range(self.dsp_cells)]
             for q in range(0, len(cells), 2):
                 top = cells[q + 1] if q + 1 < len(cells) else None
-                mac = Dual8x8(instance=self.dsp == "ice40_dual8", hold_b=held, acc1=top is not None)
+                # a row's last pair takes its activations one cycle early, into the cell's A register
+                # (the activation a cell passes on is its input of the cycle before: the pair gets
+                # the inputs of the cells to its left; the row's last activation register is dead)
+                i, j = divmod(q, C)
+                areg = top is not None and j + 1 == C - 1 and j >= 1
+                mac = Dual8x8(instance=self.dsp == "ice40_dual8", hold_b=held, acc1=top is not None, areg=areg)
                 m.submodules[f"mac_{q // 2}"] = mac
-                m.d.comb += [mac.a0.eq(cells[q].m_a), mac.b0.eq(cells[q].m_b), mac.n0.eq(cells[q].m_neg),
-                             cells[q].m_p.eq(mac.p0)]
+                m.d.comb += [mac.a0.eq(pes[i][j - 1].a_in if areg else cells[q].m_a), mac.b0.eq(cells[q].m_b),
+                             mac.n0.eq(cells[q].m_neg), cells[q].m_p.eq(mac.p0)]
                 if held:
                     m.d.comb += mac.b_load.eq(cells[q].m_load)
                 if top is not None:     # the top half adds its cell's partial sum (PE "ext_acc")
-                    m.d.comb += [mac.a1.eq(top.m_a), mac.b1.eq(top.m_b), mac.n1.eq(top.m_neg),
-                                 mac.c1.eq(top.m_c), top.m_p.eq(mac.p1), top.m_co.eq(mac.co1)]
+                    m.d.comb += [mac.a1.eq(cells[q].a_in if areg else top.m_a), mac.b1.eq(top.m_b),
+                                 mac.n1.eq(top.m_neg), mac.c1.eq(top.m_c), top.m_p.eq(mac.p1),
+                                 top.m_co.eq(mac.co1)]
 
         def delay(sig, n, name):
             prev = sig

@@ -247,12 +247,18 @@ class Dual8x8(wiring.Component):
     takes ``(c1 - a1 * b1) mod 2**16`` when ``n1``, else ``(c1 + a1 * b1) mod 2**16``, and ``co1``
     (combinational, of this cycle's operands) is that adder's carry out (``CO``): the carry of the
     sum, or NOT the borrow of the difference. The bottom half's adder has no carry output, so only
-    the top half can take the low 16 bits of a partial sum (:class:`PE` ``mul="ext_acc"``)."""
+    the top half can take the low 16 bits of a partial sum (:class:`PE` ``mul="ext_acc"``).
 
-    def __init__(self, instance: bool, hold_b: bool = False, acc1: bool = False):
+    ``areg=True``: ``a0`` and ``a1`` pass the cell's A input register (``A_REG``, reset with the
+    ``sync`` domain through ``IRSTTOP``): the products use the values of the cycle before (the
+    array feeds the last pair of a row its activations one cycle early, so the row's last
+    activation register is the cell's)."""
+
+    def __init__(self, instance: bool, hold_b: bool = False, acc1: bool = False, areg: bool = False):
         self.instance = instance
         self.hold_b = hold_b
         self.acc1 = acc1
+        self.areg = areg
         ports = {"a0": In(8), "b0": In(8), "n0": In(1), "a1": In(8), "b1": In(8), "n1": In(1),
                  "p0": Out(16), "p1": Out(16)}
         if hold_b:
@@ -265,18 +271,22 @@ class Dual8x8(wiring.Component):
         m = Module()
         if not self.instance:
             b0, b1 = self.b0, self.b1
+            a0, a1 = self.a0, self.a1
+            if self.areg:
+                a0, a1 = Signal(8, name="a0_reg"), Signal(8, name="a1_reg")
+                m.d.sync += [a0.eq(self.a0), a1.eq(self.a1)]
             if self.hold_b:
                 b0, b1 = Signal(8, name="b0_held"), Signal(8, name="b1_held")
                 with m.If(self.b_load):
                     m.d.sync += [b0.eq(self.b0), b1.eq(self.b1)]
-            m.d.comb += self.p0.eq((self.a0 * b0) ^ self.n0.replicate(16))
+            m.d.comb += self.p0.eq((a0 * b0) ^ self.n0.replicate(16))
             if self.acc1:
                 prod = Signal(16)
-                m.d.comb += [prod.eq(self.a1 * b1),
+                m.d.comb += [prod.eq(a1 * b1),
                              self.co1.eq(Mux(self.n1, prod <= self.c1, (self.c1 + prod)[16]))]
                 m.d.sync += self.p1.eq(Mux(self.n1, self.c1 - prod, self.c1 + prod)[:16])
             else:
-                m.d.comb += self.p1.eq((self.a1 * b1) ^ self.n1.replicate(16))
+                m.d.comb += self.p1.eq((a1 * b1) ^ self.n1.replicate(16))
             return m
         o = Signal(32)
         params = {f"p_{k}": v for k, v in SB_MAC16_DUAL8.items()}
@@ -286,8 +296,11 @@ class Dual8x8(wiring.Component):
         for pin in ("AHOLD", "BHOLD", "CHOLD", "DHOLD", "IRSTTOP", "IRSTBOT", "ORSTTOP", "ORSTBOT", "OLOADTOP",
                     "OLOADBOT", "OHOLDTOP", "OHOLDBOT", "CI", "ACCUMCI", "SIGNEXTIN"):
             ports[f"i_{pin}"] = 0
-        if self.hold_b or self.acc1:
+        if self.hold_b or self.acc1 or self.areg:
             ports.update(i_CLK=ClockSignal("sync"), i_CE=1)
+        if self.areg:
+            params["p_A_REG"] = 1
+            ports.update(i_IRSTTOP=ResetSignal("sync"))
         if self.hold_b:
             params["p_B_REG"] = 1
             ports.update(i_BHOLD=~self.b_load, i_IRSTBOT=ResetSignal("sync"))
