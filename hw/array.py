@@ -131,6 +131,8 @@ class SystolicArray(wiring.Component):
                     mul = "signed" if ecp5 else "dsp" if self.dsp is None else "ext"
                     if mul == "ext" and k % 2 == 1:
                         mul = "ext_acc"     # the top half of its pair's DSP: it adds the low 16 bits
+                    elif mul == "ext" and i == 0 and k + 1 < self.dsp_cells:
+                        mul = "ext_first"   # a first-row bottom half: the DSP forms +- the product
                 # row i's partial sums hold i + 1 products: exact in partial_sum_width(i + 1) bits
                 pe = PE(mul=mul, ps_width=min(ACC_WIDTH, partial_sum_width(i + 1)), ccu2c=self.dsp == "ecp5",
                         buffers=self.buffers)
@@ -152,7 +154,8 @@ class SystolicArray(wiring.Component):
                 # the inputs of the cells to its left; the row's last activation register is dead)
                 i, j = divmod(q, C)
                 areg = top is not None and j + 1 == C - 1 and j >= 1
-                mac = Dual8x8(instance=self.dsp == "ice40_dual8", hold_b=held, acc1=top is not None, areg=areg)
+                mac = Dual8x8(instance=self.dsp == "ice40_dual8", hold_b=held, acc1=top is not None, areg=areg,
+                              first0=cells[q].mul == "ext_first")
                 m.submodules[f"mac_{q // 2}"] = mac
                 m.d.comb += [mac.a0.eq(pes[i][j - 1].a_in if areg else cells[q].m_a), mac.b0.eq(cells[q].m_b),
                              mac.n0.eq(cells[q].m_neg), cells[q].m_p.eq(mac.p0)]

@@ -37,6 +37,7 @@ OPERAND_WIDTH = 9          # a zero-point-free operand: 8-bit magnitude + sign, 
 ACC_WIDTH = 32
 
 __all__ = ["ACC_WIDTH", "ICE40_ADD_OR_PASS", "MAG_WIDTH", "OPERAND_WIDTH", "PE", "SB_MAC16_ACC1", "SB_MAC16_DUAL8",
+           "SB_MAC16_FIRST0",
            "Dual8x8",
            "add_or_pass", "lut_multiply",
            "partial_sum_width", "sign_magnitude", "to_sign_magnitude", "zero_point_free"]
@@ -228,6 +229,10 @@ SB_MAC16_DUAL8 = {
 #: (``ACCUMCO ^ ADDSUBTOP`` in Yosys' model: NOT the borrow when subtracting).
 SB_MAC16_ACC1 = {"TOPOUTPUT_SELECT": 1, "TOPADDSUB_LOWERINPUT": 1, "TOPADDSUB_UPPERINPUT": 1,
                  "TOPADDSUB_CARRYSELECT": 0}
+#: :class:`Dual8x8` ``first0``: the bottom half's adder takes ``D`` = 0 and the product, adds or
+#: subtracts (``ADDSUBBOT``), into its output register ``rS`` (``BOTOUTPUT_SELECT`` = 1).
+SB_MAC16_FIRST0 = {"BOTOUTPUT_SELECT": 1, "BOTADDSUB_LOWERINPUT": 1, "BOTADDSUB_UPPERINPUT": 1,
+                   "BOTADDSUB_CARRYSELECT": 0}
 
 
 class Dual8x8(wiring.Component):
@@ -252,13 +257,19 @@ class Dual8x8(wiring.Component):
     ``areg=True``: ``a0`` and ``a1`` pass the cell's A input register (``A_REG``, reset with the
     ``sync`` domain through ``IRSTTOP``): the products use the values of the cycle before (the
     array feeds the last pair of a row its activations one cycle early, so the row's last
-    activation register is the cell's)."""
+    activation register is the cell's).
 
-    def __init__(self, instance: bool, hold_b: bool = False, acc1: bool = False, areg: bool = False):
+    ``first0=True``: the bottom half of a first-row pair (no partial sum comes in): ``p0`` is a
+    register (``rS``, reset through ``ORSTBOT``) that takes ``(0 - a0 * b0) mod 2**16`` when
+    ``n0``, else the product (:data:`SB_MAC16_FIRST0`)."""
+
+    def __init__(self, instance: bool, hold_b: bool = False, acc1: bool = False, areg: bool = False,
+                 first0: bool = False):
         self.instance = instance
         self.hold_b = hold_b
         self.acc1 = acc1
         self.areg = areg
+        self.first0 = first0
         ports = {"a0": In(8), "b0": In(8), "n0": In(1), "a1": In(8), "b1": In(8), "n1": In(1),
                  "p0": Out(16), "p1": Out(16)}
         if hold_b:
@@ -279,7 +290,12 @@ class Dual8x8(wiring.Component):
                 b0, b1 = Signal(8, name="b0_held"), Signal(8, name="b1_held")
                 with m.If(self.b_load):
                     m.d.sync += [b0.eq(self.b0), b1.eq(self.b1)]
-            m.d.comb += self.p0.eq((a0 * b0) ^ self.n0.replicate(16))
+            if self.first0:
+                prod0 = Signal(16)
+                m.d.comb += prod0.eq(a0 * b0)
+                m.d.sync += self.p0.eq(Mux(self.n0, -prod0, prod0)[:16])
+            else:
+                m.d.comb += self.p0.eq((a0 * b0) ^ self.n0.replicate(16))
             if self.acc1:
                 prod = Signal(16)
                 m.d.comb += [prod.eq(a1 * b1),
@@ -296,8 +312,11 @@ class Dual8x8(wiring.Component):
         for pin in ("AHOLD", "BHOLD", "CHOLD", "DHOLD", "IRSTTOP", "IRSTBOT", "ORSTTOP", "ORSTBOT", "OLOADTOP",
                     "OLOADBOT", "OHOLDTOP", "OHOLDBOT", "CI", "ACCUMCI", "SIGNEXTIN"):
             ports[f"i_{pin}"] = 0
-        if self.hold_b or self.acc1 or self.areg:
+        if self.hold_b or self.acc1 or self.areg or self.first0:
             ports.update(i_CLK=ClockSignal("sync"), i_CE=1)
+        if self.first0:
+            params.update({f"p_{k}": v for k, v in SB_MAC16_FIRST0.items()})
+            ports.update(i_D=Const(0, 16), i_ORSTBOT=ResetSignal("sync"))
         if self.areg:
             params["p_A_REG"] = 1
             ports.update(i_IRSTTOP=ResetSignal("sync"))
@@ -318,7 +337,7 @@ class PE(wiring.Component):
     """One weight-stationary MAC cell (see the module docstring for the contract)."""
 
     def __init__(self, mul: str = "dsp", ps_width: int = ACC_WIDTH, ccu2c: bool = False, buffers: int = 2):
-        assert mul in ("dsp", "lut", "ext", "ext_acc", "signed", "ccu2c"), mul
+        assert mul in ("dsp", "lut", "ext", "ext_acc", "ext_first", "signed", "ccu2c"), mul
         assert buffers in (1, 2), buffers
         self.mul = mul
         self.buffers = buffers      # 1: one stationary weight (``w_sel`` / ``sel_in`` unused)
@@ -338,7 +357,7 @@ class PE(wiring.Component):
             "sel_out": Out(1),
             "ps_out": Out(signed(ps_width)),
         }
-        if mul in ("ext", "ext_acc"):
+        if mul in ("ext", "ext_acc", "ext_first"):
             ports.update({"m_a": Out(MAG_WIDTH), "m_b": Out(MAG_WIDTH), "m_neg": Out(1), "m_p": In(2 * MAG_WIDTH)})
             if buffers == 1:        # the parent holds the weight's magnitude (Dual8x8(hold_b=True))
                 ports["m_load"] = Out(1)
@@ -354,7 +373,7 @@ class PE(wiring.Component):
         w0 = Signal(OPERAND_WIDTH)          # {sign, magnitude}
         w = Signal(OPERAND_WIDTH)
         common = [self.a_out.eq(self.a_in), self.a_neg_out.eq(self.a_neg)]
-        if self.mul in ("ext", "ext_acc") and self.buffers == 1:
+        if self.mul in ("ext", "ext_acc", "ext_first") and self.buffers == 1:
             # only the sign here; the magnitude loads into the DSP's register at the same edge
             with m.If(self.w_load):
                 m.d.sync += w0[MAG_WIDTH].eq(self.w_neg)
@@ -391,6 +410,16 @@ class PE(wiring.Component):
             return m
         neg = Signal()
         m.d.comb += neg.eq(self.a_neg ^ w[MAG_WIDTH])
+        if self.mul == "ext_first":
+            # a first-row cell (ps_in is 0): the DSP's register holds +- the product's low 16 bits;
+            # the sign above them is the registered neg, unless the product was 0
+            assert self.ps_width == 2 * MAG_WIDTH + 1, self.ps_width
+            held = self.buffers == 1
+            neg_r = Signal()
+            m.d.comb += [self.m_a.eq(self.a_in), self.m_b.eq(self.w_in if held else wmag), self.m_neg.eq(neg)]
+            m.d.sync += [*common, neg_r.eq(neg)]
+            m.d.comb += self.ps_out.eq(Cat(self.m_p, neg_r & (self.m_p != 0)).as_signed())
+            return m
         if self.mul == "ext_acc":
             # the DSP's register holds ps_out's low 16 bits (ps_in's +- the product, its carry out
             # m_co); the high bits here: ps_in's + the carry, or - the borrow (= m_co - 1)
