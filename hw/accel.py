@@ -926,7 +926,10 @@ class Accelerator(wiring.Component):
                 shift = (scale.get(name, 1) - 1).bit_length()
                 a = Signal(min(max(1, CB - shift), _bits(bound)), name=f"acc_{name}")     # wraps with its counter
                 inc = Mux(run, sum(terms[name]), 0) if terms[name] else 0
-                m.d.sync += a.eq(Mux(phase == cid // k_per, 0, a) + inc)
+                if cfg.in_order:    # cleared at its phase: selected after the adder (see cnt_out)
+                    m.d.sync += a.eq(Mux(phase == cid // k_per, inc, a + inc))
+                else:
+                    m.d.sync += a.eq(Mux(phase == cid // k_per, 0, a) + inc)
                 acc[cid] = a if shift == 0 else Cat(Const(0, shift), a)
                 regs.append(a)
             run_start = (state == IDLE) & self.start
@@ -948,7 +951,7 @@ class Accelerator(wiring.Component):
                 else:
                     fresh = Signal(n_beats, init=(1 << n_beats) - 1)
                     fresh_now = fresh.bit_select(phase, 1)
-                head = Mux(fresh_now, 0, rp.data)
+                head = rp.data if cfg.in_order else Mux(fresh_now, 0, rp.data)
                 m.d.comb += [rp.addr.eq(phase_next), wp.addr.eq(phase), wp.en.eq(1),
                              wp.data.eq(Cat(*cnt_out))]
                 m.d.sync += phase.eq(phase_next)
@@ -963,7 +966,13 @@ class Accelerator(wiring.Component):
                 m.d.sync += [r.eq(cnt_out[j]) for j, r in enumerate(heads)]
             for j in range(k_per):
                 pick = Array([acc.get(k_per * b + j, Const(0, 1)) for b in range(n_beats)])
-                m.d.comb += cnt_out[j].eq((heads[j] + (pick[phase] if n_beats > 1 else pick[0]))[:CB])
+                add = pick[phase] if n_beats > 1 else pick[0]
+                if cfg.in_order and n_beats > 1:
+                    # a fresh group's head reads 0: selected after the adder (on the iCE40 an
+                    # operand gated in front of a carry chain takes a LUT of its own per bit)
+                    m.d.comb += cnt_out[j].eq(Mux(fresh_now, add, heads[j] + add)[:CB])
+                else:
+                    m.d.comb += cnt_out[j].eq((heads[j] + add)[:CB])
             with m.If(run_start):          # a run starts: every counter 0
                 m.d.sync += [a.eq(0) for a in regs]
                 if n_beats > 1:
