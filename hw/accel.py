@@ -923,7 +923,9 @@ class Accelerator(wiring.Component):
                     if name in per_cycle:
                         q, rate = per_cycle[name]
                         bound = min(bound, rate * (max_cycles(cfg, q) + n_beats - 1))
-                shift = (scale.get(name, 1) - 1).bit_length()
+                unit = scale.get(name, 1)
+                assert unit & (unit - 1) == 0           # rows * cols: powers of two (hwconfig)
+                shift = (unit - 1).bit_length()
                 a = Signal(min(max(1, CB - shift), _bits(bound)), name=f"acc_{name}")     # wraps with its counter
                 inc = Mux(run, sum(terms[name]), 0) if terms[name] else 0
                 if cfg.in_order:    # cleared at its phase: selected after the adder (see cnt_out)
