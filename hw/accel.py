@@ -881,9 +881,21 @@ class Accelerator(wiring.Component):
 
         # ---------------------------------------------------------------- counters at completion
         events = {c: [] for c in CNT}
+        # in order (``in_order``): events count as they pass (bounds[name]: the most the terms can
+        # add in n_beats consecutive cycles; scale[name]: the unit an accumulator counts in)
+        bounds = {c: 0 for c in CNT}
+        scale = {}
 
-        def add_event(name, cond, value):
+        def add_event(name, cond, value, window=None):
+            """``value`` at ``cond``; ``window`` (in order): the most this term adds in ``n_beats``
+            consecutive cycles."""
             events[name].append(Mux(cond, value, 0))
+            if window is not None:
+                bounds[name] += window
+
+        def every(cycles: int) -> int:
+            """How often an event at most ``cycles`` cycles apart can occur in ``n_beats`` cycles."""
+            return (n_beats - 1) // max(1, cycles) + 1
 
         def count_events():
             """The counters, once every event is known. The ``counter_bits``-wide values (they wrap
@@ -896,7 +908,7 @@ class Accelerator(wiring.Component):
             host reads (``cnt_id`` / ``cnt_data``) with no 64-bit multiplexer."""
             run = state == RUN
             terms = dict(events, cycles=[Mux(counting, 1, 0)])
-            acc = {}
+            acc, regs = {}, []
             # a counter of one engine's instructions: those completing in any n_beats consecutive
             # cycles ran one after another, within max_cycles + n_beats - 1 cycles, and add at most
             # `rate` per cycle they ran (busy: 1; macs: one line of rows * cols a step; DMA bytes:
@@ -906,14 +918,28 @@ class Accelerator(wiring.Component):
                          "vector_busy": ("vector", 1), "macs": ("compute", R * C),
                          "dma_load_bytes": ("load", dpc), "dma_store_bytes": ("store", dpc)}
             for name, cid in CNT.items():
-                bound = n_beats * sum((1 << len(t)) - 1 for t in terms[name])
-                if name in per_cycle:
-                    q, rate = per_cycle[name]
-                    bound = min(bound, rate * (max_cycles(cfg, q) + n_beats - 1))
-                a = Signal(min(CB, _bits(bound)), name=f"acc_{name}")     # wraps with its counter
+                if cfg.in_order:
+                    # events counted as they pass: a few bits (the terms' own bounds); a counter
+                    # with no terms (the stall counters: 0 in order) has no accumulator
+                    if not terms[name]:
+                        continue
+                    bound = bounds[name] if name != "cycles" else n_beats
+                else:
+                    bound = n_beats * sum((1 << len(t)) - 1 for t in terms[name])
+                    if name in per_cycle:
+                        q, rate = per_cycle[name]
+                        bound = min(bound, rate * (max_cycles(cfg, q) + n_beats - 1))
+                unit = scale.get(name, 1)
+                assert unit & (unit - 1) == 0           # rows * cols: powers of two (hwconfig)
+                shift = (unit - 1).bit_length()
+                a = Signal(min(max(1, CB - shift), _bits(bound)), name=f"acc_{name}")     # wraps with its counter
                 inc = Mux(run, sum(terms[name]), 0) if terms[name] else 0
-                m.d.sync += a.eq(Mux(phase == cid // k_per, 0, a) + inc)
-                acc[cid] = a
+                if cfg.in_order:    # cleared at its phase: selected after the adder (see cnt_out)
+                    m.d.sync += a.eq(Mux(phase == cid // k_per, inc, a + inc))
+                else:
+                    m.d.sync += a.eq(Mux(phase == cid // k_per, 0, a) + inc)
+                acc[cid] = a if shift == 0 else Cat(Const(0, shift), a)
+                regs.append(a)
             run_start = (state == IDLE) & self.start
             if n_beats > 1:
                 # the ring in block RAM: entry b holds group b (counters k*b .. k*b + k - 1), read
@@ -925,31 +951,50 @@ class Accelerator(wiring.Component):
                 wp = ring_mem.write_port()
                 phase_next = Signal.like(phase)
                 m.d.comb += phase_next.eq(Mux(run_start | (phase == n_beats - 1), 0, phase + 1))
-                fresh = Signal(n_beats, init=(1 << n_beats) - 1)
-                head = Mux(fresh.bit_select(phase, 1), 0, rp.data)
+                if cfg.in_order:
+                    # the phase restarts at 0 with the run, so a group is fresh exactly in the
+                    # ring's first round: one bit (cleared at the last phase)
+                    fresh = Signal(init=1)
+                    fresh_now = fresh
+                else:
+                    fresh = Signal(n_beats, init=(1 << n_beats) - 1)
+                    fresh_now = fresh.bit_select(phase, 1)
+                head = rp.data if cfg.in_order else Mux(fresh_now, 0, rp.data)
                 m.d.comb += [rp.addr.eq(phase_next), wp.addr.eq(phase), wp.en.eq(1),
                              wp.data.eq(Cat(*cnt_out))]
-                m.d.sync += [phase.eq(phase_next), fresh.bit_select(phase, 1).eq(0)]
+                m.d.sync += phase.eq(phase_next)
+                if cfg.in_order:
+                    with m.If(phase == n_beats - 1):
+                        m.d.sync += fresh.eq(0)
+                else:
+                    m.d.sync += fresh.bit_select(phase, 1).eq(0)
                 heads = [head[CB * j:CB * j + CB] for j in range(k_per)]
             else:
                 heads = [Signal(CB, name=f"ring{j}") for j in range(k_per)]
                 m.d.sync += [r.eq(cnt_out[j]) for j, r in enumerate(heads)]
             for j in range(k_per):
                 pick = Array([acc.get(k_per * b + j, Const(0, 1)) for b in range(n_beats)])
-                m.d.comb += cnt_out[j].eq((heads[j] + (pick[phase] if n_beats > 1 else pick[0]))[:CB])
+                add = pick[phase] if n_beats > 1 else pick[0]
+                if cfg.in_order and n_beats > 1:
+                    # a fresh group's head reads 0: selected after the adder (on the iCE40 an
+                    # operand gated in front of a carry chain takes a LUT of its own per bit)
+                    m.d.comb += cnt_out[j].eq(Mux(fresh_now, add, heads[j] + add)[:CB])
+                else:
+                    m.d.comb += cnt_out[j].eq((heads[j] + add)[:CB])
             with m.If(run_start):          # a run starts: every counter 0
-                m.d.sync += [a.eq(0) for a in acc.values()]
+                m.d.sync += [a.eq(0) for a in regs]
                 if n_beats > 1:
-                    m.d.sync += fresh.eq((1 << n_beats) - 1)
+                    m.d.sync += fresh.eq((1 << len(fresh)) - 1)
                 else:
                     m.d.sync += [r.eq(0) for r in heads]
 
         # cycles: every cycle of the run but the one that ends it
         counting = (state == RUN) & ~halt & ~(finished & ~any_busy & ~any_queued)
         # the stall counters count each stall cycle as it passes (docs/isa.md, the queue model)
-        add_event("fetch_stall", fetch_stall, 1)
-        for q, e in enumerate(engines):
-            add_event(f"{QUEUES[q]}_token_stall", e.waiting, 1)
+        if not in_order:    # in order there are no token or fetch stalls (docs/isa.md): no terms
+            add_event("fetch_stall", fetch_stall, 1)
+            for q, e in enumerate(engines):
+                add_event(f"{QUEUES[q]}_token_stall", e.waiting, 1)
 
         path = _DmaPath(m, cfg, self, phase, n_beats, k_per)
         no = Const(0, 1)
@@ -1007,12 +1052,30 @@ class Accelerator(wiring.Component):
             path.store(dma, dw, F, is_store, is_rdperf, rs)
             path.load(dw, F, is_load, wl, mems, addr=path.addr)
             lv, sv = dma.views["load"], dma.views["store"]
-            add_event("load_busy", lv.complete, dma.cycles)
-            add_event("store_busy", sv.complete, dma.cycles)
-            add_event("dma_load_bytes", dma.complete & is_load, dw.bytes)
-            add_event("dma_store_bytes", dma.complete & is_store, dw.bytes)
-            add_event("dma_store_bytes", dma.complete & is_rdperf, 8 * N_COUNTERS)
-            add_event("dma_latency", dma.complete & (is_box | is_rdperf), L)
+            if in_order:
+                # as they pass: a busy cycle, a data line's bytes at its end (a line of n bytes
+                # takes >= n / dma_bytes_per_cycle steps); RDPERF's own events at its completion
+                # (it samples only completed instructions: its busy cycles, bytes and latency are
+                # constants of the ISA)
+                rd_cycles = L + path.perf_cycles
+                beats_max = max(1, _ceil(cfg.line_elems * max(ELEMENT_BYTES.values()), dpc))
+                line_bytes = Mux(dw.line_end & dw.data_line, dw.nbytes, 0)
+                byte_window = dpc * (n_beats + beats_max - 1)
+                add_event("load_busy", lv.active, 1, n_beats)
+                add_event("store_busy", sv.active & ~is_rdperf, 1, n_beats)
+                add_event("store_busy", sv.complete & is_rdperf, rd_cycles, rd_cycles * every(rd_cycles))
+                add_event("dma_load_bytes", is_load, line_bytes, byte_window)
+                add_event("dma_store_bytes", is_store, line_bytes, byte_window)
+                add_event("dma_store_bytes", dma.complete & is_rdperf, 8 * N_COUNTERS,
+                          8 * N_COUNTERS * every(rd_cycles))
+                add_event("dma_latency", dma.complete & (is_box | is_rdperf), L, L * every(L + 1))
+            else:
+                add_event("load_busy", lv.complete, dma.cycles)
+                add_event("store_busy", sv.complete, dma.cycles)
+                add_event("dma_load_bytes", dma.complete & is_load, dw.bytes)
+                add_event("dma_store_bytes", dma.complete & is_store, dw.bytes)
+                add_event("dma_store_bytes", dma.complete & is_rdperf, 8 * N_COUNTERS)
+                add_event("dma_latency", dma.complete & (is_box | is_rdperf), L)
 
         # ---------------------------------------------------------------- GEMM engine (compute queue)
         w = ge.word
@@ -1162,8 +1225,13 @@ class Accelerator(wiring.Component):
             wg_acc.addr.eq(accw.cur), wg_acc.data.eq(gsum),
             wg_acc.en.eq(gwrite.replicate(len(wg_acc.en))),
         ]
-        add_event("array_busy", ge.complete & is_gemm, ge.cycles)
-        add_event("macs", ge.complete & is_gemm, macs)
+        if cfg.in_order:    # as they pass: a busy cycle, a streamed line (rows * cols MACs)
+            add_event("array_busy", gact, 1, n_beats)
+            add_event("macs", streaming, 1, n_beats)
+            scale["macs"] = R * C
+        else:
+            add_event("array_busy", ge.complete & is_gemm, ge.cycles)
+            add_event("macs", ge.complete & is_gemm, macs)
 
         # ---------------------------------------------------------------- vector engine (vector queue)
         # hw/vecengine.py: driven by the vector queue's engine skeleton, on its own scratchpad ports
@@ -1187,10 +1255,13 @@ class Accelerator(wiring.Component):
             m.d.comb += [mems[s].read_hold(p).eq(vu.hold) for s, p in (("ACT", rv["ACT"]), ("ACT", rv2),
                                                                        ("ACC", rv["ACC"]))]
             m.d.comb += mems["VEC"].read_hold(rv["VEC"]).eq(vu.vhold)
-        add_event("vector_busy", ve.complete & is_vec, ve.cycles)
-
-        for q, e in enumerate(engines):
-            add_event("instructions", e.complete, 1)
+        if cfg.in_order:
+            add_event("vector_busy", ve.active & is_vec, 1, n_beats)
+            add_event("instructions", ex.complete, 1, n_beats)
+        else:
+            add_event("vector_busy", ve.complete & is_vec, ve.cycles)
+            for q, e in enumerate(engines):
+                add_event("instructions", e.complete, 1)
 
         # a scratchpad bank wrote the line a reader needed in the same cycle since the run started
         # (undefined on the FPGA: BankedScratchpad); every RTL run checks it stays 0
