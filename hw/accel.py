@@ -90,7 +90,7 @@ from .array import SystolicArray
 from .decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder, fault_code, field, opcode_of
 from .extmem import ExtMemory, counters_per_beat, load_port_bytes, rdperf_split, store_port_bytes, word_bytes
 from .scratchpad import BankedScratchpad
-from .vecengine import VectorEngine
+from .vecengine import VectorEngine, _Walk, walk_bits
 
 __all__ = ["Accelerator", "SimTop"]
 
@@ -683,16 +683,24 @@ class Accelerator(wiring.Component):
         mems = {}
         for s in SPACE_ENUM:
             # (a line of more than one DMA beat is written element by element: _DmaPath.load)
+            # (in order: one write bus and one read bus per lane, see BankedScratchpad's exclusive)
             m.submodules[f"sp_{s.lower()}"] = mems[s] = BankedScratchpad(cfg.lines(s), widths[s], cfg.banks(s),
-                                                                         name=f"sp_{s.lower()}")
+                                                                         name=f"sp_{s.lower()}",
+                                                                         exclusive=cfg.in_order)
         # logical ports per space: ACT 2 writes (load, vector) + 4 reads (GEMM, VEC src, VEC src2,
         # store); ACC 3 writes (load, GEMM, vector) + 3 reads; WGT and VEC 1 write (load) + 2 reads
+        if cfg.in_order:
+            # the GEMM's 128 distinct bits outermost on ACC's write bus: the load's and the
+            # vector engine's lines repeat one 32-bit value, so the multiplexer between them is
+            # one element wide
+            wg_acc = mems["ACC"].write_port("gemm")                           # GEMM engine
         wl = {s: mems[s].write_port("load") for s in SPACE_ENUM}              # load engine
-        wg_acc = mems["ACC"].write_port("gemm")                               # GEMM engine
+        if not cfg.in_order:
+            wg_acc = mems["ACC"].write_port("gemm")                           # GEMM engine
         wv = {s: mems[s].write_port("vec") for s in ("ACT", "ACC")}           # vector engine
         rg = {s: mems[s].read_port("gemm") for s in ("ACT", "WGT", "ACC")}    # GEMM engine
         rv = {s: mems[s].read_port("vec") for s in ("ACT", "ACC", "VEC")}     # vector engine
-        rv2 = mems["ACT"].read_port("vec2")                                   # VEC second source
+        rv2 = mems["ACT"].read_port("vec2", lane=1)                           # VEC second source
         rs = {s: mems[s].read_port("store") for s in SPACE_ENUM}              # store engine
 
         # ---------------------------------------------------------------- control, fetch, queues
@@ -1085,8 +1093,23 @@ class Accelerator(wiring.Component):
         with m.If(ge.active):
             m.d.sync += macs_r.eq(macs)
         # activations: the walker runs on across tiles (tile t's base is act + t*ny*act_ys)
-        act_w = _Walker(m, "gact", _bits(cfg.lines("ACT") - 1), gstart, G["act"], G["nx"], G["act_xs"], G["act_ys"])
-        m.d.comb += act_w.advance.eq(streaming)
+        if in_order:
+            # One instruction at a time: the GEMM's two walks are the VEC's destination and source
+            # walks (the same registers and adders, hw/vecengine.py's _Walk): their base / stride
+            # fields lie at the same bits of the word, so only advance / last are picked. The GEMM's
+            # x positions are the stream's (px while streaming) and the results' (ox).
+            for gn, vn in (("act", "dst"), ("act_xs", "dst_xs"), ("act_ys", "dst_ys"), ("acc", "src"),
+                           ("acc_xs", "src_xs"), ("acc_ys", "src_ys"), ("nx", "nx")):
+                assert LAYOUT["GEMM"]["fields"][gn] == LAYOUT["VEC"]["fields"][vn], (gn, vn)
+            wk_restart = ge.start | ve.start
+            wk_adv = {k: Signal(name=f"wk_{k}_adv") for k in ("dst", "src")}
+            wk_last = {k: Signal(name=f"wk_{k}_last") for k in ("dst", "src")}
+            act_w = _Walk(m, "wk_dst", walk_bits(cfg), wk_restart, G["act"], G["act_xs"], G["act_ys"],
+                          wk_adv["dst"], wk_last["dst"])
+        else:
+            act_w = _Walker(m, "gact", _bits(cfg.lines("ACT") - 1), gstart, G["act"], G["nx"], G["act_xs"],
+                            G["act_ys"])
+            m.d.comb += act_w.advance.eq(streaming)
         # weights: tile 0 in steps 0..rows-1, tile t+1 in the first rows steps of tile t's slot
         wcnt_r = Signal(_bits(MAX_KTILES * R))
         wcnt = wcnt_r
@@ -1130,8 +1153,14 @@ class Accelerator(wiring.Component):
                              otile_r.eq(otile + olast)]
         with m.If(ge.complete):
             m.d.sync += [r.eq(0) for r in (tpos_r, tidx_r, dcnt_r, macs_r, wcnt_r, ox_r, oy_r, otile_r)]
-        accw = _Walker(m, "gacc", _bits(cfg.lines("ACC") - 1), gstart, G["acc"], G["nx"], G["acc_xs"], G["acc_ys"], wrap=olast)
-        m.d.comb += accw.advance.eq(gwrite)
+        if in_order:
+            accw = _Walk(m, "wk_src", walk_bits(cfg), wk_restart, G["acc"], G["acc_xs"], G["acc_ys"],
+                         wk_adv["src"], wk_last["src"], wrap=is_gemm & olast)
+        else:
+            accw = _Walker(m, "gacc", _bits(cfg.lines("ACC") - 1), gstart, G["acc"], G["nx"], G["acc_xs"],
+                           G["acc_ys"], wrap=olast)
+            m.d.comb += accw.advance.eq(gwrite)
+        ab = _bits(cfg.lines("ACC") - 1)
         old = rg["ACC"].data
         use_old = G["accumulate"] | (otile != 0)
         if self.array_dsp == "ecp5":
@@ -1152,7 +1181,7 @@ class Accelerator(wiring.Component):
             # the cycles before that tile's result (a slot lasts >= rows steps), so the read that
             # meets the write is never used (the block RAM leaves it undefined: BankedScratchpad)
             rg["ACC"].valid.eq(gact & gn_any & (G["accumulate"] | (G["kt"] != 0))
-                               & ~(gwrite & (accw.nxt == accw.cur))),
+                               & ~(gwrite & (accw.nxt[:ab] == accw.cur[:ab]))),
             wg_acc.addr.eq(accw.cur), wg_acc.data.eq(gsum),
             wg_acc.en.eq(gwrite.replicate(len(wg_acc.en))),
         ]
@@ -1161,7 +1190,12 @@ class Accelerator(wiring.Component):
 
         # ---------------------------------------------------------------- vector engine (vector queue)
         # hw/vecengine.py: driven by the vector queue's engine skeleton, on its own scratchpad ports
-        m.submodules.vec = vu = VectorEngine(cfg)
+        m.submodules.vec = vu = VectorEngine(cfg, shared_walks=in_order)
+        if in_order:
+            # the shared walks (see the GEMM engine): the running instruction's advance / last
+            m.d.comb += [vu.dst_cur.eq(act_w.cur), vu.src_cur.eq(accw.cur),
+                         wk_adv["dst"].eq(streaming | vu.dst_adv), wk_last["dst"].eq(Mux(is_gemm, px_last, vu.dst_last)),
+                         wk_adv["src"].eq(gwrite | vu.src_adv), wk_last["src"].eq(Mux(is_gemm, ox_last, vu.src_last))]
         is_vec = field(ve.word, "NOP", "opcode") == opcode_of("VEC")
         ve.set_last(m, vu.last)
         m.d.comb += [
