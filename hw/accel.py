@@ -1048,8 +1048,10 @@ class Accelerator(wiring.Component):
         py_r = Signal(8)
         son_r = Signal()
         tfirst = tpos == 0
-        px = Mux(tfirst, 0, px_r)
-        py = Mux(tfirst, 0, py_r)
+        # (in order px / py are also the VEC's read-side line counters: they clear in a GEMM only)
+        pclr = (tfirst & is_gemm) if in_order else tfirst
+        px = Mux(pclr, 0, px_r)
+        py = Mux(pclr, 0, py_r)
         son = Mux(tfirst, gn_any, son_r)
         px_last = px + 1 >= G["nx"]
         s_last = son & px_last & (py + 1 >= G["ny"])
@@ -1058,8 +1060,9 @@ class Accelerator(wiring.Component):
             # weights in rows steps; tpos counts those steps, `snf` is 0 in a slot's first step
             snf_r = Signal()
             tfirst = ~snf_r
-            px = Mux(tfirst, 0, px_r)
-            py = Mux(tfirst, 0, py_r)
+            pclr = (tfirst & is_gemm) if in_order else tfirst
+            px = Mux(pclr, 0, px_r)
+            py = Mux(pclr, 0, py_r)
             son = Mux(tfirst, gn_any, son_r)
             px_last = px + 1 >= G["nx"]
             s_last = son & px_last & (py + 1 >= G["ny"])
@@ -1105,7 +1108,7 @@ class Accelerator(wiring.Component):
             wk_adv = {k: Signal(name=f"wk_{k}_adv") for k in ("dst", "src")}
             wk_last = {k: Signal(name=f"wk_{k}_last") for k in ("dst", "src")}
             act_w = _Walk(m, "wk_dst", walk_bits(cfg), wk_restart, G["act"], G["act_xs"], G["act_ys"],
-                          wk_adv["dst"], wk_last["dst"])
+                          wk_adv["dst"], wk_last["dst"], load=~ex.active)
         else:
             act_w = _Walker(m, "gact", _bits(cfg.lines("ACT") - 1), gstart, G["act"], G["nx"], G["act_xs"],
                             G["act_ys"])
@@ -1155,7 +1158,7 @@ class Accelerator(wiring.Component):
             m.d.sync += [r.eq(0) for r in (tpos_r, tidx_r, dcnt_r, macs_r, wcnt_r, ox_r, oy_r, otile_r)]
         if in_order:
             accw = _Walk(m, "wk_src", walk_bits(cfg), wk_restart, G["acc"], G["acc_xs"], G["acc_ys"],
-                         wk_adv["src"], wk_last["src"], wrap=is_gemm & olast)
+                         wk_adv["src"], wk_last["src"], wrap=is_gemm & olast, load=~ex.active)
         else:
             accw = _Walker(m, "gacc", _bits(cfg.lines("ACC") - 1), gstart, G["acc"], G["nx"], G["acc_xs"],
                            G["acc_ys"], wrap=olast)
@@ -1192,10 +1195,21 @@ class Accelerator(wiring.Component):
         # hw/vecengine.py: driven by the vector queue's engine skeleton, on its own scratchpad ports
         m.submodules.vec = vu = VectorEngine(cfg, shared_walks=in_order)
         if in_order:
-            # the shared walks (see the GEMM engine): the running instruction's advance / last
+            # the shared walks and line counters (see the GEMM engine): the GEMM's stream position
+            # (px, py) is the VEC's read side (x, y), its results' x (ox) the VEC's write side x;
+            # the walks move with the running instruction's advance, to the next row at its last
             m.d.comb += [vu.dst_cur.eq(act_w.cur), vu.src_cur.eq(accw.cur),
-                         wk_adv["dst"].eq(streaming | vu.dst_adv), wk_last["dst"].eq(Mux(is_gemm, px_last, vu.dst_last)),
-                         wk_adv["src"].eq(gwrite | vu.src_adv), wk_last["src"].eq(Mux(is_gemm, ox_last, vu.src_last))]
+                         vu.rx_last.eq(px_last), vu.rline_last.eq(px_last & (py + 1 >= G["ny"])),
+                         vu.wx_last.eq(ox_last),
+                         wk_adv["dst"].eq(streaming | vu.dst_adv), wk_last["dst"].eq(Mux(is_gemm, px_last, ox_last)),
+                         wk_adv["src"].eq(gwrite | vu.src_adv), wk_last["src"].eq(Mux(is_gemm, ox_last, px_last))]
+            with m.If(~ex.active):
+                m.d.sync += [px_r.eq(0), py_r.eq(0), ox_r.eq(0)]
+            with m.Else():
+                with m.If(vu.src_adv):
+                    m.d.sync += [px_r.eq(Mux(px_last, 0, px + 1)), py_r.eq(py + px_last)]
+                with m.If(vu.dst_adv):          # (in the same cycle as a read side's advance, too)
+                    m.d.sync += ox_r.eq(Mux(ox_last, 0, ox + 1))
         is_vec = field(ve.word, "NOP", "opcode") == opcode_of("VEC")
         ve.set_last(m, vu.last)
         m.d.comb += [

@@ -68,8 +68,12 @@ class VectorEngine(wiring.Component):
             ports.update({"wact_mask": Out(C), "wacc_mask": Out(C), "hold": Out(1), "vhold": Out(1)})
         if shared_walks:
             wb = walk_bits(cfg)
-            ports.update({"src_cur": In(wb), "src_adv": Out(1), "src_last": Out(1),
-                          "dst_cur": In(wb), "dst_adv": Out(1), "dst_last": Out(1)})
+            # the line counters too: the read side's x / y (``rx_last``: its x loop's last line,
+            # ``rline_last``: the last line) and the write side's x (``wx_last``) count in the
+            # accelerator's registers, which clear while it is idle and move with ``src_adv`` /
+            # ``dst_adv``
+            ports.update({"src_cur": In(wb), "src_adv": Out(1), "dst_cur": In(wb), "dst_adv": Out(1),
+                          "rx_last": In(1), "rline_last": In(1), "wx_last": In(1)})
         super().__init__(ports)
 
     def elaborate(self, platform):
@@ -115,14 +119,19 @@ class VectorEngine(wiring.Component):
         pcnt = Mux(vstart, 0, pcnt_r)
         in_params = pcnt < P
         # the read phase ends with the last line's last step (x / y line counters, no product)
-        vlx_r = Signal(8)
-        vly_r = Signal(8)
-        rdone_r = Signal()
-        vlx = Mux(vstart, 0, vlx_r)
-        vly = Mux(vstart, 0, vly_r)
-        rdone = Mux(vstart, (V["nx"] == 0) | (V["ny"] == 0), rdone_r)
-        vlx_last = vlx + 1 >= V["nx"]
-        vlast_line = vlx_last & (vly + 1 >= V["ny"])
+        if self.shared_walks:                         # (the accelerator's x / y)
+            rdone_r = Signal()
+            rdone = Mux(vstart, (V["nx"] == 0) | (V["ny"] == 0), rdone_r)
+            vlx_last, vlast_line = self.rx_last, self.rline_last
+        else:
+            vlx_r = Signal(8)
+            vly_r = Signal(8)
+            rdone_r = Signal()
+            vlx = Mux(vstart, 0, vlx_r)
+            vly = Mux(vstart, 0, vly_r)
+            rdone = Mux(vstart, (V["nx"] == 0) | (V["ny"] == 0), rdone_r)
+            vlx_last = vlx + 1 >= V["nx"]
+            vlast_line = vlx_last & (vly + 1 >= V["ny"])
         vparam_phase = self.active & is_vec & in_params
         vread_phase = self.active & is_vec & ~in_params & ~rdone
         vcomp = Signal()      # a lane-group step is computed this cycle (from the data read last step)
@@ -172,10 +181,13 @@ class VectorEngine(wiring.Component):
         vtail = Mux(vstart, 0, vtail_r)
         in_tail = ~in_params & rdone
         with m.If(self.active):
-            m.d.sync += [vlx_r.eq(vlx), vly_r.eq(vly), rdone_r.eq(rdone | (radv & vlast_line)),
-                         vtail_r.eq(Mux(in_tail, vtail + 1, 0))]
-            with m.If(radv):
-                m.d.sync += [vlx_r.eq(Mux(vlx_last, 0, vlx + 1)), vly_r.eq(vly + vlx_last)]
+            if self.shared_walks:
+                m.d.sync += [rdone_r.eq(rdone | (radv & vlast_line)), vtail_r.eq(Mux(in_tail, vtail + 1, 0))]
+            else:
+                m.d.sync += [vlx_r.eq(vlx), vly_r.eq(vly), rdone_r.eq(rdone | (radv & vlast_line)),
+                             vtail_r.eq(Mux(in_tail, vtail + 1, 0))]
+                with m.If(radv):
+                    m.d.sync += [vlx_r.eq(Mux(vlx_last, 0, vlx + 1)), vly_r.eq(vly + vlx_last)]
         m.d.comb += self.last.eq(Mux(is_vec, in_tail & (vtail == L - 1), 1))
         # source lines; src2 and the SUMW destination read walk the destination's strides from
         # their bases (one offset walker); the destination write walks behind
@@ -183,10 +195,11 @@ class VectorEngine(wiring.Component):
         aw = max(cfg.lines(sp) for sp in ("ACT", "ACC")).bit_length()
         if self.shared_walks:
             src_cur = self.src_cur
-            m.d.comb += [self.src_adv.eq(radv), self.src_last.eq(vlx_last)]
+            m.d.comb += self.src_adv.eq(radv)
         else:
             src_cur = _Walk(m, "vsrc", aw, vstart, V["src"], V["src_xs"], V["src_ys"], radv, vlx_last).cur
-        rel_w = _Walk(m, "vrel", aw, vstart, Const(0, aw), V["dst_xs"], V["dst_ys"], radv, vlx_last)
+        rel_w = _Walk(m, "vrel", aw, vstart, Const(0, aw), V["dst_xs"], V["dst_ys"], radv, vlx_last,
+                      load=~self.active if self.shared_walks else None)
         # The LUT reads its table memory synchronously (block RAM) when vector_latency leaves the
         # one extra step this costs: its results land one step after the other functions'.
         lut_sync = L >= 2
@@ -207,14 +220,14 @@ class VectorEngine(wiring.Component):
             m.d.sync += wr.eq(vwrite & self.active)
         else:
             wr = vwrite
-        wx_r = Signal(8)                              # the write side's own x count
-        wx = Mux(vstart, 0, wx_r)
-        wx_last = wx + 1 >= V["nx"]
-        m.d.sync += wx_r.eq(Mux(wr, Mux(wx_last, 0, wx + 1), wx))
         if self.shared_walks:
             dst_cur = self.dst_cur
-            m.d.comb += [self.dst_adv.eq(wr & self.active & is_vec), self.dst_last.eq(wx_last)]
+            m.d.comb += self.dst_adv.eq(wr & self.active & is_vec)
         else:
+            wx_r = Signal(8)                          # the write side's own x count
+            wx = Mux(vstart, 0, wx_r)
+            wx_last = wx + 1 >= V["nx"]
+            m.d.sync += wx_r.eq(Mux(wr, Mux(wx_last, 0, wx + 1), wx))
             dst_cur = _Walk(m, "vdstw", aw, vstart, V["dst"], V["dst_xs"], V["dst_ys"], wr, wx_last).cur
 
         # ---- parameter slots (see the module docstring)
@@ -551,12 +564,20 @@ class _Walk:
     ``advance`` moves to the next line, to the next row when ``last`` (the x loop's end), or back
     to the base when ``wrap`` (given: the GEMM's next K tile); ``nxt`` is the line it moves to."""
 
-    def __init__(self, m: Module, name: str, width: int, restart, base, xs, ys, advance, last, wrap=None):
+    def __init__(self, m: Module, name: str, width: int, restart, base, xs, ys, advance, last, wrap=None,
+                 load=None):
         cur_r = Signal(width, name=f"{name}_cur")
         row_r = Signal(width, name=f"{name}_row")
         self.cur = Signal(width, name=f"{name}_curc")
         row = Signal(width, name=f"{name}_rowc")
-        m.d.comb += [self.cur.eq(Mux(restart, base, cur_r)), row.eq(Mux(restart, base, row_r))]
+        if load is None:
+            m.d.comb += [self.cur.eq(Mux(restart, base, cur_r)), row.eq(Mux(restart, base, row_r))]
+        else:
+            # ``load`` (no ``restart``): the registers take the base in every cycle in which it holds
+            # (the in-order core while idle, its next instruction already on the instruction port:
+            # at least one such cycle comes before every start), so no multiplexer in front of the
+            # adders
+            m.d.comb += [self.cur.eq(cur_r), row.eq(row_r)]
         nrow = (row + ys)[:width]
         if wrap is None:
             self.nxt = Mux(last, nrow, self.cur + xs)
@@ -564,10 +585,16 @@ class _Walk:
         else:
             self.nxt = Mux(wrap, base, Mux(last, nrow, self.cur + xs))
             nrow_r = Mux(wrap, base, Mux(last, nrow, row))
-        with m.If(advance):
-            m.d.sync += [cur_r.eq(self.nxt), row_r.eq(nrow_r)]
-        with m.Else():
-            m.d.sync += [cur_r.eq(self.cur), row_r.eq(row)]
+        if load is not None:
+            with m.If(load):
+                m.d.sync += [cur_r.eq(base), row_r.eq(base)]
+            with m.Elif(advance):
+                m.d.sync += [cur_r.eq(self.nxt), row_r.eq(nrow_r)]
+        else:
+            with m.If(advance):
+                m.d.sync += [cur_r.eq(self.nxt), row_r.eq(nrow_r)]
+            with m.Else():
+                m.d.sync += [cur_r.eq(self.cur), row_r.eq(row)]
 
 
 def _mag_piece(m: Module, v, s, idx, w: int, name: str):
