@@ -91,7 +91,7 @@ from .decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder, fault_code, field, opco
 from .extmem import ExtMemory, counters_per_beat, load_port_bytes, rdperf_split, store_port_bytes, word_bytes
 from .pe import add_or_pass
 from .scratchpad import BankedScratchpad
-from .vecengine import VectorEngine
+from .vecengine import VectorEngine, _Walk, walk_bits
 
 __all__ = ["Accelerator", "SimTop"]
 
@@ -684,16 +684,24 @@ class Accelerator(wiring.Component):
         mems = {}
         for s in SPACE_ENUM:
             # (a line of more than one DMA beat is written element by element: _DmaPath.load)
+            # (in order: one write bus and one read bus per lane, see BankedScratchpad's exclusive)
             m.submodules[f"sp_{s.lower()}"] = mems[s] = BankedScratchpad(cfg.lines(s), widths[s], cfg.banks(s),
-                                                                         name=f"sp_{s.lower()}")
+                                                                         name=f"sp_{s.lower()}",
+                                                                         exclusive=cfg.in_order)
         # logical ports per space: ACT 2 writes (load, vector) + 4 reads (GEMM, VEC src, VEC src2,
         # store); ACC 3 writes (load, GEMM, vector) + 3 reads; WGT and VEC 1 write (load) + 2 reads
+        if cfg.in_order:
+            # the GEMM's 128 distinct bits outermost on ACC's write bus: the load's and the
+            # vector engine's lines repeat one 32-bit value, so the multiplexer between them is
+            # one element wide
+            wg_acc = mems["ACC"].write_port("gemm")                           # GEMM engine
         wl = {s: mems[s].write_port("load") for s in SPACE_ENUM}              # load engine
-        wg_acc = mems["ACC"].write_port("gemm")                               # GEMM engine
+        if not cfg.in_order:
+            wg_acc = mems["ACC"].write_port("gemm")                           # GEMM engine
         wv = {s: mems[s].write_port("vec") for s in ("ACT", "ACC")}           # vector engine
         rg = {s: mems[s].read_port("gemm") for s in ("ACT", "WGT", "ACC")}    # GEMM engine
         rv = {s: mems[s].read_port("vec") for s in ("ACT", "ACC", "VEC")}     # vector engine
-        rv2 = mems["ACT"].read_port("vec2")                                   # VEC second source
+        rv2 = mems["ACT"].read_port("vec2", lane=1)                           # VEC second source
         rs = {s: mems[s].read_port("store") for s in SPACE_ENUM}              # store engine
 
         # ---------------------------------------------------------------- control, fetch, queues
@@ -1109,8 +1117,10 @@ class Accelerator(wiring.Component):
         py_r = Signal(8)
         son_r = Signal()
         tfirst = tpos == 0
-        px = Mux(tfirst, 0, px_r)
-        py = Mux(tfirst, 0, py_r)
+        # (in order px / py are also the VEC's read-side line counters: they clear in a GEMM only)
+        pclr = (tfirst & is_gemm) if in_order else tfirst
+        px = Mux(pclr, 0, px_r)
+        py = Mux(pclr, 0, py_r)
         son = Mux(tfirst, gn_any, son_r)
         px_last = px + 1 >= G["nx"]
         s_last = son & px_last & (py + 1 >= G["ny"])
@@ -1119,8 +1129,9 @@ class Accelerator(wiring.Component):
             # weights in rows steps; tpos counts those steps, `snf` is 0 in a slot's first step
             snf_r = Signal()
             tfirst = ~snf_r
-            px = Mux(tfirst, 0, px_r)
-            py = Mux(tfirst, 0, py_r)
+            pclr = (tfirst & is_gemm) if in_order else tfirst
+            px = Mux(pclr, 0, px_r)
+            py = Mux(pclr, 0, py_r)
             son = Mux(tfirst, gn_any, son_r)
             px_last = px + 1 >= G["nx"]
             s_last = son & px_last & (py + 1 >= G["ny"])
@@ -1154,8 +1165,23 @@ class Accelerator(wiring.Component):
         with m.If(ge.active):
             m.d.sync += macs_r.eq(macs)
         # activations: the walker runs on across tiles (tile t's base is act + t*ny*act_ys)
-        act_w = _Walker(m, "gact", _bits(cfg.lines("ACT") - 1), gstart, G["act"], G["nx"], G["act_xs"], G["act_ys"])
-        m.d.comb += act_w.advance.eq(streaming)
+        if in_order:
+            # One instruction at a time: the GEMM's two walks are the VEC's destination and source
+            # walks (the same registers and adders, hw/vecengine.py's _Walk): their base / stride
+            # fields lie at the same bits of the word, so only advance / last are picked. The GEMM's
+            # x positions are the stream's (px while streaming) and the results' (ox).
+            for gn, vn in (("act", "dst"), ("act_xs", "dst_xs"), ("act_ys", "dst_ys"), ("acc", "src"),
+                           ("acc_xs", "src_xs"), ("acc_ys", "src_ys"), ("nx", "nx")):
+                assert LAYOUT["GEMM"]["fields"][gn] == LAYOUT["VEC"]["fields"][vn], (gn, vn)
+            wk_restart = ge.start | ve.start
+            wk_adv = {k: Signal(name=f"wk_{k}_adv") for k in ("dst", "src")}
+            wk_last = {k: Signal(name=f"wk_{k}_last") for k in ("dst", "src")}
+            act_w = _Walk(m, "wk_dst", walk_bits(cfg), wk_restart, G["act"], G["act_xs"], G["act_ys"],
+                          wk_adv["dst"], wk_last["dst"], load=~ex.active)
+        else:
+            act_w = _Walker(m, "gact", _bits(cfg.lines("ACT") - 1), gstart, G["act"], G["nx"], G["act_xs"],
+                            G["act_ys"])
+            m.d.comb += act_w.advance.eq(streaming)
         # weights: tile 0 in steps 0..rows-1, tile t+1 in the first rows steps of tile t's slot
         wcnt_r = Signal(_bits(MAX_KTILES * R))
         wcnt = wcnt_r
@@ -1199,8 +1225,14 @@ class Accelerator(wiring.Component):
                              otile_r.eq(otile + olast)]
         with m.If(ge.complete):
             m.d.sync += [r.eq(0) for r in (tpos_r, tidx_r, dcnt_r, macs_r, wcnt_r, ox_r, oy_r, otile_r)]
-        accw = _Walker(m, "gacc", _bits(cfg.lines("ACC") - 1), gstart, G["acc"], G["nx"], G["acc_xs"], G["acc_ys"], wrap=olast)
-        m.d.comb += accw.advance.eq(gwrite)
+        if in_order:
+            accw = _Walk(m, "wk_src", walk_bits(cfg), wk_restart, G["acc"], G["acc_xs"], G["acc_ys"],
+                         wk_adv["src"], wk_last["src"], wrap=is_gemm & olast, load=~ex.active)
+        else:
+            accw = _Walker(m, "gacc", _bits(cfg.lines("ACC") - 1), gstart, G["acc"], G["nx"], G["acc_xs"],
+                           G["acc_ys"], wrap=olast)
+            m.d.comb += accw.advance.eq(gwrite)
+        ab = _bits(cfg.lines("ACC") - 1)
         old = rg["ACC"].data
         use_old = G["accumulate"] | (otile != 0)
         if self.array_dsp == "ecp5":
@@ -1221,7 +1253,7 @@ class Accelerator(wiring.Component):
             # the cycles before that tile's result (a slot lasts >= rows steps), so the read that
             # meets the write is never used (the block RAM leaves it undefined: BankedScratchpad)
             rg["ACC"].valid.eq(gact & gn_any & (G["accumulate"] | (G["kt"] != 0))
-                               & ~(gwrite & (accw.nxt == accw.cur))),
+                               & ~(gwrite & (accw.nxt[:ab] == accw.cur[:ab]))),
             wg_acc.addr.eq(accw.cur), wg_acc.data.eq(gsum),
             wg_acc.en.eq(gwrite.replicate(len(wg_acc.en))),
         ]
@@ -1235,7 +1267,23 @@ class Accelerator(wiring.Component):
 
         # ---------------------------------------------------------------- vector engine (vector queue)
         # hw/vecengine.py: driven by the vector queue's engine skeleton, on its own scratchpad ports
-        m.submodules.vec = vu = VectorEngine(cfg)
+        m.submodules.vec = vu = VectorEngine(cfg, shared_walks=in_order)
+        if in_order:
+            # the shared walks and line counters (see the GEMM engine): the GEMM's stream position
+            # (px, py) is the VEC's read side (x, y), its results' x (ox) the VEC's write side x;
+            # the walks move with the running instruction's advance, to the next row at its last
+            m.d.comb += [vu.dst_cur.eq(act_w.cur), vu.src_cur.eq(accw.cur),
+                         vu.rx_last.eq(px_last), vu.rline_last.eq(px_last & (py + 1 >= G["ny"])),
+                         vu.wx_last.eq(ox_last),
+                         wk_adv["dst"].eq(streaming | vu.dst_adv), wk_last["dst"].eq(Mux(is_gemm, px_last, ox_last)),
+                         wk_adv["src"].eq(gwrite | vu.src_adv), wk_last["src"].eq(Mux(is_gemm, ox_last, px_last))]
+            with m.If(~ex.active):
+                m.d.sync += [px_r.eq(0), py_r.eq(0), ox_r.eq(0)]
+            with m.Else():
+                with m.If(vu.src_adv):
+                    m.d.sync += [px_r.eq(Mux(px_last, 0, px + 1)), py_r.eq(py + px_last)]
+                with m.If(vu.dst_adv):          # (in the same cycle as a read side's advance, too)
+                    m.d.sync += ox_r.eq(Mux(ox_last, 0, ox + 1))
         is_vec = field(ve.word, "NOP", "opcode") == opcode_of("VEC")
         ve.set_last(m, vu.last)
         m.d.comb += [

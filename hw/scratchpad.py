@@ -60,6 +60,7 @@ class _Port:
         self.mask = None                # write_mask: element write enables
         self.granularity = width
         self.hold = None                # read_hold: the reader keeps its line
+        self.lane = 0                   # (exclusive) the read bus it shares
 
 
 class BankedScratchpad(Elaboratable):
@@ -83,6 +84,16 @@ class BankedScratchpad(Elaboratable):
     nothing reads the line then). Both are for a core that runs one instruction at a time (tiny's
     ``in_order``): a holding reader stops its bank's read for every other reader too.
 
+    With ``exclusive`` (a core that runs one instruction at a time: tiny's ``in_order``) at most
+    one writer has ``en`` set in any cycle, and the readers of one *lane* (:meth:`read_port`'s
+    ``lane``) never have ``valid`` set in the same cycle: the writers share one address / data bus
+    (a chain over their ``en``, the first port outermost) that every bank takes, and each lane one
+    read address bus (a chain over its readers' ``valid``, the last reader the default) and one
+    multiplexer over the banks' lines for all its readers (the bank it read last; it keeps it while
+    no reader of the lane is valid, so a holding reader keeps its line). Per bank the lanes are
+    picked as the readers are otherwise. Without it (the queue cores) every port is multiplexed
+    onto every bank (the rules above).
+
     ``collision`` is 1 in a cycle in which some bank writes the line that a reader with ``valid``
     set reads from it. The bank's read is then read-before-write in simulation, but synthesis
     leaves such a read undefined (block RAM does not define a read of the line its other port
@@ -91,9 +102,10 @@ class BankedScratchpad(Elaboratable):
     ``sp_collision``) and every RTL run checks that it never happens.
     """
 
-    def __init__(self, depth: int, width: int, banks: int, name: str = "sp"):
+    def __init__(self, depth: int, width: int, banks: int, name: str = "sp", exclusive: bool = False):
         assert banks >= 1 and depth % banks == 0 and (depth // banks) & (depth // banks - 1) == 0
         self.depth, self.width, self.banks, self.name = depth, width, banks, name
+        self.exclusive = exclusive
         self.bank_lines = depth // banks
         self._w: list[_Port] = []
         self._r: list[_Port] = []
@@ -104,8 +116,11 @@ class BankedScratchpad(Elaboratable):
         self._w.append(p)
         return p
 
-    def read_port(self, name: str) -> _Port:
+    def read_port(self, name: str, lane: int = 0) -> _Port:
+        """A reader; with ``exclusive``, readers of one ``lane`` share its read bus (never valid
+        in the same cycle); readers of different lanes may read in the same cycle (other banks)."""
         p = _Port(f"{self.name}_r_{name}", self.depth, self.width, False)
+        p.lane = lane
         self._r.append(p)
         return p
 
@@ -126,6 +141,8 @@ class BankedScratchpad(Elaboratable):
         return port.hold
 
     def elaborate(self, platform):
+        if self.exclusive:
+            return self._elaborate_exclusive()
         m = Module()
         lb = self.bank_lines.bit_length() - 1
         masked = [p for p in self._w if p.mask is not None]
@@ -190,4 +207,89 @@ class BankedScratchpad(Elaboratable):
                 sel = Signal(range(self.banks), name=f"{p.name}_bank")
                 m.d.sync += sel.eq(bank(p.addr))
                 m.d.comb += p.data.eq(Array(rdata)[sel])
+        return m
+
+    def _elaborate_exclusive(self):
+        """``exclusive``: one write bus, one read bus per lane (see the class docstring)."""
+        m = Module()
+        lb = self.bank_lines.bit_length() - 1
+        gran = None
+        if any(p.mask is not None for p in self._w):
+            gran = self.width
+            for p in self._w:
+                gran = gcd(gran, p.granularity)
+
+        def bank(a):
+            return a[lb:] if self.banks > 1 else Const(0, 1)
+
+        def chain(ports, sig):
+            # the first port outermost, the last one the default
+            v = getattr(ports[-1], sig)
+            for p in reversed(ports[:-1]):
+                v = Mux(p.en if hasattr(p, "en") else p.valid, getattr(p, sig), v)
+            return v
+
+        # the write bus
+        waddr = Signal(range(self.depth), name=f"{self.name}_waddr")
+        wdata = Signal(self.width, name=f"{self.name}_wdata")
+        m.d.comb += [waddr.eq(chain(self._w, "addr")), wdata.eq(chain(self._w, "data"))]
+        wen_any = Const(0, 1)
+        for p in self._w:
+            wen_any = wen_any | p.en
+        if gran:
+            wen = Const(0, self.width // gran)
+            for p in self._w:
+                if p.mask is None:
+                    wen = wen | p.en.replicate(len(wen))
+                else:
+                    r = p.granularity // gran
+                    wen = wen | (p.en.replicate(len(wen)) & Cat(*[p.mask[i // r] for i in range(len(wen))]))
+        else:
+            wen = wen_any
+        # the read buses
+        lanes = sorted({p.lane for p in self._r})
+        raddr, rvalid = {}, {}
+        for ln in lanes:
+            ports = [p for p in self._r if p.lane == ln]
+            raddr[ln] = Signal(range(self.depth), name=f"{self.name}_raddr{ln}")
+            rvalid[ln] = Signal(name=f"{self.name}_rvalid{ln}")
+            valid = Const(0, 1)
+            for p in ports:
+                valid = valid | p.valid
+            m.d.comb += [raddr[ln].eq(chain(ports, "addr")), rvalid[ln].eq(valid)]
+        held = [p for p in self._r if p.hold is not None]
+        rdata = []
+        collide = Const(0, 1)
+        for b in range(self.banks):
+            m.submodules[f"bank{b}"] = bk = Scratchpad(self.bank_lines, self.width, gran, bool(held))
+            rdata.append(bk.r_data)
+            hit = bank(waddr) == b
+            m.d.comb += [bk.w_en.eq(wen & hit.replicate(len(bk.w_en))), bk.w_addr.eq(waddr[:lb]),
+                         bk.w_data.eq(wdata)]
+            if held:
+                hold = Const(0, 1)
+                for p in held:
+                    hold = hold | (p.hold & (bank(p.addr) == b))
+                m.d.comb += bk.r_en.eq(~hold)
+            reqs = [rvalid[ln] & (bank(raddr[ln]) == b) for ln in lanes]
+            ra = raddr[lanes[-1]][:lb]
+            for ln, req in reversed(list(zip(lanes, reqs))[:-1]):
+                ra = Mux(req, raddr[ln][:lb], ra)
+            m.d.comb += bk.r_addr.eq(ra)
+            needed = Const(0, 1)
+            for req in reqs:
+                needed = needed | req
+            collide = collide | (wen_any & hit & needed & (waddr[:lb] == ra))
+        m.d.comb += self.collision.eq(collide)
+        for ln in lanes:
+            if self.banks == 1:
+                data = rdata[0]
+            else:
+                sel = Signal(range(self.banks), name=f"{self.name}_bank{ln}")
+                with m.If(rvalid[ln]):
+                    m.d.sync += sel.eq(bank(raddr[ln]))
+                data = Array(rdata)[sel]
+            for p in self._r:
+                if p.lane == ln:
+                    m.d.comb += p.data.eq(data)
         return m

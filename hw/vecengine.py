@@ -29,7 +29,7 @@ from nnaccel.isa.table import ADD_LEFT_SHIFT, SERIAL_MUL_STEPS, VEC_FUNCS, mul_s
 from .decoder import field, opcode_of
 from .vector import INT32_MAX, clamp
 
-__all__ = ["STEP_PARAMS", "VectorEngine"]
+__all__ = ["STEP_PARAMS", "VectorEngine", "walk_bits"]
 
 #: The (multiplier, shift) pair each step of a multi-step function's product takes (the lane's
 #: ADDQ / SUBQ: ``mbqm(da << 20, m1, e1)``, ``mbqm(db << 20, m2, e2)``, ``mbqm(x1 +- x2, mo, eo)``).
@@ -43,8 +43,12 @@ def _ceil(a, b):
 class VectorEngine(wiring.Component):
     """The vector engine of one hardware configuration (see the module docstring)."""
 
-    def __init__(self, cfg):
+    def __init__(self, cfg, shared_walks: bool = False):
         self.cfg = cfg
+        #: (in order) the source and destination walks are the accelerator's, shared with the GEMM
+        #: engine (ports ``src_cur`` / ``dst_cur`` in, their ``_adv`` / ``_last`` out)
+        self.shared_walks = shared_walks
+        assert cfg.in_order or not shared_walks
         C = cfg.cols
 
         def addr(s):
@@ -66,6 +70,14 @@ class VectorEngine(wiring.Component):
         if cfg.in_order:
             # one instruction at a time: element write enables and a read hold (see elaborate)
             ports.update({"wact_mask": Out(C), "wacc_mask": Out(C), "hold": Out(1), "vhold": Out(1)})
+        if shared_walks:
+            wb = walk_bits(cfg)
+            # the line counters too: the read side's x / y (``rx_last``: its x loop's last line,
+            # ``rline_last``: the last line) and the write side's x (``wx_last``) count in the
+            # accelerator's registers, which clear while it is idle and move with ``src_adv`` /
+            # ``dst_adv``
+            ports.update({"src_cur": In(wb), "src_adv": Out(1), "dst_cur": In(wb), "dst_adv": Out(1),
+                          "rx_last": In(1), "rline_last": In(1), "wx_last": In(1)})
         super().__init__(ports)
 
     def elaborate(self, platform):
@@ -111,14 +123,19 @@ class VectorEngine(wiring.Component):
         pcnt = Mux(vstart, 0, pcnt_r)
         in_params = pcnt < P
         # the read phase ends with the last line's last step (x / y line counters, no product)
-        vlx_r = Signal(8)
-        vly_r = Signal(8)
-        rdone_r = Signal()
-        vlx = Mux(vstart, 0, vlx_r)
-        vly = Mux(vstart, 0, vly_r)
-        rdone = Mux(vstart, (V["nx"] == 0) | (V["ny"] == 0), rdone_r)
-        vlx_last = vlx + 1 >= V["nx"]
-        vlast_line = vlx_last & (vly + 1 >= V["ny"])
+        if self.shared_walks:                         # (the accelerator's x / y)
+            rdone_r = Signal()
+            rdone = Mux(vstart, (V["nx"] == 0) | (V["ny"] == 0), rdone_r)
+            vlx_last, vlast_line = self.rx_last, self.rline_last
+        else:
+            vlx_r = Signal(8)
+            vly_r = Signal(8)
+            rdone_r = Signal()
+            vlx = Mux(vstart, 0, vlx_r)
+            vly = Mux(vstart, 0, vly_r)
+            rdone = Mux(vstart, (V["nx"] == 0) | (V["ny"] == 0), rdone_r)
+            vlx_last = vlx + 1 >= V["nx"]
+            vlast_line = vlx_last & (vly + 1 >= V["ny"])
         vparam_phase = self.active & is_vec & in_params
         vread_phase = self.active & is_vec & ~in_params & ~rdone
         vcomp = Signal()      # a lane-group step is computed this cycle (from the data read last step)
@@ -168,17 +185,25 @@ class VectorEngine(wiring.Component):
         vtail = Mux(vstart, 0, vtail_r)
         in_tail = ~in_params & rdone
         with m.If(self.active):
-            m.d.sync += [vlx_r.eq(vlx), vly_r.eq(vly), rdone_r.eq(rdone | (radv & vlast_line)),
-                         vtail_r.eq(Mux(in_tail, vtail + 1, 0))]
-            with m.If(radv):
-                m.d.sync += [vlx_r.eq(Mux(vlx_last, 0, vlx + 1)), vly_r.eq(vly + vlx_last)]
+            if self.shared_walks:
+                m.d.sync += [rdone_r.eq(rdone | (radv & vlast_line)), vtail_r.eq(Mux(in_tail, vtail + 1, 0))]
+            else:
+                m.d.sync += [vlx_r.eq(vlx), vly_r.eq(vly), rdone_r.eq(rdone | (radv & vlast_line)),
+                             vtail_r.eq(Mux(in_tail, vtail + 1, 0))]
+                with m.If(radv):
+                    m.d.sync += [vlx_r.eq(Mux(vlx_last, 0, vlx + 1)), vly_r.eq(vly + vlx_last)]
         m.d.comb += self.last.eq(Mux(is_vec, in_tail & (vtail == L - 1), 1))
         # source lines; src2 and the SUMW destination read walk the destination's strides from
         # their bases (one offset walker); the destination write walks behind
         # (addresses as wide as the largest space read or written: the decoder has checked them)
         aw = max(cfg.lines(sp) for sp in ("ACT", "ACC")).bit_length()
-        src_w = _Walk(m, "vsrc", aw, vstart, V["src"], V["src_xs"], V["src_ys"], radv, vlx_last)
-        rel_w = _Walk(m, "vrel", aw, vstart, Const(0, aw), V["dst_xs"], V["dst_ys"], radv, vlx_last)
+        if self.shared_walks:
+            src_cur = self.src_cur
+            m.d.comb += self.src_adv.eq(radv)
+        else:
+            src_cur = _Walk(m, "vsrc", aw, vstart, V["src"], V["src_xs"], V["src_ys"], radv, vlx_last).cur
+        rel_w = _Walk(m, "vrel", aw, vstart, Const(0, aw), V["dst_xs"], V["dst_ys"], radv, vlx_last,
+                      load=~self.active if self.shared_walks else None)
         # The LUT reads its table memory synchronously (block RAM) when vector_latency leaves the
         # one extra step this costs: its results land one step after the other functions'.
         lut_sync = L >= 2
@@ -199,11 +224,15 @@ class VectorEngine(wiring.Component):
             m.d.sync += wr.eq(vwrite & self.active)
         else:
             wr = vwrite
-        wx_r = Signal(8)                              # the write side's own x count
-        wx = Mux(vstart, 0, wx_r)
-        wx_last = wx + 1 >= V["nx"]
-        m.d.sync += wx_r.eq(Mux(wr, Mux(wx_last, 0, wx + 1), wx))
-        dstw_w = _Walk(m, "vdstw", aw, vstart, V["dst"], V["dst_xs"], V["dst_ys"], wr, wx_last)
+        if self.shared_walks:
+            dst_cur = self.dst_cur
+            m.d.comb += self.dst_adv.eq(wr & self.active & is_vec)
+        else:
+            wx_r = Signal(8)                          # the write side's own x count
+            wx = Mux(vstart, 0, wx_r)
+            wx_last = wx + 1 >= V["nx"]
+            m.d.sync += wx_r.eq(Mux(wr, Mux(wx_last, 0, wx + 1), wx))
+            dst_cur = _Walk(m, "vdstw", aw, vstart, V["dst"], V["dst_xs"], V["dst_ys"], wr, wx_last).cur
 
         # ---- parameter slots (see the module docstring)
         def store_bits(vf, name):
@@ -549,36 +578,63 @@ class VectorEngine(wiring.Component):
         wen = self.active & is_vec & (vgroup_done if cfg.in_order else wr)
         rd = vread_phase & rfirst if cfg.in_order else vread_phase
         m.d.comb += [
-            self.act_addr.eq(src_w.cur),
+            self.act_addr.eq(src_cur),
             self.act2_addr.eq(V["src2"] + rel_w.cur),
             self.vec_addr.eq(V["param"] + (Mux(vparam_phase, pcnt, vline) if pseq else pcnt)),
-            self.acc_addr.eq(Mux(vsrc_acc, src_w.cur, V["dst"] + rel_w.cur)),
+            self.acc_addr.eq(Mux(vsrc_acc, src_cur, V["dst"] + rel_w.cur)),
             self.act_valid.eq(rd & ~vsrc_acc), self.act2_valid.eq(rd & vbinary),
             self.vec_valid.eq(vparam_phase | vrd if pseq else vparam_phase),
             self.acc_valid.eq(rd & (vsrc_acc | (f["SUMW"] & V["accumulate"]))),
-            self.wact_addr.eq(dstw_w.cur), self.wact_data.eq(Cat(*[o[:8] for o in line_out])),
+            self.wact_addr.eq(dst_cur), self.wact_data.eq(Cat(*[o[:8] for o in line_out])),
             self.wact_en.eq(wen & vdst_act),
-            self.wacc_addr.eq(dstw_w.cur), self.wacc_data.eq(Cat(*line_out)),
+            self.wacc_addr.eq(dst_cur), self.wacc_data.eq(Cat(*line_out)),
             self.wacc_en.eq(wen & ~vdst_act),
         ]
         return m
 
 
+def walk_bits(cfg) -> int:
+    """The width of the walks the in-order accelerator shares between its GEMM and VEC
+    instructions (:class:`_Walk`): a line address of ACT or ACC."""
+    return (max(cfg.lines(sp) for sp in ("ACT", "ACC")) - 1).bit_length()
+
+
 class _Walk:
     """A 2-D line iterator: ``cur`` is ``base + y * ys + x * xs`` (the base while ``restart``);
-    ``advance`` moves to the next line, to the next row when ``last`` (the x loop's end)."""
+    ``advance`` moves to the next line, to the next row when ``last`` (the x loop's end), or back
+    to the base when ``wrap`` (given: the GEMM's next K tile); ``nxt`` is the line it moves to."""
 
-    def __init__(self, m: Module, name: str, width: int, restart, base, xs, ys, advance, last):
+    def __init__(self, m: Module, name: str, width: int, restart, base, xs, ys, advance, last, wrap=None,
+                 load=None):
         cur_r = Signal(width, name=f"{name}_cur")
         row_r = Signal(width, name=f"{name}_row")
         self.cur = Signal(width, name=f"{name}_curc")
         row = Signal(width, name=f"{name}_rowc")
-        m.d.comb += [self.cur.eq(Mux(restart, base, cur_r)), row.eq(Mux(restart, base, row_r))]
+        if load is None:
+            m.d.comb += [self.cur.eq(Mux(restart, base, cur_r)), row.eq(Mux(restart, base, row_r))]
+        else:
+            # ``load`` (no ``restart``): the registers take the base in every cycle in which it holds
+            # (the in-order core while idle, its next instruction already on the instruction port:
+            # at least one such cycle comes before every start), so no multiplexer in front of the
+            # adders
+            m.d.comb += [self.cur.eq(cur_r), row.eq(row_r)]
         nrow = (row + ys)[:width]
-        with m.If(advance):
-            m.d.sync += [cur_r.eq(Mux(last, nrow, self.cur + xs)), row_r.eq(Mux(last, nrow, row))]
-        with m.Else():
-            m.d.sync += [cur_r.eq(self.cur), row_r.eq(row)]
+        if wrap is None:
+            self.nxt = Mux(last, nrow, self.cur + xs)
+            nrow_r = Mux(last, nrow, row)
+        else:
+            self.nxt = Mux(wrap, base, Mux(last, nrow, self.cur + xs))
+            nrow_r = Mux(wrap, base, Mux(last, nrow, row))
+        if load is not None:
+            with m.If(load):
+                m.d.sync += [cur_r.eq(base), row_r.eq(base)]
+            with m.Elif(advance):
+                m.d.sync += [cur_r.eq(self.nxt), row_r.eq(nrow_r)]
+        else:
+            with m.If(advance):
+                m.d.sync += [cur_r.eq(self.nxt), row_r.eq(nrow_r)]
+            with m.Else():
+                m.d.sync += [cur_r.eq(self.cur), row_r.eq(row)]
 
 
 def _mag_piece(m: Module, v, s, idx, w: int, name: str):
