@@ -256,6 +256,23 @@ def _yosys_ice40_cell_model(name: str, family: str = "ice40") -> str:
     return head + text[start:text.index("endmodule", start) + len("endmodule")] + "\n"
 
 
+def _yosys_check(tmp_path, cells, component, commands) -> str:
+    """Runs Yosys on ``component`` (as module ``check``) with Yosys' behavioural models of the iCE40
+    ``cells``: the usual preparation, then ``commands``; returns its output (it must succeed)."""
+    import subprocess
+
+    from amaranth.back import rtlil
+    (tmp_path / "cells.v").write_text("".join(_yosys_ice40_cell_model(c) for c in cells))
+    (tmp_path / "check.il").write_text(rtlil.convert(component, name="check"))
+    script = ["read_verilog cells.v", "read_rtlil check.il", "hierarchy -top check", "proc", "flatten",
+              *commands]
+    (tmp_path / "t.ys").write_text("\n".join(script) + "\n")
+    p = subprocess.run(["yosys", "-s", "t.ys"], cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                       check=False)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
+    return p.stdout
+
+
 @pytest.mark.synth
 def test_sb_mac16_dual8_against_yosys_model(tmp_path):
     """The hand-instantiated SB_MAC16 of :class:`Dual8x8` (its parameters: 8x8 mode, unsigned, no
@@ -265,9 +282,7 @@ def test_sb_mac16_dual8_against_yosys_model(tmp_path):
     every input with Yosys' SAT solver. (Verilator and the Amaranth simulator run the plain
     products; a wrong parameter would pass every other simulation and fail on the board.)"""
     import re
-    import subprocess
 
-    from amaranth.back import rtlil
     from amaranth.hdl import Module, Signal
     from amaranth.lib import wiring
     from amaranth.lib.wiring import In, Out
@@ -290,25 +305,20 @@ def test_sb_mac16_dual8_against_yosys_model(tmp_path):
                          self.ok.eq((mac.p0 == ref0) & (mac.p1 == ref1))]
             return m
 
-    (tmp_path / "cell.v").write_text(_yosys_ice40_cell_model("SB_MAC16"))
-    (tmp_path / "check.il").write_text(rtlil.convert(Check(), name="check"))
     rng = np.random.default_rng(8)
     ops = np.concatenate([rng.integers(0, 256, (200, 4)), rng.integers(0, 2, (200, 2))], axis=1).tolist()
     ops += [[255, 255, 255, 255, 1, 0], [0, 255, 255, 0, 1, 1], [255, 1, 1, 255, 0, 1], [128, 2, 3, 128, 0, 0],
             [0, 0, 0, 0, 1, 1]]
-    script = ["read_verilog cell.v", "read_rtlil check.il", "hierarchy -top check", "proc", "flatten", "opt_clean"]
+    commands = ["opt_clean"]
     for a0, b0, a1, b1, n0, n1 in ops:
-        script.append(f"eval -set a0 {a0} -set b0 {b0} -set n0 {n0} -set a1 {a1} -set b1 {b1} -set n1 {n1} "
-                      "-show p0 -show p1")
-    script.append("sat -prove ok 1 -verify")
-    (tmp_path / "t.ys").write_text("\n".join(script) + "\n")
-    p = subprocess.run(["yosys", "-s", "t.ys"], cwd=tmp_path, capture_output=True, text=True, timeout=600,
-                       check=False)
-    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
-    got = [int(v, 2) for v in re.findall(r"Eval result: \\p[01] = 16'([01]+)\.", p.stdout)]
+        commands.append(f"eval -set a0 {a0} -set b0 {b0} -set n0 {n0} -set a1 {a1} -set b1 {b1} -set n1 {n1} "
+                        "-show p0 -show p1")
+    commands.append("sat -prove ok 1 -verify")
+    out = _yosys_check(tmp_path, ["SB_MAC16"], Check(), commands)
+    got = [int(v, 2) for v in re.findall(r"Eval result: \\p[01] = 16'([01]+)\.", out)]
     want = [x for a0, b0, a1, b1, n0, n1 in ops for x in ((a0 * b0) ^ (0xFFFF * n0), (a1 * b1) ^ (0xFFFF * n1))]
     assert got == want
-    assert "SAT proof finished - no model found: SUCCESS!" in p.stdout
+    assert "SAT proof finished - no model found: SUCCESS!" in out
 
 
 @pytest.mark.synth
@@ -322,10 +332,6 @@ def test_sb_mac16_top_half_accumulates_against_yosys_model(tmp_path):
     model, weights held in its B register included, by ``test_array_verilator`` (``ice40_dual8``).
     (With ``hold_b`` the held weights are state the outputs do not show: induction over the outputs
     cannot close, and a bounded proof through two different multipliers is too slow for SAT.)"""
-    hold_b = False
-    import subprocess
-
-    from amaranth.back import rtlil
     from amaranth.hdl import Module
     from amaranth.lib import wiring
     from amaranth.lib.wiring import In, Out
@@ -334,31 +340,23 @@ def test_sb_mac16_top_half_accumulates_against_yosys_model(tmp_path):
     class Check(wiring.Component):
         def __init__(self):
             super().__init__({"a0": In(8), "b0": In(8), "n0": In(1), "a1": In(8), "b1": In(8), "n1": In(1),
-                              "c1": In(16), "b_load": In(1), "ok": Out(1)})
+                              "c1": In(16), "ok": Out(1)})
 
         def elaborate(self, platform):
             m = Module()
             macs = []
             for name, inst in (("cell", True), ("plain", False)):
-                m.submodules[name] = mac = Dual8x8(instance=inst, hold_b=hold_b, acc1=True)
+                m.submodules[name] = mac = Dual8x8(instance=inst, acc1=True)
                 m.d.comb += [mac.a0.eq(self.a0), mac.b0.eq(self.b0), mac.n0.eq(self.n0), mac.a1.eq(self.a1),
                              mac.b1.eq(self.b1), mac.n1.eq(self.n1), mac.c1.eq(self.c1)]
-                if hold_b:
-                    m.d.comb += mac.b_load.eq(self.b_load)
                 macs.append(mac)
             cell, plain = macs
             m.d.comb += self.ok.eq((cell.p0 == plain.p0) & (cell.p1 == plain.p1) & (cell.co1 == plain.co1))
             return m
 
-    (tmp_path / "cell.v").write_text(_yosys_ice40_cell_model("SB_MAC16"))
-    (tmp_path / "check.il").write_text(rtlil.convert(Check(), name="check"))
-    script = ["read_verilog cell.v", "read_rtlil check.il", "hierarchy -top check", "proc", "flatten",
-              "async2sync", "opt_clean", "sat -tempinduct -prove ok 1 -set rst 0 -set-init-zero -verify"]
-    (tmp_path / "t.ys").write_text("\n".join(script) + "\n")
-    p = subprocess.run(["yosys", "-s", "t.ys"], cwd=tmp_path, capture_output=True, text=True, timeout=600,
-                       check=False)
-    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
-    assert "Induction step proven: SUCCESS!" in p.stdout
+    out = _yosys_check(tmp_path, ["SB_MAC16"], Check(), [
+        "async2sync", "opt_clean", "sat -tempinduct -prove ok 1 -set rst 0 -set-init-zero -verify"])
+    assert "Induction step proven: SUCCESS!" in out
 
 
 @pytest.mark.synth
@@ -369,9 +367,7 @@ def test_add_or_pass_cells_against_yosys_model(tmp_path):
     and extreme operands against Python's integers, and proven for every input with Yosys' SAT
     solver against the plain-logic version the simulators run."""
     import re
-    import subprocess
 
-    from amaranth.back import rtlil
     from amaranth.hdl import Module
     from amaranth.lib import wiring
     from amaranth.lib.wiring import In, Out
@@ -390,24 +386,17 @@ def test_add_or_pass_cells_against_yosys_model(tmp_path):
             m.d.comb += [self.r.eq(cells), self.ok.eq(cells == plain)]
             return m
 
-    (tmp_path / "cells.v").write_text(_yosys_ice40_cell_model("SB_LUT4") + _yosys_ice40_cell_model("SB_CARRY"))
-    (tmp_path / "check.il").write_text(rtlil.convert(Check(), name="check"))
     rng = np.random.default_rng(12)
     ops = [(int(a), int(b), int(e)) for a, b, e in zip(rng.integers(0, 1 << W, 60), rng.integers(0, 1 << W, 60),
                                                       rng.integers(0, 2, 60))]
     ops += [((1 << W) - 1, 1, 1), ((1 << W) - 1, (1 << W) - 1, 1), ((1 << W) - 1, (1 << W) - 1, 0), (0, 0, 1),
             (1 << (W - 1), 1 << (W - 1), 1), (5, (1 << W) - 5, 0)]
-    script = ["read_verilog cells.v", "read_rtlil check.il",
-              "hierarchy -top check", "proc", "flatten", "opt_clean"]
-    script += [f"eval -set a {a} -set b {b} -set en {e} -show r" for a, b, e in ops]
-    script.append("sat -prove ok 1 -verify")
-    (tmp_path / "t.ys").write_text("\n".join(script) + "\n")
-    p = subprocess.run(["yosys", "-s", "t.ys"], cwd=tmp_path, capture_output=True, text=True, timeout=600,
-                       check=False)
-    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
-    got = [int(v, 2) for v in re.findall(rf"Eval result: \\r = {W}'([01]+)\.", p.stdout)]
+    commands = ["opt_clean", *(f"eval -set a {a} -set b {b} -set en {e} -show r" for a, b, e in ops),
+                "sat -prove ok 1 -verify"]
+    out = _yosys_check(tmp_path, ["SB_LUT4", "SB_CARRY"], Check(), commands)
+    got = [int(v, 2) for v in re.findall(rf"Eval result: \\r = {W}'([01]+)\.", out)]
     assert got == [((a + b) % (1 << W)) if e else a for a, b, e in ops]
-    assert "SAT proof finished - no model found: SUCCESS!" in p.stdout
+    assert "SAT proof finished - no model found: SUCCESS!" in out
 
 
 @pytest.mark.parametrize("dsp", [None, "dual8"])
