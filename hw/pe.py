@@ -410,24 +410,24 @@ class PE(wiring.Component):
             return m
         neg = Signal()
         m.d.comb += neg.eq(self.a_neg ^ w[MAG_WIDTH])
+        if self.mul in ("ext", "ext_acc", "ext_first"):
+            # the parent's DSP multiplies; with one weight buffer it holds the weight's magnitude, so
+            # m_b is the value to load
+            m.d.comb += [self.m_a.eq(self.a_in), self.m_b.eq(self.w_in if self.buffers == 1 else wmag),
+                         self.m_neg.eq(neg)]
         if self.mul == "ext_first":
             # a first-row cell (ps_in is 0): the DSP's register holds +- the product's low 16 bits;
             # the sign above them is the registered neg, unless the product was 0
             assert self.ps_width == 2 * MAG_WIDTH + 1, self.ps_width
-            held = self.buffers == 1
             neg_r = Signal()
-            m.d.comb += [self.m_a.eq(self.a_in), self.m_b.eq(self.w_in if held else wmag), self.m_neg.eq(neg)]
             m.d.sync += [*common, neg_r.eq(neg)]
             m.d.comb += self.ps_out.eq(Cat(self.m_p, neg_r & (self.m_p != 0)).as_signed())
             return m
         if self.mul == "ext_acc":
             # the DSP's register holds ps_out's low 16 bits (ps_in's +- the product, its carry out
             # m_co); the high bits here: ps_in's + the carry, or - the borrow (= m_co - 1)
-            held = self.buffers == 1
-            hw_ = self.ps_width - 2 * MAG_WIDTH
-            hi = Signal(hw_)
-            m.d.comb += [self.m_a.eq(self.a_in), self.m_b.eq(self.w_in if held else wmag), self.m_neg.eq(neg),
-                         self.m_c.eq(self.ps_in[:2 * MAG_WIDTH])]
+            hi = Signal(self.ps_width - 2 * MAG_WIDTH)
+            m.d.comb += self.m_c.eq(self.ps_in[:2 * MAG_WIDTH])
             m.d.sync += [*common, hi.eq(self.ps_in[2 * MAG_WIDTH:] + self.m_co - neg)]
             m.d.comb += self.ps_out.eq(Cat(self.m_p, hi).as_signed())
             return m
@@ -435,9 +435,7 @@ class PE(wiring.Component):
         # sign extension and a carry-in of neg, ps_in + pc is ps_in +- product (two's complement)
         pc = Signal(2 * MAG_WIDTH)
         if self.mul == "ext":
-            held = self.buffers == 1     # the parent holds the magnitude: m_b is the value to load
-            m.d.comb += [self.m_a.eq(self.a_in), self.m_b.eq(self.w_in if held else wmag), self.m_neg.eq(neg),
-                         pc.eq(self.m_p)]
+            m.d.comb += pc.eq(self.m_p)
         else:
             if self.mul == "dsp":
                 prod = self.a_in * wmag
