@@ -1173,10 +1173,9 @@ class Accelerator(wiring.Component):
             for gn, vn in (("act", "dst"), ("act_xs", "dst_xs"), ("act_ys", "dst_ys"), ("acc", "src"),
                            ("acc_xs", "src_xs"), ("acc_ys", "src_ys"), ("nx", "nx")):
                 assert LAYOUT["GEMM"]["fields"][gn] == LAYOUT["VEC"]["fields"][vn], (gn, vn)
-            wk_restart = ge.start | ve.start
             wk_adv = {k: Signal(name=f"wk_{k}_adv") for k in ("dst", "src")}
             wk_last = {k: Signal(name=f"wk_{k}_last") for k in ("dst", "src")}
-            act_w = _Walk(m, "wk_dst", walk_bits(cfg), wk_restart, G["act"], G["act_xs"], G["act_ys"],
+            act_w = _Walk(m, "wk_dst", walk_bits(cfg), None, G["act"], G["act_xs"], G["act_ys"],
                           wk_adv["dst"], wk_last["dst"], load=~ex.active)
         else:
             act_w = _Walker(m, "gact", _bits(cfg.lines("ACT") - 1), gstart, G["act"], G["nx"], G["act_xs"],
@@ -1226,7 +1225,7 @@ class Accelerator(wiring.Component):
         with m.If(ge.complete):
             m.d.sync += [r.eq(0) for r in (tpos_r, tidx_r, dcnt_r, macs_r, wcnt_r, ox_r, oy_r, otile_r)]
         if in_order:
-            accw = _Walk(m, "wk_src", walk_bits(cfg), wk_restart, G["acc"], G["acc_xs"], G["acc_ys"],
+            accw = _Walk(m, "wk_src", walk_bits(cfg), None, G["acc"], G["acc_xs"], G["acc_ys"],
                          wk_adv["src"], wk_last["src"], wrap=is_gemm & olast, load=~ex.active)
         else:
             accw = _Walker(m, "gacc", _bits(cfg.lines("ACC") - 1), gstart, G["acc"], G["nx"], G["acc_xs"],

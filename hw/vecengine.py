@@ -202,8 +202,8 @@ class VectorEngine(wiring.Component):
             m.d.comb += self.src_adv.eq(radv)
         else:
             src_cur = _Walk(m, "vsrc", aw, vstart, V["src"], V["src_xs"], V["src_ys"], radv, vlx_last).cur
-        rel_w = _Walk(m, "vrel", aw, vstart, Const(0, aw), V["dst_xs"], V["dst_ys"], radv, vlx_last,
-                      load=~self.active if self.shared_walks else None)
+        rel_w = _Walk(m, "vrel", aw, None if self.shared_walks else vstart, Const(0, aw), V["dst_xs"], V["dst_ys"],
+                      radv, vlx_last, load=~self.active if self.shared_walks else None)
         # The LUT reads its table memory synchronously (block RAM) when vector_latency leaves the
         # one extra step this costs: its results land one step after the other functions'.
         lut_sync = L >= 2
@@ -620,10 +620,11 @@ class _Walk:
         row_r = Signal(width, name=f"{name}_row")
         self.cur = Signal(width, name=f"{name}_curc")
         row = Signal(width, name=f"{name}_rowc")
+        assert (restart is None) != (load is None), "a walk restarts at its base or loads it while idle"
         if load is None:
             m.d.comb += [self.cur.eq(Mux(restart, base, cur_r)), row.eq(Mux(restart, base, row_r))]
         else:
-            # ``load`` (no ``restart``): the registers take the base in every cycle in which it holds
+            # ``load`` (``restart`` None): the registers take the base in every cycle in which it holds
             # (the in-order core while idle, its next instruction already on the instruction port:
             # at least one such cycle comes before every start), so no multiplexer in front of the
             # adders
