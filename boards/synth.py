@@ -43,8 +43,6 @@ CELLS = {
 }
 
 
-#: The Yosys name of a scratchpad bank's memory (``hw/scratchpad.py``: ``Scratchpad``'s ``sp_mem``).
-SCRATCHPAD_MEMID = "\\sp_mem"
 
 
 class SynthHarness(wiring.Component):
@@ -217,19 +215,24 @@ def _parse_stat(text: str, family: str) -> dict:
 
 # --------------------------------------------------------------------------- memories
 def memories(il: str) -> list[dict]:
-    """Every memory of an RTLIL design: ``name``, ``width``, ``depth``, its ``write`` ports,
-    synchronous ``read`` ports and ``async_read`` (combinational) ports."""
+    """Every memory of an RTLIL design: ``name``, ``module``, ``memid`` (its name in the module),
+    ``width``, ``depth``, its ``write`` ports, synchronous ``read`` ports, ``async_read``
+    (combinational) ports and ``attrs`` (its attribute names)."""
     out = {}
     module = ""
     cell = None
+    attrs = set()
     for line in il.splitlines():
         t = line.strip()
         if t.startswith("module "):
             module = t.split()[1].lstrip("\\")
         mm = re.match(r"memory width (\d+) size (\d+) \\?(\S+)", t)
         if mm:
-            out[(module, mm.group(3))] = {"name": f"{module}.{mm.group(3)}", "width": int(mm.group(1)),
-                                          "depth": int(mm.group(2)), "write": 0, "read": 0, "async_read": 0}
+            out[(module, mm.group(3))] = {"name": f"{module}.{mm.group(3)}", "module": module,
+                                          "memid": mm.group(3), "width": int(mm.group(1)),
+                                          "depth": int(mm.group(2)), "write": 0, "read": 0, "async_read": 0,
+                                          "attrs": sorted(attrs)}
+        attrs = attrs | {t.split()[1].lstrip("\\")} if t.startswith("attribute ") else set()
         if t.startswith("cell "):
             cell = {"type": t.split()[1], "params": {}}
         elif t.startswith("parameter ") and cell is not None:
@@ -497,6 +500,7 @@ def synthesize(component, target: str, pnr: bool = False, workdir=None, name: st
 
 def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s, breakdown, pnr_args=()) -> dict:
     from amaranth.back import rtlil
+    from nnaccel.hw.scratchpad import COLLISION_UNDEFINED
     t = TARGETS[target]
     say = log or (lambda msg: None)
     il = rtlil.convert(SynthHarness(component, t.reset_buffer), name="top")
@@ -517,13 +521,15 @@ def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s
     cmd, abc = _yosys()
     # memories start from zeros in simulation; on the device nothing relies on it, and SPRAM cannot
     # be initialized: drop the initial contents so Yosys may use every kind of block RAM
-    # a scratchpad bank's read of the line its write port writes in the same cycle is left
-    # undefined (COLLISION_X_MASK): block RAM does not define it, and Yosys would otherwise emulate
-    # read-before-write with a register and a multiplexer per bit (small: ~2,000 LUTs and 1,000
-    # FFs on the ACC banks). The RTL never needs such a read: BankedScratchpad.collision, checked
-    # by every RTL run (hw/scratchpad.py)
-    script = ("read_rtlil top.il\ndelete t:$meminit_v2\n"
-              f"setparam -set COLLISION_X_MASK 1 t:$memrd_v2 r:MEMID={SCRATCHPAD_MEMID} %i\n")
+    # the read of the line a write port writes in the same cycle is left undefined
+    # (COLLISION_X_MASK) in the memories marked COLLISION_UNDEFINED (hw/scratchpad.py: the
+    # scratchpad banks, the counter ring, the LUT's table): block RAM does not define it, and Yosys
+    # would otherwise emulate read-before-write with a register and a multiplexer per bit (small:
+    # ~2,000 LUTs and 1,000 FFs on the ACC banks; tiny: ~290 logic cells on the ring and the
+    # table). The RTL never needs such a read: every RTL run checks it (sp_collision)
+    script = "read_rtlil top.il\ndelete t:$meminit_v2\n" + "".join(
+        f"setparam -set COLLISION_X_MASK 1 {mm['module']}/t:$memrd_v2 {mm['module']}/r:MEMID=\\{mm['memid']} %i\n"
+        for mm in mems if set(COLLISION_UNDEFINED) <= set(mm["attrs"]))
     if abc:
         synth = f"{t.synth} {t.abc_opts}".strip()
         script += f"{synth} -top top -json top.json\n"

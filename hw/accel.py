@@ -90,7 +90,7 @@ from .array import SystolicArray
 from .decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder, fault_code, field, opcode_of
 from .extmem import ExtMemory, counters_per_beat, load_port_bytes, rdperf_split, store_port_bytes, word_bytes
 from .pe import add_or_pass
-from .scratchpad import BankedScratchpad
+from .scratchpad import COLLISION_UNDEFINED, BankedScratchpad
 from .vecengine import VectorEngine, _Walk, walk_bits
 
 __all__ = ["Accelerator", "SimTop"]
@@ -905,6 +905,8 @@ class Accelerator(wiring.Component):
             """How often an event at most ``cycles`` cycles apart can occur in ``n_beats`` cycles."""
             return (n_beats - 1) // max(1, cycles) + 1
 
+        ring_collision = Signal(name="ring_collision")     # (count_events: the ring in block RAM)
+
         def count_events():
             """The counters, once every event is known. The ``counter_bits``-wide values (they wrap
             modulo ``2 ** counter_bits``, the ISA's rule) rotate through a ring of ``n_beats``
@@ -953,8 +955,11 @@ class Accelerator(wiring.Component):
                 # the ring in block RAM: entry b holds group b (counters k*b .. k*b + k - 1), read
                 # one cycle ahead (the group of the next phase) and written back at its phase;
                 # ``fresh`` marks the groups not yet written since the run started (they read 0)
+                # it reads the line it writes only when a run starts at phase 0 (phase_next is
+                # phase + 1 otherwise), and that read is not used: the next cycle's group is fresh.
+                # ``ring_collision``: a read of the written line whose value is then used
                 m.submodules.cnt_ring = ring_mem = Memory(shape=unsigned(CB * k_per), depth=n_beats, init=[],
-                                                          attrs={"ram_style": "block"})
+                                                          attrs={"ram_style": "block", **COLLISION_UNDEFINED})
                 rp = ring_mem.read_port()
                 wp = ring_mem.write_port()
                 phase_next = Signal.like(phase)
@@ -977,6 +982,9 @@ class Accelerator(wiring.Component):
                 else:
                     m.d.sync += fresh.bit_select(phase, 1).eq(0)
                 heads = [head[CB * j:CB * j + CB] for j in range(k_per)]
+                same_line = Signal(name="ring_same_line")
+                m.d.sync += same_line.eq(wp.en & (rp.addr == wp.addr))
+                m.d.comb += ring_collision.eq(same_line & ~fresh_now)
             else:
                 heads = [Signal(CB, name=f"ring{j}") for j in range(k_per)]
                 m.d.sync += [r.eq(cnt_out[j]) for j, r in enumerate(heads)]
@@ -1312,10 +1320,11 @@ class Accelerator(wiring.Component):
 
         # a scratchpad bank wrote the line a reader needed in the same cycle since the run started
         # (undefined on the FPGA: BankedScratchpad); every RTL run checks it stays 0
+        # (or another block RAM marked COLLISION_UNDEFINED: the vector engine's LUT, cnt_ring)
         collided = Signal()
         with m.If((state == IDLE) & self.start):
             m.d.sync += collided.eq(0)
-        with m.Elif(Cat(*[mems[s].collision for s in SPACE_ENUM]).any()):
+        with m.Elif(Cat(*[mems[s].collision for s in SPACE_ENUM], vu.collision, ring_collision).any()):
             m.d.sync += collided.eq(1)
         m.d.comb += self.sp_collision.eq(collided)
 

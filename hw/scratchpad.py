@@ -14,7 +14,15 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-__all__ = ["BankedScratchpad", "Scratchpad"]
+__all__ = ["COLLISION_UNDEFINED", "BankedScratchpad", "Scratchpad"]
+
+#: The attribute that marks a block-RAM memory (``Memory(attrs=COLLISION_UNDEFINED)``) whose read
+#: of the word its write port writes in the same cycle is never needed: synthesis leaves such a
+#: read undefined (``boards/synth.py``: Yosys' ``COLLISION_X_MASK``), as block RAM does, instead of
+#: emulating read-before-write with a register and a multiplexer per bit. The simulation keeps
+#: read-before-write, so every marked memory's owner must prove the rule or check it where every
+#: RTL run sees it (the accelerator's ``sp_collision``).
+COLLISION_UNDEFINED = {"nnaccel_collision_undefined": 1}
 
 
 class Scratchpad(wiring.Component):
@@ -37,7 +45,9 @@ class Scratchpad(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.sp_mem = mem = Memory(shape=unsigned(self.width), depth=self.depth, init=[])
+        # collisions: BankedScratchpad.collision
+        m.submodules.sp_mem = mem = Memory(shape=unsigned(self.width), depth=self.depth, init=[],
+                                           attrs=COLLISION_UNDEFINED)
         w = mem.write_port(granularity=self.granularity) if self.granularity else mem.write_port()
         r = mem.read_port()
         m.d.comb += [w.en.eq(self.w_en), w.addr.eq(self.w_addr), w.data.eq(self.w_data),

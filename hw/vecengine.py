@@ -27,6 +27,7 @@ from nnaccel.hwconfig import ELEMENT_BYTES, mul_piece
 from nnaccel.isa.table import ADD_LEFT_SHIFT, SERIAL_MUL_STEPS, VEC_FUNCS, mul_step_cycles
 
 from .decoder import field, opcode_of
+from .scratchpad import COLLISION_UNDEFINED
 from .vector import INT32_MAX, clamp
 
 __all__ = ["STEP_PARAMS", "VectorEngine", "walk_bits"]
@@ -49,6 +50,10 @@ class VectorEngine(wiring.Component):
         #: engine (ports ``src_cur`` / ``dst_cur`` in, their ``_adv`` / ``_last`` out)
         self.shared_walks = shared_walks
         assert cfg.in_order or not shared_walks
+        #: the LUT's table memory (block RAM, COLLISION_UNDEFINED) is written in a cycle in which a
+        #: table read whose value is used is made (never: the table is written in the parameter
+        #: phase, read in the compute phase after it); the accelerator reports it (``sp_collision``)
+        self.collision = Signal(name="vec_lut_collision")
         C = cfg.cols
 
         def addr(s):
@@ -356,6 +361,8 @@ class VectorEngine(wiring.Component):
         lc = C.bit_length() - 1                       # cols is a power of two: entry e = line e >> lc
         lut_row = Cat(*[vecdata[32 * n:32 * n + 8] for n in range(C)])
         lut_we = pvalid & self.busy & is_lut & (pline < lut_lines)
+        if lut_sync:    # the table reads of a LUT step are used (vgroup_done, the next cycle)
+            m.d.comb += self.collision.eq(lut_we & vcomp & is_lut)
 
         # ---- lanes: one datapath each
         act1 = self.act_data
@@ -509,7 +516,7 @@ class VectorEngine(wiring.Component):
             # LUT: entry a8 is byte (a8 mod cols) of table line a8 / cols
             # (a synchronous table asks for block RAM: Yosys 0.23 would build it from LUT RAM on ECP5)
             lut = Memory(shape=unsigned(8 * C), depth=lut_lines, init=[],
-                         attrs={"ram_style": "block"} if lut_sync else None)
+                         attrs={"ram_style": "block", **COLLISION_UNDEFINED} if lut_sync else None)
             m.submodules[f"lut{lane}"] = lut
             lw = lut.write_port()
             lrd = lut.read_port() if lut_sync else lut.read_port(domain="comb")

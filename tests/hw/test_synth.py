@@ -181,6 +181,36 @@ def test_memory_without_block_ram_ports_fails_fast():
     assert time.perf_counter() - t0 < 30
 
 
+def test_collision_undefined_memories_lose_the_read_before_write_registers():
+    """A block RAM read and written at the same line in the same cycle: unmarked, Yosys emulates
+    read-before-write (a register and a multiplexer per bit); marked ``COLLISION_UNDEFINED``,
+    synthesis leaves that read undefined and the registers are gone."""
+    from amaranth.hdl import Module
+    from amaranth.lib import wiring
+    from amaranth.lib.memory import Memory
+    from amaranth.lib.wiring import In, Out
+    from nnaccel.boards.synth import synthesize
+    from nnaccel.hw.scratchpad import COLLISION_UNDEFINED
+
+    class SameLine(wiring.Component):
+        def __init__(self, marked):
+            self.marked = marked
+            super().__init__({"a": In(8), "d": In(16), "q": Out(16)})
+
+        def elaborate(self, platform):
+            m = Module()
+            m.submodules.mem = mem = Memory(shape=16, depth=256, init=[],
+                                            attrs=COLLISION_UNDEFINED if self.marked else None)
+            w, r = mem.write_port(), mem.read_port()
+            m.d.comb += [w.addr.eq(self.a), w.data.eq(self.d), w.en.eq(1), r.addr.eq(self.a), self.q.eq(r.data)]
+            return m
+
+    plain = synthesize(SameLine(False), "ice40", name="test-same-line")
+    marked = synthesize(SameLine(True), "ice40", name="test-same-line-marked")
+    assert plain["bram"] == marked["bram"] == 1
+    assert plain["ff"] - marked["ff"] >= 16, (plain["ff"], marked["ff"])
+
+
 def test_core_config_is_valid_and_minimal_for_every_preset():
     """``--design core`` shrinks every scratchpad to the smallest size the configuration accepts,
     keeping the preset's banks (the ISA's bank rules make them part of the design)."""
@@ -206,6 +236,7 @@ def test_top_memories_are_block_ram(config):
     from amaranth.back import rtlil
     from nnaccel.boards.synth import SynthHarness, block_ram_ok, memories
     from nnaccel.hw.accel import Accelerator
+    from nnaccel.hw.scratchpad import COLLISION_UNDEFINED
 
     from nnaccel.hwconfig import SPACES, load_config
 
@@ -214,6 +245,9 @@ def test_top_memories_are_block_ram(config):
     for mm in mems:
         assert (mm["write"], mm["read"], mm["async_read"]) == (1, 1, 0), mm
         assert block_ram_ok(mm, "ice40") and block_ram_ok(mm, "ecp5"), mm
+        # each one's same-cycle read of the line it writes is checked or proven unneeded
+        # (sp_collision), so synthesis leaves it undefined
+        assert set(COLLISION_UNDEFINED) <= set(mm["attrs"]), mm
     for s in SPACES:
         banks = [mm for mm in mems if f".sp_{s.lower()}." in mm["name"]]
         assert len(banks) == cfg.banks(s)
