@@ -4,7 +4,10 @@ performance counters of every segment.
 
 Backends (``BACKENDS``): ``isa`` — the ISA simulator (``nnaccel.sim.isasim``), default; ``rtl`` —
 the Verilator model of the RTL (``nnaccel.sim.rtl_runner.run_program_rtl``), when present.
-A backend is ``fn(config, program_bytes, memory) -> (memory_after, counters, schedule_or_None)``.
+A backend is ``fn(config, program_bytes, memory) -> (memory_after, counters, schedule_or_None)``;
+``counters`` are the machine's (modulo ``2 ** counter_bits``) plus ``run_cycles``, the run's length
+unwrapped, which a segment's reported ``cycles`` is (its ``macs``: the segment's GEMMs' MACs, also
+unwrapped).
 
 Host operations run exactly as in the golden interpreter (same kernels, same output checks); IF and
 WHILE run on the host with their bodies on the golden model. With ``check=True`` every segment's
@@ -40,7 +43,7 @@ def _isa_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=Non
     sim = IsaSim(cfg, mem_size=memory.size)
     sim.mem[:] = memory
     res = sim.run(program, progress)
-    return sim.mem, dict(res.counters), res.schedule
+    return sim.mem, dict(res.counters, run_cycles=res.cycles), res.schedule
 
 
 def _rtl_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None):
@@ -58,7 +61,7 @@ def _rtl_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=Non
         raise AcceleratorFault(res.fault, res.fault_pc, f"the RTL stopped with {res.fault} at instruction "
                                                         f"{res.fault_pc}.")
     mem = np.frombuffer(res.regions[0], np.uint8).copy()
-    return mem, dict(res.counters), None
+    return mem, dict(res.counters, run_cycles=res.cycles), None
 
 
 BACKENDS = {"isa": _isa_backend, "rtl": _rtl_backend}
@@ -175,12 +178,16 @@ class Runtime:
         cfg = self.cfg
         peak = cfg.rows * cfg.cols
         ops = self.model.main.operations
-        cyc = int(counters.get("cycles", 0))
-        macs = int(counters.get("macs", 0))
+        # the counters wrap modulo 2 ** counter_bits (24 bits on tiny): the run's length and the
+        # program's MACs (every GEMM completes on a run without a fault) unwrapped
+        from nnaccel.sim.isasim import decode_program
+
+        from nnaccel.isa import bytes_to_words, decode
+        words = bytes_to_words(self.pkg.segment_words(seg))
+        cyc = int(counters.get("run_cycles", counters.get("cycles", 0)))
+        macs = _static_counts(cfg, decode_program(words, cfg))[0]
         layers = []
         if sched is not None:
-            from nnaccel.isa import bytes_to_words, decode
-            words = bytes_to_words(self.pkg.segment_words(seg))
             for lay in seg["layers"]:
                 a, b = lay["first"], lay["last"] + 1
                 start = sched.start[a:b]

@@ -1341,7 +1341,14 @@ class SimTop(wiring.Component):
     The host port (``h_addr`` word index, ``h_we``, ``h_wdata``, ``h_rdata``) loads memory while
     the accelerator is idle; ``start`` (one cycle) runs the program at ``prog_addr`` (16-byte
     aligned) of ``prog_len`` instructions; ``done`` rises when it has finished or faulted and the
-    counters have been collected from ``cnt_id`` / ``cnt_data`` into ``counters``."""
+    counters have been collected from ``cnt_id`` / ``cnt_data`` into ``counters``.
+
+    ``run_cycles`` (64 bits, simulation only: no synthesized design has it) is the run's length,
+    counted here: the cycles the ``cycles`` counter counts (every cycle of the run but the one that
+    ends it, a SCAN after a DEADLOCK not included), which do not wrap, so it equals the ``cycles``
+    counter modulo ``2 ** counter_bits``. It counts the cycles in which the accelerator is busy
+    with no fault reported (``error`` is 0 from reset to the run's end: the accelerator records a
+    halt's code as it leaves RUN, and a run ends in DONE until reset), less the run's last one."""
 
     def __init__(self, config="tiny", mem_bytes: int = 1 << 20):
         self.cfg = load_config(config)
@@ -1352,7 +1359,7 @@ class SimTop(wiring.Component):
             "start": In(1), "prog_addr": In(32), "prog_len": In(ENTRY_PC),
             "busy": Out(1), "done": Out(1), "error": Out(3), "fault_pc": Out(ENTRY_PC),
             "sp_collision": Out(1),
-            "counters": Out(unsigned(64 * N_COUNTERS)),
+            "counters": Out(unsigned(64 * N_COUNTERS)), "run_cycles": Out(64),
             "h_addr": In(range(depth)), "h_we": In(1), "h_wdata": In(self.wb * 8), "h_rdata": Out(self.wb * 8),
         })
 
@@ -1368,6 +1375,15 @@ class SimTop(wiring.Component):
             m.d.sync += rd.eq(0)
         with m.Elif(acc.done & (rd < nb)):
             m.d.sync += [groups[acc.cnt_id].eq(acc.cnt_data), rd.eq(rd + 1)]
+        # the run's length (see the class): a RUN cycle counts from the second one on, so the run's
+        # last RUN cycle (the one that ends it) is left out as the cycles counter leaves it out
+        running = Signal()
+        with m.If(self.start & ~acc.busy & ~acc.done):
+            m.d.sync += [self.run_cycles.eq(0), running.eq(0)]
+        with m.Elif(acc.busy & (acc.error == 0)):
+            m.d.sync += running.eq(1)
+            with m.If(running):
+                m.d.sync += self.run_cycles.eq(self.run_cycles + 1)
         m.d.comb += [
             acc.start.eq(self.start), acc.prog_addr.eq(self.prog_addr), acc.prog_len.eq(self.prog_len),
             self.busy.eq(acc.busy | (acc.done & (rd < nb))),

@@ -320,7 +320,7 @@ PRESETS: dict[str, HwConfig] = {
                      acc_bytes=2 * 1024, vec_bytes=2 * 1024, act_banks=2, wgt_banks=1, acc_banks=1,
                      vec_banks=1, vector_lanes=1, vector_mul_steps=32, vector_latency=4,
                      dma_bytes_per_cycle=4, ext_latency=8, dma_engines=1, in_order=True, weight_buffers=1, queue_depth=1,
-                     counter_bits=32,
+                     counter_bits=24,   # counters wrap at 2^24 (docs/rtl.md, "cycles (session 9)")
                      dma_base=0, dma_size=16 * 1024 * 1024),
     # ECP5-25F (56 DP16KD, 126 KB): 32 + 8 + 32 + 4 KiB of block RAM. One vector lane, its 32x32
     # product over 4 cycles on one MULT18X18D (vector_mul_steps; the array gets the other 27: top

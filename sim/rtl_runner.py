@@ -188,9 +188,16 @@ def _tail(path: Path, n: int = 60) -> str:
 
 
 class RtlResult:
-    """Outcome of one program on the RTL: fault (code, name, pc), counters, simulator speed."""
+    """Outcome of one program on the RTL: fault (code, name, pc), counters, the run's length,
+    simulator speed.
 
-    def __init__(self, res: dict):
+    ``counters`` are the machine's (modulo ``2 ** counter_bits``, what RDPERF and the host port
+    read, compared with the ISA simulator's ``RunResult.counters``); ``cycles`` is the run's length
+    as the simulation top level counts it (``SimTop.run_cycles``, 64 bits: it does not wrap), the
+    ISA simulator's ``total_cycles``; ``macs`` the MACs of the run unwrapped: those of the
+    program's GEMMs (on a run without a fault every one completes; the ISA's static count)."""
+
+    def __init__(self, res: dict, cfg=None, words=None):
         from nnaccel.isa import COUNTERS, FAULTS
         if res["sp_collision"]:
             # the FPGA's block RAM leaves that read undefined (hw/scratchpad.py): an RTL bug
@@ -201,12 +208,33 @@ class RtlResult:
         self.fault = {f.code: f.name for f in FAULTS}[self.error]
         self.fault_pc = res["fault_pc"]
         self.counters = {c.name: res["counters"][c.id] for c in COUNTERS}
+        self.run_cycles = res["run_cycles"]
         self.wall_seconds = res["wall_seconds"]
         self.regions = [bytes.fromhex(r) for r in res["regions"]]
+        self._static_macs = None
+        if cfg is not None:
+            mod = 1 << cfg.counter_bits
+            if self.run_cycles % mod != self.counters["cycles"]:
+                # both count the same cycles (SimTop): an RTL bug
+                raise RuntimeError(f"The run's length ({self.run_cycles} cycles) is not the cycles "
+                                   f"counter ({self.counters['cycles']}) modulo 2 ** {cfg.counter_bits}.")
+            if words is not None and self.error == 0:
+                from .isasim import decode_program, static_events
+                self._static_macs = sum(static_events(d, cfg).get("macs", 0) for d in decode_program(words, cfg))
+                if self._static_macs % mod != self.counters["macs"]:
+                    raise RuntimeError(f"The program's GEMMs make {self._static_macs} MACs, but the RTL's "
+                                       f"macs counter reads {self.counters['macs']} (modulo 2 ** "
+                                       f"{cfg.counter_bits}).")
 
     @property
     def cycles(self) -> int:
-        return self.counters["cycles"]
+        """The run's length (unwrapped; the ``cycles`` counter is it modulo ``2 ** counter_bits``)."""
+        return self.run_cycles
+
+    @property
+    def macs(self) -> int:
+        """The run's MACs, unwrapped when the run had no fault (else the ``macs`` counter)."""
+        return self.counters["macs"] if self._static_macs is None else self._static_macs
 
     @property
     def cycles_per_second(self) -> float:
@@ -327,21 +355,23 @@ def run_words_rtl(config, words, image: dict | None = None, read=(), mem_bytes: 
                    "prog_len": len(words), "read": [list(r) for r in read], "max_cycles": max_cycles})
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return RtlResult(res)
+    return RtlResult(res, cfg, words)
 
 
 def run_program_rtl(config, program, memory: dict | None = None, read=()):
     """The ``rtl`` backend: runs ``program`` (words or bytes) with ``memory`` = ``{addr: array}``;
-    returns ``(regions, counters)`` with the bytes of each ``read`` region and the counter dict
-    (``cycles`` = the RTL's cycle count). Raises :class:`nnaccel.isa.AcceleratorFault` when the
-    RTL reports a fault."""
+    returns ``(regions, counters)`` with the bytes of each ``read`` region and the counter dict:
+    the machine's counters (modulo ``2 ** counter_bits``, as the ISA simulator's
+    ``RunResult.counters``), ``run_cycles`` the run's length unwrapped (:attr:`RtlResult.cycles`)
+    and ``wall_seconds``. Raises :class:`nnaccel.isa.AcceleratorFault` when the RTL reports a
+    fault."""
     from nnaccel.isa import AcceleratorFault, bytes_to_words
     words = bytes_to_words(program) if isinstance(program, (bytes, bytearray)) else list(program)
     res = run_words_rtl(config, words, memory, read)
     if res.error:
         raise AcceleratorFault(res.fault, res.fault_pc, f"the RTL stopped with {res.fault} at "
                                                         f"instruction {res.fault_pc}.")
-    return res.regions, dict(res.counters, wall_seconds=res.wall_seconds)
+    return res.regions, dict(res.counters, run_cycles=res.cycles, wall_seconds=res.wall_seconds)
 
 
 def run_bench_backend(lp, progress=None):
@@ -367,5 +397,5 @@ def run_bench_backend(lp, progress=None):
         progress(len(lp.words), len(lp.words))
     isa_cycles = schedule(decode_program(lp.words, cfg), cfg).total_cycles
     out = np.frombuffer(res.regions[0], lp.output_dtype).reshape(lp.output_shape)
-    return BackendRun(out, res.cycles, res.counters["macs"], dict(res.counters, isa_cycles=isa_cycles),
+    return BackendRun(out, res.cycles, res.macs, dict(res.counters, isa_cycles=isa_cycles),
                       res.wall_seconds)

@@ -1,10 +1,10 @@
 """cocotb test of the accelerator top level (:class:`nnaccel.hw.accel.SimTop`).
 
 Loads the memory image through the host port (non-zero words only), starts the program, waits for
-``done`` without a Python callback per clock, then reads the status, the counters and the
-requested memory regions back. Arguments (JSON): ``image`` (path of a raw byte file loaded at
-address 0), ``word_bytes``, ``prog_addr``, ``prog_len``, ``read`` (list of ``[addr, nbytes]``),
-``max_cycles``.
+``done`` without a Python callback per clock, then reads the status, the counters, the run's length
+(``run_cycles``: it does not wrap like the ``cycles`` counter) and the requested memory regions
+back. Arguments (JSON): ``image`` (path of a raw byte file loaded at address 0), ``word_bytes``,
+``prog_addr``, ``prog_len``, ``read`` (list of ``[addr, nbytes]``), ``max_cycles``.
 """
 
 import time
@@ -63,4 +63,5 @@ async def run_program(dut):
         regions.append(bytes(data[off:off + nbytes]).hex())
     tb_result({"error": int(dut.error.value), "fault_pc": int(dut.fault_pc.value),
                "sp_collision": int(dut.sp_collision.value), "counters": counters,
+               "run_cycles": int(dut.run_cycles.value),
                "wall_seconds": wall, "regions": regions})

@@ -118,3 +118,22 @@ def test_rtl_backend_bit_exact_with_isa_cycles():
     _out_isa, rep_isa = rt.Runtime(pkg).run([x], "isa")
     np.testing.assert_array_equal(out_rtl[0], run_model(model, [x])[0])
     assert rep_rtl["total"]["cycles"] == rep_isa["total"]["cycles"]
+
+
+def test_segment_report_does_not_wrap():
+    """A segment's reported cycles and MACs are the run's, unwrapped: with 8-bit counters (they
+    wrap several times in this segment) the report equals that of the same machine with 64-bit
+    counters, which never wrap, while the counters themselves are the 64-bit ones modulo 2 ** 8."""
+    from nnaccel.hwconfig import load_config
+    model = mobilenet_block(4, 4, 4)
+    x = np.random.default_rng(0).integers(-128, 128, (1, 4, 4, 4)).astype(np.int8)
+    wide = load_config("tiny").replace(name="tiny-c64", counter_bits=64)
+    reps = {}
+    for cfg in (wide, wide.replace(name="tiny-c8", counter_bits=8)):
+        _out, reps[cfg.counter_bits] = rt.Runtime(compile_model(model, cfg)).run([x], "isa")
+    (sw,), (sn,) = reps[64]["segments"], reps[8]["segments"]
+    assert sw["counters"]["cycles"] > 256 and sw["counters"]["macs"] > 256     # it does wrap
+    assert {k: v % 256 for k, v in sw["counters"].items() if k != "run_cycles"} == \
+        {k: v for k, v in sn["counters"].items() if k != "run_cycles"}
+    assert (sn["cycles"], sn["macs"]) == (sw["counters"]["cycles"], sw["counters"]["macs"])
+    assert reps[8]["total"] == reps[64]["total"]

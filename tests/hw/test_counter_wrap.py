@@ -1,6 +1,7 @@
 """Counters of ``counter_bits`` < 64 on the RTL: an 8-bit-counter copy of tiny runs a program whose
 counters wrap several times (RDPERF in the middle and at the end); the RDPERF bytes and every
-counter equal the ISA simulator's, which equal the 64-bit machine's reduced modulo 2 ** 8."""
+counter equal the ISA simulator's, which equal the 64-bit machine's reduced modulo 2 ** 8; the run's
+length (``RtlResult.cycles``) and MACs do not wrap."""
 
 import numpy as np
 import pytest
@@ -39,3 +40,9 @@ def test_counters_wrap_like_isa_sim():
     assert rtl.fault == "OK"
     assert rtl.regions == sn
     assert rtl.counters == rn.counters
+    # the run's length does not wrap (the simulation top level counts it in 64 bits): the ISA
+    # simulator's total_cycles, which the wide machine's cycles counter reads; the cycles counter
+    # is it modulo 2 ** 8; the MACs likewise
+    assert rtl.cycles == rn.schedule.total_cycles == rw.counters["cycles"] > 256
+    assert rtl.counters["cycles"] == rtl.cycles % 256 != rtl.cycles
+    assert rtl.macs == rw.counters["macs"] and rtl.counters["macs"] == rtl.macs % 256

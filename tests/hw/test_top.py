@@ -137,6 +137,10 @@ def test_program_matches_isa_sim_and_golden(config, case):
           f"Verilator {rtl.cycles_per_second:.3g} cycles/s")
     # cycle-exact: every performance counter equal (tolerance 0)
     assert rtl.counters == res.counters
+    # the run's length (counted by the simulation top level, it does not wrap) is the ISA
+    # simulator's, and the cycles counter's value (these runs are far shorter than 2 ** counter_bits)
+    assert rtl.cycles == res.schedule.total_cycles == rtl.counters["cycles"] < 1 << lp.config.counter_bits
+    assert rtl.macs == res.macs
 
 
 # ------------------------------------------------------------------------------------ error paths
