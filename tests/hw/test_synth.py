@@ -50,6 +50,38 @@ def test_small_array_and_scratchpad_fit_ecp5_25f():
     assert 0 < sp["bram"] <= 56 and sp["lut"] < 1000      # in DP16KD, not flip-flops
 
 
+def test_tiny_top_fits_up5k():
+    """The whole accelerator of the tiny preset, its scratchpads and the synthesis harness
+    included, within the iCE40UP5K: DSPs and block RAM (every memory in EBR) always; with ABC (a
+    native Yosys) also LUT4 and nextpnr's logic cells (LUT4 + carry + flip-flop per cell: what
+    place and route needs; the gate-per-LUT fallback overcounts)."""
+    from nnaccel.boards.synth import TARGETS, design_for, synthesize
+    t = TARGETS["ice40"]
+    rep = synthesize(design_for("tiny", "top", t), "ice40", name="test-tiny-top", timeout_s=1500)
+    assert rep["dsp"] <= t.budget["dsp"] and 0 < rep["bram"] <= t.budget["bram"]
+    assert {mm["mapped"] for mm in rep["memories"]} == {"block RAM"}, rep["memories"]
+    if rep["lut_mapper"] == "abc":
+        assert rep["lut"] <= t.budget["lut"]
+        assert rep["logic_cells"] is not None and rep["logic_cells"] <= t.budget["lut"], rep["logic_cells"]
+        assert all(rep["fits"].values()), rep["fits"]
+
+
+@pytest.mark.slow
+def test_tiny_top_places_and_routes_on_up5k():
+    """nextpnr places AND routes the tiny preset's whole accelerator on the iCE40UP5K (session 9;
+    5,489 logic cells did not fit before it, and 5,205 placed but did not route: docs/rtl.md) and
+    reports its fmax. Yosys + ~5-10 minutes of nextpnr: run with ``-m slow``."""
+    from nnaccel.boards.synth import TARGETS, design_for, synthesize
+    t = TARGETS["ice40"]
+    rep = synthesize(design_for("tiny", "top", t), "ice40", pnr=True, name="test-tiny-top-pnr", timeout_s=2400)
+    assert rep["pnr"] == "ok", rep["pnr"]
+    assert rep["fmax_mhz"] is not None and rep["fmax_mhz"] > 4       # the routed design's fmax
+    for cell, key in (("ICESTORM_LC", "logic_cells"), ("ICESTORM_DSP", "dsp"), ("ICESTORM_RAM", "bram")):
+        used, avail = rep["pnr_utilization"][cell]
+        assert used == rep[key] <= avail, cell
+    assert all(rep["fits"].values()), rep["fits"]
+
+
 @pytest.mark.slow
 def test_small_top_within_ecp5_25f_counts():
     """The whole accelerator of the small preset, its scratchpads included, synthesizes within the
