@@ -306,6 +306,12 @@ def _step_ge(eng, c: int):
     return ge(c) if ge is not None else eng.step >= c
 
 
+def _step_lt(eng, c: int):
+    """``eng.step < c`` for a constant ``c`` (see :func:`_step_ge`)."""
+    ge = getattr(eng, "step_ge", None)
+    return ~ge(c) if ge is not None else eng.step < c
+
+
 def _step_eq(eng, c: int):
     """``eng.step == c`` for a constant ``c``: in order, ``step < c + 1`` (a flag) and the low bits."""
     ge = getattr(eng, "step_ge", None)
@@ -504,7 +510,7 @@ class _DmaPath:
         # ---------------------------------------------------------------- DMA RDPERF
         # (the walk's cursor is RDPERF's ext_addr: it loads at the start, moves only in a box)
         in_data = eng.active & is_rdperf & _step_ge(eng, L)
-        sample = ~_step_ge(eng, L + n_beats)           # the first n_beats data steps
+        sample = _step_lt(eng, L + n_beats)            # the first n_beats data steps
         if rdperf_split(cfg):
             # the low half of the counter at the ring's head at each sample step, then its zero
             # upper half at each later data step (the ring goes round once more: each once)
