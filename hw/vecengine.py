@@ -464,10 +464,12 @@ class VectorEngine(wiring.Component):
                 sel_sum = f["REQ"] | f["DIV"]
                 sel_x1 = (f["MULQ"] & (vstep != 0)) | (addsub & (vstep == 2))
 
-                def xbit(i, dd=dd, sel_sum=sel_sum, sel_x1=sel_x1, sum32=sum32, x1=x1):
-                    ddb = Cat(dd, dd[-1], dd[-1]).bit_select((i - ADD_LEFT_SHIFT)[:4], 1)
+                # (da | db) << 20 as 32 bits: bit i of it is picked by i itself (no i - 20, no i >= 20)
+                dd32 = Cat(Const(0, ADD_LEFT_SHIFT), dd, dd[-1].replicate(32 - ADD_LEFT_SHIFT - len(dd)))
+
+                def xbit(i, dd32=dd32, sel_sum=sel_sum, sel_x1=sel_x1, sum32=sum32, x1=x1):
                     return Mux(sel_sum, sum32.as_unsigned().bit_select(i, 1),
-                               Mux(sel_x1, x1.as_unsigned().bit_select(i, 1), (i >= ADD_LEFT_SHIFT) & ddb))
+                               Mux(sel_x1, x1.as_unsigned().bit_select(i, 1), dd32.bit_select(i, 1)))
                 q = serial_mbqm(m, xbit, m_in, e_in, ~exact, Mux(f["DIV"], k, 0), vphase, vcomp & mulf,
                                 name=f"u{lane}")
                 ab = q                                # MULQ's step 0: the product itself
