@@ -335,7 +335,10 @@ class _BoxWalk:
         L, dpc, XB = cfg.ext_latency, cfg.dma_bytes_per_cycle, ext_bits(cfg)
         beats_max = max(1, _ceil(cfg.line_elems * max(ELEMENT_BYTES.values()), dpc))
         eb4 = (F["sp"] == SP["ACC"]) | (F["sp"] == SP["VEC"])
-        self.nbytes = nbytes = Mux(eb4, F["len"] << 2, F["len"])
+        # (in order: `len` as wide as its legal values, 0 .. line_elems, which the decoder checks
+        # (ILLEGAL_FIELD above): the byte count, the beats and their adders that narrow)
+        self.len = ln = F["len"][:_bits(cfg.line_elems)] if cfg.in_order else F["len"]
+        self.nbytes = nbytes = Mux(eb4, ln << 2, ln)
         beats = Signal(range(beats_max + 1), name=f"{name}_beats")
         m.d.comb += beats.eq(Mux(nbytes == 0, 1, (nbytes + dpc - 1) // dpc))
         beat = Signal(range(max(2, beats_max)), name=f"{name}_beat")
@@ -461,7 +464,7 @@ class _DmaPath:
             data, en = [], []
             for e in range(cfg.cols):
                 # (in order: a comparison with a constant as logic, not a carry chain)
-                valid = walk.data_line & (_ge(F["len"], e + 1) if cfg.in_order else e < F["len"])
+                valid = walk.data_line & (_ge(walk.len, e + 1) if cfg.in_order else e < F["len"])
                 b, o = divmod(e * eb, dpc)                # its beat and its bytes' place in it
                 ld = top.ld_data[8 * o:8 * o + 8 * eb]
                 if b == 0:
