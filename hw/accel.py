@@ -87,7 +87,7 @@ from nnaccel.isa.table import (
 )
 
 from .array import SystolicArray
-from .decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder, fault_code, field, opcode_of
+from .decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder, _ge, fault_code, field, opcode_of
 from .extmem import ExtMemory, counters_per_beat, load_port_bytes, rdperf_split, store_port_bytes, word_bytes
 from .pe import add_or_pass
 from .scratchpad import COLLISION_UNDEFINED, BankedScratchpad
@@ -289,6 +289,37 @@ class _Walker:
             m.d.sync += [self.cur_r.eq(self.cur), self.row_r.eq(row), self.x_r.eq(x)]
 
 
+def _ge_narrow(v, t):
+    """Unsigned ``v >= t`` for a narrow ``t`` (a 2-bit padding field): ``v``'s bits above ``t``'s
+    width, or a bitwise comparison of the low bits (logic, not a carry chain as wide as ``v``)."""
+    w = len(t)
+    ge = Const(1, 1)                    # v[:i] >= t[:i] over the bits seen so far (from the LSB up)
+    for i in range(w):
+        ge = Mux(v[i] == t[i], ge, v[i])
+    return (v[w:] != 0) | ge if len(v) > w else ge
+
+
+def _step_ge(eng, c: int):
+    """``eng.step >= c`` for a constant ``c``: the in-order executor's flag (:meth:`_InOrder.step_ge`),
+    else the comparison."""
+    ge = getattr(eng, "step_ge", None)
+    return ge(c) if ge is not None else eng.step >= c
+
+
+def _step_lt(eng, c: int):
+    """``eng.step < c`` for a constant ``c`` (see :func:`_step_ge`)."""
+    ge = getattr(eng, "step_ge", None)
+    return ~ge(c) if ge is not None else eng.step < c
+
+
+def _step_eq(eng, c: int):
+    """``eng.step == c`` for a constant ``c``: in order, ``step < c + 1`` (a flag) and the low bits."""
+    ge = getattr(eng, "step_ge", None)
+    if ge is None:
+        return eng.step == c
+    return ~ge(c + 1) & (eng.step[:c.bit_length()] == c)
+
+
 class _BoxWalk:
     """The walk of a LOAD / STORE box for the engine ``eng`` (its instruction's fields ``F``) while
     ``run``: ``ext_latency`` latency steps, then one line per ``beats`` = ``max(1, ceil(len *
@@ -304,7 +335,10 @@ class _BoxWalk:
         L, dpc, XB = cfg.ext_latency, cfg.dma_bytes_per_cycle, ext_bits(cfg)
         beats_max = max(1, _ceil(cfg.line_elems * max(ELEMENT_BYTES.values()), dpc))
         eb4 = (F["sp"] == SP["ACC"]) | (F["sp"] == SP["VEC"])
-        self.nbytes = nbytes = Mux(eb4, F["len"] << 2, F["len"])
+        # (in order: `len` as wide as its legal values, 0 .. line_elems, which the decoder checks
+        # (ILLEGAL_FIELD above): the byte count, the beats and their adders that narrow)
+        self.len = ln = F["len"][:_bits(cfg.line_elems)] if cfg.in_order else F["len"]
+        self.nbytes = nbytes = Mux(eb4, ln << 2, ln)
         beats = Signal(range(beats_max + 1), name=f"{name}_beats")
         m.d.comb += beats.eq(Mux(nbytes == 0, 1, (nbytes + dpc - 1) // dpc))
         beat = Signal(range(max(2, beats_max)), name=f"{name}_beat")
@@ -312,22 +346,49 @@ class _BoxWalk:
         x, y = Signal(8, name=f"{name}_x"), Signal(8, name=f"{name}_y")
         row, self.cur = Signal(XB, name=f"{name}_row"), Signal(XB, name=f"{name}_cur")
         cur = self.cur
-        in_data = eng.step >= L
+        in_data = _step_ge(eng, L)
         #: a data step of the box (``beat`` is this step's beat of its line, ``addr`` its external address)
         self.in_beat = in_beat = eng.active & run & in_data
         self.beat, self.beats = beat, beats
         self.line_end = line_end = in_beat & (beat == beats - 1)
-        last_x = x + 1 >= F["x_size"]
+        in_order = cfg.in_order
+        if in_order:
+            # In order x / y count up by one from 0 (x back to 0 after its last, both cleared at
+            # completion) and a box ends at its last line, so x < x_size and y < y_size wherever
+            # they count (an empty box has no line steps): the ends are equalities with the
+            # incrementers' sums, where >= would be a carry chain (one logic cell a bit)
+            last_x = x + 1 == F["x_size"]
+            last_y = y + 1 == F["y_size"]
+        else:
+            last_x = x + 1 >= F["x_size"]
+            last_y = y + 1 >= F["y_size"]
         if pads is None:
             self.data_line = data_line = Const(1, 1)
             last_dx = last_x
+        elif in_order:
+            top, bottom, left, right = pads
+            yb, xb = F["y_size"] - bottom, F["x_size"] - right
+            # x < x_size - right, y < y_size - bottom: flags set as x / y step onto the first
+            # line of the bottom / right padding (x + 1 == xb: the counter passes each value),
+            # cleared with the counter; none of its lines are data when xb (yb) is 0
+            ypad_r, xpad_r = Signal(name=f"{name}_ypad"), Signal(name=f"{name}_xpad")
+            x_to_pad = x + 1 == xb
+            self.data_line = data_line = (_ge_narrow(y, top) & ~ypad_r & (yb != 0) &
+                                          _ge_narrow(x, left) & ~xpad_r & (xb != 0))
+            last_dx = x_to_pad                     # (used in data lines only, where x < xb)
+            with m.If(eng.active):
+                with m.If(line_end):
+                    m.d.sync += [xpad_r.eq(~last_x & (xpad_r | x_to_pad)),
+                                 ypad_r.eq(ypad_r | (last_x & (y + 1 == yb)))]
+                with m.If(eng.complete):
+                    m.d.sync += [xpad_r.eq(0), ypad_r.eq(0)]
         else:
             top, bottom, left, right = pads
             self.data_line = data_line = ((y >= top) & (y < F["y_size"] - bottom) &
                                           (x >= left) & (x < F["x_size"] - right))
             last_dx = x + 1 >= F["x_size"] - right
         self.empty = (F["x_size"] == 0) | (F["y_size"] == 0)
-        self.last_line = last_x & (y + 1 >= F["y_size"])
+        self.last_line = last_x & last_y
         bytes_r = Signal(byte_bits, name=f"{name}_bytes")
         self.bytes = bytes_r + Mux(line_end & data_line, nbytes, 0)
         with m.If(eng.start):
@@ -376,8 +437,8 @@ class _DmaPath:
         """The instruction's last step: a box's last line, or the latency alone for an empty box;
         RDPERF after its ``ceil(8 * N_COUNTERS / dma_bytes_per_cycle)`` data steps."""
         L = self.cfg.ext_latency
-        return Mux(is_box, Mux(walk.empty, eng.step == L - 1, walk.line_end & walk.last_line),
-                   Mux(is_rdperf, eng.step == L + self.perf_cycles - 1, 1))
+        return Mux(is_box, Mux(walk.empty, _step_eq(eng, L - 1), walk.line_end & walk.last_line),
+                   Mux(is_rdperf, _step_eq(eng, L + self.perf_cycles - 1), 1))
 
     def load(self, walk, F, is_load, wl, mems, addr=None):
         """``addr``: this beat's external address when :meth:`store` made it (one engine), else
@@ -402,7 +463,8 @@ class _DmaPath:
             here = go & (F["sp"] == SP[s])
             data, en = [], []
             for e in range(cfg.cols):
-                valid = walk.data_line & (e < F["len"])
+                # (in order: a comparison with a constant as logic, not a carry chain)
+                valid = walk.data_line & (_ge(walk.len, e + 1) if cfg.in_order else e < F["len"])
                 b, o = divmod(e * eb, dpc)                # its beat and its bytes' place in it
                 ld = top.ld_data[8 * o:8 * o + 8 * eb]
                 if b == 0:
@@ -450,8 +512,8 @@ class _DmaPath:
         blen = Mux(walk.line_end & (rem != 0), rem, Mux(nbytes == 0, 0, dpc)) if dpc > 1 else (nbytes != 0)
         # ---------------------------------------------------------------- DMA RDPERF
         # (the walk's cursor is RDPERF's ext_addr: it loads at the start, moves only in a box)
-        in_data = eng.active & is_rdperf & (eng.step >= L)
-        sample = eng.step < L + n_beats            # the first n_beats data steps
+        in_data = eng.active & is_rdperf & _step_ge(eng, L)
+        sample = _step_lt(eng, L + n_beats)            # the first n_beats data steps
         if rdperf_split(cfg):
             # the low half of the counter at the ring's head at each sample step, then its zero
             # upper half at each later data step (the ring goes round once more: each once)
@@ -593,6 +655,8 @@ class _InOrder:
 
     def __init__(self, m: Module, word_in, queue_in, held, can_start, step_bits: int):
         n = len(QUEUES)
+        self.m = m
+        self._ge = {}
         self.busy = Signal(name="ex_busy")
         self.step_r = Signal(step_bits, name="ex_step")
         self.step = self.step_r                            # 0 while idle: it clears at completion
@@ -611,6 +675,7 @@ class _InOrder:
         self.views = []
         for q in range(n):
             v = _View(f"ex{q}", self.word, self.step, self.cycles)
+            v.step_ge = self.step_ge
             m.d.comb += [v.busy.eq(self.busy & kind[q]), v.start.eq(self.start & kind[q]),
                          v.active.eq(v.busy | v.start), v.complete.eq(self.complete & kind[q]),
                          v.waiting.eq(held & kind[q] & ~v.active)]
@@ -620,11 +685,27 @@ class _InOrder:
         with m.If(self.active):
             m.d.sync += [self.step_r.eq(Mux(self.last, 0, self.step + 1)), self.busy.eq(~self.last)]
 
+    def step_ge(self, c: int):
+        """``step >= c`` for a constant ``c``, as a flag that moves with the step counter: set at
+        the end of step ``c - 1`` (the first step whose low ``(c - 1).bit_length()`` bits are ``c -
+        1``: the counter counts up by one from 0 and never wraps), cleared with it at completion.
+        Not a comparison: Yosys would make one a carry chain as wide as the counter (on the
+        iCE40 one logic cell a bit whose LUT is unused)."""
+        if c <= 0:
+            return Const(1, 1)
+        if c not in self._ge:
+            k = (c - 1).bit_length()
+            f = self._ge[c] = Signal(name=f"ex_ge{c}")
+            with self.m.If(self.active):
+                self.m.d.sync += f.eq(~self.last & (f | (self.step[:k] == c - 1)))
+        return self._ge[c]
+
     def dma_view(self, m: Module, load: int, store: int):
         """The load + store queues' views as the shared DMA datapath uses them (:class:`_DmaEngine`'s
         interface)."""
         lv, sv = self.views[load], self.views[store]
         d = SimpleNamespace(word=self.word, step=self.step, cycles=self.cycles, views={"load": lv, "store": sv},
+                            step_ge=self.step_ge,
                             start=Signal(name="exd_start"), active=Signal(name="exd_active"),
                             complete=Signal(name="exd_complete"))
         m.d.comb += [d.start.eq(lv.start | sv.start), d.active.eq(lv.active | sv.active),
@@ -1104,6 +1185,16 @@ class Accelerator(wiring.Component):
         lr = R.bit_length() - 1                       # rows is a power of two
         pre = Mux(G["preload"], R, 0)
         gn_any = (G["nx"] != 0) & (G["ny"] != 0)      # the tiles stream nx*ny lines (counted, no product)
+
+        def last_of(c, n):
+            """``c + 1 >= G[n]`` for a line counter ``c`` that counts up by one from 0 and goes back
+            to 0 at its last (in order: px / py / ox / oy, cleared while idle or at completion, so
+            ``c < G[n]`` whenever ``G[n] > 0``; py passes ny - 1 only outside a slot's stream,
+            where its last does not count: ``son`` is 0): ``c + 1 == G[n]``, or ``G[n] == 0``.
+            An equality and the incrementer's sum, where ``>=`` is a carry chain."""
+            if not in_order:
+                return c + 1 >= G[n]
+            return (c + 1 == G[n]) | (G[n] == 0)
         single = cfg.weight_buffers == 1     # one weight tile: the next tile's weights after the stream
         m.submodules.array = arr = SystolicArray(R, C, dsp_cells=self.dsp_cells, dsp=self.array_dsp,
                                                  buffers=cfg.weight_buffers)
@@ -1119,7 +1210,11 @@ class Accelerator(wiring.Component):
         # (these counters clear at completion: 0 when the next GEMM starts, no start multiplexer)
         tpos = tpos_r
         tidx = tidx_r
-        in_tiles = step >= pre
+        if in_order:
+            ge_rows = _step_ge(ge, R)                 # step >= rows: a flag (_InOrder.step_ge)
+            in_tiles = Mux(G["preload"], ge_rows, 1)  # step >= pre
+        else:
+            in_tiles = step >= pre
         # the tile's stream position (x, y) in its slot; son: lines left to stream in this slot
         px_r = Signal(8)
         py_r = Signal(8)
@@ -1141,18 +1236,23 @@ class Accelerator(wiring.Component):
             px = Mux(pclr, 0, px_r)
             py = Mux(pclr, 0, py_r)
             son = Mux(tfirst, gn_any, son_r)
-            px_last = px + 1 >= G["nx"]
-            s_last = son & px_last & (py + 1 >= G["ny"])
-            more = tidx < G["kt"]
+            px_last = last_of(px, "nx")
+            s_last = son & px_last & last_of(py, "ny")
+            # the drain (tidx > kt): a flag set as tidx steps from kt to kt + 1, where it stays
+            # (tidx counts up by one from 0 and stops there: no comparison, no carry chain)
+            drain_r = Signal()
+            at_kt = tidx == G["kt"]
+            more = ~drain_r & ~at_kt                  # tidx < kt
             tlast = Mux(more, ~son & (tpos == R - 1), ~son | s_last)
             with m.If(ge.active):
                 m.d.sync += [snf_r.eq(in_tiles & ~tlast),
                              tpos_r.eq(Mux(in_tiles & ~son & ~tlast, tpos + 1, 0)),
                              # (no count in the drain, where tlast holds every step)
-                             tidx_r.eq(Mux(in_tiles, tidx + (tlast & (tidx <= G["kt"])), 0)),
+                             tidx_r.eq(Mux(in_tiles, tidx + (tlast & ~drain_r), 0)),
+                             drain_r.eq(in_tiles & (drain_r | (tlast & at_kt))),
                              px_r.eq(Mux(px_last, 0, px + 1)), py_r.eq(py + px_last), son_r.eq(son & ~s_last)]
             with m.If(ge.complete):
-                m.d.sync += snf_r.eq(0)
+                m.d.sync += [snf_r.eq(0), drain_r.eq(0)]
         else:
             # a slot lasts max(nx*ny, rows) steps: at least rows, and until its last line streamed
             tlast = (tpos >= R - 1) & (~son | s_last)
@@ -1160,9 +1260,9 @@ class Accelerator(wiring.Component):
                 m.d.sync += [tpos_r.eq(Mux(in_tiles, Mux(tlast, 0, Mux(tpos[lr], tpos, tpos + 1)), 0)),
                              tidx_r.eq(Mux(in_tiles, tidx + tlast, 0)),
                              px_r.eq(Mux(px_last, 0, px + 1)), py_r.eq(py + px_last), son_r.eq(son & ~s_last)]
-        streaming = gact & in_tiles & son & (tidx <= G["kt"])
         # the end: rows + cols steps after the last tile's slot
-        in_drain = tidx > G["kt"]
+        in_drain = drain_r if single else tidx > G["kt"]
+        streaming = gact & in_tiles & son & (~drain_r if single else tidx <= G["kt"])
         dcnt_r = Signal(range(R + C + 1))
         dcnt = dcnt_r
         with m.If(ge.active):
@@ -1193,7 +1293,7 @@ class Accelerator(wiring.Component):
         wcnt_r = Signal(_bits(MAX_KTILES * R))
         wcnt = wcnt_r
         if single:      # tile t + 1's weights in the rows steps after tile t's stream
-            wread = gact & G["preload"] & ((step < R) | (in_tiles & ~son & (tidx < G["kt"])))
+            wread = gact & G["preload"] & ((~ge_rows if in_order else step < R) | (in_tiles & ~son & more))
         else:           # ... in the first rows steps of tile t's slot, while it streams
             wread = gact & G["preload"] & ((step < R) | (in_tiles & (tpos < R) & (tidx < G["kt"])))
         with m.If(ge.active):
@@ -1223,8 +1323,8 @@ class Accelerator(wiring.Component):
         ox = ox_r
         oy = oy_r
         otile = otile_r
-        ox_last = ox + 1 >= G["nx"]
-        olast = ox_last & (oy + 1 >= G["ny"])
+        ox_last = last_of(ox, "nx")
+        olast = ox_last & last_of(oy, "ny")
         with m.If(ge.active):
             m.d.sync += [ox_r.eq(ox), oy_r.eq(oy), otile_r.eq(otile)]
             with m.If(gwrite):
@@ -1280,7 +1380,7 @@ class Accelerator(wiring.Component):
             # (px, py) is the VEC's read side (x, y), its results' x (ox) the VEC's write side x;
             # the walks move with the running instruction's advance, to the next row at its last
             m.d.comb += [vu.dst_cur.eq(act_w.cur), vu.src_cur.eq(accw.cur),
-                         vu.rx_last.eq(px_last), vu.rline_last.eq(px_last & (py + 1 >= G["ny"])),
+                         vu.rx_last.eq(px_last), vu.rline_last.eq(px_last & last_of(py, "ny")),
                          vu.wx_last.eq(ox_last),
                          wk_adv["dst"].eq(streaming | vu.dst_adv), wk_last["dst"].eq(Mux(is_gemm, px_last, ox_last)),
                          wk_adv["src"].eq(gwrite | vu.src_adv), wk_last["src"].eq(Mux(is_gemm, ox_last, px_last))]

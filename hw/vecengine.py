@@ -126,7 +126,9 @@ class VectorEngine(wiring.Component):
         # the parameter phase: the first P steps (a counter that stops at P)
         pcnt_r = Signal(range(pmax + 1))
         pcnt = Mux(vstart, 0, pcnt_r)
-        in_params = pcnt < P
+        # (in order: pcnt counts up by one from 0 and stops at P, so pcnt < P is pcnt != P: an
+        # equality, not a carry chain)
+        in_params = (pcnt != P) if cfg.in_order else pcnt < P
         # the read phase ends with the last line's last step (x / y line counters, no product)
         if self.shared_walks:                         # (the accelerator's x / y)
             rdone_r = Signal()
@@ -469,10 +471,12 @@ class VectorEngine(wiring.Component):
                 sel_sum = f["REQ"] | f["DIV"]
                 sel_x1 = (f["MULQ"] & (vstep != 0)) | (addsub & (vstep == 2))
 
-                def xbit(i, dd=dd, sel_sum=sel_sum, sel_x1=sel_x1, sum32=sum32, x1=x1):
-                    ddb = Cat(dd, dd[-1], dd[-1]).bit_select((i - ADD_LEFT_SHIFT)[:4], 1)
+                # (da | db) << 20 as 32 bits: bit i of it is picked by i itself (no i - 20, no i >= 20)
+                dd32 = Cat(Const(0, ADD_LEFT_SHIFT), dd, dd[-1].replicate(32 - ADD_LEFT_SHIFT - len(dd)))
+
+                def xbit(i, dd32=dd32, sel_sum=sel_sum, sel_x1=sel_x1, sum32=sum32, x1=x1):
                     return Mux(sel_sum, sum32.as_unsigned().bit_select(i, 1),
-                               Mux(sel_x1, x1.as_unsigned().bit_select(i, 1), (i >= ADD_LEFT_SHIFT) & ddb))
+                               Mux(sel_x1, x1.as_unsigned().bit_select(i, 1), dd32.bit_select(i, 1)))
                 q = serial_mbqm(m, xbit, m_in, e_in, ~exact, Mux(f["DIV"], k, 0), vphase, vcomp & mulf,
                                 name=f"u{lane}")
                 ab = q                                # MULQ's step 0: the product itself
@@ -742,7 +746,7 @@ def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str):
     acc = Signal(signed(W), name=f"{name}_acc")
     rbit = Signal(name=f"{name}_rbit")
     sticky = Signal(name=f"{name}_sticky")
-    mul = phase < 32
+    mul = phase[5:] == 0                            # phase < 32 (logic, not a carry chain)
     final = phase == 65
     left = Mux(srdhm & ~e[-1], e[:5], 0)
     rr = Mux(srdhm & e[-1], -e, 0)[:6]
@@ -765,9 +769,14 @@ def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str):
     cin = inv | (final & rnd)
     s = Signal(signed(W), name=f"{name}_s")
     m.d.comb += s.eq((Cat(cin, a_in) + Cat(cin, addend))[1:W + 1])
-    shift = mul | (~final & (phase - 32 < n))
+    # phase - 32 < n in phases 32 .. 64 (where it counts), without a comparison: phase - 32 is
+    # Cat(phase[:5], phase[6]) there; `shifted` is set after the phase where it equals n (n is
+    # held still, the phases come one a cycle with en) and cleared in phases 0 .. 31 and 65
+    shifted = Signal(name=f"{name}_shifted")
+    at_n = Cat(phase[:5], phase[6]) == n
+    shift = mul | (~final & ~shifted & ~at_n)
     with m.If(en):
-        m.d.sync += acc.eq(Mux(final, 0, Mux(shift, s >> 1, s)))
+        m.d.sync += [acc.eq(Mux(final, 0, Mux(shift, s >> 1, s))), shifted.eq(~mul & ~final & (shifted | at_n))]
         with m.If(phase == 32):
             m.d.sync += [rbit.eq(0), sticky.eq(0)]
         with m.Elif(~mul & shift):
