@@ -175,6 +175,32 @@ def test_cli_synth_breakdown_names_the_decoder_sections(tmp_path, capsys):
     assert "where the logic is" in capsys.readouterr().out
 
 
+def _memory_block(depth, writers=1, attrs=None):
+    """A component around one 16-bit memory of ``depth`` words (attributes ``attrs``): ``writers``
+    write ports and one synchronous read port, all at the address ``a`` (so the read is of the
+    line written in the same cycle)."""
+    from amaranth.hdl import Module
+    from amaranth.lib import wiring
+    from amaranth.lib.memory import Memory
+    from amaranth.lib.wiring import In, Out
+
+    class MemoryBlock(wiring.Component):
+        def __init__(self):
+            super().__init__({"a": In(range(depth)), "d": In(16), "q": Out(16)})
+
+        def elaborate(self, platform):
+            m = Module()
+            m.submodules.mem = mem = Memory(shape=16, depth=depth, init=[], attrs=attrs)
+            for _ in range(writers):
+                w = mem.write_port()
+                m.d.comb += [w.addr.eq(self.a), w.data.eq(self.d), w.en.eq(1)]
+            r = mem.read_port()
+            m.d.comb += [r.addr.eq(self.a), self.q.eq(r.data)]
+            return m
+
+    return MemoryBlock()
+
+
 def test_memory_without_block_ram_ports_fails_fast():
     """A memory with two write ports cannot be built from iCE40 block RAM (one write port): when
     such memories alone need more flip-flops than the device has, synthesize says so at once
@@ -182,34 +208,15 @@ def test_memory_without_block_ram_ports_fails_fast():
     import time
 
     from amaranth.back import rtlil
-    from amaranth.hdl import Module
-    from amaranth.lib import wiring
-    from amaranth.lib.memory import Memory
-    from amaranth.lib.wiring import In, Out
     from nnaccel.boards.synth import block_ram_ok, memories, synthesize
 
-    class TwoWriters(wiring.Component):
-        def __init__(self, writers):
-            self.writers = writers
-            super().__init__({"a": In(12), "d": In(16), "q": Out(16)})
-
-        def elaborate(self, platform):
-            m = Module()
-            m.submodules.mem = mem = Memory(shape=16, depth=4096, init=[])
-            for _ in range(self.writers):
-                w = mem.write_port()
-                m.d.comb += [w.addr.eq(self.a), w.data.eq(self.d), w.en.eq(1)]
-            r = mem.read_port()
-            m.d.comb += [r.addr.eq(self.a), self.q.eq(r.data)]
-            return m
-
-    (two,) = memories(rtlil.convert(TwoWriters(2)))
-    (one,) = memories(rtlil.convert(TwoWriters(1)))
+    (two,) = memories(rtlil.convert(_memory_block(4096, writers=2)))
+    (one,) = memories(rtlil.convert(_memory_block(4096)))
     assert (two["write"], two["read"], two["depth"], two["width"]) == (2, 1, 4096, 16)
     assert not block_ram_ok(two, "ice40") and block_ram_ok(one, "ice40")
     t0 = time.perf_counter()
     with pytest.raises(RuntimeError, match="65,536 flip-flops .* has 5,280"):
-        synthesize(TwoWriters(2), "ice40", name="test-two-writers")
+        synthesize(_memory_block(4096, writers=2), "ice40", name="test-two-writers")
     assert time.perf_counter() - t0 < 30
 
 
@@ -217,28 +224,11 @@ def test_collision_undefined_memories_lose_the_read_before_write_registers():
     """A block RAM read and written at the same line in the same cycle: unmarked, Yosys emulates
     read-before-write (a register and a multiplexer per bit); marked ``COLLISION_UNDEFINED``,
     synthesis leaves that read undefined and the registers are gone."""
-    from amaranth.hdl import Module
-    from amaranth.lib import wiring
-    from amaranth.lib.memory import Memory
-    from amaranth.lib.wiring import In, Out
     from nnaccel.boards.synth import synthesize
     from nnaccel.hw.scratchpad import COLLISION_UNDEFINED
 
-    class SameLine(wiring.Component):
-        def __init__(self, marked):
-            self.marked = marked
-            super().__init__({"a": In(8), "d": In(16), "q": Out(16)})
-
-        def elaborate(self, platform):
-            m = Module()
-            m.submodules.mem = mem = Memory(shape=16, depth=256, init=[],
-                                            attrs=COLLISION_UNDEFINED if self.marked else None)
-            w, r = mem.write_port(), mem.read_port()
-            m.d.comb += [w.addr.eq(self.a), w.data.eq(self.d), w.en.eq(1), r.addr.eq(self.a), self.q.eq(r.data)]
-            return m
-
-    plain = synthesize(SameLine(False), "ice40", name="test-same-line")
-    marked = synthesize(SameLine(True), "ice40", name="test-same-line-marked")
+    plain = synthesize(_memory_block(256), "ice40", name="test-same-line")
+    marked = synthesize(_memory_block(256, attrs=COLLISION_UNDEFINED), "ice40", name="test-same-line-marked")
     assert plain["bram"] == marked["bram"] == 1
     assert plain["ff"] - marked["ff"] >= 16, (plain["ff"], marked["ff"])
 
