@@ -67,22 +67,6 @@ def test_tiny_top_fits_up5k():
 
 
 @pytest.mark.slow
-def test_tiny_top_places_and_routes_on_up5k():
-    """nextpnr places AND routes the tiny preset's whole accelerator on the iCE40UP5K (session 9;
-    5,489 logic cells did not fit before it, and 5,205 placed but did not route: docs/rtl.md) and
-    reports its fmax. Yosys + ~5-10 minutes of nextpnr: run with ``-m slow``."""
-    from nnaccel.boards.synth import TARGETS, design_for, synthesize
-    t = TARGETS["ice40"]
-    rep = synthesize(design_for("tiny", "top", t), "ice40", pnr=True, name="test-tiny-top-pnr", timeout_s=2400)
-    assert rep["pnr"] == "ok", rep["pnr"]
-    assert rep["fmax_mhz"] is not None and rep["fmax_mhz"] > 4       # the routed design's fmax
-    for cell, key in (("ICESTORM_LC", "logic_cells"), ("ICESTORM_DSP", "dsp"), ("ICESTORM_RAM", "bram")):
-        used, avail = rep["pnr_utilization"][cell]
-        assert used == rep[key] <= avail, cell
-    assert all(rep["fits"].values()), rep["fits"]
-
-
-@pytest.mark.slow
 def test_small_top_within_ecp5_25f_counts():
     """The whole accelerator of the small preset, its scratchpads included, synthesizes within the
     ECP5-25F's resource counts (docs/rtl.md, Synthesis): DSPs and block RAM always, LUT4 (as
@@ -100,21 +84,29 @@ def test_small_top_within_ecp5_25f_counts():
         assert rep["lut"] <= t.budget["lut"]
 
 
+#: what nextpnr places, per target: its cell type -> the report's key
+_PLACED = {"ice40": {"ICESTORM_LC": "logic_cells", "ICESTORM_DSP": "dsp", "ICESTORM_RAM": "bram"},
+           "ecp5": {"TRELLIS_COMB": "lut", "MULT18X18D": "dsp", "DP16KD": "bram"}}
+
+
 @pytest.mark.slow
-def test_small_top_places_and_routes_on_ecp5_25f():
-    """nextpnr places AND routes the small preset's whole accelerator on the ECP5-25F and reports
-    its fmax (session 3: "Unable to find legal placement"; session 4: placed, but the router did
-    not converge until the reset went onto a global buffer and Yosys stopped emulating
-    read-before-write on the scratchpad banks; docs/rtl.md). Yosys + ~8 minutes of nextpnr: run
-    with ``-m slow``."""
+@pytest.mark.parametrize("config, target", [("tiny", "ice40"), ("small", "ecp5")])
+def test_top_places_and_routes(config, target):
+    """nextpnr places AND routes the preset's whole accelerator on its device and reports its
+    fmax. small on the ECP5-25F (session 3: "Unable to find legal placement"; session 4: placed,
+    but the router did not converge until the reset went onto a global buffer and Yosys stopped
+    emulating read-before-write on the scratchpad banks); tiny on the iCE40UP5K (session 9: 5,489
+    logic cells did not fit, 5,205 placed but did not route; docs/rtl.md). Yosys + ~8-10 minutes of
+    nextpnr each: run with ``-m slow``."""
     from nnaccel.boards.synth import TARGETS, design_for, synthesize
-    t = TARGETS["ecp5"]
-    rep = synthesize(design_for("small", "top", t), "ecp5", pnr=True, name="test-small-top-pnr", timeout_s=2400)
+    t = TARGETS[target]
+    rep = synthesize(design_for(config, "top", t), target, pnr=True, name=f"test-{config}-top-pnr", timeout_s=2400)
     assert rep["pnr"] == "ok", rep["pnr"]
-    assert rep["fmax_mhz"] is not None and rep["fmax_mhz"] > 5       # the routed design's fmax
-    for cell, key in (("TRELLIS_COMB", "lut"), ("MULT18X18D", "dsp"), ("DP16KD", "bram")):
+    assert rep["fmax_mhz"] is not None and rep["fmax_mhz"] > 4       # the routed design's fmax
+    for cell, key in _PLACED[target].items():
         used, avail = rep["pnr_utilization"][cell]
-        assert used == rep[key] <= avail == t.budget[key], cell
+        budget = t.budget["lut" if key == "logic_cells" else key]    # (iCE40: a LUT4 a logic cell)
+        assert used == rep[key] <= avail == budget, cell
     assert all(rep["fits"].values()), rep["fits"]
 
 
