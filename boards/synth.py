@@ -488,12 +488,18 @@ def synthesize(component, target: str, pnr: bool = False, workdir=None, name: st
         return _synthesize(component, target, pnr, Path(workdir), name, freq_mhz, log, timeout_s, breakdown,
                            pnr_args)
     # a fresh directory per run (runs from several checkouts at once must not share netlists),
-    # removed after a success and kept after a failure (its logs are named in the error); YoWASP
-    # tools see only the working directory tree: keep it out of /tmp (their own sandbox)
+    # removed after a success and kept after a failure of Yosys or nextpnr (its logs are named in
+    # the error); YoWASP tools see only the working directory tree: keep it out of /tmp (their own
+    # sandbox)
     base = Path.home() / ".cache" / "nnaccel" / "synth"
     base.mkdir(parents=True, exist_ok=True)
     wd = Path(tempfile.mkdtemp(prefix=f"{name}-{target}-", dir=base))
-    rep = _synthesize(component, target, pnr, wd, name, freq_mhz, log, timeout_s, breakdown, pnr_args)
+    try:
+        rep = _synthesize(component, target, pnr, wd, name, freq_mhz, log, timeout_s, breakdown, pnr_args)
+    except Exception:
+        if not (wd / "yosys.log").exists():      # failed before Yosys ran: no log to look at
+            shutil.rmtree(wd, ignore_errors=True)
+        raise
     shutil.rmtree(wd, ignore_errors=True)
     return rep
 

@@ -4,6 +4,7 @@ and writes the report. LUT budgets are checked where Yosys has ABC (``lut_mapper
 YoWASP fallback maps one LUT per gate, an upper bound that is not a fit figure."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -207,9 +208,12 @@ def test_memory_without_block_ram_ports_fails_fast():
     assert (two["write"], two["read"], two["depth"], two["width"]) == (2, 1, 4096, 16)
     assert not block_ram_ok(two, "ice40") and block_ram_ok(one, "ice40")
     t0 = time.perf_counter()
+    base = Path.home() / ".cache" / "nnaccel" / "synth"
+    before = set(base.glob("test-two-writers-ice40-*"))
     with pytest.raises(RuntimeError, match="65,536 flip-flops .* has 5,280"):
         synthesize(_memory_block(4096, writers=2), "ice40", name="test-two-writers")
     assert time.perf_counter() - t0 < 30
+    assert set(base.glob("test-two-writers-ice40-*")) == before     # no work directory left behind
 
 
 def test_collision_undefined_memories_lose_the_read_before_write_registers():
