@@ -182,10 +182,10 @@ class Runtime:
         # program's MACs (every GEMM completes on a run without a fault) unwrapped
         from nnaccel.sim.isasim import decode_program
 
-        from nnaccel.isa import bytes_to_words, decode
-        words = bytes_to_words(self.pkg.segment_words(seg))
+        from nnaccel.isa import bytes_to_words
+        decoded = decode_program(bytes_to_words(self.pkg.segment_words(seg)), cfg)
         cyc = int(counters.get("run_cycles", counters.get("cycles", 0)))
-        macs = _static_counts(cfg, decode_program(words, cfg))[0]
+        macs = _static_counts(cfg, decoded)[0]
         layers = []
         if sched is not None:
             for lay in seg["layers"]:
@@ -194,7 +194,7 @@ class Runtime:
                 end = sched.end[a:b]
                 ok = start >= 0
                 c = int(end[ok].max() - start[ok].min()) if ok.any() else 0
-                lm, dma = _static_counts(cfg, [decode(w) for w in words[a:b]])
+                lm, dma = _static_counts(cfg, decoded[a:b])
                 layers.append({"op": lay["op"], "type": lay["type"], "pass": lay["pass"], "cycles": c, "macs": lm,
                                "utilization": lm / (c * peak) if c else 0.0, "dma_bytes": dma})
         return {"index": seg["index"], "cycles": cyc, "macs": macs,
@@ -217,10 +217,9 @@ class Runtime:
 
 def _static_counts(cfg: HwConfig, decoded) -> tuple[int, int]:
     """(MACs, DMA bytes) of a list of decoded instructions, as the counters define them."""
-    from nnaccel.sim.isasim import static_events
-    evs = [static_events(d, cfg) for d in decoded]
-    return (sum(e.get("macs", 0) for e in evs),
-            sum(e.get("dma_load_bytes", 0) + e.get("dma_store_bytes", 0) for e in evs))
+    from nnaccel.sim.isasim import static_totals
+    tot = static_totals(decoded, cfg)
+    return tot.get("macs", 0), tot.get("dma_load_bytes", 0) + tot.get("dma_store_bytes", 0)
 
 
 # ------------------------------------------------------------------------------------ entry points

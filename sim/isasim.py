@@ -357,6 +357,16 @@ def static_events(d, cfg: HwConfig) -> dict[str, int]:
     return ev
 
 
+
+def static_totals(decoded, cfg: HwConfig) -> dict[str, int]:
+    """:func:`static_events` summed over the decoded instructions ``decoded``."""
+    out: dict[str, int] = {}
+    for d in decoded:
+        for k, v in static_events(d, cfg).items():
+            out[k] = out.get(k, 0) + v
+    return out
+
+
 def _instruction_events(decoded, cfg: HwConfig, sch: Schedule) -> dict[str, np.ndarray]:
     """Per-instruction contributions to each counter (counted at the instruction's completion)."""
     n = len(decoded)
