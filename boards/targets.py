@@ -35,7 +35,7 @@ class Target:
     dsp_width: int = 16
     #: A global buffer cell the synthesis harness puts on the reset (``SynthHarness``), or None.
     reset_buffer: str | None = None
-    #: Options added to ``synth`` when Yosys has a working ABC (none with YoWASP's ``-noabc``).
+    #: Options added to ``synth`` (ABC9 with flip-flops on ECP5).
     abc_opts: str = ""
 
     def vector_lane_dsp(self, cfg) -> int:

@@ -20,15 +20,21 @@ def cmd_synth(args) -> int:
     try:
         rep = synthesize(design_for(cfg, args.design, target), args.target, pnr=args.pnr,
                          name=f"{cfg.name}-{args.design}", log=log, timeout_s=args.timeout,
-                         breakdown=args.breakdown)
+                         breakdown=args.breakdown, freq_mhz=args.freq, seed=args.seed)
     except RuntimeError as e:
         print(f"nnaccel: error: {e}", file=sys.stderr)
         return 1
     b = rep["budget"]
-    fmax = f"{rep['fmax_mhz']:.1f} MHz" if rep["fmax_mhz"] is not None else "not run (use --pnr)"
+    if rep["fmax_mhz"] is not None:
+        fmax = f"{rep['fmax_mhz']:.2f} MHz"
+    elif args.pnr:
+        fmax = "none (place and route failed)"
+    else:
+        fmax = "not run (use --pnr)"
     what = {"core": "accelerator core (scratchpads at minimum size)", "top": "accelerator"}.get(
         args.design, args.design)
-    print(f"{what} of {cfg.name} on {rep['device']} ({args.target}, LUT mapping {rep['lut_mapper']}):")
+    print(f"{what} of {cfg.name} on {rep['device']} ({args.target}, {rep['yosys']['version'].split(' (')[0]}, "
+          f"LUT mapping {rep['lut_mapper']}):")
     lut = "LUT4 (nextpnr's TRELLIS_COMB)" if rep.get("lut_source", "").startswith("nextpnr") else "LUT4"
     print(f"  {lut} {rep['lut']} / {b['lut']}, DSP {rep['dsp']} / {b['dsp']}, block RAM {rep['bram']} / "
           f"{b['bram']}" + (f", SPRAM {rep.get('spram', 0)} / {b['spram']}" if "spram" in b else "")
@@ -58,8 +64,9 @@ def cmd_synth(args) -> int:
         if rest:
             print(f"    {sum(e['lut_est'] for _, e in rest):>7} LUT4  {sum(e['ff'] for _, e in rest):>6} FF  "
                   f"{sum(e['mem_bits'] for _, e in rest):>8} memory bits  ({len(rest)} more sections)")
-    if rep.get("pnr") not in (None, "ok"):
-        print(f"  place and route: {rep['pnr']}")
+    for clk, c in rep.get("clocks", {}).items():
+        if "from" in c:
+            print(f"  clock {clk}: fmax {c.get('fmax_mhz', 0):.2f} MHz, critical path {c['from']} -> {c['to']}")
     if args.json:
         slim = {k: v for k, v in rep.items() if k != "cells"}
         slim["config"] = cfg.name
@@ -67,6 +74,21 @@ def cmd_synth(args) -> int:
             json.dump(slim, fh, indent=2)
             fh.write("\n")
         print(f"wrote {args.json}")
+    return _verdict(rep, args.pnr)
+
+
+def _verdict(rep: dict, pnr: bool) -> int:
+    """0 when the design fits its device (and, with ``--pnr``, routed); else 1 with one sentence on
+    stderr saying why."""
+    if pnr and rep.get("pnr") != "ok":
+        print(f"nnaccel: error: place and route of {rep['design']} on the {rep['device']} failed: {rep['pnr']}.",
+              file=sys.stderr)
+        return 1
+    over = [k for k, ok in rep["fits"].items() if not ok]
+    if over:
+        print(f"nnaccel: error: {rep['design']} does not fit the {rep['device']}: too many "
+              f"{', '.join(over)}.", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -74,7 +96,9 @@ def register(subparsers) -> None:
     from nnaccel.boards.targets import DESIGNS, TARGETS
     p = subparsers.add_parser("synth", help="synthesize the accelerator RTL (Yosys, nextpnr) and report resources",
                               description="Synthesize a block of the accelerator for an FPGA and print LUT4s, "
-                                          "DSP multipliers, block RAMs, flip-flops and (with --pnr) fmax.")
+                                          "DSP multipliers, block RAMs, flip-flops and (with --pnr) fmax "
+                                          "and each clock's critical path. Exit 1 when the design does not "
+                                          "fit the device or place and route fails.")
     p.add_argument("--config", default="tiny", help="preset name or .toml/.json file (default tiny)")
     p.add_argument("--target", choices=sorted(TARGETS), default="ice40", help="FPGA family (default ice40)")
     p.add_argument("--design", choices=DESIGNS, default="core",
@@ -83,6 +107,9 @@ def register(subparsers) -> None:
                         "offers becomes flip-flops; when those alone exceed the device, it stops at once "
                         "and says which); or one block (mbqm: one vector lane's fixed-point multiply)")
     p.add_argument("--pnr", action="store_true", help="also place and route with nextpnr and report fmax")
+    p.add_argument("--freq", type=float, default=12.0, metavar="MHZ",
+                   help="the clock nextpnr aims for with --pnr (default 12); the report gives the fmax reached")
+    p.add_argument("--seed", type=int, metavar="N", help="nextpnr's placement seed (default: nextpnr's own)")
     p.add_argument("--timeout", type=float, default=1800, metavar="SECONDS",
                    help="give up a Yosys / nextpnr run after this long (default 1800)")
     p.add_argument("--breakdown", action="store_true",

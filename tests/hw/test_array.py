@@ -242,14 +242,17 @@ def test_partial_sums_are_narrow_and_exact():
 
 def _yosys_ice40_cell_model(name: str, family: str = "ice40") -> str:
     """The Verilog of one iCE40 (or ``family``) cell from Yosys' own behavioural models
-    (``ice40/cells_sim.v`` of the Yosys that synthesizes, so the check uses the model of the cell
-    that gets placed)."""
-    import shutil
-    from pathlib import Path
-    yosys = shutil.which("yosys")
-    if yosys is None:
-        pytest.fail("no native yosys on PATH")
-    text = (Path(yosys).resolve().parent.parent / "share" / "yosys" / family / "cells_sim.v").read_text()
+    (``ice40/cells_sim.v`` of the Yosys that synthesizes, the project's YoWASP one unless a native
+    Yosys is preferred, so the check uses the model of the cell that gets placed)."""
+    import re
+
+    from nnaccel.boards.synth import yosys_share
+    folder = yosys_share() / family
+
+    def expand(text: str) -> str:              # the models' `include "x.vh"` files, inlined
+        return re.sub(r'^`include "([^"]+)"\s*$', lambda m: expand((folder / m.group(1)).read_text()), text,
+                      flags=re.MULTILINE)
+    text = expand((folder / "cells_sim.v").read_text())
     start = text.index(f"module {name} (") if f"module {name} (" in text else text.index(f"module {name}(")
     # the file's header defines the macros its models use for their default port values
     head = text[:text.index("module ")]
@@ -267,7 +270,8 @@ def _yosys_check(tmp_path, cells, component, commands) -> str:
     script = ["read_verilog cells.v", "read_rtlil check.il", "hierarchy -top check", "proc", "flatten",
               *commands]
     (tmp_path / "t.ys").write_text("\n".join(script) + "\n")
-    p = subprocess.run(["yosys", "-s", "t.ys"], cwd=tmp_path, capture_output=True, text=True, timeout=600,
+    from nnaccel.boards.synth import yosys_command
+    p = subprocess.run([*yosys_command(), "-s", "t.ys"], cwd=tmp_path, capture_output=True, text=True, timeout=600,
                        check=False)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
     return p.stdout
