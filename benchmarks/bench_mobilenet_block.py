@@ -6,12 +6,13 @@ print per layer its cycles, MACs issued, MAC utilization (MACs / (cycles x rows 
 bytes, then the totals; the programs are also checked for races and scratchpad bank conflicts
 (``find_conflicts``).
 
-    python benchmarks/bench_mobilenet_block.py [--config base] [--sizes 56x56x24,14x14x96]
+    python benchmarks/bench_mobilenet_block.py [--config base] [--sizes 56x56x24,14x14x96] [--json FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
 
 import numpy as np
@@ -74,19 +75,30 @@ def bench(h: int, w: int, c: int, config: str) -> dict:
           f"{100 * total_useful / (t['cycles'] * peak):>6.1f}%")
     print("  (util = MACs issued / (cycles x rows x cols), the macs counter; useful = the layer's own "
           "multiply-adds / (cycles x rows x cols))")
-    return {"exact": exact and not conflicts, "layers": per_op, "total": t}
+    layers = {}
+    for op, d in sorted(per_op.items()):
+        u = useful_macs(model, op)
+        layers[names[op]] = {"cycles": d["cycles"], "macs": d["macs"], "dma_bytes": d["dma"], "useful_macs": u,
+                             "useful_utilization": u / (d["cycles"] * peak) if d["cycles"] else 0.0}
+    return {"block": f"{h}x{w}x{c}", "exact": exact and not conflicts, "layers": layers,
+            "total": {"cycles": t["cycles"], "macs": t["macs"], "useful_macs": total_useful,
+                      "useful_utilization": total_useful / (t["cycles"] * peak)}}
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--config", default="base")
     p.add_argument("--sizes", default="56x56x24,14x14x96")
+    p.add_argument("--json", metavar="FILE", help="write the figures as JSON")
     args = p.parse_args(argv)
-    ok = True
+    blocks = []
     for s in args.sizes.split(","):
         h, w, c = (int(v) for v in s.split("x"))
-        ok &= bench(h, w, c, args.config)["exact"]
-    return 0 if ok else 1
+        blocks.append(bench(h, w, c, args.config))
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump({"config": args.config, "blocks": blocks}, fh, indent=1)
+    return 0 if all(b["exact"] for b in blocks) else 1
 
 
 if __name__ == "__main__":

@@ -302,33 +302,23 @@ _NEED_WHY = {"ACT": "two activation tiles", "WGT": "one weight tile",
 PRESETS: dict[str, HwConfig] = {
     # iCE40UP5K: every scratchpad in EBR (a bank needs one write and one read port; the SPRAMs have
     # a single port; an EBR is at most 16 bits wide, so a 128-bit ACC / VEC line takes 8 side by
-    # side): ACT 8 + WGT 2 + ACC 8 + VEC 8 + the LUT table 2 + the counter ring 2 = 30 EBRs. One ACC bank: two
-    # took 16 EBR, and with two every other way to 30 needs an SPRAM (ACT 2 KiB saves only 4); it
-    # also saves the ACC bank multiplexers, but GEMM and VEC no longer overlap (`bench gemm --size
-    # 256` 95.29% -> 89.62%, the FC program of tests/hw/test_top.py 1,495 -> 1,849 cycles). 32-bit
-    # counters (they wrap; 512 FF): docs/rtl.md, "tiny: counters, queues, block RAM". The vector
-    # lane is bit-serial (vector_mul_steps = 32: a multiplying step takes 66 cycles, no DSP), so
-    # the array has all 8 SB_MAC16 (its 16 cells on DSPs; docs/rtl.md, "serialvec (session 6)").
-    # One DMA engine for the load and store queues (dma_engines = 1; docs/rtl.md, "dmashare
-    # (session 6)"). In order (in_order; session 7): no instruction queues, one instruction at a
-    # time in program order (the queue depths do not apply), and one weight tile in the array
-    # (weight_buffers = 1): 9,070 -> 7,413 logic cells for `bench gemm --size 256` 5,586,760 ->
-    # 6,135,297 cycles (+9.8%) and the MobileNet block 14x14x96 23,183,268 -> 24,168,706 (+4.3%):
-    # the serial vector lane bounds the time anyway (docs/rtl.md, "In order, one weight tile
-    # (session 7, lead)").
+    # side): ACT 8 + WGT 2 + ACC 8 + VEC 8 + the LUT table 2 + the counter ring 2 = 30 EBRs. One ACC
+    # bank: two would take 16 EBR, and every other way to 30 then needs an SPRAM; GEMM and VEC no
+    # longer overlap. The vector lane is bit-serial (vector_mul_steps = 32: no DSP), so the array
+    # has all 8 SB_MAC16. One DMA engine for the load and store queues, in-order issue (no
+    # instruction queues) and one weight tile in the array: each saves logic cells at a small cost
+    # in cycles, as the serial vector lane bounds the time anyway. 24-bit counters: the simulators
+    # report a run's cycles unwrapped.
     "tiny": HwConfig(name="tiny", rows=4, cols=4, act_bytes=4 * 1024, wgt_bytes=1024,
                      acc_bytes=2 * 1024, vec_bytes=2 * 1024, act_banks=2, wgt_banks=1, acc_banks=1,
                      vec_banks=1, vector_lanes=1, vector_mul_steps=32, vector_latency=4,
                      dma_bytes_per_cycle=4, ext_latency=8, dma_engines=1, in_order=True, weight_buffers=1, queue_depth=1,
-                     counter_bits=24,   # counters wrap at 2^24 (docs/rtl.md, "cycles (session 9)")
+                     counter_bits=24,
                      dma_base=0, dma_size=16 * 1024 * 1024),
     # ECP5-25F (56 DP16KD, 126 KB): 32 + 8 + 32 + 4 KiB of block RAM. One vector lane, its 32x32
-    # product over 4 cycles on one MULT18X18D (vector_mul_steps; the array gets the other 27: top
-    # 626 LUT4 fewer than with 4 DSPs, 2 steps saved none; bench gemm --size 256 96.28% -> 86.68%,
-    # docs/rtl.md), queues of 4 entries (load and compute 2: `bench gemm --size 256` and
-    # bench_mobilenet_block 14x14x96 within 12 cycles of 4) and 32-bit counters (they wrap):
-    # 17,503 of the device's 24,288 TRELLIS_COMB after session 7 (17,822 placed and routed at
-    # 13.08 MHz after session 6; docs/rtl.md).
+    # product over 4 cycles on one MULT18X18D (vector_mul_steps), so the array gets the other 27
+    # DSPs; queues of 4 entries (load and compute 2: deeper ones gain almost nothing on the GEMM and
+    # MobileNet benchmarks) and 32-bit counters.
     "small": HwConfig(name="small", rows=8, cols=8, act_bytes=32 * 1024, wgt_bytes=8 * 1024,
                       acc_bytes=32 * 1024, vec_bytes=4 * 1024, act_banks=2, wgt_banks=1,
                       acc_banks=2, vector_lanes=1, vector_mul_steps=4, vector_latency=4,
