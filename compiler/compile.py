@@ -27,10 +27,10 @@ from nnaccel.errors import InputError
 from nnaccel.hwconfig import HwConfig, load_config
 from nnaccel.isa import words_to_bytes
 from nnaccel.model import Model
+from nnaccel.package import FORMAT, VERSION, Package
 
 from . import lower as L
 from .emit import ProgramBuilder, RawPass, listing
-from .package import FORMAT, VERSION, Package
 
 ALIGN = 16
 

@@ -9,11 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
-
-import numpy as np
 
 from . import __version__
+from .cli_models import default_inputs, load_cli_model, read_npz_inputs  # noqa: F401 - re-exported
 from .errors import InputError, ModelError, NnaccelError, NotImplementedOpError
 
 EXIT_INVALID = 2
@@ -25,57 +23,6 @@ class _Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         print(f"nnaccel: error: {message}.", file=sys.stderr)
         sys.exit(EXIT_INVALID)
-
-
-# ---------------------------------------------------------------------------------------- models
-def load_cli_model(path: str, name: str | None):
-    """Loads a model for ``run`` / ``info``: a model JSON file, or a ``.tflite`` file (imported)."""
-    from .formats import load_model
-    p = Path(path)
-    if not p.exists():
-        raise InputError(f"The model file {path} does not exist.")
-    if p.suffix == ".tflite":
-        from .compiler.tflite_import import load_tflite
-        return load_tflite(p)
-    return load_model(p, name)
-
-
-def default_inputs(model, seed: int = 0) -> list:
-    """The model's stored input data, or deterministic random data where it has none."""
-    from .model import TYPE_INFO
-    rng = np.random.default_rng(seed)
-    stored = model.stored_inputs or [None] * len(model.main.input_indexes)
-    out = []
-    for i, a in zip(model.main.input_indexes, stored):
-        o = model.main.operands[i]
-        if a is not None:
-            out.append(a)
-            continue
-        if o.dimensions is None or any(d == 0 for d in o.dimensions):
-            raise InputError(f"Input operand {i} has unknown dimensions {o.dimensions}; give its data "
-                             f"with --inputs.")
-        dt = TYPE_INFO[o.type].dtype
-        if dt.kind == "f":
-            out.append(rng.uniform(-1, 1, o.dimensions).astype(dt))
-        elif dt.kind == "b":
-            out.append(rng.integers(0, 2, o.dimensions).astype(bool))
-        else:
-            info = np.iinfo(dt)
-            lo, hi = max(info.min, -100), min(info.max, 100)
-            out.append(rng.integers(lo, hi + 1, o.dimensions).astype(dt))
-    return out
-
-
-def read_npz_inputs(path: str, count: int) -> list:
-    try:
-        data = np.load(path)
-    except (OSError, ValueError) as e:
-        raise InputError(f"The inputs file {path} cannot be read as .npz ({e}).") from None
-    missing = [f"input{i}" for i in range(count) if f"input{i}" not in data]
-    if missing:
-        raise InputError(f"The inputs file {path} lacks the arrays {', '.join(missing)} (expected "
-                         f"input0 ... input{count - 1}).")
-    return [data[f"input{i}"] for i in range(count)]
 
 
 # -------------------------------------------------------------------------------------- commands
@@ -178,11 +125,6 @@ def cmd_cts(args) -> int:
     return 1 if failed else 0
 
 
-def cmd_demo(args) -> int:
-    from .demo import run_demo
-    return run_demo(args.config, args.rtl)
-
-
 # ------------------------------------------------------------------------------------------ main
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="nnaccel", description="NNAPI accelerator kit: golden model, compiler, simulators.")
@@ -238,25 +180,16 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("-v", "--verbose", action="store_true", help="print progress per file")
     c.set_defaults(func=cmd_cts)
 
-    d = sub.add_parser("demo", help="run the built-in example end to end",
-                       description="Build a small quantized model, run it on the golden model and check it "
-                                   "against an independent float computation, then compile it for the "
-                                   "accelerator and run it on the ISA simulator (and with --rtl on the "
-                                   "Verilator RTL), bit-exact with the golden model.")
-    d.add_argument("--config", default="small", metavar="NAME|FILE",
-                   help="hardware configuration to compile for (default small)")
-    d.add_argument("--rtl", action="store_true",
-                   help="also run on the Verilator RTL (builds the design once: a few minutes)")
-    d.set_defaults(func=cmd_demo)
-
-    # Further commands live beside their feature: every module nnaccel/cli_<name>.py provides
+    # Further commands live beside their feature: a module nnaccel/cli_<name>.py provides
     # register(subparsers), which adds its sub-command(s).
     import importlib
     import pkgutil
 
     from . import __path__ as pkg_path
     for mod in sorted(m.name for m in pkgutil.iter_modules(pkg_path) if m.name.startswith("cli_")):
-        importlib.import_module(f"nnaccel.{mod}").register(sub)
+        register = getattr(importlib.import_module(f"nnaccel.{mod}"), "register", None)
+        if register is not None:  # cli_models only holds helpers
+            register(sub)
     return p
 
 
