@@ -24,11 +24,13 @@ T = OperandType
 Q = T.TENSOR_QUANT8_ASYMM
 
 
-def test_lowerings_hang_on_the_registry():
+def test_the_lowering_table_is_read_only_and_names_registry_ops():
+    before = dict(LOWERINGS)
     compile_model(mobilenet_block(4, 4, 4), "tiny")
-    for name, low in LOWERINGS.items():
-        assert registry.OPS[name].lowering is low
-    assert registry.OPS["SOFTMAX"].lowering is None
+    assert dict(LOWERINGS) == before and set(LOWERINGS) <= set(registry.OPS)
+    assert "SOFTMAX" not in LOWERINGS and not hasattr(registry.OPS["CONV_2D"], "lowering")
+    with pytest.raises(TypeError):
+        LOWERINGS["SOFTMAX"] = LOWERINGS["RELU"]
 
 
 def test_consecutive_accelerator_ops_form_one_segment():
