@@ -51,6 +51,15 @@ def cmd_info(args) -> int:
                       if not registry.get(op.type).implemented})
     print("valid model; " + ("all operations implemented" if not missing else
                              "not implemented: " + ", ".join(missing)))
+    from .compiler.compile import plan_model
+    print(f"placement when compiled for {args.config}:")
+    for p in plan_model(model, args.config, validate=False):
+        print(f"  op {p.index:3d}: {p.type:<28} {p.where}: {p.reason}")
+    for label, sg in model.subgraphs():
+        if label != "main":
+            for k, op in enumerate(sg.operations):
+                print(f"  [{label}] op {k:3d}: {op.type:<22} host: inside a control-flow body, which runs on "
+                      f"the host")
     return 0
 
 
@@ -150,11 +159,15 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--report", metavar="FILE.json", help="write the performance report as JSON")
     r.set_defaults(func=cmd_run)
 
-    i = sub.add_parser("info", help="list a model's operands, operations and their support status",
+    i = sub.add_parser("info", help="list a model's operands, operations, support status and placement",
                        description="Print a model's operands and operations with their support status, "
-                                   "then validate it.")
-    i.add_argument("model", help="model file (.json or .json.gz)")
+                                   "validate it, then show for each operation where it would run when "
+                                   "compiled (accelerator or host) and why.")
+    i.add_argument("model", help="model file (.json, .json.gz or .tflite)")
     i.add_argument("--name", help="pick the model of this name from a file holding several")
+    i.add_argument("--config", default="base", metavar="NAME|FILE",
+                   help="hardware configuration the placement is for: tiny, small, base, large or a .toml / "
+                        ".json file (default base)")
     i.set_defaults(func=cmd_info)
 
     c = sub.add_parser("cts", help="run the NNAPI conformance models",

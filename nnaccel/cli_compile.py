@@ -59,14 +59,16 @@ def _register_targets() -> None:
 
 def cmd_compile(args) -> int:
     from .cli_models import load_cli_model
-    from .compiler.compile import compile_model
+    from .compiler.compile import CompileWarning, compile_model
     model = load_cli_model(args.model, args.name)
     t0 = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         pkg = compile_model(model, args.config)
     for w in caught:
-        print(f"warning: {w.message}", file=sys.stderr)
+        if not issubclass(w.category, CompileWarning):  # host fallbacks: one line each, below
+            print(f"warning: {w.message}", file=sys.stderr)
+    print_host_operations(pkg)
     pkg.save(args.output)
     m = pkg.manifest
     n = sum(s["program"]["count"] for s in m["segments"])
@@ -75,6 +77,14 @@ def cmd_compile(args) -> int:
           f"{len(m['host_ops'])} host operations, {n} instructions, {m['memory']['const_size']} constant "
           f"bytes -> {args.output}")
     return 0
+
+
+def print_host_operations(pkg) -> None:
+    """One line on stderr per host operation of a package: which, and why it is not accelerated."""
+    from .compiler.compile import Placement
+    for h in pkg.manifest["host_ops"]:
+        print("nnaccel: " + Placement(h["index"], h["type"], "host", h.get("reason") or "no reason recorded")
+              .sentence(), file=sys.stderr)
 
 
 def run_command(args) -> int:
@@ -90,6 +100,8 @@ def run_command(args) -> int:
     if args.backend != "golden" and not isinstance(obj, Package):
         obj = _compile_quietly(model, args.config or "base")
         args.config = None
+    if args.backend != "golden":
+        print_host_operations(obj)
     outputs, report = run_on_backend(obj, inputs, args.backend, args.config,
                                      progress=progress_printer(f"backend {args.backend}"))
     dt = time.perf_counter() - t0
