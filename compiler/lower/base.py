@@ -11,14 +11,12 @@ from nnaccel.golden import nn as gnn
 from nnaccel.hwconfig import HwConfig
 from nnaccel.isa.table import VEC_BY_NAME
 from nnaccel.model import Operand, OperandType, Operation, Subgraph
+from nnaccel.program import MAX8, MAX16, ceil_div  # noqa: F401 - the limits every lowering uses
 
 from ..emit import Ins
 
 T = OperandType
 QUANT8 = (T.TENSOR_QUANT8_ASYMM, T.TENSOR_QUANT8_ASYMM_SIGNED)
-#: ISA field limits used by the tiler.
-MAX8 = 255
-MAX16 = 65535
 MAX_PAD = 3
 #: VEC lines of one REQ parameter block.
 REQ_LINES = len(VEC_BY_NAME["REQ"].params)
@@ -31,10 +29,6 @@ def _req_cycles(cfg: HwConfig) -> int:
 
 class CannotLower(Exception):
     """The operation cannot run on the accelerator as configured (it falls back to the host)."""
-
-
-def _ceil(a: int, b: int) -> int:
-    return -(-a // b)
 
 
 def _signed(o: Operand) -> int:
@@ -116,7 +110,7 @@ def acc_slot(cfg: HwConfig, tile: int, k: int, kept: int | None = None) -> int:
 def acc_tiles_fit(cfg: HwConfig, tile: int, kept: int) -> bool:
     """Whether two alternating tiles and ``kept`` kept tiles of ``tile`` lines fit ACC."""
     if cfg.banks("ACC") >= 2:
-        return (1 + _ceil(kept, 2)) * tile <= cfg.lines("ACC") // 2
+        return (1 + ceil_div(kept, 2)) * tile <= cfg.lines("ACC") // 2
     return (2 + kept) * tile <= cfg.lines("ACC")
 
 # ================================================================================ context

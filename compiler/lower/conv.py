@@ -25,7 +25,6 @@ from .base import (
     Lowering,
     T,
     _byte,
-    _ceil,
     _need_const,
     _need_known,
     _need_quant8,
@@ -36,6 +35,7 @@ from .base import (
     acc_slot,
     acc_tiles_fit,
     act_split,
+    ceil_div,
     load_vec,
     tighten,
     vec_blob,
@@ -219,7 +219,7 @@ def _conv_plan(cfg: HwConfig, s: ConvSpec, cb: int, group: list, per_block: list
     fh, fw = s.weff.shape[:2]
     nkeys = sum(len(per_block[co]) for co in group)
     ng = len(group)
-    beats = _ceil(R, cfg.dma_bytes_per_cycle)
+    beats = ceil_div(R, cfg.dma_bytes_per_cycle)
     total_px = s.n * s.oh * s.ow
     slot = cfg.lines("WGT") // R // 2
     used = sorted({key[2] for co in group for key in per_block[co]})  # input blocks the pass reads
@@ -235,12 +235,12 @@ def _conv_plan(cfg: HwConfig, s: ConvSpec, cb: int, group: list, per_block: list
             wload = sum(t * R * beats + cfg.ext_latency for t in per_chunk)
         _, _, span, ndone = _chunk_blocks(group, per_block, chunks)
         for toh, tow in _conv_tiles(cfg, s, kc, ndone, len(span)):
-            tiles = s.n * _ceil(s.oh, toh) * _ceil(s.ow, tow)
+            tiles = s.n * ceil_div(s.oh, toh) * ceil_div(s.ow, tow)
             ih = (toh - 1) * s.stride[0] + (fh - 1) * s.dilation[0] + 1
             iw = (tow - 1) * s.stride[1] + (fw - 1) * s.dilation[1] + 1
             rows = 1 if s.stride[0] * iw <= MAX8 else toh
             compute = nkeys * (total_px + tiles * rows * 3 * R)
-            vec = ng * (total_px * _ceil(cfg.cols, cfg.vector_lanes) * _req_cycles(cfg)
+            vec = ng * (total_px * ceil_div(cfg.cols, cfg.vector_lanes) * _req_cycles(cfg)
                         + (REQ_LINES + cfg.vector_latency) * tiles)
             load = tiles * (cb * (ih * iw * beats + cfg.ext_latency) + wload)
             store = ng * (total_px * beats + tiles * cfg.ext_latency)
@@ -261,7 +261,7 @@ def _conv_plan(cfg: HwConfig, s: ConvSpec, cb: int, group: list, per_block: list
 def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
     cfg, R = ctx.cfg, ctx.cfg.rows
     fh, fw = s.weff.shape[:2]
-    cb, ob = _ceil(s.c, R), _ceil(s.o, R)
+    cb, ob = ceil_div(s.c, R), ceil_div(s.o, R)
     # weight tiles per output block: (tap_y, tap_x, c block) whose bytes are not all the zero point
     wpad = np.full((fh, fw, cb * R, ob * R), _byte(s.zw), np.uint8)
     wpad[:, :, :s.c, :s.o] = s.weff

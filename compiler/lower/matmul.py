@@ -16,7 +16,6 @@ from .base import (
     CannotLower,
     Lowering,
     _byte,
-    _ceil,
     _need_const,
     _need_known,
     _need_quant8,
@@ -24,6 +23,7 @@ from .base import (
     _signed,
     acc_slot,
     act_split,
+    ceil_div,
     load_vec,
     vec_blob,
 )
@@ -84,7 +84,7 @@ class BatchMatmulLowering(Lowering):
                                                "BATCH_MATMUL: adjoint right operand transposed"))
             ya = scratch.pop(0)
         m, k, n = s["m"], s["k"], s["n"]
-        cb, ob = _ceil(k, R), _ceil(n, R)
+        cb, ob = ceil_div(k, R), ceil_div(n, R)
         if 2 * cb * ob * R > cfg.lines("WGT"):
             raise CannotLower("the right operand's tiles do not fit the WGT scratchpad twice")
         in_l, stag_l = act_split(cfg)

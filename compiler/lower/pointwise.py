@@ -17,10 +17,10 @@ from .base import (
     REQ_LINES,
     LowerContext,
     _byte,
-    _ceil,
     _req_cycles,
     acc_slot,
     act_split,
+    ceil_div,
     load_vec,
     vec_blob,
 )
@@ -58,7 +58,7 @@ def _ktile_groups(cis: list[int]) -> list[tuple[int, int]]:
         else:
             runs.append([ci, 1])
     for c0, n in runs:
-        for k in _even_split(n, _ceil(n, MAX_KTILES)):
+        for k in _even_split(n, ceil_div(n, MAX_KTILES)):
             out.append((c0, k))
             c0 += k
     return out
@@ -85,18 +85,18 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
     None when no block fits the scratchpads and fields."""
     R, C = cfg.rows, cfg.cols
     m = s.n * s.h * s.w
-    cb, ob = _ceil(s.c, R), _ceil(s.o, C)
-    lat, beats = cfg.ext_latency, _ceil(R, cfg.dma_bytes_per_cycle)
-    pbeats = _ceil(4 * C, cfg.dma_bytes_per_cycle)
+    cb, ob = ceil_div(s.c, R), ceil_div(s.o, C)
+    lat, beats = cfg.ext_latency, ceil_div(R, cfg.dma_bytes_per_cycle)
+    pbeats = ceil_div(4 * C, cfg.dma_bytes_per_cycle)
     in_l, stag_l = act_split(cfg)
     p_max = cfg.lines("ACC") // PW_ACC
-    nxs = {min(m, MAX8)} | {_ceil(m, k) for k in range(1, min(m, 64) + 1)}
+    nxs = {min(m, MAX8)} | {ceil_div(m, k) for k in range(1, min(m, 64) + 1)}
     nxs |= {d for d in range(1, min(m, MAX8) + 1) if m % d == 0}
     wl = sum(0 if resident_w else lat + k * R * beats for gs in groups for _, k in gs)
     pl = 0 if resident_p else ob * (lat + REQ_LINES * pbeats)
     best = None
     for nx in sorted(x for x in nxs if 0 < x <= MAX8):
-        ny = min(MAX8, p_max // nx, _ceil(m, nx))
+        ny = min(MAX8, p_max // nx, ceil_div(m, nx))
         while ny >= 1:
             p = nx * ny
             ins = 1 if len(_pixel_blocks(m, nx, ny)) == 1 else 2
@@ -109,7 +109,7 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
         for _, bx, by in _pixel_blocks(m, nx, ny):
             p = bx * by
             comp = sum(R + k * max(p, R) + R + C for gs in groups for _, k in gs)
-            vec = ob * (REQ_LINES + p * _ceil(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency)
+            vec = ob * (REQ_LINES + p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency)
             store = ob * (lat + p * beats)
             inp = (2 * lat if by == 1 else cb * lat) + cb * p * beats
             total += max(comp, vec, store, inp + wl + pl)
@@ -133,7 +133,7 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
         # the DMA line stride is the channel count; the two ACC slots need two banks (the array
         # accumulating into one while the vector unit reads the other)
         return None
-    ob = _ceil(s.o, C)
+    ob = ceil_div(s.o, C)
     groups = [_ktile_groups(sorted(key[2] for key in per_block[j])) for j in range(ob)]
     ntiles = sum(k for gs in groups for _, k in gs)
     gmax = max(k for gs in groups for _, k in gs)
@@ -160,7 +160,7 @@ class _Pointwise:
         self.resident_w, self.resident_p = resident_w, resident_p
         self.ntiles = sum(k for gs in groups for _, k in gs)
         self.gmax = max(k for gs in groups for _, k in gs)
-        self.cb, self.ob = _ceil(s.c, self.R), _ceil(s.o, self.C)
+        self.cb, self.ob = ceil_div(s.c, self.R), ceil_div(s.o, self.C)
         self.pixels_max = nx * ny
         self.blocks = _pixel_blocks(s.n * s.h * s.w, nx, ny)
         self.n_inputs = 1 if len(self.blocks) == 1 else 2
@@ -199,7 +199,7 @@ class _Pointwise:
         full = s.c // R
         pieces = []
         if by == 1 and full > 1:
-            split = _even_split(full, max(min(full, 4), _ceil(full, MAX8)))  # y_size is 8 bits
+            split = _even_split(full, max(min(full, 4), ceil_div(full, MAX8)))  # y_size is 8 bits
             for f0, n in zip(np.cumsum([0] + split)[:-1], split):
                 f0 = int(f0)
                 pieces.append((f0, f0 + n, [Ins("LOAD", {"sp": "ACT", "len": R, "sp_addr": base + f0 * p,

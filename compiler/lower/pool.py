@@ -19,13 +19,13 @@ from .base import (
     CannotLower,
     Lowering,
     T,
-    _ceil,
     _need_const,
     _need_known,
     _need_quant8,
     _signed,
     _window_spec,
     act_split,
+    ceil_div,
     load_vec,
     tighten,
     vec_blob,
@@ -84,7 +84,7 @@ def pool_passes(ctx, s: dict, kind: str) -> list:
     fh, fw = s["filter"]
     sh, sw = s["stride"]
     top, _bottom, left, _right = s["pads"]
-    cb = _ceil(s["c"], R)
+    cb = ceil_div(s["c"], R)
     if s["c"] * max(s["w"], s["ow"]) > MAX16:
         raise CannotLower("a tensor row is wider than the DMA stride field")
     avg = kind == "AVERAGE_POOL_2D"
