@@ -28,7 +28,7 @@ import numpy as np
 
 from nnaccel import __version__
 from nnaccel.errors import InputError
-from nnaccel.hwconfig import HwConfig, load_config
+from nnaccel.hwconfig import DEFAULT_CONFIG, HwConfig, load_config
 from nnaccel.isa import words_to_bytes
 from nnaccel.model import Model, Subgraph
 from nnaccel.package import FORMAT, VERSION, Package
@@ -214,7 +214,7 @@ def _memory_size(plan: Plan) -> int:
     return size
 
 
-def build_plan(model: Model, config="base", validate: bool = True) -> Plan:
+def build_plan(model: Model, config=DEFAULT_CONFIG, validate: bool = True) -> Plan:
     """Partitions, fuses, allocates, lowers and segments ``model`` for ``config``."""
     from nnaccel.validate import validate_model
 
@@ -248,7 +248,7 @@ def placements(plan: Plan) -> list[Placement]:
     return out
 
 
-def plan_model(model: Model, config="base", validate: bool = True) -> list[Placement]:
+def plan_model(model: Model, config=DEFAULT_CONFIG, validate: bool = True) -> list[Placement]:
     """Where each operation of ``model``'s main graph would run when compiled for ``config``."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -345,7 +345,7 @@ def emit(plan: Plan) -> Package:
                    model_json)
 
 
-def compile_model(model: Model, config="base", validate: bool = True) -> Package:
+def compile_model(model: Model, config=DEFAULT_CONFIG, validate: bool = True) -> Package:
     """Compiles ``model`` for ``config`` (a preset name, a file or a :class:`HwConfig`)."""
     plan = build_plan(model, config, validate)
     pkg = emit(plan)

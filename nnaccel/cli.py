@@ -10,6 +10,8 @@ import argparse
 import sys
 import time
 
+from nnaccel.hwconfig import DEFAULT_CONFIG
+
 from . import __version__
 from .cli_models import default_inputs, load_cli_model, read_npz_inputs  # noqa: F401 - re-exported
 from .errors import InputError, ModelError, NnaccelError, NotImplementedOpError
@@ -155,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="where to run (default golden)")
     r.add_argument("--config", default=None, metavar="NAME|FILE",
                    help="hardware configuration for isa / rtl: tiny, small, base, large or a .toml / .json "
-                        "file (default base; a package must match it)")
+                        f"file (default {DEFAULT_CONFIG}; a package must match it)")
     r.add_argument("--report", metavar="FILE.json", help="write the performance report as JSON")
     r.set_defaults(func=cmd_run)
 
@@ -165,9 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "compiled (accelerator or host) and why.")
     i.add_argument("model", help="model file (.json, .json.gz or .tflite)")
     i.add_argument("--name", help="pick the model of this name from a file holding several")
-    i.add_argument("--config", default="base", metavar="NAME|FILE",
+    i.add_argument("--config", default=DEFAULT_CONFIG, metavar="NAME|FILE",
                    help="hardware configuration the placement is for: tiny, small, base, large or a .toml / "
-                        ".json file (default base)")
+                        f".json file (default {DEFAULT_CONFIG})")
     i.set_defaults(func=cmd_info)
 
     c = sub.add_parser("cts", help="run the NNAPI conformance models",
@@ -184,8 +186,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="golden (NumPy), isa (compile + ISA simulator) or rtl (compile + Verilator); the "
                         "accelerator targets check every accelerated output bit-exact with the golden "
                         "model and count the models that used the accelerator")
-    c.add_argument("--config", default="small", metavar="NAME|FILE",
-                   help="hardware configuration the isa / rtl targets compile for (default small)")
+    c.add_argument("--config", default=DEFAULT_CONFIG, metavar="NAME|FILE",
+                   help=f"hardware configuration the isa / rtl targets compile for (default {DEFAULT_CONFIG})")
     c.add_argument("--signed-variants", action="store_true",
                    help="also run CTS's quant8 -> quant8 signed re-run of each single-op quant8 model "
                         "(results named MODEL+signed, counted in the table)")

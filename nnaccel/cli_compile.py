@@ -13,6 +13,8 @@ import warnings
 
 import numpy as np
 
+from nnaccel.hwconfig import DEFAULT_CONFIG
+
 from .errors import InputError
 
 
@@ -25,7 +27,7 @@ def _compile_quietly(model, config, validate: bool = True):
 
 #: Configuration the conformance targets compile for (``nnaccel cts --config`` sets it).
 def _cts_config():
-    return os.environ.get("NNACCEL_CTS_CONFIG", "small")
+    return os.environ.get("NNACCEL_CTS_CONFIG", DEFAULT_CONFIG)
 
 
 def _cts_target(model, inputs, backend):
@@ -98,7 +100,7 @@ def run_command(args) -> int:
     inputs = read_npz_inputs(args.inputs, n) if args.inputs else default_inputs(model)
     t0 = time.perf_counter()
     if args.backend != "golden" and not isinstance(obj, Package):
-        obj = _compile_quietly(model, args.config or "base")
+        obj = _compile_quietly(model, args.config or DEFAULT_CONFIG)
         args.config = None
     if args.backend != "golden":
         print_host_operations(obj)
@@ -165,7 +167,7 @@ def register(sub) -> None:
     c.add_argument("model", help="model file (.json, .json.gz or .tflite)")
     c.add_argument("-o", "--output", required=True, metavar="PKG", help="package file to write")
     c.add_argument("--name", help="pick the model of this name from a file holding several")
-    _config_arg(c, "base")
+    _config_arg(c, DEFAULT_CONFIG)
     c.set_defaults(func=cmd_compile)
 
     d = sub.add_parser("disasm", help="print a package's assembly listing",

@@ -14,8 +14,10 @@ import time
 
 import numpy as np
 
+from nnaccel.hwconfig import DEFAULT_CONFIG
 
-def run_demo(config: str = "small", rtl: bool = False) -> int:
+
+def run_demo(config: str = DEFAULT_CONFIG, rtl: bool = False) -> int:
     """Golden model vs an independent float computation, then compile for ``config`` and run on the
     ISA simulator (and with ``rtl`` on the Verilator RTL), each checked bit-exact with the golden
     model."""
@@ -67,8 +69,8 @@ def register(sub) -> None:
                                    "against an independent float computation, then compile it for the "
                                    "accelerator and run it on the ISA simulator (and with --rtl on the "
                                    "Verilator RTL), bit-exact with the golden model.")
-    d.add_argument("--config", default="small", metavar="NAME|FILE",
-                   help="hardware configuration to compile for (default small)")
+    d.add_argument("--config", default=DEFAULT_CONFIG, metavar="NAME|FILE",
+                   help=f"hardware configuration to compile for (default {DEFAULT_CONFIG})")
     d.add_argument("--rtl", action="store_true",
                    help="also run on the Verilator RTL (builds the design once: a few minutes)")
     d.set_defaults(func=cmd_demo)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import sys
 
+from nnaccel.hwconfig import DEFAULT_CONFIG
+
 
 def cmd_synth(args) -> int:
     from nnaccel.boards.synth import TARGETS, block_ram_ok, design_for, synthesize
@@ -75,7 +77,8 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("synth", help="synthesize the accelerator RTL (Yosys, nextpnr) and report resources",
                               description="Synthesize a block of the accelerator for an FPGA and print LUT4s, "
                                           "DSP multipliers, block RAMs, flip-flops and (with --pnr) fmax.")
-    p.add_argument("--config", default="tiny", help="preset name or .toml/.json file (default tiny)")
+    p.add_argument("--config", default=DEFAULT_CONFIG,
+                   help=f"preset name or .toml/.json file (default {DEFAULT_CONFIG}; the iCE40UP5K fits tiny)")
     p.add_argument("--target", choices=sorted(TARGETS), default="ice40", help="FPGA family (default ice40)")
     p.add_argument("--design", choices=DESIGNS, default="core",
                    help="core (default): the accelerator with its scratchpads at their minimum sizes; "
