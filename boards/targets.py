@@ -35,8 +35,10 @@ class Target:
     dsp_width: int = 16
     #: A global buffer cell the synthesis harness puts on the reset (``SynthHarness``), or None.
     reset_buffer: str | None = None
-    #: Options added to ``synth`` (ABC9 with flip-flops on ECP5).
+    #: Options added to ``synth``.
     abc_opts: str = ""
+    #: The presets meant for this target's device (``nnaccel synth``'s default target for them).
+    presets: tuple[str, ...] = ()
 
     def vector_lane_dsp(self, cfg) -> int:
         """DSPs one vector lane takes: its multiplier's piece (``cfg.vector_mul_piece``: 32 x 32
@@ -56,13 +58,17 @@ class Target:
         return min(cfg.rows * cfg.cols, free * self.cells_per_dsp)
 
 
+def default_target(cfg) -> str:
+    """The target ``cfg``'s preset is meant for (``ecp5`` for any other configuration)."""
+    return next((name for name, t in TARGETS.items() if cfg.name in t.presets), "ecp5")
+
+
 TARGETS = {
     "ice40": Target("ice40", "ice40", "synth_ice40 -dsp -spram", "nextpnr-ice40", ("--up5k", "--package", "sg48"),
                     {"device": "iCE40UP5K", "lut": 5280, "dsp": 8, "bram": 30, "spram": 4, "ff": 5280},
                     cells_per_dsp=2, array_dsp="ice40_dual8",    # two 8x8 products per SB_MAC16
-                    # ABC9's mapping, flip-flops seen by ABC: tiny top 10,675 -> 10,575 logic cells
-                    abc_opts="-abc9 -dff"),
+                    abc_opts="-abc9 -dff", presets=("tiny",)),
     "ecp5": Target("ecp5", "ecp5", "synth_ecp5", "nextpnr-ecp5", ("--25k", "--package", "CABGA256"),
                    {"device": "LFE5U-25F", "lut": 24288, "dsp": 28, "bram": 56, "ff": 24288},
-                   dsp_width=18, array_dsp="ecp5", reset_buffer="DCCA"),   # signed 9x9 products on MULT18X18D, LUT cells in CCU2C chains
+                   dsp_width=18, array_dsp="ecp5", reset_buffer="DCCA", presets=("small",)),   # signed 9x9 products on MULT18X18D, LUT cells in CCU2C chains
 }

@@ -4,8 +4,8 @@
 >>> pkg = compile_model(model, "base"); pkg.save("model.nnpkg")
 
 Modules: :mod:`.compile` (driver, partition, memory map), :mod:`.lower` (lowerings hung on the
-registry, tiling), :mod:`.emit` (token discipline, double buffering), :mod:`.package` (the package
-file), :mod:`.report`, :mod:`.reference_models`; ``tflite_*`` is the TFLite importer. Imports are
+registry, tiling), :mod:`.emit` (token discipline, double buffering), :mod:`nnaccel.package` (the package
+file, in the core), :mod:`.report`, :mod:`.reference_models`; ``tflite_*`` is the TFLite importer. Imports are
 lazy so that importing the TFLite importer does not load the golden model.
 """
 
@@ -17,6 +17,6 @@ def __getattr__(name):
         from .compile import compile_model
         return compile_model
     if name in ("Package", "PackageError"):
-        from . import package
+        from nnaccel import package
         return getattr(package, name)
     raise AttributeError(name)

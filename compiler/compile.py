@@ -1,17 +1,20 @@
-"""The compiler driver: validate, partition, lower + tile, allocate, schedule, emit a package.
+"""The compiler driver: validate, partition, fuse, allocate, lower, segment, emit a package.
 
-Partition: an operation of the main graph joins the accelerator when its registry entry has a
-lowering (``nnaccel.registry.OpDef.lowering``, installed by :mod:`nnaccel.compiler.lower`) that
-accepts its types and parameters *and* that lowers within the chosen configuration's
-scratchpads; every other operation runs on the host. Consecutive accelerator operations form one
-segment (one program, one run of the accelerator), so data produced and consumed on the
-accelerator never goes back through the host. A segment of layout no-ops alone stays on the host.
-Operations inside IF / WHILE bodies run on the host.
+Partition (:func:`partition`): an operation of the main graph is a candidate for the accelerator
+when it has a lowering (:data:`nnaccel.compiler.lower.LOWERINGS`) that accepts its types and
+parameters; every other operation runs on the host. Fusion (:func:`fuse`): a RELU / RELU1 / RELU6
+whose producer absorbs clamps and is its only consumer becomes a no-op on the producer's bytes.
+Allocation (:func:`allocate`): every tensor an accelerator operation reads or writes has a fixed
+external-memory address from ``config.dma_base`` on (an alias operation's output shares its
+input's bytes), then the scratch areas, then the constant image. Lowering (:func:`lower`): a
+candidate whose lowering does not fit the configuration's scratchpads goes back to the host.
+Segmentation (:func:`segment`): consecutive accelerator operations form one segment (one program,
+one run of the accelerator), so data produced and consumed on the accelerator never goes back
+through the host; a segment of layout no-ops alone stays on the host. Emission (:func:`emit`):
+the instruction stream, listing and manifest. Operations inside IF / WHILE bodies run on the host.
 
-External memory: every tensor an accelerator operation reads or writes has a fixed address from
-``config.dma_base`` on (an alias operation's output shares its input's bytes), then the constant
-image. The runtime writes a segment's input tensors there, runs the segment and reads its output
-tensors back.
+Every operation gets a :class:`Placement`: where it runs and why, in one sentence
+(:func:`plan_model`; the package's manifest keeps the reasons of its host operations).
 """
 
 from __future__ import annotations
@@ -19,18 +22,19 @@ from __future__ import annotations
 import dataclasses
 import json
 import warnings
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from nnaccel import __version__, registry
+from nnaccel import __version__
 from nnaccel.errors import InputError
-from nnaccel.hwconfig import HwConfig, load_config
+from nnaccel.hwconfig import DEFAULT_CONFIG, HwConfig, load_config
 from nnaccel.isa import words_to_bytes
-from nnaccel.model import Model
+from nnaccel.model import Model, Subgraph
+from nnaccel.package import FORMAT, VERSION, Package
 
 from . import lower as L
 from .emit import ProgramBuilder, RawPass, listing
-from .package import FORMAT, VERSION, Package
 
 ALIGN = 16
 
@@ -43,117 +47,150 @@ def _align(n: int) -> int:
     return -(-n // ALIGN) * ALIGN
 
 
-def lowering_of(op):
-    entry = registry.get(op.type)
-    return None if entry is None else entry.lowering
+@dataclass(frozen=True)
+class Placement:
+    """Where one operation of the main graph runs (``accelerator`` or ``host``) and why."""
+
+    index: int
+    type: str
+    where: str
+    reason: str
+
+    def sentence(self) -> str:
+        return f"operation {self.index} ({self.type}) runs on the {self.where}: {self.reason}."
 
 
-def compile_model(model: Model, config="base", validate: bool = True) -> Package:
-    """Compiles ``model`` for ``config`` (a preset name, a file or a :class:`HwConfig`)."""
-    from nnaccel.formats import model_to_dict
-    from nnaccel.validate import validate_model
+@dataclass
+class Plan:
+    """The compiler's decisions for one model and configuration, before emission."""
 
-    cfg: HwConfig = load_config(config)
-    if validate:
-        validate_model(model)
-    L.install()
-    sg = model.main
-    ops = sg.operations
-    reasons: dict[int, str] = {}
-    candidates = []
-    for i, op in enumerate(ops):
-        low = lowering_of(op)
+    cfg: HwConfig
+    model: Model
+    lows: dict = field(default_factory=dict)        # operation -> its Lowering (FUSED when fused)
+    candidates: list = field(default_factory=list)
+    reasons: dict = field(default_factory=dict)     # host operation -> why
+    clamps: dict = field(default_factory=dict)      # producer -> the clamp fused into it
+    fused: dict = field(default_factory=dict)       # producer -> the fused RELU
+    addr: dict = field(default_factory=dict)        # operand -> external-memory address
+    scratch: dict = field(default_factory=dict)     # operation -> its scratch areas' addresses
+    consts: L.ConstImage | None = None
+    lowered: dict = field(default_factory=dict)     # operation -> its passes
+    warnings: list = field(default_factory=list)
+    segments: list = field(default_factory=list)
+
+    @property
+    def sg(self) -> Subgraph:
+        return self.model.main
+
+    @property
+    def accelerated(self) -> set:
+        return {i for s in self.segments for i in s}
+
+
+# ------------------------------------------------------------------------------------ passes
+def partition(plan: Plan) -> None:
+    """The candidates for the accelerator: operations whose lowering accepts them."""
+    sg = plan.sg
+    for i, op in enumerate(sg.operations):
+        low = L.lowering_for(op.type)
         if low is None:
-            reasons[i] = "no accelerator lowering"
+            plan.reasons[i] = "no accelerator lowering"
             continue
         why = low.supports(sg, op)
         if why is not None:
-            reasons[i] = why
+            plan.reasons[i] = why
             continue
-        candidates.append(i)
+        plan.candidates.append(i)
+        plan.lows[i] = low
 
-    # RELU / RELU1 / RELU6 fused into the clamp of its producer when it is the producer's only
-    # consumer (the RELU becomes a layout no-op on the producer's bytes)
-    consumers: dict[int, list[int]] = {}
-    for i, op in enumerate(ops):
+
+def _consumers(sg: Subgraph) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for i, op in enumerate(sg.operations):
         for j in op.inputs:
-            consumers.setdefault(j, []).append(i)
+            out.setdefault(j, []).append(i)
+    return out
+
+
+def fuse(plan: Plan) -> None:
+    """A clamp (RELU / RELU1 / RELU6) fused into the output clamp of its producer when it is the
+    producer's only consumer (the clamp becomes a layout no-op on the producer's bytes)."""
+    sg, ops, lows = plan.sg, plan.sg.operations, plan.lows
+    consumers = _consumers(sg)
     main_outputs = set(sg.output_indexes)
     producer = {op.outputs[0]: i for i, op in enumerate(ops) if op.outputs}
-    cand = set(candidates)
-    lows = {i: lowering_of(ops[i]) for i in candidates}
-    clamps: dict[int, tuple] = {}
-    fused: dict[int, int] = {}
-    for j in candidates:
+    for j in plan.candidates:
         op = ops[j]
-        if op.type not in ("RELU", "RELU1", "RELU6"):
+        clamp = lows[j].fusable_clamp(sg, op)
+        if clamp is None:
             continue
         t = op.inputs[0]
         i = producer.get(t)
-        if (i is None or i not in cand or i in clamps or lows[i].family not in L.CLAMPING_FAMILIES
+        if (i is None or i not in lows or i in plan.clamps or not lows[i].absorbs_clamp
                 or consumers.get(t) != [j] or t in main_outputs):
             continue
-        new = L.tighten(L.relu_range(sg, op), clamps.get(i))
-        spec_lo, spec_hi = _current_range(lows[i], sg, ops[i])
-        lo, hi = max(spec_lo, new[0]), min(spec_hi, new[1])
-        if lo > hi:
+        new = L.tighten(clamp, plan.clamps.get(i))
+        own_lo, own_hi = lows[i].output_range(sg, ops[i])
+        if max(own_lo, new[0]) > min(own_hi, new[1]):
             continue
-        clamps[i] = new
-        fused[i] = j
-        lows[j] = L.AliasLowering()
+        plan.clamps[i] = new
+        plan.fused[i] = j
+        lows[j] = L.FUSED
 
-    # external memory: tensors first, then the constant image
-    addr: dict[int, int] = {}
+
+def allocate(plan: Plan) -> None:
+    """External memory: the candidates' tensors first, then their scratch areas (all of an
+    operation's areas or none: without them its lowering falls back to the host), then the
+    constant image."""
+    cfg, sg, ops = plan.cfg, plan.sg, plan.sg.operations
     pos = cfg.dma_base
-    for i in candidates:
-        op = ops[i]
-        low = lows[i]
+    for i in plan.candidates:
+        op, low = ops[i], plan.lows[i]
         for j in low.tensors(sg, op):
-            if j in addr:
+            if j in plan.addr:
                 continue
             if low.alias() and j == op.outputs[0]:
-                addr[j] = addr[op.inputs[0]]
+                plan.addr[j] = plan.addr[op.inputs[0]]
                 continue
-            o = sg.operands[j]
-            addr[j] = pos
-            pos = _align(pos + int(np.prod(o.dimensions)))
-    # scratch areas (e.g. NHWC copies of NCHW tensors), allocated like intermediate tensors
-    scratch: dict[int, list[int]] = {}
-    # (all of an operation's areas or none: without them its lowering falls back to the host)
-    for i in candidates:
-        sizes = lows[i].scratch(sg, ops[i])
+            plan.addr[j] = pos
+            pos = _align(pos + int(np.prod(sg.operands[j].dimensions)))
+    for i in plan.candidates:
+        sizes = plan.lows[i].scratch(sg, ops[i])
         if sizes and pos + sum(_align(n) for n in sizes) > cfg.dma_base + cfg.dma_size:
             continue
         for nbytes in sizes:
-            scratch.setdefault(i, []).append(pos)
+            plan.scratch.setdefault(i, []).append(pos)
             pos = _align(pos + nbytes)
-    const_base = _align(pos)
-    consts = L.ConstImage(const_base)
-    ctx = L.LowerContext(cfg, consts, addr, sg, model)
+    plan.consts = L.ConstImage(_align(pos))
 
-    lowered: dict[int, list] = {}
-    warn = []
-    for i in candidates:
+
+def lower(plan: Plan) -> None:
+    """Each candidate's passes; one that cannot be lowered here (or whose lowering fails) rolls
+    its constants back and runs on the host, with a warning."""
+    ops = plan.sg.operations
+    consts = plan.consts
+    ctx = L.LowerContext(plan.cfg, consts, plan.addr, plan.sg, plan.model)
+    for i in plan.candidates:
         mark = consts.mark()
-        ctx.clamp = clamps.get(i)
-        ctx.scratch = scratch.get(i, [])
+        ctx.clamp = plan.clamps.get(i)
+        ctx.scratch = plan.scratch.get(i, [])
         try:
-            lowered[i] = lows[i].passes(ctx, ops[i])
+            plan.lowered[i] = plan.lows[i].passes(ctx, ops[i])
         except Exception as e:  # noqa: BLE001 - CannotLower, or a lowering bug: never a crash, the host runs it
             consts.rollback(mark)
             why = str(e) if isinstance(e, L.CannotLower) else f"internal lowering error ({type(e).__name__}: {e})"
-            reasons[i] = why
-            warn.append(f"operation {i} ({ops[i].type}) runs on the host: {why}")
-            if i in fused:  # the RELU runs on its own after all (in place on its input's bytes)
-                j = fused.pop(i)
-                lows[j] = lowering_of(ops[j])
-    ctx.clamp = None
-    ctx.scratch = []
+            plan.reasons[i] = why
+            plan.warnings.append(f"operation {i} ({ops[i].type}) runs on the host: {why}")
+            if i in plan.fused:  # the RELU runs on its own after all (in place on its input's bytes)
+                j = plan.fused.pop(i)
+                plan.lows[j] = L.lowering_for(ops[j].type)
 
-    # segments: maximal runs of consecutive lowered operations, not made of aliases alone
+
+def segment(plan: Plan) -> None:
+    """Segments: maximal runs of consecutive lowered operations, not made of aliases alone."""
     segments, cur = [], []
-    for i in range(len(ops)):
-        if i in lowered:
+    for i in range(len(plan.sg.operations)):
+        if i in plan.lowered:
             cur.append(i)
             continue
         if cur:
@@ -161,96 +198,160 @@ def compile_model(model: Model, config="base", validate: bool = True) -> Package
         cur = []
     if cur:
         segments.append(cur)
-    segments = [s for s in segments if not all(lows[i].alias() for i in s)]
-    accel = {i for s in segments for i in s}
-    for i in lowered:
+    plan.segments = [s for s in segments if not all(plan.lows[i].alias() for i in s)]
+    accel = plan.accelerated
+    for i in plan.lowered:
         if i not in accel:
-            reasons[i] = "a layout no-op between host operations"
+            plan.reasons[i] = "a layout no-op between host operations"
 
-    size = const_base + len(consts.data) - cfg.dma_base
+
+def _memory_size(plan: Plan) -> int:
+    cfg = plan.cfg
+    size = plan.consts.base + len(plan.consts.data) - cfg.dma_base
     if size > cfg.dma_size:
         raise InputError(f"The model needs {size} bytes of external memory, but the DMA window of "
                          f"configuration {cfg.name} has {cfg.dma_size}.")
+    return size
 
-    words_all: list[int] = []
-    text = [f"; nnaccel program package: model {model.name}, configuration {cfg.name}"]
-    seg_docs = []
-    for k, seg in enumerate(segments):
-        b = ProgramBuilder(cfg)
-        for i in seg:
-            for p, stages in enumerate(lowered[i]):
-                b.layer((i, p))
-                if isinstance(stages, RawPass):
-                    b.raw(stages)
-                    continue
-                for st in stages:
-                    b.stage(*st)
-        ins = b.finish()
-        words = [x.word() for x in ins]
-        first = len(words_all)
-        words_all += words
-        produced, inputs = set(), []
-        for i in seg:
-            op = ops[i]
-            for j in lows[i].tensors(sg, op)[:-1]:
-                if j not in produced and j not in inputs:
-                    inputs.append(j)
-            produced.add(op.outputs[0])
-        segset = set(seg)
-        outputs = [j for i in seg for j in [ops[i].outputs[0]]
-                   if j in main_outputs or any(c not in segset for c in consumers.get(j, []))]
-        layers = []
-        for i in seg:
-            for p in range(len(lowered[i])):
-                pcs = [pc for pc, t in enumerate(b.tags) if t == (i, p)]
-                if not pcs:
-                    continue
+
+def build_plan(model: Model, config=DEFAULT_CONFIG, validate: bool = True) -> Plan:
+    """Partitions, fuses, allocates, lowers and segments ``model`` for ``config``."""
+    from nnaccel.validate import validate_model
+
+    cfg = load_config(config)
+    if validate:
+        validate_model(model)
+    plan = Plan(cfg, model)
+    partition(plan)
+    fuse(plan)
+    allocate(plan)
+    lower(plan)
+    segment(plan)
+    return plan
+
+
+def placements(plan: Plan) -> list[Placement]:
+    """Where every operation of the main graph runs, and why."""
+    ops = plan.sg.operations
+    seg_of = {i: k for k, s in enumerate(plan.segments) for i in s}
+    fused_into = {j: i for i, j in plan.fused.items()}
+    out = []
+    for i, op in enumerate(ops):
+        if i not in seg_of:
+            out.append(Placement(i, op.type, "host", plan.reasons.get(i, "")))
+        elif i in fused_into:
+            p = fused_into[i]
+            out.append(Placement(i, op.type, "accelerator", f"fused into the output clamp of operation {p} "
+                                                            f"({ops[p].type}), in segment {seg_of[i]}"))
+        else:
+            out.append(Placement(i, op.type, "accelerator", f"{plan.lows[i].summary}, in segment {seg_of[i]}"))
+    return out
+
+
+def plan_model(model: Model, config=DEFAULT_CONFIG, validate: bool = True) -> list[Placement]:
+    """Where each operation of ``model``'s main graph would run when compiled for ``config``."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return placements(build_plan(model, config, validate))
+
+
+# ------------------------------------------------------------------------------------ emission
+def _emit_segment(plan: Plan, k: int, seg: list[int], first: int, consumers: dict):
+    """One segment's instructions, its manifest entry and its listing text."""
+    sg, ops, lows = plan.sg, plan.sg.operations, plan.lows
+    b = ProgramBuilder(plan.cfg)
+    for i in seg:
+        for p, stages in enumerate(plan.lowered[i]):
+            b.layer((i, p))
+            if isinstance(stages, RawPass):
+                b.raw(stages)
+                continue
+            for st in stages:
+                b.stage(*st)
+    ins = b.finish()
+    words = [x.word() for x in ins]
+    produced, inputs = set(), []
+    for i in seg:
+        op = ops[i]
+        for j in lows[i].tensors(sg, op)[:-1]:
+            if j not in produced and j not in inputs:
+                inputs.append(j)
+        produced.add(op.outputs[0])
+    segset, main_outputs = set(seg), set(sg.output_indexes)
+    outputs = [j for i in seg for j in [ops[i].outputs[0]]
+               if j in main_outputs or any(c not in segset for c in consumers.get(j, []))]
+    layers = []
+    for i in seg:
+        for p in range(len(plan.lowered[i])):
+            pcs = [pc for pc, t in enumerate(b.tags) if t == (i, p)]
+            if pcs:
                 layers.append({"op": i, "type": ops[i].type, "pass": p, "first": pcs[0], "last": pcs[-1]})
-        seg_docs.append({"index": k, "operations": seg, "inputs": inputs, "outputs": outputs,
-                         "program": {"offset": first, "count": len(words)}, "layers": layers})
-        text.append(f"\n; segment {k}: operations {', '.join(f'{i} {ops[i].type}' for i in seg)}")
-        tagged = []
-        for x, t in zip(ins, b.tags):
-            label = ""
-            if isinstance(t, tuple) and t and t[0] == "barrier":
-                label = "barrier"
-            elif isinstance(t, tuple):
-                label = f"op {t[0]} {ops[t[0]].type}"
-            tagged.append(x if not label else _with_label(x, label))
-        text.append(listing(tagged, words, 0).rstrip("\n"))
-    tensors = {str(j): {"addr": a, "shape": list(sg.operands[j].dimensions),
-                        "type": sg.operands[j].type.name,
+    doc = {"index": k, "operations": seg, "inputs": inputs, "outputs": outputs,
+           "program": {"offset": first, "count": len(words)}, "layers": layers}
+    tagged = []
+    for x, t in zip(ins, b.tags):
+        label = ""
+        if isinstance(t, tuple) and t and t[0] == "barrier":
+            label = "barrier"
+        elif isinstance(t, tuple):
+            label = f"op {t[0]} {ops[t[0]].type}"
+        tagged.append(x if not label else _with_label(x, label))
+    text = (f"\n; segment {k}: operations {', '.join(f'{i} {ops[i].type}' for i in seg)}\n"
+            + listing(tagged, words, 0).rstrip("\n"))
+    return words, doc, text
+
+
+def _manifest(plan: Plan, seg_docs: list, size: int) -> dict:
+    cfg, sg, ops, lows = plan.cfg, plan.sg, plan.sg.operations, plan.lows
+    accel = plan.accelerated
+    tensors = {str(j): {"addr": a, "shape": list(sg.operands[j].dimensions), "type": sg.operands[j].type.name,
                         "bytes": int(np.prod(sg.operands[j].dimensions))}
-               for j, a in addr.items() if any(j in lows[i].tensors(sg, ops[i]) for i in accel)}
-    manifest = {
+               for j, a in plan.addr.items() if any(j in lows[i].tensors(sg, ops[i]) for i in accel)}
+    scratch = {str(i): a for i, a in plan.scratch.items() if i in accel}
+    return {
         "format": FORMAT, "version": VERSION, "nnaccel_version": __version__,
-        "model": model.name, "config": cfg.to_dict(),
-        "memory": {"base": cfg.dma_base, "size": size, "const_base": const_base, "const_size": len(consts.data)},
+        "model": plan.model.name, "config": cfg.to_dict(),
+        "memory": {"base": cfg.dma_base, "size": size, "const_base": plan.consts.base,
+                   "const_size": len(plan.consts.data)},
         "tensors": tensors, "segments": seg_docs,
         "accelerator_ops": [{"index": i, "type": ops[i].type} for i in sorted(accel)],
-        "host_ops": [{"index": i, "type": op.type, "reason": reasons.get(i, "")}
+        "host_ops": [{"index": i, "type": op.type, "reason": plan.reasons.get(i, "")}
                      for i, op in enumerate(ops) if i not in accel],
-        "fused": {str(i): j for i, j in fused.items() if i in accel and j in accel},
-        **({"scratch": {str(i): a for i, a in scratch.items() if i in accel}} if set(scratch) & accel else {}),
-        "warnings": warn,
+        "fused": {str(i): j for i, j in plan.fused.items() if i in accel and j in accel},
+        **({"scratch": scratch} if scratch else {}),
+        "warnings": plan.warnings,
     }
-    for w in warn:
-        warnings.warn(w, CompileWarning, stacklevel=2)
-    bare = dataclasses.replace(model, stored_inputs=None, stored_outputs=None)
+
+
+def emit(plan: Plan) -> Package:
+    """The program package: every segment's instructions, the constant image, the manifest, the
+    listing and the model."""
+    from nnaccel.formats import model_to_dict
+
+    size = _memory_size(plan)
+    consumers = _consumers(plan.sg)
+    words_all: list[int] = []
+    text = [f"; nnaccel program package: model {plan.model.name}, configuration {plan.cfg.name}"]
+    seg_docs = []
+    for k, seg in enumerate(plan.segments):
+        words, doc, seg_text = _emit_segment(plan, k, seg, len(words_all), consumers)
+        words_all += words
+        seg_docs.append(doc)
+        text.append(seg_text)
+    manifest = _manifest(plan, seg_docs, size)
+    bare = dataclasses.replace(plan.model, stored_inputs=None, stored_outputs=None)
     model_json = json.dumps(model_to_dict(bare), sort_keys=True).encode()
-    return Package(manifest, words_to_bytes(words_all), bytes(consts.data), "\n".join(text) + "\n", model_json)
+    return Package(manifest, words_to_bytes(words_all), bytes(plan.consts.data), "\n".join(text) + "\n",
+                   model_json)
 
 
-def _current_range(low, sg, op) -> tuple:
-    """The output clamp range a lowering applies to ``op`` without fusion."""
-    if low.family == "conv":
-        p = low.spec(sg, op).params
-        return p["lo"], p["hi"]
-    if low.family == "pool":
-        s = low.spec(sg, op)
-        return s["lo"], s["hi"]
-    rows = low.params(sg, op)[1]
-    return rows["lo"], rows["hi"]
+def compile_model(model: Model, config=DEFAULT_CONFIG, validate: bool = True) -> Package:
+    """Compiles ``model`` for ``config`` (a preset name, a file or a :class:`HwConfig`)."""
+    plan = build_plan(model, config, validate)
+    pkg = emit(plan)
+    for w in plan.warnings:
+        warnings.warn(w, CompileWarning, stacklevel=2)
+    return pkg
 
 
 def _with_label(x, label: str):

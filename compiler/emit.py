@@ -4,7 +4,7 @@ load -> compute -> vector -> store (``docs/isa.md``, queue model; channels and f
 
 A layer is either a sequence of *stages* (:meth:`ProgramBuilder.stage`) or one pre-tokenized
 instruction list (:meth:`ProgramBuilder.raw`, used by the pointwise schedule of
-``compiler/lower.py``). A stage is a load batch (LOADs into the stage's buffers), a compute list
+``compiler/lower/pointwise.py``). A stage is a load batch (LOADs into the stage's buffers), a compute list
 (GEMM and VEC in data order) and a store batch (STOREs of the stage's results). The compute list
 is split into *steps*: a run of GEMMs (compute queue) followed by the VECs that read their
 accumulators (vector queue). An empty batch is one NOP on its queue so that every stage carries

@@ -5,7 +5,8 @@
   (RELU6), 3x3 depthwise conv (RELU6), 1x1 project conv, residual ADD; per-channel filters.
 * :func:`small_cnn` — uint8: 3x3 conv stride 2 (RELU), max pool, average pool with padding,
   LOGISTIC, RESHAPE, FULLY_CONNECTED, then SOFTMAX on the host.
-* :func:`mlp` — the ``nnaccel demo`` network (FULLY_CONNECTED x2, ADD, RESHAPE), int8.
+* :func:`mlp` — the ``nnaccel demo`` network (FULLY_CONNECTED x2, ADD, RESHAPE), int8;
+  :func:`build_demo_model` also gives its input and an independent float computation of it.
 """
 
 from __future__ import annotations
@@ -100,8 +101,53 @@ def small_cnn(seed: int = 1):
     return b.finish()
 
 
+def build_demo_model(seed: int = 0):
+    """Returns ``(model, x, float_reference_fn)``."""
+    rng = np.random.default_rng(seed)
+    b = ModelBuilder("demo_mlp")
+    s_in, z_in = 0.05, 3
+    x = b.add_operand(T.TENSOR_QUANT8_ASYMM_SIGNED, [4, 16], s_in, z_in)
+    w1 = rng.integers(-127, 128, (32, 16)).astype(np.int8)
+    s_w1 = 0.01
+    bias1 = rng.integers(-500, 500, 32).astype(np.int32)
+    h_scale, h_zp = 0.08, -128
+    w1_i = b.add_constant(T.TENSOR_QUANT8_ASYMM_SIGNED, w1, scale=s_w1, zero_point=0)
+    b1_i = b.add_constant(T.TENSOR_INT32, bias1, scale=s_in * s_w1)
+    relu = b.add_constant(T.INT32, 1)
+    h = b.add_operand(T.TENSOR_QUANT8_ASYMM_SIGNED, [4, 32], h_scale, h_zp)
+    b.add_operation("FULLY_CONNECTED", [x, w1_i, b1_i, relu], [h])
+    w2 = rng.integers(-127, 128, (16, 32)).astype(np.int8)
+    s_w2 = 0.01
+    bias2 = rng.integers(-500, 500, 16).astype(np.int32)
+    y_scale, y_zp = 0.1, 0
+    w2_i = b.add_constant(T.TENSOR_QUANT8_ASYMM_SIGNED, w2, scale=s_w2, zero_point=0)
+    b2_i = b.add_constant(T.TENSOR_INT32, bias2, scale=h_scale * s_w2)
+    none = b.add_constant(T.INT32, 0)
+    y = b.add_operand(T.TENSOR_QUANT8_ASYMM_SIGNED, [4, 16], y_scale, y_zp)
+    b.add_operation("FULLY_CONNECTED", [h, w2_i, b2_i, none], [y])
+    r = b.add_operand(T.TENSOR_QUANT8_ASYMM_SIGNED, [4, 16], 0.12, 2)
+    b.add_operation("ADD", [y, x, none], [r])
+    shape = b.add_constant(T.TENSOR_INT32, np.array([64], np.int32))
+    out = b.add_operand(T.TENSOR_QUANT8_ASYMM_SIGNED, [64], 0.12, 2)
+    b.add_operation("RESHAPE", [r, shape], [out])
+    b.identify_inputs_and_outputs([x], [out])
+    model = b.finish()
+
+    def reference(xq):
+        xf = (xq.astype(np.float64) - z_in) * s_in
+        hf = np.maximum(xf @ (w1 * s_w1).T + bias1 * s_in * s_w1, 0)
+        hf = np.clip(np.round(hf / h_scale) + h_zp, -128, 127)
+        hf = (hf - h_zp) * h_scale  # h is quantized in the model too
+        yf = hf @ (w2 * s_w2).T + bias2 * h_scale * s_w2
+        yf = (np.clip(np.round(yf / y_scale) + y_zp, -128, 127) - y_zp) * y_scale
+        return (yf + xf).reshape(-1)
+
+    xq = rng.integers(-128, 128, (4, 16)).astype(np.int8)
+    return model, xq, reference
+
+
 def mlp(seed: int = 0):
-    from nnaccel.demo import build_demo_model
+    """The ``nnaccel demo`` network (:func:`build_demo_model`)."""
     return build_demo_model(seed)[0]
 
 

@@ -1,10 +1,9 @@
 """nnaccel.firmware: the host runtime (packages on the ISA simulator / RTL, host fallback).
 
-See :mod:`.runtime`: :class:`~.runtime.Runtime`, :func:`~.runtime.run_on_backend`,
-:func:`~.runtime.cts_target_isa`, :func:`~.runtime.cts_target_rtl`.
+See :mod:`.runtime`: :class:`~.runtime.Runtime`, :func:`~.runtime.run_on_backend`.
 """
 
-__all__ = ["Runtime", "cts_target_isa", "cts_target_rtl", "run_on_backend"]
+__all__ = ["Runtime", "run_on_backend"]
 
 
 def __getattr__(name):

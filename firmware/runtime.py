@@ -21,12 +21,12 @@ import sys
 import time
 
 import numpy as np
-from nnaccel.compiler.package import Package, PackageError
 
 from nnaccel.errors import ExecutionError, InputError, NnaccelError
 from nnaccel.golden.interpreter import Interpreter, check_inputs
 from nnaccel.hwconfig import HwConfig, load_config
-from nnaccel.model import TYPE_INFO
+from nnaccel.model import TYPE_INFO, Model
+from nnaccel.package import Package, PackageError
 
 
 class BackendUnavailable(NnaccelError):
@@ -175,28 +175,16 @@ class Runtime:
                                     f"{got[bad[0]]}, golden {want[bad[0]]}).")
 
     def _segment_report(self, seg, counters, sched, wall):
+        from nnaccel.sim.report import decode_segment, layer_figures, static_counts
         cfg = self.cfg
         peak = cfg.rows * cfg.cols
         ops = self.model.main.operations
         # the counters wrap modulo 2 ** counter_bits (24 bits on tiny): the run's length and the
         # program's MACs (every GEMM completes on a run without a fault) unwrapped
-        from nnaccel.sim.isasim import decode_program
-
-        from nnaccel.isa import bytes_to_words
-        decoded = decode_program(bytes_to_words(self.pkg.segment_words(seg)), cfg)
+        decoded = decode_segment(self.pkg, seg)
         cyc = int(counters.get("run_cycles", counters.get("cycles", 0)))
-        macs = _static_counts(cfg, decoded)[0]
-        layers = []
-        if sched is not None:
-            for lay in seg["layers"]:
-                a, b = lay["first"], lay["last"] + 1
-                start = sched.start[a:b]
-                end = sched.end[a:b]
-                ok = start >= 0
-                c = int(end[ok].max() - start[ok].min()) if ok.any() else 0
-                lm, dma = _static_counts(cfg, decoded[a:b])
-                layers.append({"op": lay["op"], "type": lay["type"], "pass": lay["pass"], "cycles": c, "macs": lm,
-                               "utilization": lm / (c * peak) if c else 0.0, "dma_bytes": dma})
+        macs = static_counts(cfg, decoded)[0]
+        layers = [] if sched is None else layer_figures(cfg, seg, decoded, sched)
         return {"index": seg["index"], "cycles": cyc, "macs": macs,
                 "utilization": macs / (cyc * peak) if cyc else 0.0,
                 "operations": [{"index": i, "type": ops[i].type} for i in seg["operations"]],
@@ -215,83 +203,27 @@ class Runtime:
                 "host_ops": [{"index": o["index"], "type": o["type"]} for o in m["host_ops"]]}
 
 
-def _static_counts(cfg: HwConfig, decoded) -> tuple[int, int]:
-    """(MACs, DMA bytes) of a list of decoded instructions, as the counters define them."""
-    from nnaccel.sim.isasim import static_totals
-    tot = static_totals(decoded, cfg)
-    return tot.get("macs", 0), tot.get("dma_load_bytes", 0) + tot.get("dma_store_bytes", 0)
-
-
 # ------------------------------------------------------------------------------------ entry points
-def load_package_or_model(path: str, name: str | None = None):
-    """A :class:`Package` when ``path`` is one, else the model (JSON / .tflite)."""
-    from nnaccel.compiler.package import is_package
-    if is_package(path):
-        return Package.load(path)
-    from nnaccel.cli import load_cli_model
-    return load_cli_model(path, name)
-
-
 def run_on_backend(model_or_pkg, inputs: list, backend: str = "isa", config=None, check: bool = False,
                    progress=None):
-    """Runs a model or a package on ``backend`` (``golden``, ``isa``, ``rtl``); a model is compiled
-    on the fly for ``config`` (default ``base``). Returns ``(outputs, report)``; ``report`` has
-    ``total`` (cycles, macs, utilization), ``segments``, ``accelerator_ops`` and ``host_ops``."""
+    """Runs a package on ``backend`` (``golden``, ``isa``, ``rtl``; ``config``, when given, must be
+    the one it was built for), or a model on ``golden``. Returns ``(outputs, report)``; ``report``
+    has ``total`` (cycles, macs, utilization), ``segments``, ``accelerator_ops`` and ``host_ops``.
+    A model runs on the accelerator backends once compiled (``nnaccel.compiler.compile_model``)."""
     if backend == "golden":
         model = model_or_pkg.model() if isinstance(model_or_pkg, Package) else model_or_pkg
         outs = Interpreter(model).run(inputs)
         ops = [{"index": i, "type": op.type} for i, op in enumerate(model.main.operations)]
         return outs, {"backend": "golden", "total": {"cycles": 0, "macs": 0, "utilization": 0.0},
                       "segments": [], "accelerator_ops": [], "host_ops": ops}
-    if isinstance(model_or_pkg, Package):
-        pkg = model_or_pkg
-    else:
-        import warnings
-
-        from nnaccel.compiler.compile import compile_model
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            pkg = compile_model(model_or_pkg, config or "base")
-        config = None
-    return Runtime(pkg, config).run(inputs, backend, check, progress)
+    if isinstance(model_or_pkg, Model):
+        raise InputError(f"The {backend} backend runs a compiled package, not a model; compile the model "
+                         f"first (nnaccel compile, or nnaccel.compiler.compile_model).")
+    return Runtime(model_or_pkg, config).run(inputs, backend, check, progress)
 
 
-#: Configuration the conformance targets compile for (override with $NNACCEL_CTS_CONFIG).
-def _cts_config():
-    import os
-    return os.environ.get("NNACCEL_CTS_CONFIG", "small")
-
-
-def _cts_target(model, inputs, backend):
-    import os
-    import warnings
-
-    from nnaccel.compiler.compile import compile_model
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        pkg = compile_model(model, _cts_config(), validate=False)
-    outs, report = Runtime(pkg).run(inputs, backend, check=True)
-    log = os.environ.get("NNACCEL_ACCEL_LOG")
-    if log:
-        with open(log, "a") as f:
-            f.write(f"{model.name}\t{len(report['accelerator_ops'])}\t"
-                    f"{','.join(sorted({o['type'] for o in report['accelerator_ops']}))}\n")
-    return outs
-
-
-def cts_target_isa(model, inputs) -> list:
-    """``nnaccel cts --target isa``: compile (configuration ``$NNACCEL_CTS_CONFIG``, default
-    ``small``) and run on the ISA simulator, every accelerated operation checked bit-exact against
-    the golden model."""
-    return _cts_target(model, inputs, "isa")
-
-
-def cts_target_rtl(model, inputs) -> list:
-    """``nnaccel cts --target rtl``: as :func:`cts_target_isa` on the RTL backend."""
-    return _cts_target(model, inputs, "rtl")
-
-
-def _progress_printer(label: str):
+def progress_printer(label: str):
+    """A ``progress(done, total)`` callback that shows instruction progress on a terminal."""
     last = [0.0]
 
     def show(done, total):

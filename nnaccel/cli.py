@@ -9,11 +9,11 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
-import numpy as np
+from nnaccel.hwconfig import DEFAULT_CONFIG
 
 from . import __version__
+from .cli_models import default_inputs, load_cli_model, read_npz_inputs  # noqa: F401 - re-exported
 from .errors import InputError, ModelError, NnaccelError, NotImplementedOpError
 
 EXIT_INVALID = 2
@@ -25,57 +25,6 @@ class _Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         print(f"nnaccel: error: {message}.", file=sys.stderr)
         sys.exit(EXIT_INVALID)
-
-
-# ---------------------------------------------------------------------------------------- models
-def load_cli_model(path: str, name: str | None):
-    """Loads a model for ``run`` / ``info``: a model JSON file, or a ``.tflite`` file (imported)."""
-    from .formats import load_model
-    p = Path(path)
-    if not p.exists():
-        raise InputError(f"The model file {path} does not exist.")
-    if p.suffix == ".tflite":
-        from .compiler.tflite_import import load_tflite
-        return load_tflite(p)
-    return load_model(p, name)
-
-
-def default_inputs(model, seed: int = 0) -> list:
-    """The model's stored input data, or deterministic random data where it has none."""
-    from .model import TYPE_INFO
-    rng = np.random.default_rng(seed)
-    stored = model.stored_inputs or [None] * len(model.main.input_indexes)
-    out = []
-    for i, a in zip(model.main.input_indexes, stored):
-        o = model.main.operands[i]
-        if a is not None:
-            out.append(a)
-            continue
-        if o.dimensions is None or any(d == 0 for d in o.dimensions):
-            raise InputError(f"Input operand {i} has unknown dimensions {o.dimensions}; give its data "
-                             f"with --inputs.")
-        dt = TYPE_INFO[o.type].dtype
-        if dt.kind == "f":
-            out.append(rng.uniform(-1, 1, o.dimensions).astype(dt))
-        elif dt.kind == "b":
-            out.append(rng.integers(0, 2, o.dimensions).astype(bool))
-        else:
-            info = np.iinfo(dt)
-            lo, hi = max(info.min, -100), min(info.max, 100)
-            out.append(rng.integers(lo, hi + 1, o.dimensions).astype(dt))
-    return out
-
-
-def read_npz_inputs(path: str, count: int) -> list:
-    try:
-        data = np.load(path)
-    except (OSError, ValueError) as e:
-        raise InputError(f"The inputs file {path} cannot be read as .npz ({e}).") from None
-    missing = [f"input{i}" for i in range(count) if f"input{i}" not in data]
-    if missing:
-        raise InputError(f"The inputs file {path} lacks the arrays {', '.join(missing)} (expected "
-                         f"input0 ... input{count - 1}).")
-    return [data[f"input{i}"] for i in range(count)]
 
 
 # -------------------------------------------------------------------------------------- commands
@@ -104,6 +53,15 @@ def cmd_info(args) -> int:
                       if not registry.get(op.type).implemented})
     print("valid model; " + ("all operations implemented" if not missing else
                              "not implemented: " + ", ".join(missing)))
+    from .compiler.compile import plan_model
+    print(f"placement when compiled for {args.config}:")
+    for p in plan_model(model, args.config, validate=False):
+        print(f"  op {p.index:3d}: {p.type:<28} {p.where}: {p.reason}")
+    for label, sg in model.subgraphs():
+        if label != "main":
+            for k, op in enumerate(sg.operations):
+                print(f"  [{label}] op {k:3d}: {op.type:<22} host: inside a control-flow body, which runs on "
+                      f"the host")
     return 0
 
 
@@ -178,11 +136,6 @@ def cmd_cts(args) -> int:
     return 1 if failed else 0
 
 
-def cmd_demo(args) -> int:
-    from .demo import run_demo
-    return run_demo(args.config, args.rtl)
-
-
 # ------------------------------------------------------------------------------------------ main
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="nnaccel", description="NNAPI accelerator kit: golden model, compiler, simulators.")
@@ -204,15 +157,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="where to run (default golden)")
     r.add_argument("--config", default=None, metavar="NAME|FILE",
                    help="hardware configuration for isa / rtl: tiny, small, base, large or a .toml / .json "
-                        "file (default base; a package must match it)")
+                        f"file (default {DEFAULT_CONFIG}; a package must match it)")
     r.add_argument("--report", metavar="FILE.json", help="write the performance report as JSON")
     r.set_defaults(func=cmd_run)
 
-    i = sub.add_parser("info", help="list a model's operands, operations and their support status",
+    i = sub.add_parser("info", help="list a model's operands, operations, support status and placement",
                        description="Print a model's operands and operations with their support status, "
-                                   "then validate it.")
-    i.add_argument("model", help="model file (.json or .json.gz)")
+                                   "validate it, then show for each operation where it would run when "
+                                   "compiled (accelerator or host) and why.")
+    i.add_argument("model", help="model file (.json, .json.gz or .tflite)")
     i.add_argument("--name", help="pick the model of this name from a file holding several")
+    i.add_argument("--config", default=DEFAULT_CONFIG, metavar="NAME|FILE",
+                   help="hardware configuration the placement is for: tiny, small, base, large or a .toml / "
+                        f".json file (default {DEFAULT_CONFIG})")
     i.set_defaults(func=cmd_info)
 
     c = sub.add_parser("cts", help="run the NNAPI conformance models",
@@ -229,8 +186,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="golden (NumPy), isa (compile + ISA simulator) or rtl (compile + Verilator); the "
                         "accelerator targets check every accelerated output bit-exact with the golden "
                         "model and count the models that used the accelerator")
-    c.add_argument("--config", default="small", metavar="NAME|FILE",
-                   help="hardware configuration the isa / rtl targets compile for (default small)")
+    c.add_argument("--config", default=DEFAULT_CONFIG, metavar="NAME|FILE",
+                   help=f"hardware configuration the isa / rtl targets compile for (default {DEFAULT_CONFIG})")
     c.add_argument("--signed-variants", action="store_true",
                    help="also run CTS's quant8 -> quant8 signed re-run of each single-op quant8 model "
                         "(results named MODEL+signed, counted in the table)")
@@ -238,25 +195,16 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("-v", "--verbose", action="store_true", help="print progress per file")
     c.set_defaults(func=cmd_cts)
 
-    d = sub.add_parser("demo", help="run the built-in example end to end",
-                       description="Build a small quantized model, run it on the golden model and check it "
-                                   "against an independent float computation, then compile it for the "
-                                   "accelerator and run it on the ISA simulator (and with --rtl on the "
-                                   "Verilator RTL), bit-exact with the golden model.")
-    d.add_argument("--config", default="small", metavar="NAME|FILE",
-                   help="hardware configuration to compile for (default small)")
-    d.add_argument("--rtl", action="store_true",
-                   help="also run on the Verilator RTL (builds the design once: a few minutes)")
-    d.set_defaults(func=cmd_demo)
-
-    # Further commands live beside their feature: every module nnaccel/cli_<name>.py provides
+    # Further commands live beside their feature: a module nnaccel/cli_<name>.py provides
     # register(subparsers), which adds its sub-command(s).
     import importlib
     import pkgutil
 
     from . import __path__ as pkg_path
     for mod in sorted(m.name for m in pkgutil.iter_modules(pkg_path) if m.name.startswith("cli_")):
-        importlib.import_module(f"nnaccel.{mod}").register(sub)
+        register = getattr(importlib.import_module(f"nnaccel.{mod}"), "register", None)
+        if register is not None:  # cli_models only holds helpers
+            register(sub)
     return p
 
 

@@ -6,6 +6,8 @@ import json
 import sys
 import time
 
+from nnaccel.hwconfig import DEFAULT_CONFIG
+
 
 def cmd_gemm(args) -> int:
     from nnaccel.sim.bench import bench_gemm
@@ -44,7 +46,8 @@ def register(subparsers) -> None:
                        description="Build an N x N x N uint8 GEMM with the program builder, run it, "
                                    "compare with the golden FULLY_CONNECTED, print cycles, MAC "
                                    "utilization = MACs / (cycles x rows x cols) and simulator speed.")
-    g.add_argument("--config", default="base", help="preset name or .toml/.json file (default base)")
+    g.add_argument("--config", default=DEFAULT_CONFIG,
+                   help=f"preset name or .toml/.json file (default {DEFAULT_CONFIG})")
     g.add_argument("--size", type=int, default=256, help="N (default 256)")
     g.add_argument("--backend", default="isa", help="isa (default); others plug in (rtl)")
     g.add_argument("--seed", type=int, default=0, help="random data seed")

@@ -6,23 +6,51 @@ targets ``isa`` and ``rtl`` (``nnaccel cts --target isa``).
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 import warnings
 
 import numpy as np
 
+from nnaccel.hwconfig import DEFAULT_CONFIG
+
 from .errors import InputError
 
 
+def _compile_quietly(model, config, validate: bool = True):
+    from .compiler.compile import compile_model
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return compile_model(model, config, validate=validate)
+
+
+#: Configuration the conformance targets compile for (``nnaccel cts --config`` sets it).
+def _cts_config():
+    return os.environ.get("NNACCEL_CTS_CONFIG", DEFAULT_CONFIG)
+
+
+def _cts_target(model, inputs, backend):
+    """Compiles for ``$NNACCEL_CTS_CONFIG`` and runs on ``backend`` with every accelerated output
+    checked bit-exact against the golden model; appends the model's accelerated operations to
+    ``$NNACCEL_ACCEL_LOG``."""
+    from .firmware.runtime import Runtime
+    pkg = _compile_quietly(model, _cts_config(), validate=False)
+    outs, report = Runtime(pkg).run(inputs, backend, check=True)
+    log = os.environ.get("NNACCEL_ACCEL_LOG")
+    if log:
+        with open(log, "a") as f:
+            f.write(f"{model.name}\t{len(report['accelerator_ops'])}\t"
+                    f"{','.join(sorted({o['type'] for o in report['accelerator_ops']}))}\n")
+    return outs
+
+
 def _target_isa(model, inputs):
-    from .firmware.runtime import cts_target_isa
-    return cts_target_isa(model, inputs)
+    return _cts_target(model, inputs, "isa")
 
 
 def _target_rtl(model, inputs):
-    from .firmware.runtime import cts_target_rtl
-    return cts_target_rtl(model, inputs)
+    return _cts_target(model, inputs, "rtl")
 
 
 def _register_targets() -> None:
@@ -32,15 +60,17 @@ def _register_targets() -> None:
 
 
 def cmd_compile(args) -> int:
-    from .cli import load_cli_model
-    from .compiler.compile import compile_model
+    from .cli_models import load_cli_model
+    from .compiler.compile import CompileWarning, compile_model
     model = load_cli_model(args.model, args.name)
     t0 = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         pkg = compile_model(model, args.config)
     for w in caught:
-        print(f"warning: {w.message}", file=sys.stderr)
+        if not issubclass(w.category, CompileWarning):  # host fallbacks: one line each, below
+            print(f"warning: {w.message}", file=sys.stderr)
+    print_host_operations(pkg)
     pkg.save(args.output)
     m = pkg.manifest
     n = sum(s["program"]["count"] for s in m["segments"])
@@ -51,18 +81,31 @@ def cmd_compile(args) -> int:
     return 0
 
 
+def print_host_operations(pkg) -> None:
+    """One line on stderr per host operation of a package: which, and why it is not accelerated."""
+    from .compiler.compile import Placement
+    for h in pkg.manifest["host_ops"]:
+        print("nnaccel: " + Placement(h["index"], h["type"], "host", h.get("reason") or "no reason recorded")
+              .sentence(), file=sys.stderr)
+
+
 def run_command(args) -> int:
     """The body of ``nnaccel run`` for every backend."""
-    from .cli import default_inputs, read_npz_inputs
-    from .compiler.package import Package
-    from .firmware.runtime import _progress_printer, load_package_or_model, run_on_backend
+    from .cli_models import default_inputs, load_package_or_model, read_npz_inputs
+    from .firmware.runtime import progress_printer, run_on_backend
+    from .package import Package
     obj = load_package_or_model(args.model, args.name)
     model = obj.model() if isinstance(obj, Package) else obj
     n = len(model.main.input_indexes)
     inputs = read_npz_inputs(args.inputs, n) if args.inputs else default_inputs(model)
     t0 = time.perf_counter()
+    if args.backend != "golden" and not isinstance(obj, Package):
+        obj = _compile_quietly(model, args.config or DEFAULT_CONFIG)
+        args.config = None
+    if args.backend != "golden":
+        print_host_operations(obj)
     outputs, report = run_on_backend(obj, inputs, args.backend, args.config,
-                                     progress=_progress_printer(f"backend {args.backend}"))
+                                     progress=progress_printer(f"backend {args.backend}"))
     dt = time.perf_counter() - t0
     for k, (i, a) in enumerate(zip(model.main.output_indexes, outputs)):
         o = model.main.operands[i]
@@ -92,15 +135,15 @@ def _jsonable(x):
 
 
 def cmd_disasm(args) -> int:
-    from .compiler.package import Package
+    from .package import Package
     pkg = Package.load(args.package)
     sys.stdout.write(pkg.listing)
     return 0
 
 
 def cmd_report(args) -> int:
-    from .compiler.package import Package
-    from .compiler.report import format_report, static_report
+    from .package import Package
+    from .sim.report import format_report, static_report
     pkg = Package.load(args.package)
     rep = static_report(pkg)
     print(format_report(rep))
@@ -124,7 +167,7 @@ def register(sub) -> None:
     c.add_argument("model", help="model file (.json, .json.gz or .tflite)")
     c.add_argument("-o", "--output", required=True, metavar="PKG", help="package file to write")
     c.add_argument("--name", help="pick the model of this name from a file holding several")
-    _config_arg(c, "base")
+    _config_arg(c, DEFAULT_CONFIG)
     c.set_defaults(func=cmd_compile)
 
     d = sub.add_parser("disasm", help="print a package's assembly listing",

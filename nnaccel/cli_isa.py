@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from nnaccel.hwconfig import DEFAULT_CONFIG
+
 from .errors import InputError
 
 
@@ -114,7 +116,8 @@ def register(subparsers) -> None:
                        description="Run a program (.bin, or assembly .s/.asm) on the ISA simulator. A "
                                    "fault prints its code and instruction index and exits 1.")
     r.add_argument("program", help="program binary or assembly file")
-    r.add_argument("--config", default="tiny", help="preset name or .toml/.json file (default tiny)")
+    r.add_argument("--config", default=DEFAULT_CONFIG,
+                   help=f"preset name or .toml/.json file (default {DEFAULT_CONFIG})")
     r.add_argument("--load", action="append", default=[], metavar="ADDR=FILE",
                    help="write a file's bytes into external memory first (repeatable)")
     r.add_argument("--dump", action="append", default=[], metavar="ADDR:BYTES=FILE",
@@ -123,7 +126,8 @@ def register(subparsers) -> None:
                    help="also report instructions that race (exit 1 if any)")
     r.set_defaults(func=cmd_run)
     c = sub.add_parser("config", help="print a hardware configuration as TOML or JSON")
-    c.add_argument("--config", default="tiny", help="preset name or .toml/.json file (default tiny)")
+    c.add_argument("--config", default=DEFAULT_CONFIG,
+                   help=f"preset name or .toml/.json file (default {DEFAULT_CONFIG})")
     c.add_argument("--json", action="store_true", help="JSON instead of TOML")
     c.set_defaults(func=cmd_config)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])

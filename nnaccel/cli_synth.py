@@ -6,12 +6,16 @@ from __future__ import annotations
 import json
 import sys
 
+from nnaccel.hwconfig import DEFAULT_CONFIG
+
 
 def cmd_synth(args) -> int:
     from nnaccel.boards.synth import TARGETS, block_ram_ok, design_for, synthesize
+    from nnaccel.boards.targets import default_target
     from nnaccel.hwconfig import load_config
 
     cfg = load_config(args.config)
+    args.target = args.target or default_target(cfg)
     target = TARGETS[args.target]
 
     def log(msg):
@@ -99,8 +103,12 @@ def register(subparsers) -> None:
                                           "DSP multipliers, block RAMs, flip-flops and (with --pnr) fmax "
                                           "and each clock's critical path. Exit 1 when the design does not "
                                           "fit the device or place and route fails.")
-    p.add_argument("--config", default="tiny", help="preset name or .toml/.json file (default tiny)")
-    p.add_argument("--target", choices=sorted(TARGETS), default="ice40", help="FPGA family (default ice40)")
+    p.add_argument("--config", default=DEFAULT_CONFIG,
+                   help=f"preset name or .toml/.json file (default {DEFAULT_CONFIG})")
+    p.add_argument("--target", choices=sorted(TARGETS),
+                   help="FPGA target (default: the one the preset is meant for: "
+                        + ", ".join(f"{t.name} for {'/'.join(t.presets)}" for t in TARGETS.values() if t.presets)
+                        + "; ecp5 otherwise)")
     p.add_argument("--design", choices=DESIGNS, default="core",
                    help="core (default): the accelerator with its scratchpads at their minimum sizes; "
                         "top: with the preset's scratchpads (a memory with more ports than block RAM "

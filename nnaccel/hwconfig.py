@@ -360,6 +360,10 @@ def config_from_dict(data: dict, source: str = "the configuration") -> HwConfig:
     return dataclasses.replace(base, **data)
 
 
+#: The configuration every command uses when ``--config`` is not given.
+DEFAULT_CONFIG = "small"
+
+
 def load_config(name_or_path) -> HwConfig:
     """A preset by name (``tiny``, ``small``, ``base``, ``large``), a :class:`HwConfig` as is, or a
     ``.toml`` / ``.json`` file."""

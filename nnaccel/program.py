@@ -25,15 +25,18 @@ from .isa.table import BY_NAME, FLAG_NAMES
 
 _POPS = ("pop_prev", "pop_next")
 _PUSHES = ("push_prev", "push_next")
-MAX8 = 255
-MAX16 = 65535
+#: Largest values of the ISA's 8-bit and 16-bit size / stride / address fields (the tiler's and
+#: the program builder's limits).
+MAX8 = (1 << 8) - 1
+MAX16 = (1 << 16) - 1
 
 
 def _split_flags(flags: dict, first: bool, last: bool) -> dict:
     return {k: v for k, v in flags.items() if (k in _POPS and first) or (k in _PUSHES and last)}
 
 
-def _ceil(a: int, b: int) -> int:
+def ceil_div(a: int, b: int) -> int:
+    """``ceil(a / b)`` of integers."""
     return -(-a // b)
 
 
@@ -42,7 +45,7 @@ def _chunks_1d(n: int, stride: int, limit_stride: int):
     ``x_size, y_size <= 255`` and ``x_size * stride <= limit_stride`` (the row stride field)."""
     nx_max = MAX8 if stride == 0 else max(1, min(MAX8, limit_stride // stride))
     if n <= nx_max * MAX8:  # one instruction when some x_size divides n exactly
-        for nx in range(min(nx_max, n), _ceil(n, MAX8) - 1, -1):
+        for nx in range(min(nx_max, n), ceil_div(n, MAX8) - 1, -1):
             if nx and n % nx == 0:
                 return [(0, nx, n // nx)]
     out = []

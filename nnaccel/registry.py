@@ -3,7 +3,9 @@
 Each :class:`OpDef` holds the op's name, number, the NNAPI version that introduced it and the
 golden-model family module that implements it. The family module (``nnaccel.golden.<family>``)
 attaches, with :func:`define`, the op's input/output signatures, its validator and its golden
-kernel; later the accelerator lowering hangs off the same entry (``OpDef.lowering``).
+kernel. Which operations the accelerator runs is the compiler's table
+(``nnaccel.compiler.lower.LOWERINGS``, keyed by these names and checked against them on import):
+the core imports nothing of the compiler.
 
 Signatures
     A :class:`Sig` lists the operand types of each input and output position. A position is an
@@ -58,7 +60,6 @@ class OpDef:
     signatures: list[Sig] = field(default_factory=list)
     validate: Callable | None = None
     kernel: Callable | None = None
-    lowering: Callable | None = None
     doc: str = ""
 
     @property

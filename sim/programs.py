@@ -23,14 +23,10 @@ import numpy as np
 from nnaccel.errors import InputError
 from nnaccel.hwconfig import HwConfig, load_config
 from nnaccel.isa.table import div_params
-from nnaccel.program import ExtImage, ProgramBuilder, lut_block, param_block
+from nnaccel.program import ExtImage, ProgramBuilder, ceil_div, lut_block, param_block
 from nnaccel.quant import activation_range_quantized, dtype_range, quantize_multiplier
 
 from .isasim import IsaSim, RunResult
-
-
-def _ceil(a, b):
-    return -(-a // b)
 
 
 @dataclass
@@ -87,12 +83,12 @@ def _fc_plan(cfg, M, KT, NT):
             for kc in range(1, min(KT, 16) + 1):
                 if not _fc_fits(cfg, Mt, J, kc, act_l, wgt_l, acc_l, vec_l):
                     continue
-                steps = _ceil(KT, kc)
+                steps = ceil_div(KT, kc)
                 gemm = steps * (R + kc * max(Mt, R) + R + C) * J + steps
-                dma = (KT * (Mt * max(1, _ceil(R, cfg.dma_bytes_per_cycle))
-                             + J * R * max(1, _ceil(C, cfg.dma_bytes_per_cycle)))
+                dma = (KT * (Mt * max(1, ceil_div(R, cfg.dma_bytes_per_cycle))
+                             + J * R * max(1, ceil_div(C, cfg.dma_bytes_per_cycle)))
                        + steps * (1 + J) * cfg.ext_latency + cfg.ext_latency)
-                est = max(gemm, dma) * _ceil(M, Mt) * _ceil(NT, J) + Mt + cfg.ext_latency
+                est = max(gemm, dma) * ceil_div(M, Mt) * ceil_div(NT, J) + Mt + cfg.ext_latency
                 if best is None or est < best[0]:
                     best = (est, Mt, J, kc)
     _check(best is not None, "no block of rows fits the scratchpads")
@@ -125,7 +121,7 @@ def fully_connected(config, x, w, bias, x_q, w_q, out_q, activation: int = 0,
     M, K = x.shape
     N = w.shape[0]
     signed, qmin, qmax = _qparams(x.dtype)
-    KT, NT = _ceil(K, R), _ceil(N, C)
+    KT, NT = ceil_div(K, R), ceil_div(N, C)
     (xs, za), (ws, zw), (os_, zo) = x_q, w_q, out_q
     img = ExtImage(cfg)
     xa = img.place(x)
@@ -213,7 +209,7 @@ def fully_connected(config, x, w, bias, x_q, w_q, out_q, activation: int = 0,
 
 # --------------------------------------------------------------------------------- convolution
 def _same_pads(size, k, s):
-    out = _ceil(size, s)
+    out = ceil_div(size, s)
     total = max((out - 1) * s + k - size, 0)
     return total // 2, total - total // 2
 
@@ -265,7 +261,7 @@ def conv2d(config, x, w, bias, x_q, w_q, out_q, stride=(1, 1), pads=(0, 0, 0, 0)
     _check(max(pads) <= 3, "padding above 3 (the LOAD pad fields are 2 bits)")
     OH, OW = (H + pt + pb - KH) // sh + 1, (W_ + pl + pr - KW) // sw + 1
     Wp = W_ + pl + pr
-    CG, NT = _ceil(Cin, R), _ceil(Cout, C)
+    CG, NT = ceil_div(Cin, R), ceil_div(Cout, C)
     G = 1 if depthwise else CG
     signed, qmin, qmax = _qparams(x.dtype)
     wsigned = w.dtype == np.int8
@@ -404,7 +400,7 @@ def pool2d(config, kind: str, x, x_q, filter_hw, stride=(1, 1), pads=(0, 0, 0, 0
     _check(max(pads) <= 3, "padding above 3 (the LOAD pad fields are 2 bits)")
     OH, OW = (H + pt + pb - KH) // sh + 1, (W_ + pl + pr - KW) // sw + 1
     Wp = W_ + pl + pr
-    CG = _ceil(Ch, R)
+    CG = ceil_div(Ch, R)
     signed, qmin, qmax = _qparams(x.dtype)
     os_, zo = x_q
     lo, hi = activation_range_quantized(activation, os_, zo, qmin, qmax)

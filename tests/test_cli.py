@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from nnaccel.cli import main
-from nnaccel.demo import build_demo_model
+from nnaccel.compiler.reference_models import build_demo_model
 from nnaccel.formats import model_to_dict
 
 

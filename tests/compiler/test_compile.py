@@ -8,7 +8,7 @@ import zipfile
 
 import numpy as np
 import pytest
-from nnaccel.compiler.compile import CompileWarning, compile_model
+from nnaccel.compiler.compile import CompileWarning, compile_model, plan_model
 from nnaccel.compiler.lower import LOWERINGS
 from nnaccel.compiler.package import VERSION, Package, PackageError
 from nnaccel.compiler.reference_models import mobilenet_block, small_cnn
@@ -24,11 +24,13 @@ T = OperandType
 Q = T.TENSOR_QUANT8_ASYMM
 
 
-def test_lowerings_hang_on_the_registry():
+def test_the_lowering_table_is_read_only_and_names_registry_ops():
+    before = dict(LOWERINGS)
     compile_model(mobilenet_block(4, 4, 4), "tiny")
-    for name, low in LOWERINGS.items():
-        assert registry.OPS[name].lowering is low
-    assert registry.OPS["SOFTMAX"].lowering is None
+    assert dict(LOWERINGS) == before and set(LOWERINGS) <= set(registry.OPS)
+    assert "SOFTMAX" not in LOWERINGS and not hasattr(registry.OPS["CONV_2D"], "lowering")
+    with pytest.raises(TypeError):
+        LOWERINGS["SOFTMAX"] = LOWERINGS["RELU"]
 
 
 def test_consecutive_accelerator_ops_form_one_segment():
@@ -299,3 +301,39 @@ def test_cts_target_isa_is_registered(capsys, cts_root):
     assert main(["cts", "--target", "isa", "--spec", "V1_0/conv_quant8"]) == 0
     out = capsys.readouterr().out
     assert "CONV_2D" in out and "target isa" in out and " 0 failed" in out
+
+
+# ------------------------------------------------------------------------------ placements
+def test_partition_records_where_each_operation_runs_and_why():
+    places = plan_model(small_cnn(), "small")
+    assert [(p.index, p.where) for p in places] == [(i, "accelerator") for i in range(6)] + [(6, "host")]
+    assert places[6].sentence() == "operation 6 (SOFTMAX) runs on the host: no accelerator lowering."
+    assert places[0].reason == "a convolution on the systolic array, in segment 0"
+    fused = plan_model(_add_relu("RELU6", False), "tiny")
+    assert fused[1].where == "accelerator" and fused[1].reason.startswith("fused into the output clamp of operation 0")
+    # an operation its lowering rejects: the lowering's own reason
+    b = ModelBuilder("float_add")
+    x = b.add_operand(T.TENSOR_FLOAT32, (2, 3))
+    y = b.add_operand(T.TENSOR_FLOAT32, (2, 3))
+    b.add_operation("ADD", [x, x, b.add_constant(T.INT32, 0)], [y])
+    b.identify_inputs_and_outputs([x], [y])
+    (p,) = plan_model(b.finish(), "tiny")
+    assert p.where == "host" and p.reason == "operand 0 is TENSOR_FLOAT32, not 8-bit quantized"
+
+
+def test_cli_names_each_host_operation_and_why(tmp_path, capsys):
+    mpath = tmp_path / "cnn.json"
+    save_models([small_cnn()], mpath)
+    line = "nnaccel: operation 6 (SOFTMAX) runs on the host: no accelerator lowering."
+    pkg = tmp_path / "cnn.nnpkg"
+    assert main(["compile", str(mpath), "-o", str(pkg), "--config", "small"]) == 0
+    assert capsys.readouterr().err.splitlines() == [line]
+    assert main(["run", str(pkg), "--backend", "isa"]) == 0
+    assert capsys.readouterr().err.splitlines() == [line]
+    assert main(["run", str(mpath), "--backend", "isa", "--config", "small"]) == 0
+    assert capsys.readouterr().err.splitlines() == [line]
+    assert main(["info", str(mpath), "--config", "small"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    rows = out[out.index("placement when compiled for small:") + 1:]
+    assert len(rows) == 7 and rows[6].split() == ["op", "6:", "SOFTMAX", "host:", "no", "accelerator", "lowering"]
+    assert rows[0].split()[2:4] == ["CONV_2D", "accelerator:"] and "segment 0" in rows[0]

@@ -56,10 +56,12 @@ def test_if_runs_on_the_host_between_segments(flag):
     assert len(rep["segments"]) == 2
 
 
-def test_run_on_backend_compiles_models_and_runs_golden():
+def test_run_on_backend_runs_packages_and_golden_models():
     model = mobilenet_block(4, 4, 4)
     x = np.random.default_rng(0).integers(-128, 128, (1, 4, 4, 4)).astype(np.int8)
-    out_isa, rep = rt.run_on_backend(model, [x], "isa", "tiny")
+    with pytest.raises(InputError, match="runs a compiled package, not a model"):
+        rt.run_on_backend(model, [x], "isa", "tiny")
+    out_isa, rep = rt.run_on_backend(compile_model(model, "tiny"), [x], "isa", "tiny")
     out_gold, grep = rt.run_on_backend(model, [x], "golden")
     np.testing.assert_array_equal(out_isa[0], out_gold[0])
     assert rep["config"] == "tiny" and rep["total"]["macs"] > 0

@@ -1,32 +1,52 @@
-"""``nnaccel report``: a package's per-operation figures from the ISA cycle model (no data needed:
-every cycle of this ISA follows from the instruction fields and the configuration)."""
+"""Per-layer figures of a program package from the ISA cycle model: ``nnaccel report`` (no data
+needed: every cycle of this ISA follows from the instruction fields and the configuration) and the
+runtime's per-segment report share them."""
 
 from __future__ import annotations
+
+from nnaccel.hwconfig import HwConfig
+from nnaccel.isa import bytes_to_words
+
+from .isasim import Schedule, decode_program, schedule, static_totals
+
+
+def static_counts(cfg: HwConfig, decoded) -> tuple[int, int]:
+    """(MACs, DMA bytes) of a list of decoded instructions, as the counters define them."""
+    tot = static_totals(decoded, cfg)
+    return tot.get("macs", 0), tot.get("dma_load_bytes", 0) + tot.get("dma_store_bytes", 0)
+
+
+def decode_segment(pkg, seg: dict) -> list:
+    """The decoded instructions of one segment of a package."""
+    return decode_program(bytes_to_words(pkg.segment_words(seg)), pkg.config())
+
+
+def layer_figures(cfg: HwConfig, seg: dict, decoded: list, sch: Schedule) -> list[dict]:
+    """Per layer (operation pass) of a segment: cycles from its first instruction's start to its
+    last one's end in the schedule ``sch``, MACs, utilization and DMA bytes."""
+    peak = cfg.rows * cfg.cols
+    layers = []
+    for lay in seg["layers"]:
+        a, b = lay["first"], lay["last"] + 1
+        ok = sch.start[a:b] >= 0
+        c = int(sch.end[a:b][ok].max() - sch.start[a:b][ok].min()) if ok.any() else 0
+        macs, dma = static_counts(cfg, decoded[a:b])
+        layers.append({"op": lay["op"], "type": lay["type"], "pass": lay["pass"], "cycles": c, "macs": macs,
+                       "utilization": macs / (c * peak) if c else 0.0, "dma_bytes": dma})
+    return layers
 
 
 def static_report(pkg) -> dict:
     """Per layer (operation pass): where it runs, cycles, MACs, utilization, DMA bytes; per
     segment and in total; the host / accelerator split."""
-    from nnaccel.firmware.runtime import _static_counts
-    from nnaccel.sim.isasim import decode_program, schedule
-
-    from nnaccel.isa import bytes_to_words
-
     cfg = pkg.config()
     peak = cfg.rows * cfg.cols
     m = pkg.manifest
     segs = []
     for seg in m["segments"]:
-        decoded = decode_program(bytes_to_words(pkg.segment_words(seg)), cfg)
+        decoded = decode_segment(pkg, seg)
         sch = schedule(decoded, cfg)
-        layers = []
-        for lay in seg["layers"]:
-            a, b = lay["first"], lay["last"] + 1
-            ok = sch.start[a:b] >= 0
-            c = int(sch.end[a:b][ok].max() - sch.start[a:b][ok].min()) if ok.any() else 0
-            macs, dma = _static_counts(cfg, decoded[a:b])
-            layers.append({"op": lay["op"], "type": lay["type"], "pass": lay["pass"], "cycles": c, "macs": macs,
-                           "utilization": macs / (c * peak) if c else 0.0, "dma_bytes": dma})
+        layers = layer_figures(cfg, seg, decoded, sch)
         macs = sum(x["macs"] for x in layers)
         segs.append({"index": seg["index"], "cycles": sch.total_cycles, "macs": macs,
                      "utilization": macs / (sch.total_cycles * peak) if sch.total_cycles else 0.0,

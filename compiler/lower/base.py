@@ -1,0 +1,254 @@
+"""The pieces every lowering shares: the :class:`Lowering` interface, the context a lowering
+receives, the constant image, the ISA field limits and the scratchpad bank split."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from nnaccel.golden import nn as gnn
+from nnaccel.hwconfig import HwConfig
+from nnaccel.isa.table import VEC_BY_NAME
+from nnaccel.model import Operand, OperandType, Operation, Subgraph
+from nnaccel.program import MAX8, MAX16, ceil_div  # noqa: F401 - the limits every lowering uses
+
+from ..emit import Ins
+
+T = OperandType
+QUANT8 = (T.TENSOR_QUANT8_ASYMM, T.TENSOR_QUANT8_ASYMM_SIGNED)
+MAX_PAD = 3
+#: VEC lines of one REQ parameter block.
+REQ_LINES = len(VEC_BY_NAME["REQ"].params)
+
+
+def _req_cycles(cfg: HwConfig) -> int:
+    """Cycles per lane group of a REQ (the ISA's VEC timing: ``VecFunc.group_cycles``)."""
+    return VEC_BY_NAME["REQ"].group_cycles(cfg.vector_mul_steps)
+
+
+class CannotLower(Exception):
+    """The operation cannot run on the accelerator as configured (it falls back to the host)."""
+
+
+def _signed(o: Operand) -> int:
+    return int(o.type is T.TENSOR_QUANT8_ASYMM_SIGNED)
+
+
+def _byte(v: int) -> int:
+    return int(v) & 0xFF
+
+# ================================================================================ constants
+class ConstImage:
+    """The constant image (weights in tile order, vector parameters, lookup tables) at
+    ``base``; identical blobs are stored once."""
+
+    ALIGN = 16
+
+    def __init__(self, base: int):
+        self.base = base
+        self.data = bytearray()
+        self.index: dict[bytes, int] = {}
+
+    def add(self, blob: bytes) -> int:
+        blob = bytes(blob)
+        if blob in self.index:
+            return self.index[blob]
+        pad = -len(self.data) % self.ALIGN
+        self.data += bytes(pad)
+        addr = self.base + len(self.data)
+        self.data += blob
+        self.index[blob] = addr
+        return addr
+
+    def mark(self):
+        return len(self.data), dict(self.index)
+
+    def rollback(self, mark) -> None:
+        n, index = mark
+        del self.data[n:]
+        self.index = index
+
+
+def vec_blob(blocks) -> bytes:
+    """VEC parameter blocks (``nnaccel.program.param_block`` / ``lut_block`` arrays, one line per
+    parameter) as the little-endian int32 bytes LOAD reads."""
+    return np.concatenate([np.asarray(b, np.int64) for b in blocks]).astype("<i4").tobytes()
+
+
+def load_vec(cfg: HwConfig, consts: ConstImage, blob: bytes, line: int, comment: str) -> list[Ins]:
+    """LOADs a VEC block (any number of lines) at VEC line ``line``."""
+    addr = consts.add(blob)
+    nlines = len(blob) // (4 * cfg.cols)
+    out = []
+    for k in range(0, nlines, MAX8):
+        n = min(MAX8, nlines - k)
+        out.append(Ins("LOAD", {"sp": "VEC", "len": cfg.cols, "sp_addr": line + k, "ext_addr": addr + 4 * cfg.cols * k,
+                                    "x_size": n, "y_size": 1, "x_stride": 4 * cfg.cols, "y_stride": 0}, comment))
+    return out
+
+# ================================================================================ banks
+def act_split(cfg: HwConfig) -> tuple[int, int]:
+    """``(input lines, staging lines)``: ACT lines ``0 .. input - 1`` hold what LOAD writes and
+    the array / vector unit read, the last bank (``input ..``) what the vector unit writes and STORE
+    reads, so that concurrent engines never share a bank port (``docs/isa.md``, scratchpad banks)."""
+    n = cfg.bank_lines("ACT")
+    return cfg.lines("ACT") - n, n
+
+
+def acc_slot(cfg: HwConfig, tile: int, k: int, kept: int | None = None) -> int:
+    """First ACC line of accumulator tile ``k`` (0 or 1: the two tiles used in turn) or, with
+    ``kept``, of the ``kept``-th tile kept across chunks. With two or more ACC banks the two
+    alternating tiles lie in different halves (a GEMM accumulating into one and a REQ reading the
+    other use different read ports); kept tiles alternate halves after them."""
+    if cfg.banks("ACC") >= 2:
+        half = cfg.lines("ACC") // 2
+        return (k * half) if kept is None else (kept % 2) * half + (1 + kept // 2) * tile
+    return (k if kept is None else 2 + kept) * tile
+
+
+def acc_tiles_fit(cfg: HwConfig, tile: int, kept: int) -> bool:
+    """Whether two alternating tiles and ``kept`` kept tiles of ``tile`` lines fit ACC."""
+    if cfg.banks("ACC") >= 2:
+        return (1 + ceil_div(kept, 2)) * tile <= cfg.lines("ACC") // 2
+    return (2 + kept) * tile <= cfg.lines("ACC")
+
+# ================================================================================ context
+@dataclass
+class LowerContext:
+    """What a lowering needs: the config, the constant image, tensor addresses, the subgraph."""
+
+    cfg: HwConfig
+    consts: ConstImage
+    addr: dict
+    sg: Subgraph
+    model: object
+    #: A clamp ``(lo, hi)`` fused into the operation being lowered (a following RELU / RELU1 /
+    #: RELU6 of the same quantization), or None.
+    clamp: tuple | None = None
+    #: External-memory addresses of the operation's scratch areas (``Lowering.scratch``), in order.
+    scratch: list = field(default_factory=list)
+
+    def operand(self, i: int) -> Operand:
+        return self.sg.operands[i]
+
+    def value(self, i: int):
+        o = self.sg.operands[i]
+        return None if o.data is None else o.data
+
+    def scalar(self, op: Operation, pos: int, default=None):
+        if pos >= len(op.inputs):
+            return default
+        o = self.sg.operands[op.inputs[pos]]
+        if o.is_omitted or o.data is None:
+            return default
+        return np.asarray(o.data).reshape(-1)[0].item()
+
+
+def tighten(rng: tuple, clamp: tuple | None) -> tuple:
+    """A clamp range narrowed by a fused following clamp: ``clamp(clamp(x, a, b), c, d)`` is
+    ``clamp(x, max(a, c), min(b, d))`` when the ranges overlap (fusion is only done then)."""
+    if clamp is None:
+        return rng
+    return max(rng[0], clamp[0]), min(rng[1], clamp[1])
+
+
+class Lowering:
+    """The interface the compiler drives every lowering through (it knows no family):
+
+    * :meth:`supports` / :meth:`check` — whether the operation, its types and parameters can be
+      lowered (:class:`CannotLower` with the reason when not);
+    * :meth:`passes` — the instructions: a list of passes, each a list of ``(loads, computes,
+      stores)`` stages or one pre-tokenized :class:`~nnaccel.compiler.emit.RawPass`;
+    * :meth:`tensors` / :meth:`scratch` — the external memory it reads and writes;
+    * :meth:`alias` — a layout no-op whose output shares its input's bytes;
+    * :attr:`absorbs_clamp` / :meth:`output_range` — whether it can narrow its output clamp to
+      absorb a following one (a fused RELU), and the clamp it applies without; :meth:`fusable_clamp`
+      — the clamp an operation *is*, when it can be fused into its producer that way;
+    * :attr:`summary` — what it runs the operation as (the partition's reason).
+    """
+
+    #: What the accelerator runs the operation as, a phrase ("a convolution on the systolic array").
+    summary = ""
+    #: Whether the lowering can narrow its output clamp to absorb a following one
+    #: (:meth:`output_range`, ``LowerContext.clamp``).
+    absorbs_clamp = False
+
+    def supports(self, sg: Subgraph, op: Operation) -> str | None:
+        """``None`` when the operation, its types and parameters can be lowered, else why not."""
+        try:
+            self.check(sg, op)
+        except CannotLower as e:
+            return str(e)
+        except Exception as e:  # noqa: BLE001 - odd parameters the lowering did not foresee: host
+            return f"parameters the lowering cannot read ({type(e).__name__}: {e})"
+        return None
+
+    def check(self, sg: Subgraph, op: Operation) -> None:
+        raise NotImplementedError
+
+    def passes(self, ctx: LowerContext, op: Operation) -> list:
+        raise NotImplementedError
+
+    def alias(self) -> bool:
+        return False
+
+    def tensors(self, sg: Subgraph, op: Operation) -> list[int]:
+        """The operands the lowered code reads or writes in external memory (inputs, then the
+        output last)."""
+        return [op.inputs[0], op.outputs[0]]
+
+    def scratch(self, sg: Subgraph, op: Operation) -> list[int]:
+        """Sizes in bytes of the external-memory scratch areas the lowered code needs besides its
+        operands (e.g. NHWC copies of NCHW tensors); the compiler allocates them like
+        intermediate tensors and passes their addresses in ``LowerContext.scratch``."""
+        return []
+
+    def output_range(self, sg: Subgraph, op: Operation) -> tuple | None:
+        """The clamp ``(lo, hi)`` the lowered code applies to the output without fusion (its fused
+        activation), for a lowering that :attr:`absorbs_clamp`; else ``None``."""
+        return None
+
+    def fusable_clamp(self, sg: Subgraph, op: Operation) -> tuple | None:
+        """The clamp ``(lo, hi)`` this operation computes when it is nothing but a clamp of the
+        same quantization (RELU / RELU1 / RELU6), so that a producer that absorbs clamps can
+        apply it instead; else ``None``."""
+        return None
+
+
+def _need_known(sg: Subgraph, idxs) -> None:
+    for i in idxs:
+        o = sg.operands[i]
+        if o.dimensions is None or not o.fully_specified or any(d == 0 for d in o.dimensions):
+            raise CannotLower(f"operand {i} has unknown or empty dimensions")
+
+
+def _need_quant8(sg: Subgraph, idxs) -> None:
+    for i in idxs:
+        if sg.operands[i].type not in QUANT8:
+            raise CannotLower(f"operand {i} is {sg.operands[i].type.name}, not 8-bit quantized")
+
+
+def _need_const(sg: Subgraph, op: Operation, positions) -> None:
+    for p in positions:
+        if p < len(op.inputs):
+            o = sg.operands[op.inputs[p]]
+            if not (o.is_constant or o.is_omitted):
+                raise CannotLower(f"input {p} is not a constant")
+
+
+def _scalar(sg, op, pos, default=None):
+    if pos >= len(op.inputs):
+        return default
+    o = sg.operands[op.inputs[pos]]
+    if o.is_omitted or o.data is None:
+        return default
+    return np.asarray(o.data).reshape(-1)[0].item()
+
+
+def _window_spec(sg, op, spec_inputs):
+    ins = [sg.operands[i] for i in op.inputs]
+    form = spec_inputs.form_of(ins)
+    return gnn.read_window(spec_inputs, form, len(op.inputs), lambda i, d=None: _scalar(sg, op, i, d))
+
+

@@ -1,0 +1,409 @@
+"""Convolutions (CONV_2D, DEPTHWISE_CONV_2D, GROUPED_CONV_2D, FULLY_CONNECTED) as one general
+convolution over an effective dense filter, tiled into output tiles of GEMMs and REQs."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from nnaccel.golden import nn as gnn
+from nnaccel.golden.common import qrange
+from nnaccel.hwconfig import HwConfig
+from nnaccel.program import param_block
+from nnaccel.quant import activation_range_quantized
+
+from ..emit import Ins
+from .base import (
+    MAX8,
+    MAX16,
+    QUANT8,
+    REQ_LINES,
+    CannotLower,
+    LowerContext,
+    Lowering,
+    T,
+    _byte,
+    _need_const,
+    _need_known,
+    _need_quant8,
+    _req_cycles,
+    _scalar,
+    _signed,
+    _window_spec,
+    acc_slot,
+    acc_tiles_fit,
+    act_split,
+    ceil_div,
+    load_vec,
+    tighten,
+    vec_blob,
+)
+from .dma import _row_groups, load_box
+from .layout import _in_nhwc, _layout_passes_fit, _nhwc_dims, _nhwc_scratch
+from .pointwise import _pointwise, pointwise_pass
+
+
+# ================================================================================ convolution
+@dataclass
+class ConvSpec:
+    """A general quantized convolution, NHWC: ``x [N, H, W, C]`` -> ``y [N, OH, OW, O]``."""
+
+    x: int
+    y: int
+    n: int
+    h: int
+    w: int
+    c: int
+    oh: int
+    ow: int
+    o: int
+    weff: np.ndarray      # [fh, fw, C, O] raw filter bytes (uint8 view), unconnected = zw
+    zx: int
+    zw: int
+    x_signed: int
+    w_signed: int
+    params: dict          # REQ parameters: bias, mult, shift, zo, lo, hi (each [O] or a scalar)
+    stride: tuple
+    dilation: tuple
+    pads: tuple           # top, bottom, left, right
+    what: str
+
+
+
+class ConvLowering(Lowering):
+    absorbs_clamp = True
+    summary = "a convolution on the systolic array"
+
+    def __init__(self, kind: str):
+        self.kind = kind  # CONV_2D DEPTHWISE_CONV_2D GROUPED_CONV_2D FULLY_CONNECTED
+
+    def check(self, sg, op) -> None:
+        self.spec(sg, op)
+
+    def output_range(self, sg, op) -> tuple:
+        p = self.spec(sg, op).params
+        return p["lo"], p["hi"]
+
+    def spec(self, sg, op, clamp=None) -> ConvSpec:
+        x, w, b = (sg.operands[i] for i in op.inputs[:3])
+        y = sg.operands[op.outputs[0]]
+        _need_quant8(sg, [op.inputs[0], op.outputs[0]])
+        _need_known(sg, [op.inputs[0], op.inputs[1], op.outputs[0]])
+        if not w.is_constant or not b.is_constant:
+            raise CannotLower("the filter and bias must be constants")
+        if w.type not in QUANT8 and w.type is not T.TENSOR_QUANT8_SYMM_PER_CHANNEL:
+            raise CannotLower(f"the filter is {w.type.name}")
+        _need_const(sg, op, range(3, len(op.inputs)))
+        wraw = np.asarray(w.data)
+        wbytes = wraw.view(np.uint8) if wraw.dtype == np.int8 else wraw.astype(np.uint8)
+        zw = 0 if w.type is T.TENSOR_QUANT8_SYMM_PER_CHANNEL else w.zero_point
+        if self.kind == "FULLY_CONNECTED":
+            units, size = wraw.shape
+            total = int(np.prod(x.dimensions))
+            if total % size:
+                raise CannotLower("the input size does not divide the input")
+            batch = total // size
+            weff = wbytes.T[None, None, :, :]
+            act = _scalar(sg, op, 3, 0)
+            # rows of the input as image rows: [1, batch, 1, size] (the DMA row stride is `size`)
+            n, h, wd, c, oh, ow, o = 1, batch, 1, size, batch, 1, units
+            stride, dil, pads = (1, 1), (1, 1), (0, 0, 0, 0)
+        else:
+            spec_inputs = {"CONV_2D": gnn.CONV_INPUTS, "DEPTHWISE_CONV_2D": gnn.DEPTHWISE_INPUTS,
+                           "GROUPED_CONV_2D": gnn.GROUPED_INPUTS}[self.kind]
+            win = _window_spec(sg, op, spec_inputs)
+            n, h, wd, c = _nhwc_dims(x.dimensions, win.nchw)
+            _, oh, ow, o = _nhwc_dims(y.dimensions, win.nchw)
+            fh, fw = wraw.shape[1:3]
+            pads = win.resolve((h, wd), (fh, fw))
+            stride, dil = win.stride, win.dilation
+            act = win.activation or 0
+            if self.kind == "CONV_2D":
+                weff = wbytes.transpose(1, 2, 3, 0)
+            else:
+                weff = np.full((fh, fw, c, o), _byte(zw), np.uint8)
+                if self.kind == "DEPTHWISE_CONV_2D":
+                    mult = o // c
+                    oc = np.arange(o)
+                    weff[:, :, oc // mult, oc] = wbytes[0][:, :, oc]
+                else:
+                    g = win.extra
+                    cg, dg = c // g, o // g
+                    for gi in range(g):
+                        weff[:, :, gi * cg:(gi + 1) * cg, gi * dg:(gi + 1) * dg] = \
+                            wbytes[gi * dg:(gi + 1) * dg].transpose(1, 2, 3, 0)
+        m, e = gnn.conv_multipliers(x, w, y)
+        lo, hi = qrange(y.type)
+        act_lo, act_hi = tighten(activation_range_quantized(act, y.scale, y.zero_point, lo, hi), clamp)
+        bias = np.asarray(b.data, np.int64).reshape(-1)
+        params = {"bias": bias, "mult": np.broadcast_to(m, (o,)), "shift": np.broadcast_to(e, (o,)), "zo": y.zero_point,
+                      "lo": act_lo, "hi": act_hi}
+        if self.kind != "FULLY_CONNECTED" and win.nchw:
+            _layout_passes_fit((n, h, wd, c), (n, oh, ow, o))
+        return ConvSpec(op.inputs[0], op.outputs[0], n, h, wd, c, oh, ow, o, weff, x.zero_point, zw,
+                        _signed(x), int(w.type is not T.TENSOR_QUANT8_ASYMM), params, tuple(stride),
+                        tuple(dil), tuple(pads), self.kind)
+
+    def nchw(self, sg, op) -> bool:
+        if self.kind == "FULLY_CONNECTED":
+            return False
+        spec_inputs = {"CONV_2D": gnn.CONV_INPUTS, "DEPTHWISE_CONV_2D": gnn.DEPTHWISE_INPUTS,
+                       "GROUPED_CONV_2D": gnn.GROUPED_INPUTS}[self.kind]
+        return _window_spec(sg, op, spec_inputs).nchw
+
+    def scratch(self, sg, op) -> list[int]:
+        if not self.nchw(sg, op):
+            return []
+        return [math.prod(sg.operands[op.inputs[0]].dimensions), math.prod(sg.operands[op.outputs[0]].dimensions)]
+
+    def passes(self, ctx, op) -> list:
+        s = self.spec(ctx.sg, op, ctx.clamp)
+        if not self.nchw(ctx.sg, op):
+            return conv_passes(ctx, s)
+        sub, x, y = _nhwc_scratch(ctx, op)
+        s.x, s.y = x, y
+        return _in_nhwc(ctx, sub, op, (s.n, s.h, s.w, s.c), (s.n, s.oh, s.ow, s.o), conv_passes(sub, s), self.kind)
+
+
+def _conv_tiles(cfg: HwConfig, s: ConvSpec, c_blocks: int, o_blocks: int, kept: int = 0):
+    """Candidate output tiles ``(toh, tow)``: for each tile width, the tallest tile whose buffers
+    fit (double-buffered input tiles of ``c_blocks`` channel blocks below the staging bank, output
+    tiles of ``o_blocks`` blocks in it, two alternating + ``kept`` accumulator tiles in ACC) and
+    whose fields fit the ISA."""
+    fh, fw = s.weff.shape[:2]
+    in_l, stag_l = act_split(cfg)
+    acc_lines = cfg.lines("ACC")
+    out = []
+    for tow in range(min(s.ow, MAX8), 0, -1):
+        iw = (tow - 1) * s.stride[1] + (fw - 1) * s.dilation[1] + 1
+        if iw > MAX8 or s.stride[1] > MAX8:
+            continue
+        toh = min(s.oh, MAX8, acc_lines // tow)
+        while toh > 0:
+            ih = (toh - 1) * s.stride[0] + (fh - 1) * s.dilation[0] + 1
+            if (ih <= MAX8 and 2 * c_blocks * ih * iw <= in_l and 2 * o_blocks * toh * tow <= stag_l
+                    and acc_tiles_fit(cfg, toh * tow, kept)):
+                break
+            toh -= 1
+        if toh:
+            out.append((toh, tow))
+    return out
+
+
+def _chunk_blocks(group: list, per_block: list, chunks: list):
+    """How the output blocks of a pass meet its input-channel chunks: ``(touched, done_at, span,
+    ndone)`` — the chunks each block reads, the chunk after which it is complete (it is
+    requantized and stored in that chunk's stage), the blocks that read several chunks (each keeps
+    its own ACC tile across them: ``span`` maps them to 0, 1, ...; the others share two
+    alternating tiles), and the most blocks completed in one stage (its output buffer)."""
+    touched = {co: {k for k, c in enumerate(chunks) for key in per_block[co] if key[2] in c} for co in group}
+    done_at = {co: max(touched[co]) for co in group}
+    span = {co: n for n, co in enumerate(c for c in group if len(touched[c]) > 1)}
+    ndone = max(sum(1 for co in group if done_at[co] == k) for k in range(len(chunks)))
+    return touched, done_at, span, ndone
+
+
+def _conv_plan(cfg: HwConfig, s: ConvSpec, cb: int, group: list, per_block: list, stream: bool = False):
+    """Chooses the output tile and the input-channel chunking of one pass by an estimate of its
+    cycles (compute, load and store overlap, so the pass costs about the largest of the three);
+    returns ``(estimate, toh, tow, chunks)`` or ``None`` when nothing fits.
+
+    With one chunk (all input-channel blocks loaded per tile) each output block is accumulated and
+    requantized in turn through one ACC tile; with several chunks every output block of the pass
+    keeps its own ACC tile across the chunks and is requantized after the last one. With
+    ``stream`` the weight tiles a chunk needs are loaded with its input (double-buffered WGT
+    halves) instead of once per pass."""
+    R = cfg.rows
+    fh, fw = s.weff.shape[:2]
+    nkeys = sum(len(per_block[co]) for co in group)
+    ng = len(group)
+    beats = ceil_div(R, cfg.dma_bytes_per_cycle)
+    total_px = s.n * s.oh * s.ow
+    slot = cfg.lines("WGT") // R // 2
+    used = sorted({key[2] for co in group for key in per_block[co]})  # input blocks the pass reads
+    cb = len(used)
+    best = None
+    for kc in sorted({cb, *[k for k in (1, 2, 3, 4, 6, 8, 12, 16) if k < cb]}, reverse=True):
+        chunks = [used[k:k + kc] for k in range(0, cb, kc)]
+        wload = 0
+        if stream:
+            per_chunk = [sum(1 for co in group for key in per_block[co] if key[2] in c) for c in chunks]
+            if max(per_chunk) > slot:
+                continue
+            wload = sum(t * R * beats + cfg.ext_latency for t in per_chunk)
+        _, _, span, ndone = _chunk_blocks(group, per_block, chunks)
+        for toh, tow in _conv_tiles(cfg, s, kc, ndone, len(span)):
+            tiles = s.n * ceil_div(s.oh, toh) * ceil_div(s.ow, tow)
+            ih = (toh - 1) * s.stride[0] + (fh - 1) * s.dilation[0] + 1
+            iw = (tow - 1) * s.stride[1] + (fw - 1) * s.dilation[1] + 1
+            rows = 1 if s.stride[0] * iw <= MAX8 else toh
+            compute = nkeys * (total_px + tiles * rows * 3 * R)
+            vec = ng * (total_px * ceil_div(cfg.cols, cfg.vector_lanes) * _req_cycles(cfg)
+                        + (REQ_LINES + cfg.vector_latency) * tiles)
+            load = tiles * (cb * (ih * iw * beats + cfg.ext_latency) + wload)
+            store = ng * (total_px * beats + tiles * cfg.ext_latency)
+            # + the pipeline's fill and drain: a pass starts with a load nothing overlaps and ends
+            # with stores nothing overlaps (the barrier between passes)
+            fill = kc * (ih * iw * beats + cfg.ext_latency) + (wload // len(chunks) if stream else 0)
+            drain = ng * (toh * tow * beats + cfg.ext_latency)
+            # one DMA engine (dma_engines = 1) runs the loads and the stores one after another; an
+            # in-order machine (in_order) runs every instruction one after another
+            dma = load + store if cfg.dma_engines == 1 else max(load, store)
+            busy = compute + vec + dma if cfg.in_order else max(compute, vec, dma)
+            est = busy + tiles * len(chunks) * 8 + fill + drain
+            if best is None or est < best[0]:
+                best = (est, toh, tow, chunks)
+    return best
+
+
+def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
+    cfg, R = ctx.cfg, ctx.cfg.rows
+    fh, fw = s.weff.shape[:2]
+    cb, ob = ceil_div(s.c, R), ceil_div(s.o, R)
+    # weight tiles per output block: (tap_y, tap_x, c block) whose bytes are not all the zero point
+    wpad = np.full((fh, fw, cb * R, ob * R), _byte(s.zw), np.uint8)
+    wpad[:, :, :s.c, :s.o] = s.weff
+    tiles = wpad.reshape(fh, fw, cb, R, ob, R).transpose(4, 0, 1, 2, 3, 5)  # [ob, fh, fw, cb, R, R]
+    live = (tiles != _byte(s.zw)).any(axis=(4, 5))
+    per_block = []
+    for co in range(ob):
+        keys = [tuple(int(v) for v in k) for k in np.argwhere(live[co])] or [(0, 0, 0)]
+        per_block.append(keys)
+    if _pointwise(s):
+        raw = pointwise_pass(ctx, s, tiles, per_block)
+        if raw is not None:
+            return [raw]
+    if s.c * s.w > MAX16 or s.o * s.ow > MAX16:
+        raise CannotLower("a tensor row is wider than the DMA stride field")
+    wgt_tiles = cfg.lines("WGT") // R
+    vec_blocks = min(cfg.lines("VEC") // REQ_LINES, MAX8 // REQ_LINES)
+    # resident weights: passes of at most ``cap`` output blocks whose weight tiles fit the WGT
+    # scratchpad (fewer blocks per pass leave room for larger tiles, at the price of re-reading
+    # the input once per pass)
+    plans = []
+    if max(len(k) for k in per_block) <= wgt_tiles:
+        for cap in sorted({min(ob, vec_blocks), *[n for n in (1, 2, 3, 4, 6, 8) if n < min(ob, vec_blocks)]}):
+            groups, cur, used = [], [], 0
+            for co in range(ob):
+                k = len(per_block[co])
+                if cur and (used + k > wgt_tiles or len(cur) >= cap):
+                    groups.append(cur)
+                    cur, used = [], 0
+                cur.append(co)
+                used += k
+            groups.append(cur)
+            plan = [(g, _conv_plan(cfg, s, cb, g, per_block)) for g in groups]
+            if all(p is not None for _, p in plan):
+                plans.append((sum(p[0] for _, p in plan), False, plan))
+    # streamed weights: passes of ``ng`` output blocks, each chunk's tiles loaded with its input
+    for ng in sorted({min(ob, vec_blocks), *[n for n in (1, 2, 4, 8, 16) if n < min(ob, vec_blocks)]}):
+        groups = [list(range(c, min(ob, c + ng))) for c in range(0, ob, ng)]
+        plan = [(g, _conv_plan(cfg, s, cb, g, per_block, stream=True)) for g in groups]
+        if all(p is not None for _, p in plan):
+            plans.append((sum(p[0] for _, p in plan), True, plan))
+    if not plans:
+        raise CannotLower(f"no tiling fits: one output block needs {max(len(k) for k in per_block)} weight "
+                          f"tiles, WGT holds {wgt_tiles}")
+    _, stream, plan = min(plans, key=lambda x: (x[0], x[1]))
+    sh, sw = s.stride
+    dh, dw = s.dilation
+    top, _, left, _ = s.pads
+    passes = []
+    for g, (_, toh, tow, chunks) in plan:
+        kc = len(chunks[0])
+        ih = (toh - 1) * sh + (fh - 1) * dh + 1
+        iw = (tow - 1) * sw + (fw - 1) * dw + 1
+        in_lines = kc * ih * iw
+        _, done_at, span, ndone = _chunk_blocks(g, per_block, chunks)
+        out_lines = ndone * toh * tow
+        in_base = (0, in_lines)
+        stag0 = act_split(cfg)[0]
+        out_base = (stag0, stag0 + out_lines)
+        # constants of the pass: weight tiles in the order of use (per chunk when streamed), REQ
+        # parameter blocks
+        worders = [[(co, key) for co in g for key in per_block[co] if not stream or key[2] in c] for c in
+                   (chunks if stream else [None])]
+        waddrs = [ctx.consts.add(b"".join(tiles[co][key].tobytes() for co, key in o)) for o in worders]
+        slots = [{ok: i for i, ok in enumerate(o)} for o in worders]
+        half = cfg.lines("WGT") // R // 2
+        blocks = []
+        for co in g:
+            sl = slice(co * R, min(s.o, co * R + R))
+            blocks.append(param_block(cfg, "REQ", **{k: (v[sl] if np.ndim(v) else v) for k, v in s.params.items()}))
+        def wload(which: int, base: int, worders=worders, waddrs=waddrs) -> list[Ins]:
+            out, n = [], len(worders[which])
+            for k in range(0, n, MAX8):
+                nt = min(MAX8, n - k)
+                out.append(Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": base + k * R,
+                                        "ext_addr": waddrs[which] + k * R * R, "x_size": R, "y_size": nt,
+                                        "x_stride": R, "y_stride": R * R},
+                               f"{s.what}: weight tiles {k}..{k + nt - 1}" + (f" of chunk {which}" if stream else "")))
+            return out
+
+        pre = [] if stream else wload(0, 0)
+        pre += load_vec(cfg, ctx.consts, vec_blob(blocks), 0, f"{s.what}: requantization parameters")
+        # an output block is requantized and stored in the stage of the last chunk it reads
+        stages = []
+        st = nreq = 0
+        for nb in range(s.n):
+            xbase = ctx.addr[s.x] + nb * s.h * s.w * s.c
+            for oy0 in range(0, s.oh, toh):
+                th = min(toh, s.oh - oy0)
+                ih_t = (th - 1) * sh + (fh - 1) * dh + 1
+                for ox0 in range(0, s.ow, tow):
+                    tw = min(tow, s.ow - ox0)
+                    iy0, ix0 = oy0 * sh - top, ox0 * sw - left
+                    started = set()
+                    for kk, chunk in enumerate(chunks):
+                        p = st % 2
+                        loads = list(pre) if st == 0 else []
+                        wbase = p * half * R if stream else 0
+                        if stream:
+                            loads += wload(kk, wbase)
+                        slot = slots[kk if stream else 0]
+                        for q, ci in enumerate(chunk):
+                            ln = min(R, s.c - ci * R)
+                            loads += load_box(cfg, "ACT", in_base[p] + q * ih * iw, xbase + ci * R, ix0, iy0,
+                                              s.w, s.h, s.c, s.w * s.c, iw, ih_t, ln, s.zx,
+                                              f"{s.what}: input tile n{nb} y{oy0} x{ox0} c{ci * R}")
+                        computes, stores = [], []
+                        ndone_here = 0
+                        for j, co in enumerate(g):
+                            # one accumulator tile per output block spanning chunks, else two
+                            # alternating: the REQ of one block overlaps the GEMMs of the next
+                            acc0 = acc_slot(cfg, toh * tow, nreq % 2, span.get(co))
+                            for key in per_block[co]:
+                                ky, kx, ci = key
+                                if ci not in chunk:
+                                    continue
+                                a0 = in_base[p] + chunk.index(ci) * ih * iw + ky * dh * iw + kx * dw
+                                for r0, nr in _row_groups(th, sh * iw):
+                                    computes.append(Ins("GEMM", {
+                                        "accumulate": int(co in started), "preload": int(r0 == 0),
+                                        "act_signed": s.x_signed, "wgt_signed": s.w_signed, "act": a0 + r0 * sh * iw,
+                                        "acc": acc0 + r0 * tw, "wgt": wbase + slot[(co, key)] * R, "za": _byte(s.zx),
+                                        "zw": _byte(s.zw), "nx": tw, "ny": nr, "act_xs": sw,
+                                        "act_ys": sh * iw if nr > 1 else 0, "acc_xs": 1, "acc_ys": tw},
+                                        f"{s.what}: out c{co * R} tap ({ky},{kx}) in c{ci * R}"))
+                                started.add(co)
+                            if kk != done_at[co]:
+                                continue
+                            nreq += 1
+                            dst = out_base[p] + ndone_here * toh * tow
+                            ndone_here += 1
+                            computes.append(Ins("VEC", {"func": "REQ", "signed": 0, "dst": dst, "src": acc0,
+                                                        "param": REQ_LINES * j, "nx": tw, "ny": th, "dst_xs": 1, "dst_ys": tw,
+                                                        "src_xs": 1, "src_ys": tw},
+                                                f"{s.what}: requantize out c{co * R}"))
+                            ln = min(R, s.o - co * R)
+                            ext = ctx.addr[s.y] + ((nb * s.oh + oy0) * s.ow + ox0) * s.o + co * R
+                            stores.append(Ins("STORE", {"sp": "ACT", "len": ln, "sp_addr": dst, "ext_addr": ext,
+                                                        "x_size": tw, "y_size": th, "x_stride": s.o,
+                                                        "y_stride": s.ow * s.o},
+                                              f"{s.what}: output tile n{nb} y{oy0} x{ox0} c{co * R}"))
+                        stages.append((loads, computes, stores))
+                        st += 1
+        passes.append(stages)
+    return passes

@@ -1,0 +1,206 @@
+"""Pooling: AVERAGE_POOL_2D and MAX_POOL_2D on the vector unit."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from nnaccel.golden import nn as gnn
+from nnaccel.golden.common import qrange
+from nnaccel.isa.table import VEC_BY_NAME, div_params
+from nnaccel.program import param_block
+from nnaccel.quant import activation_range_quantized
+
+from ..emit import Ins
+from .base import (
+    MAX8,
+    MAX16,
+    CannotLower,
+    Lowering,
+    T,
+    _need_const,
+    _need_known,
+    _need_quant8,
+    _signed,
+    _window_spec,
+    act_split,
+    ceil_div,
+    load_vec,
+    tighten,
+    vec_blob,
+)
+from .dma import _row_groups, load_box
+from .layout import _in_nhwc, _layout_passes_fit, _nhwc_dims, _nhwc_scratch
+
+
+# ================================================================================ pooling
+class PoolLowering(Lowering):
+    absorbs_clamp = True
+    summary = "pooling on the vector unit"
+
+    def __init__(self, kind: str):
+        self.kind = kind
+
+    def check(self, sg, op) -> None:
+        self.spec(sg, op)
+
+    def output_range(self, sg, op) -> tuple:
+        s = self.spec(sg, op)
+        return s["lo"], s["hi"]
+
+    def spec(self, sg, op, clamp=None):
+        _need_quant8(sg, [op.inputs[0], op.outputs[0]])
+        _need_known(sg, [op.inputs[0], op.outputs[0]])
+        _need_const(sg, op, range(1, len(op.inputs)))
+        win = _window_spec(sg, op, gnn.POOL_INPUTS)
+        x, y = sg.operands[op.inputs[0]], sg.operands[op.outputs[0]]
+        n, h, w, c = _nhwc_dims(x.dimensions, win.nchw)
+        _, oh, ow, _ = _nhwc_dims(y.dimensions, win.nchw)
+        if win.nchw:
+            _layout_passes_fit((n, h, w, c), (n, oh, ow, c))
+        pads = win.resolve((h, w), win.filter)
+        lo, hi = tighten(activation_range_quantized(win.activation or 0, y.scale, y.zero_point, *qrange(y.type)),
+                         clamp)
+        return {"x": op.inputs[0], "y": op.outputs[0], "n": n, "h": h, "w": w, "c": c, "oh": oh, "ow": ow, "filter": win.filter,
+                    "stride": win.stride, "pads": pads, "lo": lo, "hi": hi, "signed": _signed(x), "nchw": win.nchw}
+
+    def scratch(self, sg, op) -> list[int]:
+        if not _window_spec(sg, op, gnn.POOL_INPUTS).nchw:
+            return []
+        return [math.prod(sg.operands[op.inputs[0]].dimensions), math.prod(sg.operands[op.outputs[0]].dimensions)]
+
+    def passes(self, ctx, op) -> list:
+        s = self.spec(ctx.sg, op, ctx.clamp)
+        if not s["nchw"]:
+            return pool_passes(ctx, s, self.kind)
+        sub, s["x"], s["y"] = _nhwc_scratch(ctx, op)
+        return _in_nhwc(ctx, sub, op, (s["n"], s["h"], s["w"], s["c"]), (s["n"], s["oh"], s["ow"], s["c"]),
+                        pool_passes(sub, s, self.kind), self.kind)
+
+
+def pool_passes(ctx, s: dict, kind: str) -> list:
+    cfg, R = ctx.cfg, ctx.cfg.rows
+    fh, fw = s["filter"]
+    sh, sw = s["stride"]
+    top, _bottom, left, _right = s["pads"]
+    cb = ceil_div(s["c"], R)
+    if s["c"] * max(s["w"], s["ow"]) > MAX16:
+        raise CannotLower("a tensor row is wider than the DMA stride field")
+    avg = kind == "AVERAGE_POOL_2D"
+    qmin = qrange(T.TENSOR_QUANT8_ASYMM_SIGNED if s["signed"] else T.TENSOR_QUANT8_ASYMM)[0]
+    fill = 0 if avg else qmin
+    # window counts per output position, and the parameter blocks (DIV: div, lo, hi; CLAMP: lo, hi)
+    counts = gnn.pool_window_counts((s["h"], s["w"]), (fh, fw), (sh, sw), s["pads"], (s["oh"], s["ow"]))
+    in_l, stag_l = act_split(cfg)
+    acc_lines = cfg.lines("ACC")
+    best = None
+    for tow in range(min(s["ow"], MAX8), 0, -1):
+        iw = (tow - 1) * sw + fw
+        if iw > MAX8 or sw > MAX8:
+            continue
+        toh = min(s["oh"], MAX8, acc_lines // tow)
+        while toh > 0:
+            ih = (toh - 1) * sh + fh
+            if ih <= MAX8 and 2 * cb * ih * iw <= in_l and 2 * cb * toh * tow <= stag_l:
+                break
+            toh -= 1
+        if toh and (best is None or toh * tow > best[0] * best[1]):
+            best = (toh, tow)
+    if best is None:
+        raise CannotLower("no pooling tile fits the scratchpads")
+    toh, tow = best
+    ih, iw = (toh - 1) * sh + fh, (tow - 1) * sw + fw
+    in_lines, out_lines = cb * ih * iw, cb * toh * tow
+    in_base, out_base = (0, in_lines), (in_l, in_l + out_lines)
+    distinct = sorted({int(v) for v in counts.reshape(-1)})
+    if avg:
+        plines = VEC_BY_NAME["DIV"].param_lines(cfg.cols)
+        blocks = {d: k * plines for k, d in enumerate(distinct)}
+        rows = [param_block(cfg, "DIV", **dict(zip(("half", "m", "s"), div_params(d))), lo=s["lo"], hi=s["hi"])
+                for d in distinct]
+    else:
+        plines = VEC_BY_NAME["CLAMP"].param_lines(cfg.cols)
+        rows = [param_block(cfg, "CLAMP", lo=qmin, hi=255 if not s["signed"] else 127),
+                param_block(cfg, "CLAMP", lo=s["lo"], hi=s["hi"])]
+    if plines * len(rows) > cfg.lines("VEC") or plines * len(rows) > MAX8:
+        raise CannotLower("too many distinct window sizes for the vector parameters")
+    pre = load_vec(cfg, ctx.consts, vec_blob(rows), 0, f"{kind}: parameters")
+    what = kind
+    stages, st = [], 0
+    for nb in range(s["n"]):
+        for oy0 in range(0, s["oh"], toh):
+            th = min(toh, s["oh"] - oy0)
+            for ox0 in range(0, s["ow"], tow):
+                tw = min(tow, s["ow"] - ox0)
+                p = st % 2
+                iy0, ix0 = oy0 * sh - top, ox0 * sw - left
+                loads = list(pre) if st == 0 else []
+                xbase = ctx.addr[s["x"]] + nb * s["h"] * s["w"] * s["c"]
+                computes, stores = [], []
+                for ci in range(cb):
+                    ln = min(R, s["c"] - ci * R)
+                    src0 = in_base[p] + ci * ih * iw
+                    loads += load_box(cfg, "ACT", src0, xbase + ci * R, ix0, iy0, s["w"], s["h"], s["c"],
+                                      s["w"] * s["c"], iw, (th - 1) * sh + fh, ln, fill, f"{what}: input tile y{oy0} x{ox0} c{ci * R}")
+                    dst = out_base[p] + ci * toh * tow
+                    for ky in range(fh):
+                        for kx in range(fw):
+                            first = ky == 0 and kx == 0
+                            for r0, nr in _row_groups(th, sh * iw):
+                                src = src0 + ky * iw + kx + r0 * sh * iw
+                                geo = {"nx": tw, "ny": nr, "src_xs": sw, "src_ys": sh * iw if nr > 1 else 0,
+                                       "dst_xs": 1, "dst_ys": tw, "signed": s["signed"], "src": src}
+                                if avg:
+                                    computes.append(Ins("VEC", dict(func="SUMW", accumulate=int(not first),
+                                                                    dst=r0 * tw, **geo),
+                                                        f"{what}: sum tap ({ky},{kx}) c{ci * R}"))
+                                elif first:
+                                    computes.append(Ins("VEC", dict(func="CLAMP", dst=dst + r0 * tw, param=0, **geo),
+                                                        f"{what}: first tap c{ci * R}"))
+                                else:
+                                    computes.append(Ins("VEC", dict(func="MAX", dst=dst + r0 * tw, src2=dst + r0 * tw,
+                                                                    **geo), f"{what}: max tap ({ky},{kx}) c{ci * R}"))
+                    if avg:
+                        computes += _div_regions(counts[oy0:oy0 + th, ox0:ox0 + tw], blocks, dst, tw, what, ci * R)
+                    else:
+                        computes.append(Ins("VEC", {"func": "CLAMP", "signed": s["signed"], "dst": dst, "src": dst, "param": plines,
+                                                        "nx": tw, "ny": th, "dst_xs": 1, "dst_ys": tw, "src_xs": 1, "src_ys": tw},
+                                            f"{what}: fused activation c{ci * R}"))
+                    ext = ctx.addr[s["y"]] + ((nb * s["oh"] + oy0) * s["ow"] + ox0) * s["c"] + ci * R
+                    stores.append(Ins("STORE", {"sp": "ACT", "len": ln, "sp_addr": dst, "ext_addr": ext, "x_size": tw, "y_size": th,
+                                                    "x_stride": s["c"], "y_stride": s["ow"] * s["c"]},
+                                      f"{what}: output tile y{oy0} x{ox0} c{ci * R}"))
+                # MAX keeps the running maximum in the output buffer (its src2), which the STORE of
+                # the previous tile reads: one read port, so max-pooling tiles run one at a time
+                stages.append((loads, computes, stores, not avg))
+                st += 1
+    return [stages]
+
+
+def _runs(v: np.ndarray):
+    """Maximal runs ``(start, stop, value)`` of equal values of a 1-D array."""
+    out, start = [], 0
+    for i in range(1, len(v) + 1):
+        if i == len(v) or v[i] != v[start]:
+            out.append((start, i, int(v[start])))
+            start = i
+    return out
+
+
+def _div_regions(counts: np.ndarray, blocks: dict, dst: int, tw: int, what: str, c0: int) -> list[Ins]:
+    """DIV instructions over rectangles of equal window count (counts = row count x column count,
+    so rows with equal row profiles and columns with equal column profiles form rectangles)."""
+    out = []
+    row_keys = [tuple(r) for r in counts]
+    col_keys = [tuple(c) for c in counts.T]
+    rr = _runs(np.array([row_keys.index(k) for k in row_keys]))
+    cr = _runs(np.array([col_keys.index(k) for k in col_keys]))
+    for y0, y1, _ in rr:
+        for x0, x1, _ in cr:
+            d = int(counts[y0, x0])
+            line = dst + y0 * tw + x0
+            out.append(Ins("VEC", {"func": "DIV", "signed": 0, "dst": line, "src": y0 * tw + x0, "param": blocks[d],
+                                       "nx": x1 - x0, "ny": y1 - y0, "dst_xs": 1, "dst_ys": tw, "src_xs": 1, "src_ys": tw},
+                           f"{what}: average over {d} pixels c{c0}"))
+    return out
