@@ -154,6 +154,9 @@ def sparsify(dense: np.ndarray, traversal_order=None, block_map=(), block_sizes=
         counts = keep.sum(axis=1)
         segments = np.concatenate([[0], np.cumsum(counts)])  # parents are numbered 0, 1, ... in order
         indices = np.nonzero(keep)[1]
+        top = max(int(segments[-1]), s - 1)
+        if top > np.iinfo(index_dtype).max:
+            raise ValueError(f"level {lv} needs indices up to {top}, more than {np.dtype(index_dtype).name} holds")
         levels.append(Level(SPARSE_CSR, segments=segments.astype(index_dtype),
                             indices=indices.astype(index_dtype)))
         flat = flat_children[keep.reshape(-1)]

@@ -28,20 +28,32 @@ class _Parser(argparse.ArgumentParser):
 
 
 # ---------------------------------------------------------------------------------------- models
-def load_cli_model(path: str, name: str | None):
-    """Loads a model for ``run`` / ``info``: a model JSON file, or a ``.tflite`` file (imported)."""
+def load_cli_model(path: str, name: str | None, batch: int | None = None, input_shapes: list | None = None):
+    """Loads a model for ``run`` / ``info`` / ``compile``: a model JSON file, or a ``.tflite`` file
+    (imported; ``batch`` and ``input_shapes`` size its dynamic dimensions, see ``load_tflite``)."""
     from .formats import load_model
     p = Path(path)
     if not p.exists():
         raise InputError(f"The model file {path} does not exist.")
     if p.suffix == ".tflite":
         from .compiler.tflite_import import load_tflite
-        return load_tflite(p)
+        return load_tflite(p, batch=batch, input_shapes=input_shapes)
+    if batch is not None:
+        raise InputError(f"--batch applies to .tflite models, whose shape_signature marks a dynamic batch; "
+                         f"{path} is an NNAPI model file, whose shapes are as stored.")
     return load_model(p, name)
 
 
+def add_batch_arg(p) -> None:
+    """The ``--batch N`` option of the commands that import a ``.tflite`` file."""
+    p.add_argument("--batch", type=int, metavar="N",
+                   help="batch size of a .tflite model whose shape_signature marks the batch dynamic (-1); "
+                        "default: the static shape's (usually 1), or the batch of the --inputs arrays")
+
+
 def default_inputs(model, seed: int = 0) -> list:
-    """The model's stored input data, or deterministic random data where it has none."""
+    """The model's stored input data, or deterministic random data where it has none
+    (:func:`random_inputs_note` says which)."""
     from .model import TYPE_INFO
     rng = np.random.default_rng(seed)
     stored = model.stored_inputs or [None] * len(model.main.input_indexes)
@@ -64,6 +76,18 @@ def default_inputs(model, seed: int = 0) -> list:
             lo, hi = max(info.min, -100), min(info.max, 100)
             out.append(rng.integers(lo, hi + 1, o.dimensions).astype(dt))
     return out
+
+
+def random_inputs_note(model, source: str = "the model", seed: int = 0) -> str | None:
+    """The sentence ``run`` prints on stderr when :func:`default_inputs` makes up data for
+    ``model`` (read from ``source``: the model, a package), or None."""
+    stored = model.stored_inputs or [None] * len(model.main.input_indexes)
+    missing = [f"input{k}" for k, a in enumerate(stored) if a is None]
+    if not missing:
+        return None
+    verb = "is" if len(missing) == 1 else "are"
+    return (f"nnaccel: note: {', '.join(missing)} {verb} deterministic random data (seed {seed}), as {source} "
+            f"stores no input data; give --inputs FILE.npz to choose the inputs.")
 
 
 def read_npz_inputs(path: str, count: int) -> list:
@@ -195,7 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "model on the fly (or take a package) and run its accelerator segments "
                                    "on the ISA simulator or the Verilator RTL, the other operations on the "
                                    "host. Without --inputs the model's stored inputs are used, or "
-                                   "deterministic random data where it has none.")
+                                   "deterministic random data where it has none (a package stores none), "
+                                   "which a note on stderr says.")
     r.add_argument("model", help="model file (.json, .json.gz, .tflite; one model or a list) or package")
     r.add_argument("--name", help="pick the model of this name from a file holding several")
     r.add_argument("--inputs", metavar="FILE.npz", help="input arrays named input0, input1, ...")
@@ -206,12 +231,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="hardware configuration for isa / rtl: tiny, small, base, large or a .toml / .json "
                         "file (default base; a package must match it)")
     r.add_argument("--report", metavar="FILE.json", help="write the performance report as JSON")
+    add_batch_arg(r)
     r.set_defaults(func=cmd_run)
 
     i = sub.add_parser("info", help="list a model's operands, operations and their support status",
                        description="Print a model's operands and operations with their support status, "
-                                   "then validate it.")
-    i.add_argument("model", help="model file (.json or .json.gz)")
+                                   "then validate it. A .tflite file is imported first (as nnaccel import "
+                                   "does).")
+    i.add_argument("model", help="model file (.json, .json.gz or .tflite; one model or a list)")
     i.add_argument("--name", help="pick the model of this name from a file holding several")
     i.set_defaults(func=cmd_info)
 

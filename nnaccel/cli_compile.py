@@ -34,7 +34,7 @@ def _register_targets() -> None:
 def cmd_compile(args) -> int:
     from .cli import load_cli_model
     from .compiler.compile import compile_model
-    model = load_cli_model(args.model, args.name)
+    model = load_cli_model(args.model, args.name, batch=args.batch)
     t0 = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -53,13 +53,16 @@ def cmd_compile(args) -> int:
 
 def run_command(args) -> int:
     """The body of ``nnaccel run`` for every backend."""
-    from .cli import default_inputs, read_npz_inputs
+    from .cli import default_inputs, random_inputs_note
     from .compiler.package import Package
-    from .firmware.runtime import _progress_printer, load_package_or_model, run_on_backend
-    obj = load_package_or_model(args.model, args.name)
+    from .firmware.runtime import _progress_printer, run_on_backend
+    obj, inputs = _load_for_run(args)
     model = obj.model() if isinstance(obj, Package) else obj
-    n = len(model.main.input_indexes)
-    inputs = read_npz_inputs(args.inputs, n) if args.inputs else default_inputs(model)
+    if inputs is None:
+        inputs = default_inputs(model)
+        note = random_inputs_note(model, "the package" if isinstance(obj, Package) else "the model")
+        if note:
+            print(note, file=sys.stderr)
     t0 = time.perf_counter()
     outputs, report = run_on_backend(obj, inputs, args.backend, args.config,
                                      progress=_progress_printer(f"backend {args.backend}"))
@@ -81,6 +84,33 @@ def run_command(args) -> int:
             json.dump(report, f, indent=1, default=_jsonable)
         print(f"wrote the report to {args.report}")
     return 0
+
+
+def _load_for_run(args):
+    """The model or package ``run`` executes and the ``--inputs`` arrays (None without). A
+    ``.tflite`` model whose dynamic dimensions the arrays size differently is imported again with
+    their shapes."""
+    from pathlib import Path
+
+    from .cli import load_cli_model, read_npz_inputs
+    from .compiler.package import is_package
+    from .firmware.runtime import load_package_or_model
+    if is_package(args.model):
+        if args.batch is not None:
+            raise InputError(f"--batch applies to .tflite models; {args.model} is a compiled package, whose "
+                             f"shapes were fixed when it was compiled.")
+        obj = load_package_or_model(args.model, args.name)
+        model = obj.model()
+    else:
+        obj = model = load_cli_model(args.model, args.name, batch=args.batch)
+    if not args.inputs:
+        return obj, None
+    sg = model.main
+    inputs = read_npz_inputs(args.inputs, len(sg.input_indexes))
+    declared = [tuple(sg.operands[i].dimensions or ()) for i in sg.input_indexes]
+    if Path(args.model).suffix == ".tflite" and declared != [np.shape(a) for a in inputs]:
+        obj = load_cli_model(args.model, args.name, batch=args.batch, input_shapes=[np.shape(a) for a in inputs])
+    return obj, inputs
 
 
 def _jsonable(x):
@@ -117,6 +147,7 @@ def _config_arg(p, default):
 
 
 def register(sub) -> None:
+    from .cli import add_batch_arg
     _register_targets()
     c = sub.add_parser("compile", help="compile a model to an accelerator program package",
                        description="Partition a model between the accelerator and the host, lower, tile "
@@ -125,6 +156,7 @@ def register(sub) -> None:
     c.add_argument("-o", "--output", required=True, metavar="PKG", help="package file to write")
     c.add_argument("--name", help="pick the model of this name from a file holding several")
     _config_arg(c, "base")
+    add_batch_arg(c)
     c.set_defaults(func=cmd_compile)
 
     d = sub.add_parser("disasm", help="print a package's assembly listing",
