@@ -58,15 +58,16 @@ def run_command(args) -> int:
     from .firmware.runtime import _progress_printer, run_on_backend
     obj, inputs = _load_for_run(args)
     model = obj.model() if isinstance(obj, Package) else obj
+    note = None
     if inputs is None:
         inputs = default_inputs(model)
         note = random_inputs_note(model, "the package" if isinstance(obj, Package) else "the model")
-        if note:
-            print(note, file=sys.stderr)
     t0 = time.perf_counter()
     outputs, report = run_on_backend(obj, inputs, args.backend, args.config,
                                      progress=_progress_printer(f"backend {args.backend}"))
     dt = time.perf_counter() - t0
+    if note:  # after the run, so that an error stays the only line on stderr
+        print(note, file=sys.stderr)
     for k, (i, a) in enumerate(zip(model.main.output_indexes, outputs)):
         o = model.main.operands[i]
         flat = np.asarray(a).reshape(-1)
