@@ -19,7 +19,7 @@ import pytest
 import tflite
 from nnaccel.compiler.compile import compile_model
 from nnaccel.compiler.tflite_build import Sparsity, TFLiteBuilder
-from nnaccel.compiler.tflite_import import import_tflite_bytes
+from nnaccel.compiler.tflite_import import _raw_builtin_code, import_tflite_bytes
 from nnaccel.compiler.tflite_litert import LiteRTWorker
 from nnaccel.compiler.tflite_sparse import DENSE, SPARSE_CSR, densify, sparsify
 from nnaccel.firmware.runtime import Runtime
@@ -88,13 +88,15 @@ def quantize_conv_dequantize(seed: int, **layout) -> tuple[bytes, list]:
     return b.finish([x], [out]), [r.uniform(-2.5, 2.5, (1, 6, 6, 3)).astype(np.float32)]
 
 
-def test_builtin_code_only_opcodes_are_hidden_by_the_tflite_package():
-    """Why the importer reads the field itself: the package reports such a QUANTIZE as 0 (ADD)."""
+def test_builtin_code_only_file_layout():
+    """The builder writes what ai-edge-quantizer writes: deprecated_builtin_code 0, the code in
+    builtin_code (which the ``tflite`` package's ``BuiltinCode()`` reports as 0 below 127)."""
     data, _ = quantize_conv_dequantize(0, builtin_code_only=True)
     m = tflite.Model.GetRootAs(data, 0)
     codes = [m.OperatorCodes(k) for k in range(m.OperatorCodesLength())]
     assert [c.DeprecatedBuiltinCode() for c in codes] == [0, 0, 0]
-    assert [c.BuiltinCode() for c in codes] == [0, 0, 0]
+    assert [_raw_builtin_code(c) for c in codes] == [BuiltinOperator.QUANTIZE, BuiltinOperator.CONV_2D,
+                                                     BuiltinOperator.DEQUANTIZE] == [114, 3, 6]
 
 
 @pytest.mark.parametrize("layout", [{}, {"legacy_opcodes": True}, {"builtin_code_only": True}],
