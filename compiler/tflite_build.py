@@ -12,18 +12,27 @@ Uses the flatbuffers builder functions that the ``tflite`` package generates fro
 
 Options are given as the option table's name (``"Conv2DOptions"``) and its fields in the schema's
 CamelCase spelling; list values become int32 vectors (``NewShape``, ``SqueezeDims``).
+
+A tensor may carry a ``shape_signature`` (-1 marks a dynamic dimension, as Keras exports write the
+batch) and, for a constant, ``sparsity`` (a :class:`Sparsity`): its data is then stored in the
+sparse encoding of :mod:`nnaccel.compiler.tflite_sparse`.
 """
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 
 import flatbuffers
 import numpy as np
 import tflite
 from tflite.BuiltinOperator import BuiltinOperator
 from tflite.BuiltinOptions import BuiltinOptions
+from tflite.DimensionType import DimensionType
+from tflite.SparseIndexVector import SparseIndexVector
 from tflite.TensorType import TensorType
+
+from .tflite_sparse import DENSE, sparsify
 
 #: TFLite ``TensorType`` name -> NumPy dtype of the stored data.
 NUMPY_DTYPES = {
@@ -36,8 +45,27 @@ NUMPY_DTYPES = {
 PLACEHOLDER_FOR_GREATER_OP_CODES = 127
 
 
+@dataclass(frozen=True)
+class Sparsity:
+    """How :meth:`TFLiteBuilder.add_tensor` stores a constant sparsely: the arguments of
+    :func:`~nnaccel.compiler.tflite_sparse.sparsify` and the index vector type of the SPARSE_CSR
+    levels (``"Int32Vector"``, ``"Uint16Vector"`` or ``"Uint8Vector"``)."""
+
+    traversal_order: tuple | None = None
+    block_map: tuple = ()
+    block_sizes: tuple = ()
+    formats: tuple | None = None
+    index_vector: str = "Int32Vector"
+
+
+#: SparseIndexVector member -> (NumPy dtype, flatbuffers element name) of its values.
+_INDEX_ELEMS = {"Int32Vector": (np.int32, "Int32"), "Uint16Vector": (np.uint16, "Uint16"),
+                "Uint8Vector": (np.uint8, "Uint8")}
+
+
 def _int_vector(builder, values, elem="Int32"):
-    builder.StartVector(4 if elem in ("Int32", "Float32") else 8, len(values), 4)
+    size = {"Uint8": 1, "Uint16": 2, "Int32": 4, "Float32": 4}.get(elem, 8)
+    builder.StartVector(size, len(values), max(size, 4))
     for v in reversed(list(values)):
         getattr(builder, "Prepend" + elem)(v)
     return builder.EndVector()
@@ -47,29 +75,46 @@ class TFLiteBuilder:
     """Collects tensors, buffers and operators of one subgraph and serializes them.
 
     ``external_buffers=True`` stores constant data after the flatbuffer, addressed by
-    ``Buffer.offset`` / ``size`` (the layout of models over 2 GB); ``legacy_opcodes=True`` writes
-    operator codes only in ``deprecated_builtin_code`` as files from before schema v3a do.
+    ``Buffer.offset`` / ``size`` (the layout of models over 2 GB). Operator codes are written in
+    both fields by default (``deprecated_builtin_code`` holding 127 for codes above it, as TFLite's
+    converter does); ``legacy_opcodes=True`` writes them only in ``deprecated_builtin_code`` as
+    files from before schema v3a do, ``builtin_code_only=True`` only in ``builtin_code``
+    (``deprecated_builtin_code`` left 0, as ai-edge-quantizer writes them).
     """
 
-    def __init__(self, external_buffers: bool = False, legacy_opcodes: bool = False):
+    def __init__(self, external_buffers: bool = False, legacy_opcodes: bool = False,
+                 builtin_code_only: bool = False):
+        if legacy_opcodes and builtin_code_only:
+            raise ValueError("legacy_opcodes and builtin_code_only exclude each other")
         self.tensors: list[dict] = []
         self.buffers: list[bytes | None] = [None]  # buffer 0 is the empty sentinel
         self.opcodes: list[tuple[int, str | None]] = []
         self.ops: list[dict] = []
         self.external_buffers = external_buffers
         self.legacy_opcodes = legacy_opcodes
+        self.builtin_code_only = builtin_code_only
 
     # ------------------------------------------------------------------------------------ tensors
     def add_tensor(self, shape, dtype: str = "FLOAT32", name: str | None = None, data=None,
-                   scale=None, zero_point=None, quantized_dimension: int = 0) -> int:
+                   scale=None, zero_point=None, quantized_dimension: int = 0, shape_signature=None,
+                   sparsity: Sparsity | None = None) -> int:
         """Adds a tensor (a constant when ``data`` is given); returns its index.
 
         ``scale`` / ``zero_point`` are a number or a list (per-channel along
-        ``quantized_dimension``).
+        ``quantized_dimension``); ``shape_signature`` is written as given; a constant with
+        ``sparsity`` stores only the values its sparse encoding keeps.
         """
         buffer = 0
+        sparse = None
         if data is not None:
             arr = np.asarray(data, dtype=NUMPY_DTYPES[dtype]).reshape(shape)
+            if sparsity is not None:
+                idx_dtype = _INDEX_ELEMS[sparsity.index_vector][0]
+                levels, arr = sparsify(arr, sparsity.traversal_order, sparsity.block_map, sparsity.block_sizes,
+                                       sparsity.formats, idx_dtype)
+                order = (list(range(len(shape) + len(sparsity.block_map))) if sparsity.traversal_order is None
+                         else list(sparsity.traversal_order))
+                sparse = (order, list(sparsity.block_map), levels, sparsity.index_vector)
             self.buffers.append(arr.tobytes())
             buffer = len(self.buffers) - 1
         self.tensors.append({"shape": [int(s) for s in shape], "dtype": dtype,
@@ -77,7 +122,9 @@ class TFLiteBuilder:
                                  "scale": None if scale is None else np.atleast_1d(scale).astype(float),
                                  "zero_point": None if zero_point is None else
                                  np.atleast_1d(zero_point).astype(np.int64),
-                                 "qdim": quantized_dimension})
+                                 "qdim": quantized_dimension,
+                                 "signature": None if shape_signature is None else [int(d) for d in shape_signature],
+                                 "sparsity": sparse})
         return len(self.tensors) - 1
 
     def add_op(self, op: str, inputs, outputs, options: str | None = None, custom_code: str | None = None,
@@ -141,8 +188,14 @@ class TFLiteBuilder:
                 tflite.QuantizationParametersAddZeroPoint(b, zp)
                 tflite.QuantizationParametersAddQuantizedDimension(b, t["qdim"])
                 q = tflite.QuantizationParametersEnd(b)
+            sig = None if t["signature"] is None else _int_vector(b, t["signature"])
+            sp = None if t["sparsity"] is None else self._sparsity(b, *t["sparsity"])
             tflite.TensorStart(b)
             tflite.TensorAddShape(b, shape)
+            if sig is not None:
+                tflite.TensorAddShapeSignature(b, sig)
+            if sp is not None:
+                tflite.TensorAddSparsity(b, sp)
             tflite.TensorAddType(b, getattr(TensorType, t["dtype"]))
             tflite.TensorAddBuffer(b, t["buffer"])
             tflite.TensorAddName(b, name)
@@ -154,7 +207,8 @@ class TFLiteBuilder:
         for code, custom in self.opcodes:
             cc = b.CreateString(custom) if custom else None
             tflite.OperatorCodeStart(b)
-            tflite.OperatorCodeAddDeprecatedBuiltinCode(b, min(code, PLACEHOLDER_FOR_GREATER_OP_CODES))
+            if not self.builtin_code_only:
+                tflite.OperatorCodeAddDeprecatedBuiltinCode(b, min(code, PLACEHOLDER_FOR_GREATER_OP_CODES))
             if not self.legacy_opcodes:
                 tflite.OperatorCodeAddBuiltinCode(b, code)
             tflite.OperatorCodeAddVersion(b, 1)
@@ -190,6 +244,40 @@ class TFLiteBuilder:
         tflite.ModelAddBuffers(b, buffers_v)
         b.Finish(tflite.ModelEnd(b), file_identifier=b"TFL3")
         return bytes(b.Output())
+
+    @staticmethod
+    def _sparsity(b, order, block_map, levels, index_vector: str) -> int:
+        elem = _INDEX_ELEMS[index_vector][1]
+        kind = getattr(SparseIndexVector, index_vector)
+        dims = []
+        for lv in levels:
+            pieces = []
+            if lv.format != DENSE:
+                for arr in (lv.segments, lv.indices):
+                    vec = _int_vector(b, [int(v) for v in arr], elem)
+                    getattr(tflite, f"{index_vector}Start")(b)
+                    getattr(tflite, f"{index_vector}AddValues")(b, vec)
+                    pieces.append(getattr(tflite, f"{index_vector}End")(b))
+            tflite.DimensionMetadataStart(b)
+            tflite.DimensionMetadataAddFormat(b, getattr(DimensionType, lv.format))
+            if lv.format == DENSE:
+                tflite.DimensionMetadataAddDenseSize(b, lv.dense_size)
+            else:
+                tflite.DimensionMetadataAddArraySegmentsType(b, kind)
+                tflite.DimensionMetadataAddArraySegments(b, pieces[0])
+                tflite.DimensionMetadataAddArrayIndicesType(b, kind)
+                tflite.DimensionMetadataAddArrayIndices(b, pieces[1])
+            dims.append(tflite.DimensionMetadataEnd(b))
+        order_v, map_v = _int_vector(b, order), _int_vector(b, block_map)
+        b.StartVector(4, len(dims), 4)
+        for o in reversed(dims):
+            b.PrependUOffsetTRelative(o)
+        dims_v = b.EndVector()
+        tflite.SparsityParametersStart(b)
+        tflite.SparsityParametersAddTraversalOrder(b, order_v)
+        tflite.SparsityParametersAddBlockMap(b, map_v)
+        tflite.SparsityParametersAddDimMetadata(b, dims_v)
+        return tflite.SparsityParametersEnd(b)
 
     def _operator(self, b, op) -> int:
         opts = None

@@ -10,8 +10,14 @@ The mapping follows what TFLite's NNAPI delegate does when it hands a graph to a
   ``TENSOR_INT32`` (constants are range-checked; ARG_MAX / ARG_MIN int64 outputs come out int32);
 * op parameters that TFLite keeps in options or constant tensors become NNAPI scalar / tensor
   operands (implicit SAME / VALID padding, strides, dilations, depth multiplier, fused activation);
-* ``DEQUANTIZE`` of a constant (float16 or int8 weights) is folded: its output becomes a float32
-  constant and the operation disappears;
+* sparse constants (``Tensor.sparsity``: DENSE / SPARSE_CSR levels, blocks, uint8 / uint16 / int32
+  index vectors) are densified (:mod:`nnaccel.compiler.tflite_sparse`);
+* ``DENSIFY`` of a constant and ``DEQUANTIZE`` of a constant (float16 or int8 weights) are folded:
+  DENSIFY's output becomes the dense constant, DEQUANTIZE's a float32 constant, and the operation
+  disappears;
+* a dimension that ``shape_signature`` marks dynamic (-1) takes the size of the static ``shape``
+  (what LiteRT allocates before any resize; a Keras export has batch 1 there), a leading one the
+  ``batch`` given to the import, or the size that the inputs' shapes give (:func:`import_tflite_bytes`);
 * ops NNAPI lacks are decomposed (see :data:`OP_TABLE`).
 
 :data:`OP_TABLE` is THE op mapping: one :class:`OpMapping` per TFLite builtin operator, with the
@@ -33,14 +39,17 @@ import numpy as np
 
 from ..errors import InputError, NotImplementedOpError
 from ..model import ChannelQuant, Model, ModelBuilder, OperandType
+from .tflite_sparse import DENSE, SPARSE_CSR, Level, SparsityError, densify
 
 T = OperandType
 
 # TFLite enums, read from the generated schema package (no hand-copied numbers).
 try:  # pragma: no cover - the package is a dependency, but fail with a clear message
+    import flatbuffers
     import tflite
     from tflite.BuiltinOperator import BuiltinOperator
     from tflite.BuiltinOptions import BuiltinOptions
+    from tflite.DimensionType import DimensionType
     from tflite.TensorType import TensorType
 except ImportError as e:  # pragma: no cover
     raise ImportError("nnaccel's TFLite importer needs the 'tflite' package (pip install tflite)") from e
@@ -53,6 +62,7 @@ def _enum_names(cls) -> dict[int, str]:
 OPERATOR_NAMES = _enum_names(BuiltinOperator)
 OPTION_NAMES = _enum_names(BuiltinOptions)
 TENSOR_TYPE_NAMES = _enum_names(TensorType)
+DIMENSION_TYPE_NAMES = _enum_names(DimensionType)
 
 #: TFLite ``Padding`` -> NNAPI implicit ``PaddingCode`` (SAME = 1, VALID = 2).
 PADDING_CODES = {0: 1, 1: 2}
@@ -69,11 +79,12 @@ class TflTensor:
     index: int
     name: str
     dtype: str                    # TensorType name: FLOAT32, INT8 ...
-    shape: tuple[int, ...]        # -1 in shape_signature -> 0 (unknown)
+    shape: tuple[int, ...]        # static shape, dynamic dimensions resolved (see _resolve_shapes)
     scales: np.ndarray | None
     zero_points: np.ndarray | None
     quantized_dimension: int
-    data: np.ndarray | None       # the constant value, or None
+    data: np.ndarray | None       # the constant value (densified when sparse), or None
+    signature: tuple[int, ...] | None = None  # shape_signature (-1 = dynamic), when the file has one
 
     @property
     def is_quantized(self) -> bool:
@@ -212,10 +223,13 @@ _NUMPY_DTYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "FLOAT64": np.flo
 def _read_tensor(model, sg, data: bytes, i: int, where: str) -> TflTensor:
     t = sg.Tensors(i)
     dtype = TENSOR_TYPE_NAMES.get(t.Type(), f"type {t.Type()}")
-    shape = tuple(int(s) for s in t.ShapeAsNumpy()) if t.ShapeLength() else ()
+    shape = tuple(max(int(s), 0) for s in t.ShapeAsNumpy()) if t.ShapeLength() else ()
+    signature = None
     if t.ShapeSignatureLength():
-        sig = t.ShapeSignatureAsNumpy()
-        shape = tuple(0 if s < 0 else int(d) for s, d in zip(sig, shape))
+        signature = tuple(int(s) for s in t.ShapeSignatureAsNumpy())
+        if len(signature) != len(shape):
+            raise InputError(f"The TFLite model {where} is corrupt: tensor {i} has shape {list(shape)} but "
+                             f"shape_signature {list(signature)}.")
     q = t.Quantization()
     scales = zps = None
     qdim = 0
@@ -224,18 +238,60 @@ def _read_tensor(model, sg, data: bytes, i: int, where: str) -> TflTensor:
         zps = q.ZeroPointAsNumpy().astype(np.int64) if q.ZeroPointLength() else np.zeros(len(scales), np.int64)
         qdim = q.QuantizedDimension()
     raw = _buffer_bytes(model, data, t.Buffer(), where) if t.Buffer() > 0 else b""
+    name = t.Name().decode(errors="replace") if t.Name() else f"tensor{i}"
     value = None
     if raw:
         if dtype not in _NUMPY_DTYPES:
-            raise NotImplementedOpError(f"Tensor {i} ({t.Name().decode(errors='replace')}) has TFLite type "
-                                        f"{dtype}, which nnaccel cannot import.")
+            raise NotImplementedOpError(f"Tensor {i} ({name}) has TFLite type {dtype}, which nnaccel cannot "
+                                        f"import.")
         np_dtype = np.dtype(_NUMPY_DTYPES[dtype])
-        if len(raw) != np_dtype.itemsize * math.prod(shape):
+        if len(raw) % np_dtype.itemsize:
+            raise InputError(f"The TFLite model {where} is corrupt: tensor {i} ({dtype}) has a buffer of "
+                             f"{len(raw)} bytes, not a whole number of values.")
+        value = np.frombuffer(raw, np_dtype)
+        if t.Sparsity() is not None:
+            value = _densified(t.Sparsity(), shape, value, i, where)
+        elif value.size != math.prod(shape):
             raise InputError(f"The TFLite model {where} is corrupt: tensor {i} has shape {list(shape)} "
                              f"but its buffer holds {len(raw)} bytes.")
-        value = np.frombuffer(raw, np_dtype).reshape(shape).copy()
-    name = t.Name().decode(errors="replace") if t.Name() else f"tensor{i}"
-    return TflTensor(i, name, dtype, shape, scales, zps, qdim, value)
+        value = value.reshape(shape).copy()
+    return TflTensor(i, name, dtype, shape, scales, zps, qdim, value, signature)
+
+
+#: ``SparseIndexVector`` union member -> the table class holding its ``values`` vector.
+_INDEX_VECTORS = {1: tflite.Int32Vector, 2: tflite.Uint16Vector, 3: tflite.Uint8Vector}
+
+
+def _index_vector(kind: int, table, what: str) -> np.ndarray:
+    cls = _INDEX_VECTORS.get(kind)
+    if cls is None or table is None:
+        raise SparsityError(f"its {what} is missing (index vector type {kind})")
+    vec = cls()
+    vec.Init(table.Bytes, table.Pos)
+    return vec.ValuesAsNumpy().astype(np.int64) if vec.ValuesLength() else np.zeros(0, np.int64)
+
+
+def _densified(sp, shape, values: np.ndarray, i: int, where: str) -> np.ndarray:
+    """The dense value of sparse constant tensor ``i`` (see :mod:`nnaccel.compiler.tflite_sparse`)."""
+    try:
+        order = [int(d) for d in sp.TraversalOrderAsNumpy()] if sp.TraversalOrderLength() else []
+        block_map = [int(d) for d in sp.BlockMapAsNumpy()] if sp.BlockMapLength() else []
+        levels = []
+        for lv in range(sp.DimMetadataLength()):
+            m = sp.DimMetadata(lv)
+            fmt = DIMENSION_TYPE_NAMES.get(m.Format(), f"format {m.Format()}")
+            if fmt == DENSE:
+                levels.append(Level(DENSE, dense_size=int(m.DenseSize())))
+            elif fmt == SPARSE_CSR:
+                levels.append(Level(SPARSE_CSR, segments=_index_vector(
+                    m.ArraySegmentsType(), m.ArraySegments(), f"array_segments of level {lv}"),
+                    indices=_index_vector(m.ArrayIndicesType(), m.ArrayIndices(), f"array_indices of level {lv}")))
+            else:
+                raise SparsityError(f"level {lv} has the unknown dimension type {fmt}")
+        return densify(shape, order, block_map, levels, values)
+    except SparsityError as e:
+        raise InputError(f"The TFLite model {where} is corrupt: the sparsity parameters of tensor {i} (shape "
+                         f"{list(shape)}) are invalid: {e}.") from None
 
 
 def _read_options(op):
@@ -251,10 +307,24 @@ def _read_options(op):
     return obj
 
 
+#: Offset of ``OperatorCode.builtin_code`` (field 3 of the table in schema.fbs) in the table's vtable.
+_BUILTIN_CODE_VTABLE_OFFSET = 4 + 2 * 3
+
+
+def _raw_builtin_code(code) -> int:
+    """``OperatorCode.builtin_code`` as stored (0 when absent). The ``tflite`` package's
+    ``BuiltinCode()`` returns ``deprecated_builtin_code`` instead whenever the stored value is below
+    127, which hides the code of files that set only ``builtin_code`` (ai-edge-quantizer writes
+    QUANTIZE 114 and DEQUANTIZE 6 so)."""
+    o = code._tab.Offset(_BUILTIN_CODE_VTABLE_OFFSET)
+    return int(code._tab.Get(flatbuffers.number_types.Int32Flags, o + code._tab.Pos)) if o else 0
+
+
 def _opcode_name(code) -> str:
-    """An OperatorCode's name; the code is the larger of ``deprecated_builtin_code`` (int8, the only
-    field of files before schema 3a, 127 for newer ops) and ``builtin_code`` (int32, 0 in old files)."""
-    builtin = max(code.DeprecatedBuiltinCode(), code.BuiltinCode())
+    """An OperatorCode's name: the schema's ``max(builtin_code, deprecated_builtin_code)``;
+    ``deprecated_builtin_code`` (int8) is the only field of files before schema 3a and holds 127 for
+    codes above it, ``builtin_code`` (int32) is 0 in old files and may be the only one set in new ones."""
+    builtin = max(code.DeprecatedBuiltinCode(), _raw_builtin_code(code))
     name = OPERATOR_NAMES.get(builtin, f"BUILTIN_{builtin}")
     if name == "CUSTOM":
         custom = code.CustomCode()
@@ -949,6 +1019,11 @@ def _dequantize(c, op):
     c.emit("DEQUANTIZE", [_x(c, op)], [_out(c, op)])
 
 
+@maps("DENSIFY", (), "of a constant (sparse weights, densified at import): folded into the dense constant")
+def _densify(c, op):
+    c.unsupported("its input is not a constant (LiteRT densifies constant sparse tensors only)")
+
+
 def _binary(nn):
     def convert(c, op):
         c.emit(nn, [_x(c, op, 0), _x(c, op, 1)], [_out(c, op)])
@@ -1003,14 +1078,23 @@ def dequantized(t: TflTensor, v: np.ndarray) -> np.ndarray:
     return out.astype(np.float32)
 
 
-def _fold_constant_dequantize(ctx: ImportContext, ops: list[TflOp]) -> list[TflOp]:
-    """Drops DEQUANTIZE ops whose input is constant, recording float32 values for their outputs."""
+def _fold_constants(ctx: ImportContext, ops: list[TflOp]) -> list[TflOp]:
+    """Drops DENSIFY and DEQUANTIZE ops whose input is constant: a DENSIFY output becomes the
+    (already densified) constant of its input, a DEQUANTIZE output a float32 constant."""
     kept = []
     for op in ops:
-        if op.name == "DEQUANTIZE" and ctx.const(op.inputs[0]) is not None:
-            t = ctx.t(op.inputs[0])
-            v = ctx.const(op.inputs[0])
-            if t.dtype in ("INT8", "UINT8", "INT16"):
+        src = op.inputs[0] if op.inputs else -1
+        if op.name == "DENSIFY" and ctx.const(src) is not None and op.outputs:
+            out = op.outputs[0]
+            if src in ctx.folded:
+                ctx.folded[out] = ctx.folded[src]
+            else:
+                ctx.tensors[out].data = ctx.tensors[src].data.reshape(ctx.tensors[out].shape)
+            continue
+        if op.name == "DEQUANTIZE" and ctx.const(src) is not None:
+            t = ctx.t(src)
+            v = ctx.const(src)
+            if t.dtype in ("INT8", "UINT8", "INT16") and src not in ctx.folded:
                 v = dequantized(t, v)
             ctx.folded[op.outputs[0]] = np.asarray(v, dtype=np.float32)
             continue
@@ -1018,8 +1102,64 @@ def _fold_constant_dequantize(ctx: ImportContext, ops: list[TflOp]) -> list[TflO
     return kept
 
 
-def import_tflite_bytes(data: bytes, name: str = "model", where: str = "<bytes>") -> Model:
-    """Imports a TFLite flatbuffer held in memory (see :func:`load_tflite`)."""
+def _resolve_shapes(tensors: list[TflTensor], inputs: list[int], batch: int | None,
+                    input_shapes: list | None, where: str) -> None:
+    """Gives every dynamic dimension (-1 in ``shape_signature``) of a non-constant tensor its size.
+
+    By default the static ``shape``'s (LiteRT's allocation before a resize). ``batch`` replaces a
+    dynamic leading dimension everywhere; ``input_shapes`` (one per graph input) must match the
+    inputs' signatures: a dynamic leading dimension they give acts as ``batch``, and where they change
+    another dynamic dimension, that dimension becomes unknown (0) in every intermediate tensor, to be
+    found at run time (such tensors stay on the host)."""
+    if batch is not None and batch < 1:
+        raise InputError(f"The batch size must be at least 1, not {batch}.")
+    given: dict[int, tuple] = {}
+    unknown_rest = False
+    if input_shapes is not None:
+        if len(input_shapes) != len(inputs):
+            raise InputError(f"{len(input_shapes)} input shapes given for the {len(inputs)} inputs of the "
+                             f"TFLite model {where}.")
+        for k, (i, s) in enumerate(zip(inputs, input_shapes)):
+            t, s = tensors[i], tuple(int(d) for d in s)
+            sig = t.signature or t.shape
+            if len(s) != len(sig) or any(g >= 0 and g != d for g, d in zip(sig, s)):
+                raise InputError(f"Input {k} has shape {list(s)}, but input tensor {t.name} of the TFLite model "
+                                 f"{where} has shape signature {list(sig)} (-1 = any size).")
+            if s and sig[0] < 0:
+                if batch is not None and s[0] != batch:
+                    raise InputError(f"Input {k} has batch {s[0]}, but the batch asked for is {batch}.")
+                batch = s[0]
+            unknown_rest |= any(g < 0 and d != t.shape[a] for a, (g, d) in enumerate(zip(sig, s)) if a > 0)
+            given[i] = s
+    if batch is not None and not any(tensors[i].signature and tensors[i].signature[0] < 0 for i in inputs):
+        if all(tensors[i].shape[:1] == (batch,) for i in inputs):
+            return
+        raise InputError(f"The TFLite model {where} has no dynamic batch dimension (its inputs' shape_signature "
+                         f"has no leading -1), so its batch cannot be set to {batch}.")
+    for t in tensors:
+        if t.signature is None or t.data is not None:
+            continue
+        if t.index in given:
+            t.shape = given[t.index]
+            continue
+        dims = list(t.shape)
+        for a, g in enumerate(t.signature):
+            if g >= 0:
+                continue
+            if a == 0 and batch is not None:
+                dims[a] = batch
+            elif a > 0 and unknown_rest:
+                dims[a] = 0
+        t.shape = tuple(dims)
+
+
+def import_tflite_bytes(data: bytes, name: str = "model", where: str = "<bytes>", batch: int | None = None,
+                        input_shapes: list | None = None) -> Model:
+    """Imports a TFLite flatbuffer held in memory (see :func:`load_tflite`).
+
+    Dynamic dimensions (-1 in ``shape_signature``) take their static ``shape`` sizes, a dynamic
+    batch (leading) dimension ``batch`` when given, and the sizes of ``input_shapes`` (the shapes of
+    the arrays the model will run on, one per input) when given; see :func:`_resolve_shapes`."""
     model = _read_model(data, where)
     try:
         sg = model.Subgraphs(0)
@@ -1046,8 +1186,9 @@ def import_tflite_bytes(data: bytes, name: str = "model", where: str = "<bytes>"
     except Exception as e:  # noqa: BLE001 - any failure reading a corrupt flatbuffer
         raise InputError(f"The TFLite model {where} is corrupt ({type(e).__name__}: {e}).") from None
 
+    _resolve_shapes(tensors, inputs, batch, input_shapes, where)
     ctx = ImportContext(tensors, name)
-    ops = _fold_constant_dequantize(ctx, ops)
+    ops = _fold_constants(ctx, ops)
     missing: dict[str, int] = {}
     for op in ops:
         if op.name not in OP_TABLE:
@@ -1073,8 +1214,9 @@ def import_tflite_bytes(data: bytes, name: str = "model", where: str = "<bytes>"
     return ctx.b.finish()
 
 
-def load_tflite(path) -> Model:
-    """Reads a ``.tflite`` file and returns the equivalent NNAPI model.
+def load_tflite(path, batch: int | None = None, input_shapes: list | None = None) -> Model:
+    """Reads a ``.tflite`` file and returns the equivalent NNAPI model (``batch`` and
+    ``input_shapes`` as for :func:`import_tflite_bytes`).
 
     Raises :class:`~nnaccel.errors.InputError` for an unreadable or corrupt file and
     :class:`~nnaccel.errors.NotImplementedOpError` naming every operator (with its count) that has no
@@ -1085,7 +1227,7 @@ def load_tflite(path) -> Model:
         data = p.read_bytes()
     except OSError as e:
         raise InputError(f"The model file {p} cannot be read ({e.strerror or e}).") from None
-    return import_tflite_bytes(data, name=p.stem, where=str(p))
+    return import_tflite_bytes(data, name=p.stem, where=str(p), batch=batch, input_shapes=input_shapes)
 
 
 # ================================================================================ generated docs

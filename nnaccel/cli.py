@@ -13,7 +13,7 @@ import time
 from nnaccel.hwconfig import DEFAULT_CONFIG
 
 from . import __version__
-from .cli_models import default_inputs, load_cli_model, read_npz_inputs  # noqa: F401 - re-exported
+from .cli_models import add_batch_arg, default_inputs, load_cli_model, read_npz_inputs  # noqa: F401 - re-exported
 from .errors import InputError, ModelError, NnaccelError, NotImplementedOpError
 
 EXIT_INVALID = 2
@@ -148,7 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "model on the fly (or take a package) and run its accelerator segments "
                                    "on the ISA simulator or the Verilator RTL, the other operations on the "
                                    "host. Without --inputs the model's stored inputs are used, or "
-                                   "deterministic random data where it has none.")
+                                   "deterministic random data where it has none (a package stores none), "
+                                   "which a note on stderr says.")
     r.add_argument("model", help="model file (.json, .json.gz, .tflite; one model or a list) or package")
     r.add_argument("--name", help="pick the model of this name from a file holding several")
     r.add_argument("--inputs", metavar="FILE.npz", help="input arrays named input0, input1, ...")
@@ -159,13 +160,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="hardware configuration for isa / rtl: tiny, small, base, large or a .toml / .json "
                         f"file (default {DEFAULT_CONFIG}; a package must match it)")
     r.add_argument("--report", metavar="FILE.json", help="write the performance report as JSON")
+    add_batch_arg(r)
     r.set_defaults(func=cmd_run)
 
     i = sub.add_parser("info", help="list a model's operands, operations, support status and placement",
                        description="Print a model's operands and operations with their support status, "
                                    "validate it, then show for each operation where it would run when "
-                                   "compiled (accelerator or host) and why.")
-    i.add_argument("model", help="model file (.json, .json.gz or .tflite)")
+                                   "compiled (accelerator or host) and why. A .tflite file is imported first "
+                                   "(as nnaccel import does).")
+    i.add_argument("model", help="model file (.json, .json.gz or .tflite; one model or a list)")
     i.add_argument("--name", help="pick the model of this name from a file holding several")
     i.add_argument("--config", default=DEFAULT_CONFIG, metavar="NAME|FILE",
                    help="hardware configuration the placement is for: tiny, small, base, large or a .toml / "

@@ -62,7 +62,7 @@ def _register_targets() -> None:
 def cmd_compile(args) -> int:
     from .cli_models import load_cli_model
     from .compiler.compile import CompileWarning, compile_model
-    model = load_cli_model(args.model, args.name)
+    model = load_cli_model(args.model, args.name, batch=args.batch)
     t0 = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -91,13 +91,15 @@ def print_host_operations(pkg) -> None:
 
 def run_command(args) -> int:
     """The body of ``nnaccel run`` for every backend."""
-    from .cli_models import default_inputs, load_package_or_model, read_npz_inputs
+    from .cli_models import default_inputs, random_inputs_note
     from .firmware.runtime import progress_printer, run_on_backend
     from .package import Package
-    obj = load_package_or_model(args.model, args.name)
+    obj, inputs = _load_for_run(args)
     model = obj.model() if isinstance(obj, Package) else obj
-    n = len(model.main.input_indexes)
-    inputs = read_npz_inputs(args.inputs, n) if args.inputs else default_inputs(model)
+    note = None
+    if inputs is None:
+        inputs = default_inputs(model)
+        note = random_inputs_note(model, "the package" if isinstance(obj, Package) else "the model")
     t0 = time.perf_counter()
     if args.backend != "golden" and not isinstance(obj, Package):
         obj = _compile_quietly(model, args.config or DEFAULT_CONFIG)
@@ -107,6 +109,8 @@ def run_command(args) -> int:
     outputs, report = run_on_backend(obj, inputs, args.backend, args.config,
                                      progress=progress_printer(f"backend {args.backend}"))
     dt = time.perf_counter() - t0
+    if note:  # after the run, so that an error stays the only line on stderr
+        print(note, file=sys.stderr)
     for k, (i, a) in enumerate(zip(model.main.output_indexes, outputs)):
         o = model.main.operands[i]
         flat = np.asarray(a).reshape(-1)
@@ -124,6 +128,32 @@ def run_command(args) -> int:
             json.dump(report, f, indent=1, default=_jsonable)
         print(f"wrote the report to {args.report}")
     return 0
+
+
+def _load_for_run(args):
+    """The model or package ``run`` executes and the ``--inputs`` arrays (None without). A
+    ``.tflite`` model whose dynamic dimensions the arrays size differently is imported again with
+    their shapes."""
+    from pathlib import Path
+
+    from .cli_models import load_cli_model, load_package_or_model, read_npz_inputs
+    from .package import is_package
+    if is_package(args.model):
+        if args.batch is not None:
+            raise InputError(f"--batch applies to .tflite models; {args.model} is a compiled package, whose "
+                             f"shapes were fixed when it was compiled.")
+        obj = load_package_or_model(args.model, args.name)
+        model = obj.model()
+    else:
+        obj = model = load_cli_model(args.model, args.name, batch=args.batch)
+    if not args.inputs:
+        return obj, None
+    sg = model.main
+    inputs = read_npz_inputs(args.inputs, len(sg.input_indexes))
+    declared = [tuple(sg.operands[i].dimensions or ()) for i in sg.input_indexes]
+    if Path(args.model).suffix == ".tflite" and declared != [np.shape(a) for a in inputs]:
+        obj = load_cli_model(args.model, args.name, batch=args.batch, input_shapes=[np.shape(a) for a in inputs])
+    return obj, inputs
 
 
 def _jsonable(x):
@@ -160,6 +190,7 @@ def _config_arg(p, default):
 
 
 def register(sub) -> None:
+    from .cli_models import add_batch_arg
     _register_targets()
     c = sub.add_parser("compile", help="compile a model to an accelerator program package",
                        description="Partition a model between the accelerator and the host, lower, tile "
@@ -168,6 +199,7 @@ def register(sub) -> None:
     c.add_argument("-o", "--output", required=True, metavar="PKG", help="package file to write")
     c.add_argument("--name", help="pick the model of this name from a file holding several")
     _config_arg(c, DEFAULT_CONFIG)
+    add_batch_arg(c)
     c.set_defaults(func=cmd_compile)
 
     d = sub.add_parser("disasm", help="print a package's assembly listing",

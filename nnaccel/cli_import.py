@@ -25,7 +25,7 @@ def cmd_import(args) -> int:
     out = Path(args.output) if args.output else src.with_suffix(".json.gz")
     if not (out.name.endswith(".json") or out.name.endswith(".json.gz")):
         raise InputError(f"The output file {out} must end in .json or .json.gz.")
-    model = load_tflite(src)
+    model = load_tflite(src, batch=args.batch)
     validate_model(model)
     try:
         save_models([model], out)
@@ -38,11 +38,15 @@ def cmd_import(args) -> int:
 
 
 def register(subparsers) -> None:
+    from .cli_models import add_batch_arg
     p = subparsers.add_parser(
         "import", help="convert a .tflite model into an nnaccel model file",
         description="Import a TFLite flatbuffer (.tflite) as an NNAPI model, validate it and write it as "
-                    "JSON (.json or .json.gz). Exit 3 names every TFLite operator without a mapping.")
+                    "JSON (.json or .json.gz). Exit 3 names every TFLite operator without a mapping. "
+                    "Dimensions that the model's shape_signature marks dynamic (-1) take the sizes of its "
+                    "static shape (a Keras export: batch 1), or --batch N for the batch.")
     p.add_argument("model", help="the .tflite file")
     p.add_argument("-o", "--output", metavar="FILE.json.gz",
                    help="where to write the model (default: beside the input, .json.gz)")
+    add_batch_arg(p)
     p.set_defaults(func=cmd_import)

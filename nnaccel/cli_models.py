@@ -10,20 +10,32 @@ import numpy as np
 from .errors import InputError
 
 
-def load_cli_model(path: str, name: str | None):
-    """Loads a model for ``run`` / ``info``: a model JSON file, or a ``.tflite`` file (imported)."""
+def load_cli_model(path: str, name: str | None, batch: int | None = None, input_shapes: list | None = None):
+    """Loads a model for ``run`` / ``info`` / ``compile``: a model JSON file, or a ``.tflite`` file
+    (imported; ``batch`` and ``input_shapes`` size its dynamic dimensions, see ``load_tflite``)."""
     from .formats import load_model
     p = Path(path)
     if not p.exists():
         raise InputError(f"The model file {path} does not exist.")
     if p.suffix == ".tflite":
         from .compiler.tflite_import import load_tflite
-        return load_tflite(p)
+        return load_tflite(p, batch=batch, input_shapes=input_shapes)
+    if batch is not None:
+        raise InputError(f"--batch applies to .tflite models, whose shape_signature marks a dynamic batch; "
+                         f"{path} is an NNAPI model file, whose shapes are as stored.")
     return load_model(p, name)
 
 
+def add_batch_arg(p) -> None:
+    """The ``--batch N`` option of the commands that import a ``.tflite`` file."""
+    p.add_argument("--batch", type=int, metavar="N",
+                   help="batch size of a .tflite model whose shape_signature marks the batch dynamic (-1); "
+                        "default: the static shape's (usually 1), or the batch of the --inputs arrays")
+
+
 def default_inputs(model, seed: int = 0) -> list:
-    """The model's stored input data, or deterministic random data where it has none."""
+    """The model's stored input data, or deterministic random data where it has none
+    (:func:`random_inputs_note` says which)."""
     from .model import TYPE_INFO
     rng = np.random.default_rng(seed)
     stored = model.stored_inputs or [None] * len(model.main.input_indexes)
@@ -48,6 +60,18 @@ def default_inputs(model, seed: int = 0) -> list:
     return out
 
 
+def random_inputs_note(model, source: str = "the model", seed: int = 0) -> str | None:
+    """The sentence ``run`` prints on stderr when :func:`default_inputs` makes up data for
+    ``model`` (read from ``source``: the model, a package), or None."""
+    stored = model.stored_inputs or [None] * len(model.main.input_indexes)
+    missing = [f"input{k}" for k, a in enumerate(stored) if a is None]
+    if not missing:
+        return None
+    verb = "is" if len(missing) == 1 else "are"
+    return (f"nnaccel: note: {', '.join(missing)} {verb} deterministic random data (seed {seed}), as {source} "
+            f"stores no input data; give --inputs FILE.npz to choose the inputs.")
+
+
 def read_npz_inputs(path: str, count: int) -> list:
     try:
         data = np.load(path)
@@ -68,4 +92,5 @@ def load_package_or_model(path: str, name: str | None = None):
     return load_cli_model(path, name)
 
 
-__all__ = ["default_inputs", "load_cli_model", "load_package_or_model", "read_npz_inputs"]
+__all__ = ["add_batch_arg", "default_inputs", "load_cli_model", "load_package_or_model", "random_inputs_note",
+           "read_npz_inputs"]

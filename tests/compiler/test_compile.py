@@ -328,10 +328,12 @@ def test_cli_names_each_host_operation_and_why(tmp_path, capsys):
     pkg = tmp_path / "cnn.nnpkg"
     assert main(["compile", str(mpath), "-o", str(pkg), "--config", "small"]) == 0
     assert capsys.readouterr().err.splitlines() == [line]
+    note = ("nnaccel: note: input0 is deterministic random data (seed 0), as the {} stores no input data; "
+            "give --inputs FILE.npz to choose the inputs.")
     assert main(["run", str(pkg), "--backend", "isa"]) == 0
-    assert capsys.readouterr().err.splitlines() == [line]
+    assert capsys.readouterr().err.splitlines() == [line, note.format("package")]
     assert main(["run", str(mpath), "--backend", "isa", "--config", "small"]) == 0
-    assert capsys.readouterr().err.splitlines() == [line]
+    assert capsys.readouterr().err.splitlines() == [line, note.format("model")]
     assert main(["info", str(mpath), "--config", "small"]) == 0
     out = capsys.readouterr().out.splitlines()
     rows = out[out.index("placement when compiled for small:") + 1:]

@@ -1,0 +1,94 @@
+"""The four MLPerf Tiny reference models (``../shared/models/mlperf_tiny``, see its README) as they
+are: imported with their static batch 1 (their ``shape_signature`` marks the batch -1), run on the
+golden model bit-exact with LiteRT's reference kernels (``BUILTIN_REF``), compiled for ``base`` and
+run on the ISA simulator through the firmware runtime bit-exact with the golden model, with at least
+90 % of their operations on the accelerator.
+
+The models are read from ``$NNACCEL_MLPERF_TINY_DIR`` (default ``../shared/models/mlperf_tiny``);
+without them the tests skip, except under ``CI=true``, where they fail.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from nnaccel.compiler.compile import compile_model
+from nnaccel.compiler.tflite_import import load_tflite
+from nnaccel.compiler.tflite_litert import LiteRTWorker
+from nnaccel.firmware.runtime import Runtime
+
+from nnaccel.golden.interpreter import run_model
+
+#: file -> (input shape, output shape) as the README's table gives them.
+MODELS = {
+    "kws_ref_model.tflite": ((1, 49, 10, 1), (1, 12)),
+    "vww_96_int8.tflite": ((1, 96, 96, 3), (1, 2)),
+    "pretrainedResnet_quant.tflite": ((1, 32, 32, 3), (1, 10)),
+    "ad01_int8.tflite": ((1, 640), (1, 640)),
+}
+#: LiteRT 2.3's FULLY_CONNECTED applies its per-tensor multiplier with single rounding, the golden
+#: kernel with NNAPI's double rounding (docs/tflite.md): the autoencoder's ten FC layers differ.
+NOT_YET_BIT_EXACT = {"ad01_int8.tflite"}
+SEEDS = (0, 1)
+MIN_ACCELERATED = 0.9
+
+
+@pytest.fixture(scope="module")
+def litert():
+    with LiteRTWorker() as w:
+        yield w
+
+
+def seeded_inputs(model, seed: int) -> list:
+    r = np.random.default_rng(seed)
+    return [r.integers(-128, 128, model.main.operands[i].dimensions).astype(np.int8)
+            for i in model.main.input_indexes]
+
+
+def load(root, name):
+    path = root / name
+    model = load_tflite(path)
+    sg = model.main
+    assert [sg.operands[i].dimensions for i in sg.input_indexes] == [MODELS[name][0]]
+    assert [sg.operands[i].dimensions for i in sg.output_indexes] == [MODELS[name][1]]
+    return path.read_bytes(), model
+
+
+def golden_matches_litert(litert, data: bytes, model) -> None:
+    for seed in SEEDS:
+        inputs = seeded_inputs(model, seed)
+        status, ref = litert.run(data, inputs)
+        assert status == "ok", ref
+        golden = run_model(model, inputs)
+        for k, (g, r) in enumerate(zip(golden, ref)):
+            diff = np.abs(g.astype(np.int64) - r.astype(np.int64))
+            assert r.dtype == np.int8 and diff.max() == 0, (
+                f"seed {seed} output{k}: {int((diff > 0).sum())} of {diff.size} values differ, up to "
+                f"{int(diff.max())} steps")
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(
+        strict=True, reason="golden arithmetic follows NNAPI until the arith change lands"))
+    if n in NOT_YET_BIT_EXACT else n for n in MODELS])
+def test_golden_is_bit_exact_with_litert(mlperf_tiny_root, litert, name):
+    data, model = load(mlperf_tiny_root, name)
+    golden_matches_litert(litert, data, model)
+
+
+@pytest.mark.parametrize("name", list(MODELS))
+def test_accelerated_on_base_and_isa_bit_exact_with_golden(mlperf_tiny_root, name):
+    _, model = load(mlperf_tiny_root, name)
+    pkg = compile_model(model, "base")
+    ops = model.main.operations
+    accelerated = len(pkg.manifest["accelerator_ops"])
+    assert accelerated >= MIN_ACCELERATED * len(ops), (
+        f"{accelerated} of {len(ops)} operations on the accelerator; on the host: "
+        + ", ".join(f"{o['index']} {o['type']}" for o in pkg.manifest["host_ops"]))
+    runtime = Runtime(pkg)
+    for seed in SEEDS:
+        inputs = seeded_inputs(model, seed)
+        outputs, report = runtime.run(inputs, "isa", check=True)
+        assert len(report["accelerator_ops"]) == accelerated and report["total"]["macs"] > 0
+        for k, (a, g) in enumerate(zip(outputs, run_model(model, inputs))):
+            np.testing.assert_array_equal(a, g, err_msg=f"seed {seed} output{k}")
