@@ -116,13 +116,14 @@ def run(e: Entry) -> dict:
         args = [a.replace("{json}", str(out)) for a in e.args]
         cmd = [sys.executable, str(ROOT / args[0][1:]), *args[1:]] if args[0].startswith("@") else [*NNACCEL, *args]
         print(f"[run_all] {e.name}: {shown(e)}", file=sys.stderr, flush=True)
+        commit = _commit()                 # before the run: the tree it measures
         t0 = time.perf_counter()
         p = subprocess.run(cmd, cwd=ROOT, check=False)
         wall = time.perf_counter() - t0
         if not out.exists():
             raise SystemExit(f"run_all: {e.name} wrote no figures (exit {p.returncode}): {shown(e)}")
         rows = e.pick(json.loads(out.read_text()))
-    return {"command": shown(e), "exit": p.returncode, "rows": rows, "commit": _commit(),
+    return {"command": shown(e), "exit": p.returncode, "rows": rows, "commit": commit,
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"), "machine": _machine(),
             "wall_seconds": round(wall, 1)}
 
