@@ -21,6 +21,7 @@ A (op, type) whose golden kernel has not landed yet is skipped, naming the kerne
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import numpy as np
@@ -1080,7 +1081,7 @@ def fp16_weights_conv(dtype: str, seed: int) -> tuple[bytes, list]:
 
 #: Largest int8 difference allowed at a multi-op graph's outputs. The graphs' convolutions, pooling
 #: and MEAN follow LiteRT's arithmetic exactly (Model.origin), and with these seeds the ±1 that
-#: docs/tflite.md allows for FULLY_CONNECTED / SOFTMAX does not occur, so they are bit-exact.
+#: docs/tflite.md allows for FULLY_CONNECTED does not occur, so they are bit-exact.
 GRAPH_QUANT_TOLERANCE = 0
 
 
@@ -1108,14 +1109,13 @@ def test_graph_matches_litert(litert, graph, dtype, seed):
 # imported TFLite model (Model.origin == "tflite") must give LiteRT's. Each test also checks that
 # the same model run with NNAPI's arithmetic differs, so it would catch a regression to it.
 def run_both(litert, data, inputs):
-    """LiteRT BUILTIN_REF outputs, golden outputs, and golden outputs with NNAPI's arithmetic."""
+    """LiteRT BUILTIN_REF outputs, golden outputs, and the imported model with NNAPI's arithmetic."""
     status, ref = litert.run(data, inputs)
     assert status == "ok", ref
     model = import_tflite_bytes(data, name="arith")
     assert model.origin == "tflite"
     golden = run_model(model, inputs)
-    model.origin = "nnapi"
-    return ref, golden, model
+    return ref, golden, dataclasses.replace(model, origin="nnapi")
 
 
 def assert_bit_exact(golden, ref):
@@ -1172,6 +1172,11 @@ def test_int8_conv_multiplier_is_litert_double_product(litert, op, per_channel):
     ref, golden, model = run_both(litert, b.finish([x], [y]), inputs)
     assert_bit_exact(golden, ref)
     assert not np.array_equal(run_model(model, inputs)[0].reshape(ref[0].shape), ref[0])
+    if op != "TRANSPOSE_CONV":  # the accelerator's requantization takes the same multipliers
+        from nnaccel.firmware.runtime import run_on_backend
+        outs, report = run_on_backend(dataclasses.replace(model, origin="tflite"), inputs, "isa", "tiny")
+        assert [o["type"] for o in report["accelerator_ops"]] == [op]
+        assert_bit_exact(outs, ref)
 
 
 @pytest.mark.parametrize("keep", [True, False])
