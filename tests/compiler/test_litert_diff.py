@@ -1123,23 +1123,26 @@ def assert_bit_exact(golden, ref):
         assert g.dtype == r.dtype and np.array_equal(g.reshape(r.shape), r), (g.reshape(-1)[:16], r.reshape(-1)[:16])
 
 
-def float32_product_sensitive(si: float, so: float, channels: int, seed: int = 1):
+def float32_product_sensitive(si: float, so: float, channels: int, per_channel: bool, seed: int = 1):
     """Filter scales whose multiplier ``s_in * s_w / s_out`` quantizes differently with the product
-    rounded to float32 (NNAPI) than in double (LiteRT's int8 convolutions), and per channel an
-    accumulator whose requantized value (< 100 in magnitude) differs between the two."""
+    rounded to float32 (NNAPI) than in double (LiteRT's int8 convolutions), one per channel (or one
+    for all), and per channel an accumulator whose requantized value (< 100 in magnitude) differs
+    between the two multipliers."""
     from nnaccel.quant import multiply_by_quantized_multiplier, quantize_multiplier
     r = np.random.default_rng(seed)
     scales, accs = [], []
-    while len(scales) < channels:
+    while len(accs) < channels:
         sw = float(np.float32(r.uniform(0.002, 0.02)))
         m32 = quantize_multiplier(float(np.float32(si) * np.float32(sw)) / so)
         m64 = quantize_multiplier(si * sw / so)
         real = si * sw / so
         near = np.array([np.floor((q + 0.5) / real) + d for q in range(-100, 100) for d in (-1, 0, 1)], np.int64)
-        hit = near[multiply_by_quantized_multiplier(near, *m32) != multiply_by_quantized_multiplier(near, *m64)]
-        if m32 != m64 and hit.size:
-            scales.append(sw)
-            accs.append(int(hit[len(scales) % hit.size]))
+        hits = near[multiply_by_quantized_multiplier(near, *m32) != multiply_by_quantized_multiplier(near, *m64)]
+        want = 1 if per_channel else channels
+        if m32 != m64 and hits.size >= want:
+            picked = hits[np.linspace(0, hits.size - 1, want).astype(int)]
+            scales += [sw] * want
+            accs += [int(v) for v in picked]
     return scales, np.array(accs, np.int32)
 
 
@@ -1148,17 +1151,15 @@ def float32_product_sensitive(si: float, so: float, channels: int, seed: int = 1
 def test_int8_conv_multiplier_is_litert_double_product(litert, op, per_channel):
     si, so = float(np.float32(0.0215)), float(np.float32(4.1))
     n = 6
-    scales, accs = float32_product_sensitive(si, so, n if per_channel else 1)
-    if not per_channel:
-        scales, accs = scales * n, np.full(n, accs[0], np.int32) + np.arange(n, dtype=np.int32) * 0
+    scales, accs = float32_product_sensitive(si, so, n, per_channel)
     b = TFLiteBuilder()
     dw = op == "DEPTHWISE_CONV_2D"
     x = b.add_tensor((1, 1, 1, n if dw else 1), "INT8", scale=si, zero_point=-3)
     wshape = (1, 1, 1, n) if dw else (n, 1, 1, 1)
-    wq = dict(scale=scales, zero_point=[0] * n) if per_channel else dict(scale=scales[0], zero_point=0)
+    wq = {"scale": scales, "zero_point": [0] * n} if per_channel else {"scale": scales[0], "zero_point": 0}
     w = b.add_tensor(wshape, "INT8", data=np.ones(wshape, np.int8), quantized_dimension=3 if dw else 0, **wq)
     bs = [float(np.float32(si) * np.float32(s)) for s in scales]
-    bq = dict(scale=bs, zero_point=[0] * n) if per_channel else dict(scale=bs[0], zero_point=0)
+    bq = {"scale": bs, "zero_point": [0] * n} if per_channel else {"scale": bs[0], "zero_point": 0}
     bias = b.add_tensor((n,), "INT32", data=accs, **bq)
     y = b.add_tensor((1, 1, 1, n), "INT8", scale=so, zero_point=2)
     if op == "CONV_2D":
