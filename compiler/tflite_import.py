@@ -159,9 +159,6 @@ RESCALED_COMPARISON = ("quantized inputs: LiteRT shifts q - z left by 8 bits and
                        "24 scale pairs; the test allows 2^-7)")
 REQUANTIZE_DECOMPOSITION = ("NNAPI has no requantize op: the DEQUANTIZE + QUANTIZE decomposition rounds the "
                             "float32 value half away from zero, LiteRT rescales in fixed point")
-TRUNCATING_RESIZE = ("NNAPI's reference interpolates quantized values in float and truncates toward zero; "
-                     "LiteRT's reference rounds to nearest")
-
 #: THE op-mapping table: TFLite builtin operator name -> :class:`OpMapping`.
 OP_TABLE: dict[str, OpMapping] = {}
 
@@ -338,7 +335,7 @@ class ImportContext:
 
     def __init__(self, tensors: list[TflTensor], name: str):
         self.tensors = tensors
-        self.b = ModelBuilder(name=name)
+        self.b = ModelBuilder(name=name, origin="tflite")  # golden kernels follow LiteRT (Model.origin)
         self.operands: dict[int, int] = {}
         self.folded: dict[int, np.ndarray] = {}   # tensor index -> constant value replacing it
         self.op: TflOp | None = None
@@ -466,7 +463,7 @@ class ImportContext:
         * ``"first"`` (clamping / selecting ops: RELU family, MAX_POOL_2D, REDUCE_MAX / MIN):
           DEQUANTIZE + QUANTIZE the input to the output's quantization, then the op, which keeps
           LiteRT's clamp bounds (quantized in the output's scale) exact;
-        * ``"float"`` (averaging ops: MEAN, AVERAGE_POOL_2D): DEQUANTIZE, the op in float32, QUANTIZE
+        * ``"float"`` (averaging ops: AVERAGE_POOL_2D): DEQUANTIZE, the op in float32, QUANTIZE
           (one rounding of the exact average, as LiteRT's rescaled average);
         * ``"after"``: the op, then DEQUANTIZE + QUANTIZE.
         """
@@ -887,9 +884,11 @@ def _reducer(nn):
     def convert(c, op):
         axes = c.need_const(op.inputs[1], "axes")
         keep = op.opt("KeepDims", False)
-        c.emit_same_quant(nn, [_x(c, op), c.i32_tensor(axes),
-                               c.i32(int(keep)) if nn == "MEAN" else c.boolean(keep)], op.inputs[0], op.outputs[0],
-                          mode="float" if nn == "MEAN" else "first")
+        if nn == "MEAN":  # a TFLite model's quantized MEAN may requantize (Model.origin)
+            c.emit(nn, [_x(c, op), c.i32_tensor(axes), c.i32(int(keep))], [_out(c, op)])
+            return
+        c.emit_same_quant(nn, [_x(c, op), c.i32_tensor(axes), c.boolean(keep)], op.inputs[0], op.outputs[0],
+                          mode="first")
     return convert
 
 
@@ -899,12 +898,8 @@ register_all("REDUCE_MAX REDUCE_MIN REDUCE_ANY", _REDUCE_NAMES.get, _reducer, al
              notes="axes -> TENSOR_INT32, keep_dims -> BOOL; quantized with another output quantization: "
              "DEQUANTIZE + QUANTIZE first")
 register_all("SUM REDUCE_PROD", _REDUCE_NAMES.get, _reducer, "axes -> TENSOR_INT32, keep_dims -> BOOL")
-register_all("MEAN", _REDUCE_NAMES.get, _reducer, also=("DEQUANTIZE", "QUANTIZE"), notes="axes -> TENSOR_INT32, keep_dims -> INT32; quantized "
-             "with another output quantization: MEAN in float32 between DEQUANTIZE and QUANTIZE", quant_tolerance=1,
-             difference="NNAPI's reference divides the sum of the stored values by the count truncating "
-             "toward zero, LiteRT's rounds to nearest (ties up); with another output quantization the "
-             "float32 decomposition rounds the exact average once, LiteRT's fixed-point rescale rounds "
-             "differently near half steps")
+register_all("MEAN", _REDUCE_NAMES.get, _reducer, notes="axes -> TENSOR_INT32, keep_dims -> INT32; quantized: "
+             "the output keeps its own quantization (LiteRT's rescaling MEAN, see Model.origin)")
 
 
 @maps("SOFTMAX", "SOFTMAX", "beta -> FLOAT32 scalar (FLOAT16 for float16)")
@@ -988,8 +983,7 @@ def _resize(nn):
 
 
 register_all("RESIZE_BILINEAR", lambda n: n, _resize,
-             "size [h, w] -> width / height scalars, NHWC, align_corners, half_pixel_centers",
-             quant_tolerance=1, difference=TRUNCATING_RESIZE)
+             "size [h, w] -> width / height scalars, NHWC, align_corners, half_pixel_centers")
 register_all("RESIZE_NEAREST_NEIGHBOR", lambda n: n, _resize,
              "size [h, w] -> width / height scalars, NHWC, align_corners, half_pixel_centers")
 

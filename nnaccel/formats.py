@@ -2,6 +2,10 @@
 
 A file (``.json`` or ``.json.gz``) holds one model object or a list of them; see the conformance
 folder's README for the schema. This is nnaccel's canonical model interchange format.
+
+One field beyond that schema: ``"origin"`` (``Model.origin``, one of ``nnaccel.model.ORIGINS``),
+written only when it is not the default ``"nnapi"`` (a model imported from TFLite has
+``"tflite"``), so conformance files and files written from them stay as they were.
 """
 
 from __future__ import annotations
@@ -172,7 +176,7 @@ def model_from_dict(d: dict) -> Model:
     meta = {k: d[k] for k in ("group", "spec", "expect_failure", "min_supported_version",
                               "multinomial_tolerance") if k in d}
     return Model(main, referenced, bool(d.get("is_relaxed", False)), str(d.get("name", "model")),
-                 stored(main.input_indexes), stored(main.output_indexes), meta)
+                 stored(main.input_indexes), stored(main.output_indexes), meta, str(d.get("origin", "nnapi")))
 
 
 def _operand_dict(o: Operand, data) -> dict:
@@ -207,6 +211,8 @@ def model_to_dict(model: Model) -> dict:
     d = {"name": model.name, **model.meta, "is_relaxed": model.relaxed,
          "main": _subgraph_dict(model.main, samples),
          "referenced": [_subgraph_dict(r, {}) for r in model.referenced]}
+    if model.origin != "nnapi":
+        d["origin"] = model.origin
     return d
 
 

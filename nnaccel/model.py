@@ -89,6 +89,20 @@ TYPE_INFO: dict[OperandType, TypeInfo] = {
 del T
 
 FLOAT_TENSOR_TYPES = (OperandType.TENSOR_FLOAT32, OperandType.TENSOR_FLOAT16)
+
+#: Where a model comes from, which selects the arithmetic of the few golden kernels where NNAPI's
+#: reference CPU code and LiteRT's reference kernels compute differently (``Model.origin``):
+#:
+#: * ``"nnapi"`` (the default): NNAPI's reference, the arithmetic the conformance vectors check;
+#: * ``"tflite"`` (set by the TFLite importer): LiteRT's reference kernels (``BUILTIN_REF``), so that
+#:   an imported model gives LiteRT's answer bit for bit. It changes the int8 requantization
+#:   multiplier of CONV_2D / DEPTHWISE_CONV_2D / GROUPED_CONV_2D / TRANSPOSE_CONV_2D
+#:   (``nnaccel.golden.nn.conv_real_multiplier``), quantized MEAN (``nnaccel.golden.shape.mean``),
+#:   quantized RESIZE_BILINEAR (``nnaccel.golden.nn.resize_bilinear``) and the float32 summation
+#:   order of CONV_2D / GROUPED_CONV_2D (``nnaccel.golden.nn.grouped_conv_accumulate``).
+#:
+#: docs/tflite.md ("Known differences") lists each difference.
+ORIGINS = ("nnapi", "tflite")
 QUANT8_ASYMM_TYPES = (OperandType.TENSOR_QUANT8_ASYMM, OperandType.TENSOR_QUANT8_ASYMM_SIGNED)
 
 
@@ -187,6 +201,8 @@ class Model:
     stored_outputs: list | None = None
     #: Other facts from the file (``expect_failure``, ``multinomial_tolerance``, ``group`` ...).
     meta: dict = field(default_factory=dict)
+    #: Whose reference arithmetic the golden kernels follow: one of :data:`ORIGINS`.
+    origin: str = "nnapi"
 
     def subgraphs(self):
         """Yields ``(label, subgraph)`` for the main graph and each referenced graph."""
@@ -234,11 +250,12 @@ class ModelBuilder:
     >>> model = b.finish()
     """
 
-    def __init__(self, name: str = "model", relaxed: bool = False):
+    def __init__(self, name: str = "model", relaxed: bool = False, origin: str = "nnapi"):
         self._graph = Subgraph()
         self._referenced: list[Subgraph] = []
         self.name = name
         self.relaxed = relaxed
+        self.origin = origin
 
     def add_operand(self, op_type: OperandType, dimensions=(), scale: float = 0.0, zero_point: int = 0,
                     channel_quant: ChannelQuant | None = None, name: str | None = None) -> int:
@@ -299,4 +316,4 @@ class ModelBuilder:
             self._graph.operands[o].lifetime = OperandLifetime.SUBGRAPH_OUTPUT
 
     def finish(self) -> Model:
-        return Model(self._graph, list(self._referenced), self.relaxed, self.name)
+        return Model(self._graph, list(self._referenced), self.relaxed, self.name, origin=self.origin)

@@ -12,6 +12,7 @@ from . import registry
 from .errors import ModelError
 from .model import (
     CONSTANT_LIFETIMES,
+    ORIGINS,
     TYPE_INFO,
     Model,
     Operand,
@@ -25,7 +26,10 @@ L = OperandLifetime
 
 
 def validate_model(model: Model) -> None:
-    """Checks ``model`` whole: structure of every subgraph, then every operation."""
+    """Checks ``model`` whole: its origin, the structure of every subgraph, then every operation."""
+    if model.origin not in ORIGINS:
+        raise ModelError(f"Model {model.name!r} has origin {model.origin!r}, but the origin must be one of "
+                         f"{', '.join(repr(o) for o in ORIGINS)}.")
     for label, sg in model.subgraphs():
         _check_structure(model, label, sg)
     for label, sg in model.subgraphs():

@@ -59,6 +59,21 @@ def test_format_round_trip(tmp_path):
     assert back.main.operands[3].dimensions == (0, 0)
 
 
+def test_origin_is_stored_only_when_not_nnapi(tmp_path):
+    model = float_add_model()
+    assert model.origin == "nnapi" and "origin" not in model_to_dict(model)
+    model.origin = "tflite"
+    save_models([model], tmp_path / "m.json")
+    (back,) = load_models(tmp_path / "m.json")
+    assert back.origin == "tflite" and model_to_dict(back)["origin"] == "tflite"
+
+
+def test_unknown_origin_is_rejected():
+    d = model_to_dict(float_add_model())
+    d["origin"] = "onnx"
+    expect_invalid(d, r"^Model 'add' has origin 'onnx', but the origin must be one of 'nnapi', 'tflite'\.$")
+
+
 def test_loads_every_conformance_file_shape(cts_root):
     models = load_models(cts_root / "V1_2" / "conv2d_per_channel.json.gz")
     filt = models[0].main.operands[1]

@@ -86,7 +86,7 @@ class ConvLowering(Lowering):
         p = self.spec(sg, op).params
         return p["lo"], p["hi"]
 
-    def spec(self, sg, op, clamp=None) -> ConvSpec:
+    def spec(self, sg, op, clamp=None, origin: str = "nnapi") -> ConvSpec:
         x, w, b = (sg.operands[i] for i in op.inputs[:3])
         y = sg.operands[op.outputs[0]]
         _need_quant8(sg, [op.inputs[0], op.outputs[0]])
@@ -134,7 +134,7 @@ class ConvLowering(Lowering):
                     for gi in range(g):
                         weff[:, :, gi * cg:(gi + 1) * cg, gi * dg:(gi + 1) * dg] = \
                             wbytes[gi * dg:(gi + 1) * dg].transpose(1, 2, 3, 0)
-        m, e = gnn.conv_multipliers(x, w, y)
+        m, e = gnn.conv_multipliers(x, w, y, gnn.exact_conv_product(origin, self.kind, x.type))
         lo, hi = qrange(y.type)
         act_lo, act_hi = tighten(activation_range_quantized(act, y.scale, y.zero_point, lo, hi), clamp)
         bias = np.asarray(b.data, np.int64).reshape(-1)
@@ -159,7 +159,7 @@ class ConvLowering(Lowering):
         return [math.prod(sg.operands[op.inputs[0]].dimensions), math.prod(sg.operands[op.outputs[0]].dimensions)]
 
     def passes(self, ctx, op) -> list:
-        s = self.spec(ctx.sg, op, ctx.clamp)
+        s = self.spec(ctx.sg, op, ctx.clamp, ctx.model.origin)
         if not self.nchw(ctx.sg, op):
             return conv_passes(ctx, s)
         sub, x, y = _nhwc_scratch(ctx, op)

@@ -35,6 +35,7 @@ from ..quant import (
     one_over_one_plus_x_for_x_in_0_1,
     quantize_multiplier,
     quantize_multipliers,
+    round_half_away,
     rounding_divide_by_pot,
     wrap_int32,
 )
@@ -330,22 +331,43 @@ def validate_window(v, spec: WindowInputs, filter_hw=None, transpose=False) -> W
     return win
 
 
-def conv_real_multiplier(s_in: float, s_w: float, s_out: float) -> float:
-    """NNAPI ``GetQuantizedConvolutionMultipler``: ``float32(s_in * s_w) / s_out`` in double (the
-    scales are float32; their product is rounded to float32 before the division)."""
+#: Operations whose int8 (QUANT8_ASYMM_SIGNED) requantization multiplier LiteRT computes from the
+#: scales in double (``PopulateConvolutionQuantizationParams``); its uint8 kernels, FULLY_CONNECTED
+#: and BATCH_MATMUL round ``s_in * s_w`` to float32 first, as NNAPI does for every operation.
+TFLITE_DOUBLE_PRODUCT_OPS = ("CONV_2D", "DEPTHWISE_CONV_2D", "GROUPED_CONV_2D", "TRANSPOSE_CONV_2D")
+
+
+def exact_conv_product(origin: str, op_type: str, in_type) -> bool:
+    """Whether an operation of ``op_type`` on ``in_type`` inputs in a model of ``origin``
+    (``Model.origin``) takes its multiplier as ``s_in * s_w / s_out`` all in double: a TFLite
+    model's int8 convolutions (:data:`TFLITE_DOUBLE_PRODUCT_OPS`); everything else follows NNAPI."""
+    return origin == "tflite" and op_type in TFLITE_DOUBLE_PRODUCT_OPS and in_type is Q8AS
+
+
+def conv_real_multiplier(s_in: float, s_w: float, s_out: float, exact_product: bool = False) -> float:
+    """The real requantization multiplier ``s_in * s_w / s_out`` of a convolution or matmul.
+
+    NNAPI ``GetQuantizedConvolutionMultipler`` (default): the float32 scales' product is rounded to
+    float32, then divided by ``s_out`` in double. ``exact_product=True`` (LiteRT's int8
+    convolutions, see :func:`exact_conv_product`): ``double(s_in) * double(s_w) / double(s_out)``,
+    no float32 rounding; the Q31 multipliers of the two can differ by tens of units."""
+    if exact_product:
+        return float(np.float32(s_in)) * float(np.float32(s_w)) / float(np.float32(s_out))
     prod = float(np.float32(s_in) * np.float32(s_w))
     return prod / float(np.float32(s_out))
 
 
-def conv_multipliers(in_op, w_op, out_op) -> tuple[np.ndarray, np.ndarray]:
+def conv_multipliers(in_op, w_op, out_op, exact_product: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Requantization ``(multiplier, shift)`` of a convolution / matmul output: one pair per
     tensor, or one per output channel for a TENSOR_QUANT8_SYMM_PER_CHANNEL filter
-    (``conv_real_multiplier(s_in, filter_scales[c], s_out)`` each), through
-    :func:`nnaccel.quant.quantize_multiplier`."""
+    (``conv_real_multiplier(s_in, filter_scales[c], s_out, exact_product)`` each), through
+    :func:`nnaccel.quant.quantize_multiplier`. The accelerator lowering takes its constants from
+    here with the same ``exact_product``."""
     if w_op.type is Q8PC:
-        reals = [conv_real_multiplier(in_op.scale, s, out_op.scale) for s in w_op.channel_quant.scales]
+        reals = [conv_real_multiplier(in_op.scale, s, out_op.scale, exact_product)
+                 for s in w_op.channel_quant.scales]
         return quantize_multipliers(reals)
-    m, e = quantize_multiplier(conv_real_multiplier(in_op.scale, w_op.scale, out_op.scale))
+    m, e = quantize_multiplier(conv_real_multiplier(in_op.scale, w_op.scale, out_op.scale, exact_product))
     return np.array(m, np.int64), np.array(e, np.int64)
 
 
@@ -415,13 +437,19 @@ def _pad_for_window(x: np.ndarray, pads, out_hw, span_hw, stride, value=0) -> np
 
 
 def grouped_conv_accumulate(x: np.ndarray, w: np.ndarray, groups: int, pads, stride, dilation,
-                            out_hw) -> np.ndarray:
+                            out_hw, sequential: bool = False) -> np.ndarray:
     """Sum of products of a grouped 2-D convolution, NHWC, in ``x``'s dtype.
 
     ``x``: ``[N, H, W, groups * Cg]``; ``w``: ``[Dout, fh, fw, Cg]`` with output channel
     ``g * (Dout / groups) + d`` reading input channels ``g * Cg ... g * Cg + Cg - 1``. CONV_2D is
     ``groups = 1``; DEPTHWISE_CONV_2D is ``groups = C_in``, ``Cg = 1``. One matrix product per
-    filter tap (padding positions contribute 0).
+    filter tap (padding positions contribute 0), summed over the taps in ``x``'s dtype.
+
+    ``sequential=True`` (float TFLite models, ``Model.origin == "tflite"``): LiteRT's
+    ``reference_ops::Conv`` order instead, ``total += x * w`` one product at a time over filter
+    row, filter column, then input channel, each product and each sum rounded to ``x``'s dtype
+    (float32), so the result is LiteRT's bit for bit. A product per tap sums its channels in the
+    BLAS library's order, which differs in the last bits and drifts over deep channel sums.
     """
     n = x.shape[0]
     dout, fh, fw, cg = w.shape
@@ -435,10 +463,13 @@ def grouped_conv_accumulate(x: np.ndarray, w: np.ndarray, groups: int, pads, str
         for j in range(fw):
             xs = _strided_tap(xp, i * dilation[0], j * dilation[1], out_hw, stride).reshape(m, groups, cg)
             wt = w[:, i, j, :].reshape(groups, dg, cg)
-            if groups == 1:
+            if groups == 1 and not sequential:
                 acc[:, 0, :] += xs[:, 0, :] @ wt[0].T
             elif cg == 1:
                 acc += xs * wt[None, :, :, 0]
+            elif sequential:
+                for c in range(cg):
+                    acc += xs[:, :, c:c + 1] * wt[None, :, :, c]
             else:
                 acc += np.matmul(xs.transpose(1, 0, 2), wt.transpose(0, 2, 1)).transpose(1, 0, 2)
     return acc.reshape(n, oh, ow, dout)
@@ -468,13 +499,14 @@ def finish_conv(k, acc: np.ndarray, bias: np.ndarray, activation: int, in_i: int
 
     Quantized: ``acc`` holds exact integer sums; ``out = requantize(wrap_int32(acc + bias),
     conv_multipliers)`` (the reference's int32 accumulator; its overflow, undefined in C++, is taken
-    as two's-complement wrap-around). Float: ``act(acc + bias)`` in float32, rounded to the output
+    as two's-complement wrap-around), the multiplier chosen by :func:`exact_conv_product`. Float: ``act(acc + bias)`` in float32, rounded to the output
     type (float16 via float32).
     """
     out_op = k.out_ops[0]
     if out_op.type in QUANT8:
         total = wrap_int32(np.rint(acc).astype(np.int64) + bias.astype(np.int64))
-        m, e = conv_multipliers(k.in_ops[in_i], k.in_ops[w_i], out_op)
+        exact = exact_conv_product(k.model.origin, k.name, k.in_ops[in_i].type)
+        m, e = conv_multipliers(k.in_ops[in_i], k.in_ops[w_i], out_op, exact)
         return requantize(total, m, e, out_op, activation)
     out = (acc.astype(np.float32) + bias.astype(np.float32)).astype(np.float32)
     return apply_activation_float(out, activation).astype(out_op.info.dtype)
@@ -559,7 +591,8 @@ def _run_grouped(k, spec, groups_of, filter_to_grouped):
     wg = filter_to_grouped(wq, c)
     if wg.shape[3] * groups != c:
         k.fail(f"the filter depth {wg.shape[3]} times {groups} groups does not match the input depth {c}")
-    acc = grouped_conv_accumulate(xq, wg, groups, pads, win.stride, win.dilation, out_hw)
+    sequential = k.model.origin == "tflite" and xq.dtype == np.float32
+    acc = grouped_conv_accumulate(xq, wg, groups, pads, win.stride, win.dilation, out_hw, sequential)
     return [from_nhwc(finish_conv(k, acc, k.inputs[2], win.activation or 0), win.nchw)]
 
 
@@ -574,6 +607,11 @@ def conv_2d(k):
         acc[d] = sum (q_in - z_in) * (q_w - z_w) + bias[d]                 (int32, z_w = 0 per channel)
         (m[d], e[d]) = quantize_multiplier(float32(s_in * s_w[d]) / s_out)
         out = clamp(mbqm(acc[d], m[d], e[d]) + z_out, activation range)
+
+    In a TFLite model (``Model.origin == "tflite"``) an int8 convolution takes LiteRT's
+    multiplier ``double(s_in) * double(s_w[d]) / double(s_out)`` (:func:`exact_conv_product`; the
+    same for DEPTHWISE_CONV_2D, GROUPED_CONV_2D and TRANSPOSE_CONV_2D), and a float32 one sums its
+    products in LiteRT's order (:func:`grouped_conv_accumulate`, ``sequential``).
 
     NCHW inputs are transposed to NHWC and the result back.
     """
@@ -1202,6 +1240,46 @@ def _resize_params(k):
     return x, nchw, align, half, in_hw, out_hw, scales
 
 
+def _c_div(a: np.ndarray, b: int) -> np.ndarray:
+    """C++ integer division of int64 values by a positive ``b``: truncates toward zero."""
+    q = np.abs(a) // b
+    return np.where(a < 0, -q, q)
+
+
+def resize_bilinear_integer(x: np.ndarray, out_hw, align: bool, half: bool) -> np.ndarray:
+    """LiteRT ``reference_ops::ResizeBilinearInteger`` (its int8 / int16 reference), NHWC, on the
+    stored values, in 10-bit fixed point. Per axis (``i`` input, ``o`` output size)::
+
+        scale = (2**10 * i + o // 2) // o,  or with align_corners and o > 1:
+                (2**10 * (i - 1) + (o - 1) // 2) // (o - 1)
+        src = y * scale + scale // 2 - 2**9 if half_pixel_centers else y * scale
+        y0 = max(src / 2**10, 0);  y1 = min((src + 2**10 - 1) / 2**10, i - 1);  f = src - 2**10 * y0
+
+    (``/`` truncating toward zero, as C++). The four corners are weighted by ``(2**10 - fy) or fy``
+    times ``(2**10 - fx) or fx``, summed in int64 and divided by 2**20 rounding half away from zero.
+    """
+    def axis(i, o):
+        scale = ((1 << 10) * i + o // 2) // o
+        if align and o > 1:
+            scale = ((1 << 10) * (i - 1) + (o - 1) // 2) // (o - 1)
+        pos = np.arange(o, dtype=np.int64)
+        src = pos * scale + scale // 2 - (1 << 9) if half else pos * scale
+        lo = np.maximum(_c_div(src, 1 << 10), 0)
+        hi = np.minimum(_c_div(src + (1 << 10) - 1, 1 << 10), i - 1)
+        return lo, hi, src - (1 << 10) * lo
+
+    (y0, y1, fy), (x0, x1, fx) = axis(x.shape[1], out_hw[0]), axis(x.shape[2], out_hw[1])
+    a = x.astype(np.int64)
+    fy, fx = fy[None, :, None, None], fx[None, None, :, None]
+    one = 1 << 10
+
+    def at(yy, xx):
+        return a[:, yy][:, :, xx]
+    total = (at(y0, x0) * (one - fy) * (one - fx) + at(y1, x0) * fy * (one - fx)
+             + at(y0, x1) * (one - fy) * fx + at(y1, x1) * fy * fx)
+    return _c_div(total + np.where(total > 0, 1 << 19, -(1 << 19)), 1 << 20)
+
+
 @define("RESIZE_BILINEAR", _resize_sigs(3), validate_resize)
 def resize_bilinear(k):
     """RESIZE_BILINEAR (TFLite ``reference_ops::ResizeBilinear``), per axis in float32::
@@ -1212,9 +1290,17 @@ def resize_bilinear(k):
         out = x[y0,x0] (1-dy)(1-dx) + x[y1,x0] dy (1-dx) + x[y0,x1] (1-dy) dx + x[y1,x1] dy dx
 
     Quantized values are interpolated as float32 and converted back by truncation toward zero (the
-    reference's ``static_cast``); float16 via float32.
+    NNAPI reference's ``static_cast``); float16 via float32. In a TFLite model
+    (``Model.origin == "tflite"``) the quantized types follow LiteRT's reference kernels instead:
+    uint8 rounds the same float32 interpolation half away from zero (``TfLiteRound``), int8 is
+    :func:`resize_bilinear_integer` (10-bit fixed point).
     """
-    x, nchw, _, half, in_hw, out_hw, scales = _resize_params(k)
+    x, nchw, align, half, in_hw, out_hw, scales = _resize_params(k)
+    o = k.out_ops[0]
+    tflite = k.model.origin == "tflite"
+    if tflite and o.type is Q8AS:
+        out = np.clip(resize_bilinear_integer(x, out_hw, align, half), *qrange(o.type))
+        return [from_nhwc(out.astype(o.info.dtype), nchw)]
     idx = []
     for d in range(2):
         pos = np.arange(out_hw[d], dtype=np.float32)
@@ -1233,9 +1319,8 @@ def resize_bilinear(k):
         return a[:, yy][:, :, xx]
     out = (at(y0, x0) * (one - dy) * (one - dx) + at(y1, x0) * dy * (one - dx)
            + at(y0, x1) * (one - dy) * dx + at(y1, x1) * dy * dx)
-    o = k.out_ops[0]
     if o.type in QUANT8:
-        out = np.clip(np.trunc(out), *qrange(o.type))
+        out = np.clip(round_half_away(out) if tflite else np.trunc(out), *qrange(o.type))
     return [from_nhwc(out.astype(o.info.dtype), nchw)]
 
 

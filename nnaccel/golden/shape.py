@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..quant import round_half_away
+from ..quant import multiply_by_quantized_multiplier, quantize_multiplier, round_half_away, wrap_int32
 from ..registry import Sig, define
 from .common import (
     BOOL,
@@ -972,7 +972,7 @@ def reduced_dims(dims, axes, keep: bool) -> tuple:
 def validate_reduce(v) -> None:
     r = check_max_rank(v, 0)
     axes = check_vector(v, 1, what="the axes")
-    if v.name in ("MEAN", "REDUCE_MAX", "REDUCE_MIN"):
+    if v.name in ("REDUCE_MAX", "REDUCE_MIN") or (v.name == "MEAN" and v.model.origin != "tflite"):
         check_same_quant(v, 0, v.out(0))
     if axes is None or r is None:
         return
@@ -1007,6 +1007,25 @@ def reduce_prepare(k) -> tuple[np.ndarray, tuple, bool]:
     return x, axes, bool(k.scalar(2) > 0)
 
 
+def quantized_mean_or_sum(x: np.ndarray, axes: tuple, in_op, out_op) -> np.ndarray:
+    """LiteRT ``reference_ops::QuantizedMeanOrSum`` (mean), the quantized MEAN of its reference
+    kernels for every axis set and keep_dims, int8 and uint8 alike::
+
+        (m, e) = quantize_multiplier(double(s_in) / double(s_out))
+        k = min(floor(log2(n)), 32, 31 + e)                 n = the count of reduced elements
+        out = clamp(mbqm(sum(q) - z_in * n, (m * 2**k) // n, e - k) + z_out)
+
+    The sum is LiteRT's int32 accumulator (wrapping). The input and output quantization may
+    differ (the multiplier rescales).
+    """
+    count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+    total = wrap_int32(x.astype(np.int64).sum(axis=axes) - in_op.zero_point * count)
+    m, e = quantize_multiplier(float(np.float32(in_op.scale)) / float(np.float32(out_op.scale)))
+    k = min(count.bit_length() - 1, 32, 31 + e)
+    out = multiply_by_quantized_multiplier(total, (m << k) // count, e - k) + out_op.zero_point
+    return np.clip(out, *qrange(out_op.type))
+
+
 @define("MEAN", typed_sigs(("T", I32, INT32), ("T",), classic_types("V1_1")), validate_reduce)
 def mean(k):
     """MEAN over the listed axes (duplicates count once; keep_dims > 0 keeps them as size 1; an
@@ -1019,7 +1038,9 @@ def mean(k):
 
         out = (sum of the stored values q) / count      (integer division truncating toward zero)
 
-    A reduction over zero elements gives 0.
+    In a TFLite model (``Model.origin == "tflite"``) quantized MEAN is LiteRT's instead,
+    :func:`quantized_mean_or_sum` (``sum(q - z_in)`` rescaled with rounding), and the output's
+    quantization may differ from the input's. A reduction over zero elements gives 0.
     """
     x, axes, keep = reduce_prepare(k)
     count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
@@ -1029,6 +1050,10 @@ def mean(k):
     if x.dtype.kind == "f":
         acc = sequential_fold(x, axes, np.add, 0.0, np.float32) / np.float32(count)
         return [acc.astype(x.dtype).reshape(shape)]
+    if k.model.origin == "tflite":
+        if not axes:  # LiteRT copies the stored values when there is nothing to reduce
+            return [x.reshape(shape).copy()]
+        return [quantized_mean_or_sum(x, axes, k.in_ops[0], k.out_ops[0]).astype(x.dtype).reshape(shape)]
     total = x.astype(np.int64).sum(axis=axes)
     return [(np.sign(total) * (np.abs(total) // count)).astype(x.dtype).reshape(shape)]
 
