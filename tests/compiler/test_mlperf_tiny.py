@@ -69,7 +69,9 @@ def golden_matches_litert(litert, data: bytes, model) -> None:
 
 @pytest.mark.parametrize("name", [
     pytest.param(n, marks=pytest.mark.xfail(
-        strict=True, reason="LiteRT's int8 FULLY_CONNECTED rounds once where NNAPI's rounds twice (docs/tflite.md, "Known differences"); matching it needs a single-rounding requantization on the accelerator"))
+        strict=True, reason="LiteRT's int8 FULLY_CONNECTED rounds once where NNAPI's rounds twice "
+                            "(docs/tflite.md, Known differences); matching it needs a single-rounding "
+                            "requantization on the accelerator"))
     if n in NOT_YET_BIT_EXACT else n for n in MODELS])
 def test_golden_is_bit_exact_with_litert(mlperf_tiny_root, litert, name):
     data, model = load(mlperf_tiny_root, name)
