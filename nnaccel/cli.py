@@ -29,7 +29,7 @@ class _Parser(argparse.ArgumentParser):
 
 # ---------------------------------------------------------------------------------------- models
 def load_cli_model(path: str, name: str | None):
-    """Loads a model for ``run`` / ``info``: a model JSON file, or a ``.tflite`` file (imported)."""
+    """Loads a model for ``run`` / ``info``: a model JSON file, or a ``.tflite`` / ``.onnx`` file (imported)."""
     from .formats import load_model
     p = Path(path)
     if not p.exists():
@@ -37,6 +37,9 @@ def load_cli_model(path: str, name: str | None):
     if p.suffix == ".tflite":
         from .compiler.tflite_import import load_tflite
         return load_tflite(p)
+    if p.suffix == ".onnx":
+        from .compiler.onnx_import import load_onnx
+        return load_onnx(p)
     return load_model(p, name)
 
 
@@ -190,13 +193,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     r = sub.add_parser("run", help="run a model or package on the golden model, ISA simulator or RTL",
-                       description="Run a model (.json / .json.gz / .tflite) or a compiled package and print "
+                       description="Run a model (.json / .json.gz / .tflite / .onnx) or a compiled package and print "
                                    "its outputs. golden runs the NumPy golden model; isa and rtl compile a "
                                    "model on the fly (or take a package) and run its accelerator segments "
                                    "on the ISA simulator or the Verilator RTL, the other operations on the "
                                    "host. Without --inputs the model's stored inputs are used, or "
                                    "deterministic random data where it has none.")
-    r.add_argument("model", help="model file (.json, .json.gz, .tflite; one model or a list) or package")
+    r.add_argument("model", help="model file (.json, .json.gz, .tflite, .onnx; one model or a list) or package")
     r.add_argument("--name", help="pick the model of this name from a file holding several")
     r.add_argument("--inputs", metavar="FILE.npz", help="input arrays named input0, input1, ...")
     r.add_argument("--outputs", metavar="FILE.npz", help="write outputs as output0, output1, ...")

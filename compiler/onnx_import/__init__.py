@@ -233,3 +233,62 @@ def load_onnx(path) -> Model:
     except OSError as e:
         raise InputError(f"The model file {p} cannot be read ({e.strerror or e}).") from None
     return import_onnx_bytes(data, name=p.stem, where=str(p))
+
+
+# ================================================================================ generated docs
+DOC_BEGIN = ("<!-- BEGIN GENERATED OP TABLE (python -m nnaccel.compiler.onnx_import --write-doc "
+             "docs/onnx.md) -->")
+DOC_END = "<!-- END GENERATED OP TABLE -->"
+
+
+def _esc(s: str) -> str:
+    return s.replace("|", "\\|")
+
+
+def op_table_markdown() -> str:
+    """The op-mapping and known-difference tables, generated from :data:`OP_TABLE`."""
+    lines = ["| ONNX op | NNAPI op(s) | notes |", "| --- | --- | --- |"]
+    for name in sorted(OP_TABLE):
+        m = OP_TABLE[name]
+        label = f"`{m.domain}.{name}`" if m.domain else f"`{name}`"
+        nn = ", ".join(f"`{n}`" for n in m.nnapi) or "(none)"
+        lines.append(f"| {label} | {nn} | {_esc(m.notes)} |")
+    by_reason: dict[str, list[str]] = {}
+    for name in sorted(OP_TABLE):
+        m = OP_TABLE[name]
+        if m.quant_tolerance:
+            by_reason.setdefault(f"±{m.quant_tolerance} quantized step|{m.difference}", []).append(name)
+    lines += ["", "Known differences from onnxruntime (each bound is what the differential test allows):", "",
+              "| ONNX ops | bound | reason |", "| --- | --- | --- |"]
+    for key, names in by_reason.items():
+        bound, reason = key.split("|", 1)
+        lines.append(f"| {', '.join(f'`{n}`' for n in names)} | {bound} | {_esc(reason)} |")
+    return "\n".join(lines)
+
+
+def conformance_markdown(per_op) -> str:
+    """The node-test table: per mapped op, cases passed / run and every reason a case fails."""
+    lines = ["| ONNX op | passed / cases | why the others fail (cases) |", "| --- | --- | --- |"]
+    for name in sorted(per_op):
+        if name not in OP_TABLE:
+            continue
+        r = per_op[name]
+        why = "; ".join(f"{_esc(k)} ({v})" for k, v in sorted(r.failures.items(), key=lambda kv: (-kv[1], kv[0])))
+        lines.append(f"| `{name}` | {r.passed} / {r.cases} | {why} |")
+    untested = sorted(n for n in OP_TABLE if n not in per_op)
+    lines += ["", "Mapped ops without a node test whose ops are all mapped: "
+              + ", ".join(f"`{n}`" for n in untested) + "."]
+    return "\n".join(lines)
+
+
+def generated_section(per_op) -> str:
+    return "\n".join([DOC_BEGIN, op_table_markdown(), "", "### ONNX node tests", "",
+                      conformance_markdown(per_op), DOC_END])
+
+
+def render_doc(text: str, per_op) -> str:
+    """``text`` (docs/onnx.md) with its generated section replaced."""
+    start, end = text.find(DOC_BEGIN), text.find(DOC_END)
+    if start < 0 or end < 0:
+        raise InputError("docs/onnx.md lacks the generated-table markers.")
+    return text[:start] + generated_section(per_op) + text[end + len(DOC_END):]

@@ -130,7 +130,7 @@ def _bias(c: ImportContext, b: str, units: int, x: str | None = None, w: str | N
     sx = c.qof(x).s
     sw = _w_scales(c, w, units)
     wv, wq = _weights(c, w)
-    per_channel = effective_weights(wv.reshape(-1), wq, c.elem(x), 0)[1].per_channel
+    per_channel = wq.per_channel or (c.elem(x) == TensorProto.UINT8 and wv.dtype == np.int8 and wq.z == 0)
     values = np.zeros(units, np.int64)
     if b:
         dq = c.dq_weight(b)
@@ -629,6 +629,11 @@ def _resize(c, n):
         c.unsupported(f"its mode {mode} / {ctm}" + (f" / {near}" if near else "") + " has no NNAPI form")
     if ctm == "pytorch_half_pixel" and min(ys[2:]) == 1:
         c.unsupported("pytorch_half_pixel with an output size of 1 has no NNAPI form")
+    scales = c.const(n.inp(2))
+    if scales is not None and scales.size and any(float(o) != float(i) * float(k) for i, o, k in
+                                                  zip(xs, ys, scales.reshape(-1))):
+        c.unsupported("its scales do not give the output size exactly (NNAPI maps coordinates by the size "
+                      "ratio, ONNX by the scales)")
     align, half = _RESIZE_MODES[key]
     nn = "RESIZE_BILINEAR" if mode == "linear" else "RESIZE_NEAREST_NEIGHBOR"
     c.emit(nn, [c.get(x, True), c.i32(ys[3]), c.i32(ys[2]), c.boolean(False), c.boolean(align),

@@ -168,8 +168,9 @@ def _clip(c, n):
     if not steps:
         c.emit("RESHAPE", [cur, c.i32_tensor(_dims(c, x, nhwc))], [c.out(y, nhwc)])
         return
+    ty, scale, zp = c.nn_type(x)
     for k, (op, v) in enumerate(steps):
-        bound = c.b.add_constant(ELEM_TYPES[c.elem(x)], np.asarray(v).reshape(1), (1,))
+        bound = c.b.add_constant(ty, np.asarray(v).reshape(1), (1,), scale=scale, zero_point=zp)
         dst = c.out(y, nhwc) if k == len(steps) - 1 else c._add(x, nhwc)
         c.emit(op, [cur, bound], [dst])
         cur = dst
@@ -460,6 +461,8 @@ def _reduce(nn: str):
         nhwc = _pick_layout(c, [x]) and keep
         if nhwc:
             axes = sorted(TO_NHWC.index(a) for a in axes)
+        if c.elem(x) == TensorProto.BOOL:
+            nn = {"REDUCE_MAX": "REDUCE_ANY", "REDUCE_MIN": "REDUCE_ALL"}.get(nn, nn)
         ins = [c.get(x, nhwc), c.i32_tensor(axes), c.i32(int(keep)) if nn == "MEAN" else c.boolean(keep)]
         if not keep and len(axes) == r:
             mid = c.fresh(y, (1,) * r, c.elem(y))
@@ -474,7 +477,9 @@ def _reduce(nn: str):
 for _name, _nn in (("ReduceMean", "MEAN"), ("ReduceMax", "REDUCE_MAX"), ("ReduceMin", "REDUCE_MIN"),
                    ("ReduceSum", "REDUCE_SUM"), ("ReduceProd", "REDUCE_PROD")):
     maps(_name, (_nn, "RESHAPE"), "axes (attribute, or input from opset 18) -> TENSOR_INT32, keepdims -> "
-         + ("INT32" if _nn == "MEAN" else "BOOL") + "; empty axes: all (or the input with "
+         + ("INT32" if _nn == "MEAN" else "BOOL") + ("; bool input: REDUCE_ANY" if _nn == "REDUCE_MAX" else
+                                                      "; bool input: REDUCE_ALL" if _nn == "REDUCE_MIN" else "")
+         + "; empty axes: all (or the input with "
          "noop_with_empty_axes); a full reduction without keepdims comes out [1]")(_reduce(_nn))
 
 
