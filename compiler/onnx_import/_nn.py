@@ -411,7 +411,7 @@ def _fc(c: ImportContext, a: str, w_nk, bias: int, y: str, fuse: int, quant_w: t
     if quant_w is not None and quant_w[1].per_channel:
         v, q = quant_w
         filt = c.filter_const(v.reshape(units, 1, 1, k), Quant(q.scale, q.zero_point, 0, q.elem), 0)
-        a4 = c.fresh(a, (m, 1, 1, k), c.elem(a), c.quant.get(a))
+        a4 = c.fresh(a, (m, k, 1, 1), c.elem(a), c.quant.get(a))  # ONNX layout; held NHWC
         c.emit("RESHAPE", [c.get(a), c.i32_tensor([m, 1, 1, k])], [c.out(a4, True)])
         y4 = c.fresh(y, (m, units, 1, 1), c.elem(y), c.quant.get(y))
         c.emit("CONV_2D", [c.get(a4, True), filt, bias, *[c.i32(0)] * 4, c.i32(1), c.i32(1), c.i32(fuse)],
