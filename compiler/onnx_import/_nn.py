@@ -627,9 +627,9 @@ def _resize(c, n):
         key = ("nearest", "half_pixel", "round_prefer_ceil")  # no ties for integer upscales: (o + 0.5) / k
     if key not in _RESIZE_MODES or n.attr("antialias", 0) or n.attr("exclude_outside", 0):
         c.unsupported(f"its mode {mode} / {ctm}" + (f" / {near}" if near else "") + " has no NNAPI form")
-    if ctm == "pytorch_half_pixel" and min(ys[2:]) == 1:
-        c.unsupported("pytorch_half_pixel with an output size of 1 has no NNAPI form")
-    scales = c.const(n.inp(2))
+    if ctm in ("pytorch_half_pixel", "align_corners") and min(ys[2:]) == 1:
+        c.unsupported(f"{ctm} with an output size of 1 has no NNAPI form")
+    scales = c.need_const(n.inp(2), "scales") if n.inp(2) else None
     if scales is not None and scales.size and any(float(o) != float(i) * float(k) for i, o, k in
                                                   zip(xs, ys, scales.reshape(-1))):
         c.unsupported("its scales do not give the output size exactly (NNAPI maps coordinates by the size "

@@ -428,7 +428,7 @@ def _pad(c, n):
     if np.any(pads < 0):
         c.unsupported("it has negative pads (cropping)")
     pairs = np.stack([pads[:r], pads[r:]], axis=1)
-    value = c.const(n.inp(2))
+    value = c.need_const(n.inp(2), "constant_value") if n.inp(2) else None
     value = 0.0 if value is None or value.size == 0 else value.reshape(-1)[0]
     nhwc = _pick_layout(c, [x])
     if nhwc:
@@ -443,10 +443,13 @@ def _pad(c, n):
 
 
 # ----------------------------------------------------------------------------------- reductions
-def _reduce(nn: str):
+def _reduce(nn_of_float: str):
     def convert(c, n):
+        nn = nn_of_float
         x, y = n.inputs[0], n.outputs[0]
         r = c.rank(x)
+        if nn in ("REDUCE_MAX", "REDUCE_MIN") and not all(c.shape(x)):
+            c.unsupported("its input is empty or of unknown size (ONNX gives -inf / inf for an empty max / min)")
         if n.inp(1):
             axes = c.need_const(n.inp(1), "axes")
         else:
