@@ -13,8 +13,8 @@ OPSET = 17
 
 def make_model(nodes, inputs: dict, outputs: dict, inits: dict | None = None, opset: int = OPSET,
                ms: bool = False) -> bytes:
-    """A serialized model: ``inputs`` / ``outputs`` map names to (elem type, shape), ``inits``
-    names to arrays."""
+    """A serialized model: ``inputs`` / ``outputs`` map names to (elem type, shape; None for an
+    output: from shape inference), ``inits`` names to arrays."""
     g = helper.make_graph(
         nodes, "g", [helper.make_tensor_value_info(k, t, s) for k, (t, s) in inputs.items()],
         [helper.make_tensor_value_info(k, t, s) for k, (t, s) in outputs.items()],
@@ -22,6 +22,13 @@ def make_model(nodes, inputs: dict, outputs: dict, inits: dict | None = None, op
     ops = [helper.make_opsetid("", opset)] + ([helper.make_opsetid("com.microsoft", 1)] if ms else [])
     m = helper.make_model(g, opset_imports=ops)
     m.ir_version = 8
+    if any(s is None for _, s in outputs.values()):  # take the unknown output shapes from inference
+        inferred = onnx.shape_inference.infer_shapes(m)
+        known = {vi.name: vi for vi in [*inferred.graph.value_info, *inferred.graph.output]
+                 if vi.type.tensor_type.HasField("shape")}
+        for o in m.graph.output:
+            if not o.type.tensor_type.HasField("shape") and o.name in known:
+                o.type.CopyFrom(known[o.name].type)
     return m.SerializeToString()
 
 
