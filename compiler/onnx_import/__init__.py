@@ -159,8 +159,6 @@ def import_onnx_bytes(data: bytes, name: str = "model", where: str = "<bytes>") 
     model = _parse(data, where)
     g = model.graph
     ctx = ImportContext(name, where)
-    if any(n.op_type in ("If", "Loop", "Scan") for n in g.node):
-        pass  # reported as unmapped below
     try:
         for t in g.initializer:
             ctx.consts[t.name] = numpy_helper.to_array(t)
@@ -199,24 +197,23 @@ def import_onnx_bytes(data: bytes, name: str = "model", where: str = "<bytes>") 
             continue
         ctx.node = n
         OP_TABLE[n.op].convert(ctx, n)
-    out_ops = [_output_operand(ctx, o.name, in_ops, k) for k, o in enumerate(g.output)]
+    out_ops: list[int] = []
+    for o in g.output:
+        out_ops.append(_output_operand(ctx, o.name, in_ops + out_ops))
     ctx.b.identify_inputs_and_outputs(in_ops, out_ops)
     return ctx.b.finish()
 
 
-def _output_operand(ctx: ImportContext, name: str, in_ops: list, k: int) -> int:
+def _output_operand(ctx: ImportContext, name: str, taken: list) -> int:
     """The operand of graph output ``name`` in ONNX layout; a graph input, a constant or an operand
-    already output gets a RESHAPE copy (an NNAPI output must be produced by an operation)."""
+    already output (``taken``) gets a RESHAPE copy (an NNAPI output must be produced by an operation)."""
     ctx.node = Node(-1, "output", "", [name], [], {})
     idx = ctx.get(name)
     o = ctx.b._graph.operands[idx]
-    taken = idx in in_ops or o.lifetime is not OperandLifetime.TEMPORARY_VARIABLE or \
-        idx in ctx.b._graph.output_indexes or idx in getattr(ctx, "_outs", ())
-    if taken:
+    if idx in taken or o.lifetime is not OperandLifetime.TEMPORARY_VARIABLE:
         copy = ctx.b.add_operand(o.type, o.dimensions, o.scale, o.zero_point, o.channel_quant, name=name)
         ctx.emit("RESHAPE", [idx, ctx.i32_tensor(o.dimensions or (1,))], [copy])
         idx = copy
-    ctx._outs = (*getattr(ctx, "_outs", ()), idx)
     return idx
 
 

@@ -9,7 +9,6 @@ from onnx import TensorProto
 
 from ...model import OperandType
 from ._context import (
-    ELEM_TYPES,
     FIXED_POINT_REQUANT,
     FLOAT_ELEMS,
     Q8_ELEMS,

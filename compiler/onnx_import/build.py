@@ -95,7 +95,7 @@ def qdq_cnn(seed: int = 0, per_channel: bool = True, elem=TensorProto.INT8) -> b
     rng = np.random.default_rng(seed)
     b = QDQ(elem)
     zp = 0 if elem == TensorProto.INT8 else 128
-    sx, s1, s2, s3, s4, s5, s6 = 1 / 64, 0.03, 0.04, 0.05, 0.03, 0.02, 0.05
+    sx, s1, s2, s3, s4, s5 = 1 / 64, 0.03, 0.04, 0.05, 0.03, 0.02
     x = b.qdq("x", sx, zp - 3)
     w1 = rng.normal(0, 0.4, (8, 3, 3, 3)).astype(np.float32)
     wd1 = b.weight(w1, per_channel)
@@ -117,7 +117,6 @@ def qdq_cnn(seed: int = 0, per_channel: bool = True, elem=TensorProto.INT8) -> b
     fc = b.qdq(b.node("Gemm", [flat, wdf, b.bias(rng.normal(0, 0.1, 10), s4, b.scales_of(wdf))], transB=1),
                s5, zp + 1)
     b.nodes.append(helper.make_node("Identity", [fc], ["y"]))
-    del s6
     return make_model(b.nodes, {"x": (TensorProto.FLOAT, [1, 3, 12, 12])}, {"y": (TensorProto.FLOAT, [1, 10])},
                       b.inits, opset=17)
 

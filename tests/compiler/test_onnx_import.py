@@ -10,11 +10,11 @@ import onnxruntime as ort
 import pytest
 from nnaccel.compiler.onnx_import import import_onnx_bytes, load_onnx
 from nnaccel.compiler.onnx_import.build import make_model, qdq_cnn
+from nnaccel.firmware.runtime import run_on_backend
 from onnx import TensorProto, helper
 
 from nnaccel.cli import main as cli_main
 from nnaccel.errors import InputError, NotImplementedOpError
-from nnaccel.firmware.runtime import run_on_backend
 from nnaccel.formats import load_model
 from nnaccel.golden.interpreter import run_model
 
