@@ -109,8 +109,8 @@ def _weights(c: ImportContext, w: str) -> tuple[np.ndarray, Quant]:
     dw = c.dq_weight(w)
     if dw is not None:
         return dw
-    v = c.const(w)
-    if v is None or w not in c.quant:
+    v = c.need_const(w, "weights")
+    if w not in c.quant:
         c.unsupported(f"its weights {w!r} are not a quantized constant")
     return v, c.quant[w]
 
@@ -213,6 +213,11 @@ def _qlinear_conv(c, n):
 def _conv_integer(c, n):
     _need_quant_params(c, n)
     x, w = n.inputs[0], n.inputs[1]
+    xz = c.const(n.inp(2))
+    padded = any(n.attr("pads", [0])) or n.attr("auto_pad", "NOTSET") not in ("NOTSET", "VALID")
+    if xz is not None and np.any(xz != 0) and padded:
+        c.unsupported("padding with a non-zero x_zero_point is not mapped (the ONNX reference pads x with 0, "
+                      "not with the zero point)")
     wv = c.need_const(w, "weights").astype(np.float64)
     wz = c.const(n.inp(3))
     if wz is not None:
@@ -223,7 +228,7 @@ def _conv_integer(c, n):
     c.dq[fx] = x
     fy = c.fresh(n.outputs[0], c.shape(n.outputs[0]), TensorProto.FLOAT)
     emit_conv(c, n, fx, fw, "", fy, 0, False)
-    c.emit("CAST", [c.get(fy, True)], [c.out(n.outputs[0], True)])
+    c.emit("CAST", [c.get(fy)], [c.out(n.outputs[0])])  # ONNX layout: NNAPI TRANSPOSE has no int32
 
 
 @maps("ConvTranspose", "TRANSPOSE_CONV_2D",
@@ -571,6 +576,10 @@ def _matmul(c, n):
 def _qlinear_matmul(c, n):
     _need_quant_params(c, n)
     a, b, y = n.inputs[0], n.inputs[3], n.outputs[0]
+    if c.elem(b) == TensorProto.UINT8:
+        c.need_const(b, "uint8 B (NNAPI BATCH_MATMUL has no uint8 form)")
+        if len(c.shape(b)) != 2:
+            c.unsupported("its uint8 B is not 2-D (NNAPI BATCH_MATMUL has no uint8 form)")
     if c.const(b) is not None:
         _matmul_core(c, n, a, b, y, True)
         return

@@ -55,7 +55,7 @@ def _reason(e: Exception) -> str:
     elif msg.startswith("The ONNX model") and ": " in msg:
         msg = msg.split(": ", 1)[1]
     msg = re.sub(r"'[^' ]*'", "X", msg)
-    msg = re.sub(r"-?\d+(\.\d+)?(e-?\d+)?", "N", msg)
+    msg = re.sub(r"(?<![\w.-])-?\d+(\.\d+)?(e-?\d+)?(?![\w-])", "N", msg)
     return msg.rstrip(".")[:160]
 
 
