@@ -143,14 +143,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     r = sub.add_parser("run", help="run a model or package on the golden model, ISA simulator or RTL",
-                       description="Run a model (.json / .json.gz / .tflite) or a compiled package and print "
+                       description="Run a model (.json / .json.gz / .tflite / .onnx) or a compiled package and print "
                                    "its outputs. golden runs the NumPy golden model; isa and rtl compile a "
                                    "model on the fly (or take a package) and run its accelerator segments "
                                    "on the ISA simulator or the Verilator RTL, the other operations on the "
                                    "host. Without --inputs the model's stored inputs are used, or "
                                    "deterministic random data where it has none (a package stores none), "
                                    "which a note on stderr says.")
-    r.add_argument("model", help="model file (.json, .json.gz, .tflite; one model or a list) or package")
+    r.add_argument("model", help="model file (.json, .json.gz, .tflite, .onnx; one model or a list) or package")
     r.add_argument("--name", help="pick the model of this name from a file holding several")
     r.add_argument("--inputs", metavar="FILE.npz", help="input arrays named input0, input1, ...")
     r.add_argument("--outputs", metavar="FILE.npz", help="write outputs as output0, output1, ...")

@@ -195,7 +195,7 @@ def register(sub) -> None:
     c = sub.add_parser("compile", help="compile a model to an accelerator program package",
                        description="Partition a model between the accelerator and the host, lower, tile "
                                    "and schedule the accelerator operations, and write a program package.")
-    c.add_argument("model", help="model file (.json, .json.gz or .tflite)")
+    c.add_argument("model", help="model file (.json, .json.gz, .tflite or .onnx)")
     c.add_argument("-o", "--output", required=True, metavar="PKG", help="package file to write")
     c.add_argument("--name", help="pick the model of this name from a file holding several")
     _config_arg(c, DEFAULT_CONFIG)

@@ -1,8 +1,9 @@
-"""``nnaccel import``: converts a ``.tflite`` model into an nnaccel model file (JSON / .json.gz).
+"""``nnaccel import``: converts a ``.tflite`` or ``.onnx`` model into an nnaccel model file (JSON /
+.json.gz).
 
-The model's inputs and outputs keep the TFLite subgraph's order, so the ``input0 ...`` /
-``output0 ...`` arrays of ``nnaccel run --inputs/--outputs`` name the same tensors for the
-``.tflite`` file and the imported model.
+The model's inputs and outputs keep the TFLite subgraph's (the ONNX graph's) order, so the
+``input0 ...`` / ``output0 ...`` arrays of ``nnaccel run --inputs/--outputs`` name the same tensors
+for the source file and the imported model.
 """
 
 from __future__ import annotations
@@ -13,19 +14,20 @@ from .errors import InputError
 
 
 def cmd_import(args) -> int:
-    from .compiler.tflite_import import load_tflite
+    from .cli_models import load_cli_model
     from .formats import save_models
     from .validate import validate_model
 
     src = Path(args.model)
     if not src.exists():
         raise InputError(f"The model file {src} does not exist.")
-    if src.suffix != ".tflite":
-        raise InputError(f"The model file {src} is not a .tflite file; import reads TFLite flatbuffers.")
+    if src.suffix not in (".tflite", ".onnx"):
+        raise InputError(f"The model file {src} is not a .tflite or .onnx file; import reads TFLite "
+                         f"flatbuffers and ONNX models.")
     out = Path(args.output) if args.output else src.with_suffix(".json.gz")
     if not (out.name.endswith(".json") or out.name.endswith(".json.gz")):
         raise InputError(f"The output file {out} must end in .json or .json.gz.")
-    model = load_tflite(src, batch=args.batch)
+    model = load_cli_model(str(src), None, batch=args.batch)
     validate_model(model)
     try:
         save_models([model], out)
@@ -40,12 +42,13 @@ def cmd_import(args) -> int:
 def register(subparsers) -> None:
     from .cli_models import add_batch_arg
     p = subparsers.add_parser(
-        "import", help="convert a .tflite model into an nnaccel model file",
-        description="Import a TFLite flatbuffer (.tflite) as an NNAPI model, validate it and write it as "
-                    "JSON (.json or .json.gz). Exit 3 names every TFLite operator without a mapping. "
-                    "Dimensions that the model's shape_signature marks dynamic (-1) take the sizes of its "
-                    "static shape (a Keras export: batch 1), or --batch N for the batch.")
-    p.add_argument("model", help="the .tflite file")
+        "import", help="convert a .tflite or .onnx model into an nnaccel model file",
+        description="Import a TFLite flatbuffer (.tflite) or an ONNX model (.onnx, opset 13 or newer) as an "
+                    "NNAPI model, validate it and write it as JSON (.json or .json.gz). Exit 3 names every "
+                    "operator without a mapping (with its count), exit 2 a malformed file. Dimensions that a "
+                    "TFLite model's shape_signature marks dynamic (-1) take the sizes of its static shape (a "
+                    "Keras export: batch 1), or --batch N for the batch.")
+    p.add_argument("model", help="the .tflite or .onnx file")
     p.add_argument("-o", "--output", metavar="FILE.json.gz",
                    help="where to write the model (default: beside the input, .json.gz)")
     add_batch_arg(p)

@@ -11,8 +11,8 @@ from .errors import InputError
 
 
 def load_cli_model(path: str, name: str | None, batch: int | None = None, input_shapes: list | None = None):
-    """Loads a model for ``run`` / ``info`` / ``compile``: a model JSON file, or a ``.tflite`` file
-    (imported; ``batch`` and ``input_shapes`` size its dynamic dimensions, see ``load_tflite``)."""
+    """Loads a model for ``run`` / ``info`` / ``compile`` / ``import``: a model JSON file, or a
+    ``.tflite`` / ``.onnx`` file (imported; ``batch`` and ``input_shapes`` size its dynamic dimensions, see ``load_tflite``)."""
     from .formats import load_model
     p = Path(path)
     if not p.exists():
@@ -20,6 +20,12 @@ def load_cli_model(path: str, name: str | None, batch: int | None = None, input_
     if p.suffix == ".tflite":
         from .compiler.tflite_import import load_tflite
         return load_tflite(p, batch=batch, input_shapes=input_shapes)
+    if p.suffix == ".onnx":
+        if batch is not None or input_shapes is not None:
+            raise InputError(f"--batch and input shapes apply to .tflite models; {path} is an ONNX model, whose "
+                             f"shapes are as stored.")
+        from .compiler.onnx_import import load_onnx
+        return load_onnx(p)
     if batch is not None:
         raise InputError(f"--batch applies to .tflite models, whose shape_signature marks a dynamic batch; "
                          f"{path} is an NNAPI model file, whose shapes are as stored.")

@@ -362,7 +362,7 @@ def test_cli_import_default_output_and_errors(tmp_path, capsys):
     assert cli_main(["import", str(tmp_path / "none.tflite")]) == 2
     assert "does not exist" in capsys.readouterr().err
     assert cli_main(["import", str(tmp_path / "two.json.gz")]) == 2
-    assert "is not a .tflite file" in capsys.readouterr().err
+    assert "is not a .tflite or .onnx file" in capsys.readouterr().err
     assert cli_main(["import", str(src), "-o", str(tmp_path / "x.npz")]) == 2
     assert "must end in .json or .json.gz" in capsys.readouterr().err
 

@@ -1,0 +1,808 @@
+"""ONNX -> NNAPI converters: convolutions, pools, Gemm / MatMul, Resize, QuantizeLinear /
+DequantizeLinear and the QOperator ops.
+
+Spatial ops read their input and write their output in NHWC (see the package docstring); a
+quantized form is emitted when the inputs are 8-bit (QDQ or QOperator) and a plain float form
+otherwise."""
+
+from __future__ import annotations
+
+import numpy as np
+from onnx import TensorProto
+
+from ...model import OperandType
+from ._context import (
+    FIXED_POINT_LOGISTIC,
+    FIXED_POINT_REQUANT,
+    MS_DOMAIN,
+    Q8_ELEMS,
+    ROUND_HALF_AWAY,
+    TO_NHWC,
+    ImportContext,
+    Node,
+    Quant,
+    _pick_layout,
+    maps,
+)
+from ._ops import _emit_quant_binary
+
+T = OperandType
+DEPTHWISE_PERM = (1, 2, 3, 0)   # [C*M, 1, kh, kw] -> [1, kh, kw, C*M]
+
+
+# ------------------------------------------------------------------------------------ geometry
+def _window(c: ImportContext, n: Node, x: str, y: str, kernel) -> tuple:
+    """Explicit NNAPI padding (left, right, top, bottom), strides (w, h) and dilations (w, h) of a
+    2-D window op; auto_pad and ceil_mode are resolved against the inferred output size."""
+    xs, ys = c.shape(x), c.shape(y)
+    if len(xs) != 4:
+        c.unsupported(f"its input is {len(xs)}-D (only 2-D windows over NCHW are mapped)")
+    sh, sw = n.attr("strides", [1, 1])
+    dh, dw = n.attr("dilations", [1, 1])
+    kh, kw = kernel
+    auto = n.attr("auto_pad", "NOTSET")
+    pads = list(n.attr("pads", [0, 0, 0, 0]))
+    ins, outs = xs[2:], ys[2:]
+    if not all(ins) or not all(outs):
+        c.unsupported("its spatial sizes are not known")
+    if auto in ("SAME_UPPER", "SAME_LOWER"):
+        for a, (i, s, k, d) in enumerate(zip(ins, (sh, sw), (kh, kw), (dh, dw))):
+            total = max((-(-i // s) - 1) * s + (k - 1) * d + 1 - i, 0)
+            small = total // 2
+            pads[a], pads[a + 2] = (small, total - small) if auto == "SAME_UPPER" else (total - small, small)
+    elif auto == "VALID":
+        pads = [0, 0, 0, 0]
+    for a, (i, o, s, k, d) in enumerate(zip(ins, outs, (sh, sw), (kh, kw), (dh, dw))):
+        extra = (o - 1) * s + (k - 1) * d + 1 - (i + pads[a] + pads[a + 2])
+        if extra > 0:  # ceil_mode: windows reaching past the end
+            pads[a + 2] += extra
+    pt, pl, pb, pr = pads
+    return (pl, pr, pt, pb), (sw, sh), (dw, dh)
+
+
+def _pads_ops(c, pads, strides):
+    return [c.i32(p) for p in pads] + [c.i32(s) for s in strides]
+
+
+# ------------------------------------------------------------------------------------ filters
+def _filter(c: ImportContext, w: str, x_elem: int, perm, channel_dim: int, quant: bool):
+    """The NNAPI filter operand of ONNX weights ``w`` permuted by ``perm``.
+
+    Float: the constant (or a TRANSPOSE of the weight input). Quantized: the 8-bit constant behind
+    the weights' DQ (or the QLinearConv weights); int8 weights for a uint8 input are shifted to
+    uint8 (or made per-channel symmetric when their zero point is 0)."""
+    if not quant:
+        v = c.const(w)
+        if v is not None:
+            return c.b.add_constant(_float_type(c, w), np.transpose(v, perm), np.transpose(v, perm).shape)
+        src = c.get(w)
+        shape = tuple(c.shape(w)[p] for p in perm)
+        dst = c.b.add_operand(_float_type(c, w), shape)
+        c.emit("TRANSPOSE", [src, c.i32_tensor(perm)], [dst])
+        return dst
+    v, q = _weights(c, w)
+    v, q = effective_weights(np.transpose(v, perm), q, x_elem, channel_dim)
+    return c.filter_const(v, q, channel_dim)
+
+
+def effective_weights(v: np.ndarray, q: Quant, x_elem: int, channel_dim: int) -> tuple[np.ndarray, Quant]:
+    """8-bit weights as NNAPI takes them with an ``x_elem`` input: per-channel stays per-channel;
+    int8 with zero point 0 under a uint8 input becomes per-channel symmetric (one repeated scale);
+    otherwise the weights are shifted by 128 to the input's signedness."""
+    if q.per_channel or (x_elem == TensorProto.UINT8 and v.dtype == np.int8 and q.z == 0):
+        scales = np.broadcast_to(q.scale.reshape(-1), (v.shape[channel_dim],))
+        return v.astype(np.int8), Quant(np.asarray(scales, np.float64), np.zeros(scales.size, np.int64),
+                                        channel_dim, TensorProto.INT8)
+    if x_elem == TensorProto.UINT8 and v.dtype == np.int8:
+        return (v.astype(np.int16) + 128).astype(np.uint8), Quant(q.scale, q.zero_point + 128, None, x_elem)
+    if x_elem == TensorProto.INT8 and v.dtype == np.uint8:
+        return (v.astype(np.int16) - 128).astype(np.int8), Quant(q.scale, q.zero_point - 128, None, x_elem)
+    return v, q
+
+
+def _float_type(c, name):
+    return T.TENSOR_FLOAT16 if c.elem(name) == TensorProto.FLOAT16 else T.TENSOR_FLOAT32
+
+
+def _weights(c: ImportContext, w: str) -> tuple[np.ndarray, Quant]:
+    """Quantized constant weights: behind a DQ (QDQ) or the tensor itself (QOperator)."""
+    dw = c.dq_weight(w)
+    if dw is not None:
+        return dw
+    v = c.need_const(w, "weights")
+    if w not in c.quant:
+        c.unsupported(f"its weights {w!r} are not a quantized constant")
+    return v, c.quant[w]
+
+
+def _w_scales(c, w: str, units: int) -> np.ndarray:
+    return np.broadcast_to(_weights(c, w)[1].scale.reshape(-1), (units,)).astype(np.float64)
+
+
+def _bias(c: ImportContext, b: str, units: int, x: str | None = None, w: str | None = None,
+          like: str = "") -> int:
+    """The NNAPI bias: float as given (zeros when omitted), or for a quantized op TENSOR_INT32 in
+    units of ``s_x * s_w`` (scale ``s_x * s_w`` per tensor, 0 per channel as NNAPI requires)."""
+    if x is None:
+        if b:
+            return c.get(b)
+        return c.b.add_constant(_float_type(c, like), np.zeros(units), (units,))
+    sx = c.qof(x).s
+    sw = _w_scales(c, w, units)
+    wv, wq = _weights(c, w)
+    per_channel = wq.per_channel or (c.elem(x) == TensorProto.UINT8 and wv.dtype == np.int8 and wq.z == 0)
+    values = np.zeros(units, np.int64)
+    if b:
+        dq = c.dq_weight(b)
+        if dq is not None:  # QDQ: int32 behind a DQ with its own scale(s)
+            bv, bq = dq
+            real = bv.astype(np.float64).reshape(-1) * np.broadcast_to(bq.scale.reshape(-1), (units,))
+            values = np.round(real / (sx * sw)).astype(np.int64)
+            if np.allclose(np.broadcast_to(bq.scale.reshape(-1), (units,)), sx * sw, rtol=1e-6, atol=0):
+                values = bv.astype(np.int64).reshape(-1)
+        else:
+            v = c.const(b)
+            if v is None:
+                c.unsupported(f"its bias {b!r} is not a constant")
+            if v.dtype.kind == "f":
+                values = np.round(v.astype(np.float64).reshape(-1) / (sx * sw)).astype(np.int64)
+            else:
+                values = v.astype(np.int64).reshape(-1)
+    scale = 0.0 if per_channel else sx * float(sw[0])
+    return c.b.add_constant(T.TENSOR_INT32, c.int32(values, b), (units,), scale=scale)
+
+
+# --------------------------------------------------------------------------------- convolutions
+def emit_conv(c: ImportContext, n: Node, x: str, w: str, b: str, y: str, fuse: int, quant: bool) -> None:
+    """CONV_2D / DEPTHWISE_CONV_2D / GROUPED_CONV_2D of NHWC ``x`` into NHWC ``y``."""
+    o, ig, kh, kw = c.shape(w)
+    group = n.attr("group", 1)
+    cin = ig * group
+    pads, strides, dil = _window(c, n, x, y, n.attr("kernel_shape", [kh, kw]))
+    xin = c.get(x, True)
+    xe = c.elem(x)
+    bias = _bias(c, b, o, x, w) if quant else _bias(c, b, o, like=x)
+    tail = [c.boolean(False)] + ([c.i32(dil[0]), c.i32(dil[1])] if dil != (1, 1) else [])
+    if group == 1:
+        f = _filter(c, w, xe, TO_NHWC, 0, quant)
+        c.emit("CONV_2D", [xin, f, bias, *_pads_ops(c, pads, strides), c.i32(fuse), *tail], [c.out(y, True)])
+    elif group == cin and ig == 1:
+        f = _filter(c, w, xe, DEPTHWISE_PERM, 3, quant)
+        c.emit("DEPTHWISE_CONV_2D", [xin, f, bias, *_pads_ops(c, pads, strides), c.i32(o // cin), c.i32(fuse),
+                                     *tail], [c.out(y, True)])
+    else:
+        if dil != (1, 1):
+            c.unsupported("it is a grouped convolution with dilations (NNAPI GROUPED_CONV_2D has none)")
+        f = _filter(c, w, xe, TO_NHWC, 0, quant)
+        c.emit("GROUPED_CONV_2D", [xin, f, bias, *_pads_ops(c, pads, strides), c.i32(group), c.i32(fuse),
+                                   c.boolean(False)], [c.out(y, True)])
+
+
+@maps("Conv", ("CONV_2D", "DEPTHWISE_CONV_2D", "GROUPED_CONV_2D", "TRANSPOSE"),
+      "2-D, NHWC: group 1 -> CONV_2D (filter OIHW -> OHWI), group = channels -> DEPTHWISE_CONV_2D (filter "
+      "-> [1, kh, kw, C*M]), else GROUPED_CONV_2D; pads / auto_pad -> explicit padding, dilations; a weight "
+      "input (not constant) is TRANSPOSEd; QDQ: DQ input + DQ int8 weights (per-tensor or per-channel, "
+      "axis 0) + DQ int32 bias + a QuantizeLinear output -> the quantized op, a following Relu / Clip fused",
+      quant_tolerance=1, difference=FIXED_POINT_REQUANT)
+def _conv(c, n):
+    x, w, b = n.inputs[0], n.inputs[1], n.inp(2)
+    if len(c.shape(w)) != 4:
+        c.unsupported(f"it is a {len(c.shape(w)) - 2}-D convolution (only 2-D is mapped)")
+    src = c.dq_source(x)
+    if src is not None and c.dq_weight(w) is not None and (not b or c.dq_weight(b) is not None
+                                                           or c.const(b) is not None):
+        target = c.q_output(n)
+        if target is not None:
+            emit_conv(c, n, src, w, b, target[0], target[1], True)
+            return
+    emit_conv(c, n, x, w, b, n.outputs[0], 0, False)
+
+
+@maps("QLinearConv", ("CONV_2D", "DEPTHWISE_CONV_2D", "GROUPED_CONV_2D"),
+      "as Conv, quantized: x / w / y scales and zero points from the inputs, int32 bias in units of "
+      "s_x * s_w", quant_tolerance=1, difference=FIXED_POINT_REQUANT)
+def _qlinear_conv(c, n):
+    _need_quant_params(c, n)
+    emit_conv(c, n, n.inputs[0], n.inputs[3], n.inp(8), n.outputs[0], 0, True)
+
+
+@maps("ConvInteger", ("DEQUANTIZE", "CONV_2D", "CAST"),
+      "x -> float32 by DEQUANTIZE (scale 1, the zero point), weights - w_zero_point as float32, float "
+      "CONV_2D, CAST to int32: exact while every partial sum stays below 2^24",
+      conformance="")
+def _conv_integer(c, n):
+    _need_quant_params(c, n)
+    x, w = n.inputs[0], n.inputs[1]
+    xz = c.const(n.inp(2))
+    padded = any(n.attr("pads", [0])) or n.attr("auto_pad", "NOTSET") not in ("NOTSET", "VALID")
+    if xz is not None and np.any(xz != 0) and padded:
+        c.unsupported("padding with a non-zero x_zero_point is not mapped (the ONNX reference pads x with 0, "
+                      "not with the zero point)")
+    wv = c.need_const(w, "weights").astype(np.float64)
+    wz = c.const(n.inp(3))
+    if wz is not None:
+        wv = wv - wz.astype(np.float64).reshape((-1,) + (1,) * (wv.ndim - 1))
+    fw = c.fresh(w, wv.shape, TensorProto.FLOAT)
+    c.consts[fw] = wv.astype(np.float32)
+    fx = c.fresh(x, c.shape(x), TensorProto.FLOAT)
+    c.dq[fx] = x
+    fy = c.fresh(n.outputs[0], c.shape(n.outputs[0]), TensorProto.FLOAT)
+    emit_conv(c, n, fx, fw, "", fy, 0, False)
+    c.emit("CAST", [c.get(fy)], [c.out(n.outputs[0])])  # ONNX layout: NNAPI TRANSPOSE has no int32
+
+
+@maps("ConvTranspose", "TRANSPOSE_CONV_2D",
+      "2-D, group 1, NHWC: filter [C_in, C_out, kh, kw] -> [C_out, kh, kw, C_in]; pads, output_padding "
+      "(taken off the end padding), output_shape / auto_pad -> explicit padding; no dilations")
+def _conv_transpose(c, n):
+    x, w, b, y = n.inputs[0], n.inputs[1], n.inp(2), n.outputs[0]
+    ws = c.shape(w)
+    if len(ws) != 4 or n.attr("group", 1) != 1:
+        c.unsupported("only 2-D ungrouped transposed convolutions are mapped")
+    if any(d != 1 for d in n.attr("dilations", [1, 1])):
+        c.unsupported("it has dilations (NNAPI TRANSPOSE_CONV_2D has none)")
+    kh, kw = ws[2:]
+    sh, sw = n.attr("strides", [1, 1])
+    ins, outs = c.shape(x)[2:], c.shape(y)[2:]
+    pads = []
+    for i, o, s, k in zip(ins, outs, (sh, sw), (kh, kw)):
+        pads.append(s * (i - 1) + k - o)  # the padding NNAPI's output size formula needs
+    explicit = n.attr("pads")
+    auto = n.attr("auto_pad", "NOTSET")
+    pt_pb = []
+    for a, total in enumerate(pads):
+        if explicit and auto == "NOTSET":
+            begin = explicit[a]
+        elif auto == "SAME_UPPER":
+            begin = total // 2
+        else:
+            begin = total - total // 2
+        end = total - begin
+        if end < 0 or begin < 0:
+            c.unsupported("its output_padding exceeds the end padding (NNAPI pads cannot be negative)")
+        pt_pb.append((begin, end))
+    (pt, pb), (pl, pr) = pt_pb
+    f = _filter(c, w, c.elem(x), (1, 2, 3, 0), 0, False)
+    bias = _bias(c, b, ws[1], like=x)
+    c.emit("TRANSPOSE_CONV_2D", [c.get(x, True), f, bias, *_pads_ops(c, (pl, pr, pt, pb), (sw, sh)), c.i32(0),
+                                 c.boolean(False)], [c.out(y, True)])
+
+
+# -------------------------------------------------------------------------------------- pools
+def _pool_geometry(c, n, x, y, kernel):
+    if any(d != 1 for d in n.attr("dilations", [1, 1])):
+        c.unsupported("it has dilations (NNAPI pools have none)")
+    return _window(c, n, x, y, kernel)
+
+
+def emit_pool(c: ImportContext, n: Node, nn: str, x: str, y: str, kernel, fuse: int = 0) -> None:
+    pads, strides, _ = _pool_geometry(c, n, x, y, kernel)
+    xin = c.get(x, True)
+    if nn == "AVERAGE_POOL_2D" and n.attr("count_include_pad", 0) and any(pads):
+        if any(p for p in (n.attr("ceil_mode", 0),)):
+            c.unsupported("it counts padding with ceil_mode (no NNAPI form)")
+        pl, pr, pt, pb = pads
+        padded = c.b.add_operand(*_nn_type_tuple(c, x), _padded_nhwc(c, x, pads))
+        pairs = np.array([[0, 0], [pt, pb], [pl, pr], [0, 0]], np.int32)
+        c.emit("PAD", [xin, c.b.add_constant(T.TENSOR_INT32, pairs, pairs.shape)], [padded])
+        xin, pads = padded, (0, 0, 0, 0)
+    c.emit(nn, [xin, *_pads_ops(c, pads, strides), c.i32(kernel[1]), c.i32(kernel[0]), c.i32(fuse),
+                c.boolean(False)], [c.out(y, True)])
+
+
+def _nn_type_tuple(c, x):
+    return c.nn_type(x)[0:1]
+
+
+def _padded_nhwc(c, x, pads):
+    n_, ch, h, w = c.shape(x)
+    pl, pr, pt, pb = pads
+    return (n_, h + pt + pb, w + pl + pr, ch)
+
+
+@maps("MaxPool", "MAX_POOL_2D", "2-D, NHWC, explicit padding (auto_pad / ceil_mode resolved); no dilations, "
+                                "no Indices output; on a DQ output: of the quantized tensor (exact)")
+def _maxpool(c, n):
+    if len(n.outputs) > 1 and n.outputs[1]:
+        c.unsupported("its Indices output is used")
+    x, y = n.inputs[0], n.outputs[0]
+    src = c.dq_source(x)
+    kernel = n.attr("kernel_shape")
+    if src is not None:
+        q = c.quant[src]
+        qy = c.fresh(y, c.shape(y), q.elem, q)
+        emit_pool(c, n, "MAX_POOL_2D", src, qy, kernel)
+        c.dq[y] = qy
+        return
+    emit_pool(c, n, "MAX_POOL_2D", x, y, kernel)
+
+
+def _quant_pool(c, n: Node, x: str, kernel) -> bool:
+    """A DQ -> AveragePool -> Q chain with equal input and output quantization: the quantized pool."""
+    src = c.dq_source(x)
+    if src is None:
+        return False
+    target = c.q_output(n)
+    if target is None:
+        return False
+    y, fuse = target
+    if not c.quant[src].same(c.quant[y]):
+        _float_between(c, n, "AVERAGE_POOL_2D", src, y, kernel)
+        return True
+    emit_pool(c, n, "AVERAGE_POOL_2D", src, y, kernel, fuse)
+    return True
+
+
+def _float_between(c, n, nn, qx: str, qy: str, kernel) -> None:
+    """``nn`` in float32 between DEQUANTIZE of ``qx`` and QUANTIZE into ``qy`` (NNAPI needs equal
+    quantization for the quantized form)."""
+    fx = c.fresh(qx, c.shape(qx), TensorProto.FLOAT)
+    c.dq[fx] = qx
+    fy = c.fresh(qy, c.shape(qy), TensorProto.FLOAT)
+    if nn == "LOGISTIC":
+        c.emit("LOGISTIC", [c.get(fx, c.is_nhwc(qx))], [c.out(fy, c.is_nhwc(qx))])
+    else:
+        emit_pool(c, n, nn, fx, fy, kernel)
+    nhwc = c.is_nhwc(fy)
+    c.emit("QUANTIZE", [c.get(fy, nhwc)], [c.out(qy, nhwc)])
+
+
+@maps("AveragePool", ("AVERAGE_POOL_2D", "PAD", "DEQUANTIZE", "QUANTIZE"),
+      "2-D, NHWC, explicit padding; count_include_pad with padding: PAD first; DQ input and a "
+      "QuantizeLinear output of the same quantization: the quantized pool (another output quantization: "
+      "in float32 between DEQUANTIZE and QUANTIZE)", quant_tolerance=1,
+      difference="NNAPI's quantized average rounds the sum / count half away from zero in integers, "
+                 "onnxruntime in float, half to even")
+def _avgpool(c, n):
+    x = n.inputs[0]
+    kernel = n.attr("kernel_shape")
+    if not _quant_pool(c, n, x, kernel):
+        emit_pool(c, n, "AVERAGE_POOL_2D", x, n.outputs[0], kernel)
+
+
+@maps("GlobalAveragePool", "AVERAGE_POOL_2D", "AVERAGE_POOL_2D over the whole H x W (NHWC); quantized "
+                                              "as AveragePool", quant_tolerance=1,
+      difference="as AveragePool")
+def _gap(c, n):
+    x = n.inputs[0]
+    kernel = c.shape(x)[2:]
+    if not _quant_pool(c, n, x, kernel):
+        emit_pool(c, n, "AVERAGE_POOL_2D", x, n.outputs[0], kernel)
+
+
+@maps("GlobalMaxPool", "MAX_POOL_2D", "MAX_POOL_2D over the whole H x W (NHWC)")
+def _gmp(c, n):
+    x, y = n.inputs[0], n.outputs[0]
+    src = c.dq_source(x)
+    if src is not None:
+        q = c.quant[src]
+        qy = c.fresh(y, c.shape(y), q.elem, q)
+        emit_pool(c, n, "MAX_POOL_2D", src, qy, c.shape(x)[2:])
+        c.dq[y] = qy
+        return
+    emit_pool(c, n, "MAX_POOL_2D", x, y, c.shape(x)[2:])
+
+
+def _qlinear_pool(c, n: Node, kernel) -> None:
+    _need_quant_params(c, n)
+    x, y = n.inputs[0], n.outputs[0]
+    if n.attr("channels_last", 0):
+        c.unsupported("its channels_last form is not mapped")
+    if c.qof(x).same(c.qof(y)):
+        emit_pool(c, n, "AVERAGE_POOL_2D", x, y, kernel)
+    else:
+        _float_between(c, n, "AVERAGE_POOL_2D", x, y, kernel)
+
+
+@maps("QLinearAveragePool", ("AVERAGE_POOL_2D", "DEQUANTIZE", "QUANTIZE"), "as AveragePool, quantized "
+      "(com.microsoft)", domain=MS_DOMAIN, quant_tolerance=1, difference="as AveragePool")
+def _qlinear_avgpool(c, n):
+    _qlinear_pool(c, n, n.attr("kernel_shape"))
+
+
+@maps("QLinearGlobalAveragePool", ("AVERAGE_POOL_2D", "DEQUANTIZE", "QUANTIZE"), "as GlobalAveragePool, "
+      "quantized (com.microsoft, channels_last = 0)", domain=MS_DOMAIN, quant_tolerance=1,
+      difference="as AveragePool")
+def _qlinear_gap(c, n):
+    _qlinear_pool(c, n, c.shape(n.inputs[0])[2:])
+
+
+# ------------------------------------------------------------------------------ Gemm / MatMul
+def _fc(c: ImportContext, a: str, w_nk, bias: int, y: str, fuse: int, quant_w: tuple | None) -> None:
+    """FULLY_CONNECTED of 2-D ``a`` [M, K] with weights [N, K]; per-channel 8-bit weights (NNAPI's
+    FULLY_CONNECTED is per-tensor) -> a 1x1 CONV_2D between RESHAPEs."""
+    m, k = c.shape(a)
+    units = c.shape(y)[-1]
+    if quant_w is not None and quant_w[1].per_channel:
+        v, q = quant_w
+        filt = c.filter_const(v.reshape(units, 1, 1, k), Quant(q.scale, q.zero_point, 0, q.elem), 0)
+        a4 = c.fresh(a, (m, k, 1, 1), c.elem(a), c.quant.get(a))  # ONNX layout; held NHWC
+        c.emit("RESHAPE", [c.get(a), c.i32_tensor([m, 1, 1, k])], [c.out(a4, True)])
+        y4 = c.fresh(y, (m, units, 1, 1), c.elem(y), c.quant.get(y))
+        c.emit("CONV_2D", [c.get(a4, True), filt, bias, *[c.i32(0)] * 4, c.i32(1), c.i32(1), c.i32(fuse)],
+               [c.out(y4, True)])
+        c.emit("RESHAPE", [c.get(y4, True), c.i32_tensor([m, units])], [c.out(y)])
+        return
+    c.emit("FULLY_CONNECTED", [c.get(a), w_nk, bias, c.i32(fuse)], [c.out(y)])
+
+
+def _quant_weights_nk(c, w: str, trans: bool, x: str) -> tuple[int | None, tuple]:
+    """Quantized Gemm / MatMul weights as [N, K]: the FULLY_CONNECTED filter operand (None when they
+    are per-channel: :func:`_fc` makes a CONV_2D) and the (values, quant) pair."""
+    v, q = _weights(c, w)
+    v = np.ascontiguousarray(v if trans else v.T)
+    v, q = effective_weights(v, Quant(q.scale, q.zero_point, 0, q.elem), c.elem(x), 0)
+    return (None if q.per_channel else c.filter_const(v, q, 0)), (v, q)
+
+
+@maps("Gemm", ("FULLY_CONNECTED", "BATCH_MATMUL", "TRANSPOSE", "MUL", "ADD", "CONV_2D", "RESHAPE"),
+      "constant B: FULLY_CONNECTED with weights alpha * B (transB) or alpha * B^T, a [N] / [1, N] C as "
+      "beta * bias (another C: ADD after); transA: TRANSPOSE first; B an input: BATCH_MATMUL, MUL by alpha, "
+      "ADD beta * C; QDQ (DQ A, DQ int8 B, DQ int32 C, QuantizeLinear output): quantized FULLY_CONNECTED, "
+      "per-channel B as a 1x1 CONV_2D", quant_tolerance=1, difference=FIXED_POINT_REQUANT)
+def _gemm(c, n):
+    a, b, cc, y = n.inputs[0], n.inputs[1], n.inp(2), n.outputs[0]
+    alpha, beta = n.attr("alpha", 1.0), n.attr("beta", 1.0)
+    ta, tb = n.attr("transA", 0), n.attr("transB", 0)
+    src = c.dq_source(a)
+    if src is not None and not ta and c.dq_weight(b) is not None and alpha == 1.0 and beta == 1.0 and \
+            (not cc or c.dq_weight(cc) is not None):
+        target = c.q_output(n)
+        if target is not None:
+            qy, fuse = target
+            filt, qw = _quant_weights_nk(c, b, tb, src)
+            _fc(c, src, filt, _bias_nk(c, cc, src, b, tb), qy, fuse, qw)
+            return
+    if ta:
+        at = c.fresh(a, c.shape(a)[::-1], c.elem(a))
+        c.emit("TRANSPOSE", [c.get(a), c.i32_tensor([1, 0])], [c.out(at)])
+        a = at
+    bv = c.const(b)
+    cv = c.const(cc)
+    units = c.shape(y)[1]
+    if bv is not None:
+        w = (bv if tb else bv.T).astype(np.float64) * alpha
+        wn = c.b.add_constant(_float_type(c, a), w.astype(np.float32), w.shape)
+        bias_in = cv is not None and cv.size == units and cv.ndim <= 2 and (cv.ndim < 2 or cv.shape[0] == 1)
+        bias = c.float_const(cv.reshape(-1) * beta, a) if bias_in else _bias(c, "", units, like=a)
+        if bias_in or not cc:
+            _fc(c, a, wn, bias, y, 0, None)
+            return
+        mid = c.fresh(y, c.shape(y), c.elem(y))
+        _fc(c, a, wn, bias, mid, 0, None)
+    else:
+        mid = c.fresh(y, c.shape(y), c.elem(y))
+        c.emit("BATCH_MATMUL", [c.get(a), c.get(b), c.boolean(False), c.boolean(bool(tb))], [c.out(mid)])
+        if alpha != 1.0:
+            scaled = c.fresh(y, c.shape(y), c.elem(y))
+            c.emit("MUL", [c.get(mid), c.float_const([alpha], a), c.i32(0)], [c.out(scaled)])
+            mid = scaled
+        if not cc:
+            c.emit("RESHAPE", [c.get(mid), c.i32_tensor(c.shape(y))], [c.out(y)])
+            return
+    if cv is not None:
+        cin = c.float_const(cv.astype(np.float64) * beta, a)
+    elif beta != 1.0:
+        cin = c.b.add_operand(_float_type(c, a), c.shape(cc) or (1,))
+        c.emit("MUL", [c.get(cc), c.float_const([beta], a), c.i32(0)], [cin])
+    else:
+        cin = c.get(cc)
+    c.emit("ADD", [c.get(mid), cin, c.i32(0)], [c.out(y)])
+
+
+def _bias_nk(c, b: str, x: str, w: str, trans: bool) -> int:
+    return _bias(c, b, _weights(c, w)[0].shape[0 if trans else 1], x, w)
+
+
+def _matmul_core(c: ImportContext, n: Node, a: str, b: str, y: str, quant: bool, fuse: int = 0) -> None:
+    """MatMul of ``a`` [..., M, K] and ``b``: constant 2-D B -> FULLY_CONNECTED (RESHAPEs around for
+    rank > 2), else BATCH_MATMUL of equal ranks."""
+    ashape, bshape, yshape = c.shape(a), c.shape(b), c.shape(y)
+    if len(ashape) == 1 or len(bshape) == 1:
+        a, b, y = _matmul_2d(c, a, b, y, quant)
+        ashape, bshape = c.shape(a), c.shape(b)
+    if len(bshape) == 2 and len(ashape) >= 2 and (c.const(b) is not None or quant):
+        k = ashape[-1]
+        m = int(np.prod(ashape[:-1]))
+        if quant:
+            filt, qw = _quant_weights_nk(c, b, False, a)
+            bias = _bias_nk(c, "", a, b, False)
+        else:
+            filt, qw = c.b.add_constant(_float_type(c, a), np.ascontiguousarray(c.const(b).T),
+                                        c.const(b).T.shape), None
+            bias = _bias(c, "", bshape[1], like=a)
+        a2, y2 = a, y
+        if len(ashape) != 2:
+            a2 = c.fresh(a, (m, k), c.elem(a), c.quant.get(a))
+            c.emit("RESHAPE", [c.get(a), c.i32_tensor([m, k])], [c.out(a2)])
+            y2 = c.fresh(y, (m, bshape[1]), c.elem(y), c.quant.get(y))
+        _fc(c, a2, filt, bias, y2, fuse, qw)
+        if y2 != y:
+            c.emit("RESHAPE", [c.get(y2), c.i32_tensor(yshape)], [c.out(y)])
+        return
+    if len(ashape) != len(bshape) or len(ashape) < 2 or ashape[:-2] != bshape[:-2]:
+        c.unsupported(f"its operand shapes {list(ashape)} x {list(bshape)} need broadcasting, which NNAPI "
+                      f"BATCH_MATMUL lacks")
+    c.emit("BATCH_MATMUL", [c.get(a), c.get(b), c.boolean(False), c.boolean(False)], [c.out(y)])
+
+
+def _matmul_2d(c, a, b, y, quant):
+    """1-D MatMul operands made 2-D ([K] -> [1, K] for A, [K, 1] for B); the result is RESHAPEd into
+    ``y`` afterwards by the caller's final RESHAPE."""
+    if quant:
+        c.unsupported("a quantized MatMul with a 1-D operand is not mapped")
+    if len(c.shape(a)) == 1:
+        a2 = c.fresh(a, (1,) + c.shape(a), c.elem(a))
+        if a in c.consts:
+            c.consts[a2] = c.consts[a].reshape(1, -1)
+        else:
+            c.emit("RESHAPE", [c.get(a), c.i32_tensor(c.shape(a2))], [c.out(a2)])
+        a = a2
+    if len(c.shape(b)) == 1:
+        b2 = c.fresh(b, c.shape(b) + (1,), c.elem(b))
+        if b in c.consts:
+            c.consts[b2] = c.consts[b].reshape(-1, 1)
+        else:
+            c.emit("RESHAPE", [c.get(b), c.i32_tensor(c.shape(b2))], [c.out(b2)])
+        b = b2
+    shape = tuple(np.broadcast_shapes(c.shape(a)[:-2], c.shape(b)[:-2])) + (c.shape(a)[-2], c.shape(b)[-1])
+    y2 = c.fresh(y, shape, c.elem(y))
+    c.pending_reshape = (y2, y)
+    return a, b, y2
+
+
+@maps("MatMul", ("FULLY_CONNECTED", "BATCH_MATMUL", "RESHAPE", "CONV_2D"),
+      "constant 2-D B: FULLY_CONNECTED with B^T (RESHAPE to 2-D and back for a higher-rank A); else "
+      "BATCH_MATMUL (equal ranks, no broadcasting); QDQ: the quantized FULLY_CONNECTED (per-channel B: 1x1 "
+      "CONV_2D)", quant_tolerance=1, difference=FIXED_POINT_REQUANT)
+def _matmul(c, n):
+    a, b = n.inputs
+    c.pending_reshape = None
+    src = c.dq_source(a)
+    if src is not None and c.dq_weight(b) is not None and len(c.shape(b)) == 2:
+        target = c.q_output(n)
+        if target is not None:
+            _matmul_core(c, n, src, b, target[0], True, target[1])
+            return
+    _matmul_core(c, n, a, b, n.outputs[0], False)
+    if c.pending_reshape:
+        y2, y = c.pending_reshape
+        c.emit("RESHAPE", [c.get(y2), c.i32_tensor(c.shape(y) or (1,))], [c.out(y)])
+
+
+@maps("QLinearMatMul", ("FULLY_CONNECTED", "BATCH_MATMUL", "RESHAPE", "CONV_2D"),
+      "as MatMul, quantized (constant B: FULLY_CONNECTED; per-channel B: 1x1 CONV_2D)", quant_tolerance=1,
+      difference=FIXED_POINT_REQUANT)
+def _qlinear_matmul(c, n):
+    _need_quant_params(c, n)
+    a, b, y = n.inputs[0], n.inputs[3], n.outputs[0]
+    if c.elem(b) == TensorProto.UINT8:
+        c.need_const(b, "uint8 B (NNAPI BATCH_MATMUL has no uint8 form)")
+        if len(c.shape(b)) != 2:
+            c.unsupported("its uint8 B is not 2-D (NNAPI BATCH_MATMUL has no uint8 form)")
+    if c.const(b) is not None:
+        _matmul_core(c, n, a, b, y, True)
+        return
+    c.emit("BATCH_MATMUL", [c.get(a), c.get(b), c.boolean(False), c.boolean(False)], [c.out(y)])
+
+
+@maps("MatMulInteger", ("DEQUANTIZE", "FULLY_CONNECTED", "BATCH_MATMUL", "CAST"),
+      "A (and an input B) -> float32 by DEQUANTIZE (scale 1, the zero point), a constant B - b_zero_point "
+      "as float32, the float MatMul, CAST to int32: exact while every partial sum stays below 2^24")
+def _matmul_integer(c, n):
+    _need_quant_params(c, n)
+    a, b, y = n.inputs[0], n.inputs[1], n.outputs[0]
+    fa = c.fresh(a, c.shape(a), TensorProto.FLOAT)
+    c.dq[fa] = a
+    bv = c.const(b)
+    if bv is not None:
+        bz = c.const(n.inp(3))
+        bf = bv.astype(np.float64) - (0 if bz is None else bz.astype(np.float64))
+        fb = c.fresh(b, bv.shape, TensorProto.FLOAT)
+        c.consts[fb] = bf.astype(np.float32)
+    else:
+        fb = c.fresh(b, c.shape(b), TensorProto.FLOAT)
+        c.dq[fb] = b
+    fy = c.fresh(y, c.shape(y), TensorProto.FLOAT)
+    _matmul_core(c, n, fa, fb, fy, False)
+    c.emit("CAST", [c.get(fy)], [c.out(y)])
+
+
+# ---------------------------------------------------------------------------------- resize
+_RESIZE_MODES = {  # (mode, coordinate_transformation_mode, nearest_mode) -> (align_corners, half_pixel)
+    ("linear", "asymmetric", None): (False, False), ("linear", "half_pixel", None): (False, True),
+    ("linear", "pytorch_half_pixel", None): (False, True), ("linear", "align_corners", None): (True, False),
+    ("nearest", "asymmetric", "floor"): (False, False),
+    ("nearest", "half_pixel", "round_prefer_ceil"): (False, True),
+    ("nearest", "align_corners", "round_prefer_ceil"): (True, False),
+}
+
+
+@maps("Resize", ("RESIZE_BILINEAR", "RESIZE_NEAREST_NEIGHBOR"),
+      "4-D, H and W only, NHWC, output size from the inferred shape; linear / nearest with the "
+      "coordinate modes NNAPI's align_corners / half_pixel_centers express (linear: asymmetric, "
+      "half_pixel, pytorch_half_pixel, align_corners; nearest: asymmetric + floor, half_pixel + "
+      "round_prefer_ceil, align_corners + round_prefer_ceil)")
+def _resize(c, n):
+    x, y = n.inputs[0], n.outputs[0]
+    xs, ys = c.shape(x), c.shape(y)
+    if len(xs) != 4 or xs[:2] != ys[:2] or not all(ys):
+        c.unsupported("only 4-D resizes of H and W with a known output size are mapped")
+    mode = n.attr("mode", "nearest")
+    ctm = n.attr("coordinate_transformation_mode", "half_pixel")
+    near = n.attr("nearest_mode", "round_prefer_floor") if mode == "nearest" else None
+    key = (mode, ctm, near)
+    if key == ("nearest", "half_pixel", "round_prefer_floor") and all(o % i == 0 for i, o in zip(xs[2:], ys[2:])):
+        key = ("nearest", "half_pixel", "round_prefer_ceil")  # no ties for integer upscales: (o + 0.5) / k
+    if key not in _RESIZE_MODES or n.attr("antialias", 0) or n.attr("exclude_outside", 0):
+        c.unsupported(f"its mode {mode} / {ctm}" + (f" / {near}" if near else "") + " has no NNAPI form")
+    if ctm in ("pytorch_half_pixel", "align_corners") and min(ys[2:]) == 1:
+        c.unsupported(f"{ctm} with an output size of 1 has no NNAPI form")
+    scales = c.need_const(n.inp(2), "scales") if n.inp(2) else None
+    if scales is not None and scales.size and any(float(o) != float(i) * float(k) for i, o, k in
+                                                  zip(xs, ys, scales.reshape(-1))):
+        c.unsupported("its scales do not give the output size exactly (NNAPI maps coordinates by the size "
+                      "ratio, ONNX by the scales)")
+    align, half = _RESIZE_MODES[key]
+    nn = "RESIZE_BILINEAR" if mode == "linear" else "RESIZE_NEAREST_NEIGHBOR"
+    c.emit(nn, [c.get(x, True), c.i32(ys[3]), c.i32(ys[2]), c.boolean(False), c.boolean(align),
+                c.boolean(half)], [c.out(y, True)])
+
+
+# ----------------------------------------------------------------------------- quantization
+@maps("QuantizeLinear", ("QUANTIZE", "DEQUANTIZE"),
+      "per-tensor uint8 / int8 -> QUANTIZE (keeps the input's layout); of a DQ output with the same "
+      "quantization: the quantized tensor itself; of a constant: folded", quant_tolerance=1,
+      difference=ROUND_HALF_AWAY, conformance=ROUND_HALF_AWAY)
+def _quantize(c, n):
+    x, y = n.inputs[0], n.outputs[0]
+    c.need_const(n.inp(1), "scale")
+    if n.inp(2):
+        c.need_const(n.inp(2), "zero point")
+    q = c.qof(y)
+    if q.per_channel or n.attr("block_size", 0):
+        c.unsupported("only per-tensor quantization of a tensor is mapped")
+    src = c.dq_source(x)
+    if src is not None and c.quant[src].same(q):
+        c.alias(y, src)
+        return
+    nhwc = _pick_layout(c, [x])
+    c.emit("QUANTIZE", [c.get(x, nhwc)], [c.out(y, nhwc)])
+
+
+@maps("DequantizeLinear", "DEQUANTIZE",
+      "of a constant: the quantized constant (weights, int32 biases; per-channel along axis) and its "
+      "float32 value; of a tensor: deferred, DEQUANTIZE only where a float op reads it")
+def _dequantize(c, n):
+    x, y = n.inputs[0], n.outputs[0]
+    q = _node_quant(c, n, 1, 2, x)
+    v = c.const(x)
+    if v is not None:
+        shape = [1] * v.ndim
+        if q.per_channel:
+            shape[(q.axis or 0) % v.ndim] = -1
+        real = (v.astype(np.float64) - q.zero_point.reshape(shape)) * q.scale.astype(np.float32).reshape(shape)
+        c.consts[y] = real.astype(np.float32)
+        c.dq[y] = x
+        c.quant.setdefault(x, q)
+        return
+    if q.per_channel or c.elem(x) not in Q8_ELEMS:
+        c.unsupported(f"only per-tensor 8-bit DequantizeLinear of a tensor is mapped ({x!r} is not)")
+    if not q.same(c.quant.get(x)):
+        c.unsupported(f"tensor {x!r} is dequantized with other parameters than it is quantized with")
+    c.dq[y] = x
+
+
+def _node_quant(c: ImportContext, n: Node, ks: int, kz: int, like: str) -> Quant:
+    s = c.need_const(n.inp(ks), "scale").astype(np.float64)
+    z = c.const(n.inp(kz))
+    elem = c.elem(n.inp(kz)) if n.inp(kz) else c.elem(like)
+    z = np.zeros(s.shape, np.int64) if z is None else z.astype(np.int64)
+    return Quant(s.reshape(-1) if s.ndim else s.reshape(1), z.reshape(-1) if z.ndim else z.reshape(1),
+                 n.attr("axis", 1) if s.size > 1 else None, elem)
+
+
+@maps("QLinearAdd", "ADD", "quantized ADD (com.microsoft)", domain=MS_DOMAIN, quant_tolerance=1,
+      difference=FIXED_POINT_REQUANT)
+def _qlinear_add(c, n):
+    _need_quant_params(c, n)
+    _emit_quant_binary(c, "ADD", n.inputs[0], n.inputs[3], n.outputs[0], 0)
+
+
+@maps("QLinearMul", "MUL", "quantized MUL (com.microsoft); NNAPI needs s_out > s_a * s_b",
+      domain=MS_DOMAIN, quant_tolerance=1, difference=FIXED_POINT_REQUANT)
+def _qlinear_mul(c, n):
+    _need_quant_params(c, n)
+    _emit_quant_binary(c, "MUL", n.inputs[0], n.inputs[3], n.outputs[0], 0)
+
+
+@maps("QLinearSigmoid", ("LOGISTIC", "DEQUANTIZE", "QUANTIZE"),
+      "quantized LOGISTIC when the output is NNAPI's (scale 1/256, zero point 0 / -128), else LOGISTIC in "
+      "float32 between DEQUANTIZE and QUANTIZE (com.microsoft)", domain=MS_DOMAIN, quant_tolerance=1,
+      difference=FIXED_POINT_LOGISTIC)
+def _qlinear_sigmoid(c, n):
+    _need_quant_params(c, n)
+    x, y = n.inputs[0], n.outputs[0]
+    qy = c.qof(y)
+    if np.float32(qy.s) == np.float32(1 / 256) and qy.z == (0 if qy.elem == TensorProto.UINT8 else -128):
+        nhwc = _pick_layout(c, [x])
+        c.emit("LOGISTIC", [c.get(x, nhwc)], [c.out(y, nhwc)])
+    else:
+        _float_between(c, n, "LOGISTIC", x, y, None)
+
+
+#: Where each QOperator op keeps its tensors' quantization: (tensor, scale, zero point) input
+#: positions, and for the outputs (output index, scale, zero point).
+QOPERATOR_QUANT = {
+    "QLinearConv": ([(0, 1, 2), (3, 4, 5)], [(0, 6, 7)]),
+    "QLinearMatMul": ([(0, 1, 2), (3, 4, 5)], [(0, 6, 7)]),
+    "QLinearAdd": ([(0, 1, 2), (3, 4, 5)], [(0, 6, 7)]),
+    "QLinearMul": ([(0, 1, 2), (3, 4, 5)], [(0, 6, 7)]),
+    "QLinearAveragePool": ([(0, 1, 2)], [(0, 3, 4)]),
+    "QLinearGlobalAveragePool": ([(0, 1, 2)], [(0, 3, 4)]),
+    "QLinearSigmoid": ([(0, 1, 2)], [(0, 3, 4)]),
+    "ConvInteger": ([(0, None, 2)], []),
+    "MatMulInteger": ([(0, None, 2), (1, None, 3)], []),
+}
+
+
+def _need_quant_params(c: ImportContext, n: Node) -> None:
+    """A QOperator node's scales and zero points must be constants."""
+    ins, outs = QOPERATOR_QUANT[n.op]
+    for _, ks, kz in ins + outs:
+        for k, what in ((ks, "scale"), (kz, "zero point")):
+            if k is not None and n.inp(k):
+                c.need_const(n.inp(k), what)
+
+
+def register_quant(c: ImportContext, n: Node) -> None:
+    """Records the quantization each Q / DQ / QOperator node gives its 8-bit tensors (first wins)."""
+    def put(name, ks, kz, like):
+        if not name or (ks is not None and c.const(n.inp(ks)) is None) or \
+                (n.inp(kz) and c.const(n.inp(kz)) is None):
+            return
+        if ks is None:
+            z = c.const(n.inp(kz))
+            z = np.zeros(1, np.int64) if z is None else z.astype(np.int64).reshape(-1)
+            q = Quant(np.ones(1), z[:1], None, c.elem(like))
+        else:
+            q = _node_quant(c, n, ks, kz, like)
+            q = Quant(q.scale, q.zero_point, q.axis, c.elem(like) if c.elem(like) in Q8_ELEMS else q.elem)
+        c.quant.setdefault(name, q)
+    if n.op == "QuantizeLinear":
+        put(n.outputs[0], 1, 2, n.outputs[0])
+    elif n.op == "DequantizeLinear":
+        put(n.inputs[0], 1, 2, n.inputs[0])
+    elif n.op in QOPERATOR_QUANT:
+        ins, outs = QOPERATOR_QUANT[n.op]
+        for t, ks, kz in ins:
+            put(n.inp(t), ks, kz, n.inp(t))
+        for t, ks, kz in outs:
+            put(n.outputs[t], ks, kz, n.outputs[t])
+
+
+def ms_output_shape(n: Node, shapes: dict) -> tuple | None:
+    """Output shape of a com.microsoft QOperator node (ONNX shape inference does not know them)."""
+    x = shapes.get(n.inp(0))
+    if x is None:
+        return None
+    if n.op in ("QLinearAdd", "QLinearMul"):
+        b = shapes.get(n.inp(3))
+        return None if b is None else tuple(np.broadcast_shapes(x, b))
+    if n.op == "QLinearSigmoid":
+        return x
+    if n.op == "QLinearGlobalAveragePool":
+        return x[:2] + (1,) * (len(x) - 2)
+    if n.op == "QLinearAveragePool" and len(x) == 4:
+        k = n.attr("kernel_shape")
+        s = n.attr("strides", [1, 1])
+        p = n.attr("pads", [0, 0, 0, 0])
+        ceil = n.attr("ceil_mode", 0)
+        out = []
+        for a in range(2):
+            span = x[2 + a] + p[a] + p[a + 2] - k[a]
+            out.append((-(-span // s[a]) if ceil else span // s[a]) + 1)
+        if n.attr("auto_pad", "NOTSET") in ("SAME_UPPER", "SAME_LOWER"):
+            out = [-(-x[2 + a] // s[a]) for a in range(2)]
+        return x[:2] + tuple(out)
+    return None

@@ -1,0 +1,203 @@
+"""Differential test: hypothesis-drawn ONNX models through onnxruntime (CPU) and through import +
+golden. Float32 within 1e-5 of the output's magnitude; QDQ int8 outputs within the op's
+``quant_tolerance`` (OP_TABLE, shown in docs/onnx.md). The budget is fixed (NNACCEL_ORT_EXAMPLES)."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import onnxruntime as ort
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from nnaccel.compiler.onnx_import import OP_TABLE, import_onnx_bytes
+from nnaccel.compiler.onnx_import.build import QDQ, make_model, qdq_cnn
+from onnx import TensorProto, helper
+
+from nnaccel.golden.interpreter import run_model
+
+F = TensorProto.FLOAT
+EXAMPLES = int(os.environ.get("NNACCEL_ORT_EXAMPLES", "25"))
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def ort_run(data: bytes, feeds: dict) -> list:
+    so = ort.SessionOptions()
+    so.log_severity_level = 3
+    return ort.InferenceSession(data, so, providers=["CPUExecutionProvider"]).run(None, feeds)
+
+
+def check_float(data: bytes, feeds: dict):
+    want = ort_run(data, feeds)
+    got = run_model(import_onnx_bytes(data), list(feeds.values()))
+    for g, w in zip(got, want):
+        g = np.asarray(g).reshape(w.shape)
+        scale = max(float(np.abs(w).max()), 1e-30)
+        assert np.abs(g.astype(np.float64) - w).max() <= 1e-5 * scale, (np.abs(g - w).max(), scale)
+
+
+@st.composite
+def float_models(draw):
+    rng = np.random.default_rng(draw(st.integers(0, 2**31)))
+    kind = draw(st.sampled_from(["conv", "gemm", "matmul", "binary", "unary", "pool", "softmax", "concat",
+                                 "transpose", "batchnorm", "resize"]))
+    n, c, h, w = 1, draw(st.integers(1, 4)), draw(st.integers(3, 9)), draw(st.integers(3, 9))
+    x = rng.normal(size=(n, c, h, w)).astype(np.float32)
+    inits, attrs = {}, {}
+    if kind == "conv":
+        group = draw(st.sampled_from([g for g in (1, c) if c % g == 0]))
+        o = group * draw(st.integers(1, 3))
+        k = draw(st.integers(1, 3))
+        attrs = {"strides": [draw(st.integers(1, 2))] * 2, "dilations": [draw(st.integers(1, 2))] * 2,
+                 "group": group}
+        if draw(st.booleans()):
+            attrs["auto_pad"] = draw(st.sampled_from(["SAME_UPPER", "SAME_LOWER", "VALID"]))
+        else:
+            attrs["pads"] = [draw(st.integers(0, k - 1)) for _ in range(4)]
+        if (k - 1) * attrs["dilations"][0] + 1 > min(h, w) or "auto_pad" in attrs:  # ORT: no SAME + dilation
+            attrs["dilations"] = [1, 1]
+        inits = {"w": rng.normal(size=(o, c // group, k, k)).astype(np.float32),
+                 "b": rng.normal(size=o).astype(np.float32)}
+        node = helper.make_node("Conv", ["x", "w", "b"], ["y"], **attrs)
+    elif kind in ("gemm", "matmul"):
+        x = rng.normal(size=(draw(st.integers(1, 4)), draw(st.integers(1, 8)))).astype(np.float32)
+        units = draw(st.integers(1, 6))
+        tb = draw(st.booleans()) if kind == "gemm" else False
+        inits = {"b": rng.normal(size=(units, x.shape[1]) if tb else (x.shape[1], units)).astype(np.float32)}
+        if kind == "gemm":
+            inits["c"] = rng.normal(size=(units,)).astype(np.float32)
+            node = helper.make_node("Gemm", ["x", "b", "c"], ["y"], transB=int(tb),
+                                    alpha=draw(st.sampled_from([1.0, 0.5])), beta=draw(st.sampled_from([1.0, 2.0])))
+        else:
+            node = helper.make_node("MatMul", ["x", "b"], ["y"])
+    elif kind == "binary":
+        op = draw(st.sampled_from(["Add", "Sub", "Mul", "Div", "Max", "Min"]))
+        shape = draw(st.sampled_from([(1, c, 1, 1), (w,), (1, 1, h, w), (n, c, h, w)]))
+        other = rng.normal(size=shape).astype(np.float32)
+        if op == "Div":
+            other = np.where(np.abs(other) < 0.1, 1.0, other).astype(np.float32)
+        inits = {"o": other}
+        node = helper.make_node(op, ["x", "o"], ["y"])
+    elif kind == "unary":
+        op = draw(st.sampled_from(["Relu", "Sigmoid", "Tanh", "LeakyRelu", "HardSwish", "HardSigmoid", "Clip",
+                                   "Abs", "Neg", "Exp"]))
+        ins = ["x"]
+        if op == "Clip":
+            inits = {"lo": np.float32(-0.5), "hi": np.float32(0.7)}
+            ins = ["x", "lo", "hi"]
+        node = helper.make_node(op, ins, ["y"])
+    elif kind == "pool":
+        op = draw(st.sampled_from(["MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"]))
+        k = draw(st.integers(1, 3))
+        attrs = {} if op.startswith("Global") else {
+            "kernel_shape": [k, k], "strides": [draw(st.integers(1, 2))] * 2,
+            "pads": [draw(st.integers(0, k - 1)) for _ in range(4)], "ceil_mode": int(draw(st.booleans()))}
+        if op == "AveragePool":
+            attrs["count_include_pad"] = int(draw(st.booleans()))
+            if attrs["count_include_pad"]:
+                attrs["ceil_mode"] = 0
+        node = helper.make_node(op, ["x"], ["y"], **attrs)
+    elif kind == "softmax":
+        node = helper.make_node(draw(st.sampled_from(["Softmax", "LogSoftmax"])), ["x"], ["y"],
+                                axis=draw(st.integers(-4, 3)))
+    elif kind == "concat":
+        inits = {"o": rng.normal(size=(n, c, h, w)).astype(np.float32)}
+        node = helper.make_node("Concat", ["x", "o"], ["y"], axis=draw(st.integers(0, 3)))
+    elif kind == "transpose":
+        node = helper.make_node("Transpose", ["x"], ["y"], perm=list(draw(st.permutations(range(4)))))
+    elif kind == "batchnorm":
+        inits = {"s": rng.normal(size=c).astype(np.float32), "bb": rng.normal(size=c).astype(np.float32),
+                 "m": rng.normal(size=c).astype(np.float32), "v": rng.uniform(0.5, 2, c).astype(np.float32)}
+        node = helper.make_node("BatchNormalization", ["x", "s", "bb", "m", "v"], ["y"])
+    else:
+        f = draw(st.integers(1, 3))
+        mode = draw(st.sampled_from([("linear", "half_pixel", None), ("linear", "align_corners", None),
+                                     ("linear", "asymmetric", None), ("nearest", "asymmetric", "floor")]))
+        inits = {"sc": np.array([1, 1, f, f], np.float32)}
+        kw = {"mode": mode[0], "coordinate_transformation_mode": mode[1]}
+        if mode[2]:
+            kw["nearest_mode"] = mode[2]
+        node = helper.make_node("Resize", ["x", "", "sc"], ["y"], **kw)
+    data = make_model([node], {"x": (F, list(x.shape))}, {"y": (F, None)}, inits)
+    return data, x
+
+
+@SETTINGS
+@given(float_models())
+def test_float_single_op_models_match_onnxruntime(case):
+    data, x = case
+    check_float(data, {"x": x})
+
+
+@st.composite
+def qdq_models(draw):
+    """One QDQ int8 op (Conv / depthwise Conv / Gemm / Add / AveragePool) with random scales; the
+    graph output is the int8 QuantizeLinear output."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**31)))
+    kind = draw(st.sampled_from(["Conv", "Depthwise", "Gemm", "Add", "AveragePool", "GlobalAveragePool"]))
+    per_channel = draw(st.booleans())
+    b = QDQ()
+    c, h, w = draw(st.integers(1, 4)), draw(st.integers(3, 8)), draw(st.integers(3, 8))
+    sx = draw(st.floats(0.005, 0.05))
+    zx = draw(st.integers(-20, 20))
+    sy = draw(st.floats(0.01, 0.2))
+    zy = draw(st.integers(-20, 20))
+    x_shape = [1, c, h, w] if kind != "Gemm" else [draw(st.integers(1, 3)), draw(st.integers(2, 8))]
+    xin = b.qdq("x", sx, zx)
+    if kind in ("Conv", "Depthwise"):
+        group = c if kind == "Depthwise" else 1
+        o = c * draw(st.integers(1, 2)) if kind == "Depthwise" else draw(st.integers(1, 5))
+        k = draw(st.integers(1, 3))
+        wd = b.weight(rng.normal(0, 0.5, (o, c // group, k, k)).astype(np.float32), per_channel)
+        bias = b.bias(rng.normal(0, 0.3, o), sx, b.scales_of(wd))
+        y = b.node("Conv", [xin, wd, bias], group=group, pads=[k // 2] * 4)
+        if draw(st.booleans()):
+            y = b.node("Relu", [y])
+    elif kind == "Gemm":
+        units = draw(st.integers(1, 6))
+        wd = b.weight(rng.normal(0, 0.5, (units, x_shape[1])).astype(np.float32), per_channel)
+        y = b.node("Gemm", [xin, wd, b.bias(rng.normal(0, 0.3, units), sx, b.scales_of(wd))], transB=1)
+    elif kind == "Add":
+        other = b.qdq("x2", draw(st.floats(0.005, 0.05)), draw(st.integers(-20, 20)))
+        y = b.node("Add", [xin, other])
+    elif kind == "AveragePool":
+        sy, zy = sx, zx  # the quantized form needs equal quantization (else float between DQ / Q)
+        y = b.node("AveragePool", [xin], kernel_shape=[2, 2], strides=[1, 1])
+    else:
+        sy, zy = sx, zx
+        y = b.node("GlobalAveragePool", [xin])
+    sname, zname = "ys", "yz"
+    b.inits[sname], b.inits[zname] = np.float32(sy), np.array(zy, np.int8)
+    b.nodes.append(helper.make_node("QuantizeLinear", [y, sname, zname], ["y"]))
+    inputs = {"x": (F, x_shape)}
+    feeds = {"x": rng.uniform(-1.5, 1.5, x_shape).astype(np.float32)}
+    if kind == "Add":
+        inputs["x2"] = (F, x_shape)
+        feeds["x2"] = rng.uniform(-1.5, 1.5, x_shape).astype(np.float32)
+    op = "Conv" if kind == "Depthwise" else kind
+    return make_model(b.nodes, inputs, {"y": (TensorProto.INT8, None)}, b.inits), feeds, op
+
+
+@SETTINGS
+@given(qdq_models())
+def test_qdq_int8_single_op_models_match_onnxruntime(case):
+    data, feeds, op = case
+    m = import_onnx_bytes(data)
+    assert "DEQUANTIZE" not in [o.type for o in m.main.operations]  # folded into the quantized op
+    want = ort_run(data, feeds)[0]
+    got = run_model(m, list(feeds.values()))[0].reshape(want.shape)
+    diff = np.abs(got.astype(np.int32) - want.astype(np.int32)).max()
+    assert diff <= OP_TABLE[op].quant_tolerance, (op, diff)
+
+
+@settings(max_examples=max(EXAMPLES // 5, 3), deadline=None, derandomize=True)
+@given(st.integers(0, 1000), st.booleans(), st.integers(0, 1000))
+def test_qdq_cnn_matches_onnxruntime(seed, per_channel, xseed):
+    data = qdq_cnn(seed=seed, per_channel=per_channel)
+    x = np.random.default_rng(xseed).uniform(-1, 1, (1, 3, 12, 12)).astype(np.float32)
+    want = ort_run(data, {"x": x})[0]
+    got = run_model(import_onnx_bytes(data), [x])[0]
+    # the output is the DequantizeLinear of the int8 FC output (scale 0.02): within one step; the
+    # earlier layers' one-step differences propagate through requantization, bounded by two steps
+    assert np.abs(got - want).max() <= 2 * 0.02 + 1e-6
