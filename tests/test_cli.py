@@ -6,9 +6,9 @@ import re
 
 import numpy as np
 import pytest
+from nnaccel.compiler.reference_models import build_demo_model
 
 from nnaccel.cli import main
-from nnaccel.compiler.reference_models import build_demo_model
 from nnaccel.formats import model_to_dict
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 import onnxruntime as ort
 import pytest
+from nnaccel.compiler.compile import compile_model
 from nnaccel.compiler.onnx_import import import_onnx_bytes, load_onnx
 from nnaccel.compiler.onnx_import.build import make_model, qdq_cnn
-from nnaccel.compiler.compile import compile_model
 from nnaccel.firmware.runtime import run_on_backend
 from onnx import TensorProto, helper
 
