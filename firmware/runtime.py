@@ -77,6 +77,9 @@ class Runtime:
 
     def __init__(self, pkg: Package, config=None):
         self.pkg = pkg
+        #: Optional hook ``on_segment(cfg, seg, program_bytes, schedule_or_None)``, called after each
+        #: segment runs (``nnaccel run --trace``: ``nnaccel.explore.trace.TraceRecorder``).
+        self.on_segment = None
         self.cfg = pkg.config()
         if config is not None:
             want = load_config(config)
@@ -145,6 +148,8 @@ class Runtime:
         words = self.pkg.segment_words(seg)
         out_mem, counters, sched = BACKENDS[backend](self.cfg, words, mem, progress)
         wall = time.perf_counter() - t0
+        if self.on_segment is not None:
+            self.on_segment(self.cfg, seg, words, sched)
         for j in seg["outputs"]:
             t = self.tensors[j]
             o = sg.operands[j]
@@ -233,10 +238,11 @@ def load_package_or_model(path: str, name: str | None = None):
 
 
 def run_on_backend(model_or_pkg, inputs: list, backend: str = "isa", config=None, check: bool = False,
-                   progress=None):
+                   progress=None, on_segment=None):
     """Runs a model or a package on ``backend`` (``golden``, ``isa``, ``rtl``); a model is compiled
     on the fly for ``config`` (default ``base``). Returns ``(outputs, report)``; ``report`` has
-    ``total`` (cycles, macs, utilization), ``segments``, ``accelerator_ops`` and ``host_ops``."""
+    ``total`` (cycles, macs, utilization), ``segments``, ``accelerator_ops`` and ``host_ops``.
+    ``on_segment``: :attr:`Runtime.on_segment`."""
     if backend == "golden":
         model = model_or_pkg.model() if isinstance(model_or_pkg, Package) else model_or_pkg
         outs = Interpreter(model).run(inputs)
@@ -253,7 +259,9 @@ def run_on_backend(model_or_pkg, inputs: list, backend: str = "isa", config=None
             warnings.simplefilter("ignore")
             pkg = compile_model(model_or_pkg, config or "base")
         config = None
-    return Runtime(pkg, config).run(inputs, backend, check, progress)
+    rt = Runtime(pkg, config)
+    rt.on_segment = on_segment
+    return rt.run(inputs, backend, check, progress)
 
 
 #: Configuration the conformance targets compile for (override with $NNACCEL_CTS_CONFIG).

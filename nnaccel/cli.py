@@ -206,6 +206,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="hardware configuration for isa / rtl: tiny, small, base, large or a .toml / .json "
                         "file (default base; a package must match it)")
     r.add_argument("--report", metavar="FILE.json", help="write the performance report as JSON")
+    r.add_argument("--trace", metavar="FILE.json",
+                   help="isa backend: write the engine timeline (every instruction's fetch, start and end "
+                        "per queue, token waits) as Chrome trace-event JSON for Perfetto / chrome://tracing")
     r.set_defaults(func=cmd_run)
 
     i = sub.add_parser("info", help="list a model's operands, operations and their support status",

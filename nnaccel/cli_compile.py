@@ -60,9 +60,11 @@ def run_command(args) -> int:
     model = obj.model() if isinstance(obj, Package) else obj
     n = len(model.main.input_indexes)
     inputs = read_npz_inputs(args.inputs, n) if args.inputs else default_inputs(model)
+    recorder = _trace_recorder(args)
     t0 = time.perf_counter()
     outputs, report = run_on_backend(obj, inputs, args.backend, args.config,
-                                     progress=_progress_printer(f"backend {args.backend}"))
+                                     progress=_progress_printer(f"backend {args.backend}"),
+                                     on_segment=recorder.on_segment if recorder else None)
     dt = time.perf_counter() - t0
     for k, (i, a) in enumerate(zip(model.main.output_indexes, outputs)):
         o = model.main.operands[i]
@@ -80,7 +82,21 @@ def run_command(args) -> int:
         with open(args.report, "w") as f:
             json.dump(report, f, indent=1, default=_jsonable)
         print(f"wrote the report to {args.report}")
+    if recorder:
+        tr = recorder.write(args.trace)
+        print(f"wrote the timeline of {tr['otherData']['segments']} segments ({tr['otherData']['cycles']} "
+              f"cycles) to {args.trace}")
     return 0
+
+
+def _trace_recorder(args):
+    """``nnaccel run --trace``: a recorder of the ISA simulator's schedules, or None."""
+    if not getattr(args, "trace", None):
+        return None
+    if args.backend != "isa":
+        raise InputError(f"--trace needs --backend isa (the ISA simulator's schedule), not {args.backend}.")
+    from .explore.trace import TraceRecorder
+    return TraceRecorder()
 
 
 def _jsonable(x):
