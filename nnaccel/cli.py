@@ -15,6 +15,7 @@ import numpy as np
 
 from . import __version__
 from .errors import InputError, ModelError, NnaccelError, NotImplementedOpError
+from .inputs import default_inputs  # noqa: F401  (nnaccel run's inputs; re-exported)
 
 EXIT_INVALID = 2
 EXIT_NOT_IMPLEMENTED = 3
@@ -38,32 +39,6 @@ def load_cli_model(path: str, name: str | None):
         from .compiler.tflite_import import load_tflite
         return load_tflite(p)
     return load_model(p, name)
-
-
-def default_inputs(model, seed: int = 0) -> list:
-    """The model's stored input data, or deterministic random data where it has none."""
-    from .model import TYPE_INFO
-    rng = np.random.default_rng(seed)
-    stored = model.stored_inputs or [None] * len(model.main.input_indexes)
-    out = []
-    for i, a in zip(model.main.input_indexes, stored):
-        o = model.main.operands[i]
-        if a is not None:
-            out.append(a)
-            continue
-        if o.dimensions is None or any(d == 0 for d in o.dimensions):
-            raise InputError(f"Input operand {i} has unknown dimensions {o.dimensions}; give its data "
-                             f"with --inputs.")
-        dt = TYPE_INFO[o.type].dtype
-        if dt.kind == "f":
-            out.append(rng.uniform(-1, 1, o.dimensions).astype(dt))
-        elif dt.kind == "b":
-            out.append(rng.integers(0, 2, o.dimensions).astype(bool))
-        else:
-            info = np.iinfo(dt)
-            lo, hi = max(info.min, -100), min(info.max, 100)
-            out.append(rng.integers(lo, hi + 1, o.dimensions).astype(dt))
-    return out
 
 
 def read_npz_inputs(path: str, count: int) -> list:
