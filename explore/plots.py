@@ -59,7 +59,8 @@ def pareto_figure(rows, fmt: str = "png") -> bytes:
             ax.annotate(str(p), (x, y), textcoords="offset points", xytext=(4, 4), fontsize=7)
         ax.set_title(name, fontsize=10)
         ax.set_xlabel("LUTs" if have_lut else "PEs (rows x cols; no synthesis: --synth gives LUTs)")
-        ax.set_ylabel("inferences / s (accelerator cycles)" if have_rate else "inferences per 10^6 cycles (no clock known)")
+        ax.set_ylabel("inferences / s (accelerator cycles)" if have_rate else
+                      "inferences per 10^6 cycles (no clock known)")
         ax.grid(alpha=0.3)
         if pts:
             ax.legend(fontsize=7)
@@ -101,15 +102,16 @@ def timeline_figure(trace: dict, fmt: str = "png", max_slices: int = 20000) -> b
     """The engine timeline of a trace (:func:`nnaccel.explore.trace.build_trace`): one row per track."""
     names = {e["tid"]: e["args"]["name"] for e in trace["traceEvents"] if e.get("name") == "thread_name"}
     order = sorted(names)
-    colors = {"instruction": "tab:blue", "token_wait": "tab:red", "fetch": "tab:gray",
-              "fetch_stall": "tab:orange", "operation": "tab:green", "segment": "lightgray"}
+    colors = {"segment": "lightgray", "operation": "tab:green", "instruction": "tab:blue",
+              "token_wait": "tab:red", "fetch": "tab:gray", "fetch_stall": "tab:orange"}
     fig, ax = plt.subplots(figsize=(11, 0.45 * len(order) + 1.2))
     slices = [e for e in trace["traceEvents"] if e["ph"] == "X"][:max_slices]
     for cat, color in colors.items():
+        h = 0.8 if cat != "segment" else 0.3    # a segment: a thin bar under its operations
         for row, tid in enumerate(order):
             spans = [(e["ts"], max(e["dur"], 1)) for e in slices if e["tid"] == tid and e["cat"] == cat]
             if spans:
-                ax.broken_barh(spans, (len(order) - 1 - row - 0.4, 0.8), facecolors=color, edgecolor="none")
+                ax.broken_barh(spans, (len(order) - 1 - row - 0.4, h), facecolors=color, edgecolor="none")
     ax.set_yticks(range(len(order)), [names[t] for t in reversed(order)])
     ax.set_xlabel("cycle")
     handles = [matplotlib.patches.Patch(color=c, label=k.replace("_", " ")) for k, c in colors.items()]

@@ -116,3 +116,15 @@ class TraceRecorder:
         with open(path, "w") as f:
             json.dump(tr, f)
         return tr
+
+
+def package_runs(pkg) -> list:
+    """``(decoded, schedule, layers)`` of every segment of a package, from the ISA simulator's
+    schedule (:func:`nnaccel.sim.isasim.schedule`: the cycles follow from the instructions alone)."""
+    from nnaccel.sim.isasim import schedule
+    cfg = pkg.config()
+    runs = []
+    for seg in pkg.manifest["segments"]:
+        decoded = decode_program(bytes_to_words(pkg.segment_words(seg)), cfg)
+        runs.append((decoded, schedule(decoded, cfg), seg.get("layers", [])))
+    return runs

@@ -115,14 +115,26 @@ def cmd_disasm(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from .compiler.package import Package
+    from .cli import load_cli_model
+    from .compiler.compile import compile_model
+    from .compiler.package import Package, is_package
     from .compiler.report import format_report, static_report
-    pkg = Package.load(args.package)
+    if is_package(args.package):
+        pkg = Package.load(args.package)
+    else:  # a model: compiled for --config first
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            pkg = compile_model(load_cli_model(args.package, args.name), args.config)
     rep = static_report(pkg)
     print(format_report(rep))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rep, f, indent=1, default=_jsonable)
+    if args.html:
+        from .explore.report import html_report
+        with open(args.html, "w") as f:
+            f.write(html_report(pkg))
+        print(f"wrote {args.html}")
     return 0
 
 
@@ -148,11 +160,16 @@ def register(sub) -> None:
     d.add_argument("package", help="package file")
     d.set_defaults(func=cmd_disasm)
 
-    p = sub.add_parser("report", help="per-layer cycles, MACs, utilization and DMA of a package",
-                       description="Schedule a package's segments on the ISA cycle model and print, per "
-                                   "operation, where it runs, cycles, MACs, utilization and DMA bytes.")
-    p.add_argument("package", help="package file")
+    p = sub.add_parser("report", help="per-layer cycles, MACs, utilization and DMA of a package or model",
+                       description="Schedule a package's segments (or those of a model, compiled for --config) "
+                                   "on the ISA cycle model and print, per operation, where it runs, cycles, "
+                                   "MACs, utilization and DMA bytes; --html also writes a self-contained page "
+                                   "with per-layer plots, the host / accelerator split and the engine timeline.")
+    p.add_argument("package", metavar="PKG|MODEL", help="package file, or model file (.json, .json.gz, .tflite)")
+    p.add_argument("--name", help="pick the model of this name from a file holding several")
+    _config_arg(p, "base")
     p.add_argument("--json", metavar="FILE", help="also write the report as JSON")
+    p.add_argument("--html", metavar="FILE", help="also write the report as a self-contained HTML page")
     p.set_defaults(func=cmd_report)
 
 
