@@ -61,10 +61,11 @@ def run_command(args) -> int:
     n = len(model.main.input_indexes)
     inputs = read_npz_inputs(args.inputs, n) if args.inputs else default_inputs(model)
     recorder = _trace_recorder(args)
+    wave = _wave_option(args)
     t0 = time.perf_counter()
     outputs, report = run_on_backend(obj, inputs, args.backend, args.config,
                                      progress=_progress_printer(f"backend {args.backend}"),
-                                     on_segment=recorder.on_segment if recorder else None)
+                                     on_segment=recorder.on_segment if recorder else None, wave=wave)
     dt = time.perf_counter() - t0
     for k, (i, a) in enumerate(zip(model.main.output_indexes, outputs)):
         o = model.main.operands[i]
@@ -86,7 +87,32 @@ def run_command(args) -> int:
         tr = recorder.write(args.trace)
         print(f"wrote the timeline of {tr['otherData']['segments']} segments ({tr['otherData']['cycles']} "
               f"cycles) to {args.trace}")
+    if wave and report["segments"]:
+        print(f"wrote the waveform of {len(report['segments'])} segments to {wave[0]}"
+              + (" (segment K > 0: NAME.segK.fst)" if len(report["segments"]) > 1 else ""))
     return 0
+
+
+def _wave_option(args):
+    """``nnaccel run --wave FILE [--wave-window START:END]``: ``(path, (first, last) or None)``."""
+    window = getattr(args, "wave_window", None)
+    if not getattr(args, "wave", None):
+        if window:
+            raise InputError("--wave-window needs --wave FILE.fst.")
+        return None
+    if args.backend != "rtl":
+        raise InputError(f"--wave needs --backend rtl (a Verilator waveform), not {args.backend}.")
+    if window is None:
+        return args.wave, None
+    first, sep, last = window.partition(":")
+    try:
+        lo = int(first) if first.strip() else 0
+        hi = int(last) if last.strip() else None
+    except ValueError:
+        lo = hi = -1
+    if not sep or lo < 0 or (hi is not None and hi < lo):
+        raise InputError(f"--wave-window {window!r} is not START:END with 0 <= START <= END (cycles).")
+    return args.wave, (lo, hi)
 
 
 def _trace_recorder(args):
