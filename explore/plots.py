@@ -29,43 +29,45 @@ def pareto_front(points):
 
 
 def pareto_figure(rows, fmt: str = "png") -> bytes:
-    """Inferences per second (or, without a clock, per million cycles) against LUTs (or, without synthesis,
-    the array's PE count), one panel per model; the points that fit the device filled, the front
-    drawn as a line. Only rows with status ok or "does not fit" are plotted."""
-    models = sorted({r["model"] for r in rows})
+    """Inferences per second (or, without a clock, per million cycles) against LUTs and DSPs (or,
+    without synthesis, the array's PE count), one column per model; the points that fit the device
+    filled, those that do not hollow, the front dashed. Rows with status ok or "does not fit"."""
+    models = sorted({r["model"] for r in rows}) or [""]
     have_lut = any(r.get("lut") for r in rows)
     have_rate = any(r.get("inferences_per_s") for r in rows)
-    fig, axes = plt.subplots(1, max(len(models), 1), figsize=(5.2 * max(len(models), 1), 4.2), squeeze=False)
-    for ax, name in zip(axes[0], models):
-        pts = []
-        for r in rows:
-            if r["model"] != name or not r.get("cycles") or r["status"] not in ("ok", "does not fit"):
-                continue
-            x = r["lut"] if have_lut else r["pes"]
-            y = r["inferences_per_s"] if have_rate else 1e6 / r["cycles"]
-            if x is None or y is None:
-                continue
-            pts.append((x, y, r.get("fits") is not False, r["point"]))
-        fit = [(x, y) for x, y, f, _ in pts if f]
-        nofit = [(x, y) for x, y, f, _ in pts if not f]
-        if fit:
-            ax.scatter(*zip(*fit), c="tab:blue", label="fits the device" if have_lut else "point", zorder=3)
-        if nofit:
-            ax.scatter(*zip(*nofit), facecolors="none", edgecolors="tab:red", label="does not fit", zorder=3)
-        front = pareto_front([(x, y) for x, y, _, _ in pts])
-        if len(front) > 1:
-            ax.plot(*zip(*front), c="tab:gray", lw=1, ls="--", label="Pareto front")
-        for x, y, _, p in pts:
-            ax.annotate(str(p), (x, y), textcoords="offset points", xytext=(4, 4), fontsize=7)
-        ax.set_title(name, fontsize=10)
-        ax.set_xlabel("LUTs" if have_lut else "PEs (rows x cols; no synthesis: --synth gives LUTs)")
-        ax.set_ylabel("inferences / s (accelerator cycles)" if have_rate else
-                      "inferences per 10^6 cycles (no clock known)")
-        ax.grid(alpha=0.3)
-        if pts:
-            ax.legend(fontsize=7)
+    xs = ([("lut", "LUTs"), ("dsp", "DSPs")] if have_lut else
+          [("pes", "PEs (rows x cols; no synthesis: --synth gives LUTs)")])
+    fig, axes = plt.subplots(len(xs), len(models), figsize=(5.2 * len(models), 4.2 * len(xs)), squeeze=False)
+    for col, name in enumerate(models):
+        for (key, label), ax in zip(xs, axes[:, col]):
+            pts = [(r[key], r["inferences_per_s"] if have_rate else 1e6 / r["cycles"], r.get("fits") is not False,
+                    r["point"]) for r in rows
+                   if r["model"] == name and r.get("cycles") and r["status"] in ("ok", "does not fit")
+                   and r.get(key) is not None and (r.get("inferences_per_s") or not have_rate)]
+            _pareto_panel(ax, pts, have_lut)
+            ax.set_title(name, fontsize=10)
+            ax.set_xlabel(label)
+            ax.set_ylabel("inferences / s (accelerator cycles)" if have_rate else
+                          "inferences per 10^6 cycles (no clock known)")
     fig.tight_layout()
     return figure_bytes(fig, fmt)
+
+
+def _pareto_panel(ax, pts, have_lut: bool) -> None:
+    fit = [(x, y) for x, y, f, _ in pts if f]
+    nofit = [(x, y) for x, y, f, _ in pts if not f]
+    if fit:
+        ax.scatter(*zip(*fit), c="tab:blue", label="fits the device" if have_lut else "point", zorder=3)
+    if nofit:
+        ax.scatter(*zip(*nofit), facecolors="none", edgecolors="tab:red", label="does not fit", zorder=3)
+    front = pareto_front([(x, y) for x, y, _, _ in pts])
+    if len(front) > 1:
+        ax.plot(*zip(*front), c="tab:gray", lw=1, ls="--", label="Pareto front")
+    for x, y, _, p in pts:
+        ax.annotate(str(p), (x, y), textcoords="offset points", xytext=(4, 4), fontsize=7)
+    ax.grid(alpha=0.3)
+    if pts:
+        ax.legend(fontsize=7)
 
 
 def layer_figure(layers, fmt: str = "svg") -> bytes:

@@ -282,7 +282,8 @@ def run_sweep(sw: Sweep, out_dir, address: str | None = None, num_cpus: int | No
                         cache.put("run", pt["hash"], h, r)
                 if res["synth"] is not None:
                     pt["synth"] = res["synth"]
-                    cache.put("synth", pt["hash"], sw.synth, res["synth"])
+                    if res["synth"]["status"] in ("ok", "does not fit"):   # not a failure to retry
+                        cache.put("synth", pt["hash"], sw.synth, res["synth"])
                 failed += any(r["status"] != "ok" for r in res["runs"].values()) or bool(
                     res["synth"] and res["synth"]["status"] != "ok")
                 bar.update(1)

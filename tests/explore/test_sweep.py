@@ -82,3 +82,21 @@ def test_sweep_on_embedded_ray(tmp_path, capsys):
     assert (row["accelerator_ops"], row["host_ops"]) == (len(rep["accelerator_ops"]), len(rep["host_ops"]))
     assert row["inferences_per_s"] == pytest.approx(10e6 / rep["total"]["cycles"])
     assert row["clock_source"].startswith("assumed")
+
+
+def test_rows_take_resources_and_fmax_from_the_synthesis():
+    from nnaccel.explore.sweep import Sweep, SweepModel, config_hash, result_rows
+    cfg = point_config("small", {"rows": 4})
+    m = SweepModel("m", "h", None)
+    run = {"status": "ok", "reason": "", "cycles": 5000, "macs": 10, "utilization_issued": 0.5}
+    pts = [{"point": 0, "params": {"rows": 4}, "cfg": cfg, "hash": config_hash(cfg), "runs": {"h": run},
+            "synth": {"status": "ok", "reason": "", "lut": 900, "ff": 800, "dsp": 8, "bram": 20, "fits": True,
+                      "fmax_mhz": 20.0, "device": "iCE40UP5K"}},
+           {"point": 1, "params": {"rows": 8}, "cfg": cfg, "hash": "x", "runs": {"h": run},
+            "synth": {"status": "does not fit", "reason": "exceeds lut", "lut": 9000, "ff": 800, "dsp": 8,
+                      "bram": 20, "fits": False, "fmax_mhz": None, "device": "iCE40UP5K"}}]
+    ok, nofit = result_rows(Sweep([m], {"rows": [4, 8]}, "small", "ice40", clock_mhz=12.0), pts)
+    assert (ok["status"], ok["lut"], ok["fmax_mhz"], ok["clock_source"]) == ("ok", 900, 20.0, "fmax (nextpnr)")
+    assert ok["inferences_per_s"] == pytest.approx(20e6 / 5000)
+    assert (nofit["status"], nofit["reason"], nofit["fits"]) == ("does not fit", "exceeds lut", False)
+    assert nofit["clock_source"] == "assumed (--clock-mhz)" and nofit["cycles"] == 5000
