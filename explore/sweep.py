@@ -239,7 +239,8 @@ def run_sweep(sw: Sweep, out_dir, address: str | None = None, num_cpus: int | No
               progress: bool = True, use_cache: bool = True) -> dict:
     """Runs the sweep (cached results reused), writes nothing but the cache; returns
     ``{"points": [...], "rows": [...], "computed": N, "cached": N}``."""
-    from tqdm import tqdm
+    from nnaccel.progress import bar as progress_bar
+    from nnaccel.progress import interactive
     cache = Cache(Path(out_dir) / "cache", use_cache)
     points, todo = [], []
     for idx, params in enumerate(grid_points(sw.grid)):
@@ -257,7 +258,7 @@ def run_sweep(sw: Sweep, out_dir, address: str | None = None, num_cpus: int | No
         if missing or (sw.synth and pt["synth"] is None):
             todo.append((pt, missing))
         points.append(pt)
-    bar = tqdm(total=len(points), unit="point", desc="sweep", disable=not progress, dynamic_ncols=True)
+    bar = progress_bar(len(points), "sweep", "point", disable=not (progress and interactive()))
     bar.update(len(points) - len(todo))
     failed = sum("invalid" in p for p in points)
     if todo:
