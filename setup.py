@@ -1,7 +1,7 @@
 """Maps the top-level folders into the single import name ``nnaccel``.
 
 ``nnaccel/`` is the core; ``hw/``, ``compiler/``, ``sim/``, ``firmware/`` and ``boards/`` become
-``nnaccel.hw`` … ``nnaccel.boards``. Every sub-package is listed so that ``pip install .`` and
+``nnaccel.hw`` … ``nnaccel.boards``, ``explore/`` ``nnaccel.explore``. Every sub-package is listed so that ``pip install .`` and
 ``pip install -e .`` install the same tree.
 """
 
@@ -10,7 +10,8 @@ from pathlib import Path
 from setuptools import find_packages, setup
 
 ROOTS = {"nnaccel": "nnaccel", "nnaccel.hw": "hw", "nnaccel.compiler": "compiler",
-         "nnaccel.sim": "sim", "nnaccel.firmware": "firmware", "nnaccel.boards": "boards"}
+         "nnaccel.sim": "sim", "nnaccel.firmware": "firmware", "nnaccel.boards": "boards",
+         "nnaccel.explore": "explore"}
 
 packages, package_dir = [], {}
 for name, folder in ROOTS.items():

@@ -17,7 +17,6 @@ check of ``nnaccel cts --target isa``).
 
 from __future__ import annotations
 
-import sys
 import time
 
 import numpy as np
@@ -46,7 +45,7 @@ def _isa_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=Non
     return sim.mem, dict(res.counters, run_cycles=res.cycles), res.schedule
 
 
-def _rtl_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None):
+def _rtl_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None, wave=None, wave_window=None):
     try:
         from nnaccel.sim.rtl_runner import run_words_rtl
 
@@ -54,7 +53,8 @@ def _rtl_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=Non
     except ImportError as e:
         raise BackendUnavailable(f"The rtl backend is not available ({e}).") from None
     try:  # the runner sizes the RTL memory (a power of two, 64 KiB at least; one build per size)
-        res = run_words_rtl(cfg, bytes_to_words(program), {0: memory}, [(0, memory.size)])
+        res = run_words_rtl(cfg, bytes_to_words(program), {0: memory}, [(0, memory.size)], wave=wave,
+                            wave_window=wave_window)
     except (ImportError, FileNotFoundError) as e:
         raise BackendUnavailable(f"The rtl backend is not available ({e}).") from None
     if res.error:
@@ -77,6 +77,12 @@ class Runtime:
 
     def __init__(self, pkg: Package, config=None):
         self.pkg = pkg
+        #: Optional hook ``on_segment(cfg, seg, program_bytes, schedule_or_None)``, called after each
+        #: segment runs (``nnaccel run --trace``: ``nnaccel.explore.trace.TraceRecorder``).
+        self.on_segment = None
+        #: ``(path, (first, last) or None)``: the rtl backend writes each segment's FST waveform
+        #: (:meth:`wave_path`) of that cycle window (``nnaccel run --wave``).
+        self.wave = None
         self.cfg = pkg.config()
         if config is not None:
             want = load_config(config)
@@ -143,8 +149,14 @@ class Runtime:
             mem[t["addr"]:t["addr"] + t["bytes"]] = _raw(a)
         t0 = time.perf_counter()
         words = self.pkg.segment_words(seg)
-        out_mem, counters, sched = BACKENDS[backend](self.cfg, words, mem, progress)
+        if self.wave is not None and backend == "rtl":
+            out_mem, counters, sched = _rtl_backend(self.cfg, words, mem, progress, self.wave_path(seg["index"]),
+                                                    self.wave[1])
+        else:
+            out_mem, counters, sched = BACKENDS[backend](self.cfg, words, mem, progress)
         wall = time.perf_counter() - t0
+        if self.on_segment is not None:
+            self.on_segment(self.cfg, seg, words, sched)
         for j in seg["outputs"]:
             t = self.tensors[j]
             o = sg.operands[j]
@@ -153,6 +165,13 @@ class Runtime:
         if check:
             self._check_segment(seg, env, interp, out_mem)
         self.seg_reports.append(self._segment_report(seg, counters, sched, wall))
+
+    def wave_path(self, index: int) -> str:
+        """The waveform file of segment ``index``: the path given for segment 0, ``NAME.segK.fst``
+        beside it for segment K."""
+        from pathlib import Path
+        p = Path(self.wave[0])
+        return str(p if index == 0 else p.with_name(f"{p.stem}.seg{index}{p.suffix}"))
 
     def _check_segment(self, seg, env, interp, out_mem):
         """Runs the segment's operations on the golden kernels and compares every accelerated
@@ -205,11 +224,12 @@ class Runtime:
 
 # ------------------------------------------------------------------------------------ entry points
 def run_on_backend(model_or_pkg, inputs: list, backend: str = "isa", config=None, check: bool = False,
-                   progress=None):
+                   progress=None, on_segment=None, wave=None):
     """Runs a package on ``backend`` (``golden``, ``isa``, ``rtl``; ``config``, when given, must be
     the one it was built for), or a model on ``golden``. Returns ``(outputs, report)``; ``report``
     has ``total`` (cycles, macs, utilization), ``segments``, ``accelerator_ops`` and ``host_ops``.
-    A model runs on the accelerator backends once compiled (``nnaccel.compiler.compile_model``)."""
+    A model runs on the accelerator backends once compiled (``nnaccel.compiler.compile_model``).
+    ``on_segment``, ``wave``: :attr:`Runtime.on_segment`, :attr:`Runtime.wave`."""
     if backend == "golden":
         model = model_or_pkg.model() if isinstance(model_or_pkg, Package) else model_or_pkg
         outs = Interpreter(model).run(inputs)
@@ -219,17 +239,26 @@ def run_on_backend(model_or_pkg, inputs: list, backend: str = "isa", config=None
     if isinstance(model_or_pkg, Model):
         raise InputError(f"The {backend} backend runs a compiled package, not a model; compile the model "
                          f"first (nnaccel compile, or nnaccel.compiler.compile_model).")
-    return Runtime(model_or_pkg, config).run(inputs, backend, check, progress)
+    rt = Runtime(model_or_pkg, config)
+    rt.on_segment = on_segment
+    rt.wave = wave
+    return rt.run(inputs, backend, check, progress)
 
 
 def progress_printer(label: str):
-    """A ``progress(done, total)`` callback that shows instruction progress on a terminal."""
-    last = [0.0]
+    """A ``progress(done, total)`` callback showing a tqdm bar of instructions on a terminal."""
+    from nnaccel.progress import bar
+    state = {}
 
     def show(done, total):
-        now = time.perf_counter()
-        if sys.stderr.isatty() and (now - last[0] > 0.5 or done == total):
-            last[0] = now
-            print(f"\r{label}: {done}/{total} instructions", end="\n" if done == total else "",
-                  file=sys.stderr, flush=True)
+        b = state.get("bar")
+        if b is None or b.total != total:
+            if b is not None:
+                b.close()
+            b = state["bar"] = bar(total, label, "instr")
+        b.n = done
+        b.refresh()
+        if done == total:
+            b.close()
+            state.pop("bar")
     return show

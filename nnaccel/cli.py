@@ -89,10 +89,15 @@ def cmd_cts(args) -> int:
         load_config(args.config)  # a bad name or file: exit 2 before any model runs
     t0 = time.perf_counter()
 
+    from .progress import bar, interactive
+    pbar = bar(None, f"cts {args.target}", "file")
+
     def progress(done, total, spec):
-        if sys.stderr.isatty() or args.verbose:
-            print(f"\r[{done}/{total}] {str(spec)[-60:]:<60}", end="" if sys.stderr.isatty() else "\n",
-                  file=sys.stderr, flush=True)
+        pbar.total = total
+        pbar.n = done
+        pbar.set_postfix_str(str(spec)[-50:], refresh=True)
+        if args.verbose and not interactive():
+            print(f"[{done}/{total}] {spec}", file=sys.stderr, flush=True)
 
     # The accelerator targets compile for $NNACCEL_CTS_CONFIG and append one line per model to
     # $NNACCEL_ACCEL_LOG (name, accelerated operation count, their types); both are restored after.
@@ -114,8 +119,7 @@ def cmd_cts(args) -> int:
         if os.path.exists(log):
             with open(log) as f:
                 rows = [line.rstrip("\n").split("\t") for line in f]
-    if sys.stderr.isatty():
-        print(file=sys.stderr)
+    pbar.close()
     print(cts.format_table(results, args.op))
     if accelerated:
         passed = {r.name for r in results if r.status == "passed"}
@@ -161,6 +165,14 @@ def build_parser() -> argparse.ArgumentParser:
                         f"file (default {DEFAULT_CONFIG}; a package must match it)")
     r.add_argument("--report", metavar="FILE.json", help="write the performance report as JSON")
     add_batch_arg(r)
+    r.add_argument("--trace", metavar="FILE.json",
+                   help="isa backend: write the engine timeline (every instruction's fetch, start and end "
+                        "per queue, token waits) as Chrome trace-event JSON for Perfetto / chrome://tracing")
+    r.add_argument("--wave", metavar="FILE.fst",
+                   help="rtl backend: write a Verilator FST waveform of each segment's run (segment K > 0 to "
+                        "FILE.segK.fst; a separate, traced build); open it in GTKWave or Surfer")
+    r.add_argument("--wave-window", metavar="START:END",
+                   help="with --wave: record only the run's cycles START .. END (either may be left out)")
     r.set_defaults(func=cmd_run)
 
     i = sub.add_parser("info", help="list a model's operands, operations, support status and placement",

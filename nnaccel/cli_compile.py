@@ -100,6 +100,8 @@ def run_command(args) -> int:
     if inputs is None:
         inputs = default_inputs(model)
         note = random_inputs_note(model, "the package" if isinstance(obj, Package) else "the model")
+    recorder = _trace_recorder(args)
+    wave = _wave_option(args)
     t0 = time.perf_counter()
     if args.backend != "golden" and not isinstance(obj, Package):
         obj = _compile_quietly(model, args.config or DEFAULT_CONFIG)
@@ -107,7 +109,8 @@ def run_command(args) -> int:
     if args.backend != "golden":
         print_host_operations(obj)
     outputs, report = run_on_backend(obj, inputs, args.backend, args.config,
-                                     progress=progress_printer(f"backend {args.backend}"))
+                                     progress=progress_printer(f"backend {args.backend}"),
+                                     on_segment=recorder.on_segment if recorder else None, wave=wave)
     dt = time.perf_counter() - t0
     if note:  # after the run, so that an error stays the only line on stderr
         print(note, file=sys.stderr)
@@ -127,6 +130,13 @@ def run_command(args) -> int:
         with open(args.report, "w") as f:
             json.dump(report, f, indent=1, default=_jsonable)
         print(f"wrote the report to {args.report}")
+    if recorder:
+        tr = recorder.write(args.trace)
+        print(f"wrote the timeline of {tr['otherData']['segments']} segments ({tr['otherData']['cycles']} "
+              f"cycles) to {args.trace}")
+    if wave and report["segments"]:
+        print(f"wrote the waveform of {len(report['segments'])} segments to {wave[0]}"
+              + (" (segment K > 0: NAME.segK.fst)" if len(report["segments"]) > 1 else ""))
     return 0
 
 
@@ -156,6 +166,38 @@ def _load_for_run(args):
     return obj, inputs
 
 
+def _wave_option(args):
+    """``nnaccel run --wave FILE [--wave-window START:END]``: ``(path, (first, last) or None)``."""
+    window = getattr(args, "wave_window", None)
+    if not getattr(args, "wave", None):
+        if window:
+            raise InputError("--wave-window needs --wave FILE.fst.")
+        return None
+    if args.backend != "rtl":
+        raise InputError(f"--wave needs --backend rtl (a Verilator waveform), not {args.backend}.")
+    if window is None:
+        return args.wave, None
+    first, sep, last = window.partition(":")
+    try:
+        lo = int(first) if first.strip() else 0
+        hi = int(last) if last.strip() else None
+    except ValueError:
+        lo = hi = -1
+    if not sep or lo < 0 or (hi is not None and hi < lo):
+        raise InputError(f"--wave-window {window!r} is not START:END with 0 <= START <= END (cycles).")
+    return args.wave, (lo, hi)
+
+
+def _trace_recorder(args):
+    """``nnaccel run --trace``: a recorder of the ISA simulator's schedules, or None."""
+    if not getattr(args, "trace", None):
+        return None
+    if args.backend != "isa":
+        raise InputError(f"--trace needs --backend isa (the ISA simulator's schedule), not {args.backend}.")
+    from .explore.trace import TraceRecorder
+    return TraceRecorder()
+
+
 def _jsonable(x):
     if isinstance(x, (np.integer,)):
         return int(x)
@@ -172,14 +214,26 @@ def cmd_disasm(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from .package import Package
+    from .cli_models import load_cli_model
+    from .compiler.compile import compile_model
+    from .package import Package, is_package
     from .sim.report import format_report, static_report
-    pkg = Package.load(args.package)
+    if is_package(args.package):
+        pkg = Package.load(args.package)
+    else:  # a model: compiled for --config first
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            pkg = compile_model(load_cli_model(args.package, args.name), args.config)
     rep = static_report(pkg)
     print(format_report(rep))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rep, f, indent=1, default=_jsonable)
+    if args.html:
+        from .explore.report import html_report
+        with open(args.html, "w") as f:
+            f.write(html_report(pkg))
+        print(f"wrote {args.html}")
     return 0
 
 
@@ -207,11 +261,16 @@ def register(sub) -> None:
     d.add_argument("package", help="package file")
     d.set_defaults(func=cmd_disasm)
 
-    p = sub.add_parser("report", help="per-layer cycles, MACs, utilization and DMA of a package",
-                       description="Schedule a package's segments on the ISA cycle model and print, per "
-                                   "operation, where it runs, cycles, MACs, utilization and DMA bytes.")
-    p.add_argument("package", help="package file")
+    p = sub.add_parser("report", help="per-layer cycles, MACs, utilization and DMA of a package or model",
+                       description="Schedule a package's segments (or those of a model, compiled for --config) "
+                                   "on the ISA cycle model and print, per operation, where it runs, cycles, "
+                                   "MACs, utilization and DMA bytes; --html also writes a self-contained page "
+                                   "with per-layer plots, the host / accelerator split and the engine timeline.")
+    p.add_argument("package", metavar="PKG|MODEL", help="package file, or model file (.json, .json.gz, .tflite)")
+    p.add_argument("--name", help="pick the model of this name from a file holding several")
+    _config_arg(p, "base")
     p.add_argument("--json", metavar="FILE", help="also write the report as JSON")
+    p.add_argument("--html", metavar="FILE", help="also write the report as a self-contained HTML page")
     p.set_defaults(func=cmd_report)
 
 

@@ -9,6 +9,26 @@ import sys
 from nnaccel.hwconfig import DEFAULT_CONFIG
 
 
+class ProgressSteps:
+    """A tool flow's steps (Yosys, nextpnr, ...) on stderr, each with its running time
+    (``nnaccel.progress.elapsed``): :meth:`step` ends the current step and starts the next."""
+
+    def __init__(self, prefix: str):
+        self.prefix = prefix
+        self.current = None
+
+    def step(self, msg: str) -> None:
+        from .progress import elapsed
+        self.close()
+        self.current = elapsed(f"{self.prefix} {msg}", always=True)
+        self.current.__enter__()
+
+    def close(self) -> None:
+        if self.current is not None:
+            self.current.__exit__(None, None, None)
+            self.current = None
+
+
 def cmd_synth(args) -> int:
     from nnaccel.boards.synth import TARGETS, block_ram_ok, design_for, synthesize
     from nnaccel.boards.targets import default_target
@@ -18,16 +38,16 @@ def cmd_synth(args) -> int:
     args.target = args.target or default_target(cfg)
     target = TARGETS[args.target]
 
-    def log(msg):
-        print(f"[synth] {msg}", file=sys.stderr, flush=True)
-
+    steps = ProgressSteps("[synth]")
     try:
         rep = synthesize(design_for(cfg, args.design, target), args.target, pnr=args.pnr,
-                         name=f"{cfg.name}-{args.design}", log=log, timeout_s=args.timeout,
+                         name=f"{cfg.name}-{args.design}", log=steps.step, timeout_s=args.timeout,
                          breakdown=args.breakdown, freq_mhz=args.freq, seed=args.seed)
     except RuntimeError as e:
+        steps.close()
         print(f"nnaccel: error: {e}", file=sys.stderr)
         return 1
+    steps.close()
     b = rep["budget"]
     if rep["fmax_mhz"] is not None:
         fmax = f"{rep['fmax_mhz']:.2f} MHz"

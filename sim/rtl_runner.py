@@ -39,6 +39,61 @@ VERILATOR_ARGS = ["-Wno-fatal", "-Wno-WIDTHEXPAND", "-Wno-WIDTHTRUNC", "-Wno-UNO
                   "--public-depth", "1"]
 
 
+#: The waveform recorder of traced builds (``build_top(..., waves=True)``): instantiated beside the
+#: simulation top level, it opens ``wave.fst`` in the simulator's working directory with
+#: ``$dumpvars`` (every signal) in the first cycle of the run with ``run_cycles >=
+#: +nnaccel_wave_first``, and closes it once ``run_cycles > +nnaccel_wave_last`` (Verilator has no
+#: ``$dumpoff``: :data:`WAVE_DPI` closes the dump), so only that window is written.
+WAVE_VERILOG = """
+module nnaccel_wave(input clk, input busy, input [63:0] run_cycles);
+  import "DPI-C" context function void nnaccel_wave_close();
+  reg [63:0] first;
+  reg [63:0] last;
+  reg on = 0;
+  reg finished = 0;
+  initial begin
+    if (!$value$plusargs("nnaccel_wave_first=%d", first)) first = 0;
+    if (!$value$plusargs("nnaccel_wave_last=%d", last)) last = 64'hffffffffffffffff;
+  end
+  always @(posedge clk) begin
+    if (!on && !finished && busy && run_cycles >= first) begin
+      on <= 1;
+      $dumpfile("wave.fst");
+      $dumpvars(0);
+    end
+    if (on && run_cycles > last) begin
+      on <= 0;
+      finished <= 1;
+      nnaccel_wave_close();
+    end
+  end
+endmodule
+"""
+
+#: Closes the dump ``$dumpvars`` opened (the model's own trace file; cocotb's Verilator main is
+#: built with ``--prefix Vtop``).
+WAVE_DPI = """#include "Vtop__Syms.h"
+#include "svdpi.h"
+extern "C" void nnaccel_wave_close() {
+    const VerilatedScope* scope = static_cast<const VerilatedScope*>(svGetScope());
+    static_cast<Vtop__Syms*>(scope->symsp())->_traceDumpClose();
+}
+"""
+
+
+def _wave_args() -> list[str]:
+    """Verilator arguments of an FST-tracing build: the format and :data:`WAVE_DPI` (written
+    once into the cache; its text is part of the build's hash through these arguments)."""
+    digest = hashlib.sha256(WAVE_DPI.encode()).hexdigest()[:12]
+    cpp = cache_root() / f"nnaccel_wave_{digest}.cpp"
+    if not cpp.exists():
+        cpp.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cpp.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(WAVE_DPI)
+        tmp.replace(cpp)
+    return ["--trace-fst", str(cpp)]
+
+
 def cache_root() -> Path:
     return Path(os.environ.get("NNACCEL_RTL_CACHE", Path.home() / ".cache" / "nnaccel" / "rtl"))
 
@@ -112,15 +167,18 @@ def _locked(path: Path):
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-def build(verilog_text: str, toplevel: str = "top", key: str = "") -> RtlBuild:
+def build(verilog_text: str, toplevel: str = "top", key: str = "", waves: bool = False) -> RtlBuild:
     """Compiles ``verilog_text`` with Verilator once per distinct (text, key, flags); returns the build.
 
-    ``key`` adds anything else that must separate builds (e.g. the hardware config's name)."""
+    ``key`` adds anything else that must separate builds (e.g. the hardware config's name).
+    ``waves``: an FST-tracing build (its own directory, ``-fst`` in its name) for Verilog that
+    opens its waveform with ``$dumpvars`` (:data:`WAVE_VERILOG`)."""
     from cocotb_tools.runner import get_runner
     _setup_verilator_env()
-    digest = hashlib.sha256("\0".join([verilog_text, key, toplevel, *VERILATOR_ARGS, *_toolchain()]).encode()
+    args = VERILATOR_ARGS + (_wave_args() if waves else [])
+    digest = hashlib.sha256("\0".join([verilog_text, key, toplevel, *args, *_toolchain()]).encode()
                             ).hexdigest()
-    bdir = cache_root() / f"{toplevel}-{digest[:16]}"
+    bdir = cache_root() / f"{toplevel}{'-fst' if waves else ''}-{digest[:16]}"
     done = bdir / "BUILD_OK"
     if done.exists():
         return RtlBuild(bdir, toplevel)
@@ -132,19 +190,23 @@ def build(verilog_text: str, toplevel: str = "top", key: str = "") -> RtlBuild:
         bdir.mkdir(parents=True)
         src = bdir / f"{toplevel}.v"
         src.write_text(verilog_text)
+        from nnaccel.progress import elapsed
         runner = get_runner("verilator")
-        runner.build(sources=[src], hdl_toplevel=toplevel, build_dir=bdir, always=True,
-                     build_args=VERILATOR_ARGS, log_file=bdir / "build.log")
+        with elapsed(f"Verilator: building {toplevel}{' with FST tracing' if waves else ''} ({bdir.name})", always=True):
+            runner.build(sources=[src], hdl_toplevel=toplevel, build_dir=bdir, always=True, waves=waves,
+                         build_args=args, log_file=bdir / "build.log")
         done.write_text(digest)
     return RtlBuild(bdir, toplevel)
 
 
 def run(rtl: RtlBuild, test_module: str, args: dict | None = None, testcase: str | None = None,
-        timeout_s: float | None = None) -> dict:
+        timeout_s: float | None = None, plusargs=(), keep: dict | None = None) -> dict:
     """Runs the cocotb test module ``test_module`` (a dotted name) on ``rtl``.
 
     ``args`` goes to the test as JSON (``nnaccel.sim.tb.tb_args()``); returns the dict the test
-    passed to ``tb_result``. Raises ``RuntimeError`` when a cocotb test failed."""
+    passed to ``tb_result``. Raises ``RuntimeError`` when a cocotb test failed. ``plusargs`` go to
+    the simulator; ``keep`` = ``{file name: destination}`` moves files the simulation wrote in its
+    working directory out of it."""
     from cocotb_tools.check_results import get_results
     from cocotb_tools.runner import get_runner
     _setup_verilator_env()
@@ -160,10 +222,11 @@ def run(rtl: RtlBuild, test_module: str, args: dict | None = None, testcase: str
         saved = os.environ.pop("PYTEST_CURRENT_TEST", None)
         try:
             try:
-                runner.test(test_module=test_module, hdl_toplevel=rtl.toplevel, hdl_toplevel_lang="verilog",
-                            build_dir=rtl.directory,
-                            test_dir=work, extra_env=env, testcase=testcase, results_xml=str(results_xml),
-                            log_file=work / "sim.log")
+                from nnaccel.progress import elapsed
+                with elapsed(f"Verilator: simulating {rtl.toplevel} ({test_module.rsplit('.', 1)[-1]})"):
+                    runner.test(test_module=test_module, hdl_toplevel=rtl.toplevel, hdl_toplevel_lang="verilog",
+                                build_dir=rtl.directory, test_dir=work, extra_env=env, testcase=testcase,
+                                results_xml=str(results_xml), log_file=work / "sim.log", plusargs=list(plusargs))
             except SystemExit as e:
                 raise RuntimeError(f"The Verilator simulation of {rtl.toplevel} exited with status {e.code}; "
                                    f"log:\n{_tail(work / 'sim.log')}") from None
@@ -174,6 +237,9 @@ def run(rtl: RtlBuild, test_module: str, args: dict | None = None, testcase: str
         if ntests == 0 or nfailed:
             raise RuntimeError(f"{nfailed} of {ntests} cocotb tests in {test_module} failed on "
                                f"{rtl.toplevel}; log:\n{_tail(work / 'sim.log')}")
+        for name, dest in (keep or {}).items():
+            if (work / name).exists():
+                shutil.move(str(work / name), str(dest))
         res = work / "result.json"
         return json.loads(res.read_text()) if res.exists() else {}
     finally:
@@ -292,28 +358,59 @@ def _source_key(*parts: str) -> str:
     return h.hexdigest()[:24]
 
 
-def build_top(config, mem_bytes: int) -> RtlBuild:
-    """The Verilator build of :class:`nnaccel.hw.accel.SimTop` for ``config`` (cached by hash).
+def _wave_top(top):
+    """``top`` (a flat :class:`~amaranth.lib.wiring.Component`) with the same ports, beside it a
+    :data:`WAVE_VERILOG` recorder fed with its clock, ``busy`` and ``run_cycles``."""
+    from amaranth.hdl import ClockSignal, Instance, Module
+    from amaranth.lib import wiring
+
+    class WaveTop(wiring.Component):
+        def __init__(self):
+            super().__init__(top.signature)
+
+        def elaborate(self, platform):
+            m = Module()
+            m.submodules.top = top
+            for name, member in self.signature.members.items():
+                ours, theirs = getattr(self, name), getattr(top, name)
+                m.d.comb += theirs.eq(ours) if member.flow == wiring.In else ours.eq(theirs)
+            m.submodules.wave = Instance("nnaccel_wave", i_clk=ClockSignal("sync"), i_busy=top.busy,
+                                         i_run_cycles=top.run_cycles)
+            return m
+    return WaveTop()
+
+
+def build_top(config, mem_bytes: int, waves: bool = False) -> RtlBuild:
+    """The Verilator build of :class:`nnaccel.hw.accel.SimTop` for ``config`` (cached by hash);
+    ``waves``: the FST-tracing build (a separate build, with :data:`WAVE_VERILOG`).
 
     Converting the top level to Verilog takes seconds (more for a large memory model), so a second
     index keyed by the *sources* (:func:`_source_key`) finds an existing build without converting."""
     from nnaccel.hwconfig import load_config
     cfg = load_config(config)
-    index = cache_root() / "index" / _source_key(cfg.to_json(), mem_bytes)
+    index = cache_root() / "index" / _source_key(cfg.to_json(), mem_bytes, *(["fst", WAVE_VERILOG] if waves else []))
     if index.exists():
         bdir = Path(index.read_text())
         if (bdir / "BUILD_OK").exists():
             return RtlBuild(bdir, "simtop")
     from nnaccel.hw.accel import SimTop
-    rtl = build(to_verilog(SimTop(cfg, mem_bytes), "simtop"), "simtop", key=cfg.to_json())
+    top = SimTop(cfg, mem_bytes)
+    if waves:
+        text = to_verilog(_wave_top(top), "simtop") + WAVE_VERILOG
+    else:
+        text = to_verilog(top, "simtop")
+    rtl = build(text, "simtop", key=cfg.to_json(), waves=waves)
     index.parent.mkdir(parents=True, exist_ok=True)
     index.write_text(str(rtl.directory))
     return rtl
 
 
 def run_words_rtl(config, words, image: dict | None = None, read=(), mem_bytes: int | None = None,
-                  max_cycles: int = 50_000_000) -> RtlResult:
+                  max_cycles: int = 50_000_000, wave=None, wave_window=None) -> RtlResult:
     """Runs a program (list of 128-bit words) on the Verilator build of the top level.
+
+    ``wave``: write an FST waveform of the run to this path (the tracing build), of the run's
+    cycles ``wave_window = (first, last)`` (inclusive, as ``run_cycles`` counts them; None: all).
 
     ``image`` = ``{addr: array}`` is written to external memory first (as the ISA simulator's
     :meth:`~nnaccel.sim.isasim.IsaSim.write` does); the program goes above every byte the image,
@@ -346,13 +443,19 @@ def run_words_rtl(config, words, image: dict | None = None, read=(), mem_bytes: 
     for addr, raw in blobs:
         buf[addr:addr + len(raw)] = raw
     buf[prog_addr:prog_addr + len(prog)] = prog
-    rtl = build_top(cfg, mem_bytes)
+    rtl = build_top(cfg, mem_bytes, waves=wave is not None)
+    plusargs, keep = [], {}
+    if wave is not None:
+        first, last = wave_window or (0, None)
+        plusargs = [f"+nnaccel_wave_first={first}"] + ([f"+nnaccel_wave_last={last}"] if last is not None else [])
+        keep = {"wave.fst": Path(wave)}
     work = Path(tempfile.mkdtemp(prefix="nnaccel-img-"))
     try:
         (work / "image.bin").write_bytes(bytes(buf))
         res = run(rtl, "nnaccel.sim.tb.cocotb_top",
                   {"image": str(work / "image.bin"), "word_bytes": wb, "prog_addr": prog_addr,
-                   "prog_len": len(words), "read": [list(r) for r in read], "max_cycles": max_cycles})
+                   "prog_len": len(words), "read": [list(r) for r in read], "max_cycles": max_cycles},
+                  plusargs=plusargs, keep=keep)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return RtlResult(res, cfg, words)
