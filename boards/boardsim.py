@@ -44,6 +44,7 @@ class BoardSim:
 
     def __init__(self, board, timeout_s: float = 30.0, log=None):
         from nnaccel.firmware.link import SocketTransport
+
         from .soc import baud_divisor
         say = log or (lambda msg: None)
         say(f"board-sim: building the {board.name} SoC in Verilator (cached after the first time)")
@@ -58,7 +59,7 @@ class BoardSim:
         self._thread.start()
         try:
             conn, _ = self._srv.accept()
-        except (TimeoutError, socket.timeout):
+        except TimeoutError:
             raise RuntimeError(f"The board simulation did not connect: {self.error}") from None
         self.transport = SocketTransport(conn, timeout_s)
 
@@ -67,7 +68,7 @@ class BoardSim:
         try:
             self.result = rtl_runner.run(self.rtl, "nnaccel.boards.tb_uart",
                                          {"port": self._srv.getsockname()[1], "divisor": self.divisor})
-        except Exception as e:  # reported by close()
+        except (RuntimeError, OSError) as e:  # reported by close()
             self.error = e
 
     def close(self):

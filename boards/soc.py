@@ -23,8 +23,20 @@ enable on their clock-enable pin (:class:`StepEnable`); any other clocked primit
 
 from __future__ import annotations
 
-from amaranth.hdl import (Cat, ClockDomain, ClockSignal, Const, DomainRenamer, EnableInserter, Instance, Module,
-                          Mux, ResetSignal, Signal)
+from amaranth.hdl import (
+    Cat,
+    ClockDomain,
+    ClockSignal,
+    Const,
+    DomainRenamer,
+    Elaboratable,
+    EnableInserter,
+    Instance,
+    Module,
+    Mux,
+    ResetSignal,
+    Signal,
+)
 from amaranth.hdl._ir import Instance as _InstanceFragment
 from amaranth.lib import wiring
 from amaranth.lib.crc import Algorithm
@@ -67,9 +79,8 @@ class UartRx(wiring.Component):
         sh = Signal(8)
         busy = Signal()
         m.d.sync += self.valid.eq(0)
-        with m.If(~busy):
-            with m.If(~s2):
-                m.d.sync += [busy.eq(1), cnt.eq(d + d // 2 - 1), bit.eq(0)]     # to the middle of bit 0
+        with m.If(~busy), m.If(~s2):
+            m.d.sync += [busy.eq(1), cnt.eq(d + d // 2 - 1), bit.eq(0)]     # to the middle of bit 0
         with m.Elif(cnt != 0):
             m.d.sync += cnt.eq(cnt - 1)
         with m.Elif(bit == 8):
@@ -93,9 +104,8 @@ class UartTx(wiring.Component):
         sh = Signal(9, init=0x1FF)
         left = Signal(range(11))
         m.d.comb += [self.busy.eq(left != 0), self.tx.eq(sh[0])]
-        with m.If(left == 0):
-            with m.If(self.start):
-                m.d.sync += [sh.eq(Cat(Const(0, 1), self.data)), left.eq(10), cnt.eq(d - 1)]
+        with m.If(left == 0), m.If(self.start):
+            m.d.sync += [sh.eq(Cat(Const(0, 1), self.data)), left.eq(10), cnt.eq(d - 1)]
         with m.Elif(cnt != 0):
             m.d.sync += cnt.eq(cnt - 1)
         with m.Else():
@@ -429,27 +439,25 @@ class _Link(wiring.Component):
                     m.d.comb += [self.acc_rst.eq(1), self.ce.eq(1)]
                     m.d.sync += [self.prog_addr.eq(addr), self.prog_len.eq(length), self.start.eq(1)]
                     m.next = "REPLY"
-            with m.State("REPLY"):
-                with m.If(~utx.busy):
-                    m.d.comb += [utx.data.eq(lp.RSP_SYNC), utx.start.eq(1)]
-                    m.next = "CODE"
-            with m.State("CODE"):
-                with m.If(~utx.busy):
-                    m.d.comb += [utx.data.eq(code), utx.start.eq(1), crc.data.eq(code), crc.start.eq(1),
-                                 crc.valid.eq(1)]
-                    m.d.sync += [bidx.eq(0), sent.eq(0), want.eq(0)]
-                    with m.If(code != lp.CODE["OK"]):
-                        m.next = "CRC_HI"
-                    with m.Elif(cmd == CM["IDENT"]):
-                        m.next = "IDENT"
-                    with m.Elif(cmd == CM["STATUS"]):
-                        m.next = "STATUS"
-                    with m.Elif((cmd == CM["READ"]) & (length != 0)):
-                        m.next = "READ"
-                    with m.Elif(cmd == CM["COUNTERS"]):
-                        m.next = "COUNTERS"
-                    with m.Else():
-                        m.next = "CRC_HI"
+            with m.State("REPLY"), m.If(~utx.busy):
+                m.d.comb += [utx.data.eq(lp.RSP_SYNC), utx.start.eq(1)]
+                m.next = "CODE"
+            with m.State("CODE"), m.If(~utx.busy):
+                m.d.comb += [utx.data.eq(code), utx.start.eq(1), crc.data.eq(code), crc.start.eq(1),
+                             crc.valid.eq(1)]
+                m.d.sync += [bidx.eq(0), sent.eq(0), want.eq(0)]
+                with m.If(code != lp.CODE["OK"]):
+                    m.next = "CRC_HI"
+                with m.Elif(cmd == CM["IDENT"]):
+                    m.next = "IDENT"
+                with m.Elif(cmd == CM["STATUS"]):
+                    m.next = "STATUS"
+                with m.Elif((cmd == CM["READ"]) & (length != 0)):
+                    m.next = "READ"
+                with m.Elif(cmd == CM["COUNTERS"]):
+                    m.next = "COUNTERS"
+                with m.Else():
+                    m.next = "CRC_HI"
 
             def send(byte, last, nxt):
                 with m.If(~utx.busy):
@@ -489,21 +497,19 @@ class _Link(wiring.Component):
                             m.d.sync += [bidx.eq(0), want.eq(want + 1)]
                         with m.If(sent == n_cnt - 1):
                             m.next = "CRC_HI"
-            with m.State("CRC_HI"):
-                with m.If(~utx.busy):
-                    m.d.comb += [utx.data.eq(crc.crc[8:]), utx.start.eq(1)]
-                    m.next = "CRC_LO"
-            with m.State("CRC_LO"):
-                with m.If(~utx.busy):
-                    m.d.comb += [utx.data.eq(crc.crc[:8]), utx.start.eq(1)]
-                    m.next = "SYNC"
+            with m.State("CRC_HI"), m.If(~utx.busy):
+                m.d.comb += [utx.data.eq(crc.crc[8:]), utx.start.eq(1)]
+                m.next = "CRC_LO"
+            with m.State("CRC_LO"), m.If(~utx.busy):
+                m.d.comb += [utx.data.eq(crc.crc[:8]), utx.start.eq(1)]
+                m.next = "SYNC"
         with m.If(self.stepped):
             m.d.sync += self.start.eq(0)
         return m
 
 
 # ------------------------------------------------------------------------------------ board top
-class BoardTop:
+class BoardTop(Elaboratable):
     """The bitstream's top level: the board's clock and reset, I/O, and :class:`SoC`."""
 
     def __init__(self, board):
@@ -516,12 +522,14 @@ class BoardTop:
         clk_in = platform.request(platform.default_clk, 0).i
         m.domains.sync = cd = ClockDomain("sync")
         if b.clock == "divide":
-            n = round(b.osc_mhz / b.clock_mhz)
-            assert n == 2, "the iCE40 divider is a toggle flip-flop"
+            n = divider(b)
             m.domains.osc = ClockDomain("osc", reset_less=True)
             m.d.comb += ClockSignal("osc").eq(clk_in)
             tog = Signal()
-            m.d.osc += tog.eq(~tog)
+            half = Signal(range(n // 2))
+            m.d.osc += half.eq(Mux(half == n // 2 - 1, 0, half + 1))
+            with m.If(half == n // 2 - 1):
+                m.d.osc += tog.eq(~tog)
             m.submodules.clk_gb = Instance("SB_GB", i_USER_SIGNAL_TO_GLOBAL_BUFFER=tog,
                                            o_GLOBAL_BUFFER_OUTPUT=cd.clk)
             locked = Const(1, 1)
@@ -552,6 +560,15 @@ class BoardTop:
         led_e = platform.request(err, 1 if err == busy else 0)
         m.d.comb += [led_b.o.eq(soc.led_busy), led_e.o.eq(soc.led_error)]
         return m
+
+
+def divider(board) -> int:
+    """The even ratio of the oscillator to the SoC clock of a ``divide`` board."""
+    n = round(board.osc_mhz / board.clock_mhz)
+    if n < 2 or n % 2 or abs(board.osc_mhz / n - board.clock_mhz) > 1e-6:
+        raise ValueError(f"The {board.name}'s clock is its {board.osc_mhz:g} MHz oscillator divided by an even "
+                         f"number; {board.clock_mhz:g} MHz is not one.")
+    return n
 
 
 def pll_params(fin: float, fout: float) -> dict:

@@ -30,7 +30,8 @@ from amaranth.lib.wiring import In, Out
 
 from .targets import DESIGNS, TARGETS, Target
 
-__all__ = ["CELLS", "DESIGNS", "TARGETS", "MbqmLane", "SynthHarness", "Target", "block_ram_ok", "design_for",
+__all__ = ["CELLS", "DESIGNS", "TARGETS", "MbqmLane", "SynthHarness", "Target", "block_ram_ok", "collision_script",
+           "design_for",
            "logic_breakdown", "memories", "memory_mapping", "synthesize"]
 
 
@@ -504,9 +505,17 @@ def synthesize(component, target: str, pnr: bool = False, workdir=None, name: st
     return rep
 
 
+def collision_script(mems: list[dict]) -> str:
+    """Yosys commands that leave undefined the read of the line a write port writes in the same cycle
+    (``COLLISION_X_MASK``) in the memories (:func:`memories`) marked ``COLLISION_UNDEFINED``."""
+    from nnaccel.hw.scratchpad import COLLISION_UNDEFINED
+    return "".join(
+        f"setparam -set COLLISION_X_MASK 1 {mm['module']}/t:$memrd_v2 {mm['module']}/r:MEMID=\\{mm['memid']} %i\n"
+        for mm in mems if set(COLLISION_UNDEFINED) <= set(mm["attrs"]))
+
+
 def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s, breakdown, pnr_args=()) -> dict:
     from amaranth.back import rtlil
-    from nnaccel.hw.scratchpad import COLLISION_UNDEFINED
     t = TARGETS[target]
     say = log or (lambda msg: None)
     il = rtlil.convert(SynthHarness(component, t.reset_buffer), name="top")
@@ -533,9 +542,7 @@ def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s
     # would otherwise emulate read-before-write with a register and a multiplexer per bit (small:
     # ~2,000 LUTs and 1,000 FFs on the ACC banks; tiny: ~290 logic cells on the ring and the
     # table). The RTL never needs such a read: every RTL run checks it (sp_collision)
-    script = "read_rtlil top.il\ndelete t:$meminit_v2\n" + "".join(
-        f"setparam -set COLLISION_X_MASK 1 {mm['module']}/t:$memrd_v2 {mm['module']}/r:MEMID=\\{mm['memid']} %i\n"
-        for mm in mems if set(COLLISION_UNDEFINED) <= set(mm["attrs"]))
+    script = "read_rtlil top.il\ndelete t:$meminit_v2\n" + collision_script(mems)
     if abc:
         synth = f"{t.synth} {t.abc_opts}".strip()
         script += f"{synth} -top top -json top.json\n"

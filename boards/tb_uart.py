@@ -11,7 +11,6 @@ import socket
 import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge, Timer
-
 from nnaccel.sim.tb import tb_args, tb_result
 
 PERIOD_NS = 10

@@ -52,7 +52,7 @@ class SocketTransport:
             self.sock.settimeout(left)
             try:
                 chunk = self.sock.recv(n - len(out))
-            except (TimeoutError, socket.timeout):
+            except TimeoutError:
                 break
             if not chunk:
                 break
@@ -64,7 +64,7 @@ class SocketTransport:
         try:
             while self.sock.recv(4096):
                 pass
-        except (TimeoutError, socket.timeout, BlockingIOError):
+        except (TimeoutError, BlockingIOError):
             pass
 
     def close(self) -> None:

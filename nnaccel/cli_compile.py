@@ -61,8 +61,12 @@ def run_command(args) -> int:
     n = len(model.main.input_indexes)
     inputs = read_npz_inputs(args.inputs, n) if args.inputs else default_inputs(model)
     t0 = time.perf_counter()
-    outputs, report = run_on_backend(obj, inputs, args.backend, args.config,
-                                     progress=_progress_printer(f"backend {args.backend}"))
+    if args.backend in ("board", "board-sim"):
+        from .cli_board import board_run
+        outputs, report = board_run(args, obj, inputs)
+    else:
+        outputs, report = run_on_backend(obj, inputs, args.backend, args.config,
+                                         progress=_progress_printer(f"backend {args.backend}"))
     dt = time.perf_counter() - t0
     for k, (i, a) in enumerate(zip(model.main.output_indexes, outputs)):
         o = model.main.operands[i]
