@@ -39,12 +39,11 @@ def _linkproto_text() -> str:
 
 
 class BoardSim:
-    """A running simulation of ``board``'s SoC; :attr:`transport` is its host byte stream. Use as a
-    context manager (the simulation ends when it is closed)."""
+    """A running simulation of ``board``'s SoC; :attr:`sock` is its host byte stream (a connected
+    socket: the bytes the SoC receives on ``rx`` and sends on ``tx``). Use as a context manager (the
+    simulation ends when it is closed)."""
 
-    def __init__(self, board, timeout_s: float = 30.0, log=None):
-        from nnaccel.firmware.link import SocketTransport
-
+    def __init__(self, board, log=None):
         from .soc import baud_divisor
         say = log or (lambda msg: None)
         say(f"board-sim: building the {board.name} SoC in Verilator (cached after the first time)")
@@ -58,10 +57,9 @@ class BoardSim:
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
         try:
-            conn, _ = self._srv.accept()
+            self.sock, _ = self._srv.accept()
         except TimeoutError:
             raise RuntimeError(f"The board simulation did not connect: {self.error}") from None
-        self.transport = SocketTransport(conn, timeout_s)
 
     def _run(self):
         from nnaccel.sim import rtl_runner
@@ -72,7 +70,7 @@ class BoardSim:
             self.error = e
 
     def close(self):
-        self.transport.close()
+        self.sock.close()
         self._srv.close()
         self._thread.join(timeout=60)
         if self.error is not None:

@@ -77,8 +77,10 @@ def build_bitstream(board, output=None, seed: int = 1, workdir=None, log=print) 
     synth_opts = " ".join(t.synth.split()[1:] + t.abc_opts.split())
     log(f"build: {board.title}, {cfg.describe()}, SoC clock {board.clock_mhz:g} MHz, {board.baud} baud; "
         f"work folder {wd}")
+    # --freq: the SoC clock's constraint also where nextpnr does not find the constrained net's name
+    pnr_opts = f"--seed {seed} --freq {board.clock_mhz:g} --timing-allow-fail"
     plan = platform.build(BoardTop(board), name="top", build_dir=str(wd), do_build=False,
-                          synth_opts=synth_opts, nextpnr_opts=f"--seed {seed} --timing-allow-fail")
+                          synth_opts=synth_opts, nextpnr_opts=pnr_opts)
     il = plan.files["top.il"]
     ys = plan.files["top.ys"]
     plan.files["top.ys"] = ys.replace("read_rtlil top.il", "read_rtlil top.il\n" + collision_script(memories(il)), 1)

@@ -38,7 +38,7 @@ def board_run(args, obj, inputs):
     from .boards.catalog import board
     from .compiler.package import Package
     from .firmware import runtime
-    from .firmware.link import LinkClient, SerialTransport, board_backend
+    from .firmware.link import LinkClient, SerialTransport, SocketTransport, board_backend
     if not args.board:
         raise InputError(f"--backend {args.backend} needs --board NAME.")
     b = board(args.board)
@@ -61,7 +61,7 @@ def board_run(args, obj, inputs):
     else:
         from .boards.boardsim import BoardSim
         sim = BoardSim(b, log=say)
-        transport = sim.transport
+        transport = SocketTransport(sim.sock, timeout=30.0)
     try:
         client = LinkClient(transport, log=say)
         runtime.BACKENDS[args.backend] = board_backend(client, b.mem_bytes)

@@ -6,10 +6,10 @@ import warnings
 
 import numpy as np
 import pytest
+from nnaccel.boards.catalog import board
+from nnaccel.firmware.link import IdentityError, LinkClient, LinkError, SocketTransport
 
 from nnaccel import linkproto as lp
-from nnaccel.boards.catalog import board
-from nnaccel.firmware.link import IdentityError, LinkClient, LinkError
 from nnaccel.hwconfig import load_config
 
 pytestmark = [pytest.mark.rtl, pytest.mark.slow]
@@ -50,7 +50,8 @@ class Faulty:
 @pytest.fixture(scope="module")
 def sim():
     from nnaccel.boards.boardsim import BoardSim
-    with BoardSim(board("icebreaker"), timeout_s=5.0) as s:
+    with BoardSim(board("icebreaker")) as s:
+        s.transport = SocketTransport(s.sock, timeout=5.0)
         yield s
 
 
@@ -58,6 +59,7 @@ def test_conv_quant8_bit_exact_with_isa_cycles(sim, cts_root):
     from nnaccel.compiler.compile import compile_model
     from nnaccel.firmware.link import board_backend
     from nnaccel.firmware.runtime import BACKENDS, Runtime
+
     from nnaccel.formats import load_model
     from nnaccel.golden.interpreter import Interpreter
     b = board("icebreaker")

@@ -3,7 +3,6 @@ met at the board clock, in the format its loader reads (the iCE40 preamble ``7E 
 ECP5 ``.bit`` header ``FF 00`` ... ``00 FF`` and then the sync word ``BD B3``)."""
 
 import pytest
-
 from nnaccel.boards.build import build_bitstream
 from nnaccel.boards.catalog import board
 

@@ -6,10 +6,10 @@ import pytest
 from amaranth.hdl import Module
 from amaranth.lib.crc import catalog
 from amaranth.sim import Simulator
-
-from nnaccel import linkproto as lp
 from nnaccel.boards.catalog import BOARDS, board
 from nnaccel.boards.soc import UartRx, UartTx, _Link, baud_divisor, pll_params
+
+from nnaccel import linkproto as lp
 
 DIV = 4
 
