@@ -89,6 +89,11 @@ def build_bitstream(board, output=None, seed: int = 1, workdir=None, log=print) 
     try:
         plan.execute_local(str(wd), env=env)
     except subprocess.CalledProcessError as e:  # a tool failed: name the log
+        over = {k: v for k, v in _utilisation(_read(wd / "top.tim")).items() if v[0] > v[1]}
+        if over:
+            need = ", ".join(f"{u:,} of its {a:,} {k}" for k, (u, a) in over.items())
+            raise BuildError(f"The {board.name} SoC with {cfg.name} does not fit the {t.budget['device']}: it "
+                             f"needs {need} (see {wd / 'top.tim'}).") from None
         tail = _tail(wd / "top.tim") or _tail(wd / "top.rpt")
         raise BuildError(f"The {board.name} build failed ({e}); see {wd}:\n{tail}") from None
     seconds = time.perf_counter() - t0
@@ -121,6 +126,13 @@ def _clock_fmax(text: str, clock_mhz: float) -> float | None:
         if abs(float(at) - clock_mhz) < 0.01:
             found = float(fm)
     return found
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(errors="replace")
+    except OSError:
+        return ""
 
 
 def _tail(path: Path, n: int = 15) -> str:
