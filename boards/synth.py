@@ -31,7 +31,8 @@ from amaranth.lib.wiring import In, Out
 
 from .targets import DESIGNS, TARGETS, Target
 
-__all__ = ["CELLS", "DESIGNS", "TARGETS", "MbqmLane", "SynthHarness", "Target", "block_ram_ok", "design_for",
+__all__ = ["CELLS", "DESIGNS", "TARGETS", "MbqmLane", "SynthHarness", "Target", "block_ram_ok", "collision_script",
+           "design_for",
            "logic_breakdown", "memories", "memory_mapping", "synthesize"]
 
 
@@ -540,10 +541,18 @@ def synthesize(component, target: str, pnr: bool = False, workdir=None, name: st
     return rep
 
 
+def collision_script(mems: list[dict]) -> str:
+    """Yosys commands that leave undefined the read of the line a write port writes in the same cycle
+    (``COLLISION_X_MASK``) in the memories (:func:`memories`) marked ``COLLISION_UNDEFINED``."""
+    from nnaccel.hw.scratchpad import COLLISION_UNDEFINED
+    return "".join(
+        f"setparam -set COLLISION_X_MASK 1 {mm['module']}/t:$memrd_v2 {mm['module']}/r:MEMID=\\{mm['memid']} %i\n"
+        for mm in mems if set(COLLISION_UNDEFINED) <= set(mm["attrs"]))
+
+
 def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s, breakdown, pnr_args=(),
                 seed=None) -> dict:
     from amaranth.back import rtlil
-    from nnaccel.hw.scratchpad import COLLISION_UNDEFINED
     t = TARGETS[target]
     say = log or (lambda msg: None)
     il = rtlil.convert(SynthHarness(component, t.reset_buffer), name="top")
@@ -569,9 +578,7 @@ def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s
     # scratchpad banks, the counter ring, the LUT's table): block RAM does not define it, and Yosys
     # would otherwise emulate read-before-write with a register and a multiplexer per bit. The RTL
     # never needs such a read: every RTL run checks it (sp_collision)
-    script = "read_rtlil top.il\ndelete t:$meminit_v2\n" + "".join(
-        f"setparam -set COLLISION_X_MASK 1 {mm['module']}/t:$memrd_v2 {mm['module']}/r:MEMID=\\{mm['memid']} %i\n"
-        for mm in mems if set(COLLISION_UNDEFINED) <= set(mm["attrs"]))
+    script = "read_rtlil top.il\ndelete t:$meminit_v2\n" + collision_script(mems)
     synth = f"{t.synth} {t.abc_opts}".strip()
     script += f"{synth} -top top -json top.json\n"
     script += "tee -o stat.txt stat\n"

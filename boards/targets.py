@@ -71,4 +71,8 @@ TARGETS = {
     "ecp5": Target("ecp5", "ecp5", "synth_ecp5", "nextpnr-ecp5", ("--25k", "--package", "CABGA256"),
                    {"device": "LFE5U-25F", "lut": 24288, "dsp": 28, "bram": 56, "ff": 24288},
                    dsp_width=18, array_dsp="ecp5", reset_buffer="DCCA", presets=("small",)),   # signed 9x9 products on MULT18X18D, LUT cells in CCU2C chains
+    # the ULX3S-85F's device: as ecp5, on the LFE5U-85F (CABGA381)
+    "ecp5-85f": Target("ecp5-85f", "ecp5", "synth_ecp5", "nextpnr-ecp5", ("--85k", "--package", "CABGA381"),
+                       {"device": "LFE5U-85F", "lut": 83640, "dsp": 156, "bram": 208, "ff": 83640},
+                       dsp_width=18, array_dsp="ecp5", reset_buffer="DCCA", presets=("base",)),
 }

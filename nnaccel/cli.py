@@ -158,8 +158,14 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--name", help="pick the model of this name from a file holding several")
     r.add_argument("--inputs", metavar="FILE.npz", help="input arrays named input0, input1, ...")
     r.add_argument("--outputs", metavar="FILE.npz", help="write outputs as output0, output1, ...")
-    r.add_argument("--backend", choices=["golden", "isa", "rtl"], default="golden",
-                   help="where to run (default golden)")
+    r.add_argument("--backend", choices=["golden", "isa", "rtl", "board-sim", "board"], default="golden",
+                   help="where to run (default golden); board-sim: the board's whole SoC in Verilator "
+                        "through its UART link, board: the board itself (both need --board)")
+    r.add_argument("--board", metavar="NAME", help="board for --backend board / board-sim (nnaccel build "
+                                                   "--help lists them); the model is compiled for its "
+                                                   "configuration")
+    r.add_argument("--port", metavar="DEVICE", help="serial port of the board's UART (--backend board), "
+                                                    "e.g. /dev/ttyUSB1")
     r.add_argument("--config", default=None, metavar="NAME|FILE",
                    help="hardware configuration for isa / rtl: tiny, small, base, large or a .toml / .json "
                         f"file (default {DEFAULT_CONFIG}; a package must match it)")

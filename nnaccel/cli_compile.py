@@ -103,14 +103,18 @@ def run_command(args) -> int:
     recorder = _trace_recorder(args)
     wave = _wave_option(args)
     t0 = time.perf_counter()
-    if args.backend != "golden" and not isinstance(obj, Package):
-        obj = _compile_quietly(model, args.config or DEFAULT_CONFIG)
-        args.config = None
-    if args.backend != "golden":
-        print_host_operations(obj)
-    outputs, report = run_on_backend(obj, inputs, args.backend, args.config,
-                                     progress=progress_printer(f"backend {args.backend}"),
-                                     on_segment=recorder.on_segment if recorder else None, wave=wave)
+    if args.backend in ("board", "board-sim"):
+        from .cli_board import board_run
+        outputs, report = board_run(args, obj, inputs)
+    else:
+        if args.backend != "golden" and not isinstance(obj, Package):
+            obj = _compile_quietly(model, args.config or DEFAULT_CONFIG)
+            args.config = None
+        if args.backend != "golden":
+            print_host_operations(obj)
+        outputs, report = run_on_backend(obj, inputs, args.backend, args.config,
+                                         progress=progress_printer(f"backend {args.backend}"),
+                                         on_segment=recorder.on_segment if recorder else None, wave=wave)
     dt = time.perf_counter() - t0
     if note:  # after the run, so that an error stays the only line on stderr
         print(note, file=sys.stderr)

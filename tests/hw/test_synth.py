@@ -133,7 +133,7 @@ def test_memory_mapping_from_the_yosys_log():
 
 
 def test_cli_synth_timeout_is_one_sentence(capsys):
-    assert main(["synth", "--design", "requant", "--timeout", "0.01"]) == 1
+    assert main(["synth", "--config", "tiny", "--design", "requant", "--timeout", "0.01"]) == 1
     err = capsys.readouterr().err
     assert "nnaccel: error: Yosys did not finish tiny-requant for ice40 within 0.01 s" in err
 

@@ -1,0 +1,74 @@
+"""The FPGA boards nnaccel builds for: one declarative entry each (plain data; importing this needs no
+Amaranth). A board names its ``amaranth-boards`` platform, the accelerator preset it carries, its
+oscillator and the SoC clock derived from it, its memory behind the accelerator's external-memory
+port, its host link and LEDs. ``docs/boards.md`` describes each.
+
+The SoC clock is below the frequency the preset's accelerator routes at on the board's FPGA, so
+timing is met (``nnaccel build`` checks it): on the iCE40 the oscillator is divided by a flip-flop
+onto a global buffer (its PLL cannot go below 16 MHz), on the ECP5 an EHXPLLL makes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["BOARDS", "Board", "board"]
+
+
+@dataclass(frozen=True)
+class Board:
+    """One board. ``clock``: ``"divide"`` (the oscillator divided by ``osc_mhz / clock_mhz``, an
+    integer) or ``"pll"``. ``memory``: ``"spram"`` (iCE40UP5K SPRAM) or ``"bram"`` (block RAM)."""
+
+    name: str
+    title: str
+    platform: str                   # "module:Class" in amaranth_boards
+    target: str                     # key of nnaccel.boards.targets.TARGETS (device, DSP use)
+    preset: str
+    osc_mhz: float
+    clock_mhz: float
+    clock: str
+    memory: str
+    mem_bytes: int
+    baud: int
+    leds: tuple[str, str]           # resources for busy, error
+    program: tuple[str, ...]        # the loader's command; the bitstream's path is appended
+    uart_tx_enable: bool = False    # a resource "uart_tx_enable" must be driven high (ULX3S)
+
+    @property
+    def extension(self) -> str:
+        return ".bin" if self.target == "ice40" else ".bit"
+
+    def config(self):
+        """The board's hardware configuration: the preset with its DMA window on the board's memory
+        (a DMA outside it faults instead of wrapping)."""
+        from nnaccel.hwconfig import load_config
+        return load_config(self.preset).replace(name=f"{self.preset}-{self.name}", dma_base=0,
+                                                dma_size=self.mem_bytes)
+
+    def platform_class(self):
+        import importlib
+        module, cls = self.platform.split(":")
+        return getattr(importlib.import_module(module), cls)
+
+
+BOARDS = {b.name: b for b in (
+    # iCE40UP5K: tiny (4,996 of 5,280 logic cells in the synthesis harness) routes at ~8 MHz;
+    # 12 MHz / 2 = 6 MHz. UART on the FT2232H's channel B; the four SPRAMs are the memory.
+    Board("icebreaker", "1BitSquared iCEBreaker (iCE40UP5K)", "amaranth_boards.icebreaker:ICEBreakerPlatform",
+          "ice40", "tiny", osc_mhz=12.0, clock_mhz=6.0, clock="divide", memory="spram", mem_bytes=128 * 1024,
+          baud=1_000_000, leds=("led_g", "led_r"), program=("iceprog",)),
+    # ECP5-85F: small (17,587 TRELLIS_COMB on the 25F) routes at ~13 MHz; an EHXPLLL makes 10 MHz
+    # from the 25 MHz oscillator. Memory: block RAM (no maintained Amaranth SDRAM controller
+    # installs with pip; docs/boards.md).
+    Board("ulx3s-85f", "Radiona ULX3S (ECP5 LFE5U-85F)", "amaranth_boards.ulx3s:ULX3S_85F_Platform",
+          "ecp5-85f", "small", osc_mhz=25.0, clock_mhz=10.0, clock="pll", memory="bram", mem_bytes=128 * 1024,
+          baud=1_000_000, leds=("led", "led"), program=("openFPGALoader", "-b", "ulx3s"), uart_tx_enable=True),
+)}
+
+
+def board(name: str) -> Board:
+    from nnaccel.errors import InputError
+    if name not in BOARDS:
+        raise InputError(f"Unknown board {name!r}; the boards are {', '.join(BOARDS)}.")
+    return BOARDS[name]

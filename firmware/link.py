@@ -1,0 +1,249 @@
+"""The host side of the board link (:mod:`nnaccel.linkproto`): a client over a byte transport, and the
+runtime backend that runs a program through it.
+
+One client drives the board (:class:`SerialTransport`, pyserial) and its full simulation (the
+board-sim's socket bridge to the simulated UART pins, :class:`SocketTransport`). Every exchange is
+bounded: a reply that does not come within the transport's timeout, a reply with a bad CRC and a
+``CRC_ERROR`` reply are retried (``retries`` times, after draining the input) and then raise
+:class:`LinkError`; a device whose identity is not the expected configuration raises
+:class:`IdentityError`.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import numpy as np
+
+from nnaccel import linkproto as lp
+from nnaccel.errors import NnaccelError
+
+__all__ = ["IdentityError", "LinkClient", "LinkError", "SerialTransport", "SocketTransport", "board_backend"]
+
+#: Bytes per READ / WRITE frame (a retry resends at most this much).
+CHUNK = 1024
+
+
+class LinkError(NnaccelError):
+    """The board does not answer, or answers wrongly, after every retry."""
+
+
+class IdentityError(LinkError):
+    """The board runs a bitstream for another configuration, ISA or protocol."""
+
+
+class SocketTransport:
+    """Bytes over a connected socket; ``read`` returns what came within ``timeout`` seconds."""
+
+    def __init__(self, sock: socket.socket, timeout: float):
+        self.sock, self.timeout = sock, timeout
+
+    def write(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+    def read(self, n: int) -> bytes:
+        out = bytearray()
+        deadline = time.monotonic() + self.timeout
+        while len(out) < n:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            self.sock.settimeout(left)
+            try:
+                chunk = self.sock.recv(n - len(out))
+            except TimeoutError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        return bytes(out)
+
+    def drain(self) -> None:
+        self.sock.settimeout(0.05)
+        try:
+            while self.sock.recv(4096):
+                pass
+        except (TimeoutError, BlockingIOError):
+            pass
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+class SerialTransport:
+    """A serial port (pyserial), e.g. the board's FTDI UART."""
+
+    def __init__(self, port: str, baud: int, timeout: float = 1.0):
+        try:
+            import serial
+        except ImportError:
+            raise LinkError("The board backend needs pyserial (pip install pyserial).") from None
+        try:
+            self.port = serial.Serial(port, baud, timeout=timeout)
+        except (OSError, serial.SerialException) as e:
+            raise LinkError(f"The serial port {port} cannot be opened ({e}).") from None
+
+    def write(self, data: bytes) -> None:
+        self.port.write(data)
+
+    def read(self, n: int) -> bytes:
+        return self.port.read(n)
+
+    def drain(self) -> None:
+        self.port.reset_input_buffer()
+
+    def close(self) -> None:
+        self.port.close()
+
+
+class LinkClient:
+    """Requests of :mod:`nnaccel.linkproto` over ``transport`` (``write``, ``read(n)``, ``drain``)."""
+
+    def __init__(self, transport, retries: int = 3, log=None):
+        from nnaccel.isa.table import N_COUNTERS
+        self.t = transport
+        self.retries = retries
+        self.n_counters = N_COUNTERS
+        self.retried = 0            # exchanges that needed a retry (for tests and reports)
+        self.log = log or (lambda msg: None)
+
+    def _once(self, cmd: str, addr: int, length: int, payload: bytes) -> tuple[str, bytes]:
+        self.t.write(lp.request(cmd, addr, length, payload))
+        skipped = 0
+        while True:
+            b = self.t.read(1)
+            if not b:
+                raise TimeoutError(f"no reply to {cmd}")
+            if b[0] == lp.RSP_SYNC:
+                break
+            skipped += 1
+            if skipped > 64:
+                raise ValueError(f"no reply sync byte to {cmd}")
+        code = self.t.read(1)
+        if not code:
+            raise TimeoutError(f"a truncated reply to {cmd}")
+        names = {v: k for k, v in lp.CODE.items()}
+        name = names.get(code[0])
+        if name is None:
+            raise ValueError(f"an unknown reply code {code[0]} to {cmd}")
+        n = lp.reply_length(cmd, length, self.n_counters) if name == "OK" else 0
+        rest = self.t.read(n + 2)
+        if len(rest) != n + 2:
+            raise TimeoutError(f"a truncated reply to {cmd}")
+        if lp.CRC.compute(code + rest) != 0:
+            raise ValueError(f"a reply to {cmd} with a bad CRC")
+        return name, rest[:n]
+
+    def request(self, cmd: str, addr: int = 0, length: int = 0, payload: bytes = b"") -> tuple[str, bytes]:
+        """One exchange, retried on a timeout, a bad reply or a ``CRC_ERROR``; returns the reply's
+        code name (``OK``, ``BUSY``, ``BAD_COMMAND``) and payload."""
+        last = None
+        for attempt in range(self.retries + 1):
+            if attempt:
+                self.retried += 1
+                self.log(f"link: retrying {cmd} ({last})")
+                self.t.drain()
+            try:
+                code, data = self._once(cmd, addr, length, payload)
+            except (TimeoutError, ValueError) as e:
+                last = str(e)
+                continue
+            if code == "CRC_ERROR":
+                last = "the board received a frame with a bad CRC"
+                continue
+            return code, data
+        raise LinkError(f"The board link failed on {cmd} after {self.retries + 1} attempts ({last}); check the "
+                        f"port, the baud rate and that the board runs an nnaccel bitstream.")
+
+    def _ok(self, cmd, addr=0, length=0, payload=b"") -> bytes:
+        code, data = self.request(cmd, addr, length, payload)
+        if code != "OK":
+            raise LinkError(f"The board answered {cmd} with {code}.")
+        return data
+
+    # ------------------------------------------------------------------ commands
+    def identity(self) -> dict:
+        return lp.decode_identity(self._ok("IDENT"))
+
+    def check_identity(self, cfg) -> dict:
+        """The device's identity, which must be that of a SoC for ``cfg``."""
+        got = self.identity()
+        want = lp.decode_identity(lp.encode_identity(cfg))
+        if got["magic"] != lp.IDENT_MAGIC or got["protocol"] != lp.PROTOCOL_VERSION:
+            raise IdentityError(f"The device does not speak nnaccel link protocol {lp.PROTOCOL_VERSION} (identity "
+                                f"{got['magic']!r}, protocol {got['protocol']}).")
+        if got["isa"] != want["isa"]:
+            raise IdentityError(f"The board's bitstream implements another ISA (fingerprint {got['isa']:#06x}, "
+                                f"this nnaccel {want['isa']:#06x}); build and load the bitstream again.")
+        if got["config"] != want["config"]:
+            raise IdentityError(f"The board's bitstream is for another hardware configuration (fingerprint "
+                                f"{got['config']:#06x}, expected {want['config']:#06x} for {cfg.name!r}); load "
+                                f"the bitstream built for {cfg.name!r}.")
+        return got
+
+    def write(self, addr: int, data: bytes) -> None:
+        for o in range(0, len(data), CHUNK):
+            part = bytes(data[o:o + CHUNK])
+            self._ok("WRITE", addr + o, len(part), part)
+
+    def read(self, addr: int, n: int) -> bytes:
+        out = bytearray()
+        for o in range(0, n, CHUNK):
+            out += self._ok("READ", addr + o, min(CHUNK, n - o))
+        return bytes(out)
+
+    def start(self, prog_addr: int, prog_len: int) -> None:
+        code, _ = self.request("START", prog_addr, prog_len)
+        if code not in ("OK", "BUSY"):   # BUSY on a retry: the first START went through
+            raise LinkError(f"The board answered START with {code}.")
+
+    def status(self) -> dict:
+        return lp.decode_status(self._ok("STATUS"))
+
+    def counters(self) -> dict:
+        from nnaccel.isa import COUNTERS
+        raw = self._ok("COUNTERS")
+        vals = [int.from_bytes(raw[8 * i:8 * i + 8], "little") for i in range(self.n_counters)]
+        return {c.name: vals[c.id] for c in COUNTERS}
+
+    def run(self, program: bytes, memory: np.ndarray, mem_bytes: int, timeout_s: float, poll_s: float = 0.05):
+        """Loads ``memory`` at 0 and ``program`` above it, runs it, and returns ``(memory after,
+        counters)``. Raises :class:`nnaccel.isa.AcceleratorFault` on a fault and :class:`LinkError`
+        when the run does not end within ``timeout_s``."""
+        from nnaccel.isa import FAULTS, AcceleratorFault
+        prog_addr = -(-memory.size // 64) * 64
+        if prog_addr + len(program) > mem_bytes:
+            raise LinkError(f"The segment's memory ({memory.size} bytes) and program ({len(program)} bytes) do "
+                            f"not fit the board's {mem_bytes} bytes of memory.")
+        self.write(0, memory.tobytes())
+        self.write(prog_addr, program)
+        self.start(prog_addr, len(program) // 16)
+        deadline = time.monotonic() + timeout_s
+        while True:
+            st = self.status()
+            if st["done"]:
+                break
+            if time.monotonic() > deadline:
+                raise LinkError(f"The board's run did not finish within {timeout_s:g} s.")
+            time.sleep(poll_s)
+        if st["error"]:
+            name = {f.code: f.name for f in FAULTS}[st["error"]]
+            raise AcceleratorFault(name, st["fault_pc"], f"the board stopped with {name} at instruction "
+                                                         f"{st['fault_pc']}.")
+        mem = np.frombuffer(self.read(0, memory.size), np.uint8).copy()
+        return mem, self.counters()
+
+
+def board_backend(client: LinkClient, mem_bytes: int, timeout_s: float = 600.0):
+    """A runtime backend (``nnaccel.firmware.runtime.BACKENDS``) that runs each segment on the board
+    behind ``client``. ``run_cycles`` is the ``cycles`` counter, which wraps at ``2 ** counter_bits``."""
+    checked = []
+
+    def backend(cfg, program: bytes, memory: np.ndarray, progress=None):
+        if not checked:
+            client.check_identity(cfg)
+            checked.append(True)
+        mem, counters = client.run(bytes(program), memory, mem_bytes, timeout_s)
+        return mem, dict(counters, run_cycles=counters["cycles"]), None
+    return backend

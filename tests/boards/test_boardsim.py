@@ -1,0 +1,111 @@
+"""board-sim: the iCEBreaker's whole SoC in Verilator, driven byte by byte through its UART by the
+host link client: a conformance model bit-exact with the golden model with the ISA simulator's
+cycles, and the link's error paths (corrupted frames both ways, a wrong identity, a timeout)."""
+
+import warnings
+
+import numpy as np
+import pytest
+from nnaccel.boards.catalog import board
+from nnaccel.firmware.link import IdentityError, LinkClient, LinkError, SocketTransport
+
+from nnaccel import linkproto as lp
+from nnaccel.hwconfig import load_config
+
+pytestmark = [pytest.mark.rtl, pytest.mark.slow]
+
+
+class Faulty:
+    """A transport that flips one bit of the next ``corrupt_out`` frames written, of the next
+    ``corrupt_in`` bytes read, or drops every frame written while ``drop``."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.corrupt_out = self.corrupt_in = 0
+        self.drop = False
+        self.truncate = 0
+
+    def write(self, data):
+        if self.drop:
+            return
+        if self.truncate:
+            self.truncate -= 1
+            data = data[:len(data) // 2]
+        elif self.corrupt_out:
+            self.corrupt_out -= 1
+            data = data[:-3] + bytes([data[-3] ^ 0x10]) + data[-2:]
+        self.inner.write(data)
+
+    def read(self, n):
+        data = self.inner.read(n)
+        if self.corrupt_in and data:
+            self.corrupt_in -= 1
+            data = bytes([data[0] ^ 0x01]) + data[1:]
+        return data
+
+    def drain(self):
+        self.inner.drain()
+
+
+@pytest.fixture(scope="module")
+def sim():
+    from nnaccel.boards.boardsim import BoardSim
+    with BoardSim(board("icebreaker")) as s:
+        s.transport = SocketTransport(s.sock, timeout=5.0)
+        yield s
+
+
+def test_conv_quant8_bit_exact_with_isa_cycles(sim, cts_root):
+    from nnaccel.compiler.compile import compile_model
+    from nnaccel.firmware.link import board_backend
+    from nnaccel.firmware.runtime import BACKENDS, Runtime
+
+    from nnaccel.formats import load_model
+    from nnaccel.golden.interpreter import Interpreter
+    b = board("icebreaker")
+    model = load_model(cts_root / "V1_0" / "conv_quant8.json.gz", "conv_quant8")
+    inputs = model.stored_inputs
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pkg = compile_model(model, b.config())
+    BACKENDS["board-sim"] = board_backend(LinkClient(sim.transport), b.mem_bytes)
+    try:
+        outs, rep = Runtime(pkg).run(inputs, "board-sim")
+    finally:
+        del BACKENDS["board-sim"]
+    for got, want in zip(outs, Interpreter(model).run(inputs)):
+        np.testing.assert_array_equal(got, want)
+    _, isa = Runtime(pkg).run(inputs, "isa")
+    assert [s["cycles"] for s in rep["segments"]] == [s["cycles"] for s in isa["segments"]]
+    assert rep["segments"][0]["counters"]["macs"] == isa["segments"][0]["counters"]["macs"]
+
+
+def test_corrupted_frames_are_retried(sim):
+    t = Faulty(sim.transport)
+    c = LinkClient(t, retries=3)
+    data = bytes(range(7, 7 + 200))
+    t.corrupt_out = 1           # the board sees a bad CRC, answers CRC_ERROR, the frame is resent
+    c.write(0x400, data)
+    assert c.retried == 1
+    t.corrupt_in = 1            # the reply's sync byte is damaged: no reply found, resent
+    assert c.read(0x400, len(data)) == data
+    assert c.retried == 2
+
+
+def test_wrong_identity(sim):
+    c = LinkClient(sim.transport)
+    assert c.identity() == lp.decode_identity(lp.encode_identity(board("icebreaker").config()))
+    with pytest.raises(IdentityError, match="another hardware configuration"):
+        c.check_identity(load_config("small"))
+
+
+def test_timeout_then_recovery(sim):
+    t = Faulty(sim.transport)
+    c = LinkClient(t, retries=1)
+    t.drop = True
+    with pytest.raises(LinkError, match=r"failed on STATUS after 2 attempts \(no reply to STATUS\)"):
+        c.status()
+    t.drop = False
+    t.truncate = 1              # half a frame: the board drops it after its idle timeout
+    assert c.status()["busy"] == 0
+    assert c.retried == 2
