@@ -118,7 +118,8 @@ def run_command(args) -> int:
     t = report["total"]
     print(f"backend {args.backend}: {len(model.main.operations)} operations in {dt * 1e3:.1f} ms; "
           f"{len(report['accelerator_ops'])} on the accelerator, {len(report['host_ops'])} on the host; "
-          f"{t['cycles']} cycles, {t['macs']} MACs, utilization {100 * t['utilization']:.1f}%")
+          f"{t['cycles']} cycles, {t['macs']} MACs issued (utilization {100 * t['utilization']:.1f}%), "
+          f"{t['useful_macs']} useful (useful utilization {100 * t['useful_utilization']:.1f}%)")
     if args.report:
         with open(args.report, "w") as f:
             json.dump(report, f, indent=1, default=_jsonable)
@@ -177,7 +178,9 @@ def register(sub) -> None:
 
     p = sub.add_parser("report", help="per-layer cycles, MACs, utilization and DMA of a package",
                        description="Schedule a package's segments on the ISA cycle model and print, per "
-                                   "operation, where it runs, cycles, MACs, utilization and DMA bytes.")
+                                   "operation, where it runs, cycles, MACs issued (the macs counter, "
+                                   "padding included) and useful (the model's own multiply-adds), both "
+                                   "utilizations (MACs / (cycles x rows x cols)) and DMA bytes.")
     p.add_argument("package", help="package file")
     p.add_argument("--json", metavar="FILE", help="also write the report as JSON")
     p.set_defaults(func=cmd_report)
