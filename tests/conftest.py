@@ -19,6 +19,24 @@ def require_cts_dir():
     return root
 
 
+def require_mlperf_dir():
+    """The MLPerf Tiny models' folder, or a skip with the reason; under CI absence fails."""
+    from nnaccel.cli_mlperf import mlperf_dir
+    root = mlperf_dir()
+    if not root.is_dir():
+        msg = (f"the MLPerf Tiny models are not at {root} (set NNACCEL_MLPERF_DIR or put "
+               f"../shared/models/mlperf_tiny beside the repository)")
+        if os.environ.get("CI") == "true":
+            pytest.fail(msg + "; under CI they must be present")
+        pytest.skip(msg)
+    return root
+
+
+@pytest.fixture(scope="session")
+def mlperf_root():
+    return require_mlperf_dir()
+
+
 @pytest.fixture(scope="session")
 def cts_root():
     return require_cts_dir()
