@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from nnaccel.compiler.compile import compile_model
 from nnaccel.firmware.runtime import Runtime
-from nnaccel.model import ChannelQuant, ModelBuilder, OperandType
 
 from nnaccel.golden.interpreter import run_model
+from nnaccel.model import ChannelQuant, ModelBuilder, OperandType
 
 from .test_races import races
 

@@ -13,8 +13,9 @@ PUBLISHED_MACS = {"kws": 2_656_768, "vww": 7_489_664, "ic": 12_501_632, "ad": 26
 
 
 def test_every_model_useful_macs_match_the_published_counts(mlperf_root):
-    from nnaccel.cli_mlperf import MLPERF_MODELS, set_unknown_batch_to_one
     from nnaccel.compiler.tflite_import import load_tflite
+
+    from nnaccel.cli_mlperf import MLPERF_MODELS, set_unknown_batch_to_one
     from nnaccel.macs import layer_useful_macs
     for short, file, _ in MLPERF_MODELS:
         model = set_unknown_batch_to_one(load_tflite(mlperf_root / file))
