@@ -25,18 +25,6 @@ from nnaccel.golden.interpreter import run_model
 from nnaccel.isa import bytes_to_words
 
 
-def useful_macs(model, index: int) -> int:
-    """Multiply-accumulates the operation needs (no padding channels, no zero taps)."""
-    sg = model.main
-    op = sg.operations[index]
-    if op.type not in ("CONV_2D", "DEPTHWISE_CONV_2D"):
-        return 0
-    y = sg.operands[op.outputs[0]].dimensions
-    w = sg.operands[op.inputs[1]].dimensions
-    taps = w[1] * w[2] * (w[3] if op.type == "CONV_2D" else 1)
-    return int(np.prod(y)) * taps
-
-
 def bench(h: int, w: int, c: int, config: str) -> dict:
     model, names = block_layers(h, w, c)
     t0 = time.perf_counter()
@@ -57,32 +45,31 @@ def bench(h: int, w: int, c: int, config: str) -> dict:
     per_op = {}
     for seg in rep["segments"]:
         for lay in seg["layers"]:
-            d = per_op.setdefault(lay["op"], {"cycles": 0, "macs": 0, "dma": 0})
+            d = per_op.setdefault(lay["op"], {"cycles": 0, "macs": 0, "useful": 0, "dma": 0})
             d["cycles"] += lay["cycles"]
             d["macs"] += lay["macs"]
+            d["useful"] += lay["useful_macs"]
             d["dma"] += lay["dma_bytes"]
     peak = pkg.config().rows * pkg.config().cols
-    total_useful = 0
     for op, d in sorted(per_op.items()):
         util = d["macs"] / (d["cycles"] * peak) if d["cycles"] else 0.0
-        u = useful_macs(model, op)
-        total_useful += u
+        u = d["useful"]
         uu = u / (d["cycles"] * peak) if d["cycles"] else 0.0
         print(f"  {names[op]:<16} {d['cycles']:>10} {d['macs']:>12} {100 * util:>6.1f}% {u:>12} {100 * uu:>6.1f}% "
               f"{d['dma']:>10}")
     t = rep["total"]
-    print(f"  {'total':<16} {t['cycles']:>10} {t['macs']:>12} {100 * t['utilization']:>6.1f}% {total_useful:>12} "
-          f"{100 * total_useful / (t['cycles'] * peak):>6.1f}%")
+    print(f"  {'total':<16} {t['cycles']:>10} {t['macs']:>12} {100 * t['utilization']:>6.1f}% {t['useful_macs']:>12} "
+          f"{100 * t['useful_utilization']:>6.1f}%")
     print("  (util = MACs issued / (cycles x rows x cols), the macs counter; useful = the layer's own "
           "multiply-adds / (cycles x rows x cols))")
     layers = {}
     for op, d in sorted(per_op.items()):
-        u = useful_macs(model, op)
+        u = d["useful"]
         layers[names[op]] = {"cycles": d["cycles"], "macs": d["macs"], "dma_bytes": d["dma"], "useful_macs": u,
                              "useful_utilization": u / (d["cycles"] * peak) if d["cycles"] else 0.0}
     return {"block": f"{h}x{w}x{c}", "exact": exact and not conflicts, "layers": layers,
-            "total": {"cycles": t["cycles"], "macs": t["macs"], "useful_macs": total_useful,
-                      "useful_utilization": total_useful / (t["cycles"] * peak)}}
+            "total": {"cycles": t["cycles"], "macs": t["macs"], "useful_macs": t["useful_macs"],
+                      "useful_utilization": t["useful_utilization"]}}
 
 
 def main(argv=None) -> int:

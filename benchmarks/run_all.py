@@ -70,6 +70,22 @@ def _mobilenet(doc: dict) -> list[dict]:
     return rows
 
 
+def _mlperf(doc: dict) -> list[dict]:
+    rows = []
+    for run in doc["runs"]:
+        for m in run["models"]:
+            ips = m["inferences_per_second"]
+            rows.append({"config": run["config"], "model": m["network"], "cycles": m["cycles"],
+                         "useful MACs": m["useful_macs"], "useful utilization": f"{100 * m['useful_utilization']:.1f}%",
+                         "MACs issued": m["macs"], "segments": m["segments"], "host ops": len(m["host_ops"]),
+                         "bit-exact": "yes" if m["bit_exact"] else "NO",
+                         "simulated cycles/s": f"{m['sim_cycles_per_second']:.3g}",
+                         "compile": f"{m['compile_seconds']:.2f} s",
+                         "fmax": f"{run['fmax_mhz']:.2f} MHz" if run["fmax_mhz"] else "",
+                         "inferences/s": f"{ips:,.0f}" if ips else ""})
+    return rows
+
+
 def _cts(doc: dict) -> list[dict]:
     return [{"models": doc["total"], "passed": doc["passed"], "failed": doc["failed"],
              "not implemented": doc["not_implemented"]}]
@@ -87,6 +103,10 @@ ENTRIES = [
           ("synth", "--config", "tiny", "--target", "ice40", "--design", "top", "--pnr", "--json", "{json}"), _synth),
     Entry("synth-small-top", "Synthesis, place and route (YoWASP Yosys + nextpnr)",
           ("synth", "--config", "small", "--target", "ecp5", "--design", "top", "--pnr", "--json", "{json}"), _synth),
+    # after the synthesis entries: a full run reads the fmax they measured
+    *(Entry(f"bench-mlperf-{c}", "MLPerf Tiny models on the ISA simulator",
+            ("bench", "mlperf", "--config", c, "--json", "{json}"), _mlperf)
+      for c in ("tiny", "small", "base", "large")),
     Entry("cts-golden", "NNAPI conformance (golden model)", ("cts", "-j", "2", "--json", "{json}"), _cts),
 ]
 

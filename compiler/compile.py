@@ -155,7 +155,7 @@ def allocate(plan: Plan) -> None:
             plan.addr[j] = pos
             pos = _align(pos + int(np.prod(sg.operands[j].dimensions)))
     for i in plan.candidates:
-        sizes = plan.lows[i].scratch(sg, ops[i])
+        sizes = plan.lows[i].scratch(sg, ops[i], cfg)
         if sizes and pos + sum(_align(n) for n in sizes) > cfg.dma_base + cfg.dma_size:
             continue
         for nbytes in sizes:

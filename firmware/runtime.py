@@ -24,6 +24,7 @@ import numpy as np
 from nnaccel.errors import ExecutionError, InputError, NnaccelError
 from nnaccel.golden.interpreter import Interpreter, check_inputs
 from nnaccel.hwconfig import HwConfig, load_config
+from nnaccel.macs import layer_useful_macs
 from nnaccel.model import TYPE_INFO, Model
 from nnaccel.package import Package, PackageError
 
@@ -90,6 +91,7 @@ class Runtime:
                 raise PackageError(f"The package was built for configuration {self.cfg.name!r}, not "
                                    f"{want.name!r}; compile the model again for {want.name!r}.")
         self.model = pkg.model()
+        self.useful = layer_useful_macs(self.model.main)
         m = pkg.manifest
         self.segments = m["segments"]
         self.start = {s["operations"][0]: s for s in self.segments}
@@ -194,32 +196,28 @@ class Runtime:
                                     f"{got[bad[0]]}, golden {want[bad[0]]}).")
 
     def _segment_report(self, seg, counters, sched, wall):
-        from nnaccel.sim.report import decode_segment, layer_figures, static_counts
+        from nnaccel.sim.report import decode_segment, figures, layer_figures, segment_useful, static_counts
         cfg = self.cfg
-        peak = cfg.rows * cfg.cols
         ops = self.model.main.operations
         # the counters wrap modulo 2 ** counter_bits (24 bits on tiny): the run's length and the
         # program's MACs (every GEMM completes on a run without a fault) unwrapped
         decoded = decode_segment(self.pkg, seg)
         cyc = int(counters.get("run_cycles", counters.get("cycles", 0)))
         macs = static_counts(cfg, decoded)[0]
-        layers = [] if sched is None else layer_figures(cfg, seg, decoded, sched)
-        return {"index": seg["index"], "cycles": cyc, "macs": macs,
-                "utilization": macs / (cyc * peak) if cyc else 0.0,
+        layers = [] if sched is None else layer_figures(cfg, seg, decoded, sched, self.useful)
+        return {"index": seg["index"], **figures(cfg, cyc, macs, segment_useful(seg, self.useful)),
                 "operations": [{"index": i, "type": ops[i].type} for i in seg["operations"]],
                 "counters": counters, "layers": layers, "wall_seconds": wall}
 
     def report(self, backend: str) -> dict:
-        segs = self.seg_reports
-        cyc = sum(s["cycles"] for s in segs)
-        macs = sum(s["macs"] for s in segs)
-        peak = self.cfg.rows * self.cfg.cols
+        from nnaccel.sim.report import total_figures
         m = self.pkg.manifest
         return {"backend": backend, "config": self.cfg.name,
-                "total": {"cycles": cyc, "macs": macs, "utilization": macs / (cyc * peak) if cyc else 0.0},
-                "segments": segs,
+                "total": total_figures(self.cfg, self.seg_reports),
+                "segments": self.seg_reports,
                 "accelerator_ops": [{"index": o["index"], "type": o["type"]} for o in m["accelerator_ops"]],
-                "host_ops": [{"index": o["index"], "type": o["type"]} for o in m["host_ops"]]}
+                "host_ops": [{"index": o["index"], "type": o["type"]} for o in m["host_ops"]],
+                "host_useful_macs": sum(self.useful.get(o["index"], 0) for o in m["host_ops"])}
 
 
 # ------------------------------------------------------------------------------------ entry points
@@ -227,15 +225,18 @@ def run_on_backend(model_or_pkg, inputs: list, backend: str = "isa", config=None
                    progress=None, on_segment=None, wave=None):
     """Runs a package on ``backend`` (``golden``, ``isa``, ``rtl``; ``config``, when given, must be
     the one it was built for), or a model on ``golden``. Returns ``(outputs, report)``; ``report``
-    has ``total`` (cycles, macs, utilization), ``segments``, ``accelerator_ops`` and ``host_ops``.
+    has ``total`` (cycles, macs, utilization, useful_macs, useful_utilization: ``nnaccel.sim.report``
+    defines them), ``segments``, ``accelerator_ops``, ``host_ops`` and ``host_useful_macs``.
     A model runs on the accelerator backends once compiled (``nnaccel.compiler.compile_model``).
     ``on_segment``, ``wave``: :attr:`Runtime.on_segment`, :attr:`Runtime.wave`."""
     if backend == "golden":
         model = model_or_pkg.model() if isinstance(model_or_pkg, Package) else model_or_pkg
         outs = Interpreter(model).run(inputs)
         ops = [{"index": i, "type": op.type} for i, op in enumerate(model.main.operations)]
-        return outs, {"backend": "golden", "total": {"cycles": 0, "macs": 0, "utilization": 0.0},
-                      "segments": [], "accelerator_ops": [], "host_ops": ops}
+        total = {"cycles": 0, "macs": 0, "utilization": 0.0, "useful_macs": 0, "useful_utilization": 0.0}
+        return outs, {"backend": "golden", "total": total,
+                      "segments": [], "accelerator_ops": [], "host_ops": ops,
+                      "host_useful_macs": sum(layer_useful_macs(model.main).values())}
     if isinstance(model_or_pkg, Model):
         raise InputError(f"The {backend} backend runs a compiled package, not a model; compile the model "
                          f"first (nnaccel compile, or nnaccel.compiler.compile_model).")

@@ -53,4 +53,6 @@ def register(subparsers) -> None:
     g.add_argument("--seed", type=int, default=0, help="random data seed")
     g.add_argument("--json", metavar="FILE", help="write the figures as JSON")
     g.set_defaults(func=cmd_gemm)
+    from .cli_mlperf import add_parser as add_mlperf
+    add_mlperf(sub, DEFAULT_CONFIG)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])

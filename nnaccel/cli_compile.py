@@ -129,7 +129,8 @@ def run_command(args) -> int:
     t = report["total"]
     print(f"backend {args.backend}: {len(model.main.operations)} operations in {dt * 1e3:.1f} ms; "
           f"{len(report['accelerator_ops'])} on the accelerator, {len(report['host_ops'])} on the host; "
-          f"{t['cycles']} cycles, {t['macs']} MACs, utilization {100 * t['utilization']:.1f}%")
+          f"{t['cycles']} cycles, {t['macs']} MACs issued (utilization {100 * t['utilization']:.1f}%), "
+          f"{t['useful_macs']} useful (useful utilization {100 * t['useful_utilization']:.1f}%)")
     if args.report:
         with open(args.report, "w") as f:
             json.dump(report, f, indent=1, default=_jsonable)
@@ -268,11 +269,14 @@ def register(sub) -> None:
     p = sub.add_parser("report", help="per-layer cycles, MACs, utilization and DMA of a package or model",
                        description="Schedule a package's segments (or those of a model, compiled for --config) "
                                    "on the ISA cycle model and print, per operation, where it runs, cycles, "
-                                   "MACs, utilization and DMA bytes; --html also writes a self-contained page "
-                                   "with per-layer plots, the host / accelerator split and the engine timeline.")
-    p.add_argument("package", metavar="PKG|MODEL", help="package file, or model file (.json, .json.gz, .tflite)")
+                                   "MACs issued (the macs counter, padding included) and useful (the model's "
+                                   "own multiply-adds), both utilizations (MACs / (cycles x rows x cols)) and "
+                                   "DMA bytes; --html also writes a self-contained page with per-layer plots, "
+                                   "the host / accelerator split and the engine timeline.")
+    p.add_argument("package", metavar="PKG|MODEL",
+                   help="package file, or model file (.json, .json.gz, .tflite, .onnx)")
     p.add_argument("--name", help="pick the model of this name from a file holding several")
-    _config_arg(p, "base")
+    _config_arg(p, DEFAULT_CONFIG)
     p.add_argument("--json", metavar="FILE", help="also write the report as JSON")
     p.add_argument("--html", metavar="FILE", help="also write the report as a self-contained HTML page")
     p.set_defaults(func=cmd_report)

@@ -27,11 +27,13 @@ def require_cts_dir():
 
 
 def require_mlperf_tiny_dir() -> Path:
-    """The MLPerf Tiny reference models: ``$NNACCEL_MLPERF_TINY_DIR``, else
-    ``../shared/models/mlperf_tiny`` beside the repository (a skip, or under CI a failure, without)."""
-    env = os.environ.get("NNACCEL_MLPERF_TINY_DIR")
-    root = Path(env) if env else (REPO / ".." / "shared" / "models" / "mlperf_tiny").resolve()
-    return require_dir(root, "the MLPerf Tiny models", "NNACCEL_MLPERF_TINY_DIR", "../shared/models/mlperf_tiny")
+    """The MLPerf Tiny reference models (``nnaccel.cli_mlperf.mlperf_dir``: ``$NNACCEL_MLPERF_TINY_DIR``,
+    else ``../shared/models/mlperf_tiny``); a skip without them, under CI a failure."""
+    from nnaccel.cli_mlperf import mlperf_dir
+    return require_dir(mlperf_dir(), "the MLPerf Tiny models", "NNACCEL_MLPERF_TINY_DIR",
+                       "../shared/models/mlperf_tiny")
+
+
 
 
 @pytest.fixture(scope="session")

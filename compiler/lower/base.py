@@ -198,7 +198,7 @@ class Lowering:
         output last)."""
         return [op.inputs[0], op.outputs[0]]
 
-    def scratch(self, sg: Subgraph, op: Operation) -> list[int]:
+    def scratch(self, sg: Subgraph, op: Operation, cfg: HwConfig) -> list[int]:
         """Sizes in bytes of the external-memory scratch areas the lowered code needs besides its
         operands (e.g. NHWC copies of NCHW tensors); the compiler allocates them like
         intermediate tensors and passes their addresses in ``LowerContext.scratch``."""

@@ -51,7 +51,7 @@ class ConcatLowering(Lowering):
     def tensors(self, sg, op) -> list[int]:
         return [*dict.fromkeys(op.inputs[:-1]), op.outputs[0]]
 
-    def scratch(self, sg, op) -> list[int]:
+    def scratch(self, sg, op, cfg) -> list[int]:
         _, _, parts = self.spec(sg, op)
         return [math.prod(sg.operands[i].dimensions) for i, _, _, rq in parts if rq]
 

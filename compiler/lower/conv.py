@@ -41,6 +41,7 @@ from .base import (
     vec_blob,
 )
 from .dma import _row_groups, load_box
+from .im2col import im2col_applies, im2col_passes, im2col_scratch
 from .layout import _in_nhwc, _layout_passes_fit, _nhwc_dims, _nhwc_scratch
 from .pointwise import _pointwise, pointwise_pass
 
@@ -153,14 +154,24 @@ class ConvLowering(Lowering):
                        "GROUPED_CONV_2D": gnn.GROUPED_INPUTS}[self.kind]
         return _window_spec(sg, op, spec_inputs).nchw
 
-    def scratch(self, sg, op) -> list[int]:
+    def scratch(self, sg, op, cfg) -> list[int]:
         if not self.nchw(sg, op):
-            return []
+            s = self.spec(sg, op)
+            fh, fw = s.weff.shape[:2]
+            return im2col_scratch(s) if im2col_applies(cfg, self.kind, s.c, fh * fw, s.dilation) else []
         return [math.prod(sg.operands[op.inputs[0]].dimensions), math.prod(sg.operands[op.outputs[0]].dimensions)]
 
     def passes(self, ctx, op) -> list:
         s = self.spec(ctx.sg, op, ctx.clamp, ctx.model.origin)
         if not self.nchw(ctx.sg, op):
+            fh, fw = s.weff.shape[:2]
+            if ctx.scratch and im2col_applies(ctx.cfg, self.kind, s.c, fh * fw, s.dilation):
+                mark = ctx.consts.mark()
+                try:
+                    pre, sub, flat = im2col_passes(ctx, s)
+                    return [*pre, *conv_passes(sub, flat)]
+                except CannotLower:  # the direct schedule below, without the scratch rows
+                    ctx.consts.rollback(mark)
             return conv_passes(ctx, s)
         sub, x, y = _nhwc_scratch(ctx, op)
         s.x, s.y = x, y

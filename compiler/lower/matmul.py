@@ -64,7 +64,7 @@ class BatchMatmulLowering(Lowering):
     def tensors(self, sg, op) -> list[int]:
         return [*dict.fromkeys(op.inputs[:2]), op.outputs[0]]
 
-    def scratch(self, sg, op) -> list[int]:
+    def scratch(self, sg, op, cfg) -> list[int]:
         s = self.spec(sg, op)
         return ([s["batch"] * s["m"] * s["k"]] if s["adj_x"] else []) + ([s["batch"] * s["k"] * s["n"]] if s["adj_y"] else [])
 

@@ -42,20 +42,27 @@ class PadLowering(Lowering):
         return x.dimensions, o.dimensions, [int(p) for p in pads[:, 0]], value
 
     def passes(self, ctx, op) -> list:
-        cfg, R = ctx.cfg, ctx.cfg.cols
         dims, odims, before, value = self.spec(ctx.sg, op)
-        out = ctx.addr[op.outputs[0]]
-        total = math.prod(odims)
-        budget = cfg.lines("ACT") // 2
-        full, tail = divmod(total, R)
-        filler = _fill_lines(cfg, 0, min(budget, full + (1 if tail else 0)), value, f"{self.kind}: pad value")
-        stages = []
-        for off, nl, tl in _line_chunks(cfg, total, budget - 1):
-            stores = _line_dma(cfg, "STORE", 0, out + off, nl, tl, f"{self.kind}: fill output bytes {off}")
-            stages.append((list(filler) if not stages else [], [], stores))
-        ost = _byte_strides(odims)
-        start = out + sum(b * s for b, s in zip(before, ost))
-        # the copy uses the other half of ACT only after the fill stages are stored (in order)
-        copy = copy_stages(cfg, ctx.addr[op.inputs[0]], _byte_strides(dims)[:-1], start, ost[:-1], dims[:-1],
-                           dims[-1], f"{self.kind}: input rows", first_stage=1)
-        return [stages, copy]
+        return pad_passes(ctx.cfg, ctx.addr[op.inputs[0]], dims, ctx.addr[op.outputs[0]], odims, before, value,
+                          self.kind)
+
+
+def pad_passes(cfg, src: int, dims, out: int, odims, before, value: int, what: str) -> list:
+    """Two DMA passes that pad the row-major tensor ``dims`` at ``src`` into ``odims`` at ``out``:
+    fill the output with the byte ``value``, then copy the input rows to their place (``before``:
+    the padding before each axis)."""
+    R = cfg.cols
+    total = math.prod(odims)
+    budget = cfg.lines("ACT") // 2
+    full, tail = divmod(total, R)
+    filler = _fill_lines(cfg, 0, min(budget, full + (1 if tail else 0)), value, f"{what}: pad value")
+    stages = []
+    for off, nl, tl in _line_chunks(cfg, total, budget - 1):
+        stores = _line_dma(cfg, "STORE", 0, out + off, nl, tl, f"{what}: fill output bytes {off}")
+        stages.append((list(filler) if not stages else [], [], stores))
+    ost = _byte_strides(odims)
+    start = out + sum(b * s for b, s in zip(before, ost))
+    # the copy uses the other half of ACT only after the fill stages are stored (in order)
+    copy = copy_stages(cfg, src, _byte_strides(dims)[:-1], start, ost[:-1], dims[:-1], dims[-1],
+                       f"{what}: input rows", first_stage=1)
+    return [stages, copy]

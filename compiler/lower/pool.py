@@ -65,7 +65,7 @@ class PoolLowering(Lowering):
         return {"x": op.inputs[0], "y": op.outputs[0], "n": n, "h": h, "w": w, "c": c, "oh": oh, "ow": ow, "filter": win.filter,
                     "stride": win.stride, "pads": pads, "lo": lo, "hi": hi, "signed": _signed(x), "nchw": win.nchw}
 
-    def scratch(self, sg, op) -> list[int]:
+    def scratch(self, sg, op, cfg) -> list[int]:
         if not _window_spec(sg, op, gnn.POOL_INPUTS).nchw:
             return []
         return [math.prod(sg.operands[op.inputs[0]].dimensions), math.prod(sg.operands[op.outputs[0]].dimensions)]

@@ -92,26 +92,38 @@ def test_alias_alone_stays_on_the_host():
     assert pkg.manifest["host_ops"][0]["reason"] == "a layout no-op between host operations"
 
 
-def test_layer_that_cannot_be_tiled_falls_back_with_a_warning():
-    """A 10x10 CONV_2D needs 100 weight tiles per output block (one per tap) at once; base's WGT holds
-    64 (and streaming needs all taps of an input block in half of it); small's holds 128."""
+def _big_filter_conv(c: int):
     rng = np.random.default_rng(0)
     b = ModelBuilder("big_filter_conv")
-    x = b.add_operand(Q, (1, 10, 10, 4), 0.1, 100)
-    w = b.add_constant(T.TENSOR_QUANT8_SYMM_PER_CHANNEL, rng.integers(-127, 128, (4, 10, 10, 4)).astype(np.int8),
+    x = b.add_operand(Q, (1, 10, 10, c), 0.1, 100)
+    w = b.add_constant(T.TENSOR_QUANT8_SYMM_PER_CHANNEL, rng.integers(-127, 128, (4, 10, 10, c)).astype(np.int8),
                        channel_quant=ChannelQuant((0.01,) * 4, 0))
     bias = b.add_constant(T.TENSOR_INT32, np.zeros(4, np.int32))
     y = b.add_operand(Q, (1, 10, 10, 4), 0.5, 128)
     b.add_operation("CONV_2D", [x, w, bias, *[b.add_constant(T.INT32, v) for v in (1, 1, 1, 0)]], [y])
     b.identify_inputs_and_outputs([x], [y])
-    model = b.finish()
+    return b.finish()
+
+
+def test_layer_that_cannot_be_tiled_falls_back_with_a_warning():
+    """A 10x10 CONV_2D on 16 channels needs 100 weight tiles per output block (one per tap) at once;
+    base's WGT holds 64 (and streaming needs all taps of an input block in half of it); small's
+    holds 128 (on 8 channels). On 4 channels base runs it: the im2col rows put the taps into 25 K tiles."""
+    rng = np.random.default_rng(0)
+    model = _big_filter_conv(16)
     with pytest.warns(CompileWarning, match=r"operation 0 \(CONV_2D\) runs on the host: no tiling fits: one "
                                             r"output block needs 100 weight tiles, WGT holds 64"):
         pkg = compile_model(model, "base")
     assert pkg.manifest["segments"] == []
-    xin = rng.integers(0, 256, (1, 10, 10, 4)).astype(np.uint8)
+    xin = rng.integers(0, 256, (1, 10, 10, 16)).astype(np.uint8)
     np.testing.assert_array_equal(Runtime(pkg).run([xin], "isa")[0][0], run_model(model, [xin])[0])
-    assert compile_model(model, "small").manifest["accelerator_ops"] == [{"index": 0, "type": "CONV_2D"}]
+    # on 8 channels, as many as small has rows: one tile per tap, 100 of the 128 WGT holds
+    assert compile_model(_big_filter_conv(8), "small").manifest["accelerator_ops"] == [{"index": 0, "type": "CONV_2D"}]
+    few = _big_filter_conv(4)
+    pkg = compile_model(few, "base")
+    assert pkg.manifest["accelerator_ops"] == [{"index": 0, "type": "CONV_2D"}] and "im2col rows" in pkg.listing
+    xin = rng.integers(0, 256, (1, 10, 10, 4)).astype(np.uint8)
+    np.testing.assert_array_equal(Runtime(pkg).run([xin], "isa", check=True)[0][0], run_model(few, [xin])[0])
 
 
 # ------------------------------------------------------------------------------ package rejections

@@ -1,0 +1,55 @@
+"""``nnaccel bench mlperf``: the MLPerf Tiny models from their .tflite files, bit-exact, with the
+useful MACs of their published multiply-add counts (the models' README) and inferences per second
+from a results file's post-route fmax."""
+
+import json
+
+import pytest
+
+from nnaccel.cli import main
+
+#: multiply-adds (conv / depthwise / FC) as published with the models
+PUBLISHED_MACS = {"kws": 2_656_768, "vww": 7_489_664, "ic": 12_501_632, "ad": 264_192}
+
+
+def test_every_model_useful_macs_match_the_published_counts(mlperf_tiny_root):
+    from nnaccel.compiler.tflite_import import load_tflite
+
+    from nnaccel.cli_mlperf import MLPERF_MODELS
+    from nnaccel.macs import layer_useful_macs
+    for short, file, _ in MLPERF_MODELS:
+        model = load_tflite(mlperf_tiny_root / file)
+        assert sum(layer_useful_macs(model.main).values()) == PUBLISHED_MACS[short], short
+
+
+def test_bench_mlperf_json_and_inferences_per_second(mlperf_tiny_root, tmp_path, capsys):
+    results = tmp_path / "results.json"
+    results.write_text(json.dumps({"synth-small-top": {"rows": [{"fmax": "12.50 MHz", "routed": "yes"}]}}))
+    out = tmp_path / "m.json"
+    assert main(["bench", "mlperf", "--config", "small", "--model", "ad", "--model", "kws",
+                 "--results", str(results), "--json", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    (run,) = doc["runs"]
+    assert run["config"] == "small" and run["fmax_mhz"] == 12.5
+    by = {m["model"]: m for m in run["models"]}
+    assert set(by) == {"ad", "kws"}
+    for short, m in by.items():
+        assert m["bit_exact"] and m["cycles"] > 0
+        assert m["useful_macs"] == PUBLISHED_MACS[short]
+        assert m["useful_utilization"] == pytest.approx(m["useful_macs"] / (m["cycles"] * 64))
+        assert m["inferences_per_second"] == pytest.approx(12.5e6 / m["cycles"])
+        assert m["sim_cycles_per_second"] > 0 and m["compile_seconds"] > 0
+    assert by["kws"]["host_ops"] == ["SOFTMAX"]
+    text = capsys.readouterr().out
+    assert "KWS DS-CNN" in text and "12.50 MHz" in text
+
+
+def test_bench_mlperf_without_fmax_and_bad_arguments(mlperf_tiny_root, tmp_path, capsys):
+    out = tmp_path / "m.json"
+    assert main(["bench", "mlperf", "--config", "tiny", "--model", "ad", "--results", str(tmp_path / "none.json"),
+                 "--json", str(out)]) == 0
+    m = json.loads(out.read_text())["runs"][0]["models"][0]
+    assert m["fmax_mhz"] is None and m["inferences_per_second"] is None and m["bit_exact"]
+    assert main(["bench", "mlperf", "--model", "resnet50"]) == 2
+    assert "Unknown model resnet50" in capsys.readouterr().err
+    assert main(["bench", "mlperf", "--models-dir", str(tmp_path / "nowhere")]) == 2
