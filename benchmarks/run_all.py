@@ -188,7 +188,10 @@ def main(argv=None) -> int:
         if not chosen:
             raise SystemExit(f"run_all: no entry starts with {', '.join(args.only)} (see --list).")
         for e in chosen:
-            results[e.name] = run(e)
+            fresh = run(e)
+            # read again before writing: another run_all may have recorded entries meanwhile
+            results = json.loads(RESULTS_JSON.read_text()) if RESULTS_JSON.exists() else {}
+            results[e.name] = fresh
             RESULTS_JSON.write_text(json.dumps(results, indent=1) + "\n")
     RESULTS_MD.write_text(render(results))
     print(f"wrote {RESULTS_MD.relative_to(ROOT)}")
