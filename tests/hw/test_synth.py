@@ -88,7 +88,7 @@ _PLACED = {"ice40": {"ICESTORM_LC": "logic_cells", "ICESTORM_DSP": "dsp", "ICEST
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("config, target", [("tiny", "ice40"), ("small", "ecp5")])
+@pytest.mark.parametrize("config, target", [pytest.param("tiny", "ice40", marks=pytest.mark.ci_slow), ("small", "ecp5")])
 def test_top_places_and_routes(config, target):
     """nextpnr places AND routes the preset's whole accelerator on its device and reports its
     fmax: tiny on the iCE40UP5K, small on the ECP5-25F. Minutes of nextpnr each: run with
