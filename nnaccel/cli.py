@@ -1,7 +1,8 @@
 """The ``nnaccel`` command line.
 
-Exit status: 0 success; 2 invalid input (bad file, invalid model, bad arguments); 3 a valid model
-using an operation or type combination that is not implemented yet.
+Exit status: 0 success; 2 invalid input (bad file, invalid model, bad arguments, an execution the
+spec says must fail, such as a WHILE loop past its timeout); 3 a valid model using an operation or
+type combination that is not implemented yet.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
-from .errors import InputError, ModelError, NnaccelError, NotImplementedOpError
+from .errors import ExecutionError, InputError, ModelError, NnaccelError, NotImplementedOpError
 
 EXIT_INVALID = 2
 EXIT_NOT_IMPLEMENTED = 3
@@ -38,44 +39,6 @@ def load_cli_model(path: str, name: str | None):
         from .compiler.tflite_import import load_tflite
         return load_tflite(p)
     return load_model(p, name)
-
-
-def default_inputs(model, seed: int = 0) -> list:
-    """The model's stored input data, or deterministic random data where it has none."""
-    from .model import TYPE_INFO
-    rng = np.random.default_rng(seed)
-    stored = model.stored_inputs or [None] * len(model.main.input_indexes)
-    out = []
-    for i, a in zip(model.main.input_indexes, stored):
-        o = model.main.operands[i]
-        if a is not None:
-            out.append(a)
-            continue
-        if o.dimensions is None or any(d == 0 for d in o.dimensions):
-            raise InputError(f"Input operand {i} has unknown dimensions {o.dimensions}; give its data "
-                             f"with --inputs.")
-        dt = TYPE_INFO[o.type].dtype
-        if dt.kind == "f":
-            out.append(rng.uniform(-1, 1, o.dimensions).astype(dt))
-        elif dt.kind == "b":
-            out.append(rng.integers(0, 2, o.dimensions).astype(bool))
-        else:
-            info = np.iinfo(dt)
-            lo, hi = max(info.min, -100), min(info.max, 100)
-            out.append(rng.integers(lo, hi + 1, o.dimensions).astype(dt))
-    return out
-
-
-def read_npz_inputs(path: str, count: int) -> list:
-    try:
-        data = np.load(path)
-    except (OSError, ValueError) as e:
-        raise InputError(f"The inputs file {path} cannot be read as .npz ({e}).") from None
-    missing = [f"input{i}" for i in range(count) if f"input{i}" not in data]
-    if missing:
-        raise InputError(f"The inputs file {path} lacks the arrays {', '.join(missing)} (expected "
-                         f"input0 ... input{count - 1}).")
-    return [data[f"input{i}"] for i in range(count)]
 
 
 # -------------------------------------------------------------------------------------- commands
@@ -271,7 +234,7 @@ def main(argv=None) -> int:
     except NotImplementedOpError as e:
         print(f"nnaccel: not implemented: {e}", file=sys.stderr)
         return EXIT_NOT_IMPLEMENTED
-    except (InputError, ModelError) as e:
+    except (InputError, ModelError, ExecutionError) as e:
         print(f"nnaccel: error: {e}", file=sys.stderr)
         return EXIT_INVALID
     except NnaccelError as e:

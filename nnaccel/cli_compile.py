@@ -34,6 +34,8 @@ def _register_targets() -> None:
 def cmd_compile(args) -> int:
     from .cli import load_cli_model
     from .compiler.compile import compile_model
+    from .formats import check_writable, write_file_atomic
+    check_writable(args.output, "package file")
     model = load_cli_model(args.model, args.name)
     t0 = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
@@ -41,7 +43,7 @@ def cmd_compile(args) -> int:
         pkg = compile_model(model, args.config)
     for w in caught:
         print(f"warning: {w.message}", file=sys.stderr)
-    pkg.save(args.output)
+    write_file_atomic(args.output, pkg.to_bytes(), "package file")
     m = pkg.manifest
     n = sum(s["program"]["count"] for s in m["segments"])
     print(f"compiled {m['model']} for {m['config']['name']} in {time.perf_counter() - t0:.2f} s: "
@@ -53,13 +55,23 @@ def cmd_compile(args) -> int:
 
 def run_command(args) -> int:
     """The body of ``nnaccel run`` for every backend."""
-    from .cli import default_inputs, read_npz_inputs
     from .compiler.package import Package
     from .firmware.runtime import _progress_printer, load_package_or_model, run_on_backend
+    from .formats import check_writable, npz_bytes, read_npz_inputs, run_inputs, write_file_atomic
+    from .validate import validate_model
+    for path, what in ((args.outputs, "outputs file"), (args.report, "report file")):
+        if path:
+            check_writable(path, what)  # before the run: a run never ends with results it cannot write
     obj = load_package_or_model(args.model, args.name)
     model = obj.model() if isinstance(obj, Package) else obj
+    validate_model(model)  # every shape within the size limit before any input is made
     n = len(model.main.input_indexes)
-    inputs = read_npz_inputs(args.inputs, n) if args.inputs else default_inputs(model)
+    supplied = read_npz_inputs(args.inputs, n) if args.inputs else None
+    inputs, made_up = run_inputs(model, supplied, source=f"the inputs file {args.inputs}")
+    if made_up:
+        print(f"nnaccel: {args.model} carries no input data; running on deterministic random inputs "
+              f"(seed 0) for input{'s' if len(made_up) > 1 else ''} {', '.join(map(str, made_up))} "
+              f"(give real ones with --inputs FILE.npz).", file=sys.stderr)
     t0 = time.perf_counter()
     outputs, report = run_on_backend(obj, inputs, args.backend, args.config,
                                      progress=_progress_printer(f"backend {args.backend}"))
@@ -70,15 +82,16 @@ def run_command(args) -> int:
         preview = np.array2string(flat[:8], separator=", ")
         print(f"output{k}: {o.type.name} shape {list(np.shape(a))} {preview}{' ...' if flat.size > 8 else ''}")
     if args.outputs:
-        np.savez(args.outputs, **{f"output{k}": np.asarray(a) for k, a in enumerate(outputs)})
+        write_file_atomic(args.outputs, npz_bytes({f"output{k}": a for k, a in enumerate(outputs)}),
+                          "outputs file")
         print(f"wrote {len(outputs)} outputs to {args.outputs}")
     t = report["total"]
     print(f"backend {args.backend}: {len(model.main.operations)} operations in {dt * 1e3:.1f} ms; "
           f"{len(report['accelerator_ops'])} on the accelerator, {len(report['host_ops'])} on the host; "
           f"{t['cycles']} cycles, {t['macs']} MACs, utilization {100 * t['utilization']:.1f}%")
     if args.report:
-        with open(args.report, "w") as f:
-            json.dump(report, f, indent=1, default=_jsonable)
+        write_file_atomic(args.report, json.dumps(report, indent=1, default=_jsonable).encode(),
+                          "report file")
         print(f"wrote the report to {args.report}")
     return 0
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import registry
 from .errors import ExecutionError, ModelError, NnaccelError, NotImplementedOpError
-from .formats import load_models
+from .formats import load_models, run_inputs
 from .model import Model, OperandType
 
 T = OperandType
@@ -174,7 +174,7 @@ def run_case(model: Model, target: str = "golden") -> CaseResult:
         validate_model(model)
         if missing:
             return result("not_implemented", "not implemented: " + ", ".join(missing))
-        outputs = TARGETS[target](model, list(model.stored_inputs or []))
+        outputs = TARGETS[target](model, run_inputs(model, seed=None)[0])
     except NotImplementedOpError as e:
         return result("not_implemented", str(e))
     except (ModelError, ExecutionError) as e:

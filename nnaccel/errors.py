@@ -2,7 +2,8 @@
 
 Every rejection of a model, a program or a run raises one of these, with a message that is a whole
 sentence naming the thing and the rule it broke. The CLI maps them to exit statuses:
-:class:`ModelError` and :class:`InputError` give 2, :class:`NotImplementedOpError` gives 3.
+:class:`ModelError`, :class:`InputError` and :class:`ExecutionError` give 2,
+:class:`NotImplementedOpError` gives 3.
 """
 
 

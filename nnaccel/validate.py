@@ -19,6 +19,7 @@ from .model import (
     OperandType,
     Operation,
     Subgraph,
+    check_tensor_size,
 )
 
 L = OperandLifetime
@@ -42,6 +43,7 @@ def _check_operand(label: str, index: int, o: Operand) -> None:
     info = TYPE_INFO[o.type]
     if o.dimensions is not None and any(d < 0 for d in o.dimensions):
         raise ModelError(f"{where} has a negative dimension {list(o.dimensions)}.")
+    check_tensor_size(o.type, o.dimensions, where)
     if not info.is_tensor and o.dimensions not in ((), None):
         raise ModelError(f"{where} is a scalar type but has dimensions {list(o.dimensions)}.")
     if info.is_quantized and o.type is not OperandType.TENSOR_QUANT8_SYMM_PER_CHANNEL:
