@@ -12,8 +12,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 from . import __version__
 from .errors import ExecutionError, InputError, ModelError, NnaccelError, NotImplementedOpError
 

@@ -62,7 +62,7 @@ def check_run_matches_cts(root, tmp_path, path, name):
     model = _model(root, path, name)
     out = tmp_path / "out.npz"
     proc = subprocess.run([sys.executable, "-m", "nnaccel", "run", str(root / path), "--name", name,
-                           "--outputs", str(out)], capture_output=True, text=True, timeout=300)
+                           "--outputs", str(out)], capture_output=True, text=True, timeout=300, check=False)
     assert "Traceback" not in proc.stderr, proc.stderr
     if model.meta.get("expect_failure"):
         assert proc.returncode == 2, (proc.stdout, proc.stderr)
