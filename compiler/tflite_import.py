@@ -1060,7 +1060,12 @@ def import_tflite_bytes(data: bytes, name: str = "model", where: str = "<bytes>"
                                     f"{listed}.")
     for op in ops:
         ctx.op = op
-        OP_TABLE[op.name].convert(ctx, op)
+        try:
+            OP_TABLE[op.name].convert(ctx, op)
+        except (IndexError, KeyError, TypeError, ValueError) as e:  # a malformed operator (wrong arity ...)
+            raise InputError(f"The TFLite model {where} is malformed: operator {op.index} ({op.name}, "
+                             f"{len(op.inputs)} inputs, {len(op.outputs)} outputs) cannot be converted "
+                             f"({type(e).__name__}: {e}).") from None
     in_ops = [ctx.operand(i) for i in inputs]
     out_ops = []
     for i in outputs:

@@ -24,8 +24,11 @@ def cmd_asm(args) -> int:
 
 
 def cmd_disasm(args) -> int:
-    from .isa import bytes_to_words, disassemble
-    text = disassemble(bytes_to_words(_read(args.binary, True)), numbered=not args.plain)
+    from .isa import AcceleratorFault, bytes_to_words, disassemble
+    try:
+        text = disassemble(bytes_to_words(_read(args.binary, True)), numbered=not args.plain)
+    except AcceleratorFault as e:  # an undecodable word: the file is not a valid program
+        raise InputError(f"The program {args.binary} cannot be disassembled: {e}") from None
     if args.output:
         Path(args.output).write_text(text)
     else:
@@ -66,6 +69,7 @@ def _program_words(path: str) -> list[int]:
 def cmd_run(args) -> int:
     import numpy as np
 
+    from .isa import AcceleratorFault
     from .sim.isasim import IsaSim, find_conflicts
     words = _program_words(args.program)
     sim = IsaSim(args.config)
@@ -74,7 +78,10 @@ def cmd_run(args) -> int:
         if not file:
             raise InputError(f"--load takes ADDR=FILE, not {spec!r}.")
         sim.write(int(addr, 0), np.frombuffer(_read(file, True), np.uint8))
-    result = sim.run(words)
+    try:
+        result = sim.run(words)
+    except AcceleratorFault as e:  # the user's program faults: invalid input, not a failure of nnaccel
+        raise InputError(f"The program {args.program} stopped with a fault: {e}") from None
     print(result.summary())
     for spec in args.dump:
         where, _, file = spec.partition("=")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -51,7 +52,9 @@ def read_json(path) -> object:
             return json.load(f)
     except FileNotFoundError:
         raise InputError(f"The model file {path} does not exist.") from None
-    except (OSError, EOFError, UnicodeDecodeError) as e:
+    except IsADirectoryError:
+        raise InputError(f"The model file {path} is a folder.") from None
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as e:
         raise InputError(f"The model file {path} cannot be read ({e}).") from None
     except json.JSONDecodeError as e:
         raise InputError(f"The model file {path} is not valid JSON ({e.msg} at line {e.lineno}, "

@@ -92,7 +92,7 @@ del T
 #: shape with :func:`check_tensor_size` before anything of that size is allocated). NNAPI itself
 #: bounds a dimension to uint32; these bounds keep a run within a host's memory.
 MAX_TENSOR_ELEMENTS = 1 << 28
-MAX_TENSOR_BYTES = 1 << 30
+MAX_TENSOR_BYTES = 1 << 29
 #: The largest rank accepted (NNAPI's own operations use at most 6; the bound keeps shape
 #: arithmetic small).
 MAX_TENSOR_RANK = 32
