@@ -243,6 +243,8 @@ def check_manifest(m: dict, instructions: int, const_bytes: int, source: str = "
                 bad(f"a layer of {where} ends before it starts")
             nat(lay["op"], "a layer's operation")
             nat(lay["pass"], "a layer's pass")
+            if not isinstance(lay["type"], str):
+                bad(f"a layer type of {where} is not a name")
 
 
 def is_package(path) -> bool:

@@ -25,6 +25,7 @@ The imported model's inputs / outputs are the TFLite subgraph's inputs / outputs
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -1062,7 +1063,7 @@ def import_tflite_bytes(data: bytes, name: str = "model", where: str = "<bytes>"
         ctx.op = op
         try:
             OP_TABLE[op.name].convert(ctx, op)
-        except (IndexError, KeyError, TypeError, ValueError) as e:  # a malformed operator (wrong arity ...)
+        except (IndexError, KeyError, TypeError, ValueError, struct.error) as e:  # malformed operator / options
             raise InputError(f"The TFLite model {where} is malformed: operator {op.index} ({op.name}, "
                              f"{len(op.inputs)} inputs, {len(op.outputs)} outputs) cannot be converted "
                              f"({type(e).__name__}: {e}).") from None

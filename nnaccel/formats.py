@@ -93,11 +93,11 @@ def load_model(path, name: str | None = None) -> Model:
 def _operand(d: dict, where: str) -> tuple[Operand, np.ndarray | None]:
     try:
         op_type = OperandType[d["type"]]
-    except KeyError:
+    except (KeyError, TypeError):
         raise ModelError(f"{where} has unknown operand type {d.get('type')!r}.") from None
     try:
         lifetime = L(d.get("lifetime", "TEMPORARY_VARIABLE"))
-    except ValueError:
+    except (ValueError, TypeError):
         raise ModelError(f"{where} has unknown lifetime {d.get('lifetime')!r}.") from None
     dims = d.get("dimensions", [])
     if dims is not None:
@@ -116,9 +116,17 @@ def _operand(d: dict, where: str) -> tuple[Operand, np.ndarray | None]:
     cq = d.get("channel_quant")
     channel_quant = None
     if cq:
-        channel_quant = ChannelQuant(tuple(as_float32_scale(s) for s in cq["scales"]),
-                                     int(cq["channel_dim"]))
-    o = Operand(op_type, dims, as_float32_scale(scale), int(zp), channel_quant, lifetime, name=d.get("name"),
+        if (not isinstance(cq, dict) or not isinstance(cq.get("scales"), list)
+                or not all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in cq["scales"])
+                or not isinstance(cq.get("channel_dim"), int) or isinstance(cq.get("channel_dim"), bool)):
+            raise ModelError(f"{where} has channel_quant {str(cq)[:60]}, which is not an object with a list "
+                             f"of numbers 'scales' and an integer 'channel_dim'.")
+        channel_quant = ChannelQuant(tuple(as_float32_scale(s) for s in cq["scales"]), cq["channel_dim"])
+    try:
+        scale = as_float32_scale(scale)
+    except OverflowError:
+        raise ModelError(f"{where} has scale {scale!r}, which is not a float32 number.") from None
+    o = Operand(op_type, dims, scale, int(zp), channel_quant, lifetime, name=d.get("name"),
                 is_ignored=bool(d.get("is_ignored", False)))
     raw = d.get("data", [])
     if not isinstance(raw, list):
@@ -133,12 +141,29 @@ def _operand(d: dict, where: str) -> tuple[Operand, np.ndarray | None]:
     return o, arr
 
 
+def _list(d: dict, key: str, where: str, ints: bool = False) -> list:
+    """``d[key]`` (default ``[]``), which must be a list (of integers with ``ints``)."""
+    v = d.get(key, [])
+    if not isinstance(v, list) or (ints and not all(isinstance(x, int) and not isinstance(x, bool)
+                                                     for x in v)):
+        raise ModelError(f"{where} has {key} {str(v)[:60]}, which is not a list"
+                         f"{' of integers' if ints else ''}.")
+    return v
+
+
 def _subgraph(d: dict, label: str) -> tuple[Subgraph, dict[int, np.ndarray]]:
     if not isinstance(d, dict):
         raise ModelError(f"Subgraph {label} is not an object.")
     sg = Subgraph()
     samples = {}
-    for i, od in enumerate(d.get("operands", [])):
+    where = f"Subgraph {label}"
+    for key in ("input_indexes", "output_indexes"):
+        _list(d, key, where, ints=True)
+    for k, opd in enumerate(_list(d, "operations", where)):
+        if isinstance(opd, dict):
+            for key in ("inputs", "outputs"):
+                _list(opd, key, f"Operation {k} of subgraph {label}", ints=True)
+    for i, od in enumerate(_list(d, "operands", where)):
         if not isinstance(od, dict):
             raise ModelError(f"Operand {i} of subgraph {label} is not an object.")
         o, data = _operand(od, f"Operand {i} of subgraph {label}")
@@ -167,7 +192,7 @@ def model_from_dict(d: dict) -> Model:
     if "main" not in d:
         raise ModelError(f"Model {d.get('name', '?')!r} has no main subgraph.")
     main, samples = _subgraph(d["main"], "main")
-    referenced = [_subgraph(r, f"referenced[{i}]")[0] for i, r in enumerate(d.get("referenced", []))]
+    referenced = [_subgraph(r, f"referenced[{i}]")[0] for i, r in enumerate(_list(d, "referenced", "The model"))]
     n = len(main.operands)
 
     def stored(indexes):

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from nnaccel.cli import main
 from nnaccel.compiler.package import Package
 from nnaccel.compiler.tflite_build import TFLiteBuilder
+
+from nnaccel.cli import main
 from nnaccel.formats import model_to_dict
 from nnaccel.model import MAX_TENSOR_BYTES, MAX_TENSOR_ELEMENTS, ModelBuilder, OperandType
 
@@ -62,8 +62,8 @@ def write_json(tmp_path, doc, name="m.json"):
 
 # ----------------------------------------------------------------------------- size limits
 def test_size_limit_is_one_shared_check():
-    from nnaccel.model import check_tensor_size
     from nnaccel.errors import ModelError
+    from nnaccel.model import check_tensor_size
     check_tensor_size(OperandType.TENSOR_FLOAT32, (MAX_TENSOR_ELEMENTS // 4,), "x")
     with pytest.raises(ModelError, match=r"^Operand 7 has shape 268435457 \(268435457 elements\), above "
                                          r"the limit of 268435456 elements per tensor\.$"):

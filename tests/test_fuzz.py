@@ -45,6 +45,7 @@ def fuzz(fn):
 # -------------------------------------------------------------------------------------- seeds
 def model_docs() -> list[dict]:
     from nnaccel.compiler.reference_models import REFERENCE_MODELS
+
     from nnaccel.demo import build_demo_model
     from nnaccel.formats import model_to_dict
     docs = [model_to_dict(build_demo_model()[0]), model_to_dict(REFERENCE_MODELS["mlp"]())]
@@ -52,7 +53,8 @@ def model_docs() -> list[dict]:
     for rel in ("V1_0/add.json.gz", "V1_3/while_sum_of_powers.json.gz", "V1_2/svdf_float16.json.gz"):
         p = cts_dir() / rel
         if p.is_file():
-            docs.append(json.loads(gzip.open(p, "rt").read())[0])
+            with gzip.open(p, "rt") as f:
+                docs.append(json.load(f)[0])
     return docs
 
 
