@@ -10,10 +10,10 @@ import re
 from pathlib import Path
 
 import pytest
-
-from nnaccel.cli import main
 from nnaccel.compiler.package import Package
 from nnaccel.compiler.tflite_build import TFLiteBuilder
+
+from nnaccel.cli import main
 from nnaccel.demo import build_demo_model
 from nnaccel.formats import model_to_dict
 
