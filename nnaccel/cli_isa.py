@@ -12,7 +12,13 @@ def _read(path: str, binary: bool):
     p = Path(path)
     if not p.exists():
         raise InputError(f"The file {path} does not exist.")
-    return p.read_bytes() if binary else p.read_text()
+    try:
+        return p.read_bytes() if binary else p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"The file {path} is not UTF-8 text (byte {e.start}); an assembly source is "
+                         f"text.") from None
+    except OSError as e:
+        raise InputError(f"The file {path} cannot be read ({e.strerror}).") from None
 
 
 def cmd_asm(args) -> int:

@@ -72,6 +72,8 @@ def _check_operand(label: str, index: int, o: Operand) -> None:
     if o.lifetime in CONSTANT_LIFETIMES:
         if o.data is None:
             raise ModelError(f"{where} is a constant without data.")
+        if o.dimensions is None and info.is_tensor:
+            raise ModelError(f"{where} is a constant of unknown rank; a constant's shape must be known.")
         expected = math.prod(o.dimensions) if o.dimensions is not None else o.data.size
         if o.data.size != expected:
             raise ModelError(f"{where} is a constant of shape {list(o.dimensions)} "

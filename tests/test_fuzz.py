@@ -5,7 +5,7 @@ Each test is structure-aware (it changes fields of a valid document and writes i
 mutational (it flips, inserts, deletes and truncates bytes of valid seed files). Every input must
 end in exit 0, 2 or 3 without a traceback and within a time bound (``tests/fuzz_targets.py``).
 
-Budget: ``NNACCEL_FUZZ_EXAMPLES`` inputs per test (default 12, derandomized so a run is
+Budget: ``NNACCEL_FUZZ_EXAMPLES`` inputs per test (default 25, derandomized so a run is
 repeatable); e.g. ``NNACCEL_FUZZ_EXAMPLES=2000 python -m pytest tests/test_fuzz.py -n 0`` for a
 longer run, with ``NNACCEL_FUZZ_SEED`` choosing another random sequence (``docs/testing.md``).
 Every crash found is kept as a regression input in ``tests/test_fuzz_regressions.py``.
@@ -28,7 +28,7 @@ _spec = importlib.util.spec_from_file_location("fuzz_targets", Path(__file__).wi
 ft = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(ft)
 
-EXAMPLES = int(os.environ.get("NNACCEL_FUZZ_EXAMPLES", "12"))
+EXAMPLES = int(os.environ.get("NNACCEL_FUZZ_EXAMPLES", "25"))
 SEED = os.environ.get("NNACCEL_FUZZ_SEED")
 # No shrinking: a failure is reported as found (shrinking a model document can take minutes).
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=SEED is None, database=None,
@@ -296,9 +296,16 @@ def test_fuzz_hw_config_structure(data, as_toml):
         ft.hw_config_json(json.dumps(doc).encode())
 
 
+def _preset_texts():
+    from nnaccel.hwconfig import PRESETS
+    return PRESETS["small"].to_toml(), PRESETS["small"].to_json()
+
+
+PRESET_TOML, PRESET_JSON = _preset_texts()
+
+
 @fuzz
-@given(mutated([PRESETS_TEXT.encode() for PRESETS_TEXT in
-                (__import__("nnaccel.hwconfig", fromlist=["PRESETS"]).PRESETS["small"].to_toml(),)]))
+@given(mutated([PRESET_TOML.encode()]))
 def test_fuzz_hw_config_toml_bytes(data):
     ft.hw_config_toml(data)
 
@@ -343,3 +350,28 @@ def test_fuzz_isa_disasm_bytes(data):
 @given(mutated([p.program for p in PACKAGES]) | st.binary(max_size=200))
 def test_fuzz_isa_run_bytes(data):
     ft.isa_run(data)
+
+
+# --------------------------------------------------------------------------------- atheris
+ATHERIS_RUNS = int(os.environ.get("NNACCEL_FUZZ_ATHERIS_RUNS", "40"))
+
+
+#: Targets under atheris in the default tier (each run starts an instrumented interpreter, ~4 s);
+#: ``-m slow`` runs the others.
+ATHERIS_FAST = ("json_model", "isa_asm")
+
+
+@pytest.mark.parametrize("target", [t if t in ATHERIS_FAST else pytest.param(t, marks=pytest.mark.slow)
+                                    for t in sorted(ft.TARGETS)])
+def test_fuzz_atheris(tmp_path, target):
+    """Each target under atheris (coverage-guided libFuzzer) for ``NNACCEL_FUZZ_ATHERIS_RUNS`` inputs."""
+    import subprocess
+    import sys
+    pytest.importorskip("atheris", reason="atheris is not installed (a dev dependency on Linux x86_64)")
+    if target == "tflite_model" and not any(ft.MLPERF_DIR.glob("*.tflite")):
+        mlperf_seeds()  # skips (or fails under CI) with the reason
+    proc = subprocess.run([sys.executable, str(Path(__file__).with_name("fuzz_atheris.py")), target,
+                           f"-runs={ATHERIS_RUNS}", "-seed=1", "-timeout=20", "-rss_limit_mb=4096"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert f"Done {ATHERIS_RUNS} runs" in proc.stderr, proc.stderr[-2000:]

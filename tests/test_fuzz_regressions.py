@@ -125,3 +125,22 @@ def test_isa_program_with_an_illegal_opcode(tmp_path, capsys, command):
     p = tmp_path / "p.bin"
     p.write_bytes(bytes(16))
     exit_2(capsys, r"opcode 0 names no instruction", "isa", command, p)
+
+
+def test_isa_asm_of_a_file_that_is_not_text(tmp_path, capsys):
+    """Found by atheris (isa_asm): a byte that is not UTF-8 in an assembly source."""
+    p = tmp_path / "p.s"
+    p.write_bytes(b"NOP\n\xae\xff FINISH\n")
+    exit_2(capsys, r"is not UTF-8 text \(byte 4\)", "isa", "asm", p, "-o", tmp_path / "p.bin")
+
+
+def test_constant_of_unknown_rank(tmp_path, capsys):
+    """Found by hypothesis (json_model structure): FULLY_CONNECTED weights whose dimensions were
+    removed reached the kernel as a 1-D array."""
+    from nnaccel.compiler.reference_models import REFERENCE_MODELS
+    d = model_to_dict(REFERENCE_MODELS["mlp"]())
+    fc = next(op for op in d["main"]["operations"] if op["type"] == "FULLY_CONNECTED")
+    d["main"]["operands"][fc["inputs"][1]]["dimensions"] = []
+    p = tmp_path / "m.json"
+    p.write_text(json.dumps(d))
+    exit_2(capsys, r"is a constant of unknown rank; a constant's shape must be known", "run", p)
