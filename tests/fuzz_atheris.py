@@ -33,6 +33,7 @@ def _load(name: str):
 with atheris.instrument_imports(include=["nnaccel"]):
     import nnaccel.compiler.package
     import nnaccel.compiler.tflite_import
+
     import nnaccel.formats
     import nnaccel.hwconfig
     import nnaccel.isa
