@@ -1063,7 +1063,7 @@ def import_tflite_bytes(data: bytes, name: str = "model", where: str = "<bytes>"
         ctx.op = op
         try:
             OP_TABLE[op.name].convert(ctx, op)
-        except (IndexError, KeyError, TypeError, ValueError, struct.error) as e:  # malformed operator / options
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError, struct.error) as e:  # malformed op
             raise InputError(f"The TFLite model {where} is malformed: operator {op.index} ({op.name}, "
                              f"{len(op.inputs)} inputs, {len(op.outputs)} outputs) cannot be converted "
                              f"({type(e).__name__}: {e}).") from None

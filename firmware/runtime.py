@@ -23,9 +23,10 @@ import time
 import numpy as np
 from nnaccel.compiler.package import Package, PackageError
 
-from nnaccel.errors import ExecutionError, InputError, NnaccelError
+from nnaccel.errors import BudgetError, ExecutionError, InputError, NnaccelError
 from nnaccel.golden.interpreter import Interpreter, check_inputs
 from nnaccel.hwconfig import HwConfig, load_config
+from nnaccel.isa import AcceleratorFault
 from nnaccel.model import TYPE_INFO
 
 
@@ -38,23 +39,35 @@ class MismatchError(NnaccelError):
 
 
 # ------------------------------------------------------------------------------------ backends
-def _isa_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None):
+#: Cycles an RTL run may take beyond the ISA model's prediction before it counts as a hang: the
+#: budget is ``RTL_BUDGET_FACTOR * predicted + RTL_BUDGET_SLACK`` (the two agree cycle for cycle on
+#: a correct design, so only a hang reaches it).
+RTL_BUDGET_FACTOR = 2
+RTL_BUDGET_SLACK = 10_000
+
+
+def _isa_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None, max_cycles=None):
     from nnaccel.sim.isasim import IsaSim
     sim = IsaSim(cfg, mem_size=memory.size)
     sim.mem[:] = memory
-    res = sim.run(program, progress)
+    res = sim.run(program, progress, max_cycles)
     return sim.mem, dict(res.counters, run_cycles=res.cycles), res.schedule
 
 
-def _rtl_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None):
+def _rtl_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None, max_cycles=None):
     try:
+        from nnaccel.sim.isasim import decode_program, schedule
         from nnaccel.sim.rtl_runner import run_words_rtl
 
         from nnaccel.isa import AcceleratorFault, bytes_to_words
     except ImportError as e:
         raise BackendUnavailable(f"The rtl backend is not available ({e}).") from None
+    words = bytes_to_words(program)
+    if max_cycles is None:
+        predicted = schedule(decode_program(words, cfg), cfg).total_cycles
+        max_cycles = RTL_BUDGET_FACTOR * predicted + RTL_BUDGET_SLACK
     try:  # the runner sizes the RTL memory (a power of two, 64 KiB at least; one build per size)
-        res = run_words_rtl(cfg, bytes_to_words(program), {0: memory}, [(0, memory.size)])
+        res = run_words_rtl(cfg, words, {0: memory}, [(0, memory.size)], max_cycles=max_cycles)
     except (ImportError, FileNotFoundError) as e:
         raise BackendUnavailable(f"The rtl backend is not available ({e}).") from None
     if res.error:
@@ -75,8 +88,11 @@ def _raw(a: np.ndarray) -> np.ndarray:
 class Runtime:
     """Runs one package. ``config`` (optional) must be the configuration the package was built for."""
 
-    def __init__(self, pkg: Package, config=None):
+    def __init__(self, pkg: Package, config=None, max_cycles: int | None = None):
         self.pkg = pkg
+        #: Cycle budget of each segment (``None``: the ISA simulator needs none, its schedule is
+        #: exact and finite; the RTL gets a multiple of the ISA model's prediction).
+        self.max_cycles = max_cycles
         self.cfg = pkg.config()
         if config is not None:
             want = load_config(config)
@@ -143,7 +159,16 @@ class Runtime:
             mem[t["addr"]:t["addr"] + t["bytes"]] = _raw(a)
         t0 = time.perf_counter()
         words = self.pkg.segment_words(seg)
-        out_mem, counters, sched = BACKENDS[backend](self.cfg, words, mem, progress)
+        ops = seg["operations"]
+        label = (f"accelerator segment {seg['index']} (operation{'s' if len(ops) > 1 else ''} "
+                 f"{ops[0]}{f'..{ops[-1]}' if len(ops) > 1 else ''}) on the {backend} backend")
+        try:
+            out_mem, counters, sched = BACKENDS[backend](self.cfg, words, mem, progress, self.max_cycles)
+        except BudgetError as e:
+            raise BudgetError(f"The {label} stopped: {e}.") from None
+        except AcceleratorFault as e:
+            raise AcceleratorFault(e.fault, e.pc, f"the {label} stopped: {str(e).split(': ', 1)[-1]}",
+                                   e.cycle) from None
         wall = time.perf_counter() - t0
         for j in seg["outputs"]:
             t = self.tensors[j]
@@ -233,7 +258,7 @@ def load_package_or_model(path: str, name: str | None = None):
 
 
 def run_on_backend(model_or_pkg, inputs: list, backend: str = "isa", config=None, check: bool = False,
-                   progress=None):
+                   progress=None, max_cycles: int | None = None):
     """Runs a model or a package on ``backend`` (``golden``, ``isa``, ``rtl``); a model is compiled
     on the fly for ``config`` (default ``base``). Returns ``(outputs, report)``; ``report`` has
     ``total`` (cycles, macs, utilization), ``segments``, ``accelerator_ops`` and ``host_ops``."""
@@ -253,7 +278,7 @@ def run_on_backend(model_or_pkg, inputs: list, backend: str = "isa", config=None
             warnings.simplefilter("ignore")
             pkg = compile_model(model_or_pkg, config or "base")
         config = None
-    return Runtime(pkg, config).run(inputs, backend, check, progress)
+    return Runtime(pkg, config, max_cycles).run(inputs, backend, check, progress)
 
 
 #: Configuration the conformance targets compile for (override with $NNACCEL_CTS_CONFIG).

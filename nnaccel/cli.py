@@ -26,6 +26,16 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(EXIT_INVALID)
 
 
+def _positive(text: str) -> int:
+    try:
+        v = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"{v} is not a positive integer")
+    return v
+
+
 # ---------------------------------------------------------------------------------------- models
 def load_cli_model(path: str, name: str | None):
     """Loads a model for ``run`` / ``info``: a model JSON file, or a ``.tflite`` file (imported)."""
@@ -167,6 +177,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="hardware configuration for isa / rtl: tiny, small, base, large or a .toml / .json "
                         "file (default base; a package must match it)")
     r.add_argument("--report", metavar="FILE.json", help="write the performance report as JSON")
+    r.add_argument("--max-cycles", type=_positive, metavar="N",
+                   help="cycle budget of each accelerator segment on isa / rtl: a segment that would run "
+                        "longer stops with an error naming it (default: none on isa, whose schedule is "
+                        "exact; on rtl twice the ISA model's cycles plus 10000)")
     r.set_defaults(func=cmd_run)
 
     i = sub.add_parser("info", help="list a model's operands, operations and their support status",

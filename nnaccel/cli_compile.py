@@ -74,7 +74,8 @@ def run_command(args) -> int:
               f"(give real ones with --inputs FILE.npz).", file=sys.stderr)
     t0 = time.perf_counter()
     outputs, report = run_on_backend(obj, inputs, args.backend, args.config,
-                                     progress=_progress_printer(f"backend {args.backend}"))
+                                     progress=_progress_printer(f"backend {args.backend}"),
+                                     max_cycles=getattr(args, "max_cycles", None))
     dt = time.perf_counter() - t0
     for k, (i, a) in enumerate(zip(model.main.output_indexes, outputs)):
         o = model.main.operands[i]

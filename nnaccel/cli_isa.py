@@ -85,7 +85,7 @@ def cmd_run(args) -> int:
             raise InputError(f"--load takes ADDR=FILE, not {spec!r}.")
         sim.write(int(addr, 0), np.frombuffer(_read(file, True), np.uint8))
     try:
-        result = sim.run(words)
+        result = sim.run(words, max_cycles=args.max_cycles)
     except AcceleratorFault as e:  # the user's program faults: invalid input, not a failure of nnaccel
         raise InputError(f"The program {args.program} stopped with a fault: {e}") from None
     print(result.summary())
@@ -132,6 +132,8 @@ def register(subparsers) -> None:
                    help="write a file's bytes into external memory first (repeatable)")
     r.add_argument("--dump", action="append", default=[], metavar="ADDR:BYTES=FILE",
                    help="write external memory to a file afterwards (repeatable)")
+    r.add_argument("--max-cycles", type=int, default=None, metavar="N",
+                   help="stop with an error, before running, when the program takes more than N cycles")
     r.add_argument("--check-races", action="store_true",
                    help="also report instructions that race (exit 1 if any)")
     r.set_defaults(func=cmd_run)

@@ -24,5 +24,10 @@ class ExecutionError(NnaccelError):
     timeout, ...)."""
 
 
+class BudgetError(NnaccelError):
+    """A run on an accelerator backend that did not finish within its cycle budget (a hang, or a
+    budget set below the run's length)."""
+
+
 class NotImplementedOpError(NnaccelError):
     """A valid model using an operation or type combination that nnaccel does not implement yet."""
