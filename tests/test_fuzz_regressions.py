@@ -144,3 +144,14 @@ def test_constant_of_unknown_rank(tmp_path, capsys):
     p = tmp_path / "m.json"
     p.write_text(json.dumps(d))
     exit_2(capsys, r"is a constant of unknown rank; a constant's shape must be known", "run", p)
+
+
+def test_tflite_operator_with_options_of_another_kind(tmp_path, capsys):
+    """Found by hypothesis (tflite_run mutation): RESIZE_BILINEAR carrying ReshapeOptions."""
+    b = TFLiteBuilder()
+    x, size = b.add_tensor([1, 2, 2, 1], "FLOAT32"), b.add_tensor([2], "INT32", data=[4, 4])
+    y = b.add_tensor([1, 4, 4, 1], "FLOAT32")
+    b.add_op("RESIZE_BILINEAR", [x, size], [y], "ReshapeOptions", NewShape=[1, 4, 4, 1])
+    p = tmp_path / "m.tflite"
+    p.write_bytes(b.finish([x], [y]))
+    exit_2(capsys, r"malformed: operator 0 \(RESIZE_BILINEAR", "info", p)
