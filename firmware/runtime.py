@@ -4,7 +4,8 @@ performance counters of every segment.
 
 Backends (``BACKENDS``): ``isa`` — the ISA simulator (``nnaccel.sim.isasim``), default; ``rtl`` —
 the Verilator model of the RTL (``nnaccel.sim.rtl_runner.run_program_rtl``), when present.
-A backend is ``fn(config, program_bytes, memory) -> (memory_after, counters, schedule_or_None)``;
+A backend is ``fn(config, program_bytes, memory, progress=None, max_cycles=None) -> (memory_after,
+counters, schedule_or_None)``; past ``max_cycles`` it raises :class:`~nnaccel.errors.BudgetError`;
 ``counters`` are the machine's (modulo ``2 ** counter_bits``) plus ``run_cycles``, the run's length
 unwrapped, which a segment's reported ``cycles`` is (its ``macs``: the segment's GEMMs' MACs, also
 unwrapped).
