@@ -90,6 +90,9 @@ def cmd_cts(args) -> int:
     if unknown:
         raise InputError(f"Unknown operation {', '.join(unknown)}; names are NNAPI OperationType names "
                          f"such as CONV_2D.")
+    if args.json:
+        from .formats import check_writable
+        check_writable(args.json, "results file")  # before a run that may take hours
     root = cts.cts_dir()
     if not root.is_dir():
         raise InputError(f"The conformance folder {root} does not exist; set NNACCEL_CTS_DIR.")

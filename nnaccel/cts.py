@@ -307,4 +307,5 @@ def write_json(results: list[CaseResult], path) -> None:
     doc = {"total": len(results), **{k: totals[k] for k in ("passed", "failed", "not_implemented")},
            "per_op": {k: dict(v) for k, v in per_op_table(results).items()},
            "models": [asdict(r) for r in results]}
-    Path(path).write_text(json.dumps(doc, indent=1))
+    from .formats import write_file_atomic
+    write_file_atomic(path, json.dumps(doc, indent=1).encode(), "results file")

@@ -259,3 +259,8 @@ def test_run_says_when_it_makes_up_inputs(tmp_path, capsys):
     assert code == 0 and "random inputs" in err
     code, _, err = run_cli(capsys, "run", write_json(tmp_path, model_to_dict(add_model()), "d.json"))
     assert code == 0 and err == ""  # stored inputs: nothing made up
+
+
+def test_cts_results_file_checked_before_the_run(tmp_path, capsys, cts_root):
+    assert_exit_2_one_sentence(capsys, r"results file .* folder .* does not exist", "cts", "--spec", "V1_0/add",
+                               "--json", tmp_path / "nope" / "r.json")
