@@ -1042,6 +1042,10 @@ def import_tflite_bytes(data: bytes, name: str = "model", where: str = "<bytes>"
             ops.append(TflOp(k, codes[idx], ins, outs, _read_options(o)))
         inputs = [int(i) for i in sg.InputsAsNumpy()] if sg.InputsLength() else []
         outputs = [int(i) for i in sg.OutputsAsNumpy()] if sg.OutputsLength() else []
+        for i in inputs + outputs:
+            if not 0 <= i < len(tensors):
+                raise InputError(f"The TFLite model {where} is corrupt: its subgraph names tensor {i} of "
+                                 f"{len(tensors)} as an input or output.")
     except (InputError, NotImplementedOpError):
         raise
     except Exception as e:  # noqa: BLE001 - any failure reading a corrupt flatbuffer

@@ -155,3 +155,13 @@ def test_tflite_operator_with_options_of_another_kind(tmp_path, capsys):
     p = tmp_path / "m.tflite"
     p.write_bytes(b.finish([x], [y]))
     exit_2(capsys, r"malformed: operator 0 \(RESIZE_BILINEAR", "info", p)
+
+
+def test_tflite_graph_input_out_of_range(tmp_path, capsys):
+    """Found by hypothesis (tflite_run mutation): a subgraph input naming a tensor that does not exist."""
+    b = TFLiteBuilder()
+    x, y = b.add_tensor([1, 4], "FLOAT32"), b.add_tensor([1, 4], "FLOAT32")
+    b.add_op("RELU", [x], [y])
+    p = tmp_path / "m.tflite"
+    p.write_bytes(b.finish([7], [y]))
+    exit_2(capsys, r"corrupt: its subgraph names tensor 7 of 2 as an input or output", "run", p)
