@@ -2,6 +2,6 @@
 between the compiler, which writes it, and the runtime, which reads it. Re-exported here for
 callers that import it from the compiler."""
 
-from nnaccel.package import FORMAT, VERSION, Package, PackageError, is_package
+from nnaccel.package import FORMAT, VERSION, Package, PackageError, check_manifest, is_package
 
-__all__ = ["FORMAT", "VERSION", "Package", "PackageError", "is_package"]
+__all__ = ["FORMAT", "VERSION", "Package", "PackageError", "check_manifest", "is_package"]

@@ -31,6 +31,7 @@ The imported model's inputs / outputs are the TFLite subgraph's inputs / outputs
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -1175,6 +1176,10 @@ def import_tflite_bytes(data: bytes, name: str = "model", where: str = "<bytes>"
             ops.append(TflOp(k, codes[idx], ins, outs, _read_options(o)))
         inputs = [int(i) for i in sg.InputsAsNumpy()] if sg.InputsLength() else []
         outputs = [int(i) for i in sg.OutputsAsNumpy()] if sg.OutputsLength() else []
+        for i in inputs + outputs:
+            if not 0 <= i < len(tensors):
+                raise InputError(f"The TFLite model {where} is corrupt: its subgraph names tensor {i} of "
+                                 f"{len(tensors)} as an input or output.")
     except (InputError, NotImplementedOpError):
         raise
     except Exception as e:  # noqa: BLE001 - any failure reading a corrupt flatbuffer
@@ -1195,7 +1200,12 @@ def import_tflite_bytes(data: bytes, name: str = "model", where: str = "<bytes>"
                                     f"{listed}.")
     for op in ops:
         ctx.op = op
-        OP_TABLE[op.name].convert(ctx, op)
+        try:
+            OP_TABLE[op.name].convert(ctx, op)
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError, struct.error) as e:  # malformed op
+            raise InputError(f"The TFLite model {where} is malformed: operator {op.index} ({op.name}, "
+                             f"{len(op.inputs)} inputs, {len(op.outputs)} outputs) cannot be converted "
+                             f"({type(e).__name__}: {e}).") from None
     in_ops = [ctx.operand(i) for i in inputs]
     out_ops = []
     for i in outputs:

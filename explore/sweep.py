@@ -137,13 +137,13 @@ def run_model(cfg: HwConfig, model) -> dict:
     from nnaccel.compiler.compile import compile_model
     from nnaccel.firmware.runtime import Runtime
 
-    from nnaccel.inputs import default_inputs
+    from nnaccel.formats import run_inputs
     t0 = time.perf_counter()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             pkg = compile_model(model, cfg)
-        _, rep = Runtime(pkg).run(default_inputs(model), "isa")
+        _, rep = Runtime(pkg).run(run_inputs(model)[0], "isa")
     except NnaccelError as e:
         return {"status": "failed", "reason": f"{type(e).__name__}: {e}"}
     t = rep["total"]

@@ -240,7 +240,7 @@ def board_backend(client: LinkClient, mem_bytes: int, timeout_s: float = 600.0):
     behind ``client``. ``run_cycles`` is the ``cycles`` counter, which wraps at ``2 ** counter_bits``."""
     checked = []
 
-    def backend(cfg, program: bytes, memory: np.ndarray, progress=None):
+    def backend(cfg, program: bytes, memory: np.ndarray, progress=None, max_cycles=None):
         if not checked:
             client.check_identity(cfg)
             checked.append(True)

@@ -4,7 +4,8 @@ performance counters of every segment.
 
 Backends (``BACKENDS``): ``isa`` — the ISA simulator (``nnaccel.sim.isasim``), default; ``rtl`` —
 the Verilator model of the RTL (``nnaccel.sim.rtl_runner.run_program_rtl``), when present.
-A backend is ``fn(config, program_bytes, memory) -> (memory_after, counters, schedule_or_None)``;
+A backend is ``fn(config, program_bytes, memory, progress=None, max_cycles=None) -> (memory_after,
+counters, schedule_or_None)``; past ``max_cycles`` it raises :class:`~nnaccel.errors.BudgetError`;
 ``counters`` are the machine's (modulo ``2 ** counter_bits``) plus ``run_cycles``, the run's length
 unwrapped, which a segment's reported ``cycles`` is (its ``macs``: the segment's GEMMs' MACs, also
 unwrapped).
@@ -21,9 +22,10 @@ import time
 
 import numpy as np
 
-from nnaccel.errors import ExecutionError, InputError, NnaccelError
+from nnaccel.errors import BudgetError, ExecutionError, InputError, NnaccelError
 from nnaccel.golden.interpreter import Interpreter, check_inputs
 from nnaccel.hwconfig import HwConfig, load_config
+from nnaccel.isa import AcceleratorFault
 from nnaccel.macs import layer_useful_macs
 from nnaccel.model import TYPE_INFO, Model
 from nnaccel.package import Package, PackageError
@@ -38,23 +40,36 @@ class MismatchError(NnaccelError):
 
 
 # ------------------------------------------------------------------------------------ backends
-def _isa_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None):
+#: Cycles an RTL run may take beyond the ISA model's prediction before it counts as a hang: the
+#: budget is ``RTL_BUDGET_FACTOR * predicted + RTL_BUDGET_SLACK`` (the two agree cycle for cycle on
+#: a correct design, so only a hang reaches it).
+RTL_BUDGET_FACTOR = 2
+RTL_BUDGET_SLACK = 10_000
+
+
+def _isa_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None, max_cycles=None):
     from nnaccel.sim.isasim import IsaSim
     sim = IsaSim(cfg, mem_size=memory.size)
     sim.mem[:] = memory
-    res = sim.run(program, progress)
+    res = sim.run(program, progress, max_cycles)
     return sim.mem, dict(res.counters, run_cycles=res.cycles), res.schedule
 
 
-def _rtl_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None, wave=None, wave_window=None):
+def _rtl_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None, max_cycles=None,
+                 wave=None, wave_window=None):
     try:
+        from nnaccel.sim.isasim import decode_program, schedule
         from nnaccel.sim.rtl_runner import run_words_rtl
 
         from nnaccel.isa import AcceleratorFault, bytes_to_words
     except ImportError as e:
         raise BackendUnavailable(f"The rtl backend is not available ({e}).") from None
+    words = bytes_to_words(program)
+    if max_cycles is None:
+        predicted = schedule(decode_program(words, cfg), cfg).total_cycles
+        max_cycles = RTL_BUDGET_FACTOR * predicted + RTL_BUDGET_SLACK
     try:  # the runner sizes the RTL memory (a power of two, 64 KiB at least; one build per size)
-        res = run_words_rtl(cfg, bytes_to_words(program), {0: memory}, [(0, memory.size)], wave=wave,
+        res = run_words_rtl(cfg, words, {0: memory}, [(0, memory.size)], max_cycles=max_cycles, wave=wave,
                             wave_window=wave_window)
     except (ImportError, FileNotFoundError) as e:
         raise BackendUnavailable(f"The rtl backend is not available ({e}).") from None
@@ -76,7 +91,7 @@ def _raw(a: np.ndarray) -> np.ndarray:
 class Runtime:
     """Runs one package. ``config`` (optional) must be the configuration the package was built for."""
 
-    def __init__(self, pkg: Package, config=None):
+    def __init__(self, pkg: Package, config=None, max_cycles: int | None = None):
         self.pkg = pkg
         #: Optional hook ``on_segment(cfg, seg, program_bytes, schedule_or_None)``, called after each
         #: segment runs (``nnaccel run --trace``: ``nnaccel.explore.trace.TraceRecorder``).
@@ -84,6 +99,9 @@ class Runtime:
         #: ``(path, (first, last) or None)``: the rtl backend writes each segment's FST waveform
         #: (:meth:`wave_path`) of that cycle window (``nnaccel run --wave``).
         self.wave = None
+        #: Cycle budget of each segment (``None``: the ISA simulator needs none, its schedule is
+        #: exact and finite; the RTL gets a multiple of the ISA model's prediction).
+        self.max_cycles = max_cycles
         self.cfg = pkg.config()
         if config is not None:
             want = load_config(config)
@@ -151,11 +169,20 @@ class Runtime:
             mem[t["addr"]:t["addr"] + t["bytes"]] = _raw(a)
         t0 = time.perf_counter()
         words = self.pkg.segment_words(seg)
-        if self.wave is not None and backend == "rtl":
-            out_mem, counters, sched = _rtl_backend(self.cfg, words, mem, progress, self.wave_path(seg["index"]),
-                                                    self.wave[1])
-        else:
-            out_mem, counters, sched = BACKENDS[backend](self.cfg, words, mem, progress)
+        ops = seg["operations"]
+        label = (f"accelerator segment {seg['index']} (operation{'s' if len(ops) > 1 else ''} "
+                 f"{ops[0]}{f'..{ops[-1]}' if len(ops) > 1 else ''}) on the {backend} backend")
+        try:
+            if self.wave is not None and backend == "rtl":
+                out_mem, counters, sched = _rtl_backend(self.cfg, words, mem, progress, self.max_cycles,
+                                                        self.wave_path(seg["index"]), self.wave[1])
+            else:
+                out_mem, counters, sched = BACKENDS[backend](self.cfg, words, mem, progress, self.max_cycles)
+        except BudgetError as e:
+            raise BudgetError(f"The {label} stopped: {e}.") from None
+        except AcceleratorFault as e:
+            raise AcceleratorFault(e.fault, e.pc, f"the {label} stopped: {str(e).split(': ', 1)[-1]}",
+                                   e.cycle) from None
         wall = time.perf_counter() - t0
         if self.on_segment is not None:
             self.on_segment(self.cfg, seg, words, sched)
@@ -222,13 +249,15 @@ class Runtime:
 
 # ------------------------------------------------------------------------------------ entry points
 def run_on_backend(model_or_pkg, inputs: list, backend: str = "isa", config=None, check: bool = False,
-                   progress=None, on_segment=None, wave=None):
+                   progress=None, on_segment=None, wave=None,
+                   max_cycles: int | None = None):
     """Runs a package on ``backend`` (``golden``, ``isa``, ``rtl``; ``config``, when given, must be
     the one it was built for), or a model on ``golden``. Returns ``(outputs, report)``; ``report``
     has ``total`` (cycles, macs, utilization, useful_macs, useful_utilization: ``nnaccel.sim.report``
     defines them), ``segments``, ``accelerator_ops``, ``host_ops`` and ``host_useful_macs``.
     A model runs on the accelerator backends once compiled (``nnaccel.compiler.compile_model``).
-    ``on_segment``, ``wave``: :attr:`Runtime.on_segment`, :attr:`Runtime.wave`."""
+    ``on_segment``, ``wave``, ``max_cycles``: :attr:`Runtime.on_segment`, :attr:`Runtime.wave`,
+    :attr:`Runtime.max_cycles`."""
     if backend == "golden":
         model = model_or_pkg.model() if isinstance(model_or_pkg, Package) else model_or_pkg
         outs = Interpreter(model).run(inputs)
@@ -240,7 +269,7 @@ def run_on_backend(model_or_pkg, inputs: list, backend: str = "isa", config=None
     if isinstance(model_or_pkg, Model):
         raise InputError(f"The {backend} backend runs a compiled package, not a model; compile the model "
                          f"first (nnaccel compile, or nnaccel.compiler.compile_model).")
-    rt = Runtime(model_or_pkg, config)
+    rt = Runtime(model_or_pkg, config, max_cycles)
     rt.on_segment = on_segment
     rt.wave = wave
     return rt.run(inputs, backend, check, progress)

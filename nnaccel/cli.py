@@ -1,7 +1,8 @@
 """The ``nnaccel`` command line.
 
-Exit status: 0 success; 2 invalid input (bad file, invalid model, bad arguments); 3 a valid model
-using an operation or type combination that is not implemented yet.
+Exit status: 0 success; 2 invalid input (bad file, invalid model, bad arguments, an execution the
+spec says must fail, such as a WHILE loop past its timeout); 3 a valid model using an operation or
+type combination that is not implemented yet.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import time
 from nnaccel.hwconfig import DEFAULT_CONFIG
 
 from . import __version__
-from .cli_models import add_batch_arg, default_inputs, load_cli_model, read_npz_inputs  # noqa: F401 - re-exported
-from .errors import InputError, ModelError, NnaccelError, NotImplementedOpError
+from .cli_models import add_batch_arg, load_cli_model
+from .errors import ExecutionError, InputError, ModelError, NnaccelError, NotImplementedOpError
 
 EXIT_INVALID = 2
 EXIT_NOT_IMPLEMENTED = 3
@@ -25,6 +26,16 @@ class _Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         print(f"nnaccel: error: {message}.", file=sys.stderr)
         sys.exit(EXIT_INVALID)
+
+
+def _positive(text: str) -> int:
+    try:
+        v = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"{v} is not a positive integer")
+    return v
 
 
 # -------------------------------------------------------------------------------------- commands
@@ -77,6 +88,9 @@ def cmd_cts(args) -> int:
     if unknown:
         raise InputError(f"Unknown operation {', '.join(unknown)}; names are NNAPI OperationType names "
                          f"such as CONV_2D.")
+    if args.json:
+        from .formats import check_writable
+        check_writable(args.json, "results file")  # before a run that may take hours
     root = cts.cts_dir()
     if not root.is_dir():
         raise InputError(f"The conformance folder {root} does not exist; set NNACCEL_CTS_DIR.")
@@ -179,6 +193,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "FILE.segK.fst; a separate, traced build); open it in GTKWave or Surfer")
     r.add_argument("--wave-window", metavar="START:END",
                    help="with --wave: record only the run's cycles START .. END (either may be left out)")
+    r.add_argument("--max-cycles", type=_positive, metavar="N",
+                   help="cycle budget of each accelerator segment on isa / rtl: a segment that would run "
+                        "longer stops with an error naming it (default: none on isa, whose schedule is "
+                        "exact; on rtl twice the ISA model's cycles plus 10000)")
     r.set_defaults(func=cmd_run)
 
     i = sub.add_parser("info", help="list a model's operands, operations, support status and placement",
@@ -240,7 +258,7 @@ def main(argv=None) -> int:
     except NotImplementedOpError as e:
         print(f"nnaccel: not implemented: {e}", file=sys.stderr)
         return EXIT_NOT_IMPLEMENTED
-    except (InputError, ModelError) as e:
+    except (InputError, ModelError, ExecutionError) as e:
         print(f"nnaccel: error: {e}", file=sys.stderr)
         return EXIT_INVALID
     except NnaccelError as e:

@@ -62,6 +62,8 @@ def _register_targets() -> None:
 def cmd_compile(args) -> int:
     from .cli_models import load_cli_model
     from .compiler.compile import CompileWarning, compile_model
+    from .formats import check_writable, write_file_atomic
+    check_writable(args.output, "package file")
     model = load_cli_model(args.model, args.name, batch=args.batch)
     t0 = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
@@ -71,7 +73,7 @@ def cmd_compile(args) -> int:
         if not issubclass(w.category, CompileWarning):  # host fallbacks: one line each, below
             print(f"warning: {w.message}", file=sys.stderr)
     print_host_operations(pkg)
-    pkg.save(args.output)
+    write_file_atomic(args.output, pkg.to_bytes(), "package file")
     m = pkg.manifest
     n = sum(s["program"]["count"] for s in m["segments"])
     print(f"compiled {m['model']} for {m['config']['name']} in {time.perf_counter() - t0:.2f} s: "
@@ -91,15 +93,19 @@ def print_host_operations(pkg) -> None:
 
 def run_command(args) -> int:
     """The body of ``nnaccel run`` for every backend."""
-    from .cli_models import default_inputs, random_inputs_note
+    from .cli_models import random_inputs_note
     from .firmware.runtime import progress_printer, run_on_backend
+    from .formats import check_writable, npz_bytes, run_inputs, write_file_atomic
     from .package import Package
-    obj, inputs = _load_for_run(args)
+    from .validate import validate_model
+    for path, what in ((args.outputs, "outputs file"), (args.report, "report file")):
+        if path:
+            check_writable(path, what)  # before the run: a run never ends with results it cannot write
+    obj, supplied = _load_for_run(args)
     model = obj.model() if isinstance(obj, Package) else obj
-    note = None
-    if inputs is None:
-        inputs = default_inputs(model)
-        note = random_inputs_note(model, "the package" if isinstance(obj, Package) else "the model")
+    validate_model(model)  # every shape within the size limit before any input is made
+    inputs, made_up = run_inputs(model, supplied, source=f"the inputs file {args.inputs}")
+    note = random_inputs_note(made_up, "the package" if isinstance(obj, Package) else "the model")
     recorder = _trace_recorder(args)
     wave = _wave_option(args)
     t0 = time.perf_counter()
@@ -114,7 +120,8 @@ def run_command(args) -> int:
             print_host_operations(obj)
         outputs, report = run_on_backend(obj, inputs, args.backend, args.config,
                                          progress=progress_printer(f"backend {args.backend}"),
-                                         on_segment=recorder.on_segment if recorder else None, wave=wave)
+                                         on_segment=recorder.on_segment if recorder else None, wave=wave,
+                                         max_cycles=getattr(args, "max_cycles", None))
     dt = time.perf_counter() - t0
     if note:  # after the run, so that an error stays the only line on stderr
         print(note, file=sys.stderr)
@@ -124,7 +131,8 @@ def run_command(args) -> int:
         preview = np.array2string(flat[:8], separator=", ")
         print(f"output{k}: {o.type.name} shape {list(np.shape(a))} {preview}{' ...' if flat.size > 8 else ''}")
     if args.outputs:
-        np.savez(args.outputs, **{f"output{k}": np.asarray(a) for k, a in enumerate(outputs)})
+        write_file_atomic(args.outputs, npz_bytes({f"output{k}": a for k, a in enumerate(outputs)}),
+                          "outputs file")
         print(f"wrote {len(outputs)} outputs to {args.outputs}")
     t = report["total"]
     print(f"backend {args.backend}: {len(model.main.operations)} operations in {dt * 1e3:.1f} ms; "
@@ -132,8 +140,8 @@ def run_command(args) -> int:
           f"{t['cycles']} cycles, {t['macs']} MACs issued (utilization {100 * t['utilization']:.1f}%), "
           f"{t['useful_macs']} useful (useful utilization {100 * t['useful_utilization']:.1f}%)")
     if args.report:
-        with open(args.report, "w") as f:
-            json.dump(report, f, indent=1, default=_jsonable)
+        write_file_atomic(args.report, json.dumps(report, indent=1, default=_jsonable).encode(),
+                          "report file")
         print(f"wrote the report to {args.report}")
     if recorder:
         tr = recorder.write(args.trace)
@@ -146,12 +154,13 @@ def run_command(args) -> int:
 
 
 def _load_for_run(args):
-    """The model or package ``run`` executes and the ``--inputs`` arrays (None without). A
-    ``.tflite`` model whose dynamic dimensions the arrays size differently is imported again with
-    their shapes."""
+    """The model or package ``run`` executes and the ``--inputs`` arrays by position (None without;
+    see :func:`nnaccel.formats.run_inputs`). A ``.tflite`` model whose dynamic dimensions the arrays
+    size differently is imported again with their shapes."""
     from pathlib import Path
 
-    from .cli_models import load_cli_model, load_package_or_model, read_npz_inputs
+    from .cli_models import load_cli_model, load_package_or_model
+    from .formats import read_npz_inputs
     from .package import is_package
     if is_package(args.model):
         if args.batch is not None:
@@ -164,11 +173,12 @@ def _load_for_run(args):
     if not args.inputs:
         return obj, None
     sg = model.main
-    inputs = read_npz_inputs(args.inputs, len(sg.input_indexes))
+    supplied = read_npz_inputs(args.inputs, len(sg.input_indexes))
+    shapes = [np.shape(supplied[k]) if k in supplied else None for k in range(len(sg.input_indexes))]
     declared = [tuple(sg.operands[i].dimensions or ()) for i in sg.input_indexes]
-    if Path(args.model).suffix == ".tflite" and declared != [np.shape(a) for a in inputs]:
-        obj = load_cli_model(args.model, args.name, batch=args.batch, input_shapes=[np.shape(a) for a in inputs])
-    return obj, inputs
+    if Path(args.model).suffix == ".tflite" and None not in shapes and declared != shapes:
+        obj = load_cli_model(args.model, args.name, batch=args.batch, input_shapes=shapes)
+    return obj, supplied
 
 
 def _wave_option(args):

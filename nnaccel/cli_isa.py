@@ -14,7 +14,13 @@ def _read(path: str, binary: bool):
     p = Path(path)
     if not p.exists():
         raise InputError(f"The file {path} does not exist.")
-    return p.read_bytes() if binary else p.read_text()
+    try:
+        return p.read_bytes() if binary else p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"The file {path} is not UTF-8 text (byte {e.start}); an assembly source is "
+                         f"text.") from None
+    except OSError as e:
+        raise InputError(f"The file {path} cannot be read ({e.strerror}).") from None
 
 
 def cmd_asm(args) -> int:
@@ -26,8 +32,11 @@ def cmd_asm(args) -> int:
 
 
 def cmd_disasm(args) -> int:
-    from .isa import bytes_to_words, disassemble
-    text = disassemble(bytes_to_words(_read(args.binary, True)), numbered=not args.plain)
+    from .isa import AcceleratorFault, bytes_to_words, disassemble
+    try:
+        text = disassemble(bytes_to_words(_read(args.binary, True)), numbered=not args.plain)
+    except AcceleratorFault as e:  # an undecodable word: the file is not a valid program
+        raise InputError(f"The program {args.binary} cannot be disassembled: {e}") from None
     if args.output:
         Path(args.output).write_text(text)
     else:
@@ -68,6 +77,7 @@ def _program_words(path: str) -> list[int]:
 def cmd_run(args) -> int:
     import numpy as np
 
+    from .isa import AcceleratorFault
     from .sim.isasim import IsaSim, find_conflicts
     words = _program_words(args.program)
     sim = IsaSim(args.config)
@@ -76,7 +86,10 @@ def cmd_run(args) -> int:
         if not file:
             raise InputError(f"--load takes ADDR=FILE, not {spec!r}.")
         sim.write(int(addr, 0), np.frombuffer(_read(file, True), np.uint8))
-    result = sim.run(words)
+    try:
+        result = sim.run(words, max_cycles=args.max_cycles)
+    except AcceleratorFault as e:  # the user's program faults: invalid input, not a failure of nnaccel
+        raise InputError(f"The program {args.program} stopped with a fault: {e}") from None
     print(result.summary())
     for spec in args.dump:
         where, _, file = spec.partition("=")
@@ -122,6 +135,8 @@ def register(subparsers) -> None:
                    help="write a file's bytes into external memory first (repeatable)")
     r.add_argument("--dump", action="append", default=[], metavar="ADDR:BYTES=FILE",
                    help="write external memory to a file afterwards (repeatable)")
+    r.add_argument("--max-cycles", type=int, default=None, metavar="N",
+                   help="stop with an error, before running, when the program takes more than N cycles")
     r.add_argument("--check-races", action="store_true",
                    help="also report instructions that race (exit 1 if any)")
     r.set_defaults(func=cmd_run)

@@ -65,10 +65,10 @@ def bench_model(path: Path, config: str, fmax_mhz: float | None, seed: int = 0) 
     """Imports, compiles and runs one model; its figures (see the module docstring)."""
     import warnings
 
-    from .cli_models import default_inputs
     from .compiler.compile import compile_model
     from .compiler.tflite_import import load_tflite
     from .firmware.runtime import Runtime
+    from .formats import run_inputs
     from .golden.interpreter import run_model
 
     model = load_tflite(path)
@@ -77,7 +77,7 @@ def bench_model(path: Path, config: str, fmax_mhz: float | None, seed: int = 0) 
         warnings.simplefilter("ignore")
         pkg = compile_model(model, config)
     t_compile = time.perf_counter() - t0
-    inputs = default_inputs(model, seed)
+    inputs, _ = run_inputs(model, seed=seed)
     outs, rep = Runtime(pkg).run(inputs, "isa")
     want = run_model(model, inputs)
     exact = len(outs) == len(want) and all(np.array_equal(a, b) for a, b in zip(outs, want))

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
 from .errors import InputError
-from .inputs import default_inputs, random_inputs_note
 
 
 def load_cli_model(path: str, name: str | None, batch: int | None = None, input_shapes: list | None = None):
@@ -40,16 +37,15 @@ def add_batch_arg(p) -> None:
                         "default: the static shape's (usually 1), or the batch of the --inputs arrays")
 
 
-def read_npz_inputs(path: str, count: int) -> list:
-    try:
-        data = np.load(path)
-    except (OSError, ValueError) as e:
-        raise InputError(f"The inputs file {path} cannot be read as .npz ({e}).") from None
-    missing = [f"input{i}" for i in range(count) if f"input{i}" not in data]
-    if missing:
-        raise InputError(f"The inputs file {path} lacks the arrays {', '.join(missing)} (expected "
-                         f"input0 ... input{count - 1}).")
-    return [data[f"input{i}"] for i in range(count)]
+def random_inputs_note(made_up: list[int], source: str = "the model", seed: int = 0) -> str | None:
+    """The sentence ``run`` prints on stderr when :func:`nnaccel.formats.run_inputs` made up the
+    inputs at positions ``made_up`` (``source``: what carries no input data), or None."""
+    if not made_up:
+        return None
+    names = [f"input{k}" for k in made_up]
+    verb = "is" if len(names) == 1 else "are"
+    return (f"nnaccel: note: {', '.join(names)} {verb} deterministic random data (seed {seed}), as {source} "
+            f"stores no input data; give --inputs FILE.npz to choose the inputs.")
 
 
 def load_package_or_model(path: str, name: str | None = None):
@@ -60,5 +56,4 @@ def load_package_or_model(path: str, name: str | None = None):
     return load_cli_model(path, name)
 
 
-__all__ = ["add_batch_arg", "default_inputs", "load_cli_model", "load_package_or_model", "random_inputs_note",
-           "read_npz_inputs"]
+__all__ = ["add_batch_arg", "load_cli_model", "load_package_or_model", "random_inputs_note"]

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import registry
 from .errors import ExecutionError, ModelError, NnaccelError, NotImplementedOpError
-from .formats import load_models
+from .formats import load_models, run_inputs
 from .model import Model, OperandType
 
 T = OperandType
@@ -174,7 +174,7 @@ def run_case(model: Model, target: str = "golden") -> CaseResult:
         validate_model(model)
         if missing:
             return result("not_implemented", "not implemented: " + ", ".join(missing))
-        outputs = TARGETS[target](model, list(model.stored_inputs or []))
+        outputs = TARGETS[target](model, run_inputs(model, seed=None)[0])
     except NotImplementedOpError as e:
         return result("not_implemented", str(e))
     except (ModelError, ExecutionError) as e:
@@ -307,4 +307,5 @@ def write_json(results: list[CaseResult], path) -> None:
     doc = {"total": len(results), **{k: totals[k] for k in ("passed", "failed", "not_implemented")},
            "per_op": {k: dict(v) for k, v in per_op_table(results).items()},
            "models": [asdict(r) for r in results]}
-    Path(path).write_text(json.dumps(doc, indent=1))
+    from .formats import write_file_atomic
+    write_file_atomic(path, json.dumps(doc, indent=1).encode(), "results file")

@@ -2,7 +2,8 @@
 
 Every rejection of a model, a program or a run raises one of these, with a message that is a whole
 sentence naming the thing and the rule it broke. The CLI maps them to exit statuses:
-:class:`ModelError` and :class:`InputError` give 2, :class:`NotImplementedOpError` gives 3.
+:class:`ModelError`, :class:`InputError` and :class:`ExecutionError` give 2,
+:class:`NotImplementedOpError` gives 3.
 """
 
 
@@ -21,6 +22,11 @@ class ModelError(NnaccelError):
 class ExecutionError(NnaccelError):
     """A valid model whose execution fails as the spec says it must (bad run-time index, loop
     timeout, ...)."""
+
+
+class BudgetError(NnaccelError):
+    """A run on an accelerator backend that did not finish within its cycle budget (a hang, or a
+    budget set below the run's length)."""
 
 
 class NotImplementedOpError(NnaccelError):

@@ -6,6 +6,15 @@ folder's README for the schema. This is nnaccel's canonical model interchange fo
 One field beyond that schema: ``"origin"`` (``Model.origin``, one of ``nnaccel.model.ORIGINS``),
 written only when it is not the default ``"nnapi"`` (a model imported from TFLite has
 ``"tflite"``), so conformance files and files written from them stay as they were.
+
+Input data (the ``data`` of the main graph's ``SUBGRAPH_INPUT`` operands) follows the conformance
+files' rule. A model carries input data when at least one of its inputs has a non-empty ``data``
+list; then each input's list is its value, and an empty list on an input of known, non-empty shape
+is an **omitted optional input** (NNAPI's ``setInput(i, nullptr, 0)``; the runners pass it as
+``None``). A model none of whose inputs has data carries no input data (``stored_inputs`` is
+``None``): a run needs the inputs from the user, or makes them up and says so.
+:func:`run_inputs` is the one place that turns this into the arrays a run feeds; ``nnaccel run``
+and ``nnaccel cts`` both use it.
 """
 
 from __future__ import annotations
@@ -13,6 +22,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +39,7 @@ from .model import (
     Subgraph,
     as_float32_scale,
     as_operand_array,
+    check_tensor_size,
 )
 
 L = OperandLifetime
@@ -45,7 +56,9 @@ def read_json(path) -> object:
             return json.load(f)
     except FileNotFoundError:
         raise InputError(f"The model file {path} does not exist.") from None
-    except (OSError, EOFError, UnicodeDecodeError) as e:
+    except IsADirectoryError:
+        raise InputError(f"The model file {path} is a folder.") from None
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as e:
         raise InputError(f"The model file {path} cannot be read ({e}).") from None
     except json.JSONDecodeError as e:
         raise InputError(f"The model file {path} is not valid JSON ({e.msg} at line {e.lineno}, "
@@ -84,11 +97,11 @@ def load_model(path, name: str | None = None) -> Model:
 def _operand(d: dict, where: str) -> tuple[Operand, np.ndarray | None]:
     try:
         op_type = OperandType[d["type"]]
-    except KeyError:
+    except (KeyError, TypeError):
         raise ModelError(f"{where} has unknown operand type {d.get('type')!r}.") from None
     try:
         lifetime = L(d.get("lifetime", "TEMPORARY_VARIABLE"))
-    except ValueError:
+    except (ValueError, TypeError):
         raise ModelError(f"{where} has unknown lifetime {d.get('lifetime')!r}.") from None
     dims = d.get("dimensions", [])
     if dims is not None:
@@ -97,6 +110,7 @@ def _operand(d: dict, where: str) -> tuple[Operand, np.ndarray | None]:
         dims = tuple(dims)
         if not dims and TYPE_INFO[op_type].is_tensor:
             dims = None  # a tensor with no dimensions has unknown rank
+        check_tensor_size(op_type, dims, where)
     scale = d.get("scale", 0.0)
     zp = d.get("zero_point", 0)
     if not isinstance(scale, (int, float)) or scale is None:
@@ -106,9 +120,17 @@ def _operand(d: dict, where: str) -> tuple[Operand, np.ndarray | None]:
     cq = d.get("channel_quant")
     channel_quant = None
     if cq:
-        channel_quant = ChannelQuant(tuple(as_float32_scale(s) for s in cq["scales"]),
-                                     int(cq["channel_dim"]))
-    o = Operand(op_type, dims, as_float32_scale(scale), int(zp), channel_quant, lifetime, name=d.get("name"),
+        if (not isinstance(cq, dict) or not isinstance(cq.get("scales"), list)
+                or not all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in cq["scales"])
+                or not isinstance(cq.get("channel_dim"), int) or isinstance(cq.get("channel_dim"), bool)):
+            raise ModelError(f"{where} has channel_quant {str(cq)[:60]}, which is not an object with a list "
+                             f"of numbers 'scales' and an integer 'channel_dim'.")
+        channel_quant = ChannelQuant(tuple(as_float32_scale(s) for s in cq["scales"]), cq["channel_dim"])
+    try:
+        scale = as_float32_scale(scale)
+    except OverflowError:
+        raise ModelError(f"{where} has scale {scale!r}, which is not a float32 number.") from None
+    o = Operand(op_type, dims, scale, int(zp), channel_quant, lifetime, name=d.get("name"),
                 is_ignored=bool(d.get("is_ignored", False)))
     raw = d.get("data", [])
     if not isinstance(raw, list):
@@ -123,12 +145,29 @@ def _operand(d: dict, where: str) -> tuple[Operand, np.ndarray | None]:
     return o, arr
 
 
+def _list(d: dict, key: str, where: str, ints: bool = False) -> list:
+    """``d[key]`` (default ``[]``), which must be a list (of integers with ``ints``)."""
+    v = d.get(key, [])
+    if not isinstance(v, list) or (ints and not all(isinstance(x, int) and not isinstance(x, bool)
+                                                     for x in v)):
+        raise ModelError(f"{where} has {key} {str(v)[:60]}, which is not a list"
+                         f"{' of integers' if ints else ''}.")
+    return v
+
+
 def _subgraph(d: dict, label: str) -> tuple[Subgraph, dict[int, np.ndarray]]:
     if not isinstance(d, dict):
         raise ModelError(f"Subgraph {label} is not an object.")
     sg = Subgraph()
     samples = {}
-    for i, od in enumerate(d.get("operands", [])):
+    where = f"Subgraph {label}"
+    for key in ("input_indexes", "output_indexes"):
+        _list(d, key, where, ints=True)
+    for k, opd in enumerate(_list(d, "operations", where)):
+        if isinstance(opd, dict):
+            for key in ("inputs", "outputs"):
+                _list(opd, key, f"Operation {k} of subgraph {label}", ints=True)
+    for i, od in enumerate(_list(d, "operands", where)):
         if not isinstance(od, dict):
             raise ModelError(f"Operand {i} of subgraph {label} is not an object.")
         o, data = _operand(od, f"Operand {i} of subgraph {label}")
@@ -157,7 +196,7 @@ def model_from_dict(d: dict) -> Model:
     if "main" not in d:
         raise ModelError(f"Model {d.get('name', '?')!r} has no main subgraph.")
     main, samples = _subgraph(d["main"], "main")
-    referenced = [_subgraph(r, f"referenced[{i}]")[0] for i, r in enumerate(d.get("referenced", []))]
+    referenced = [_subgraph(r, f"referenced[{i}]")[0] for i, r in enumerate(_list(d, "referenced", "The model"))]
     n = len(main.operands)
 
     def stored(indexes):
@@ -173,10 +212,61 @@ def model_from_dict(d: dict) -> Model:
             out.append(a)
         return out
 
+    inputs = stored(main.input_indexes)
+    if main.input_indexes and not any(samples.get(i) is not None and samples[i].size
+                                      for i in main.input_indexes if 0 <= i < n):
+        inputs = None  # no input has data: the file carries none (not "every input omitted")
+
     meta = {k: d[k] for k in ("group", "spec", "expect_failure", "min_supported_version",
                               "multinomial_tolerance") if k in d}
     return Model(main, referenced, bool(d.get("is_relaxed", False)), str(d.get("name", "model")),
-                 stored(main.input_indexes), stored(main.output_indexes), meta, str(d.get("origin", "nnapi")))
+                 inputs, stored(main.output_indexes), meta, str(d.get("origin", "nnapi")))
+
+
+def run_inputs(model: Model, supplied: dict | None = None, seed: int | None = 0,
+               source: str = "the inputs file") -> tuple[list, list[int]]:
+    """The arrays a run of ``model`` feeds, one per main input (``None`` = omitted), and the
+    positions filled with made-up data.
+
+    ``supplied`` maps input positions to arrays (``nnaccel run --inputs``); it must give every
+    input except those the model's own input data omits. Without it the model's input data is used
+    (see the module docstring). A model that carries no input data gets deterministic random
+    values (``seed``) when ``seed`` is not ``None``; with ``seed=None`` (the conformance runner)
+    that is an :class:`InputError`. Every shape is checked against the size limit first."""
+    main = model.main
+    count = len(main.input_indexes)
+    stored = model.stored_inputs
+    if supplied is not None:
+        omitted = {k for k, a in enumerate(stored or []) if a is None}
+        missing = [k for k in range(count) if k not in supplied and k not in omitted]
+        if missing:
+            raise InputError(f"{source[0].upper()}{source[1:]} lacks the arrays "
+                             f"{', '.join(f'input{k}' for k in missing)} (expected input0 ... "
+                             f"input{count - 1}).")
+        return [supplied.get(k) for k in range(count)], []
+    if stored is not None:
+        return list(stored), []
+    if seed is None:
+        raise InputError(f"Model {model.name!r} carries no input data.")
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in main.input_indexes:
+        o = main.operands[i]
+        if o.dimensions is None or any(d == 0 for d in o.dimensions):
+            raise InputError(f"Input operand {i} has unknown dimensions "
+                             f"{None if o.dimensions is None else list(o.dimensions)}; give its data "
+                             f"with --inputs.")
+        check_tensor_size(o.type, o.dimensions, f"Input operand {i}")
+        dt = TYPE_INFO[o.type].dtype
+        if dt.kind == "f":
+            out.append(rng.uniform(-1, 1, o.dimensions).astype(dt))
+        elif dt.kind == "b":
+            out.append(rng.integers(0, 2, o.dimensions).astype(bool))
+        else:
+            info = np.iinfo(dt)
+            lo, hi = max(info.min, -100), min(info.max, 100)
+            out.append(rng.integers(lo, hi + 1, o.dimensions).astype(dt))
+    return out, list(range(count))
 
 
 def _operand_dict(o: Operand, data) -> dict:
@@ -217,12 +307,79 @@ def model_to_dict(model: Model) -> dict:
 
 
 def save_models(models, path) -> None:
-    """Writes models to ``path`` (gzip-compressed when it ends in ``.gz``)."""
+    """Writes models to ``path`` (gzip-compressed when it ends in ``.gz``), all or nothing."""
     path = Path(path)
     doc = [model_to_dict(m) for m in models]
-    text = json.dumps(doc[0] if len(doc) == 1 else doc)
-    if path.suffix == ".gz":
-        with gzip.open(path, "wt", encoding="utf-8") as f:
-            f.write(text)
-    else:
-        path.write_text(text, encoding="utf-8")
+    data = json.dumps(doc[0] if len(doc) == 1 else doc).encode("utf-8")
+    write_file_atomic(path, gzip.compress(data, mtime=0) if path.suffix == ".gz" else data)
+
+
+# ------------------------------------------------------------------------------- output files
+def check_writable(path, what: str = "output file") -> None:
+    """Raises :class:`InputError` unless ``path`` can be created or replaced: its folder exists
+    and is writable, and it is not a folder itself. Called before a run, so that a run never ends
+    with results it cannot write."""
+    import os
+    p = Path(path)
+    parent = p.parent if str(p.parent) else Path(".")
+    if p.is_dir():
+        raise InputError(f"The {what} {path} is a folder.")
+    if not parent.is_dir():
+        raise InputError(f"The {what} {path} cannot be written: the folder {parent} does not exist.")
+    if not os.access(parent, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise InputError(f"The {what} {path} cannot be written: permission denied.")
+
+
+def write_file_atomic(path, data: bytes, what: str = "output file") -> None:
+    """Writes ``data`` to a temporary file beside ``path``, then renames it over ``path``: a reader
+    never sees a partial file, and a failure leaves no partial file behind."""
+    import os
+    import tempfile
+    p = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent if str(p.parent) else ".")
+    except OSError as e:
+        raise InputError(f"The {what} {path} cannot be written ({e.strerror}).") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, p)
+    except OSError as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise InputError(f"The {what} {path} cannot be written ({e.strerror}).") from None
+
+
+def _umask() -> int:
+    import os
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def read_npz_inputs(path, count: int) -> dict:
+    """The arrays ``input0`` ... ``input{count-1}`` an ``.npz`` file holds, by position (for
+    :func:`run_inputs`, which says which may be absent)."""
+    import zipfile
+    try:
+        data = np.load(path, allow_pickle=False)
+        if not isinstance(data, np.lib.npyio.NpzFile):
+            raise InputError(f"The inputs file {path} is a single .npy array, not an .npz archive of "
+                             f"arrays named input0, input1, ...")
+        with data:
+            return {k: data[f"input{k}"] for k in range(count) if f"input{k}" in data}
+    except FileNotFoundError:
+        raise InputError(f"The inputs file {path} does not exist.") from None
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
+        raise InputError(f"The inputs file {path} cannot be read as .npz ({e}).") from None
+
+
+def npz_bytes(arrays: dict) -> bytes:
+    """An ``.npz`` archive of ``arrays`` (name -> array) as bytes."""
+    import io
+    buf = io.BytesIO()
+    np.savez(buf, **{k: np.asarray(a) for k, a in arrays.items()})
+    return buf.getvalue()

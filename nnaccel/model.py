@@ -88,6 +88,36 @@ TYPE_INFO: dict[OperandType, TypeInfo] = {
 }
 del T
 
+#: The largest tensor nnaccel accepts, in elements and in bytes (every entry point checks a declared
+#: shape with :func:`check_tensor_size` before anything of that size is allocated). NNAPI itself
+#: bounds a dimension to uint32; these bounds keep a run within a host's memory.
+MAX_TENSOR_ELEMENTS = 1 << 28
+MAX_TENSOR_BYTES = 1 << 29
+#: The largest rank accepted (NNAPI's own operations use at most 6; the bound keeps shape
+#: arithmetic small).
+MAX_TENSOR_RANK = 32
+
+
+def check_tensor_size(op_type: OperandType, dimensions, where: str) -> None:
+    """Raises :class:`ModelError` when a tensor of ``op_type`` and ``dimensions`` (0 = unknown, not
+    counted) exceeds :data:`MAX_TENSOR_ELEMENTS` or :data:`MAX_TENSOR_BYTES`, or its rank exceeds
+    :data:`MAX_TENSOR_RANK`. ``where`` names the tensor and starts the message (e.g.
+    ``"Operand 3 of subgraph main"``)."""
+    if dimensions is None:
+        return
+    if len(dimensions) > MAX_TENSOR_RANK:
+        raise ModelError(f"{where} has rank {len(dimensions)}, above the limit of {MAX_TENSOR_RANK}.")
+    elements = math.prod(abs(int(d)) for d in dimensions if d)
+    size = elements * TYPE_INFO[op_type].dtype.itemsize
+    shape = "x".join(str(d) for d in dimensions)
+    if elements > MAX_TENSOR_ELEMENTS:
+        raise ModelError(f"{where} has shape {shape} ({elements} elements), above the limit of "
+                         f"{MAX_TENSOR_ELEMENTS} elements per tensor.")
+    if size > MAX_TENSOR_BYTES:
+        raise ModelError(f"{where} has shape {shape} ({size} bytes), above the limit of "
+                         f"{MAX_TENSOR_BYTES} bytes per tensor.")
+
+
 FLOAT_TENSOR_TYPES = (OperandType.TENSOR_FLOAT32, OperandType.TENSOR_FLOAT16)
 
 #: Where a model comes from, which selects the arithmetic of the few golden kernels where NNAPI's
@@ -199,6 +229,8 @@ class Model:
     #: ``None`` per position). Test data only: running a model never reads ``stored_outputs``.
     stored_inputs: list | None = None
     stored_outputs: list | None = None
+    #: (``stored_inputs``: ``None`` when the file carries no input data at all; else one entry per
+    #: input, ``None`` for an input the example omits, NNAPI's optional input passed with no value.)
     #: Other facts from the file (``expect_failure``, ``multinomial_tolerance``, ``group`` ...).
     meta: dict = field(default_factory=dict)
     #: Whose reference arithmetic the golden kernels follow: one of :data:`ORIGINS`.

@@ -23,11 +23,14 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import math
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from nnaccel.errors import InputError
+from nnaccel.model import MAX_TENSOR_BYTES
 
 FORMAT = "nnaccel-package"
 #: Bumped whenever the package layout or the meaning of a manifest field changes.
@@ -77,8 +80,13 @@ class Package:
                 if missing:
                     raise PackageError(f"The package {source} lacks {', '.join(missing)}; it is not an "
                                        f"nnaccel program package.")
+                for info in z.infolist():
+                    if info.filename in _MEMBERS and info.file_size > MAX_TENSOR_BYTES:
+                        raise PackageError(f"The package {source} has a {info.filename} of {info.file_size} "
+                                           f"bytes, above the limit of {MAX_TENSOR_BYTES} bytes.")
                 parts = {n: z.read(n) for n in _MEMBERS}
-        except (zipfile.BadZipFile, EOFError, OSError, zipfile.LargeZipFile) as e:
+        except (zipfile.BadZipFile, EOFError, OSError, zipfile.LargeZipFile, ValueError, NotImplementedError,
+                RuntimeError, zlib.error) as e:
             raise PackageError(f"The package {source} is damaged or truncated ({e}).") from None
         try:
             manifest = json.loads(parts["manifest.json"])
@@ -93,8 +101,15 @@ class Package:
         for n in ("program.bin", "consts.bin", "model.json"):
             if sums.get(n) != hashlib.sha256(parts[n]).hexdigest():
                 raise PackageError(f"The package {source} is damaged: {n} does not match its checksum.")
-        return cls(manifest, parts["program.bin"], parts["consts.bin"], parts["listing.s"].decode(),
-                   parts["model.json"])
+        try:
+            listing = parts["listing.s"].decode()
+            model_doc = json.loads(parts["model.json"])
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            raise PackageError(f"The package {source} has an unreadable listing or model ({e}).") from None
+        if not isinstance(model_doc, dict):
+            raise PackageError(f"The package {source} holds a model.json that is not a model object.")
+        check_manifest(manifest, len(parts["program.bin"]) // 16, len(parts["consts.bin"]), source)
+        return cls(manifest, parts["program.bin"], parts["consts.bin"], listing, parts["model.json"])
 
     @classmethod
     def load(cls, path) -> Package:
@@ -107,8 +122,31 @@ class Package:
 
     # ------------------------------------------------------------------ views
     def model(self):
+        """The package's model, checked against the manifest's operation and tensor indexes."""
         from nnaccel.formats import model_from_dict
-        return model_from_dict(json.loads(self.model_json))
+        from nnaccel.model import TYPE_INFO
+        model = model_from_dict(json.loads(self.model_json))
+        sg, m = model.main, self.manifest
+        for seg in m["segments"]:
+            for i in seg["operations"]:
+                if i >= len(sg.operations):
+                    raise PackageError(f"The package's segment {seg['index']} names operation {i}, but its "
+                                       f"model has {len(sg.operations)} operations.")
+        for key in ("accelerator_ops", "host_ops"):
+            for o in m[key]:
+                if o["index"] >= len(sg.operations):
+                    raise PackageError(f"The package lists operation {o['index']} in {key}, but its model "
+                                       f"has {len(sg.operations)} operations.")
+        for k, t in m["tensors"].items():
+            j = int(k)
+            if j >= len(sg.operands):
+                raise PackageError(f"The package places operand {j}, but its model has {len(sg.operands)} "
+                                   f"operands.")
+            size = math.prod(t["shape"]) * TYPE_INFO[sg.operands[j].type].dtype.itemsize
+            if size != t["bytes"]:
+                raise PackageError(f"The package places operand {j} as {t['bytes']} bytes, but its shape "
+                                   f"{t['shape']} and type {sg.operands[j].type.name} make {size}.")
+        return model
 
     def config(self):
         import dataclasses
@@ -123,6 +161,90 @@ class Package:
     def segment_words(self, seg: dict) -> bytes:
         a, n = seg["program"]["offset"], seg["program"]["count"]
         return self.program[16 * a:16 * (a + n)]
+
+
+def check_manifest(m: dict, instructions: int, const_bytes: int, source: str = "the package") -> None:
+    """Checks the manifest fields the runtime and the report read (types, ranges, the memory map
+    within :data:`~nnaccel.model.MAX_TENSOR_BYTES`), so that a damaged or hand-edited package is a
+    :class:`PackageError`, not a crash."""
+    def bad(what):
+        raise PackageError(f"The package {source} has a damaged manifest: {what}.")
+
+    def nat(v, what, hi=None):
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0 or (hi is not None and v > hi):
+            bad(f"{what} is {v!r}, not an integer from 0 to {hi if hi is not None else 'any'}")
+        return v
+
+    def table(v, what, keys):
+        if not isinstance(v, dict) or any(k not in v for k in keys):
+            bad(f"{what} is not an object with the fields {', '.join(keys)}")
+        return v
+
+    def nats(v, what):
+        if not isinstance(v, list):
+            bad(f"{what} is not a list")
+        return [nat(x, f"an entry of {what}") for x in v]
+
+    if not isinstance(m.get("config"), dict):
+        bad("config is not an object")
+    if not isinstance(m.get("model"), str):
+        bad("model is not a name")
+    mem = table(m.get("memory"), "memory", ("base", "size", "const_base"))
+    end = nat(mem["base"], "memory.base") + nat(mem["size"], "memory.size")
+    if end > MAX_TENSOR_BYTES:
+        bad(f"its external memory of {end} bytes is above the limit of {MAX_TENSOR_BYTES} bytes")
+    if nat(mem["const_base"], "memory.const_base") + const_bytes > end:
+        bad(f"the {const_bytes} constant bytes at {mem['const_base']} lie outside the {end}-byte memory")
+    tensors = m.get("tensors")
+    if not isinstance(tensors, dict):
+        bad("tensors is not an object")
+    for k, t in tensors.items():
+        if not str(k).isdigit():
+            bad(f"tensor key {k!r} is not an operand index")
+        table(t, f"tensor {k}", ("addr", "bytes", "shape"))
+        if nat(t["addr"], f"tensor {k} addr") + nat(t["bytes"], f"tensor {k} bytes") > end:
+            bad(f"tensor {k} lies outside the {end}-byte memory")
+        shape = nats(t["shape"], f"tensor {k} shape")
+        if math.prod(shape) > t["bytes"]:
+            bad(f"tensor {k} has shape {shape} but {t['bytes']} bytes")
+    for key in ("accelerator_ops", "host_ops"):
+        ops = m.get(key)
+        if not isinstance(ops, list):
+            bad(f"{key} is not a list")
+        for o in ops:
+            table(o, f"an entry of {key}", ("index", "type"))
+            nat(o["index"], f"an index of {key}")
+            if not isinstance(o["type"], str):
+                bad(f"an operation type of {key} is not a name")
+    if not isinstance(m.get("fused", {}), dict):
+        bad("fused is not an object")
+    segs = m.get("segments")
+    if not isinstance(segs, list):
+        bad("segments is not a list")
+    for seg in segs:
+        table(seg, "a segment", ("index", "inputs", "outputs", "operations", "program", "layers"))
+        nat(seg["index"], "a segment index")
+        where = f"segment {seg['index']}"
+        if not nats(seg["operations"], f"{where} operations"):
+            bad(f"{where} has no operations")
+        for j in nats(seg["inputs"], f"{where} inputs") + nats(seg["outputs"], f"{where} outputs"):
+            if str(j) not in tensors:
+                bad(f"{where} reads or writes operand {j}, which has no tensor")
+        prog = table(seg["program"], f"{where} program", ("offset", "count"))
+        count = nat(prog["count"], f"{where} instruction count")
+        if nat(prog["offset"], f"{where} instruction offset") + count > instructions:
+            bad(f"{where} names instructions beyond the {instructions} of program.bin")
+        if not isinstance(seg["layers"], list):
+            bad(f"{where} layers is not a list")
+        for lay in seg["layers"]:
+            table(lay, f"a layer of {where}", ("first", "last", "op", "pass", "type"))
+            if nat(lay["first"], "a layer's first instruction") > nat(lay["last"], "a layer's last instruction",
+                                                                       max(count - 1, 0)):
+                bad(f"a layer of {where} ends before it starts")
+            nat(lay["op"], "a layer's operation")
+            nat(lay["pass"], "a layer's pass")
+            if not isinstance(lay["type"], str):
+                bad(f"a layer type of {where} is not a name")
 
 
 def is_package(path) -> bool:

@@ -20,6 +20,7 @@ from .model import (
     OperandType,
     Operation,
     Subgraph,
+    check_tensor_size,
 )
 
 L = OperandLifetime
@@ -46,6 +47,7 @@ def _check_operand(label: str, index: int, o: Operand) -> None:
     info = TYPE_INFO[o.type]
     if o.dimensions is not None and any(d < 0 for d in o.dimensions):
         raise ModelError(f"{where} has a negative dimension {list(o.dimensions)}.")
+    check_tensor_size(o.type, o.dimensions, where)
     if not info.is_tensor and o.dimensions not in ((), None):
         raise ModelError(f"{where} is a scalar type but has dimensions {list(o.dimensions)}.")
     if info.is_quantized and o.type is not OperandType.TENSOR_QUANT8_SYMM_PER_CHANNEL:
@@ -74,6 +76,8 @@ def _check_operand(label: str, index: int, o: Operand) -> None:
     if o.lifetime in CONSTANT_LIFETIMES:
         if o.data is None:
             raise ModelError(f"{where} is a constant without data.")
+        if o.dimensions is None and info.is_tensor:
+            raise ModelError(f"{where} is a constant of unknown rank; a constant's shape must be known.")
         expected = math.prod(o.dimensions) if o.dimensions is not None else o.data.size
         if o.data.size != expected:
             raise ModelError(f"{where} is a constant of shape {list(o.dimensions)} "

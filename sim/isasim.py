@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from nnaccel.errors import InputError
+from nnaccel.errors import BudgetError, InputError
 from nnaccel.hwconfig import ELEMENT_BYTES, HwConfig, load_config
 from nnaccel.isa import COUNTERS, N_COUNTERS, VEC_BY_CODE, AcceleratorFault, bytes_to_words, decode
 from nnaccel.isa.table import (
@@ -493,13 +493,18 @@ class IsaSim:
                              f"simulated memory of {self.mem.size} bytes.")
 
     # ---------------------------------------------------------------- run
-    def run(self, program, progress=None) -> RunResult:
+    def run(self, program, progress=None, max_cycles: int | None = None) -> RunResult:
         """Runs ``program`` (a list of 128-bit words, or the binary as bytes). ``progress(done,
-        total)`` is called now and then during long runs."""
+        total)`` is called now and then during long runs. The schedule comes first, so a program
+        whose run would take more than ``max_cycles`` cycles raises :class:`BudgetError` before any
+        instruction executes (a program that waits forever is a DEADLOCK fault)."""
         t0 = time.perf_counter()
         words = bytes_to_words(program) if isinstance(program, (bytes, bytearray)) else list(program)
         decoded = decode_program(words, self.cfg)
         sch = schedule(decoded, self.cfg)
+        if max_cycles is not None and sch.total_cycles > max_cycles:
+            raise BudgetError(f"the program takes {sch.total_cycles} cycles, more than the budget of "
+                              f"{max_cycles}")
         ev = _instruction_events(decoded, self.cfg, sch)
         spans = _stall_spans(decoded, sch)
         order = sorted((i for i, d in enumerate(decoded) if d.name != "FINISH"),

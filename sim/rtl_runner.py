@@ -265,6 +265,9 @@ class RtlResult:
 
     def __init__(self, res: dict, cfg=None, words=None):
         from nnaccel.isa import COUNTERS, FAULTS
+        if "timeout" in res:
+            from nnaccel.errors import BudgetError
+            raise BudgetError(f"the RTL did not reach FINISH within the budget of {res['timeout']} cycles")
         if res["sp_collision"]:
             # the FPGA's block RAM leaves that read undefined (hw/scratchpad.py): an RTL bug
             raise RuntimeError("The RTL read a scratchpad line in the cycle its bank wrote it "

@@ -152,6 +152,6 @@ def test_cli_asm_disasm_run(tmp_path, capsys):
     assert "cycles" in capsys.readouterr().out and out.stat().st_size == 32
     bad = tmp_path / "bad.s"
     bad.write_text("GEMM acc=300 nx=1 ny=1\nFINISH\n")
-    assert main(["isa", "run", str(bad), "--config", "tiny"]) == 1
+    assert main(["isa", "run", str(bad), "--config", "tiny"]) == 2  # the user's program faults: invalid input
     assert "Fault SCRATCHPAD_RANGE (code 3) at instruction 0" in capsys.readouterr().err
     assert main(["isa", "asm", str(tmp_path / "missing.s"), "-o", str(binary)]) == 2

@@ -20,7 +20,7 @@ from nnaccel.compiler.package import Package
 from nnaccel.compiler.reference_models import REFERENCE_MODELS
 from nnaccel.firmware.runtime import Runtime
 
-from nnaccel.cli import default_inputs
+from nnaccel.formats import run_inputs
 from nnaccel.golden.interpreter import run_model
 
 FOLDER = Path(__file__).resolve().parents[1] / "golden_packages"
@@ -56,7 +56,7 @@ def test_code_generation_matches_golden_package(name):
 def test_golden_package_runs_bit_exact(name):
     pkg = Package.load(_path(name))
     model = pkg.model()
-    inputs = default_inputs(model)
+    inputs, _ = run_inputs(model)
     outs, report = Runtime(pkg).run(inputs, "isa", check=True)
     for a, b in zip(outs, run_model(model, inputs)):
         np.testing.assert_array_equal(a, b)

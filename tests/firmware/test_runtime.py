@@ -76,8 +76,8 @@ def test_check_detects_a_wrong_accelerator_result(monkeypatch):
     pkg = compile_model(model, "tiny")
     real = rt.BACKENDS["isa"]
 
-    def corrupt(cfg, program, memory, progress=None):
-        mem, counters, sched = real(cfg, program, memory, progress)
+    def corrupt(cfg, program, memory, progress=None, max_cycles=None):
+        mem, counters, sched = real(cfg, program, memory, progress, max_cycles)
         out = pkg.manifest["tensors"][str(model.main.output_indexes[0])]["addr"]
         mem[out] ^= 1
         return mem, counters, sched

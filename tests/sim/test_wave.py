@@ -39,14 +39,15 @@ def _lz4_headers():
 def test_wave_window_writes_a_parsable_fst(tmp_path):
     _lz4_headers()
     pywellen = pytest.importorskip("pywellen")
+    from nnaccel.compiler.compile import compile_model
     from nnaccel.firmware.runtime import run_on_backend
 
-    from nnaccel.inputs import default_inputs
+    from nnaccel.formats import run_inputs
     model = mlp()
     wave = tmp_path / "run.fst"
     first, last = 100, 300
-    _, rep = run_on_backend(model, default_inputs(model), "rtl", "tiny", check=True,
-                               wave=(str(wave), (first, last)))
+    _, rep = run_on_backend(compile_model(model, "tiny"), run_inputs(model)[0], "rtl", check=True,
+                            wave=(str(wave), (first, last)))
     assert len(rep["segments"]) == 1 and rep["total"]["cycles"] > last
     assert wave.stat().st_size > 0
     w = pywellen.Waveform(str(wave))

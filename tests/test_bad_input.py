@@ -1,0 +1,267 @@
+"""Bad input through every entry point ends in exit 2 with one sentence, before anything of the
+input's declared size is allocated: absurd shapes (model JSON, .tflite, package, hardware config),
+unknown types, cycles, truncated gzip, files of the wrong kind. Also: output files that cannot be
+written fail before the run, and outputs are never left half written."""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from nnaccel.compiler.package import Package
+from nnaccel.compiler.tflite_build import TFLiteBuilder
+
+from nnaccel.cli import main
+from nnaccel.formats import model_to_dict
+from nnaccel.model import MAX_TENSOR_BYTES, MAX_TENSOR_ELEMENTS, ModelBuilder, OperandType
+
+GOLDEN_PACKAGE = Path(__file__).parent / "golden_packages" / "mlp.small.nnpkg"
+HUGE = [2**20, 2**20, 2**20]
+TOO_MANY = rf"\({2**60} elements\), above the limit of {MAX_TENSOR_ELEMENTS} elements per tensor"
+
+
+def run_cli(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def assert_exit_2_one_sentence(capsys, pattern, *argv):
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2, (out, err)
+    text = err.strip()
+    assert "Traceback" not in text and text.count("\n") == 0 and text.endswith("."), text
+    assert re.search(pattern, text), text
+    return text
+
+
+def add_model(dims=(2,), op_type=OperandType.TENSOR_FLOAT32, with_data=True):
+    b = ModelBuilder("add")
+    x = b.add_operand(op_type, dims)
+    y = b.add_operand(op_type, dims)
+    act = b.add_constant(OperandType.INT32, 0)
+    z = b.add_operand(op_type, dims)
+    b.add_operation("ADD", [x, y, act], [z])
+    b.identify_inputs_and_outputs([x, y], [z])
+    m = b.finish()
+    if with_data:
+        m.stored_inputs = [np.ones(dims, np.float32), np.ones(dims, np.float32)]
+    return m
+
+
+def write_json(tmp_path, doc, name="m.json"):
+    p = tmp_path / name
+    p.write_text(json.dumps(doc))
+    return p
+
+
+# ----------------------------------------------------------------------------- size limits
+def test_size_limit_is_one_shared_check():
+    from nnaccel.errors import ModelError
+    from nnaccel.model import check_tensor_size
+    check_tensor_size(OperandType.TENSOR_FLOAT32, (MAX_TENSOR_ELEMENTS // 4,), "x")
+    with pytest.raises(ModelError, match=r"^Operand 7 has shape 268435457 \(268435457 elements\), above "
+                                         r"the limit of 268435456 elements per tensor\.$"):
+        check_tensor_size(OperandType.TENSOR_QUANT8_ASYMM, (MAX_TENSOR_ELEMENTS + 1,), "Operand 7")
+    with pytest.raises(ModelError, match=rf"\({MAX_TENSOR_BYTES + 4} bytes\), above the limit of "
+                                         rf"{MAX_TENSOR_BYTES} bytes per tensor"):
+        check_tensor_size(OperandType.TENSOR_FLOAT32, (MAX_TENSOR_BYTES // 4 + 1,), "t")
+    check_tensor_size(OperandType.TENSOR_FLOAT32, (0, 2**20, 0), "unknown dims are not counted")
+
+
+@pytest.mark.parametrize("command", ["run", "info"])
+def test_huge_shape_in_model_json(tmp_path, capsys, command):
+    p = write_json(tmp_path, model_to_dict(add_model(HUGE, with_data=False)))
+    assert_exit_2_one_sentence(capsys, r"^nnaccel: error: Operand 0 of subgraph main has shape "
+                                       r"1048576x1048576x1048576 " + TOO_MANY, command, p)
+
+
+def test_huge_shape_built_in_python_is_rejected_by_validation():
+    from nnaccel.errors import ModelError
+    from nnaccel.validate import validate_model
+    with pytest.raises(ModelError, match=TOO_MANY):
+        validate_model(add_model(HUGE, with_data=False))
+
+
+@pytest.mark.parametrize("command", ["run", "info"])
+def test_huge_shape_in_tflite(tmp_path, capsys, command):
+    b = TFLiteBuilder()
+    x, y, z = (b.add_tensor(HUGE, "FLOAT32") for _ in range(3))
+    b.add_op("ADD", [x, y], [z], "AddOptions", FusedActivationFunction=0)
+    p = tmp_path / "huge.tflite"
+    p.write_bytes(b.finish([x, y], [z]))
+    assert_exit_2_one_sentence(capsys, TOO_MANY, command, p)
+
+
+def _package_with(tmp_path, manifest=None, model=None):
+    pkg = Package.load(GOLDEN_PACKAGE)
+    if manifest is not None:
+        m = json.loads(json.dumps(pkg.manifest))
+        manifest(m)
+        pkg = dataclasses.replace(pkg, manifest=m)
+    if model is not None:
+        d = json.loads(pkg.model_json)
+        model(d)
+        pkg = dataclasses.replace(pkg, model_json=json.dumps(d).encode())
+    p = tmp_path / "p.nnpkg"
+    p.write_bytes(pkg.to_bytes())
+    return p
+
+
+def test_huge_shape_in_package_model(tmp_path, capsys):
+    def grow(d):
+        d["main"]["operands"][d["main"]["input_indexes"][0]]["dimensions"] = HUGE
+    p = _package_with(tmp_path, model=grow)
+    assert_exit_2_one_sentence(capsys, TOO_MANY, "run", p, "--backend", "isa", "--config", "small")
+
+
+def test_huge_memory_in_package_manifest(tmp_path, capsys):
+    def grow(m):
+        m["memory"]["size"] = 2**62
+    p = _package_with(tmp_path, manifest=grow)
+    assert_exit_2_one_sentence(capsys, rf"external memory .* above the limit of {MAX_TENSOR_BYTES} bytes",
+                               "run", p, "--backend", "isa", "--config", "small")
+
+
+@pytest.mark.parametrize("suffix", [".toml", ".json"])
+@pytest.mark.parametrize("field,value,pattern", [
+    ("act_bytes", 2**62, r"at most 65536 lines"),
+    ("rows", 2**40, r"rows is 1099511627776, but it must be a power of two from 2 to 32"),
+    ("dma_size", 2**40, r"must be non-empty and lie within the 32-bit address space"),
+    ("queue_depth", 2**31, r"queue_depth is 2147483648, but it must be from 1 to 256"),
+])
+def test_huge_sizes_in_hardware_config(tmp_path, capsys, suffix, field, value, pattern):
+    p = tmp_path / f"cfg{suffix}"
+    p.write_text(f'preset = "small"\n{field} = {value}\n' if suffix == ".toml"
+                 else json.dumps({"preset": "small", field: value}))
+    assert_exit_2_one_sentence(capsys, pattern, "isa", "config", "--config", p)
+    m = write_json(tmp_path, model_to_dict(add_model()))
+    assert_exit_2_one_sentence(capsys, pattern, "run", m, "--backend", "isa", "--config", p)
+
+
+# ----------------------------------------------------------------------------- the bad-input set
+def _doc_with(fn):
+    d = model_to_dict(add_model())
+    fn(d)
+    return d
+
+
+def _cycle(d):
+    ops = d["main"]["operands"]
+    ops.append(dict(ops[3], lifetime="TEMPORARY_VARIABLE", data=[]))
+    d["main"]["operations"] = [{"type": "ADD", "inputs": [0, 4, 2], "outputs": [3]},
+                               {"type": "ADD", "inputs": [3, 1, 2], "outputs": [4]}]
+
+
+def _bad_files(tmp_path) -> dict[str, tuple[Path, str]]:
+    full = gzip.compress(json.dumps(model_to_dict(add_model())).encode())
+    files = {
+        "absurd_shape": (write_json(tmp_path, model_to_dict(add_model(HUGE, with_data=False)), "a.json"),
+                         TOO_MANY),
+        "negative_dimension": (write_json(tmp_path, _doc_with(
+            lambda d: d["main"]["operands"][0].update(dimensions=[-2]))), r"negative dimension|-2"),
+        "unknown_operand_type": (write_json(tmp_path, _doc_with(
+            lambda d: d["main"]["operands"][0].update(type="TENSOR_FLOAT128")), "b.json"),
+            r"unknown operand type 'TENSOR_FLOAT128'"),
+        "unknown_operation": (write_json(tmp_path, _doc_with(
+            lambda d: d["main"]["operations"][0].update(type="FROBNICATE")), "c.json"),
+            r"unknown type 'FROBNICATE'"),
+        "cycle": (write_json(tmp_path, _doc_with(_cycle), "d.json"), r"without cycles"),
+        "truncated_gzip": (tmp_path / "t.json.gz", r"cannot be read"),
+        "gzip_of_garbage": (tmp_path / "g.json.gz", r"not valid JSON|cannot be read"),
+        "not_gzip": (tmp_path / "n.json.gz", r"cannot be read"),
+        "png_as_json": (tmp_path / "image.json", r"not valid JSON|cannot be read"),
+        "json_as_tflite": (tmp_path / "m.tflite", r"not a TFLite model"),
+        "truncated_tflite": (tmp_path / "cut.tflite", r"TFLite model .* (corrupt|truncated)"),
+        "npz_as_model": (tmp_path / "x.npz", r"not valid JSON|cannot be read|not an nnaccel program package"),
+        "empty_file": (tmp_path / "empty.json", r"not valid JSON"),
+        "json_not_a_model": (write_json(tmp_path, [1, 2, 3], "list.json"), r"not a model object"),
+        "folder": (tmp_path / "folder.json", r"folder|cannot be read"),
+    }
+    (tmp_path / "t.json.gz").write_bytes(full[: len(full) // 2])
+    (tmp_path / "g.json.gz").write_bytes(gzip.compress(b"\x89PNG\r\n\x1a\n\0\0garbage"))
+    (tmp_path / "n.json.gz").write_bytes(b'{"name": "plain json with a .gz name"}')
+    (tmp_path / "image.json").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    (tmp_path / "m.tflite").write_text(json.dumps(model_to_dict(add_model())))
+    b = TFLiteBuilder()
+    x, y, z = (b.add_tensor([1, 4], "FLOAT32") for _ in range(3))
+    b.add_op("ADD", [x, y], [z], "AddOptions", FusedActivationFunction=0)
+    (tmp_path / "cut.tflite").write_bytes(b.finish([x, y], [z])[:60])
+    np.savez(tmp_path / "x.npz", input0=np.zeros(3))
+    (tmp_path / "empty.json").write_bytes(b"")
+    (tmp_path / "folder.json").mkdir()
+    return files
+
+
+BAD = ["absurd_shape", "negative_dimension", "unknown_operand_type", "unknown_operation", "cycle",
+       "truncated_gzip", "gzip_of_garbage", "not_gzip", "png_as_json", "json_as_tflite", "truncated_tflite",
+       "npz_as_model", "empty_file", "json_not_a_model", "folder"]
+
+
+@pytest.mark.parametrize("command", ["run", "info"])
+@pytest.mark.parametrize("case", BAD)
+def test_bad_input_exits_2_with_one_sentence(tmp_path, capsys, command, case):
+    path, pattern = _bad_files(tmp_path)[case]
+    assert_exit_2_one_sentence(capsys, pattern, command, path)
+
+
+def test_bad_input_set_is_complete(tmp_path):
+    assert sorted(_bad_files(tmp_path)) == sorted(BAD)
+
+
+# ------------------------------------------------------------------------------ no data loss
+def test_unwritable_outputs_fail_before_the_run(tmp_path, capsys, monkeypatch):
+    import nnaccel.firmware.runtime as rt
+    m = write_json(tmp_path, model_to_dict(add_model()))
+
+    def no_run(*a, **k):
+        raise AssertionError("the run started")
+    monkeypatch.setattr(rt, "run_on_backend", no_run)
+    assert_exit_2_one_sentence(capsys, r"outputs file .* folder .* does not exist", "run", m, "--outputs",
+                               tmp_path / "nope" / "out.npz")
+    assert_exit_2_one_sentence(capsys, r"outputs file .* is a folder", "run", m, "--outputs", tmp_path)
+    assert_exit_2_one_sentence(capsys, r"report file .* does not exist", "run", m, "--report",
+                               tmp_path / "nope" / "r.json")
+
+
+def test_outputs_are_written_whole_or_not_at_all(tmp_path, capsys, monkeypatch):
+    m = write_json(tmp_path, model_to_dict(add_model()))
+    out = tmp_path / "out.npz"
+    out.write_bytes(b"previous results")
+    import os
+    real_replace = os.replace
+
+    def failing_replace(src, dst):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(os, "replace", failing_replace)
+    assert_exit_2_one_sentence(capsys, r"outputs file .* cannot be written \(No space left on device\)",
+                               "run", m, "--outputs", out)
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert out.read_bytes() == b"previous results"  # the old file is intact
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json", "out.npz"]  # no temporary left
+    assert run_cli(capsys, "run", m, "--outputs", out)[0] == 0
+    assert np.load(out)["output0"].tolist() == [2.0, 2.0]
+
+
+def test_run_says_when_it_makes_up_inputs(tmp_path, capsys):
+    p = write_json(tmp_path, model_to_dict(add_model(with_data=False)))
+    code, _, err = run_cli(capsys, "run", p)
+    assert code == 0
+    assert err == ("nnaccel: note: input0, input1 are deterministic random data (seed 0), as the model stores "
+                   "no input data; give --inputs FILE.npz to choose the inputs.\n")
+    pkg = tmp_path / "add.nnpkg"
+    assert run_cli(capsys, "compile", p, "-o", pkg, "--config", "small")[0] == 0
+    code, _, err = run_cli(capsys, "run", pkg)
+    assert code == 0 and "are deterministic random data (seed 0), as the package stores no input data" in err
+    code, _, err = run_cli(capsys, "run", write_json(tmp_path, model_to_dict(add_model()), "d.json"))
+    assert code == 0 and err == ""  # stored inputs: nothing made up
+
+
+def test_cts_results_file_checked_before_the_run(tmp_path, capsys, cts_root):
+    assert_exit_2_one_sentence(capsys, r"results file .* folder .* does not exist", "cts", "--spec", "V1_0/add",
+                               "--json", tmp_path / "nope" / "r.json")
