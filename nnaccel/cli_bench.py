@@ -28,7 +28,8 @@ def cmd_gemm(args) -> int:
           f"out {c['dma_store_bytes']} B, stalls: compute waiting on tokens {c['compute_token_stall']}, "
           f"fetch {c['fetch_stall']}")
     print(f"  bit-exact with the golden FULLY_CONNECTED: {'yes' if r['bit_exact'] else 'NO'}; "
-          f"simulator speed {r['sim_cycles_per_second']:.3g} cycles/s ({r['wall_seconds']:.2f} s)")
+          f"simulator speed {r['sim_cycles_per_second']:.3g} cycles per CPU-second "
+          f"({r['cpu_seconds']:.2f} s CPU, {r['wall_seconds']:.2f} s wall)")
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(r, fh, indent=2)

@@ -32,11 +32,16 @@ __all__ = ["RtlBuild", "RtlResult", "build", "build_top", "cache_root", "run", "
 
 #: Verilator flags: Amaranth's Verilog trips width lints that are harmless; --x-assign/--x-initial
 #: make simulation deterministic (all state starts at the Verilog reset values Amaranth emits).
+#: ``--public-depth 1`` gives VPI (cocotb) the top module's signals only: the testbenches touch
+#: only top-level ports, and every signal kept public is one Verilator cannot optimize away. The
+#: cocotb runner's own ``--public-flat-rw`` (every signal of every module) is taken out of its
+#: command (:class:`_VerilatorRunner`).
 VERILATOR_ARGS = ["-Wno-fatal", "-Wno-WIDTHEXPAND", "-Wno-WIDTHTRUNC", "-Wno-UNOPTFLAT", "-Wno-CMPCONST",
-                  "-Wno-UNSIGNED", "-O3", "--x-assign", "fast", "--x-initial", "fast",
-                  # the cocotb runner passes --public-flat-rw, which keeps every signal of every module
-                  # visible and slows the model ~10x; the testbenches touch only top-level ports
-                  "--public-depth", "1"]
+                  "-Wno-UNSIGNED", "-O3", "--x-assign", "fast", "--x-initial", "fast", "--public-depth", "1"]
+
+#: Arguments of the ``make`` that compiles the generated C++: Verilator's makefile compiles the
+#: model's per-cycle code with ``-Os`` unless ``OPT_FAST`` says otherwise.
+MAKE_ARGS = ["OPT_FAST=-O2"]
 
 
 #: The waveform recorder of traced builds (``build_top(..., waves=True)``): instantiated beside the
@@ -167,16 +172,35 @@ def _locked(path: Path):
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
+def _verilator_runner():
+    """cocotb's Verilator runner, its build command changed: without ``--public-flat-rw`` (the
+    visibility is :data:`VERILATOR_ARGS`' ``--public-depth``) and with :data:`MAKE_ARGS` on the
+    ``make`` command line."""
+    from cocotb_tools.runner import get_runner
+    base = type(get_runner("verilator"))
+
+    class _VerilatorRunner(base):
+        def _build_command(self):
+            cmds = [list(c) for c in super()._build_command()]
+            verilate, make = cmds[0], cmds[-1]
+            if "--public-flat-rw" not in verilate or make[0] != "make":
+                raise RuntimeError("cocotb's Verilator build command has changed; nnaccel.sim.rtl_runner "
+                                   "expects a verilator command with --public-flat-rw, then make.")
+            verilate.remove("--public-flat-rw")
+            make += MAKE_ARGS
+            return cmds
+    return _VerilatorRunner()
+
+
 def build(verilog_text: str, toplevel: str = "top", key: str = "", waves: bool = False) -> RtlBuild:
     """Compiles ``verilog_text`` with Verilator once per distinct (text, key, flags); returns the build.
 
     ``key`` adds anything else that must separate builds (e.g. the hardware config's name).
     ``waves``: an FST-tracing build (its own directory, ``-fst`` in its name) for Verilog that
     opens its waveform with ``$dumpvars`` (:data:`WAVE_VERILOG`)."""
-    from cocotb_tools.runner import get_runner
     _setup_verilator_env()
     args = VERILATOR_ARGS + (_wave_args() if waves else [])
-    digest = hashlib.sha256("\0".join([verilog_text, key, toplevel, *args, *_toolchain()]).encode()
+    digest = hashlib.sha256("\0".join([verilog_text, key, toplevel, *args, *MAKE_ARGS, *_toolchain()]).encode()
                             ).hexdigest()
     bdir = cache_root() / f"{toplevel}{'-fst' if waves else ''}-{digest[:16]}"
     done = bdir / "BUILD_OK"
@@ -191,7 +215,7 @@ def build(verilog_text: str, toplevel: str = "top", key: str = "", waves: bool =
         src = bdir / f"{toplevel}.v"
         src.write_text(verilog_text)
         from nnaccel.progress import elapsed
-        runner = get_runner("verilator")
+        runner = _verilator_runner()
         with elapsed(f"Verilator: building {toplevel}{' with FST tracing' if waves else ''} ({bdir.name})", always=True):
             runner.build(sources=[src], hdl_toplevel=toplevel, build_dir=bdir, always=True, waves=waves,
                          build_args=args, log_file=bdir / "build.log")
@@ -255,7 +279,8 @@ def _tail(path: Path, n: int = 60) -> str:
 
 class RtlResult:
     """Outcome of one program on the RTL: fault (code, name, pc), counters, the run's length,
-    simulator speed.
+    simulator speed (``wall_seconds`` / ``cpu_seconds``: the run from ``start`` to ``done``, the
+    simulator process's wall and CPU time).
 
     ``counters`` are the machine's (modulo ``2 ** counter_bits``, what RDPERF and the host port
     read, compared with the ISA simulator's ``RunResult.counters``); ``cycles`` is the run's length
@@ -279,6 +304,7 @@ class RtlResult:
         self.counters = {c.name: res["counters"][c.id] for c in COUNTERS}
         self.run_cycles = res["run_cycles"]
         self.wall_seconds = res["wall_seconds"]
+        self.cpu_seconds = res["cpu_seconds"]
         self.regions = [bytes.fromhex(r) for r in res["regions"]]
         self._static_macs = None
         if cfg is not None:
@@ -307,7 +333,8 @@ class RtlResult:
 
     @property
     def cycles_per_second(self) -> float:
-        return self.cycles / self.wall_seconds if self.wall_seconds > 0 else float("inf")
+        """Simulated cycles per CPU-second of the simulator process (from ``start`` to ``done``)."""
+        return self.cycles / self.cpu_seconds if self.cpu_seconds > 0 else float("inf")
 
 
 def dma_extent(words, cfg) -> int:
@@ -345,7 +372,10 @@ def _mem_bytes_for(top: int) -> int:
 
 def _source_key(*parts: str) -> str:
     """A hash of everything the top level's build is made from: the sources of ``nnaccel.hw``,
-    the ISA table and hardware-config modules, the Amaranth version, the toolchain, and ``parts``."""
+    the ISA table and hardware-config modules, the code here that wraps and converts the top level,
+    the Amaranth version, the flags, the toolchain, and ``parts``."""
+    import inspect
+
     import amaranth
     import nnaccel.hw
 
@@ -356,31 +386,64 @@ def _source_key(*parts: str) -> str:
     files += [Path(nnaccel.isa.table.__file__), Path(nnaccel.hwconfig.__file__)]
     for f in files:
         h.update(f.name.encode() + b"\0" + f.read_bytes())
-    for part in (amaranth.__version__, *parts, *VERILATOR_ARGS, *_toolchain()):
+    for fn in (_sim_top, to_verilog, _compact_zero_init):
+        h.update(inspect.getsource(fn).encode())
+    for part in (amaranth.__version__, _ZERO_INIT.pattern, *parts, *VERILATOR_ARGS, *MAKE_ARGS, *_toolchain()):
         h.update(b"\0" + str(part).encode())
     return h.hexdigest()[:24]
 
 
-def _wave_top(top):
-    """``top`` (a flat :class:`~amaranth.lib.wiring.Component`) with the same ports, beside it a
-    :data:`WAVE_VERILOG` recorder fed with its clock, ``busy`` and ``run_cycles``."""
-    from amaranth.hdl import ClockSignal, Instance, Module
-    from amaranth.lib import wiring
+def _sim_top(top, waves: bool = False):
+    """``top`` (a flat :class:`~amaranth.lib.wiring.Component`) with the same ports and a ``clk``
+    input, in a ``sync`` domain whose reset is the constant 0 (no ``rst`` port); ``waves``: beside
+    it a :data:`WAVE_VERILOG` recorder fed with its clock, ``busy`` and ``run_cycles``.
 
-    class WaveTop(wiring.Component):
+    Verilator evaluates all combinational logic that reads a model input, or a signal VPI may
+    write, on every ``eval`` (each clock edge), so those must reach little logic. A reset input
+    would reach all of it (Amaranth writes each register's next value as combinational logic that
+    reads ``rst``); without one the model starts where a reset would put it (every register's
+    initial value in the Verilog is its reset value). The other inputs that feed logic (all but the
+    host port ``h_*``, which goes to the memory model's ports) are registered: ``top`` sees
+    ``start``, ``prog_addr`` and ``prog_len`` one cycle after the testbench sets them. The
+    registers sit one module below the top one, whose signals (``--public-depth 1``) VPI sees."""
+    from amaranth.hdl import ClockDomain, ClockSignal, Instance, Module, ResetSignal
+    from amaranth.lib import wiring
+    members = {"clk": wiring.In(1), **top.signature.members}
+
+    class Inner(wiring.Component):
         def __init__(self):
-            super().__init__(top.signature)
+            super().__init__(members)
 
         def elaborate(self, platform):
             m = Module()
+            m.domains.sync = ClockDomain()
+            m.d.comb += [ClockSignal("sync").eq(self.clk), ResetSignal("sync").eq(0)]
             m.submodules.top = top
-            for name, member in self.signature.members.items():
+            for name, member in top.signature.members.items():
                 ours, theirs = getattr(self, name), getattr(top, name)
-                m.d.comb += theirs.eq(ours) if member.flow == wiring.In else ours.eq(theirs)
-            m.submodules.wave = Instance("nnaccel_wave", i_clk=ClockSignal("sync"), i_busy=top.busy,
-                                         i_run_cycles=top.run_cycles)
+                if member.flow == wiring.Out:
+                    m.d.comb += ours.eq(theirs)
+                elif name.startswith("h_"):
+                    m.d.comb += theirs.eq(ours)
+                else:
+                    m.d.sync += theirs.eq(ours)
+            if waves:
+                m.submodules.wave = Instance("nnaccel_wave", i_clk=ClockSignal("sync"), i_busy=top.busy,
+                                             i_run_cycles=top.run_cycles)
             return m
-    return WaveTop()
+
+    class Outer(wiring.Component):
+        def __init__(self):
+            super().__init__(members)
+
+        def elaborate(self, platform):
+            m = Module()
+            m.submodules.sim = inner = Inner()
+            for name, member in members.items():
+                ours, theirs = getattr(self, name), getattr(inner, name)
+                m.d.comb += ours.eq(theirs) if member.flow == wiring.Out else theirs.eq(ours)
+            return m
+    return Outer()
 
 
 def build_top(config, mem_bytes: int, waves: bool = False) -> RtlBuild:
@@ -398,10 +461,7 @@ def build_top(config, mem_bytes: int, waves: bool = False) -> RtlBuild:
             return RtlBuild(bdir, "simtop")
     from nnaccel.hw.accel import SimTop
     top = SimTop(cfg, mem_bytes)
-    if waves:
-        text = to_verilog(_wave_top(top), "simtop") + WAVE_VERILOG
-    else:
-        text = to_verilog(top, "simtop")
+    text = to_verilog(_sim_top(top, waves), "simtop") + (WAVE_VERILOG if waves else "")
     rtl = build(text, "simtop", key=cfg.to_json(), waves=waves)
     index.parent.mkdir(parents=True, exist_ok=True)
     index.write_text(str(rtl.directory))
@@ -477,14 +537,15 @@ def run_program_rtl(config, program, memory: dict | None = None, read=()):
     if res.error:
         raise AcceleratorFault(res.fault, res.fault_pc, f"the RTL stopped with {res.fault} at "
                                                         f"instruction {res.fault_pc}.")
-    return res.regions, dict(res.counters, run_cycles=res.cycles, wall_seconds=res.wall_seconds)
+    return res.regions, dict(res.counters, run_cycles=res.cycles, wall_seconds=res.wall_seconds,
+                             cpu_seconds=res.cpu_seconds)
 
 
 def run_bench_backend(lp, progress=None):
     """The ``rtl`` backend of ``nnaccel bench`` (``nnaccel.sim.bench``): runs a
-    :class:`~nnaccel.sim.programs.LayerProgram` on Verilator. ``wall_seconds`` is the simulation
-    alone (from ``start`` to ``done``), so ``cycles / wall_seconds`` is Verilator's simulated cycles
-    per second; ``counters`` also holds ``isa_cycles``, the ISA simulator's cycle count of the same
+    :class:`~nnaccel.sim.programs.LayerProgram` on Verilator. ``wall_seconds`` / ``cpu_seconds``
+    are the simulation alone (from ``start`` to ``done``), so ``cycles / cpu_seconds`` is
+    Verilator's simulated cycles per CPU-second; ``counters`` also holds ``isa_cycles``, the ISA simulator's cycle count of the same
     program (its schedule only)."""
     import numpy as np
 
@@ -504,4 +565,4 @@ def run_bench_backend(lp, progress=None):
     isa_cycles = schedule(decode_program(lp.words, cfg), cfg).total_cycles
     out = np.frombuffer(res.regions[0], lp.output_dtype).reshape(lp.output_shape)
     return BackendRun(out, res.cycles, res.macs, dict(res.counters, isa_cycles=isa_cycles),
-                      res.wall_seconds)
+                      res.wall_seconds, res.cpu_seconds)
