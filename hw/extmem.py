@@ -107,17 +107,25 @@ class ExtMemory(wiring.Component):
         rh = mem.read_port(domain="comb")
         m.d.comb += [rh.addr.eq(self.h_addr), self.h_rdata.eq(rh.data)]
 
-        w0 = mem.write_port(granularity=8)
-        w1 = mem.write_port(granularity=8)
+        # the store port writes whole words, merged with their old contents (read-modify-write):
+        # a byte-granular write port costs the simulation one enable per byte lane every cycle
+        s0 = mem.read_port(domain="comb")
+        s1 = mem.read_port(domain="comb")
+        w0 = mem.write_port()
+        w1 = mem.write_port()
         off = self.st_addr[:sh]
         data2 = Signal(2 * wbits)
-        en2 = Signal(2 * wb)
+        put2 = Signal(2 * wbits)  # the bits the store writes
+        keep2 = Signal(2 * wbits)
         m.d.comb += [data2.eq(Cat(self.st_data, Const(0, 2 * wbits - 8 * self.sb)) << Cat(Const(0, 3), off)),
-                     en2.eq(((Const(1, wb + 1) << self.st_len) - 1)[:wb] << off)]
-        m.d.comb += [w0.addr.eq(word_index(self.st_addr)), w1.addr.eq(word_index(self.st_addr, 1)),
-                     w0.data.eq(data2[:wbits]), w1.data.eq(data2[wbits:]),
-                     w0.en.eq(en2[:wb].replicate(1) & self.st_en.replicate(wb)),
-                     w1.en.eq(en2[wb:] & self.st_en.replicate(wb))]
+                     put2.eq(((Const(1, 8 * wb + 1) << Cat(Const(0, 3), self.st_len)) - 1)[:8 * wb]
+                             << Cat(Const(0, 3), off)),
+                     keep2.eq(~put2)]
+        merged = (Cat(s0.data, s1.data) & keep2) | (data2 & put2)
+        m.d.comb += [s0.addr.eq(word_index(self.st_addr)), s1.addr.eq(word_index(self.st_addr, 1)),
+                     w0.addr.eq(word_index(self.st_addr)), w1.addr.eq(word_index(self.st_addr, 1)),
+                     w0.data.eq(merged[:wbits]), w1.data.eq(merged[wbits:]),
+                     w0.en.eq(self.st_en), w1.en.eq(self.st_en & put2[wbits:].any())]
         wh = mem.write_port()
         m.d.comb += [wh.addr.eq(self.h_addr), wh.data.eq(self.h_wdata), wh.en.eq(self.h_we)]
         return m

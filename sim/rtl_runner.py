@@ -40,8 +40,21 @@ VERILATOR_ARGS = ["-Wno-fatal", "-Wno-WIDTHEXPAND", "-Wno-WIDTHTRUNC", "-Wno-UNO
                   "-Wno-UNSIGNED", "-O3", "--x-assign", "fast", "--x-initial", "fast", "--public-depth", "1"]
 
 #: Arguments of the ``make`` that compiles the generated C++: Verilator's makefile compiles the
-#: model's per-cycle code with ``-Os`` unless ``OPT_FAST`` says otherwise.
-MAKE_ARGS = ["OPT_FAST=-O2"]
+#: model's per-cycle code with ``-Os`` unless ``OPT_FAST`` says otherwise; the wheel's
+#: ``verilated.mk`` leaves the C++ standard and coroutine flags empty, which ``--timing`` needs.
+MAKE_ARGS = ["OPT_FAST=-O2", "CFG_CXXFLAGS_STD=-std=c++20", "CFG_CXXFLAGS_COROUTINES=-fcoroutines"]
+
+#: The clock of the simulation top level (:func:`build_top`), in the model: a clock the testbench
+#: drove through VPI would cost a callback, a value put and a re-evaluation at every edge.
+CLOCK_VERILOG = """
+module nnaccel_clock(output reg clk);
+  initial clk = 1'b0;
+  always #5 clk = ~clk;
+endmodule
+"""
+
+#: Verilator flags of a model with :data:`CLOCK_VERILOG` (its ``#5``: 5 ns, a 10 ns period).
+CLOCK_ARGS = ["--timing", "--timescale", "1ns/1ps"]
 
 
 #: The waveform recorder of traced builds (``build_top(..., waves=True)``): instantiated beside the
@@ -192,14 +205,16 @@ def _verilator_runner():
     return _VerilatorRunner()
 
 
-def build(verilog_text: str, toplevel: str = "top", key: str = "", waves: bool = False) -> RtlBuild:
+def build(verilog_text: str, toplevel: str = "top", key: str = "", waves: bool = False,
+          extra_args=()) -> RtlBuild:
     """Compiles ``verilog_text`` with Verilator once per distinct (text, key, flags); returns the build.
 
     ``key`` adds anything else that must separate builds (e.g. the hardware config's name).
     ``waves``: an FST-tracing build (its own directory, ``-fst`` in its name) for Verilog that
-    opens its waveform with ``$dumpvars`` (:data:`WAVE_VERILOG`)."""
+    opens its waveform with ``$dumpvars`` (:data:`WAVE_VERILOG`). ``extra_args``: more Verilator
+    flags (e.g. :data:`CLOCK_ARGS`)."""
     _setup_verilator_env()
-    args = VERILATOR_ARGS + (_wave_args() if waves else [])
+    args = VERILATOR_ARGS + list(extra_args) + (_wave_args() if waves else [])
     digest = hashlib.sha256("\0".join([verilog_text, key, toplevel, *args, *MAKE_ARGS, *_toolchain()]).encode()
                             ).hexdigest()
     bdir = cache_root() / f"{toplevel}{'-fst' if waves else ''}-{digest[:16]}"
@@ -394,9 +409,11 @@ def _source_key(*parts: str) -> str:
 
 
 def _sim_top(top, waves: bool = False):
-    """``top`` (a flat :class:`~amaranth.lib.wiring.Component`) with the same ports and a ``clk``
-    input, in a ``sync`` domain whose reset is the constant 0 (no ``rst`` port); ``waves``: beside
-    it a :data:`WAVE_VERILOG` recorder fed with its clock, ``busy`` and ``run_cycles``.
+    """``top`` (a flat :class:`~amaranth.lib.wiring.Component`) with the same ports, in a ``sync``
+    domain whose clock ``clk`` (a signal of the top module, for the testbench to wait on) comes
+    from :data:`CLOCK_VERILOG` and whose reset is the constant 0 (no ``clk`` / ``rst`` inputs);
+    ``waves``: beside it a :data:`WAVE_VERILOG` recorder fed with its clock, ``busy`` and
+    ``run_cycles``.
 
     Verilator evaluates all combinational logic that reads a model input, or a signal VPI may
     write, on every ``eval`` (each clock edge), so those must reach little logic. A reset input
@@ -406,7 +423,7 @@ def _sim_top(top, waves: bool = False):
     host port ``h_*``, which goes to the memory model's ports) are registered: ``top`` sees
     ``start``, ``prog_addr`` and ``prog_len`` one cycle after the testbench sets them. The
     registers sit one module below the top one, whose signals (``--public-depth 1``) VPI sees."""
-    from amaranth.hdl import ClockDomain, ClockSignal, Instance, Module, ResetSignal
+    from amaranth.hdl import ClockDomain, ClockSignal, Instance, Module, ResetSignal, Signal
     from amaranth.lib import wiring
     members = {"clk": wiring.In(1), **top.signature.members}
 
@@ -434,12 +451,15 @@ def _sim_top(top, waves: bool = False):
 
     class Outer(wiring.Component):
         def __init__(self):
-            super().__init__(members)
+            super().__init__(dict(top.signature.members))
 
         def elaborate(self, platform):
             m = Module()
             m.submodules.sim = inner = Inner()
-            for name, member in members.items():
+            clk = Signal(name="clk")
+            m.submodules.clock = Instance("nnaccel_clock", o_clk=clk)
+            m.d.comb += inner.clk.eq(clk)
+            for name, member in top.signature.members.items():
                 ours, theirs = getattr(self, name), getattr(inner, name)
                 m.d.comb += ours.eq(theirs) if member.flow == wiring.Out else theirs.eq(ours)
             return m
@@ -454,15 +474,16 @@ def build_top(config, mem_bytes: int, waves: bool = False) -> RtlBuild:
     index keyed by the *sources* (:func:`_source_key`) finds an existing build without converting."""
     from nnaccel.hwconfig import load_config
     cfg = load_config(config)
-    index = cache_root() / "index" / _source_key(cfg.to_json(), mem_bytes, *(["fst", WAVE_VERILOG] if waves else []))
+    index = cache_root() / "index" / _source_key(cfg.to_json(), mem_bytes, CLOCK_VERILOG, *CLOCK_ARGS,
+                                                 *(["fst", WAVE_VERILOG] if waves else []))
     if index.exists():
         bdir = Path(index.read_text())
         if (bdir / "BUILD_OK").exists():
             return RtlBuild(bdir, "simtop")
     from nnaccel.hw.accel import SimTop
     top = SimTop(cfg, mem_bytes)
-    text = to_verilog(_sim_top(top, waves), "simtop") + (WAVE_VERILOG if waves else "")
-    rtl = build(text, "simtop", key=cfg.to_json(), waves=waves)
+    text = to_verilog(_sim_top(top, waves), "simtop") + CLOCK_VERILOG + (WAVE_VERILOG if waves else "")
+    rtl = build(text, "simtop", key=cfg.to_json(), waves=waves, extra_args=CLOCK_ARGS)
     index.parent.mkdir(parents=True, exist_ok=True)
     index.write_text(str(rtl.directory))
     return rtl
