@@ -7,8 +7,8 @@ instruction and a counter chunk). Ports, all combinational reads:
 - ``ld_addr`` -> ``ld_data``: one DMA beat, :func:`load_port_bytes` (``dma_bytes_per_cycle``)
   bytes at any byte address (two words, shifted);
 - ``st_en`` / ``st_addr`` / ``st_len`` / ``st_data``: writes the first ``st_len`` bytes of
-  ``st_data`` (:func:`store_port_bytes`: one DMA beat) at any byte address (two words, byte
-  enables);
+  ``st_data`` (:func:`store_port_bytes`: one DMA beat) at any byte address (two words, each
+  read, merged with the bytes written and written back whole);
 - the host port ``h_*`` (word-addressed) loads programs and data and reads results.
 
 The external-memory *latency* and *bandwidth* of the configuration (``ext_latency``,

@@ -4,8 +4,8 @@ ports, the host port."""
 
 import numpy as np
 from amaranth.sim import Simulator
-
 from nnaccel.hw.extmem import ExtMemory, word_bytes
+
 from nnaccel.hwconfig import load_config
 
 

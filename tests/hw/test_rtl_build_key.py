@@ -2,7 +2,6 @@
 select another build (a stale model built with other flags would be reused otherwise)."""
 
 import pytest
-
 from nnaccel.sim import rtl_runner
 
 
