@@ -568,16 +568,29 @@ def _dilation_tail(c, op):
     return [c.boolean(False), c.i32(dw), c.i32(dh)]
 
 
-@maps("CONV_2D", "CONV_2D", "implicit padding; filter OHWI as NNAPI's; per-channel int8 filter -> "
-                            "QUANT8_SYMM_PER_CHANNEL (channel dim 0); dilation -> NHWC flag + factors")
+@maps("CONV_2D", ("CONV_2D", "GROUPED_CONV_2D"),
+      "implicit padding; filter OHWI as NNAPI's; per-channel int8 filter -> QUANT8_SYMM_PER_CHANNEL "
+      "(channel dim 0); dilation -> NHWC flag + factors; a filter depth that divides the input depth "
+      "(groups) -> GROUPED_CONV_2D (no dilation there)")
 def _conv2d(c, op):
     x, w = op.inputs[0], op.inputs[1]
-    units = c.t(w).shape[0]
+    units, depth = c.t(w).shape[0], c.t(w).shape[3]
     pad, sw, sh = _conv_common(c, op)
     act = c.i32(c.fused(op.opt("FusedActivationFunction")))
-    ins = [c.operand(x), c.filter(w, x), c.bias(op.inputs[2] if len(op.inputs) > 2 else -1, x, w, units),
-           pad, sw, sh, act] + _dilation_tail(c, op)
-    c.emit("CONV_2D", ins, [_out(c, op)])
+    head = [c.operand(x), c.filter(w, x), c.bias(op.inputs[2] if len(op.inputs) > 2 else -1, x, w, units),
+            pad, sw, sh]
+    cin = c.t(x).shape[3] if len(c.t(x).shape) == 4 else 0
+    if cin and depth and cin != depth:
+        if cin % depth or units % (cin // depth):
+            raise InputError(f"CONV_2D operator {op.index}: its filter depth {depth} does not divide the input "
+                             f"depth {cin} into groups of its {units} output channels.")
+        if _dilation_tail(c, op):
+            raise NotImplementedOpError(f"CONV_2D operator {op.index}: a grouped convolution ({cin // depth} "
+                                        f"groups) with dilation has no NNAPI operation (GROUPED_CONV_2D has "
+                                        f"no dilation).")
+        c.emit("GROUPED_CONV_2D", head + [c.i32(cin // depth), act, c.boolean(False)], [_out(c, op)])
+        return
+    c.emit("CONV_2D", head + [act] + _dilation_tail(c, op), [_out(c, op)])
 
 
 @maps("DEPTHWISE_CONV_2D", "DEPTHWISE_CONV_2D",
