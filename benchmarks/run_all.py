@@ -108,6 +108,11 @@ ENTRIES = [
             ("bench", "mlperf", "--config", c, "--json", "{json}"), _mlperf)
       for c in ("tiny", "small", "base", "large")),
     Entry("cts-golden", "NNAPI conformance (golden model)", ("cts", "-j", "2", "--json", "{json}"), _cts),
+    Entry("cts-isa-small", "NNAPI conformance (compiled, ISA simulator, bit-exact check)",
+          ("cts", "--target", "isa", "--config", "small", "-j", "2", "--json", "{json}"), _cts),
+    Entry("cts-rtl-small-quant8", "NNAPI conformance (compiled, Verilator RTL, bit-exact check)",
+          ("cts", "--target", "rtl", "--config", "small", "--spec", "V1_0/*quant8*", "-j", "2", "--json", "{json}"),
+          _cts),
 ]
 
 
