@@ -303,8 +303,8 @@ PRESETS: dict[str, HwConfig] = {
     # iCE40UP5K: every scratchpad in EBR (a bank needs one write and one read port; the SPRAMs have
     # a single port; an EBR is at most 16 bits wide, so a 128-bit ACC / VEC line takes 8 side by
     # side): ACT 8 + WGT 2 + ACC 8 + VEC 8 + the LUT table 2 + the counter ring 2 = 30 EBRs. One ACC
-    # bank: two would take 16 EBR, and every other way to 30 then needs an SPRAM; GEMM and VEC no
-    # longer overlap. The vector lane is bit-serial (vector_mul_steps = 32: no DSP), so the array
+    # bank: two would take 16 EBR, and every other way to 30 then needs an SPRAM; so GEMM and VEC
+    # do not overlap. The vector lane is bit-serial (vector_mul_steps = 32: no DSP), so the array
     # has all 8 SB_MAC16. One DMA engine for the load and store queues, in-order issue (no
     # instruction queues) and one weight tile in the array: each saves logic cells at a small cost
     # in cycles, as the serial vector lane bounds the time anyway. 24-bit counters: the simulators
