@@ -39,6 +39,7 @@ import numpy as np
 
 from ..errors import InputError, NotImplementedOpError
 from ..model import ChannelQuant, Model, ModelBuilder, OperandType
+from ..quant import FUSED_ACTIVATIONS
 from .tflite_sparse import DENSE, SPARSE_CSR, Level, SparsityError, densify
 
 T = OperandType
@@ -66,10 +67,10 @@ DIMENSION_TYPE_NAMES = _enum_names(DimensionType)
 
 #: TFLite ``Padding`` -> NNAPI implicit ``PaddingCode`` (SAME = 1, VALID = 2).
 PADDING_CODES = {0: 1, 1: 2}
-#: TFLite ``ActivationFunctionType`` values NNAPI's FuseCode shares (NONE, RELU, RELU_N1_TO_1, RELU6).
-FUSED_ACTIVATIONS = {0: "NONE", 1: "RELU", 2: "RELU1", 3: "RELU6"}
-#: A fused activation applied as a separate NNAPI op where the NNAPI op has no activation input.
-ACTIVATION_OPS = {1: "RELU", 2: "RELU1", 3: "RELU6", 4: "TANH"}
+#: TFLite ``ActivationFunctionType`` values 0-3 (NONE, RELU, RELU_N1_TO_1, RELU6) are NNAPI's FuseCode
+#: (``nnaccel.quant.FUSED_ACTIVATIONS``). A fused activation applied as a separate NNAPI op where the
+#: NNAPI op has no activation input (TFLite's 4 is TANH).
+ACTIVATION_OPS = {**{code: name for code, name in FUSED_ACTIVATIONS.items() if code}, 4: "TANH"}
 
 
 @dataclass

@@ -32,14 +32,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError
-from .isa.table import QUEUES, SERIAL_MUL_STEPS
+from .isa.table import QUEUES, SERIAL_MUL_STEPS, SPACE_ENUM, lut_lines
 
 #: Width of an operand entering the array: a byte minus its zero point, in [-255, 255].
 OPERAND_BITS = 9
 #: Width of an accumulator (products accumulate with int32 wrap-around).
 ACC_BITS = 32
-#: Scratchpad names in ISA order (the DMA ``sp`` field's values).
-SPACES = ("ACT", "WGT", "ACC", "VEC")
+#: Scratchpad names in ISA order (the DMA ``sp`` field's values): the ISA table's ``SPACE_ENUM``.
+SPACES = SPACE_ENUM
 #: Line addresses are 16-bit fields of the ISA.
 MAX_LINES = 1 << 16
 #: Allowed ``vector_mul_steps``: cycles per 32 x 32 product of a vector lane (32: the bit-serial
@@ -164,8 +164,8 @@ class HwConfig:
 
     @property
     def lut_lines(self) -> int:
-        """VEC lines holding one 256-entry lookup table."""
-        return max(1, 256 // self.cols)
+        """VEC lines holding one 256-entry lookup table (the ISA table's ``lut_lines``)."""
+        return lut_lines(self.cols)
 
     @property
     def vector_mul_piece(self) -> tuple[int, int]:

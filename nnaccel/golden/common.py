@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model import Operand, OperandType
-from ..quant import dtype_range
+from ..quant import FUSED_ACTIVATIONS, dtype_range
 
 T = OperandType
 
@@ -20,8 +20,6 @@ Q16A, Q16S = T.TENSOR_QUANT16_ASYMM, T.TENSOR_QUANT16_SYMM
 FLOATS = (F32, F16)
 INT32, FLOAT32, FLOAT16, BOOL, UINT32 = T.INT32, T.FLOAT32, T.FLOAT16, T.BOOL, T.UINT32
 QUANT8 = (Q8A, Q8AS)
-
-FUSED_ACTIVATIONS = {0: "NONE", 1: "RELU", 2: "RELU1", 3: "RELU6"}
 
 
 def check_activation(v, i: int, allow_nonzero: bool = True) -> int | None:

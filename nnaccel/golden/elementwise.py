@@ -378,7 +378,7 @@ def validate_activation(v) -> None:
 
 
 #: The RELUs as the fused activation code whose range they clamp to (1 RELU, 2 RELU1, 3 RELU6).
-RELU_ACTIVATION = {"RELU": 1, "RELU1": 2, "RELU6": 3}
+RELU_ACTIVATION = {name: code for code, name in FUSED_ACTIVATIONS.items() if code}
 
 
 def clamp_activation(k) -> np.ndarray:

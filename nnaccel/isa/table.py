@@ -316,6 +316,15 @@ def mul_step_cycles(mul_steps: int) -> int:
     return mul_steps + (SERIAL_TAIL_CYCLES if mul_steps == SERIAL_MUL_STEPS else 0)
 
 
+#: Entries of the vector unit's lookup table (one per byte value).
+LUT_ENTRIES = 256
+
+
+def lut_lines(cols: int) -> int:
+    """VEC lines holding one lookup table of ``cols`` entries a line."""
+    return max(1, LUT_ENTRIES // cols)
+
+
 @dataclass(frozen=True)
 class VecFunc:
     """A vector function: where it reads and writes, its parameter block, its arithmetic."""
@@ -359,7 +368,7 @@ class VecFunc:
     def param_lines(self, cols: int) -> int:
         """``P``: VEC lines read before the first result (LUT: the whole table)."""
         if self.params == ("table",):
-            return max(1, 256 // cols)
+            return lut_lines(cols)
         return len(self.params)
 
 
