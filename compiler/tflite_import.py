@@ -213,9 +213,10 @@ def _buffer_bytes(model, data: bytes, index: int, where: str) -> bytes:
     return buf.DataAsNumpy().tobytes()
 
 
-_NUMPY_DTYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "FLOAT64": np.float64, "INT32": np.int32,
-                 "UINT8": np.uint8, "INT8": np.int8, "INT16": np.int16, "INT64": np.int64, "BOOL": np.bool_,
-                 "UINT32": np.uint32, "UINT16": np.uint16}
+#: TFLite ``TensorType`` name -> NumPy dtype of the stored data.
+NUMPY_DTYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "FLOAT64": np.float64, "INT32": np.int32,
+                "UINT8": np.uint8, "INT8": np.int8, "INT16": np.int16, "INT64": np.int64, "BOOL": np.bool_,
+                "UINT32": np.uint32, "UINT16": np.uint16}
 
 
 def _read_tensor(model, sg, data: bytes, i: int, where: str) -> TflTensor:
@@ -239,10 +240,10 @@ def _read_tensor(model, sg, data: bytes, i: int, where: str) -> TflTensor:
     name = t.Name().decode(errors="replace") if t.Name() else f"tensor{i}"
     value = None
     if raw:
-        if dtype not in _NUMPY_DTYPES:
+        if dtype not in NUMPY_DTYPES:
             raise NotImplementedOpError(f"Tensor {i} ({name}) has TFLite type {dtype}, which nnaccel cannot "
                                         f"import.")
-        np_dtype = np.dtype(_NUMPY_DTYPES[dtype])
+        np_dtype = np.dtype(NUMPY_DTYPES[dtype])
         if len(raw) % np_dtype.itemsize:
             raise InputError(f"The TFLite model {where} is corrupt: tensor {i} ({dtype}) has a buffer of "
                              f"{len(raw)} bytes, not a whole number of values.")

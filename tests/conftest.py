@@ -2,6 +2,7 @@
 their absence is a failure."""
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,8 @@ import pytest
 from nnaccel.cts import cts_dir
 
 REPO = Path(__file__).resolve().parents[1]
+# Test-only helpers (tests/support/) import as ``support.<module>``.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 def require_dir(root: Path, what: str, env: str, default: str) -> Path:
