@@ -13,7 +13,7 @@ from nnaccel.registry import BY_CODE, FAMILIES, OPS, Sig, define
 def _spec_operations(spec_root) -> dict[str, int]:
     text = (spec_root / "OperationType.aidl").read_text()
     body = text[text.index("enum OperationType"):]
-    return {m[1]: int(m[2]) for m in re.finditer(r"^\s+([A-Z][A-Z0-9_]*) = (\d+),?\s*(//.*)?$", body, re.M)}
+    return {m[1]: int(m[2]) for m in re.finditer(r"^\s+([A-Z][A-Z0-9_]*) = (\d+),?\s*(//.*)?$", body, re.MULTILINE)}
 
 
 def test_every_operation_of_the_spec_with_its_number(spec_root):
