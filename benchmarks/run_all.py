@@ -62,11 +62,13 @@ def _mobilenet(doc: dict) -> list[dict]:
     for blk in doc["blocks"]:
         for name, lay in blk["layers"].items():
             rows.append({"block": blk["block"], "layer": name, "cycles": lay["cycles"], "MACs issued": lay["macs"],
-                         "useful MACs": lay["useful_macs"],
+                         "MAC utilization": f"{100 * lay['utilization']:.1f}%", "useful MACs": lay["useful_macs"],
                          "useful utilization": f"{100 * lay['useful_utilization']:.1f}%"})
         t = blk["total"]
         rows.append({"block": blk["block"], "layer": "total", "cycles": t["cycles"], "MACs issued": t["macs"],
-                     "useful MACs": t["useful_macs"], "useful utilization": f"{100 * t['useful_utilization']:.1f}%"})
+                     "MAC utilization": f"{100 * t['utilization']:.1f}%", "useful MACs": t["useful_macs"],
+                     "useful utilization": f"{100 * t['useful_utilization']:.1f}%",
+                     "bit-exact, no conflicts": "yes" if blk["exact"] else "NO"})
     return rows
 
 
