@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError
-from .isa.table import QUEUES, SERIAL_MUL_STEPS, SPACE_ENUM, lut_lines
+from .isa.table import BY_NAME, QUEUES, SERIAL_MUL_STEPS, SPACE_ENUM, lut_lines
 
 #: Width of an operand entering the array: a byte minus its zero point, in [-255, 255].
 OPERAND_BITS = 9
@@ -40,8 +40,8 @@ OPERAND_BITS = 9
 ACC_BITS = 32
 #: Scratchpad names in ISA order (the DMA ``sp`` field's values): the ISA table's ``SPACE_ENUM``.
 SPACES = SPACE_ENUM
-#: Line addresses are 16-bit fields of the ISA.
-MAX_LINES = 1 << 16
+#: Lines a scratchpad may have: what the ISA's line-address fields reach (``sp_addr``, 16 bits).
+MAX_LINES = 1 << BY_NAME["LOAD"].field_map["sp_addr"].width
 #: Allowed ``vector_mul_steps``: cycles per 32 x 32 product of a vector lane (32: the bit-serial
 #: lane, ``nnaccel.isa.table.SERIAL_MUL_STEPS``).
 VECTOR_MUL_STEPS = (1, 2, 4, SERIAL_MUL_STEPS)
