@@ -62,11 +62,13 @@ def _mobilenet(doc: dict) -> list[dict]:
     for blk in doc["blocks"]:
         for name, lay in blk["layers"].items():
             rows.append({"block": blk["block"], "layer": name, "cycles": lay["cycles"], "MACs issued": lay["macs"],
-                         "useful MACs": lay["useful_macs"],
+                         "MAC utilization": f"{100 * lay['utilization']:.1f}%", "useful MACs": lay["useful_macs"],
                          "useful utilization": f"{100 * lay['useful_utilization']:.1f}%"})
         t = blk["total"]
         rows.append({"block": blk["block"], "layer": "total", "cycles": t["cycles"], "MACs issued": t["macs"],
-                     "useful MACs": t["useful_macs"], "useful utilization": f"{100 * t['useful_utilization']:.1f}%"})
+                     "MAC utilization": f"{100 * t['utilization']:.1f}%", "useful MACs": t["useful_macs"],
+                     "useful utilization": f"{100 * t['useful_utilization']:.1f}%",
+                     "bit-exact, no conflicts": "yes" if blk["exact"] else "NO"})
     return rows
 
 
@@ -108,6 +110,11 @@ ENTRIES = [
             ("bench", "mlperf", "--config", c, "--json", "{json}"), _mlperf)
       for c in ("tiny", "small", "base", "large")),
     Entry("cts-golden", "NNAPI conformance (golden model)", ("cts", "-j", "2", "--json", "{json}"), _cts),
+    Entry("cts-isa-small", "NNAPI conformance (compiled, ISA simulator, bit-exact check)",
+          ("cts", "--target", "isa", "--config", "small", "-j", "2", "--json", "{json}"), _cts),
+    Entry("cts-rtl-small-quant8", "NNAPI conformance (compiled, Verilator RTL, bit-exact check)",
+          ("cts", "--target", "rtl", "--config", "small", "--spec", "V1_0/*quant8*", "-j", "2", "--json", "{json}"),
+          _cts),
 ]
 
 

@@ -40,6 +40,7 @@ import numpy as np
 
 from ..errors import InputError, NotImplementedOpError
 from ..model import ChannelQuant, Model, ModelBuilder, OperandType
+from ..quant import FUSED_ACTIVATIONS
 from .tflite_sparse import DENSE, SPARSE_CSR, Level, SparsityError, densify
 
 T = OperandType
@@ -67,10 +68,10 @@ DIMENSION_TYPE_NAMES = _enum_names(DimensionType)
 
 #: TFLite ``Padding`` -> NNAPI implicit ``PaddingCode`` (SAME = 1, VALID = 2).
 PADDING_CODES = {0: 1, 1: 2}
-#: TFLite ``ActivationFunctionType`` values NNAPI's FuseCode shares (NONE, RELU, RELU_N1_TO_1, RELU6).
-FUSED_ACTIVATIONS = {0: "NONE", 1: "RELU", 2: "RELU1", 3: "RELU6"}
-#: A fused activation applied as a separate NNAPI op where the NNAPI op has no activation input.
-ACTIVATION_OPS = {1: "RELU", 2: "RELU1", 3: "RELU6", 4: "TANH"}
+#: TFLite ``ActivationFunctionType`` values 0-3 (NONE, RELU, RELU_N1_TO_1, RELU6) are NNAPI's FuseCode
+#: (``nnaccel.quant.FUSED_ACTIVATIONS``). A fused activation applied as a separate NNAPI op where the
+#: NNAPI op has no activation input (TFLite's 4 is TANH).
+ACTIVATION_OPS = {**{code: name for code, name in FUSED_ACTIVATIONS.items() if code}, 4: "TANH"}
 
 
 @dataclass
@@ -213,9 +214,10 @@ def _buffer_bytes(model, data: bytes, index: int, where: str) -> bytes:
     return buf.DataAsNumpy().tobytes()
 
 
-_NUMPY_DTYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "FLOAT64": np.float64, "INT32": np.int32,
-                 "UINT8": np.uint8, "INT8": np.int8, "INT16": np.int16, "INT64": np.int64, "BOOL": np.bool_,
-                 "UINT32": np.uint32, "UINT16": np.uint16}
+#: TFLite ``TensorType`` name -> NumPy dtype of the stored data.
+NUMPY_DTYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "FLOAT64": np.float64, "INT32": np.int32,
+                "UINT8": np.uint8, "INT8": np.int8, "INT16": np.int16, "INT64": np.int64, "BOOL": np.bool_,
+                "UINT32": np.uint32, "UINT16": np.uint16}
 
 
 def _read_tensor(model, sg, data: bytes, i: int, where: str) -> TflTensor:
@@ -239,10 +241,10 @@ def _read_tensor(model, sg, data: bytes, i: int, where: str) -> TflTensor:
     name = t.Name().decode(errors="replace") if t.Name() else f"tensor{i}"
     value = None
     if raw:
-        if dtype not in _NUMPY_DTYPES:
+        if dtype not in NUMPY_DTYPES:
             raise NotImplementedOpError(f"Tensor {i} ({name}) has TFLite type {dtype}, which nnaccel cannot "
                                         f"import.")
-        np_dtype = np.dtype(_NUMPY_DTYPES[dtype])
+        np_dtype = np.dtype(NUMPY_DTYPES[dtype])
         if len(raw) % np_dtype.itemsize:
             raise InputError(f"The TFLite model {where} is corrupt: tensor {i} ({dtype}) has a buffer of "
                              f"{len(raw)} bytes, not a whole number of values.")

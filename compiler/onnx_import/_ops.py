@@ -8,6 +8,7 @@ import numpy as np
 from onnx import TensorProto
 
 from ...model import OperandType
+from ...quant import FUSED_ACTIVATIONS
 from ._context import (
     FIXED_POINT_REQUANT,
     FLOAT_ELEMS,
@@ -153,7 +154,7 @@ for _name, _nn in (("Add", "ADD"), ("Sub", "SUB"), ("Mul", "MUL"), ("Div", "DIV"
 def _clip(c, n):
     code = c._fusable(n)
     if code is not None:
-        nn = {1: "RELU", 2: "RELU1", 3: "RELU6"}[code]
+        nn = FUSED_ACTIVATIONS[code]
         if not _commute(c, n, nn, lambda q: [q]):
             nhwc = _pick_layout(c, [n.inputs[0]])
             c.emit(nn, [c.get(n.inputs[0], nhwc)], [c.out(n.outputs[0], nhwc)])

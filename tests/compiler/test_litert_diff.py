@@ -2,7 +2,7 @@
 
 For each TFLite operator of the importer's table, hypothesis draws single-op models (shapes,
 parameters, fused activations, per-tensor / per-channel quantization, float32 / int8 / uint8),
-builds them with :class:`nnaccel.compiler.tflite_build.TFLiteBuilder`, runs them on LiteRT with
+builds them with :class:`support.tflite_build.TFLiteBuilder`, runs them on LiteRT with
 ``OpResolverType.BUILTIN_REF`` in a worker subprocess (LiteRT aborts on some degenerate models) and
 through ``load`` + :func:`nnaccel.golden.interpreter.run_model`, and compares:
 
@@ -28,9 +28,9 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, note, reject, settings
 from hypothesis import strategies as st
-from nnaccel.compiler.tflite_build import TFLiteBuilder
 from nnaccel.compiler.tflite_import import OP_TABLE, OpMapping, import_tflite_bytes
-from nnaccel.compiler.tflite_litert import LiteRTWorker
+from support.tflite_build import TFLiteBuilder
+from support.tflite_litert import LiteRTWorker
 
 from nnaccel import registry
 from nnaccel.golden.interpreter import run_model
