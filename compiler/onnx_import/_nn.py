@@ -208,16 +208,11 @@ def _qlinear_conv(c, n):
 
 @maps("ConvInteger", ("DEQUANTIZE", "CONV_2D", "CAST"),
       "x -> float32 by DEQUANTIZE (scale 1, the zero point), weights - w_zero_point as float32, float "
-      "CONV_2D, CAST to int32: exact while every partial sum stays below 2^24",
-      conformance="")
+      "CONV_2D (padding x - x_zero_point with 0, i.e. x with its zero point, as the ONNX reference "
+      "and onnxruntime do), CAST to int32: exact while every partial sum stays below 2^24")
 def _conv_integer(c, n):
     _need_quant_params(c, n)
     x, w = n.inputs[0], n.inputs[1]
-    xz = c.const(n.inp(2))
-    padded = any(n.attr("pads", [0])) or n.attr("auto_pad", "NOTSET") not in ("NOTSET", "VALID")
-    if xz is not None and np.any(xz != 0) and padded:
-        c.unsupported("padding with a non-zero x_zero_point is not mapped (the ONNX reference pads x with 0, "
-                      "not with the zero point)")
     wv = c.need_const(w, "weights").astype(np.float64)
     wz = c.const(n.inp(3))
     if wz is not None:
@@ -282,16 +277,13 @@ def emit_pool(c: ImportContext, n: Node, nn: str, x: str, y: str, kernel, fuse: 
         if any(p for p in (n.attr("ceil_mode", 0),)):
             c.unsupported("it counts padding with ceil_mode (no NNAPI form)")
         pl, pr, pt, pb = pads
-        padded = c.b.add_operand(*_nn_type_tuple(c, x), _padded_nhwc(c, x, pads))
+        ty, scale, zp = c.nn_type(x)  # a quantized PAD pads with the zero point (real 0)
+        padded = c.b.add_operand(ty, _padded_nhwc(c, x, pads), scale, zp)
         pairs = np.array([[0, 0], [pt, pb], [pl, pr], [0, 0]], np.int32)
         c.emit("PAD", [xin, c.b.add_constant(T.TENSOR_INT32, pairs, pairs.shape)], [padded])
         xin, pads = padded, (0, 0, 0, 0)
     c.emit(nn, [xin, *_pads_ops(c, pads, strides), c.i32(kernel[1]), c.i32(kernel[0]), c.i32(fuse),
                 c.boolean(False)], [c.out(y, True)])
-
-
-def _nn_type_tuple(c, x):
-    return c.nn_type(x)[0:1]
 
 
 def _padded_nhwc(c, x, pads):
