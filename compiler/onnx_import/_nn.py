@@ -178,16 +178,24 @@ def emit_conv(c: ImportContext, n: Node, x: str, w: str, b: str, y: str, fuse: i
                                    c.boolean(False)], [c.out(y, True)])
 
 
-@maps("Conv", ("CONV_2D", "DEPTHWISE_CONV_2D", "GROUPED_CONV_2D", "TRANSPOSE"),
-      "2-D, NHWC: group 1 -> CONV_2D (filter OIHW -> OHWI), group = channels -> DEPTHWISE_CONV_2D (filter "
+@maps("Conv", ("CONV_2D", "DEPTHWISE_CONV_2D", "GROUPED_CONV_2D", "TRANSPOSE", "RESHAPE"),
+      "2-D (1-D with constant float weights: over [N, C, 1, L] between RESHAPEs), NHWC: group 1 -> CONV_2D (filter OIHW -> OHWI), group = channels -> DEPTHWISE_CONV_2D (filter "
       "-> [1, kh, kw, C*M]), else GROUPED_CONV_2D; pads / auto_pad -> explicit padding, dilations; a weight "
       "input (not constant) is TRANSPOSEd; QDQ: DQ input + DQ int8 weights (per-tensor or per-channel, "
       "axis 0) + DQ int32 bias + a QuantizeLinear output -> the quantized op, a following Relu / Clip fused",
       quant_tolerance=1, difference=FIXED_POINT_REQUANT)
 def _conv(c, n):
     x, w, b = n.inputs[0], n.inputs[1], n.inp(2)
+    if len(c.shape(w)) == 3 and c.const(w) is not None and c.dq_source(x) is None:
+        n2, x4, y4 = lift_1d(c, n, x, n.outputs[0])
+        w4 = c.fresh(w, c.shape(w)[:2] + (1,) + c.shape(w)[2:], c.elem(w))
+        c.consts[w4] = c.const(w)[:, :, None, :]
+        emit_conv(c, n2, x4, w4, b, y4, 0, False)
+        drop_1d(c, y4, n.outputs[0])
+        return
     if len(c.shape(w)) != 4:
-        c.unsupported(f"it is a {len(c.shape(w)) - 2}-D convolution (only 2-D is mapped)")
+        c.unsupported(f"it is a {len(c.shape(w)) - 2}-D convolution (only 1-D with constant float weights "
+                      f"and 2-D are mapped)")
     src = c.dq_source(x)
     if src is not None and c.dq_weight(w) is not None and (not b or c.dq_weight(b) is not None
                                                            or c.const(b) is not None):
@@ -214,7 +222,7 @@ def _conv_integer(c, n):
     _need_quant_params(c, n)
     x, w = n.inputs[0], n.inputs[1]
     wv = c.need_const(w, "weights").astype(np.float64)
-    wz = c.const(n.inp(3))
+    wz = c.need_const(n.inp(3), "w_zero_point") if n.inp(3) else None
     if wz is not None:
         wv = wv - wz.astype(np.float64).reshape((-1,) + (1,) * (wv.ndim - 1))
     fw = c.fresh(w, wv.shape, TensorProto.FLOAT)
@@ -263,6 +271,26 @@ def _conv_transpose(c, n):
                                  c.boolean(False)], [c.out(y, True)])
 
 
+def lift_1d(c: ImportContext, n: Node, x: str, y: str) -> tuple[Node, str, str]:
+    """A 1-D window op ([N, C, L]) as a 2-D one over [N, C, 1, L]: the node with 2-D attributes, the
+    RESHAPEd input and the 4-D output to give :func:`drop_1d`."""
+    xs, ys = c.shape(x), c.shape(y)
+    x4 = c.fresh(x, xs[:2] + (1,) + xs[2:], c.elem(x), c.quant.get(x))
+    c.emit("RESHAPE", [c.get(x), c.i32_tensor(c.shape(x4))], [c.out(x4)])
+    y4 = c.fresh(y, ys[:2] + (1,) + ys[2:], c.elem(y), c.quant.get(y))
+    attrs = dict(n.attrs)
+    for key, one in (("kernel_shape", 1), ("strides", 1), ("dilations", 1)):
+        if key in attrs:
+            attrs[key] = [one, *attrs[key]]
+    if "pads" in attrs:
+        attrs["pads"] = [0, attrs["pads"][0], 0, attrs["pads"][1]]
+    return Node(n.index, n.op, n.domain, [x4, *n.inputs[1:]], [y4, *n.outputs[1:]], attrs), x4, y4
+
+
+def drop_1d(c: ImportContext, y4: str, y: str) -> None:
+    c.emit("RESHAPE", [c.get(y4), c.i32_tensor(c.shape(y))], [c.out(y)])
+
+
 # -------------------------------------------------------------------------------------- pools
 def _pool_geometry(c, n, x, y, kernel):
     if any(d != 1 for d in n.attr("dilations", [1, 1])):
@@ -292,7 +320,7 @@ def _padded_nhwc(c, x, pads):
     return (n_, h + pt + pb, w + pl + pr, ch)
 
 
-@maps("MaxPool", "MAX_POOL_2D", "2-D, NHWC, explicit padding (auto_pad / ceil_mode resolved); no dilations, "
+@maps("MaxPool", ("MAX_POOL_2D", "RESHAPE"), "2-D (1-D: over [N, C, 1, L] between RESHAPEs), NHWC, explicit padding (auto_pad / ceil_mode resolved); no dilations, "
                                 "no Indices output; on a DQ output: of the quantized tensor (exact)")
 def _maxpool(c, n):
     if len(n.outputs) > 1 and n.outputs[1]:
@@ -300,6 +328,11 @@ def _maxpool(c, n):
     x, y = n.inputs[0], n.outputs[0]
     src = c.dq_source(x)
     kernel = n.attr("kernel_shape")
+    if c.rank(x) == 3 and src is None:
+        n2, x4, y4 = lift_1d(c, n, x, y)
+        emit_pool(c, n2, "MAX_POOL_2D", x4, y4, n2.attr("kernel_shape"))
+        drop_1d(c, y4, y)
+        return
     if src is not None:
         q = c.quant[src]
         qy = c.fresh(y, c.shape(y), q.elem, q)
@@ -339,8 +372,8 @@ def _float_between(c, n, nn, qx: str, qy: str, kernel) -> None:
     c.emit("QUANTIZE", [c.get(fy, nhwc)], [c.out(qy, nhwc)])
 
 
-@maps("AveragePool", ("AVERAGE_POOL_2D", "PAD", "DEQUANTIZE", "QUANTIZE"),
-      "2-D, NHWC, explicit padding; count_include_pad with padding: PAD first; DQ input and a "
+@maps("AveragePool", ("AVERAGE_POOL_2D", "PAD", "DEQUANTIZE", "QUANTIZE", "RESHAPE"),
+      "2-D (1-D float: over [N, C, 1, L] between RESHAPEs), NHWC, explicit padding; count_include_pad with padding: PAD first; DQ input and a "
       "QuantizeLinear output of the same quantization: the quantized pool (another output quantization: "
       "in float32 between DEQUANTIZE and QUANTIZE)", quant_tolerance=1,
       difference="NNAPI's quantized average rounds the sum / count half away from zero in integers, "
@@ -348,6 +381,11 @@ def _float_between(c, n, nn, qx: str, qy: str, kernel) -> None:
 def _avgpool(c, n):
     x = n.inputs[0]
     kernel = n.attr("kernel_shape")
+    if c.rank(x) == 3 and c.dq_source(x) is None:
+        n2, x4, y4 = lift_1d(c, n, x, n.outputs[0])
+        emit_pool(c, n2, "AVERAGE_POOL_2D", x4, y4, n2.attr("kernel_shape"))
+        drop_1d(c, y4, n.outputs[0])
+        return
     if not _quant_pool(c, n, x, kernel):
         emit_pool(c, n, "AVERAGE_POOL_2D", x, n.outputs[0], kernel)
 
@@ -512,10 +550,31 @@ def _matmul_core(c: ImportContext, n: Node, a: str, b: str, y: str, quant: bool,
         if y2 != y:
             c.emit("RESHAPE", [c.get(y2), c.i32_tensor(yshape)], [c.out(y)])
         return
-    if len(ashape) != len(bshape) or len(ashape) < 2 or ashape[:-2] != bshape[:-2]:
-        c.unsupported(f"its operand shapes {list(ashape)} x {list(bshape)} need broadcasting, which NNAPI "
-                      f"BATCH_MATMUL lacks")
+    if len(ashape) != len(bshape) or ashape[:-2] != bshape[:-2]:
+        batch = tuple(np.broadcast_shapes(ashape[:-2], bshape[:-2]))
+        if len(batch) > 2 or quant:
+            c.unsupported(f"its operand shapes {list(ashape)} x {list(bshape)} broadcast to more than 2 batch "
+                          f"dimensions (NNAPI BATCH_MATMUL has ranks 2 to 4)" if not quant else
+                          "a quantized MatMul with broadcast batch dimensions is not mapped")
+        a, b = _broadcast_batch(c, a, batch), _broadcast_batch(c, b, batch)
     c.emit("BATCH_MATMUL", [c.get(a), c.get(b), c.boolean(False), c.boolean(False)], [c.out(y)])
+
+
+def _broadcast_batch(c: ImportContext, t: str, batch: tuple) -> str:
+    """MatMul operand ``t`` with its batch dimensions broadcast to ``batch``: a RESHAPE adding leading
+    1s, then a TILE (NNAPI BATCH_MATMUL needs equal ranks and batch sizes)."""
+    s = c.shape(t)
+    if s[:-2] == batch:
+        return t
+    full = (1,) * (len(batch) - len(s[:-2])) + s
+    if full != s:
+        r = c.fresh(t, full, c.elem(t))
+        c.emit("RESHAPE", [c.get(t), c.i32_tensor(full)], [c.out(r)])
+        t = r
+    reps = [bd // d for bd, d in zip(batch, full[:-2])] + [1, 1]
+    tiled = c.fresh(t, batch + full[-2:], c.elem(t))
+    c.emit("TILE", [c.get(t), c.i32_tensor(reps)], [c.out(tiled)])
+    return tiled
 
 
 def _matmul_2d(c, a, b, y, quant):
@@ -543,9 +602,9 @@ def _matmul_2d(c, a, b, y, quant):
     return a, b, y2
 
 
-@maps("MatMul", ("FULLY_CONNECTED", "BATCH_MATMUL", "RESHAPE", "CONV_2D"),
+@maps("MatMul", ("FULLY_CONNECTED", "BATCH_MATMUL", "RESHAPE", "TILE", "CONV_2D"),
       "constant 2-D B: FULLY_CONNECTED with B^T (RESHAPE to 2-D and back for a higher-rank A); else "
-      "BATCH_MATMUL (equal ranks, no broadcasting); QDQ: the quantized FULLY_CONNECTED (per-channel B: 1x1 "
+      "BATCH_MATMUL, broadcast batch dimensions (up to 2) by RESHAPE + TILE; QDQ: the quantized FULLY_CONNECTED (per-channel B: 1x1 "
       "CONV_2D)", quant_tolerance=1, difference=FIXED_POINT_REQUANT)
 def _matmul(c, n):
     a, b = n.inputs

@@ -409,11 +409,14 @@ def _gather(c, n):
     c.emit("RESHAPE", [c.get(mid), c.i32_tensor(ys or (1,))], [c.out(base)])
 
 
-@maps("Pad", ("PAD", "PAD_V2"), "constant mode, constant non-negative pads -> TENSOR_INT32 [rank, 2]; "
-                                "value 0: PAD, else PAD_V2 with the value")
+@maps("Pad", ("PAD", "PAD_V2", "GATHER"), "constant non-negative pads -> TENSOR_INT32 [rank, 2]; constant "
+                                          "mode: value 0: PAD, else PAD_V2 with the value; reflect / edge / "
+                                          "wrap: one GATHER per padded axis with the source index of every "
+                                          "output position")
 def _pad(c, n):
-    if n.attr("mode", b"constant") not in (b"constant", "constant"):
-        c.unsupported(f"its mode {n.attr('mode')!r} has no NNAPI counterpart (only constant)")
+    mode = n.attr("mode", "constant")
+    if mode not in ("constant", "reflect", "edge", "wrap"):
+        c.unsupported(f"its mode {mode!r} has no NNAPI counterpart")
     x, y = n.inputs[0], n.outputs[0]
     r = c.rank(x)
     pads = c.need_const(n.inp(1), "pads").astype(np.int64)
@@ -426,6 +429,9 @@ def _pad(c, n):
         pads = full
     if np.any(pads < 0):
         c.unsupported("it has negative pads (cropping)")
+    if mode != "constant":
+        _pad_by_gather(c, x, y, pads, mode)
+        return
     pairs = np.stack([pads[:r], pads[r:]], axis=1)
     value = c.need_const(n.inp(2), "constant_value") if n.inp(2) else None
     value = 0.0 if value is None or value.size == 0 else value.reshape(-1)[0]
@@ -439,6 +445,35 @@ def _pad(c, n):
     scalar = c.f32(float(value), x) if c.elem(x) in FLOAT_ELEMS else c.i32(int(value))
     c.emit("PAD_V2", [c.get(x, nhwc), c.b.add_constant(T.TENSOR_INT32, pairs.astype(np.int32), pairs.shape),
                       scalar], [c.out(y, nhwc)])
+
+
+def pad_indices(d: int, before: int, after: int, mode: str) -> np.ndarray:
+    """The source index along an axis of size ``d`` of every output position of a reflect / edge /
+    wrap Pad (ONNX semantics: reflect mirrors without repeating the edge)."""
+    j = np.arange(-before, d + after)
+    if mode == "edge" or d == 1:
+        return np.clip(j, 0, d - 1)
+    if mode == "wrap":
+        return np.mod(j, d)
+    m = np.mod(j, 2 * (d - 1))
+    return np.where(m < d, m, 2 * (d - 1) - m)
+
+
+def _pad_by_gather(c, x: str, y: str, pads: np.ndarray, mode: str) -> None:
+    r = len(pads) // 2
+    axes = [a for a in range(r) if pads[a] or pads[a + r]]
+    if not axes:
+        c.emit("RESHAPE", [c.get(x), c.i32_tensor(c.shape(x) or (1,))], [c.out(y)])
+        return
+    cur, shape = x, list(c.shape(x))
+    for k, a in enumerate(axes):
+        if not shape[a]:
+            c.unsupported(f"axis {a} of its input has an unknown size")
+        idx = pad_indices(shape[a], int(pads[a]), int(pads[a + r]), mode)
+        shape[a] = idx.size
+        dst = y if k == len(axes) - 1 else c.fresh(y, shape, c.elem(x), c.quant.get(x))
+        c.emit("GATHER", [c.get(cur), c.i32(a), c.i32_tensor(idx)], [c.out(dst)])
+        cur = dst
 
 
 # ----------------------------------------------------------------------------------- reductions
