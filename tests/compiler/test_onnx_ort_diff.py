@@ -201,3 +201,157 @@ def test_qdq_cnn_matches_onnxruntime(seed, per_channel, xseed):
     # the output is the DequantizeLinear of the int8 FC output (scale 0.02): within one step; the
     # earlier layers' one-step differences propagate through requantization, bounded by two steps
     assert np.abs(got - want).max() <= 2 * 0.02 + 1e-6
+
+
+# ------------------------------------------------------------------------- small multi-op graphs
+CHAIN_OPS = ["conv", "depthwise", "relu", "add_const", "residual", "maxpool", "avgpool", "concat", "transpose",
+             "reshape", "gemm", "sigmoid"]
+
+
+@st.composite
+def float_chains(draw):
+    """2-4 mapped ops chained on a [1, C, H, W] input (a Gemm ends the chain after a Flatten)."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**31)))
+    shape = [1, draw(st.integers(1, 4)), draw(st.integers(2, 7)), draw(st.integers(2, 7))]
+    in_shape = list(shape)
+    nodes, inits, cur, seen = [], {}, "x", {tuple(shape): "x"}
+    ops = draw(st.lists(st.sampled_from(CHAIN_OPS), min_size=2, max_size=4))
+    for k, op in enumerate(ops):
+        out = f"t{k}"
+        c, h, w = shape[1], shape[2], shape[3]
+        if op in ("conv", "depthwise"):
+            o = c * draw(st.integers(1, 2)) if op == "depthwise" else draw(st.integers(1, 4))
+            kk = draw(st.integers(1, 3))
+            inits[f"w{k}"] = (rng.normal(size=(o, 1 if op == "depthwise" else c, kk, kk)) / kk).astype(np.float32)
+            inits[f"b{k}"] = rng.normal(size=o).astype(np.float32)
+            nodes.append(helper.make_node("Conv", [cur, f"w{k}", f"b{k}"], [out], pads=[kk // 2] * 4,
+                                          group=c if op == "depthwise" else 1))
+            shape = [1, o, h + 2 * (kk // 2) - kk + 1, w + 2 * (kk // 2) - kk + 1]
+        elif op in ("relu", "sigmoid"):
+            nodes.append(helper.make_node(op.capitalize(), [cur], [out]))
+        elif op == "add_const":
+            inits[f"a{k}"] = rng.normal(size=(1, c, 1, 1)).astype(np.float32)
+            nodes.append(helper.make_node("Add", [cur, f"a{k}"], [out]))
+        elif op == "residual":
+            other = seen.get(tuple(shape), cur)  # an earlier tensor of this shape (or the tensor itself)
+            nodes.append(helper.make_node("Add", [cur, other], [out]))
+        elif op in ("maxpool", "avgpool") and min(h, w) >= 2:
+            nodes.append(helper.make_node("MaxPool" if op == "maxpool" else "AveragePool", [cur], [out],
+                                          kernel_shape=[2, 2], strides=[2, 2]))
+            shape = [1, c, h // 2, w // 2]
+        elif op == "concat":
+            axis = draw(st.integers(1, 3))
+            nodes.append(helper.make_node("Concat", [cur, cur], [out], axis=axis))
+            shape[axis] *= 2
+        elif op == "transpose":
+            perm = [0, *draw(st.permutations([1, 2, 3]))]
+            nodes.append(helper.make_node("Transpose", [cur], [out], perm=perm))
+            shape = [shape[p] for p in perm]
+        elif op == "reshape":
+            new = [1, c * h, w, 1] if draw(st.booleans()) else [1, c, w, h]
+            inits[f"s{k}"] = np.array(new, np.int64)
+            nodes.append(helper.make_node("Reshape", [cur, f"s{k}"], [out]))
+            shape = new
+        elif op == "gemm":
+            nodes.append(helper.make_node("Flatten", [cur], [f"f{k}"]))
+            units, kdim = draw(st.integers(1, 6)), c * h * w
+            inits[f"g{k}"] = (rng.normal(size=(units, kdim)) / np.sqrt(kdim)).astype(np.float32)
+            inits[f"gb{k}"] = rng.normal(size=units).astype(np.float32)
+            nodes.append(helper.make_node("Gemm", [f"f{k}", f"g{k}", f"gb{k}"], [out], transB=1))
+            cur = out
+            break
+        else:
+            continue
+        seen.setdefault(tuple(shape), out)
+        cur = out
+    if not nodes:
+        nodes.append(helper.make_node("Relu", [cur], ["t"]))
+        cur = "t"
+    return nodes, inits, cur, in_shape
+
+
+@SETTINGS
+@given(float_chains(), st.integers(0, 2**31))
+def test_float_multi_op_models_match_onnxruntime(chain, seed):
+    nodes, inits, last, shape = chain
+    nodes.append(helper.make_node("Identity", [last], ["y"]))
+    data = make_model(nodes, {"x": (F, shape)}, {"y": (F, None)}, inits)
+    check_float(data, {"x": np.random.default_rng(seed).normal(size=shape).astype(np.float32)})
+
+
+@st.composite
+def qdq_chains(draw):
+    """2-4 QDQ int8 ops chained (weights per tensor or per channel); every compute op's output is
+    requantized, data movement runs on the quantized tensor. Returns the model, the input and the
+    number of requantizing ops (each may add one step of difference)."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**31)))
+    per_channel = draw(st.booleans())
+    b = QDQ()
+    shape = [1, draw(st.integers(1, 4)), draw(st.integers(2, 7)), draw(st.integers(2, 7))]
+    in_shape = list(shape)
+    sx, zx = draw(st.floats(0.005, 0.03)), draw(st.integers(-10, 10))
+    cur, (s, z) = b.qdq("x", sx, zx), (sx, zx)
+    seen, requant = {tuple(shape): (cur, s, z)}, 0
+    for op in draw(st.lists(st.sampled_from(CHAIN_OPS[:-1]), min_size=2, max_size=4)):
+        c, h, w = shape[1:]
+        s_out, z_out = draw(st.floats(0.01, 0.06)), draw(st.integers(-10, 10))
+        if op in ("conv", "depthwise"):
+            o = c * draw(st.integers(1, 2)) if op == "depthwise" else draw(st.integers(1, 4))
+            kk = draw(st.integers(1, 3))
+            wd = b.weight((rng.normal(size=(o, 1 if op == "depthwise" else c, kk, kk)) / kk).astype(np.float32),
+                          per_channel)
+            y = b.node("Conv", [cur, wd, b.bias(rng.normal(0, 0.3, o), s, b.scales_of(wd))], pads=[kk // 2] * 4,
+                       group=c if op == "depthwise" else 1)
+            if draw(st.booleans()):
+                y = b.node("Relu", [y])
+            shape = [1, o, h + 2 * (kk // 2) - kk + 1, w + 2 * (kk // 2) - kk + 1]
+            cur, s, z, requant = b.qdq(y, s_out, z_out), s_out, z_out, requant + 1
+        elif op in ("residual", "add_const"):
+            other = seen.get(tuple(shape), (cur, s, z))[0]
+            cur, s, z, requant = b.qdq(b.node("Add", [cur, other]), s_out, z_out), s_out, z_out, requant + 1
+        elif op == "relu":
+            cur = b.node("Relu", [cur])
+        elif op == "maxpool" and min(h, w) >= 2:
+            cur = b.node("MaxPool", [cur], kernel_shape=[2, 2], strides=[2, 2])
+            shape = [1, c, h // 2, w // 2]
+        elif op == "avgpool" and min(h, w) >= 2:
+            cur = b.qdq(b.node("AveragePool", [cur], kernel_shape=[2, 2], strides=[2, 2]), s, z)
+            shape, requant = [1, c, h // 2, w // 2], requant + 1
+        elif op == "concat":
+            axis = draw(st.integers(1, 3))
+            cur = b.node("Concat", [cur, cur], axis=axis)
+            shape[axis] *= 2
+        elif op == "transpose":
+            perm = [0, *draw(st.permutations([1, 2, 3]))]
+            cur = b.node("Transpose", [cur], perm=perm)
+            shape = [shape[p] for p in perm]
+        elif op == "reshape":
+            new = [1, c * h, w, 1]
+            b.inits[f"shape{len(b.nodes)}"] = np.array(new, np.int64)
+            cur, shape = b.node("Reshape", [cur, f"shape{len(b.nodes)}"]), new
+        elif op == "gemm":
+            flat = b.node("Flatten", [cur])
+            units, kdim = draw(st.integers(1, 6)), c * h * w
+            wd = b.weight((rng.normal(size=(units, kdim)) / np.sqrt(kdim)).astype(np.float32), per_channel)
+            y = b.node("Gemm", [flat, wd, b.bias(rng.normal(0, 0.3, units), s, b.scales_of(wd))], transB=1)
+            cur, s, z, requant = b.qdq(y, s_out, z_out), s_out, z_out, requant + 1
+            break
+        seen.setdefault(tuple(shape), (cur, s, z))
+    b.inits["ys"], b.inits["yz"] = np.float32(s), np.array(z, np.int8)
+    b.nodes.append(helper.make_node("QuantizeLinear", [cur, "ys", "yz"], ["y"]))
+    data = make_model(b.nodes, {"x": (F, in_shape)}, {"y": (TensorProto.INT8, None)}, b.inits)
+    return data, rng.uniform(-1.5, 1.5, in_shape).astype(np.float32), requant
+
+
+@SETTINGS
+@given(qdq_chains())
+def test_qdq_int8_multi_op_models_match_onnxruntime(case):
+    """Each requantizing op may round one step apart (docs/onnx.md); a difference can propagate
+    through the later ops, whose weights here have gain about 1: at most one step per requantization."""
+    data, x, requant = case
+    m = import_onnx_bytes(data)
+    assert "DEQUANTIZE" not in [o.type for o in m.main.operations]  # every op ran quantized
+    want = ort_run(data, {"x": x})[0]
+    got = run_model(m, [x])[0].reshape(want.shape)
+    diff = np.abs(got.astype(np.int32) - want.astype(np.int32))
+    assert diff.max() <= max(requant, 0), (diff.max(), requant)
