@@ -179,23 +179,25 @@ def emit_conv(c: ImportContext, n: Node, x: str, w: str, b: str, y: str, fuse: i
 
 
 @maps("Conv", ("CONV_2D", "DEPTHWISE_CONV_2D", "GROUPED_CONV_2D", "TRANSPOSE", "RESHAPE"),
-      "2-D (1-D with constant float weights: over [N, C, 1, L] between RESHAPEs), NHWC: group 1 -> CONV_2D (filter OIHW -> OHWI), group = channels -> DEPTHWISE_CONV_2D (filter "
+      "2-D (1-D float: over [N, C, 1, L] between RESHAPEs), NHWC: group 1 -> CONV_2D (filter OIHW -> OHWI), group = channels -> DEPTHWISE_CONV_2D (filter "
       "-> [1, kh, kw, C*M]), else GROUPED_CONV_2D; pads / auto_pad -> explicit padding, dilations; a weight "
       "input (not constant) is TRANSPOSEd; QDQ: DQ input + DQ int8 weights (per-tensor or per-channel, "
       "axis 0) + DQ int32 bias + a QuantizeLinear output -> the quantized op, a following Relu / Clip fused",
       quant_tolerance=1, difference=FIXED_POINT_REQUANT)
 def _conv(c, n):
     x, w, b = n.inputs[0], n.inputs[1], n.inp(2)
-    if len(c.shape(w)) == 3 and c.const(w) is not None and c.dq_source(x) is None:
+    if len(c.shape(w)) == 3 and c.dq_source(x) is None and c.dq_weight(w) is None:
         n2, x4, y4 = lift_1d(c, n, x, n.outputs[0])
         w4 = c.fresh(w, c.shape(w)[:2] + (1,) + c.shape(w)[2:], c.elem(w))
-        c.consts[w4] = c.const(w)[:, :, None, :]
+        if c.const(w) is not None:
+            c.consts[w4] = c.const(w)[:, :, None, :]
+        else:
+            c.emit("RESHAPE", [c.get(w), c.i32_tensor(c.shape(w4))], [c.out(w4)])
         emit_conv(c, n2, x4, w4, b, y4, 0, False)
         drop_1d(c, y4, n.outputs[0])
         return
     if len(c.shape(w)) != 4:
-        c.unsupported(f"it is a {len(c.shape(w)) - 2}-D convolution (only 1-D with constant float weights "
-                      f"and 2-D are mapped)")
+        c.unsupported(f"it is a {len(c.shape(w)) - 2}-D convolution (only 1-D float and 2-D are mapped)")
     src = c.dq_source(x)
     if src is not None and c.dq_weight(w) is not None and (not b or c.dq_weight(b) is not None
                                                            or c.const(b) is not None):
