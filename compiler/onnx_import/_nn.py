@@ -21,6 +21,7 @@ from ._context import (
     ImportContext,
     Node,
     Quant,
+    _dims,
     _pick_layout,
     maps,
 )
@@ -703,10 +704,12 @@ def _resize(c, n):
 
 
 # ----------------------------------------------------------------------------- quantization
-@maps("QuantizeLinear", ("QUANTIZE", "DEQUANTIZE"),
-      "per-tensor uint8 / int8 -> QUANTIZE (keeps the input's layout); of a DQ output with the same "
-      "quantization: the quantized tensor itself; of a constant: folded", quant_tolerance=1,
-      difference=ROUND_HALF_AWAY, conformance=ROUND_HALF_AWAY)
+@maps("QuantizeLinear", ("QUANTIZE", "DIV", "FLOOR", "SUB", "EQUAL", "MUL", "ADD", "SELECT"),
+      "per-tensor uint8 / int8 -> QUANTIZE (keeps the input's layout) of x, except where x / s is a tie "
+      "k + 1/2: there of e * s with e the even one of k, k + 1 (NNAPI QUANTIZE rounds half away from "
+      "zero, ONNX half to even; float16: QUANTIZE alone); of a DQ output with the same quantization: "
+      "the quantized tensor itself; of a constant: folded", quant_tolerance=1,
+      difference="float16 input: " + ROUND_HALF_AWAY)
 def _quantize(c, n):
     x, y = n.inputs[0], n.outputs[0]
     c.need_const(n.inp(1), "scale")
@@ -720,12 +723,35 @@ def _quantize(c, n):
         c.alias(y, src)
         return
     nhwc = _pick_layout(c, [x])
-    c.emit("QUANTIZE", [c.get(x, nhwc)], [c.out(y, nhwc)])
+    xin = c.get(x, nhwc)
+    if c.elem(x) == TensorProto.FLOAT:
+        xin = _ties_to_even(c, xin, _dims(c, x, nhwc), q.s)
+    c.emit("QUANTIZE", [xin], [c.out(y, nhwc)])
 
 
-@maps("DequantizeLinear", "DEQUANTIZE",
+def _ties_to_even(c: ImportContext, x: int, dims: tuple, scale: float) -> int:
+    """float32 ``x`` with every element whose x / scale is a tie k + 1/2 replaced by e * scale, e the
+    even one of k and k + 1: QUANTIZE (round half away from zero of x / scale) then rounds half to
+    even as QuantizeLinear does ((e * scale) / scale is e within an ulp)."""
+    def op(nn, ins, ty=T.TENSOR_FLOAT32):
+        out = c.b.add_operand(ty, dims)
+        c.emit(nn, ins + ([c.i32(0)] if nn in ("ADD", "SUB", "MUL", "DIV") else []), [out])
+        return out
+
+    def const(v):
+        return c.b.add_constant(T.TENSOR_FLOAT32, np.array([v], np.float32), (1,))
+    r = op("DIV", [x, const(scale)])
+    k = op("FLOOR", [r])
+    tie = op("EQUAL", [op("SUB", [r, k]), const(0.5)], T.TENSOR_BOOL8)
+    odd = op("SUB", [k, op("MUL", [op("FLOOR", [op("MUL", [k, const(0.5)])]), const(2.0)])])
+    even = op("ADD", [k, odd])
+    return op("SELECT", [tie, op("MUL", [even, const(scale)]), x])
+
+
+@maps("DequantizeLinear", ("DEQUANTIZE", "SUB", "MUL"),
       "of a constant: the quantized constant (weights, int32 biases; per-channel along axis) and its "
-      "float32 value; of a tensor: deferred, DEQUANTIZE only where a float op reads it")
+      "float32 value; of a tensor: deferred, DEQUANTIZE only where a float op reads it; per-axis / blocked "
+      "of a tensor: DEQUANTIZE at scale 1, then SUB zero points and MUL scales (constants along the axis)")
 def _dequantize(c, n):
     x, y = n.inputs[0], n.outputs[0]
     q = _node_quant(c, n, 1, 2, x)
@@ -739,16 +765,48 @@ def _dequantize(c, n):
         c.dq[y] = x
         c.quant.setdefault(x, q)
         return
-    if q.per_channel or c.elem(x) not in Q8_ELEMS:
-        c.unsupported(f"only per-tensor 8-bit DequantizeLinear of a tensor is mapped ({x!r} is not)")
+    if c.elem(x) not in Q8_ELEMS:
+        c.unsupported(f"only 8-bit DequantizeLinear of a tensor is mapped ({x!r} is not)")
+    if q.per_channel or n.attr("block_size", 0):
+        _dequantize_per_axis(c, n, x, y)
+        return
     if not q.same(c.quant.get(x)):
         c.unsupported(f"tensor {x!r} is dequantized with other parameters than it is quantized with")
     c.dq[y] = x
 
 
+def _dequantize_per_axis(c: ImportContext, n: Node, x: str, y: str) -> None:
+    """Per-axis or blocked DequantizeLinear of a tensor (NNAPI's 8-bit tensor types are per tensor):
+    DEQUANTIZE at scale 1 and zero point 0 (the integers as float32), then SUB the zero points and MUL
+    the scales as constants broadcast along the axis (blocks repeated), which is ONNX's float32
+    formula."""
+    xs = c.shape(x)
+    r = len(xs)
+    axis = n.attr("axis", 1) % r
+    block = n.attr("block_size", 0)
+
+    def spread(v: np.ndarray) -> np.ndarray:
+        if block:
+            return np.repeat(v, block, axis=axis)[tuple(slice(0, d) if a == axis else slice(None)
+                                                       for a, d in enumerate(xs))]
+        shape = [1] * r
+        shape[axis] = -1
+        return v.reshape(shape)
+    scale = spread(c.need_const(n.inp(1), "scale").astype(np.float32))
+    zp = c.need_const(n.inp(2), "zero point") if n.inp(2) else np.zeros(1, np.int64)
+    zp = spread(zp.astype(np.float32)) if zp.size > 1 else zp.astype(np.float32).reshape((1,) * r)
+    fx = c.fresh(x, xs, TensorProto.FLOAT)
+    c.dq[fx] = x
+    mid = c.fresh(y, xs, TensorProto.FLOAT)
+    zname, sname = c.fresh(y, zp.shape, TensorProto.FLOAT), c.fresh(y, scale.shape, TensorProto.FLOAT)
+    c.consts[zname], c.consts[sname] = zp, scale
+    c.emit("SUB", [c.get(fx), c.get(zname), c.i32(0)], [c.out(mid)])
+    c.emit("MUL", [c.get(mid), c.get(sname), c.i32(0)], [c.out(y)])
+
+
 def _node_quant(c: ImportContext, n: Node, ks: int, kz: int, like: str) -> Quant:
     s = c.need_const(n.inp(ks), "scale").astype(np.float64)
-    z = c.const(n.inp(kz))
+    z = c.need_const(n.inp(kz), "zero point") if n.inp(kz) else None
     elem = c.elem(n.inp(kz)) if n.inp(kz) else c.elem(like)
     z = np.zeros(s.shape, np.int64) if z is None else z.astype(np.int64)
     return Quant(s.reshape(-1) if s.ndim else s.reshape(1), z.reshape(-1) if z.ndim else z.reshape(1),
@@ -825,7 +883,9 @@ def register_quant(c: ImportContext, n: Node) -> None:
     if n.op == "QuantizeLinear":
         put(n.outputs[0], 1, 2, n.outputs[0])
     elif n.op == "DequantizeLinear":
-        put(n.inputs[0], 1, 2, n.inputs[0])
+        s = c.const(n.inp(1))
+        if c.const(n.inputs[0]) is not None or (s is not None and s.size == 1 and not n.attr("block_size", 0)):
+            put(n.inputs[0], 1, 2, n.inputs[0])  # a per-axis tensor keeps scale 1 (see _dequantize_per_axis)
     elif n.op in QOPERATOR_QUANT:
         ins, outs = QOPERATOR_QUANT[n.op]
         for t, ks, kz in ins:

@@ -374,3 +374,16 @@ def test_qdq_int8_multi_op_models_match_onnxruntime(case):
     got = run_model(m, [x])[0].reshape(want.shape)
     diff = np.abs(got.astype(np.int32) - want.astype(np.int32))
     assert diff.max() <= bound, (diff.max(), bound)
+
+
+def test_quantize_linear_rounds_ties_to_even_as_onnxruntime():
+    """Exact ties x / s = k + 1/2 (every other value here) and random values: bit-exact, int8 and uint8."""
+    rng = np.random.default_rng(0)
+    x = np.concatenate([np.arange(-1000, 1000) * 0.125, rng.normal(0, 20, 1000)]).astype(np.float32)[None]
+    for elem, dtype in ((TensorProto.INT8, np.int8), (TensorProto.UINT8, np.uint8)):
+        inits = {"s": np.float32(0.25), "z": np.array(3, dtype)}
+        data = make_model([helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"])], {"x": (F, list(x.shape))},
+                          {"y": (elem, list(x.shape))}, inits)
+        want = ort_run(data, {"x": x})[0]
+        got = run_model(import_onnx_bytes(data), [x])[0]
+        np.testing.assert_array_equal(got, want)
