@@ -237,9 +237,10 @@ def _conv_integer(c, n):
     c.emit("CAST", [c.get(fy)], [c.out(n.outputs[0])])  # ONNX layout: NNAPI TRANSPOSE has no int32
 
 
-@maps("ConvTranspose", "TRANSPOSE_CONV_2D",
+@maps("ConvTranspose", ("TRANSPOSE_CONV_2D", "PAD", "ADD"),
       "2-D, group 1, NHWC: filter [C_in, C_out, kh, kw] -> [C_out, kh, kw, C_in]; pads, output_padding "
-      "(taken off the end padding), output_shape / auto_pad -> explicit padding; no dilations")
+      "(taken off the end padding; beyond it: PAD of the result, then ADD of the bias), output_shape / "
+      "auto_pad -> explicit padding; no dilations")
 def _conv_transpose(c, n):
     x, w, b, y = n.inputs[0], n.inputs[1], n.inp(2), n.outputs[0]
     ws = c.shape(w)
@@ -264,14 +265,31 @@ def _conv_transpose(c, n):
         else:
             begin = total - total // 2
         end = total - begin
-        if end < 0 or begin < 0:
-            c.unsupported("its output_padding exceeds the end padding (NNAPI pads cannot be negative)")
+        if begin < 0:
+            c.unsupported("its begin padding is negative (NNAPI pads cannot be negative)")
         pt_pb.append((begin, end))
     (pt, pb), (pl, pr) = pt_pb
     f = _filter(c, w, c.elem(x), (1, 2, 3, 0), 0, False)
-    bias = _bias(c, b, ws[1], like=x)
-    c.emit("TRANSPOSE_CONV_2D", [c.get(x, True), f, bias, *_pads_ops(c, (pl, pr, pt, pb), (sw, sh)), c.i32(0),
-                                 c.boolean(False)], [c.out(y, True)])
+    if pb >= 0 and pr >= 0:
+        bias = _bias(c, b, ws[1], like=x)
+        c.emit("TRANSPOSE_CONV_2D", [c.get(x, True), f, bias, *_pads_ops(c, (pl, pr, pt, pb), (sw, sh)), c.i32(0),
+                                     c.boolean(False)], [c.out(y, True)])
+        return
+    # output_padding past the end padding: rows / columns no kernel tap reaches, which hold the bias only
+    ys = c.shape(y)
+    short = c.fresh(y, (ys[0], ys[1], ys[2] + min(pb, 0), ys[3] + min(pr, 0)), c.elem(y))
+    c.emit("TRANSPOSE_CONV_2D", [c.get(x, True), f, _bias(c, "", ws[1], like=x),
+                                 *_pads_ops(c, (pl, max(pr, 0), pt, max(pb, 0)), (sw, sh)), c.i32(0),
+                                 c.boolean(False)], [c.out(short, True)])
+    pairs = np.array([[0, 0], [0, -min(pb, 0)], [0, -min(pr, 0)], [0, 0]], np.int32)
+    padded = c.fresh(y, ys, c.elem(y))
+    c.emit("PAD", [c.get(short, True), c.b.add_constant(T.TENSOR_INT32, pairs, pairs.shape)], [c.out(padded, True)])
+    bv = c.const(b) if b else np.zeros(ws[1], np.float32)
+    if bv is None:
+        c.unsupported("its bias is not a constant")
+    bias4 = c.fresh(y, (1, ws[1], 1, 1), c.elem(y))
+    c.consts[bias4] = bv.reshape(1, -1, 1, 1).astype(np.float32)
+    c.emit("ADD", [c.get(padded, True), c.get(bias4, True), c.i32(0)], [c.out(y, True)])
 
 
 def lift_1d(c: ImportContext, n: Node, x: str, y: str) -> tuple[Node, str, str]:

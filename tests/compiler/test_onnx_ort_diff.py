@@ -41,7 +41,7 @@ def check_float(data: bytes, feeds: dict):
 def float_models(draw):
     rng = np.random.default_rng(draw(st.integers(0, 2**31)))
     kind = draw(st.sampled_from(["conv", "gemm", "matmul", "binary", "unary", "pool", "softmax", "concat",
-                                 "transpose", "batchnorm", "resize"]))
+                                 "transpose", "batchnorm", "resize", "convtranspose", "pad", "conv1d"]))
     n, c, h, w = 1, draw(st.integers(1, 4)), draw(st.integers(3, 9)), draw(st.integers(3, 9))
     x = rng.normal(size=(n, c, h, w)).astype(np.float32)
     inits, attrs = {}, {}
@@ -60,6 +60,23 @@ def float_models(draw):
         inits = {"w": rng.normal(size=(o, c // group, k, k)).astype(np.float32),
                  "b": rng.normal(size=o).astype(np.float32)}
         node = helper.make_node("Conv", ["x", "w", "b"], ["y"], **attrs)
+    elif kind == "convtranspose":
+        k, st_ = draw(st.integers(1, 3)), draw(st.integers(1, 2))
+        attrs = {"strides": [st_] * 2, "pads": [draw(st.integers(0, k - 1)) for _ in range(4)],
+                 "output_padding": [draw(st.integers(0, st_ - 1)) for _ in range(2)]}
+        inits = {"w": rng.normal(size=(c, draw(st.integers(1, 3)), k, k)).astype(np.float32)}
+        inits["b"] = rng.normal(size=inits["w"].shape[1]).astype(np.float32)
+        node = helper.make_node("ConvTranspose", ["x", "w", "b"], ["y"], **attrs)
+    elif kind == "pad":
+        inits = {"p": np.array([0, 0, draw(st.integers(0, h - 1)), draw(st.integers(0, w - 1)), 0, 0,
+                                draw(st.integers(0, h - 1)), draw(st.integers(0, w - 1))], np.int64)}
+        node = helper.make_node("Pad", ["x", "p"], ["y"], mode=draw(st.sampled_from(["reflect", "edge", "wrap"])))
+    elif kind == "conv1d":
+        x = x.reshape(n, c, h * w)
+        k = draw(st.integers(1, 3))
+        inits = {"w": rng.normal(size=(2, c, k)).astype(np.float32), "b": rng.normal(size=2).astype(np.float32)}
+        node = helper.make_node("Conv", ["x", "w", "b"], ["y"], pads=[draw(st.integers(0, k - 1))] * 2,
+                                strides=[draw(st.integers(1, 2))], dilations=[draw(st.integers(1, 2))])
     elif kind in ("gemm", "matmul"):
         x = rng.normal(size=(draw(st.integers(1, 4)), draw(st.integers(1, 8)))).astype(np.float32)
         units = draw(st.integers(1, 6))
