@@ -690,35 +690,104 @@ _RESIZE_MODES = {  # (mode, coordinate_transformation_mode, nearest_mode) -> (al
 }
 
 
-@maps("Resize", ("RESIZE_BILINEAR", "RESIZE_NEAREST_NEIGHBOR"),
+@maps("Resize", ("RESIZE_BILINEAR", "RESIZE_NEAREST_NEIGHBOR", "GATHER"),
       "4-D, H and W only, NHWC, output size from the inferred shape; linear / nearest with the "
       "coordinate modes NNAPI's align_corners / half_pixel_centers express (linear: asymmetric, "
       "half_pixel, pytorch_half_pixel, align_corners; nearest: asymmetric + floor, half_pixel + "
-      "round_prefer_ceil, align_corners + round_prefer_ceil)")
+      "round_prefer_ceil, align_corners + round_prefer_ceil); other nearest resizes (any coordinate / "
+      "rounding mode, scales that do not give the size exactly, any axes, keep_aspect_ratio_policy): one "
+      "GATHER per resized axis with the source index of every output position")
 def _resize(c, n):
     x, y = n.inputs[0], n.outputs[0]
     xs, ys = c.shape(x), c.shape(y)
-    if len(xs) != 4 or xs[:2] != ys[:2] or not all(ys):
-        c.unsupported("only 4-D resizes of H and W with a known output size are mapped")
+    if len(xs) != len(ys) or not all(ys) or not all(xs):
+        c.unsupported("only resizes with known input and output sizes are mapped")
+    mode = n.attr("mode", "nearest")
+    ctm = n.attr("coordinate_transformation_mode", "half_pixel")
+    scales = c.need_const(n.inp(2), "scales") if n.inp(2) else None
+    scales = None if scales is None or not scales.size else [float(v) for v in scales.reshape(-1)]
+    if scales is not None and n.attr("axes"):
+        full = [1.0] * len(xs)
+        for a, v in zip(n.attr("axes"), scales):
+            full[a % len(xs)] = v
+        scales = full
+    why = _native_resize_problem(n, xs, ys, scales)
+    if why is None:
+        align, half = _RESIZE_MODES[_resize_key(n, xs, ys)]
+        nn = "RESIZE_BILINEAR" if mode == "linear" else "RESIZE_NEAREST_NEIGHBOR"
+        c.emit(nn, [c.get(x, True), c.i32(ys[3]), c.i32(ys[2]), c.boolean(False), c.boolean(align),
+                    c.boolean(half)], [c.out(y, True)])
+        return
+    if mode != "nearest" or ctm == "tf_crop_and_resize" or n.attr("antialias", 0):
+        c.unsupported(why)
+    policy = n.attr("keep_aspect_ratio_policy", "stretch")
+    if scales is None and policy != "stretch":  # one scale for every resized axis: min / max of the ratios
+        sizes = c.need_const(n.inp(3), "sizes").reshape(-1)
+        axes = [a % len(xs) for a in n.attr("axes", list(range(len(xs))))]
+        ratios = [float(v) / xs[a] for a, v in zip(axes, sizes)]
+        common = min(ratios) if policy == "not_larger" else max(ratios)
+        scales = [common if a in axes else 1.0 for a in range(len(xs))]
+    cur = x
+    axes = [a for a in range(len(xs)) if xs[a] != ys[a] or (scales is not None and scales[a] != 1.0)]
+    shape = list(xs)
+    for k, a in enumerate(axes):
+        scale = scales[a] if scales is not None else ys[a] / xs[a]
+        idx = nearest_indices(xs[a], ys[a], scale, ctm, n.attr("nearest_mode", "round_prefer_floor"))
+        shape[a] = ys[a]
+        dst = y if k == len(axes) - 1 else c.fresh(y, shape, c.elem(x), c.quant.get(x))
+        c.emit("GATHER", [c.get(cur), c.i32(a), c.i32_tensor(idx)], [c.out(dst)])
+        cur = dst
+    if not axes:
+        c.alias(y, x)
+
+
+def _resize_key(n: Node, xs, ys) -> tuple:
     mode = n.attr("mode", "nearest")
     ctm = n.attr("coordinate_transformation_mode", "half_pixel")
     near = n.attr("nearest_mode", "round_prefer_floor") if mode == "nearest" else None
     key = (mode, ctm, near)
     if key == ("nearest", "half_pixel", "round_prefer_floor") and all(o % i == 0 for i, o in zip(xs[2:], ys[2:])):
         key = ("nearest", "half_pixel", "round_prefer_ceil")  # no ties for integer upscales: (o + 0.5) / k
-    if key not in _RESIZE_MODES or n.attr("antialias", 0) or n.attr("exclude_outside", 0):
-        c.unsupported(f"its mode {mode} / {ctm}" + (f" / {near}" if near else "") + " has no NNAPI form")
+    return key
+
+
+def _native_resize_problem(n: Node, xs, ys, scales) -> str | None:
+    """Why NNAPI's RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR cannot express the Resize, or None."""
+    mode = n.attr("mode", "nearest")
+    ctm = n.attr("coordinate_transformation_mode", "half_pixel")
+    near = n.attr("nearest_mode", "round_prefer_floor") if mode == "nearest" else None
+    if len(xs) != 4 or xs[:2] != ys[:2]:
+        return "only 4-D resizes of H and W are mapped (nearest: any axes)"
+    if _resize_key(n, xs, ys) not in _RESIZE_MODES or n.attr("antialias", 0) or n.attr("exclude_outside", 0):
+        return f"its mode {mode} / {ctm}" + (f" / {near}" if near else "") + " has no NNAPI form"
     if ctm in ("pytorch_half_pixel", "align_corners") and min(ys[2:]) == 1:
-        c.unsupported(f"{ctm} with an output size of 1 has no NNAPI form")
-    scales = c.need_const(n.inp(2), "scales") if n.inp(2) else None
-    if scales is not None and scales.size and any(float(o) != float(i) * float(k) for i, o, k in
-                                                  zip(xs, ys, scales.reshape(-1))):
-        c.unsupported("its scales do not give the output size exactly (NNAPI maps coordinates by the size "
-                      "ratio, ONNX by the scales)")
-    align, half = _RESIZE_MODES[key]
-    nn = "RESIZE_BILINEAR" if mode == "linear" else "RESIZE_NEAREST_NEIGHBOR"
-    c.emit(nn, [c.get(x, True), c.i32(ys[3]), c.i32(ys[2]), c.boolean(False), c.boolean(align),
-                c.boolean(half)], [c.out(y, True)])
+        return f"{ctm} with an output size of 1 has no NNAPI form"
+    if scales is not None and any(float(o) != float(i) * k for i, o, k in zip(xs, ys, scales)):
+        return "its scales do not give the output size exactly (NNAPI maps coordinates by the size ratio, ONNX by " \
+               "the scales)"
+    return None
+
+
+def nearest_indices(size_in: int, size_out: int, scale: float, ctm: str, nearest_mode: str) -> np.ndarray:
+    """The source index of every output position of a nearest Resize along one axis (ONNX's
+    coordinate transformation and nearest rounding, clamped to the axis)."""
+    o = np.arange(size_out, dtype=np.float64)
+    if ctm == "half_pixel":
+        xo = (o + 0.5) / scale - 0.5
+    elif ctm == "half_pixel_symmetric":
+        adjustment = size_out / (scale * size_in)
+        xo = size_in / 2 * (1 - adjustment) + (o + 0.5) / scale - 0.5
+    elif ctm == "pytorch_half_pixel":
+        xo = (o + 0.5) / scale - 0.5 if size_out > 1 else np.zeros_like(o)
+    elif ctm == "align_corners":
+        xo = o * (size_in - 1) / (size_out - 1) if size_out > 1 else np.zeros_like(o)
+    elif ctm == "tf_half_pixel_for_nn":
+        xo = (o + 0.5) / scale
+    else:  # asymmetric
+        xo = o / scale
+    rounded = {"round_prefer_floor": np.ceil(xo - 0.5), "round_prefer_ceil": np.floor(xo + 0.5),
+               "floor": np.floor(xo), "ceil": np.ceil(xo)}[nearest_mode]
+    return np.clip(rounded, 0, size_in - 1).astype(np.int64)
 
 
 # ----------------------------------------------------------------------------- quantization

@@ -128,9 +128,12 @@ def float_models(draw):
                  "m": rng.normal(size=c).astype(np.float32), "v": rng.uniform(0.5, 2, c).astype(np.float32)}
         node = helper.make_node("BatchNormalization", ["x", "s", "bb", "m", "v"], ["y"])
     else:
-        f = draw(st.integers(1, 3))
         mode = draw(st.sampled_from([("linear", "half_pixel", None), ("linear", "align_corners", None),
-                                     ("linear", "asymmetric", None), ("nearest", "asymmetric", "floor")]))
+                                     ("linear", "asymmetric", None), ("nearest", "asymmetric", "floor"),
+                                     ("nearest", "half_pixel", "round_prefer_floor"),
+                                     ("nearest", "asymmetric", "round_prefer_ceil"),
+                                     ("nearest", "pytorch_half_pixel", "floor"), ("nearest", "half_pixel", "ceil")]))
+        f = draw(st.sampled_from([1, 2, 3] + ([0.5, 1.5, 0.75] if mode[0] == "nearest" else [])))
         inits = {"sc": np.array([1, 1, f, f], np.float32)}
         kw = {"mode": mode[0], "coordinate_transformation_mode": mode[1]}
         if mode[2]:
