@@ -690,13 +690,14 @@ _RESIZE_MODES = {  # (mode, coordinate_transformation_mode, nearest_mode) -> (al
 }
 
 
-@maps("Resize", ("RESIZE_BILINEAR", "RESIZE_NEAREST_NEIGHBOR", "GATHER"),
-      "4-D, H and W only, NHWC, output size from the inferred shape; linear / nearest with the "
-      "coordinate modes NNAPI's align_corners / half_pixel_centers express (linear: asymmetric, "
-      "half_pixel, pytorch_half_pixel, align_corners; nearest: asymmetric + floor, half_pixel + "
-      "round_prefer_ceil, align_corners + round_prefer_ceil); other nearest resizes (any coordinate / "
-      "rounding mode, scales that do not give the size exactly, any axes, keep_aspect_ratio_policy): one "
-      "GATHER per resized axis with the source index of every output position")
+@maps("Resize", ("RESIZE_BILINEAR", "RESIZE_NEAREST_NEIGHBOR", "GATHER", "FULLY_CONNECTED", "TRANSPOSE", "RESHAPE"),
+      "output size from the inferred shape. 4-D H / W resizes NNAPI expresses: RESIZE_BILINEAR / "
+      "RESIZE_NEAREST_NEIGHBOR in NHWC (linear: asymmetric, half_pixel, pytorch_half_pixel, align_corners; "
+      "nearest: asymmetric + floor, half_pixel + round_prefer_ceil, align_corners + round_prefer_ceil; "
+      "scales giving the size exactly). Others, per resized axis: nearest (any coordinate / rounding mode) "
+      "one GATHER of the source indices; linear / cubic (cubic_coeff_a, exclude_outside, antialias) a "
+      "FULLY_CONNECTED by the constant interpolation matrix between TRANSPOSE / RESHAPE (float32); any "
+      "axes, keep_aspect_ratio_policy; not tf_crop_and_resize")
 def _resize(c, n):
     x, y = n.inputs[0], n.outputs[0]
     xs, ys = c.shape(x), c.shape(y)
@@ -718,8 +719,12 @@ def _resize(c, n):
         c.emit(nn, [c.get(x, True), c.i32(ys[3]), c.i32(ys[2]), c.boolean(False), c.boolean(align),
                     c.boolean(half)], [c.out(y, True)])
         return
-    if mode != "nearest" or ctm == "tf_crop_and_resize" or n.attr("antialias", 0):
+    if ctm == "tf_crop_and_resize" or (mode == "nearest" and n.attr("antialias", 0)):
         c.unsupported(why)
+    if ctm == "align_corners" and scales is not None and any(float(o) != float(i) * k for i, o, k in
+                                                            zip(xs, ys, scales)):
+        c.unsupported("it is align_corners with inexact scales (the ONNX reference divides by scale * size, the "
+                      "spec and onnxruntime by the output size)")
     policy = n.attr("keep_aspect_ratio_policy", "stretch")
     if scales is None and policy != "stretch":  # one scale for every resized axis: min / max of the ratios
         sizes = c.need_const(n.inp(3), "sizes").reshape(-1)
@@ -730,12 +735,19 @@ def _resize(c, n):
     cur = x
     axes = [a for a in range(len(xs)) if xs[a] != ys[a] or (scales is not None and scales[a] != 1.0)]
     shape = list(xs)
+    if mode != "nearest" and c.elem(x) != TensorProto.FLOAT:
+        c.unsupported(why)
     for k, a in enumerate(axes):
         scale = scales[a] if scales is not None else ys[a] / xs[a]
-        idx = nearest_indices(xs[a], ys[a], scale, ctm, n.attr("nearest_mode", "round_prefer_floor"))
         shape[a] = ys[a]
         dst = y if k == len(axes) - 1 else c.fresh(y, shape, c.elem(x), c.quant.get(x))
-        c.emit("GATHER", [c.get(cur), c.i32(a), c.i32_tensor(idx)], [c.out(dst)])
+        if mode == "nearest":
+            idx = nearest_indices(xs[a], ys[a], scale, ctm, n.attr("nearest_mode", "round_prefer_floor"))
+            c.emit("GATHER", [c.get(cur), c.i32(a), c.i32_tensor(idx)], [c.out(dst)])
+        else:
+            m = resize_matrix(xs[a], ys[a], scale, ctm, mode, n.attr("cubic_coeff_a", -0.75),
+                              bool(n.attr("exclude_outside", 0)), bool(n.attr("antialias", 0)))
+            _apply_along(c, cur, dst, a, m)
         cur = dst
     if not axes:
         c.alias(y, x)
@@ -768,23 +780,85 @@ def _native_resize_problem(n: Node, xs, ys, scales) -> str | None:
     return None
 
 
+def _apply_along(c: ImportContext, x: str, y: str, axis: int, m: np.ndarray) -> None:
+    """``y`` = ``x`` contracted with the constant [out, in] matrix ``m`` along ``axis``: TRANSPOSE the
+    axis last, RESHAPE to 2-D, FULLY_CONNECTED with ``m`` as weights, RESHAPE and TRANSPOSE back."""
+    xs, ys = c.shape(x), c.shape(y)
+    r = len(xs)
+    perm = [d for d in range(r) if d != axis] + [axis]
+    cur = x
+    if axis != r - 1:
+        cur = c.fresh(x, [xs[d] for d in perm], c.elem(x))
+        c.emit("TRANSPOSE", [c.get(x), c.i32_tensor(perm)], [c.out(cur)])
+    rows = int(np.prod([xs[d] for d in perm[:-1]]))
+    flat = c.fresh(x, (rows, xs[axis]), c.elem(x))
+    c.emit("RESHAPE", [c.get(cur), c.i32_tensor([rows, xs[axis]])], [c.out(flat)])
+    out2 = c.fresh(y, (rows, m.shape[0]), c.elem(x))
+    c.emit("FULLY_CONNECTED", [c.get(flat), c.b.add_constant(T.TENSOR_FLOAT32, m.astype(np.float32), m.shape),
+                               c.b.add_constant(T.TENSOR_FLOAT32, np.zeros(m.shape[0]), (m.shape[0],)), c.i32(0)],
+           [c.out(out2)])
+    moved = tuple(ys[d] for d in perm)
+    if axis == r - 1:
+        c.emit("RESHAPE", [c.get(out2), c.i32_tensor(moved)], [c.out(y)])
+        return
+    back = c.fresh(y, moved, c.elem(x))
+    c.emit("RESHAPE", [c.get(out2), c.i32_tensor(moved)], [c.out(back)])
+    c.emit("TRANSPOSE", [c.get(back), c.i32_tensor(list(np.argsort(perm)))], [c.out(y)])
+
+
+def _source_coordinates(size_in: int, size_out: int, scale: float, ctm: str) -> np.ndarray:
+    """ONNX Resize's coordinate transformation: the input coordinate of every output position."""
+    o = np.arange(size_out, dtype=np.float64)
+    if ctm == "half_pixel":
+        return (o + 0.5) / scale - 0.5
+    if ctm == "half_pixel_symmetric":
+        adjustment = size_out / (scale * size_in)
+        return size_in / 2 * (1 - adjustment) + (o + 0.5) / scale - 0.5
+    if ctm == "pytorch_half_pixel":
+        return (o + 0.5) / scale - 0.5 if size_out > 1 else np.zeros_like(o)
+    if ctm == "align_corners":
+        return o * (size_in - 1) / (size_out - 1) if size_out > 1 else np.zeros_like(o)
+    if ctm == "tf_half_pixel_for_nn":
+        return (o + 0.5) / scale
+    return o / scale  # asymmetric
+
+
+def _cubic(t: np.ndarray, a: float) -> np.ndarray:
+    """The cubic convolution kernel (Keys, parameter a) at distances ``t``."""
+    t = np.abs(t)
+    return np.where(t <= 1, ((a + 2) * t - (a + 3)) * t * t + 1,
+                    np.where(t < 2, ((a * t - 5 * a) * t + 8 * a) * t - 4 * a, 0.0))
+
+
+def resize_matrix(size_in: int, size_out: int, scale: float, ctm: str, mode: str, cubic_a: float,
+                  exclude_outside: bool, antialias: bool) -> np.ndarray:
+    """The [out, in] matrix of a linear or cubic Resize along one axis: each output position weighs
+    the taps around its source coordinate x (the left one at ceil(x) - 1) with the linear / cubic
+    kernel (stretched by 1 / scale when antialiasing a downscale, then normalized); taps outside the
+    axis read its edge value, or are dropped and the rest renormalized with exclude_outside."""
+    xo = _source_coordinates(size_in, size_out, scale, ctm)
+    m = np.zeros((size_out, size_in))
+    support = 1 if mode == "linear" else 2
+    stretch = min(scale, 1.0) if antialias else 1.0
+    for o, x in enumerate(xo):
+        base = int(np.ceil(x)) - 1
+        half = int(np.ceil(support / stretch)) if antialias else support
+        taps = np.arange(base - half + 1, base + half + 1)
+        dist = (taps - x) * stretch
+        w = np.clip(1 - np.abs(dist), 0, None) if mode == "linear" else _cubic(dist, cubic_a)
+        if antialias:
+            w = w / w.sum()
+        if exclude_outside:
+            w = np.where((taps < 0) | (taps >= size_in), 0.0, w)
+            w = w / w.sum()
+        np.add.at(m[o], np.clip(taps, 0, size_in - 1), w)
+    return m
+
+
 def nearest_indices(size_in: int, size_out: int, scale: float, ctm: str, nearest_mode: str) -> np.ndarray:
     """The source index of every output position of a nearest Resize along one axis (ONNX's
     coordinate transformation and nearest rounding, clamped to the axis)."""
-    o = np.arange(size_out, dtype=np.float64)
-    if ctm == "half_pixel":
-        xo = (o + 0.5) / scale - 0.5
-    elif ctm == "half_pixel_symmetric":
-        adjustment = size_out / (scale * size_in)
-        xo = size_in / 2 * (1 - adjustment) + (o + 0.5) / scale - 0.5
-    elif ctm == "pytorch_half_pixel":
-        xo = (o + 0.5) / scale - 0.5 if size_out > 1 else np.zeros_like(o)
-    elif ctm == "align_corners":
-        xo = o * (size_in - 1) / (size_out - 1) if size_out > 1 else np.zeros_like(o)
-    elif ctm == "tf_half_pixel_for_nn":
-        xo = (o + 0.5) / scale
-    else:  # asymmetric
-        xo = o / scale
+    xo = _source_coordinates(size_in, size_out, scale, ctm)
     rounded = {"round_prefer_floor": np.ceil(xo - 0.5), "round_prefer_ceil": np.floor(xo + 0.5),
                "floor": np.floor(xo), "ceil": np.ceil(xo)}[nearest_mode]
     return np.clip(rounded, 0, size_in - 1).astype(np.int64)
