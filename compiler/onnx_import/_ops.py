@@ -17,6 +17,7 @@ from ._context import (
     _dims,
     _operand_in,
     _pick_layout,
+    elem_name,
     maps,
 )
 
@@ -75,8 +76,29 @@ def _binary(nn: str):
         ins = [_operand_in(c, a, nhwc, r), _operand_in(c, b, nhwc, r)]
         if nn in _FUSED:
             ins.append(c.i32(0))
+        if nn == "DIV" and c.elem(a) not in FLOAT_ELEMS:
+            _truncating_div(c, ins, _dims(c, y, nhwc), c.out(y, nhwc))
+            return
         c.emit(nn, ins, [c.out(y, nhwc)])
     return convert
+
+
+def _truncating_div(c, ins: list, dims: tuple, out: int) -> None:
+    """ONNX's integer Div (truncating) from NNAPI's (flooring): q = a // b, plus 1 where the division
+    was inexact (a - q * b != 0) and q < 0, i.e. where floor and truncation differ."""
+    a, b = ins[0], ins[1]
+
+    def op(nn, args, ty=T.TENSOR_INT32):
+        o = c.b.add_operand(ty, dims)
+        c.emit(nn, args + ([c.i32(0)] if nn in _FUSED else []), [o])
+        return o
+    zero = c.b.add_constant(T.TENSOR_INT32, np.zeros(1, np.int32), (1,))
+    one = c.b.add_constant(T.TENSOR_INT32, np.ones(1, np.int32), (1,))
+    q = op("DIV", [a, b])
+    rem = op("SUB", [a, op("MUL", [q, b])])
+    fix = op("LOGICAL_AND", [op("NOT_EQUAL", [rem, zero], T.TENSOR_BOOL8), op("LESS", [q, zero], T.TENSOR_BOOL8)],
+             T.TENSOR_BOOL8)
+    c.emit("SELECT", [fix, op("ADD", [q, one]), q], [out])
 
 
 def _variadic(c, n: Node, nn: str) -> None:
@@ -100,11 +122,14 @@ _ARITH = {"ADD", "SUB", "MUL", "DIV", "POW", "MAXIMUM", "MINIMUM"}
 
 def _check_binary_types(c, n: Node, nn: str, a: str, b: str) -> None:
     ea, eb = c.elem(a), c.elem(b)
+    if nn in ("MAXIMUM", "MINIMUM") and ea in Q8_ELEMS and eb == ea and \
+            len({c.nn_type(t)[1:] for t in (a, b, n.outputs[0])}) == 1:
+        return  # one quantization in and out: NNAPI's quantized MAXIMUM / MINIMUM compares the integers
     if nn in _ARITH and (ea in Q8_ELEMS or eb in Q8_ELEMS):
         c.unsupported("8-bit integer arithmetic without quantization (wrapping) has no NNAPI form: NNAPI's "
                       "8-bit types are quantized and saturate")
-    if nn == "DIV" and ea not in FLOAT_ELEMS:
-        c.unsupported("NNAPI's integer DIV rounds toward negative infinity, ONNX's truncates toward zero")
+    if nn == "DIV" and ea not in FLOAT_ELEMS and ea != TensorProto.INT32 and ea != TensorProto.INT64:
+        c.unsupported(f"its operands are {elem_name(ea)}, which NNAPI DIV does not take")
     if nn == "POW" and (ea not in FLOAT_ELEMS or eb not in FLOAT_ELEMS):
         c.unsupported("NNAPI POW is float only")
 
@@ -143,6 +168,11 @@ for _name, _nn in (("Add", "ADD"), ("Sub", "SUB"), ("Mul", "MUL"), ("Div", "DIV"
                    "following Relu / Clip fused")
     if _name in ("Max", "Min"):
         _notes += "; one input: the input, three or more: a chain"
+    if _name == "Div":
+        _notes += ("; integers: NNAPI's flooring DIV corrected to truncation (SUB, MUL, NOT_EQUAL, LESS, "
+                   "LOGICAL_AND, ADD, SELECT)")
+    if _name in ("Max", "Min"):
+        _notes += "; 8-bit integers of one quantization (or none): the quantized op, exact"
     maps(_name, _nn, _notes, quant_tolerance=1 if _name in ("Add", "Mul") else 0,
          difference=FIXED_POINT_REQUANT if _name in ("Add", "Mul") else "")(_binary(_nn))
 

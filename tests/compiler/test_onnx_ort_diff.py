@@ -410,3 +410,21 @@ def test_quantize_linear_rounds_ties_to_even_as_onnxruntime():
         want = ort_run(data, {"x": x})[0]
         got = run_model(import_onnx_bytes(data), [x])[0]
         np.testing.assert_array_equal(got, want)
+
+
+def test_integer_div_truncates_and_8bit_max_compares_as_onnxruntime():
+    rng = np.random.default_rng(1)
+    for elem, dtype in ((TensorProto.INT32, np.int32), (TensorProto.INT64, np.int64)):
+        a = rng.integers(-50, 50, (4, 25)).astype(dtype)
+        b = rng.integers(1, 9, (4, 25)).astype(dtype) * rng.choice([-1, 1], (4, 25)).astype(dtype)
+        data = make_model([helper.make_node("Div", ["a", "b"], ["y"])], {"a": (elem, [4, 25]), "b": (elem, [4, 25])},
+                          {"y": (elem, [4, 25])})
+        want = ort_run(data, {"a": a, "b": b})[0]
+        got = run_model(import_onnx_bytes(data), [a.astype(np.int32), b.astype(np.int32)])[0]
+        np.testing.assert_array_equal(got, want)
+    for op in ("Max", "Min"):
+        a, b = (rng.integers(0, 256, (3, 7)).astype(np.uint8) for _ in range(2))
+        u8 = TensorProto.UINT8
+        data = make_model([helper.make_node(op, ["a", "b"], ["y"])], {"a": (u8, [3, 7]), "b": (u8, [3, 7])},
+                          {"y": (u8, [3, 7])})
+        np.testing.assert_array_equal(run_model(import_onnx_bytes(data), [a, b])[0], ort_run(data, {"a": a, "b": b})[0])
