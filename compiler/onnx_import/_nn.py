@@ -237,17 +237,37 @@ def _conv_integer(c, n):
     c.emit("CAST", [c.get(fy)], [c.out(n.outputs[0])])  # ONNX layout: NNAPI TRANSPOSE has no int32
 
 
-@maps("ConvTranspose", ("TRANSPOSE_CONV_2D", "PAD", "ADD"),
-      "2-D, group 1, NHWC: filter [C_in, C_out, kh, kw] -> [C_out, kh, kw, C_in]; pads, output_padding "
+@maps("ConvTranspose", ("TRANSPOSE_CONV_2D", "PAD", "ADD", "SPLIT", "CONCATENATION", "RESHAPE"),
+      "2-D (1-D: over [N, C, 1, L] between RESHAPEs), NHWC; groups: SPLIT along channels, one per group, "
+      "CONCATENATION (constant weights); filter [C_in, C_out, kh, kw] -> [C_out, kh, kw, C_in]; pads, output_padding "
       "(taken off the end padding; beyond it: PAD of the result, then ADD of the bias), output_shape / "
-      "auto_pad -> explicit padding; no dilations")
+      "auto_pad -> explicit padding; dilations (constant weights): the kernel with zeros between its taps")
 def _conv_transpose(c, n):
     x, w, b, y = n.inputs[0], n.inputs[1], n.inp(2), n.outputs[0]
     ws = c.shape(w)
-    if len(ws) != 4 or n.attr("group", 1) != 1:
-        c.unsupported("only 2-D ungrouped transposed convolutions are mapped")
-    if any(d != 1 for d in n.attr("dilations", [1, 1])):
-        c.unsupported("it has dilations (NNAPI TRANSPOSE_CONV_2D has none)")
+    if len(ws) == 3:
+        n2, x4, y4 = lift_1d(c, n, x, y)
+        w4 = c.fresh(w, ws[:2] + (1,) + ws[2:], c.elem(w))
+        c.consts[w4] = c.need_const(w, "weights")[:, :, None, :]
+        _conv_transpose(c, Node(n.index, n.op, n.domain, [x4, w4, *n2.inputs[2:]], n2.outputs, n2.attrs))
+        drop_1d(c, y4, y)
+        return
+    if len(ws) != 4:
+        c.unsupported("only 1-D and 2-D transposed convolutions are mapped")
+    group = n.attr("group", 1)
+    if group != 1:
+        _grouped_conv_transpose(c, n, group)
+        return
+    dil = n.attr("dilations", [1, 1])
+    if any(d != 1 for d in dil):  # a dilated kernel is the kernel with d - 1 zeros between its taps
+        wv = c.need_const(w, "weights (dilated)")
+        big = np.zeros(ws[:2] + tuple((k - 1) * d + 1 for k, d in zip(ws[2:], dil)), wv.dtype)
+        big[:, :, ::dil[0], ::dil[1]] = wv
+        wd = c.fresh(w, big.shape, c.elem(w))
+        c.consts[wd] = big
+        attrs = {k: v for k, v in n.attrs.items() if k not in ("dilations", "kernel_shape")}
+        _conv_transpose(c, Node(n.index, n.op, n.domain, [x, wd, *n.inputs[2:]], n.outputs, attrs))
+        return
     kh, kw = ws[2:]
     sh, sw = n.attr("strides", [1, 1])
     ins, outs = c.shape(x)[2:], c.shape(y)[2:]
@@ -292,6 +312,26 @@ def _conv_transpose(c, n):
     c.emit("ADD", [c.get(padded, True), c.get(bias4, True), c.i32(0)], [c.out(y, True)])
 
 
+def _grouped_conv_transpose(c, n: Node, group: int) -> None:
+    """ConvTranspose with groups: SPLIT of the NHWC input along channels, one TRANSPOSE_CONV_2D per
+    group (its slices of the constant weights and bias), CONCATENATION of the results."""
+    x, w, b, y = n.inputs[0], n.inputs[1], n.inp(2), n.outputs[0]
+    wv = c.need_const(w, "weights")
+    bv = c.need_const(b, "bias") if b else np.zeros(wv.shape[1] * group, wv.dtype)
+    xs, ys = c.shape(x), c.shape(y)
+    cg, mg = xs[1] // group, wv.shape[1]
+    parts = [c.fresh(x, (xs[0], cg) + xs[2:], c.elem(x)) for _ in range(group)]
+    c.emit("SPLIT", [c.get(x, True), c.i32(3), c.i32(group)], [c.out(p, True) for p in parts])
+    attrs = {k: v for k, v in n.attrs.items() if k != "group"}
+    outs = []
+    for g, part in enumerate(parts):
+        wg, bg = c.fresh(w, (cg,) + wv.shape[1:], c.elem(w)), c.fresh(w, (mg,), c.elem(w))
+        c.consts[wg], c.consts[bg] = wv[g * cg:(g + 1) * cg], bv[g * mg:(g + 1) * mg]
+        outs.append(c.fresh(y, (ys[0], mg) + ys[2:], c.elem(y)))
+        _conv_transpose(c, Node(n.index, n.op, n.domain, [part, wg, bg], [outs[-1]], attrs))
+    c.emit("CONCATENATION", [c.get(o, True) for o in outs] + [c.i32(3)], [c.out(y, True)])
+
+
 def lift_1d(c: ImportContext, n: Node, x: str, y: str) -> tuple[Node, str, str]:
     """A 1-D window op ([N, C, L]) as a 2-D one over [N, C, 1, L]: the node with 2-D attributes, the
     RESHAPEd input and the 4-D output to give :func:`drop_1d`."""
@@ -300,7 +340,8 @@ def lift_1d(c: ImportContext, n: Node, x: str, y: str) -> tuple[Node, str, str]:
     c.emit("RESHAPE", [c.get(x), c.i32_tensor(c.shape(x4))], [c.out(x4)])
     y4 = c.fresh(y, ys[:2] + (1,) + ys[2:], c.elem(y), c.quant.get(y))
     attrs = dict(n.attrs)
-    for key, one in (("kernel_shape", 1), ("strides", 1), ("dilations", 1)):
+    for key, one in (("kernel_shape", 1), ("strides", 1), ("dilations", 1), ("output_padding", 0),
+                     ("output_shape", 1)):
         if key in attrs:
             attrs[key] = [one, *attrs[key]]
     if "pads" in attrs:

@@ -62,10 +62,12 @@ def float_models(draw):
         node = helper.make_node("Conv", ["x", "w", "b"], ["y"], **attrs)
     elif kind == "convtranspose":
         k, st_ = draw(st.integers(1, 3)), draw(st.integers(1, 2))
-        attrs = {"strides": [st_] * 2, "pads": [draw(st.integers(0, k - 1)) for _ in range(4)],
-                 "output_padding": [draw(st.integers(0, st_ - 1)) for _ in range(2)]}
+        group = draw(st.sampled_from([g for g in (1, c) if c % g == 0]))
+        dil = draw(st.integers(1, 2))
+        attrs = {"strides": [st_] * 2, "pads": [draw(st.integers(0, k - 1)) for _ in range(4)], "group": group,
+                 "output_padding": [draw(st.integers(0, st_ - 1)) for _ in range(2)], "dilations": [dil] * 2}
         inits = {"w": rng.normal(size=(c, draw(st.integers(1, 3)), k, k)).astype(np.float32)}
-        inits["b"] = rng.normal(size=inits["w"].shape[1]).astype(np.float32)
+        inits["b"] = rng.normal(size=inits["w"].shape[1] * group).astype(np.float32)
         node = helper.make_node("ConvTranspose", ["x", "w", "b"], ["y"], **attrs)
     elif kind == "pad":
         inits = {"p": np.array([0, 0, draw(st.integers(0, h - 1)), draw(st.integers(0, w - 1)), 0, 0,
