@@ -354,9 +354,74 @@ def drop_1d(c: ImportContext, y4: str, y: str) -> None:
 
 
 # -------------------------------------------------------------------------------------- pools
+def _needs_tap_pool(c, n: Node, x: str, src) -> bool:
+    """Pools NNAPI's 2-D pools cannot express (dilations, 3-D windows), on float input."""
+    r = c.rank(x)
+    if r != 4 or src is not None or c.elem(x) != TensorProto.FLOAT:  # NNAPI's PAD / STRIDED_SLICE: rank <= 4
+        return False
+    return any(d != 1 for d in n.attr("dilations", [1] * (r - 2)))
+
+
+def tap_pool(c: ImportContext, n: Node, x: str, y: str, kind: str) -> None:
+    """A max / average pool of any window rank, stride and dilation in ONNX layout: the input padded
+    (max: with -inf), one STRIDED_SLICE per kernel tap, MAXIMUM / ADD over the taps; the average
+    divides by the count of taps each output reads (count_include_pad: of the padded input, else of
+    the input itself, a constant computed at import)."""
+    xs, ys = c.shape(x), c.shape(y)
+    r = len(xs) - 2
+    kernel, strides = n.attr("kernel_shape"), n.attr("strides", [1] * r)
+    dil, auto = n.attr("dilations", [1] * r), n.attr("auto_pad", "NOTSET")
+    pads = list(n.attr("pads", [0] * (2 * r)))
+    if auto in ("SAME_UPPER", "SAME_LOWER"):
+        for a in range(r):
+            total = max((-(-xs[2 + a] // strides[a]) - 1) * strides[a] + (kernel[a] - 1) * dil[a] + 1 - xs[2 + a], 0)
+            small = total // 2
+            pads[a], pads[a + r] = (small, total - small) if auto == "SAME_UPPER" else (total - small, small)
+    elif auto == "VALID":
+        pads = [0] * (2 * r)
+    include = kind == "avg" and n.attr("count_include_pad", 0)
+    ext = [max((ys[2 + a] - 1) * strides[a] + (kernel[a] - 1) * dil[a] + 1 - (xs[2 + a] + pads[a] + pads[a + r]), 0)
+           for a in range(r)]  # ceil_mode: windows reaching past the end padding
+    if include and any(ext):
+        c.unsupported("it counts padding with ceil_mode (no NNAPI form)")
+    pairs = np.array([[0, 0], [0, 0]] + [[pads[a], pads[a + r] + ext[a]] for a in range(r)], np.int32)
+    padded = c.get(x)
+    if pairs.any():
+        padded = c.b.add_operand(T.TENSOR_FLOAT32, tuple(int(d + p0 + p1) for d, (p0, p1) in zip(xs, pairs)))
+        fill = c.f32(-np.inf if kind == "max" else 0.0)
+        c.emit("PAD_V2", [c.get(x), c.b.add_constant(T.TENSOR_INT32, pairs, pairs.shape), fill], [padded])
+    # the taps each output counts: the input's (count_include_pad: also the pads, ext is then 0)
+    valid = np.pad(np.ones(xs[2:], np.float32), [tuple(p) for p in pairs[2:]], constant_values=float(include))
+    count = np.zeros(ys[2:], np.float32)
+    acc = None
+    for tap in np.ndindex(*kernel):
+        begin = [0, 0] + [t * d for t, d in zip(tap, dil)]
+        end = [xs[0], xs[1]] + [b + (o - 1) * s + 1 for b, o, s in zip(begin[2:], ys[2:], strides)]
+        step = [1, 1] + list(strides)
+        count += valid[tuple(slice(b, e, st) for b, e, st in zip(begin[2:], end[2:], step[2:]))]
+        part = c.b.add_operand(T.TENSOR_FLOAT32, ys)
+        c.emit("STRIDED_SLICE", [padded, c.i32_tensor(begin), c.i32_tensor(end), c.i32_tensor(step), c.i32(0),
+                                 c.i32(0), c.i32(0)], [part])
+        if acc is None:
+            acc = part
+            continue
+        nxt = c.b.add_operand(T.TENSOR_FLOAT32, ys)
+        c.emit("MAXIMUM" if kind == "max" else "ADD", [acc, part] + ([c.i32(0)] if kind == "avg" else []), [nxt])
+        acc = nxt
+    if kind == "max":
+        c.emit("RESHAPE", [acc, c.i32_tensor(ys)], [c.out(y)])
+        return
+    inv = c.b.add_constant(T.TENSOR_FLOAT32, (1 / np.maximum(count, 1)).reshape((1, 1) + count.shape),
+                           (1, 1) + count.shape)
+    c.emit("MUL", [acc, inv, c.i32(0)], [c.out(y)])
+
+
 def _pool_geometry(c, n, x, y, kernel):
+    if c.rank(x) != 4:
+        c.unsupported(f"its input is {c.rank(x)}-D (1-D and 2-D windows are mapped: NNAPI's pools, PAD and "
+                      f"STRIDED_SLICE take rank 4 at most)")
     if any(d != 1 for d in n.attr("dilations", [1, 1])):
-        c.unsupported("it has dilations (NNAPI pools have none)")
+        c.unsupported("it is a quantized pool with dilations (NNAPI pools have none)")
     return _window(c, n, x, y, kernel)
 
 
@@ -382,14 +447,19 @@ def _padded_nhwc(c, x, pads):
     return (n_, h + pt + pb, w + pl + pr, ch)
 
 
-@maps("MaxPool", ("MAX_POOL_2D", "RESHAPE"), "2-D (1-D: over [N, C, 1, L] between RESHAPEs), NHWC, explicit padding (auto_pad / ceil_mode resolved); no dilations, "
-                                "no Indices output; on a DQ output: of the quantized tensor (exact)")
+@maps("MaxPool", ("MAX_POOL_2D", "RESHAPE", "PAD_V2", "STRIDED_SLICE", "MAXIMUM"),
+      "2-D (1-D: over [N, C, 1, L] between RESHAPEs), NHWC, explicit padding (auto_pad / ceil_mode resolved); "
+      "float with dilations: PAD_V2 with -inf, one STRIDED_SLICE per kernel tap, MAXIMUM over them; no Indices "
+      "output; on a DQ output: of the quantized tensor (exact)")
 def _maxpool(c, n):
     if len(n.outputs) > 1 and n.outputs[1]:
         c.unsupported("its Indices output is used")
     x, y = n.inputs[0], n.outputs[0]
     src = c.dq_source(x)
     kernel = n.attr("kernel_shape")
+    if _needs_tap_pool(c, n, x, src):
+        tap_pool(c, n, x, y, "max")
+        return
     if c.rank(x) == 3 and src is None:
         n2, x4, y4 = lift_1d(c, n, x, y)
         emit_pool(c, n2, "MAX_POOL_2D", x4, y4, n2.attr("kernel_shape"))
@@ -434,8 +504,10 @@ def _float_between(c, n, nn, qx: str, qy: str, kernel) -> None:
     c.emit("QUANTIZE", [c.get(fy, nhwc)], [c.out(qy, nhwc)])
 
 
-@maps("AveragePool", ("AVERAGE_POOL_2D", "PAD", "DEQUANTIZE", "QUANTIZE", "RESHAPE"),
-      "2-D (1-D float: over [N, C, 1, L] between RESHAPEs), NHWC, explicit padding; count_include_pad with padding: PAD first; DQ input and a "
+@maps("AveragePool", ("AVERAGE_POOL_2D", "PAD", "DEQUANTIZE", "QUANTIZE", "RESHAPE", "PAD_V2", "STRIDED_SLICE",
+                      "ADD", "MUL"),
+      "2-D (1-D float: over [N, C, 1, L] between RESHAPEs; float with dilations: one STRIDED_SLICE per kernel tap, "
+      "ADD, MUL by 1 / the constant tap count), NHWC, explicit padding; count_include_pad with padding: PAD first; DQ input and a "
       "QuantizeLinear output of the same quantization: the quantized pool (another output quantization: "
       "in float32 between DEQUANTIZE and QUANTIZE)", quant_tolerance=1,
       difference="NNAPI's quantized average rounds the sum / count half away from zero in integers, "
@@ -443,6 +515,9 @@ def _float_between(c, n, nn, qx: str, qy: str, kernel) -> None:
 def _avgpool(c, n):
     x = n.inputs[0]
     kernel = n.attr("kernel_shape")
+    if _needs_tap_pool(c, n, x, c.dq_source(x)):
+        tap_pool(c, n, x, n.outputs[0], "avg")
+        return
     if c.rank(x) == 3 and c.dq_source(x) is None:
         n2, x4, y4 = lift_1d(c, n, x, n.outputs[0])
         emit_pool(c, n2, "AVERAGE_POOL_2D", x4, y4, n2.attr("kernel_shape"))

@@ -112,6 +112,8 @@ def float_models(draw):
         attrs = {} if op.startswith("Global") else {
             "kernel_shape": [k, k], "strides": [draw(st.integers(1, 2))] * 2,
             "pads": [draw(st.integers(0, k - 1)) for _ in range(4)], "ceil_mode": int(draw(st.booleans()))}
+        if op == "MaxPool" and (k - 1) * 2 + 1 <= min(h, w):
+            attrs["dilations"] = [draw(st.integers(1, 2))] * 2
         if op == "AveragePool":
             attrs["count_include_pad"] = int(draw(st.booleans()))
             if attrs["count_include_pad"]:
