@@ -758,20 +758,52 @@ def _matmul(c, n):
         c.emit("RESHAPE", [c.get(y2), c.i32_tensor(c.shape(y) or (1,))], [c.out(y)])
 
 
-@maps("QLinearMatMul", ("FULLY_CONNECTED", "BATCH_MATMUL", "RESHAPE", "CONV_2D"),
-      "as MatMul, quantized (constant B: FULLY_CONNECTED; per-channel B: 1x1 CONV_2D)", quant_tolerance=1,
+@maps("QLinearMatMul", ("FULLY_CONNECTED", "BATCH_MATMUL", "RESHAPE", "CONV_2D", "DEQUANTIZE", "QUANTIZE"),
+      "as MatMul, quantized (constant 2-D B: FULLY_CONNECTED; per-channel B: 1x1 CONV_2D; else BATCH_MATMUL, "
+      "uint8 operands as int8 twins by DEQUANTIZE + QUANTIZE, exact)", quant_tolerance=1,
       difference=FIXED_POINT_REQUANT)
 def _qlinear_matmul(c, n):
     _need_quant_params(c, n)
     a, b, y = n.inputs[0], n.inputs[3], n.outputs[0]
-    if c.elem(b) == TensorProto.UINT8:
-        c.need_const(b, "uint8 B (NNAPI BATCH_MATMUL has no uint8 form)")
-        if len(c.shape(b)) != 2:
-            c.unsupported("its uint8 B is not 2-D (NNAPI BATCH_MATMUL has no uint8 form)")
-    if c.const(b) is not None:
+    if c.const(b) is not None and len(c.shape(b)) == 2:
         _matmul_core(c, n, a, b, y, True)
         return
-    c.emit("BATCH_MATMUL", [c.get(a), c.get(b), c.boolean(False), c.boolean(False)], [c.out(y)])
+    if len(c.shape(a)) != len(c.shape(b)) or c.shape(a)[:-2] != c.shape(b)[:-2]:
+        c.unsupported("its operands need broadcasting, which NNAPI's quantized BATCH_MATMUL lacks")
+    if TensorProto.UINT8 not in (c.elem(a), c.elem(b), c.elem(y)):
+        c.emit("BATCH_MATMUL", [c.get(a), c.get(b), c.boolean(False), c.boolean(False)], [c.out(y)])
+        return
+    # NNAPI BATCH_MATMUL has no uint8 form: run it on int8 twins (zero points - 128, the same integers)
+    y8 = c.fresh(y, c.shape(y), TensorProto.INT8, _int8_quant(c.qof(y)))
+    c.emit("BATCH_MATMUL", [c.get(_as_int8(c, a)), c.get(_as_int8(c, b)), c.boolean(False), c.boolean(False)],
+           [c.out(y8)])
+    if c.elem(y) == TensorProto.UINT8:
+        fy = c.fresh(y, c.shape(y), TensorProto.FLOAT)
+        c.emit("DEQUANTIZE", [c.get(y8)], [c.out(fy)])
+        c.emit("QUANTIZE", [c.get(fy)], [c.out(y)])
+    else:
+        c.alias(y, y8)
+
+
+def _int8_quant(q: Quant) -> Quant:
+    return Quant(q.scale, q.zero_point - 128, q.axis, TensorProto.INT8) if q.elem == TensorProto.UINT8 else q
+
+
+def _as_int8(c: ImportContext, t: str) -> str:
+    """uint8 tensor ``t`` as int8 with zero point - 128 (the same real values): a constant shifted at
+    import, else DEQUANTIZE then QUANTIZE (exact: (q - z) * s / s rounds back to q - z)."""
+    if c.elem(t) != TensorProto.UINT8:
+        return t
+    q = _int8_quant(c.qof(t))
+    t8 = c.fresh(t, c.shape(t), TensorProto.INT8, q)
+    v = c.const(t)
+    if v is not None:
+        c.consts[t8] = (v.astype(np.int16) - 128).astype(np.int8)
+        return t8
+    ft = c.fresh(t, c.shape(t), TensorProto.FLOAT)
+    c.emit("DEQUANTIZE", [c.get(t)], [c.out(ft)])
+    c.emit("QUANTIZE", [c.get(ft)], [c.out(t8)])
+    return t8
 
 
 @maps("MatMulInteger", ("DEQUANTIZE", "FULLY_CONNECTED", "BATCH_MATMUL", "CAST"),

@@ -408,8 +408,9 @@ def _split(c, n):
         start += k
 
 
-@maps("Gather", ("GATHER", "RESHAPE"), "axis -> INT32, indices int32 (negative constant indices made "
-                                      "positive); scalar indices: GATHER of [1] then RESHAPE")
+@maps("Gather", ("GATHER", "RESHAPE", "LESS", "ADD", "SELECT"),
+      "axis -> INT32, indices int32 (negative indices made positive: at import for constants, else by "
+      "LESS, ADD and SELECT); scalar indices: GATHER of [1] then RESHAPE")
 def _gather(c, n):
     x, idx, y = n.inputs[0], n.inputs[1], n.outputs[0]
     r = c.rank(x)
@@ -420,8 +421,17 @@ def _gather(c, n):
         d = c.shape(x)[axis]
         v = np.where(v < 0, v + d, v)
         ind = c.b.add_constant(T.TENSOR_INT32, v.astype(np.int32).reshape(v.shape or (1,)), v.shape or (1,))
-    else:
+    else:  # negative indices count from the end: idx + d where idx < 0
         ind = c.get(idx)
+        dims = c.shape(idx) or (1,)
+        neg = c.b.add_operand(T.TENSOR_BOOL8, dims)
+        c.emit("LESS", [ind, c.b.add_constant(T.TENSOR_INT32, np.zeros(1, np.int32), (1,))], [neg])
+        wrapped = c.b.add_operand(T.TENSOR_INT32, dims)
+        c.emit("ADD", [ind, c.b.add_constant(T.TENSOR_INT32, np.array([c.shape(x)[axis]], np.int32), (1,)),
+                       c.i32(0)], [wrapped])
+        fixed = c.b.add_operand(T.TENSOR_INT32, dims)
+        c.emit("SELECT", [neg, wrapped, ind], [fixed])
+        ind = fixed
     scalar = v is not None and v.ndim == 0 or v is None and not c.shape(idx)
     src = c.dq_source(x)
     base, xin = y, c.get(x)

@@ -185,3 +185,20 @@ def test_qlinear_sigmoid_with_nnapi_output_quantization_is_exact():
     diff = _differences(data, {"a": np.arange(256, dtype=np.uint8).reshape(1, 256)})
     assert diff.max() <= OP_TABLE["QLinearSigmoid"].quant_tolerance
     assert np.count_nonzero(diff) <= 0.1 * diff.size
+
+
+def test_qlinear_matmul_uint8_batched_runs_on_int8_twins():
+    """uint8 QLinearMatMul with a 3-D B input (NNAPI's BATCH_MATMUL has no uint8 form): within one
+    requantization step of onnxruntime, and exact where the real result is not near a half step."""
+    u8 = TensorProto.UINT8
+    rng = np.random.default_rng(3)
+    inits = {"sa": np.float32(0.02), "za": np.uint8(120), "sb": np.float32(0.03), "zb": np.uint8(130),
+             "sy": np.float32(0.05), "zy": np.uint8(125)}
+    node = helper.make_node("QLinearMatMul", ["a", "sa", "za", "b", "sb", "zb", "sy", "zy"], ["y"])
+    data = make_model([node], {"a": (u8, [2, 3, 4]), "b": (u8, [2, 4, 5])}, {"y": (u8, [2, 3, 5])}, inits)
+    feeds = {"a": rng.integers(0, 256, (2, 3, 4)).astype(np.uint8), "b": rng.integers(0, 256, (2, 4, 5)).astype(np.uint8)}
+    diff = _differences(data, feeds)
+    real = np.matmul(feeds["a"].astype(np.float64) - 120, feeds["b"].astype(np.float64) - 130) * 0.02 * 0.03 / 0.05
+    real = np.clip(real + 125, 0, 255)
+    assert diff.max() <= OP_TABLE["QLinearMatMul"].quant_tolerance
+    assert not np.any((diff != 0) & (np.abs(real - np.floor(real) - 0.5) > 0.01))
