@@ -16,8 +16,8 @@ import onnxruntime as ort
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nnaccel.compiler.onnx_import import OP_TABLE, import_onnx_bytes
-from nnaccel.compiler.onnx_import.build import make_model
 from onnx import TensorProto, helper
+from support.onnx_build import make_model
 
 from nnaccel.golden.interpreter import run_model
 
