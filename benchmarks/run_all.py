@@ -102,9 +102,9 @@ ENTRIES = [
     Entry("mobilenet-block-base", "MobileNet V2 block on base (ISA simulator)",
           ("@benchmarks/bench_mobilenet_block.py", "--config", "base", "--json", "{json}"), _mobilenet),
     Entry("synth-tiny-top", "Synthesis, place and route (YoWASP Yosys + nextpnr)",
-          ("synth", "--config", "tiny", "--target", "ice40", "--design", "top", "--pnr", "--json", "{json}"), _synth),
+          ("synth", "--config", "tiny", "--target", "ice40", "--design", "top", "--pnr", "--timeout", "5400", "--json", "{json}"), _synth),
     Entry("synth-small-top", "Synthesis, place and route (YoWASP Yosys + nextpnr)",
-          ("synth", "--config", "small", "--target", "ecp5", "--design", "top", "--pnr", "--json", "{json}"), _synth),
+          ("synth", "--config", "small", "--target", "ecp5", "--design", "top", "--pnr", "--timeout", "5400", "--json", "{json}"), _synth),
     # after the synthesis entries: a full run reads the fmax they measured
     *(Entry(f"bench-mlperf-{c}", "MLPerf Tiny models on the ISA simulator",
             ("bench", "mlperf", "--config", c, "--json", "{json}"), _mlperf)
