@@ -64,11 +64,7 @@ def board_run(args, obj, inputs):
         transport = SocketTransport(sim.sock, timeout=30.0)
     try:
         client = LinkClient(transport, log=say)
-        runtime.BACKENDS[args.backend] = board_backend(client, b.mem_bytes)
-        try:
-            return runtime.Runtime(pkg, cfg).run(inputs, args.backend)
-        finally:
-            del runtime.BACKENDS[args.backend]
+        return runtime.Runtime(pkg, cfg).run(inputs, board_backend(client, b.mem_bytes), name=args.backend)
     finally:
         (sim or transport).close()
 

@@ -58,7 +58,7 @@ def sim():
 def test_conv_quant8_bit_exact_with_isa_cycles(sim, cts_root):
     from nnaccel.compiler.compile import compile_model
     from nnaccel.firmware.link import board_backend
-    from nnaccel.firmware.runtime import BACKENDS, Runtime
+    from nnaccel.firmware.runtime import Runtime
 
     from nnaccel.formats import load_model
     from nnaccel.golden.interpreter import Interpreter
@@ -68,11 +68,8 @@ def test_conv_quant8_bit_exact_with_isa_cycles(sim, cts_root):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         pkg = compile_model(model, b.config())
-    BACKENDS["board-sim"] = board_backend(LinkClient(sim.transport), b.mem_bytes)
-    try:
-        outs, rep = Runtime(pkg).run(inputs, "board-sim")
-    finally:
-        del BACKENDS["board-sim"]
+    outs, rep = Runtime(pkg).run(inputs, board_backend(LinkClient(sim.transport), b.mem_bytes), name="board-sim")
+    assert rep["backend"] == "board-sim"
     for got, want in zip(outs, Interpreter(model).run(inputs)):
         np.testing.assert_array_equal(got, want)
     _, isa = Runtime(pkg).run(inputs, "isa")
