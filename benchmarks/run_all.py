@@ -86,6 +86,20 @@ def _mlperf(doc: dict) -> list[dict]:
     return rows
 
 
+def _board_mlperf(doc: dict) -> list[dict]:
+    rows = []
+    for run in doc["runs"]:
+        for m in run["models"]:
+            ips = m["inferences_per_second"]
+            need = m.get("memory_bytes")
+            rows.append({"board": run["board"], "config": run["config"], "clock": f"{run['clock_mhz']:g} MHz",
+                         "model": m["network"], "fits": "yes" if m["fits"] else "no",
+                         "memory needed": f"{need:,} B" if need else "more than the DMA window",
+                         "cycles": m.get("cycles", ""), "bit-exact": ("yes" if m["bit_exact"] else "NO")
+                         if "cycles" in m else "", "inferences/s": f"{ips:,.2f}" if ips else ""})
+    return rows
+
+
 def _cts(doc: dict) -> list[dict]:
     return [{"models": doc["total"], "passed": doc["passed"], "failed": doc["failed"],
              "not implemented": doc["not_implemented"]}]
@@ -107,6 +121,9 @@ ENTRIES = [
     *(Entry(f"bench-mlperf-{c}", "MLPerf Tiny models on the ISA simulator",
             ("bench", "mlperf", "--config", c, "--json", "{json}"), _mlperf)
       for c in ("tiny", "small", "base", "large")),
+    *(Entry(f"board-mlperf-{b}", "MLPerf Tiny models on the boards (ISA simulator at the board's configuration "
+                                  "and clock)", ("bench", "mlperf", "--board", b, "--json", "{json}"), _board_mlperf)
+      for b in ("icebreaker", "ulx3s-85f")),
     Entry("cts-golden", "NNAPI conformance (golden model)", ("cts", "-j", "2", "--json", "{json}"), _cts),
 ]
 
