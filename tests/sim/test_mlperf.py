@@ -53,3 +53,20 @@ def test_bench_mlperf_without_fmax_and_bad_arguments(mlperf_tiny_root, tmp_path,
     assert main(["bench", "mlperf", "--model", "resnet50"]) == 2
     assert "Unknown model resnet50" in capsys.readouterr().err
     assert main(["bench", "mlperf", "--models-dir", str(tmp_path / "nowhere")]) == 2
+
+
+def test_bench_mlperf_on_a_board_reports_what_does_not_fit(mlperf_tiny_root, tmp_path, capsys):
+    """``--board``: the board's configuration and clock; a model whose data and program exceed the
+    board's memory gets no inferences per second (KWS: its data fits the ULX3S's 128 KiB DMA
+    window, its data and program do not; AD: its data alone does not, so it is not compiled)."""
+    out = tmp_path / "m.json"
+    assert main(["bench", "mlperf", "--board", "ulx3s-85f", "--model", "kws", "--model", "ad",
+                 "--json", str(out)]) == 0
+    (run,) = json.loads(out.read_text())["runs"]
+    assert run["board"] == "ulx3s-85f" and run["config"] == "small-ulx3s-85f" and run["fmax_mhz"] == 10.0
+    by = {m["model"]: m for m in run["models"]}
+    kws, ad = by["kws"], by["ad"]
+    assert not kws["fits"] and kws["memory_bytes"] > 128 * 1024 and kws["inferences_per_second"] is None
+    assert kws["bit_exact"] and kws["cycles"] > 0
+    assert not ad["fits"] and ad["memory_bytes"] is None and "DMA window" in ad["why"]
+    assert "does not fit the ulx3s-85f's 131,072 bytes" in capsys.readouterr().out
