@@ -62,10 +62,10 @@ BOARDS = {b.name: b for b in (
           "ice40", "tiny", osc_mhz=12.0, clock_mhz=6.0, clock="divide", memory="spram", mem_bytes=128 * 1024,
           baud=1_000_000, leds=("led_g", "led_r"), program=("iceprog",), changes=(("rows", 2), ("cols", 2))),
     # ECP5-85F: small (17,587 TRELLIS_COMB on the 25F) routes at ~13 MHz; an EHXPLLL makes 10 MHz
-    # from the 25 MHz oscillator. Memory: block RAM (no maintained Amaranth SDRAM controller
-    # installs with pip; docs/boards.md).
+    # from the 25 MHz oscillator. Memory: 256 KiB of block RAM beside small's scratchpads (no
+    # maintained Amaranth SDRAM controller installs with pip; docs/boards.md), which holds KWS.
     Board("ulx3s-85f", "Radiona ULX3S (ECP5 LFE5U-85F)", "amaranth_boards.ulx3s:ULX3S_85F_Platform",
-          "ecp5-85f", "small", osc_mhz=25.0, clock_mhz=10.0, clock="pll", memory="bram", mem_bytes=128 * 1024,
+          "ecp5-85f", "small", osc_mhz=25.0, clock_mhz=10.0, clock="pll", memory="bram", mem_bytes=256 * 1024,
           baud=1_000_000, leds=("led", "led"), program=("openFPGALoader", "-b", "ulx3s"), uart_tx_enable=True),
 )}
 
