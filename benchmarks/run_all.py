@@ -88,6 +88,26 @@ def _mlperf(doc: dict) -> list[dict]:
     return rows
 
 
+def _board_mlperf(doc: dict) -> list[dict]:
+    rows = []
+    for run in doc["runs"]:
+        for m in run["models"]:
+            ips = m["inferences_per_second"]
+            need = m.get("memory_bytes")
+            rows.append({"board": run["board"], "config": run["config"], "clock": f"{run['clock_mhz']:g} MHz",
+                         "model": m["network"], "fits": "yes" if m["fits"] else "no",
+                         "memory needed": f"{need:,} B" if need else "more than the DMA window",
+                         "cycles": m.get("cycles", ""), "bit-exact": ("yes" if m["bit_exact"] else "NO")
+                         if "cycles" in m else "", "inferences/s": f"{ips:,.2f}" if ips else ""})
+    return rows
+
+
+def _build(doc: dict) -> list[dict]:
+    return [{"board": doc["board"], "config": doc["config"], "clock": f"{doc['clock_mhz']:g} MHz",
+             "fmax": f"{doc['fmax_mhz']:.2f} MHz", **{k: f"{u:,} / {a:,}" for k, (u, a) in doc["resources"].items()},
+             "bitstream": f"{doc['bytes']:,} B", "place and route": f"{doc['seconds']:.0f} s"}]
+
+
 def _cts(doc: dict) -> list[dict]:
     return [{"models": doc["total"], "passed": doc["passed"], "failed": doc["failed"],
              "not implemented": doc["not_implemented"]}]
@@ -109,6 +129,12 @@ ENTRIES = [
     *(Entry(f"bench-mlperf-{c}", "MLPerf Tiny models on the ISA simulator",
             ("bench", "mlperf", "--config", c, "--json", "{json}"), _mlperf)
       for c in ("tiny", "small", "base", "large")),
+    *(Entry(f"build-{b}", "Board bitstreams (nnaccel build; YoWASP Yosys + nextpnr)",
+            ("build", "--board", b, "-o", "{json}" + ext, "--json", "{json}"), _build)
+      for b, ext in (("icebreaker", ".bin"), ("ulx3s-85f", ".bit"))),
+    *(Entry(f"board-mlperf-{b}", "MLPerf Tiny models on the boards (ISA simulator at the board's configuration "
+                                  "and clock)", ("bench", "mlperf", "--board", b, "--json", "{json}"), _board_mlperf)
+      for b in ("icebreaker", "ulx3s-85f")),
     Entry("cts-golden", "NNAPI conformance (golden model)", ("cts", "-j", "2", "--json", "{json}"), _cts),
     Entry("cts-isa-small", "NNAPI conformance (compiled, ISA simulator, bit-exact check)",
           ("cts", "--target", "isa", "--config", "small", "-j", "2", "--json", "{json}"), _cts),
