@@ -217,7 +217,7 @@ class Runtime:
 
 def _static_counts(cfg: HwConfig, decoded) -> tuple[int, int]:
     """(MACs, DMA bytes) of a list of decoded instructions, as the counters define them."""
-    from nnaccel.sim.isasim import static_totals
+    from nnaccel.isa.cycles import static_totals
     tot = static_totals(decoded, cfg)
     return tot.get("macs", 0), tot.get("dma_load_bytes", 0) + tot.get("dma_store_bytes", 0)
 

@@ -21,7 +21,7 @@ Area: a queue's entries keep only the instruction bits its instructions use
 (:func:`queue_entry`: legal flags, an index for the opcode, fields cut to what the decoder's
 fetch-time checks bound); an instruction stays at its queue's head until it completes, so no
 engine copies it; step / byte / MAC counters are as wide as the ISA's largest instruction needs
-(:func:`max_cycles`, :func:`max_event`, from the ISA simulator's formulas).
+(:func:`max_cycles`, :func:`max_event`, from the ISA's formulas, :mod:`nnaccel.isa.cycles`).
 
 Inside an instruction (step ``k``, relative to its start):
 
@@ -67,9 +67,9 @@ from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, unsigned
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
-from nnaccel.sim.isasim import instruction_cycles, static_events
 
 from nnaccel.hwconfig import ELEMENT_BYTES, load_config
+from nnaccel.isa.cycles import instruction_cycles, static_events
 from nnaccel.isa.table import (
     BY_NAME,
     COUNTER_BY_NAME,
@@ -177,12 +177,12 @@ def _stand_ins(cfg, ins):
 
 
 def max_over(cfg, names, fn) -> int:
-    """The largest ``fn(stand_in, cfg)`` over the instructions ``names`` (ISA simulator formulas)."""
+    """The largest ``fn(stand_in, cfg)`` over the instructions ``names`` (the ISA formulas of :mod:`nnaccel.isa.cycles`)."""
     return max([0] + [fn(d, cfg) for n in names for d in _stand_ins(cfg, BY_NAME[n])])
 
 
 def max_cycles(cfg, queue: str) -> int:
-    """The most cycles one instruction of ``queue`` can take (``isasim.instruction_cycles``)."""
+    """The most cycles one instruction of ``queue`` can take (:func:`~nnaccel.isa.cycles.instruction_cycles`)."""
     return max_over(cfg, [i.name for i in INSTRUCTIONS if i.queue in (queue, "control")], instruction_cycles)
 
 

@@ -8,10 +8,11 @@ completed, the MACs of the GEMM, RDPERF's own cycles and bytes, no stalls in ord
 
 import numpy as np
 import pytest
-from nnaccel.sim.isasim import IsaSim, find_conflicts, instruction_cycles
+from nnaccel.sim.isasim import IsaSim, find_conflicts
 
 from nnaccel.hwconfig import load_config
 from nnaccel.isa import COUNTERS, N_COUNTERS, decode
+from nnaccel.isa.cycles import instruction_cycles
 from nnaccel.isa.table import STALL_COUNTERS
 
 pytestmark = pytest.mark.rtl
