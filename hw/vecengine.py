@@ -409,8 +409,8 @@ class VectorEngine(wiring.Component):
         ctx.results = [self._lane(ctx, lane) for lane in range(ctx.lanes)]
 
     def _lane(self, ctx, lane):
-        """One lane's datapath: its parameters, its function steps and its result."""
-        m, C, M, V, accd, act1, act2, f, held, is_lut, lanes, lc, lut_lines, lut_row, lut_sync, lut_we, mulf, nchunks, pline, pseq, regs, rotate, sel, serial, slot_of, store_bits, vcomp, vecdata, vf_of, vphase, vstep, vstep_done = ctx.m, ctx.C, ctx.M, ctx.V, ctx.accd, ctx.act1, ctx.act2, ctx.f, ctx.held, ctx.is_lut, ctx.lanes, ctx.lc, ctx.lut_lines, ctx.lut_row, ctx.lut_sync, ctx.lut_we, ctx.mulf, ctx.nchunks, ctx.pline, ctx.pseq, ctx.regs, ctx.rotate, ctx.sel, ctx.serial, ctx.slot_of, ctx.store_bits, ctx.vcomp, ctx.vecdata, ctx.vf_of, ctx.vphase, ctx.vstep, ctx.vstep_done
+        """One lane: its parameters (``par``, ``by_func``) and operands, then :meth:`_lane_result`."""
+        m, C, V, accd, act1, act2, f, held, lanes, nchunks, pseq, regs, rotate, sel, slot_of, store_bits, vecdata, vf_of = ctx.m, ctx.C, ctx.V, ctx.accd, ctx.act1, ctx.act2, ctx.f, ctx.held, ctx.lanes, ctx.nchunks, ctx.pseq, ctx.regs, ctx.rotate, ctx.sel, ctx.slot_of, ctx.store_bits, ctx.vecdata, ctx.vf_of
         def pick(vals, lane=lane):
             if nchunks == 1:
                 return vals[lane]
@@ -458,6 +458,12 @@ class VectorEngine(wiring.Component):
         m.d.comb += [a_act.eq(Mux(V["signed"], a8.as_signed(), a8.as_unsigned())),
                      b_act.eq(Mux(V["signed"], b8.as_signed(), b8.as_unsigned()))]
 
+        return self._lane_result(ctx, lane, a8, a_acc, a_act, b_act, by_func, par)
+
+    def _lane_result(self, ctx, lane, a8, a_acc, a_act, b_act, by_func, par):
+        """A lane's adder, fixed-point multiply, clamp, LUT and result (``par`` / ``by_func``: its
+        parameters, :meth:`_lane`)."""
+        m, C, M, V, f, is_lut, lc, lut_lines, lut_row, lut_sync, lut_we, mulf, pline, serial, vcomp, vphase, vstep, vstep_done = ctx.m, ctx.C, ctx.M, ctx.V, ctx.f, ctx.is_lut, ctx.lc, ctx.lut_lines, ctx.lut_row, ctx.lut_sync, ctx.lut_we, ctx.mulf, ctx.pline, ctx.serial, ctx.vcomp, ctx.vphase, ctx.vstep, ctx.vstep_done
         # one 32-bit adder: acc + bias (REQ, BIAS), abs(acc) + half (DIV), a (+ acc) (SUMW)
         # (DIV: abs(acc) = (acc ^ sign) + sign, the sign the adder's carry-in)
         cin = f["DIV"] & a_acc[-1]
