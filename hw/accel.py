@@ -88,7 +88,7 @@ from .dma import _BoxWalk, _DmaPath, _step_ge
 from .extmem import ExtMemory, counters_per_beat, load_port_bytes, store_port_bytes, word_bytes
 from .gemm import _Walker
 from .pe import add_or_pass
-from .queue import _Fifo
+from .queue import InstructionQueue
 from .scratchpad import COLLISION_UNDEFINED, BankedScratchpad
 from .sequencer import _DmaEngine, _Engine, _InOrder
 from .vecengine import VectorEngine, _Walk, walk_bits
@@ -199,7 +199,9 @@ class Accelerator(wiring.Component):
 
         # in order (``in_order``): no queues, the fetch unit holds the checked instruction
         in_order = cfg.in_order
-        fifos = [] if in_order else [_Fifo(m, cfg.queue_depth_of(q), cfg, q, f"{q[0]}q") for q in QUEUES]
+        fifos = [] if in_order else [InstructionQueue(cfg, q) for q in QUEUES]
+        for f in fifos:
+            m.submodules[f"{f.queue}_queue"] = f
         held = Signal()             # (in order) the instruction at pc is checked and waits to start
 
         m.submodules.decoder = dec = Decoder(cfg)
@@ -217,7 +219,7 @@ class Accelerator(wiring.Component):
 
         oks = []
         for q in range(len(QUEUES)):
-            head = self.i_data if in_order else fifos[q].unpack(m, fifos[q].rdata, f"{QUEUES[q]}_head")
+            head = self.i_data if in_order else fifos[q].unpack(m, fifos[q].r_data, f"{QUEUES[q]}_head")
             ok = Const(1, 1)
             for flag, ch in pops[q].items():
                 ok = ok & (~hdr(head, flag) | (tok[ch] != 0))
@@ -270,7 +272,7 @@ class Accelerator(wiring.Component):
             with m.If(q_of == q):
                 m.d.comb += room.eq(f.count < f.depth)
         for q, f in enumerate(fifos):
-            m.d.comb += f.wdata.eq(self.i_data)
+            m.d.comb += f.w_data.eq(self.i_data)
         fetching = (state == RUN) & ~finished
         advance = Signal()      # the word is appended: the decoder's checks restart on the next one
         m.d.comb += dec.restart.eq(advance | ((state == IDLE) & self.start))

@@ -8,7 +8,7 @@ from amaranth.hdl import Cat, Const, Module, Mux, Signal
 
 from nnaccel.isa.table import QUEUES
 
-from .queue import _Fifo
+from .queue import InstructionQueue
 
 
 class _Engine:
@@ -18,7 +18,7 @@ class _Engine:
     ``step`` counts its cycles and is as wide as the queue's longest instruction needs
     (:func:`max_cycles`)."""
 
-    def __init__(self, m: Module, name: str, fifo: _Fifo, can_start, step_bits: int):
+    def __init__(self, m: Module, name: str, fifo: InstructionQueue, can_start, step_bits: int):
         self.busy = Signal(name=f"{name}_busy")
         self.step_r = Signal(step_bits, name=f"{name}_step")
         self.start = Signal(name=f"{name}_start")
@@ -32,7 +32,7 @@ class _Engine:
                      self.active.eq(self.busy | self.start),
                      self.step.eq(self.step_r),      # 0 while idle: it clears at completion
                      fifo.pop.eq(self.complete)]
-        self.word = fifo.unpack(m, fifo.rdata, f"{name}_word")
+        self.word = fifo.unpack(m, fifo.r_data, f"{name}_word")
         #: the queue's head waits (fetched, engine idle, a token missing): a token-stall cycle
         self.waiting = Signal(name=f"{name}_waiting")
         m.d.comb += self.waiting.eq(~self.active & (fifo.count != 0))
@@ -88,7 +88,7 @@ class _DmaEngine:
                          v.complete.eq(self.complete & mine),
                          v.waiting.eq(~v.active & (fifos[q].count != 0)),
                          fifos[q].count.eq(fifos[q].occ - v.busy), fifos[q].pop.eq(v.complete)]
-            v.word = fifos[q].unpack(m, fifos[q].rdata, f"{q}_word")
+            v.word = fifos[q].unpack(m, fifos[q].r_data, f"{q}_word")
             self.views[q] = v
         self.word = Signal(128, name="dma_word")
         m.d.comb += self.word.eq(Mux(self.store, self.views["store"].word, self.views["load"].word))

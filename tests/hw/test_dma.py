@@ -103,7 +103,7 @@ def test_narrow_dma_lines_match_isa_sim(cfg):
     assert rtl.counters == res.counters
 
 
-SRC, DST = 0x0, 0x4000
+BOX_SRC, BOX_DST = 0x0, 0x4000          # the padded boxes' source and stores
 FILL = 0x5A
 
 #: LOAD boxes: (space, sp_addr, x_size, y_size, (top, bottom, left, right), len, x_stride, y_stride)
@@ -128,10 +128,10 @@ def _box_program(cfg):
     C = cfg.cols
     p = ProgramBuilder(cfg)
     for sp, line, xs, ys, pad, ln, xst, yst in BOXES:
-        p.load(sp, line, SRC + 3 * line + 1, ln, x_size=xs, y_size=ys, x_stride=xst, y_stride=yst, pad=pad,
+        p.load(sp, line, BOX_SRC + 3 * line + 1, ln, x_size=xs, y_size=ys, x_stride=xst, y_stride=yst, pad=pad,
                fill=FILL)
     reads = [("ACT", 0, 640, C), ("ACC", 0, 20, 4 * C), ("VEC", 0, 6, 4 * C)]
-    ext = DST
+    ext = BOX_DST
     out = []
     for sp, line, n, row in reads:
         p.store_lines(sp, line, ext, n, row, C)
@@ -166,12 +166,12 @@ def test_padded_boxes_match_isa_sim():
     words, out = _box_program(cfg)
     src = np.random.default_rng(3).integers(0, 256, 0x1000, dtype=np.uint8)
     src[src == FILL] = FILL + 1                       # a data byte is never the fill
-    want = _run(cfg, words, {SRC: src}, out, 0x8000)
+    want = _run(cfg, words, {BOX_SRC: src}, out, 0x8000)
     act = np.frombuffer(want[0], np.uint8).reshape(-1, C)
     # the simulator's bytes by hand: box 0's data lines are (y 1, x 2) and (y 1, x 3) (lines 7, 8),
     # every other line of it is the fill; the padding-only boxes are the fill throughout; box 4's
     # one data line is (y 2, x 3) = line 47 + 15, its 3 bytes then the fill
-    data0 = {7: SRC + 1, 8: SRC + 1 + 4}
+    data0 = {7: BOX_SRC + 1, 8: BOX_SRC + 1 + 4}
     for ln in range(20):
         if ln in data0:
             assert act[ln].tobytes() == src[data0[ln]:data0[ln] + C].tobytes()
