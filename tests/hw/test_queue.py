@@ -55,12 +55,14 @@ def test_queue_against_model(queue, depth):
     sim.run()
 
 
-@pytest.mark.parametrize("name,fields", [
-    ("GEMM", {"accumulate": 1, "preload": 1, "act_signed": 1, "act": 200, "acc": 60, "wgt": 100, "za": 7, "zw": 250, "nx": 3, "ny": 2,
-                  "act_xs": 1, "act_ys": 5, "acc_xs": 1, "acc_ys": 3, "kt": 2, "pop_prev": 1, "push_next": 1}),
-    ("LOAD", {"sp": 2, "len": 4, "sp_addr": 17, "ext_addr": 0x1234, "x_size": 3, "y_size": 2, "x_stride": 16, "y_stride": 64,
-                  "pad_top": 1, "fill": 0x80, "push_next": 1}),
-])
+GEMM = {"accumulate": 1, "preload": 1, "act_signed": 1, "act": 200, "acc": 60, "wgt": 100, "za": 7,
+        "zw": 250, "nx": 3, "ny": 2, "act_xs": 1, "act_ys": 5, "acc_xs": 1, "acc_ys": 3, "kt": 2,
+        "pop_prev": 1, "push_next": 1}
+LOAD = {"sp": 2, "len": 4, "sp_addr": 17, "ext_addr": 0x1234, "x_size": 3, "y_size": 2, "x_stride": 16,
+        "y_stride": 64, "pad_top": 1, "fill": 0x80, "push_next": 1}
+
+
+@pytest.mark.parametrize("name,fields", [("GEMM", GEMM), ("LOAD", LOAD)])
 def test_unpack_keeps_the_fields(name, fields):
     queue = BY_NAME[name].queue
     dut = InstructionQueue(QUEUED, queue)
