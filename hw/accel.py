@@ -827,14 +827,10 @@ class Accelerator(wiring.Component):
         ve.set_last(m, vu.last)
         m.d.comb += [
             vu.word.eq(ve.word), vu.start.eq(ve.start), vu.active.eq(ve.active), vu.busy.eq(ve.busy),
-            rv["ACT"].addr.eq(vu.act_addr), rv["ACT"].valid.eq(vu.act_valid), vu.act_data.eq(rv["ACT"].data),
-            rv2.addr.eq(vu.act2_addr), rv2.valid.eq(vu.act2_valid), vu.act2_data.eq(rv2.data),
-            rv["ACC"].addr.eq(vu.acc_addr), rv["ACC"].valid.eq(vu.acc_valid), vu.acc_data.eq(rv["ACC"].data),
-            rv["VEC"].addr.eq(vu.vec_addr), rv["VEC"].valid.eq(vu.vec_valid), vu.vec_data.eq(rv["VEC"].data),
-            wv["ACT"].addr.eq(vu.wact_addr), wv["ACT"].data.eq(vu.wact_data), wv["ACT"].en.eq(vu.wact_en),
-            wv["ACC"].addr.eq(vu.wacc_addr), wv["ACC"].data.eq(vu.wacc_data),
-            wv["ACC"].en.eq(vu.wacc_en.replicate(len(wv["ACC"].en))),
         ]
+        for port, sp in ((vu.rd_act, rv["ACT"]), (vu.rd_act2, rv2), (vu.rd_acc, rv["ACC"]), (vu.rd_vec, rv["VEC"]),
+                         (vu.wr_act, wv["ACT"]), (vu.wr_acc, wv["ACC"])):
+            wiring.connect(m, port, sp)
         if cfg.in_order:
             # one instruction at a time: element writes, sources read once a line and held
             m.d.comb += [mems["ACT"].write_mask(wv["ACT"], 8 * ELEMENT_BYTES["ACT"]).eq(vu.wact_mask),

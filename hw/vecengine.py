@@ -29,7 +29,7 @@ from nnaccel.hwconfig import ELEMENT_BYTES, mul_piece
 from nnaccel.isa.table import ADD_LEFT_SHIFT, SERIAL_MUL_STEPS, VEC_FUNCS, mul_step_cycles
 
 from .decoder import field, opcode_of
-from .scratchpad import COLLISION_UNDEFINED
+from .scratchpad import COLLISION_UNDEFINED, read_port_signature, write_port_signature
 from .vector import INT32_MAX, clamp
 
 __all__ = ["STEP_PARAMS", "VectorEngine", "walk_bits"]
@@ -58,21 +58,17 @@ class VectorEngine(wiring.Component):
         self.collision = Signal(name="vec_lut_collision")
         C = cfg.cols
 
-        def addr(s):
-            return range(cfg.lines(s))
-
         def line(s):
             return C * 8 * ELEMENT_BYTES[s]
 
         ports = {
             "word": In(128), "start": In(1), "active": In(1), "busy": In(1),
             "last": Out(1),
-            "act_addr": Out(addr("ACT")), "act_valid": Out(1), "act_data": In(line("ACT")),
-            "act2_addr": Out(addr("ACT")), "act2_valid": Out(1), "act2_data": In(line("ACT")),
-            "acc_addr": Out(addr("ACC")), "acc_valid": Out(1), "acc_data": In(line("ACC")),
-            "vec_addr": Out(addr("VEC")), "vec_valid": Out(1), "vec_data": In(line("VEC")),
-            "wact_addr": Out(addr("ACT")), "wact_en": Out(1), "wact_data": Out(line("ACT")),
-            "wacc_addr": Out(addr("ACC")), "wacc_en": Out(1), "wacc_data": Out(line("ACC")),
+            # scratchpad ports: reads of the source (rd_act), the second source (rd_act2), ACC
+            # (rd_acc) and the parameters (rd_vec); writes of the destination line (wr_act / wr_acc)
+            **{f"rd_{n}": Out(read_port_signature(cfg.lines(s), line(s)))
+               for n, s in (("act", "ACT"), ("act2", "ACT"), ("acc", "ACC"), ("vec", "VEC"))},
+            **{f"wr_{n}": Out(write_port_signature(cfg.lines(s), line(s))) for n, s in (("act", "ACT"), ("acc", "ACC"))},
         }
         if cfg.in_order:
             # one instruction at a time: element write enables and a read hold (see elaborate)
@@ -168,6 +164,7 @@ class VectorEngine(wiring.Component):
         rsub = Mux(vstart, 0, rsub_r)
         chunk_last = rchunk == nchunks - 1
         rfirst = (rchunk == 0) & (rsub == 0)          # a line's first read cycle (serial: & rph == 0)
+        rph = None                                    # (serial: the read side's product phase)
         if serial:
             # the bit-serial lane: the cycle within a step (0 .. MS - 1) and the step, counted apart
             rph_r = Signal(range(MS))
@@ -345,7 +342,7 @@ class VectorEngine(wiring.Component):
         pline = Signal(range(pmax + 1))
         pvalid = Signal()
         m.d.sync += [pvalid.eq(vparam_phase), pline.eq(pcnt)]
-        vecdata = self.vec_data
+        vecdata = self.rd_vec.data
         regs = {}
         # A per-element slot rotates by one lane group after each group its function computes
         # (a function that holds per-element parameters in it), so lane ``l`` always finds its
@@ -401,9 +398,9 @@ class VectorEngine(wiring.Component):
         """The lanes, one datapath each."""
         nchunks, vchunk = ctx.nchunks, ctx.vchunk
         # ---- lanes: one datapath each
-        act1 = self.act_data
-        act2 = self.act2_data
-        accd = self.acc_data
+        act1 = self.rd_act.data
+        act2 = self.rd_act2.data
+        accd = self.rd_acc.data
         sel = vchunk if nchunks > 1 else Const(0, 1)
         ctx.act1, ctx.act2, ctx.accd, ctx.sel = act1, act2, accd, sel
         ctx.results = [self._lane(ctx, lane) for lane in range(ctx.lanes)]
@@ -646,17 +643,17 @@ class VectorEngine(wiring.Component):
         wen = self.active & is_vec & (vgroup_done if cfg.in_order else wr)
         rd = vread_phase & rfirst if cfg.in_order else vread_phase
         m.d.comb += [
-            self.act_addr.eq(src_cur),
-            self.act2_addr.eq(V["src2"] + rel_w.cur),
-            self.vec_addr.eq(V["param"] + (Mux(vparam_phase, pcnt, vline) if pseq else pcnt)),
-            self.acc_addr.eq(Mux(vsrc_acc, src_cur, V["dst"] + rel_w.cur)),
-            self.act_valid.eq(rd & ~vsrc_acc), self.act2_valid.eq(rd & vbinary),
-            self.vec_valid.eq(vparam_phase | vrd if pseq else vparam_phase),
-            self.acc_valid.eq(rd & (vsrc_acc | (f["SUMW"] & V["accumulate"]))),
-            self.wact_addr.eq(dst_cur), self.wact_data.eq(Cat(*[o[:8] for o in line_out])),
-            self.wact_en.eq(wen & vdst_act),
-            self.wacc_addr.eq(dst_cur), self.wacc_data.eq(Cat(*line_out)),
-            self.wacc_en.eq(wen & ~vdst_act),
+            self.rd_act.addr.eq(src_cur),
+            self.rd_act2.addr.eq(V["src2"] + rel_w.cur),
+            self.rd_vec.addr.eq(V["param"] + (Mux(vparam_phase, pcnt, vline) if pseq else pcnt)),
+            self.rd_acc.addr.eq(Mux(vsrc_acc, src_cur, V["dst"] + rel_w.cur)),
+            self.rd_act.valid.eq(rd & ~vsrc_acc), self.rd_act2.valid.eq(rd & vbinary),
+            self.rd_vec.valid.eq(vparam_phase | vrd if pseq else vparam_phase),
+            self.rd_acc.valid.eq(rd & (vsrc_acc | (f["SUMW"] & V["accumulate"]))),
+            self.wr_act.addr.eq(dst_cur), self.wr_act.data.eq(Cat(*[o[:8] for o in line_out])),
+            self.wr_act.en.eq(wen & vdst_act),
+            self.wr_acc.addr.eq(dst_cur), self.wr_acc.data.eq(Cat(*line_out)),
+            self.wr_acc.en.eq(wen & ~vdst_act),
         ]
 
 
