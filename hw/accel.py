@@ -175,7 +175,8 @@ class Accelerator(wiring.Component):
         rv = {s: mems[s].read_port("vec") for s in ("ACT", "ACC", "VEC")}     # vector engine
         rv2 = mems["ACT"].read_port("vec2", lane=1)                           # VEC second source
         rs = {s: mems[s].read_port("store") for s in SPACE_ENUM}              # store engine
-        ctx.mems, ctx.rg, ctx.rs, ctx.rv, ctx.rv2, ctx.wg_acc, ctx.wl, ctx.wv = mems, rg, rs, rv, rv2, wg_acc, wl, wv
+        ctx.mems, ctx.rg, ctx.rs, ctx.rv, ctx.rv2, ctx.wg_acc, ctx.wl = mems, rg, rs, rv, rv2, wg_acc, wl
+        ctx.wv = wv
 
     def _control(self, ctx):
         """State, the decoder, the queues, the sequencer and the token counters."""
@@ -260,11 +261,16 @@ class Accelerator(wiring.Component):
                 m.d.sync += count.eq(count + sum(incs) - sum(decs))
 
         # fetch
-        ctx.CB, ctx.DONE, ctx.IDLE, ctx.RUN, ctx.SCAN, ctx.cnt_out, ctx.dec, ctx.dma, ctx.engines, ctx.ex, ctx.fifos, ctx.finished, ctx.ge, ctx.held, ctx.in_order, ctx.k_per, ctx.le, ctx.n_beats, ctx.pc, ctx.phase, ctx.se, ctx.state, ctx.tok_ok, ctx.ve = CB, DONE, IDLE, RUN, SCAN, cnt_out, dec, dma, engines, ex, fifos, finished, ge, held, in_order, k_per, le, n_beats, pc, phase, se, state, tok_ok, ve
+        ctx.CB, ctx.DONE, ctx.IDLE, ctx.RUN, ctx.SCAN, ctx.cnt_out = CB, DONE, IDLE, RUN, SCAN, cnt_out
+        ctx.dec, ctx.dma, ctx.engines, ctx.ex, ctx.fifos = dec, dma, engines, ex, fifos
+        ctx.finished, ctx.ge, ctx.held, ctx.in_order, ctx.k_per = finished, ge, held, in_order, k_per
+        ctx.le, ctx.n_beats, ctx.pc, ctx.phase, ctx.se, ctx.state = le, n_beats, pc, phase, se, state
+        ctx.tok_ok, ctx.ve = tok_ok, ve
 
     def _fetch(self, ctx):
         """Fetch: the instruction at ``pc`` into its queue (or held, in order)."""
-        m, IDLE, RUN, dec, ex, fifos, finished, held, in_order, pc, state = ctx.m, ctx.IDLE, ctx.RUN, ctx.dec, ctx.ex, ctx.fifos, ctx.finished, ctx.held, ctx.in_order, ctx.pc, ctx.state
+        m, IDLE, RUN, dec, ex, fifos = ctx.m, ctx.IDLE, ctx.RUN, ctx.dec, ctx.ex, ctx.fifos
+        finished, held, in_order, pc, state = ctx.finished, ctx.held, ctx.in_order, ctx.pc, ctx.state
         q_of = dec.queue
         room = Signal()
         m.d.comb += room.eq(q_of >= len(QUEUES))
@@ -303,11 +309,15 @@ class Accelerator(wiring.Component):
                     m.d.sync += pc.eq(pc + 1)
 
         # deadlock: nothing busy, nothing can start, fetch cannot go on, something still queued
-        ctx.fetching, ctx.halt, ctx.halt_code, ctx.halt_pc, ctx.room = fetching, halt, halt_code, halt_pc, room
+        ctx.fetching, ctx.halt, ctx.halt_code, ctx.halt_pc = fetching, halt, halt_code, halt_pc
+        ctx.room = room
 
     def _halts(self, ctx):
         """Deadlock, the DEADLOCK PC search (SCAN) and the run's state machine."""
-        m, cfg, DONE, IDLE, RUN, SCAN, dec, engines, ex, fetching, fifos, finished, halt, halt_code, halt_pc, held, in_order, pc, room, state, tok_ok = ctx.m, ctx.cfg, ctx.DONE, ctx.IDLE, ctx.RUN, ctx.SCAN, ctx.dec, ctx.engines, ctx.ex, ctx.fetching, ctx.fifos, ctx.finished, ctx.halt, ctx.halt_code, ctx.halt_pc, ctx.held, ctx.in_order, ctx.pc, ctx.room, ctx.state, ctx.tok_ok
+        m, cfg, DONE, IDLE, RUN, SCAN, dec = ctx.m, ctx.cfg, ctx.DONE, ctx.IDLE, ctx.RUN, ctx.SCAN, ctx.dec
+        engines, ex, fetching, fifos, finished = ctx.engines, ctx.ex, ctx.fetching, ctx.fifos, ctx.finished
+        halt, halt_code, halt_pc, held = ctx.halt, ctx.halt_code, ctx.halt_pc, ctx.held
+        in_order, pc, room, state, tok_ok = ctx.in_order, ctx.pc, ctx.room, ctx.state, ctx.tok_ok
         any_busy = Const(0, 1)
         any_start = Const(0, 1)
         any_queued = Const(0, 1)
@@ -379,7 +389,10 @@ class Accelerator(wiring.Component):
 
     def _counters(self, ctx):
         """The performance counters' events and their ring."""
-        m, cfg, C, CB, IDLE, R, RUN, any_busy, any_queued, cnt_out, dpc, engines, fetch_stall, finished, halt, in_order, k_per, n_beats, phase, state = ctx.m, ctx.cfg, ctx.C, ctx.CB, ctx.IDLE, ctx.R, ctx.RUN, ctx.any_busy, ctx.any_queued, ctx.cnt_out, ctx.dpc, ctx.engines, ctx.fetch_stall, ctx.finished, ctx.halt, ctx.in_order, ctx.k_per, ctx.n_beats, ctx.phase, ctx.state
+        m, cfg, C, CB, IDLE, R, RUN = ctx.m, ctx.cfg, ctx.C, ctx.CB, ctx.IDLE, ctx.R, ctx.RUN
+        any_busy, any_queued, cnt_out, dpc = ctx.any_busy, ctx.any_queued, ctx.cnt_out, ctx.dpc
+        engines, fetch_stall, finished, halt = ctx.engines, ctx.fetch_stall, ctx.finished, ctx.halt
+        in_order, k_per, n_beats, phase, state = ctx.in_order, ctx.k_per, ctx.n_beats, ctx.phase, ctx.state
         # ---------------------------------------------------------------- counters at completion
         events = {c: [] for c in CNT}
         # in order (``in_order``): events count as they pass (bounds[name]: the most the terms can
@@ -505,11 +518,14 @@ class Accelerator(wiring.Component):
             for q, e in enumerate(engines):
                 add_event(f"{QUEUES[q]}_token_stall", e.waiting, 1)
 
-        ctx.add_event, ctx.count_events, ctx.every, ctx.ring_collision, ctx.scale = add_event, count_events, every, ring_collision, scale
+        ctx.add_event, ctx.count_events, ctx.every = add_event, count_events, every
+        ctx.ring_collision, ctx.scale = ring_collision, scale
 
     def _dma(self, ctx):
         """The load / store engines, or the one DMA engine."""
-        m, cfg, L, add_event, dma, dpc, every, in_order, k_per, le, mems, n_beats, phase, rs, se, wl = ctx.m, ctx.cfg, ctx.L, ctx.add_event, ctx.dma, ctx.dpc, ctx.every, ctx.in_order, ctx.k_per, ctx.le, ctx.mems, ctx.n_beats, ctx.phase, ctx.rs, ctx.se, ctx.wl
+        m, cfg, L, add_event, dma, dpc = ctx.m, ctx.cfg, ctx.L, ctx.add_event, ctx.dma, ctx.dpc
+        every, in_order, k_per, le, mems = ctx.every, ctx.in_order, ctx.k_per, ctx.le, ctx.mems
+        n_beats, phase, rs, se, wl = ctx.n_beats, ctx.phase, ctx.rs, ctx.se, ctx.wl
         path = _DmaPath(m, cfg, self, phase, n_beats, k_per)
         no = Const(0, 1)
         if dma is None:
@@ -712,11 +728,23 @@ class Accelerator(wiring.Component):
                             G["act_ys"])
             m.d.comb += act_w.advance.eq(streaming)
         # weights: tile 0 in steps 0..rows-1, tile t+1 in the first rows steps of tile t's slot
-        ctx.G, ctx.act_w, ctx.arr, ctx.b0, ctx.cur_buf, ctx.dcnt_r, ctx.gact, ctx.ge_rows, ctx.gn_any, ctx.gstart, ctx.in_tiles, ctx.is_gemm, ctx.last_of, ctx.lr, ctx.macs, ctx.macs_r, ctx.more, ctx.px, ctx.px_last, ctx.px_r, ctx.py, ctx.py_r, ctx.single, ctx.son, ctx.step, ctx.streaming, ctx.tidx, ctx.tidx_r, ctx.tpos, ctx.tpos_r, ctx.wk_adv, ctx.wk_last = G, act_w, arr, b0, cur_buf, dcnt_r, gact, ge_rows, gn_any, gstart, in_tiles, is_gemm, last_of, lr, macs, macs_r, more, px, px_last, px_r, py, py_r, single, son, step, streaming, tidx, tidx_r, tpos, tpos_r, wk_adv, wk_last
+        ctx.G, ctx.act_w, ctx.arr, ctx.b0, ctx.cur_buf, ctx.dcnt_r = G, act_w, arr, b0, cur_buf, dcnt_r
+        ctx.gact, ctx.ge_rows, ctx.gn_any, ctx.gstart, ctx.in_tiles = gact, ge_rows, gn_any, gstart, in_tiles
+        ctx.is_gemm, ctx.last_of, ctx.lr, ctx.macs, ctx.macs_r = is_gemm, last_of, lr, macs, macs_r
+        ctx.more, ctx.px, ctx.px_last, ctx.px_r, ctx.py, ctx.py_r = more, px, px_last, px_r, py, py_r
+        ctx.single, ctx.son, ctx.step, ctx.streaming, ctx.tidx = single, son, step, streaming, tidx
+        ctx.tidx_r, ctx.tpos, ctx.tpos_r, ctx.wk_adv, ctx.wk_last = tidx_r, tpos, tpos_r, wk_adv, wk_last
 
     def _gemm_datapath(self, ctx):
         """The GEMM engine's weights, array and results."""
-        m, cfg, C, G, R, act_w, add_event, arr, b0, cur_buf, dcnt_r, ex, gact, ge, ge_rows, gn_any, gstart, in_order, in_tiles, is_gemm, last_of, lr, macs, macs_r, more, n_beats, rg, scale, single, son, step, streaming, tidx, tidx_r, tpos, tpos_r, wg_acc, wk_adv, wk_last = ctx.m, ctx.cfg, ctx.C, ctx.G, ctx.R, ctx.act_w, ctx.add_event, ctx.arr, ctx.b0, ctx.cur_buf, ctx.dcnt_r, ctx.ex, ctx.gact, ctx.ge, ctx.ge_rows, ctx.gn_any, ctx.gstart, ctx.in_order, ctx.in_tiles, ctx.is_gemm, ctx.last_of, ctx.lr, ctx.macs, ctx.macs_r, ctx.more, ctx.n_beats, ctx.rg, ctx.scale, ctx.single, ctx.son, ctx.step, ctx.streaming, ctx.tidx, ctx.tidx_r, ctx.tpos, ctx.tpos_r, ctx.wg_acc, ctx.wk_adv, ctx.wk_last
+        m, cfg, C, G, R, act_w, add_event = ctx.m, ctx.cfg, ctx.C, ctx.G, ctx.R, ctx.act_w, ctx.add_event
+        arr, b0, cur_buf, dcnt_r, ex, gact = ctx.arr, ctx.b0, ctx.cur_buf, ctx.dcnt_r, ctx.ex, ctx.gact
+        ge, ge_rows, gn_any, gstart, in_order = ctx.ge, ctx.ge_rows, ctx.gn_any, ctx.gstart, ctx.in_order
+        in_tiles, is_gemm, last_of, lr, macs = ctx.in_tiles, ctx.is_gemm, ctx.last_of, ctx.lr, ctx.macs
+        macs_r, more, n_beats, rg, scale = ctx.macs_r, ctx.more, ctx.n_beats, ctx.rg, ctx.scale
+        single, son, step, streaming, tidx = ctx.single, ctx.son, ctx.step, ctx.streaming, ctx.tidx
+        tidx_r, tpos, tpos_r, wg_acc, wk_adv = ctx.tidx_r, ctx.tpos, ctx.tpos_r, ctx.wg_acc, ctx.wk_adv
+        wk_last = ctx.wk_last
         wcnt_r = Signal(_bits(MAX_KTILES * R))
         wcnt = wcnt_r
         if single:      # tile t + 1's weights in the rows steps after tile t's stream
@@ -803,7 +831,12 @@ class Accelerator(wiring.Component):
 
     def _vector(self, ctx):
         """The vector engine and its scratchpad ports."""
-        m, cfg, accw, act_w, add_event, engines, ex, gwrite, in_order, is_gemm, last_of, mems, n_beats, ox, ox_last, ox_r, px, px_last, px_r, py, py_r, rv, rv2, streaming, ve, wk_adv, wk_last, wv = ctx.m, ctx.cfg, ctx.accw, ctx.act_w, ctx.add_event, ctx.engines, ctx.ex, ctx.gwrite, ctx.in_order, ctx.is_gemm, ctx.last_of, ctx.mems, ctx.n_beats, ctx.ox, ctx.ox_last, ctx.ox_r, ctx.px, ctx.px_last, ctx.px_r, ctx.py, ctx.py_r, ctx.rv, ctx.rv2, ctx.streaming, ctx.ve, ctx.wk_adv, ctx.wk_last, ctx.wv
+        m, cfg, accw, act_w, add_event = ctx.m, ctx.cfg, ctx.accw, ctx.act_w, ctx.add_event
+        engines, ex, gwrite, in_order, is_gemm = ctx.engines, ctx.ex, ctx.gwrite, ctx.in_order, ctx.is_gemm
+        last_of, mems, n_beats, ox, ox_last = ctx.last_of, ctx.mems, ctx.n_beats, ctx.ox, ctx.ox_last
+        ox_r, px, px_last, px_r, py, py_r = ctx.ox_r, ctx.px, ctx.px_last, ctx.px_r, ctx.py, ctx.py_r
+        rv, rv2, streaming, ve, wk_adv = ctx.rv, ctx.rv2, ctx.streaming, ctx.ve, ctx.wk_adv
+        wk_last, wv = ctx.wk_last, ctx.wv
         # ---------------------------------------------------------------- vector engine (vector queue)
         # hw/vecengine.py: driven by the vector queue's engine skeleton, on its own scratchpad ports
         m.submodules.vec = vu = VectorEngine(cfg, shared_walks=in_order)
@@ -852,7 +885,8 @@ class Accelerator(wiring.Component):
 
     def _collisions(self, ctx):
         """The scratchpad collision flag."""
-        m, IDLE, mems, ring_collision, state, vu = ctx.m, ctx.IDLE, ctx.mems, ctx.ring_collision, ctx.state, ctx.vu
+        m, IDLE, mems, ring_collision, state = ctx.m, ctx.IDLE, ctx.mems, ctx.ring_collision, ctx.state
+        vu = ctx.vu
         # (or another block RAM marked COLLISION_UNDEFINED: the vector engine's LUT, cnt_ring)
         collided = Signal()
         with m.If((state == IDLE) & self.start):

@@ -213,7 +213,8 @@ class Decoder(wiring.Component):
             conds.setdefault((code, slow), []).append(is_[ins] & cond if ins else cond)
             if ins:
                 order.setdefault(ins, []).append(code)
-        ctx.F, ctx.cfg, ctx.conds, ctx.fault, ctx.is_, ctx.lates, ctx.lines, ctx.op, ctx.order, ctx.w = F, cfg, conds, fault, is_, lates, lines, op, order, w
+        ctx.F, ctx.cfg, ctx.conds, ctx.fault, ctx.is_, ctx.lates = F, cfg, conds, fault, is_, lates
+        ctx.lines, ctx.op, ctx.order, ctx.w = lines, op, order, w
 
     def _legal(self, ctx):
         """ILLEGAL_OPCODE and ILLEGAL_FIELD: opcodes, reserved bits and field values."""
@@ -384,11 +385,14 @@ class Decoder(wiring.Component):
             with m.If(k != 0):
                 m.d.sync += [acc_a.eq(next_a[:wa]), ovf_a.eq(ovf_a | next_a[wa:].any()), acc_b.eq(next_b)]
 
-        ctx.acc_a, ctx.acc_b, ctx.g, ctx.kt1, ctx.latch, ctx.ld, ctx.ovf_a, ctx.ready, ctx.st, ctx.v = acc_a, acc_b, g, kt1, latch, ld, ovf_a, ready, st, v
+        ctx.acc_a, ctx.acc_b, ctx.g, ctx.kt1, ctx.latch, ctx.ld = acc_a, acc_b, g, kt1, latch, ld
+        ctx.ovf_a, ctx.ready, ctx.st, ctx.v = ovf_a, ready, st, v
 
     def _ranges(self, ctx):
         """SCRATCHPAD_RANGE and DMA_WINDOW of every instruction."""
-        m, cfg, F, acc_a, acc_b, dma, fault, g, geo, kt1, ld, lines, op, ovf_a, st, v = ctx.m, ctx.cfg, ctx.F, ctx.acc_a, ctx.acc_b, ctx.dma, ctx.fault, ctx.g, ctx.geo, ctx.kt1, ctx.ld, ctx.lines, ctx.op, ctx.ovf_a, ctx.st, ctx.v
+        m, cfg, F, acc_a, acc_b, dma, fault = ctx.m, ctx.cfg, ctx.F, ctx.acc_a, ctx.acc_b, ctx.dma, ctx.fault
+        g, geo, kt1, ld, lines, op, ovf_a = ctx.g, ctx.geo, ctx.kt1, ctx.ld, ctx.lines, ctx.op, ctx.ovf_a
+        st, v = ctx.st, ctx.v
         # ---- bases minus their limits, latched in step 0: each range / window check is then the
         # sign of (latched base - limit) + accumulator, a carry chain with nothing after it
         func = F("VEC", "func")
@@ -484,7 +488,8 @@ class Decoder(wiring.Component):
 
     def _outputs(self, ctx):
         """The fault code in priority order, the queue and the fetch cycles."""
-        m, F, conds, is_, latch, lates, order, ready = ctx.m, ctx.F, ctx.conds, ctx.is_, ctx.latch, ctx.lates, ctx.order, ctx.ready
+        m, F, conds, is_, latch, lates = ctx.m, ctx.F, ctx.conds, ctx.is_, ctx.latch, ctx.lates
+        order, ready = ctx.order, ctx.ready
         # ---- priority over the codes, in the order every instruction checks them
         codes = ["ILLEGAL_OPCODE", "ILLEGAL_FIELD", "SCRATCHPAD_RANGE", "DMA_WINDOW"]
         assert {c for c, _ in conds} <= set(codes)

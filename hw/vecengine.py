@@ -211,11 +211,18 @@ class VectorEngine(wiring.Component):
                 with m.If(radv):
                     m.d.sync += [vlx_r.eq(Mux(vlx_last, 0, vlx + 1)), vly_r.eq(vly + vlx_last)]
         m.d.comb += self.last.eq(Mux(is_vec, in_tail & (vtail == L - 1), 1))
-        ctx.C, ctx.L, ctx.M, ctx.MS, ctx.V, ctx.cfg, ctx.f, ctx.is_vec, ctx.lanes, ctx.lut_lines, ctx.mulf, ctx.nchunks, ctx.pcnt, ctx.pmax, ctx.radv, ctx.rfirst, ctx.rph, ctx.rsub, ctx.serial, ctx.vchunk, ctx.vcomp, ctx.vlast, ctx.vlx_last, ctx.vparam_phase, ctx.vphase, ctx.vread_phase, ctx.vstart, ctx.vstep, ctx.vstep_done = C, L, M, MS, V, cfg, f, is_vec, lanes, lut_lines, mulf, nchunks, pcnt, pmax, radv, rfirst, rph, rsub, serial, vchunk, vcomp, vlast, vlx_last, vparam_phase, vphase, vread_phase, vstart, vstep, vstep_done
+        ctx.C, ctx.L, ctx.M, ctx.MS, ctx.V, ctx.cfg, ctx.f, ctx.is_vec = C, L, M, MS, V, cfg, f, is_vec
+        ctx.lanes, ctx.lut_lines, ctx.mulf, ctx.nchunks, ctx.pcnt = lanes, lut_lines, mulf, nchunks, pcnt
+        ctx.pmax, ctx.radv, ctx.rfirst, ctx.rph, ctx.rsub, ctx.serial = pmax, radv, rfirst, rph, rsub, serial
+        ctx.vchunk, ctx.vcomp, ctx.vlast, ctx.vlx_last = vchunk, vcomp, vlast, vlx_last
+        ctx.vparam_phase, ctx.vphase, ctx.vread_phase, ctx.vstart = vparam_phase, vphase, vread_phase, vstart
+        ctx.vstep, ctx.vstep_done = vstep, vstep_done
 
     def _walks(self, ctx):
         """The source and destination line walks."""
-        m, cfg, L, V, f, is_vec, nchunks, radv, vchunk, vcomp, vlast, vlx_last, vstart = ctx.m, ctx.cfg, ctx.L, ctx.V, ctx.f, ctx.is_vec, ctx.nchunks, ctx.radv, ctx.vchunk, ctx.vcomp, ctx.vlast, ctx.vlx_last, ctx.vstart
+        m, cfg, L, V, f, is_vec, nchunks = ctx.m, ctx.cfg, ctx.L, ctx.V, ctx.f, ctx.is_vec, ctx.nchunks
+        radv, vchunk, vcomp, vlast, vlx_last = ctx.radv, ctx.vchunk, ctx.vcomp, ctx.vlast, ctx.vlx_last
+        vstart = ctx.vstart
         # source lines; src2 and the SUMW destination read walk the destination's strides from
         # their bases (one offset walker); the destination write walks behind
         # (addresses as wide as the largest space read or written: the decoder has checked them)
@@ -257,7 +264,8 @@ class VectorEngine(wiring.Component):
             m.d.sync += wx_r.eq(Mux(wr, Mux(wx_last, 0, wx + 1), wx))
             dst_cur = _Walk(m, "vdstw", aw, vstart, V["dst"], V["dst_xs"], V["dst_ys"], wr, wx_last).cur
 
-        ctx.dst_cur, ctx.is_lut, ctx.late, ctx.lut_sync, ctx.rel_w, ctx.src_cur, ctx.vgroup, ctx.vgroup_done, ctx.wr = dst_cur, is_lut, late, lut_sync, rel_w, src_cur, vgroup, vgroup_done, wr
+        ctx.dst_cur, ctx.is_lut, ctx.late, ctx.lut_sync, ctx.rel_w = dst_cur, is_lut, late, lut_sync, rel_w
+        ctx.src_cur, ctx.vgroup, ctx.vgroup_done, ctx.wr = src_cur, vgroup, vgroup_done, wr
 
     def _slots(self, ctx):
         """Where each function's parameters are kept (slot_of) and which lines load them (loads)."""
@@ -334,11 +342,16 @@ class VectorEngine(wiring.Component):
             for j, name in enumerate(vf.params):
                 if name not in later:
                     loads.setdefault(slot_of[(vf.name, name)], []).append((vf.name, j))
-        ctx.held, ctx.loads, ctx.pseq, ctx.slot_of, ctx.step_slot, ctx.stepped, ctx.store_bits, ctx.vf_of = held, loads, pseq, slot_of, step_slot, stepped, store_bits, vf_of
+        ctx.held, ctx.loads, ctx.pseq, ctx.slot_of, ctx.step_slot = held, loads, pseq, slot_of, step_slot
+        ctx.stepped, ctx.store_bits, ctx.vf_of = stepped, store_bits, vf_of
 
     def _param_regs(self, ctx):
         """The parameter registers, loaded in the parameter phase, and the LUT's table."""
-        m, C, MS, f, held, is_lut, lanes, loads, lut_lines, lut_sync, nchunks, pcnt, pmax, pseq, slot_of, step_slot, stepped, vchunk, vcomp, vf_of, vlast, vparam_phase, vphase = ctx.m, ctx.C, ctx.MS, ctx.f, ctx.held, ctx.is_lut, ctx.lanes, ctx.loads, ctx.lut_lines, ctx.lut_sync, ctx.nchunks, ctx.pcnt, ctx.pmax, ctx.pseq, ctx.slot_of, ctx.step_slot, ctx.stepped, ctx.vchunk, ctx.vcomp, ctx.vf_of, ctx.vlast, ctx.vparam_phase, ctx.vphase
+        m, C, MS, f, held, is_lut, lanes = ctx.m, ctx.C, ctx.MS, ctx.f, ctx.held, ctx.is_lut, ctx.lanes
+        loads, lut_lines, lut_sync, nchunks = ctx.loads, ctx.lut_lines, ctx.lut_sync, ctx.nchunks
+        pcnt, pmax, pseq, slot_of, step_slot = ctx.pcnt, ctx.pmax, ctx.pseq, ctx.slot_of, ctx.step_slot
+        stepped, vchunk, vcomp, vf_of, vlast = ctx.stepped, ctx.vchunk, ctx.vcomp, ctx.vf_of, ctx.vlast
+        vparam_phase, vphase = ctx.vparam_phase, ctx.vphase
         pline = Signal(range(pmax + 1))
         pvalid = Signal()
         m.d.sync += [pvalid.eq(vparam_phase), pline.eq(pcnt)]
@@ -392,7 +405,8 @@ class VectorEngine(wiring.Component):
         if lut_sync:    # the table reads of a LUT step are used (vgroup_done, the next cycle)
             m.d.comb += self.collision.eq(lut_we & vcomp & is_lut)
 
-        ctx.lc, ctx.lut_row, ctx.lut_we, ctx.pe_users, ctx.pline, ctx.regs, ctx.rotate, ctx.step_f, ctx.vecdata = lc, lut_row, lut_we, pe_users, pline, regs, rotate, step_f, vecdata
+        ctx.lc, ctx.lut_row, ctx.lut_we, ctx.pe_users, ctx.pline = lc, lut_row, lut_we, pe_users, pline
+        ctx.regs, ctx.rotate, ctx.step_f, ctx.vecdata = regs, rotate, step_f, vecdata
 
     def _lanes(self, ctx):
         """The lanes, one datapath each."""
@@ -407,7 +421,10 @@ class VectorEngine(wiring.Component):
 
     def _lane(self, ctx, lane):
         """One lane: its parameters (``par``, ``by_func``) and operands, then :meth:`_lane_result`."""
-        m, C, V, accd, act1, act2, f, held, lanes, nchunks, pseq, regs, rotate, sel, slot_of, store_bits, vecdata, vf_of = ctx.m, ctx.C, ctx.V, ctx.accd, ctx.act1, ctx.act2, ctx.f, ctx.held, ctx.lanes, ctx.nchunks, ctx.pseq, ctx.regs, ctx.rotate, ctx.sel, ctx.slot_of, ctx.store_bits, ctx.vecdata, ctx.vf_of
+        m, C, V, accd, act1, act2, f = ctx.m, ctx.C, ctx.V, ctx.accd, ctx.act1, ctx.act2, ctx.f
+        held, lanes, nchunks, pseq, regs = ctx.held, ctx.lanes, ctx.nchunks, ctx.pseq, ctx.regs
+        rotate, sel, slot_of, store_bits = ctx.rotate, ctx.sel, ctx.slot_of, ctx.store_bits
+        vecdata, vf_of = ctx.vecdata, ctx.vf_of
         def pick(vals, lane=lane):
             if nchunks == 1:
                 return vals[lane]
@@ -460,7 +477,10 @@ class VectorEngine(wiring.Component):
     def _lane_result(self, ctx, lane, a8, a_acc, a_act, b_act, by_func, par):
         """A lane's adder, fixed-point multiply, clamp, LUT and result (``par`` / ``by_func``: its
         parameters, :meth:`_lane`)."""
-        m, C, M, V, f, is_lut, lc, lut_lines, lut_row, lut_sync, lut_we, mulf, pline, serial, vcomp, vphase, vstep, vstep_done = ctx.m, ctx.C, ctx.M, ctx.V, ctx.f, ctx.is_lut, ctx.lc, ctx.lut_lines, ctx.lut_row, ctx.lut_sync, ctx.lut_we, ctx.mulf, ctx.pline, ctx.serial, ctx.vcomp, ctx.vphase, ctx.vstep, ctx.vstep_done
+        m, C, M, V, f, is_lut, lc = ctx.m, ctx.C, ctx.M, ctx.V, ctx.f, ctx.is_lut, ctx.lc
+        lut_lines, lut_row, lut_sync, lut_we = ctx.lut_lines, ctx.lut_row, ctx.lut_sync, ctx.lut_we
+        mulf, pline, serial, vcomp, vphase = ctx.mulf, ctx.pline, ctx.serial, ctx.vcomp, ctx.vphase
+        vstep, vstep_done = ctx.vstep, ctx.vstep_done
         # one 32-bit adder: acc + bias (REQ, BIAS), abs(acc) + half (DIV), a (+ acc) (SUMW)
         # (DIV: abs(acc) = (acc ^ sign) + sign, the sign the adder's carry-in)
         cin = f["DIV"] & a_acc[-1]
@@ -584,7 +604,12 @@ class VectorEngine(wiring.Component):
 
     def _ports(self, ctx):
         """The line buffer and the scratchpad ports."""
-        m, cfg, C, MS, V, dst_cur, f, is_vec, lanes, late, pcnt, pe_users, pmax, pseq, rel_w, results, rfirst, rph, rsub, src_cur, step_f, stepped, vf_of, vgroup, vgroup_done, vparam_phase, vread_phase, wr = ctx.m, ctx.cfg, ctx.C, ctx.MS, ctx.V, ctx.dst_cur, ctx.f, ctx.is_vec, ctx.lanes, ctx.late, ctx.pcnt, ctx.pe_users, ctx.pmax, ctx.pseq, ctx.rel_w, ctx.results, ctx.rfirst, ctx.rph, ctx.rsub, ctx.src_cur, ctx.step_f, ctx.stepped, ctx.vf_of, ctx.vgroup, ctx.vgroup_done, ctx.vparam_phase, ctx.vread_phase, ctx.wr
+        m, cfg, C, MS, V, dst_cur, f = ctx.m, ctx.cfg, ctx.C, ctx.MS, ctx.V, ctx.dst_cur, ctx.f
+        is_vec, lanes, late, pcnt, pe_users = ctx.is_vec, ctx.lanes, ctx.late, ctx.pcnt, ctx.pe_users
+        pmax, pseq, rel_w, results, rfirst = ctx.pmax, ctx.pseq, ctx.rel_w, ctx.results, ctx.rfirst
+        rph, rsub, src_cur, step_f, stepped = ctx.rph, ctx.rsub, ctx.src_cur, ctx.step_f, ctx.stepped
+        vf_of, vgroup, vgroup_done, vparam_phase = ctx.vf_of, ctx.vgroup, ctx.vgroup_done, ctx.vparam_phase
+        vread_phase, wr = ctx.vread_phase, ctx.wr
         # ---- line buffer and ports: lane groups land here; ACT takes the low byte of each element
         if cfg.in_order:
             # One instruction at a time: each lane group's results are written to the destination
