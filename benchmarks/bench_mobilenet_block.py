@@ -66,10 +66,11 @@ def bench(h: int, w: int, c: int, config: str) -> dict:
     for op, d in sorted(per_op.items()):
         u = d["useful"]
         layers[names[op]] = {"cycles": d["cycles"], "macs": d["macs"], "dma_bytes": d["dma"], "useful_macs": u,
+                             "utilization": d["macs"] / (d["cycles"] * peak) if d["cycles"] else 0.0,
                              "useful_utilization": u / (d["cycles"] * peak) if d["cycles"] else 0.0}
     return {"block": f"{h}x{w}x{c}", "exact": exact and not conflicts, "layers": layers,
-            "total": {"cycles": t["cycles"], "macs": t["macs"], "useful_macs": t["useful_macs"],
-                      "useful_utilization": t["useful_utilization"]}}
+            "total": {"cycles": t["cycles"], "macs": t["macs"], "utilization": t["utilization"],
+                      "useful_macs": t["useful_macs"], "useful_utilization": t["useful_utilization"]}}
 
 
 def main(argv=None) -> int:

@@ -62,11 +62,13 @@ def _mobilenet(doc: dict) -> list[dict]:
     for blk in doc["blocks"]:
         for name, lay in blk["layers"].items():
             rows.append({"block": blk["block"], "layer": name, "cycles": lay["cycles"], "MACs issued": lay["macs"],
-                         "useful MACs": lay["useful_macs"],
+                         "MAC utilization": f"{100 * lay['utilization']:.1f}%", "useful MACs": lay["useful_macs"],
                          "useful utilization": f"{100 * lay['useful_utilization']:.1f}%"})
         t = blk["total"]
         rows.append({"block": blk["block"], "layer": "total", "cycles": t["cycles"], "MACs issued": t["macs"],
-                     "useful MACs": t["useful_macs"], "useful utilization": f"{100 * t['useful_utilization']:.1f}%"})
+                     "MAC utilization": f"{100 * t['utilization']:.1f}%", "useful MACs": t["useful_macs"],
+                     "useful utilization": f"{100 * t['useful_utilization']:.1f}%",
+                     "bit-exact, no conflicts": "yes" if blk["exact"] else "NO"})
     return rows
 
 
@@ -86,6 +88,26 @@ def _mlperf(doc: dict) -> list[dict]:
     return rows
 
 
+def _board_mlperf(doc: dict) -> list[dict]:
+    rows = []
+    for run in doc["runs"]:
+        for m in run["models"]:
+            ips = m["inferences_per_second"]
+            need = m.get("memory_bytes")
+            rows.append({"board": run["board"], "config": run["config"], "clock": f"{run['clock_mhz']:g} MHz",
+                         "model": m["network"], "fits": "yes" if m["fits"] else "no",
+                         "memory needed": f"{need:,} B" if need else "more than the DMA window",
+                         "cycles": m.get("cycles", ""), "bit-exact": ("yes" if m["bit_exact"] else "NO")
+                         if "cycles" in m else "", "inferences/s": f"{ips:,.2f}" if ips else ""})
+    return rows
+
+
+def _build(doc: dict) -> list[dict]:
+    return [{"board": doc["board"], "config": doc["config"], "clock": f"{doc['clock_mhz']:g} MHz",
+             "fmax": f"{doc['fmax_mhz']:.2f} MHz", **{k: f"{u:,} / {a:,}" for k, (u, a) in doc["resources"].items()},
+             "bitstream": f"{doc['bytes']:,} B", "place and route": f"{doc['seconds']:.0f} s"}]
+
+
 def _cts(doc: dict) -> list[dict]:
     return [{"models": doc["total"], "passed": doc["passed"], "failed": doc["failed"],
              "not implemented": doc["not_implemented"]}]
@@ -100,14 +122,25 @@ ENTRIES = [
     Entry("mobilenet-block-base", "MobileNet V2 block on base (ISA simulator)",
           ("@benchmarks/bench_mobilenet_block.py", "--config", "base", "--json", "{json}"), _mobilenet),
     Entry("synth-tiny-top", "Synthesis, place and route (YoWASP Yosys + nextpnr)",
-          ("synth", "--config", "tiny", "--target", "ice40", "--design", "top", "--pnr", "--json", "{json}"), _synth),
+          ("synth", "--config", "tiny", "--target", "ice40", "--design", "top", "--pnr", "--timeout", "5400", "--json", "{json}"), _synth),
     Entry("synth-small-top", "Synthesis, place and route (YoWASP Yosys + nextpnr)",
-          ("synth", "--config", "small", "--target", "ecp5", "--design", "top", "--pnr", "--json", "{json}"), _synth),
+          ("synth", "--config", "small", "--target", "ecp5", "--design", "top", "--pnr", "--timeout", "5400", "--json", "{json}"), _synth),
     # after the synthesis entries: a full run reads the fmax they measured
     *(Entry(f"bench-mlperf-{c}", "MLPerf Tiny models on the ISA simulator",
             ("bench", "mlperf", "--config", c, "--json", "{json}"), _mlperf)
       for c in ("tiny", "small", "base", "large")),
+    *(Entry(f"build-{b}", "Board bitstreams (nnaccel build; YoWASP Yosys + nextpnr)",
+            ("build", "--board", b, "-o", "{json}" + ext, "--json", "{json}"), _build)
+      for b, ext in (("icebreaker", ".bin"), ("ulx3s-85f", ".bit"))),
+    *(Entry(f"board-mlperf-{b}", "MLPerf Tiny models on the boards (ISA simulator at the board's configuration "
+                                  "and clock)", ("bench", "mlperf", "--board", b, "--json", "{json}"), _board_mlperf)
+      for b in ("icebreaker", "ulx3s-85f")),
     Entry("cts-golden", "NNAPI conformance (golden model)", ("cts", "-j", "2", "--json", "{json}"), _cts),
+    Entry("cts-isa-small", "NNAPI conformance (compiled, ISA simulator, bit-exact check)",
+          ("cts", "--target", "isa", "--config", "small", "-j", "2", "--json", "{json}"), _cts),
+    Entry("cts-rtl-small-quant8", "NNAPI conformance (compiled, Verilator RTL, bit-exact check)",
+          ("cts", "--target", "rtl", "--config", "small", "--spec", "V1_0/*quant8*", "-j", "2", "--json", "{json}"),
+          _cts),
 ]
 
 

@@ -34,17 +34,19 @@ class Board:
     leds: tuple[str, str]           # resources for busy, error
     program: tuple[str, ...]        # the loader's command; the bitstream's path is appended
     uart_tx_enable: bool = False    # a resource "uart_tx_enable" must be driven high (ULX3S)
+    #: Fields of the preset the board changes (a leaner machine that fits), as (field, value) pairs.
+    changes: tuple = ()
 
     @property
     def extension(self) -> str:
         return ".bin" if self.target == "ice40" else ".bit"
 
     def config(self):
-        """The board's hardware configuration: the preset with its DMA window on the board's memory
-        (a DMA outside it faults instead of wrapping)."""
+        """The board's hardware configuration: the preset with the board's ``changes`` and its DMA
+        window on the board's memory (a DMA outside it faults instead of wrapping)."""
         from nnaccel.hwconfig import load_config
         return load_config(self.preset).replace(name=f"{self.preset}-{self.name}", dma_base=0,
-                                                dma_size=self.mem_bytes)
+                                                dma_size=self.mem_bytes, **dict(self.changes))
 
     def platform_class(self):
         import importlib
@@ -53,16 +55,17 @@ class Board:
 
 
 BOARDS = {b.name: b for b in (
-    # iCE40UP5K: tiny (4,996 of 5,280 logic cells in the synthesis harness) routes at ~8 MHz;
-    # 12 MHz / 2 = 6 MHz. UART on the FT2232H's channel B; the four SPRAMs are the memory.
+    # iCE40UP5K: tiny's 4 x 4 accelerator alone takes nearly all of the UP5K's logic cells, so the
+    # board carries tiny with a 2 x 2 array (the rest of tiny as it is), which leaves room for the
+    # SoC; 12 MHz / 2 = 6 MHz. UART on the FT2232H's channel B; the four SPRAMs are the memory.
     Board("icebreaker", "1BitSquared iCEBreaker (iCE40UP5K)", "amaranth_boards.icebreaker:ICEBreakerPlatform",
           "ice40", "tiny", osc_mhz=12.0, clock_mhz=6.0, clock="divide", memory="spram", mem_bytes=128 * 1024,
-          baud=1_000_000, leds=("led_g", "led_r"), program=("iceprog",)),
+          baud=1_000_000, leds=("led_g", "led_r"), program=("iceprog",), changes=(("rows", 2), ("cols", 2))),
     # ECP5-85F: small (17,587 TRELLIS_COMB on the 25F) routes at ~13 MHz; an EHXPLLL makes 10 MHz
-    # from the 25 MHz oscillator. Memory: block RAM (no maintained Amaranth SDRAM controller
-    # installs with pip; docs/boards.md).
+    # from the 25 MHz oscillator. Memory: 256 KiB of block RAM beside small's scratchpads (no
+    # maintained Amaranth SDRAM controller installs with pip; docs/boards.md), which holds KWS.
     Board("ulx3s-85f", "Radiona ULX3S (ECP5 LFE5U-85F)", "amaranth_boards.ulx3s:ULX3S_85F_Platform",
-          "ecp5-85f", "small", osc_mhz=25.0, clock_mhz=10.0, clock="pll", memory="bram", mem_bytes=128 * 1024,
+          "ecp5-85f", "small", osc_mhz=25.0, clock_mhz=10.0, clock="pll", memory="bram", mem_bytes=256 * 1024,
           baud=1_000_000, leds=("led", "led"), program=("openFPGALoader", "-b", "ulx3s"), uart_tx_enable=True),
 )}
 

@@ -176,19 +176,22 @@ class MemoryAdapter(wiring.Component):
             return (a + 1) >> 1, a >> 1, a[0], addr[:wsh]
 
         ireg = Signal(128)
-        i_tag = Signal(self.abits)
+        i_tag = Signal(self.abits - 4)         # the instruction's 16-byte line
         i_ok = Signal()
         m.d.comb += self.i_data.eq(ireg)
         phase = Signal(range(n_if + 1))    # instruction part being captured (n_if: none)
         IDLE, FETCH, STEP, HELD = range(4)
         st = Signal(range(4))
-        need = ~i_ok | (self.i_addr[:self.abits] != i_tag)
+        need = ~i_ok | (self.i_addr[4:self.abits] != i_tag)
         ld_e, ld_o, ld_odd, ld_off = split(self.ld_addr)
         lo = Mux(ld_odd, banks[1].rdata, banks[0].rdata)
         hi = Mux(ld_odd, banks[0].rdata, banks[1].rdata)
         m.d.comb += self.ld_data.eq((Cat(lo, hi) >> Cat(Const(0, 3), ld_off))[:8 * W])
         # instruction words 2j, 2j + 1 (the instruction is 16-byte aligned: word 0 is even)
         iw = self.i_addr[wsh + 1:self.abits]
+
+        wdata = Signal(8 * W)       # both banks' write data (the store beat's, or the host's byte)
+        m.d.comb += [banks[0].wdata.eq(wdata), banks[1].wdata.eq(wdata)]
 
         def rd(e_addr, o_addr):
             m.d.comb += [banks[0].addr.eq(e_addr), banks[1].addr.eq(o_addr)]
@@ -204,7 +207,7 @@ class MemoryAdapter(wiring.Component):
                     m.d.sync += [st.eq(HELD), i_ok.eq(0)]
                 with m.Elif(need):
                     rd(iw, iw)
-                    m.d.sync += [st.eq(FETCH), phase.eq(0), i_tag.eq(self.i_addr[:self.abits]),
+                    m.d.sync += [st.eq(FETCH), phase.eq(0), i_tag.eq(self.i_addr[4:self.abits]),
                                  i_ok.eq(1)]
                 with m.Else():
                     rd(ld_e, ld_o)
@@ -218,24 +221,23 @@ class MemoryAdapter(wiring.Component):
                     m.d.sync += st.eq(IDLE)
             with m.Case(STEP):
                 m.d.comb += self.ce.eq(1)
-                s_e, s_o, s_odd, s_off = split(self.st_addr)
-                data2 = Signal(16 * W)
-                en2 = Signal(2 * W)
-                m.d.comb += [data2.eq(self.st_data << Cat(Const(0, 3), s_off)),
-                             en2.eq(((Const(1, W + 1) << self.st_len) - 1)[:W] << s_off)]
+                # the beat's bytes at byte (address mod 2 W) of the two banks' words (even, odd),
+                # wrapping: each bank's data is the beat rotated by the address mod W, its byte
+                # enables the beat's rotated by the address mod 2 W
+                s_e, s_o, _, s_off = split(self.st_addr)
+                m.d.comb += wdata.eq((Cat(self.st_data, self.st_data) << Cat(Const(0, 3), s_off))[8 * W:16 * W])
+                mask = ((Const(1, W + 1) << self.st_len) - 1)[:W]
+                en4 = Signal(4 * W)
+                en = Signal(2 * W)
+                m.d.comb += [en4.eq(Cat(mask, Const(0, W)) << self.st_addr[:wsh + 1]), en.eq(en4[:2 * W] | en4[2 * W:])]
                 with m.If(self.st_en):
                     rd(s_e, s_o)
-                    m.d.comb += [banks[0].wdata.eq(Mux(s_odd, data2[8 * W:], data2[:8 * W])),
-                                 banks[1].wdata.eq(Mux(s_odd, data2[:8 * W], data2[8 * W:])),
-                                 banks[0].wen.eq(Mux(s_odd, en2[W:], en2[:W])),
-                                 banks[1].wen.eq(Mux(s_odd, en2[:W], en2[W:]))]
+                    m.d.comb += [banks[0].wen.eq(en[:W]), banks[1].wen.eq(en[W:])]
                 m.d.sync += st.eq(IDLE)
             with m.Case(HELD):
                 m.d.comb += self.held.eq(1)
                 word = self.h_addr[wsh + 1:]
-                m.d.comb += [banks[0].addr.eq(word), banks[1].addr.eq(word),
-                             banks[0].wdata.eq(self.h_wdata.replicate(W)),
-                             banks[1].wdata.eq(self.h_wdata.replicate(W))]
+                m.d.comb += [banks[0].addr.eq(word), banks[1].addr.eq(word), wdata.eq(self.h_wdata.replicate(W))]
                 sel = Const(1, W) << self.h_addr[:wsh]
                 with m.If(self.h_we):
                     m.d.comb += [banks[0].wen.eq(Mux(self.h_addr[wsh], 0, sel)),
@@ -337,7 +339,7 @@ class _Link(wiring.Component):
             "rx": In(1, init=1), "tx": Out(1, init=1),
             "hold": Out(1), "held": In(1), "h_addr": Out(abits), "h_we": Out(1), "h_wdata": Out(8), "h_rdata": In(8),
             "ce": Out(1), "acc_rst": Out(1), "start": Out(1), "stepped": In(1),
-            "prog_addr": Out(32), "prog_len": Out(ENTRY_PC),
+            "prog_addr": Out(abits), "prog_len": Out(ENTRY_PC),
             "busy": In(1), "done": In(1), "error": In(3), "fault_pc": In(ENTRY_PC),
             "cnt_id": In(range(self.n_beats)), "cnt_data": In(64 * k),
         })
@@ -353,8 +355,12 @@ class _Link(wiring.Component):
                                            xor_output=c.xor_output)(8).create()
         m.d.comb += [urx.rx.eq(self.rx), self.tx.eq(utx.tx)]
         cmd = Signal(3)
-        addr = Signal(8 * lp.ADDR_BYTES)
-        length = Signal(8 * lp.LEN_BYTES)
+        # the address and length fields as wide as the memory needs (a request naming bits above
+        # them is a BAD_COMMAND); a START's program address is kept in 16-byte lines
+        addr = Signal(self.abits)
+        length = Signal(self.abits + 1)        # bytes, or a START's instructions (fewer)
+        prog_line = Signal(self.abits - 4)
+        m.d.comb += self.prog_addr.eq(Cat(Const(0, 4), prog_line))
         hdr = Signal(range(8))
         code = Signal(2)
         idle = Signal(range(lp.IDLE_TIMEOUT_BITS * d + 1))
@@ -366,7 +372,7 @@ class _Link(wiring.Component):
         bidx = Signal(range(max(beat_bytes, lp.IDENT_BYTES)))   # byte of a beat / identity / status
         sent = Signal(range(n_cnt + 1))
         want = Signal(range(self.n_beats + 1))
-        m.d.comb += [self.h_addr.eq(addr[:self.abits]), self.h_wdata.eq(urx.data), crc.data.eq(urx.data)]
+        m.d.comb += [self.h_addr.eq(addr), self.h_wdata.eq(urx.data), crc.data.eq(urx.data)]
         CM = {name: lp.CMD[name] for name in lp.CMD}
         with m.FSM():
             with m.State("SYNC"):
@@ -383,13 +389,19 @@ class _Link(wiring.Component):
                         m.d.sync += cmd.eq(urx.data)
                         with m.If((urx.data == 0) | (urx.data > max(CM.values()))):
                             m.d.sync += code.eq(lp.CODE["BAD_COMMAND"])
-                    with m.Elif(hdr <= lp.ADDR_BYTES):
-                        m.d.sync += addr.eq(Cat(addr[8:], urx.data))
-                    with m.Else():
-                        m.d.sync += length.eq(Cat(length[8:], urx.data))
+                    for field, first, n in ((addr, 1, lp.ADDR_BYTES), (length, 1 + lp.ADDR_BYTES, lp.LEN_BYTES)):
+                        for i in range(n):
+                            with m.Elif(hdr == first + i):
+                                keep = max(0, min(8, len(field) - 8 * i))
+                                if keep:
+                                    m.d.sync += field[8 * i:8 * i + keep].eq(urx.data[:keep])
+                                if keep < 8:
+                                    with m.If(urx.data[keep:] != 0):
+                                        m.d.sync += code.eq(lp.CODE["BAD_COMMAND"])
                     with m.If(hdr == lp.ADDR_BYTES + lp.LEN_BYTES):
                         m.d.sync += hdr.eq(0)
-                        with m.If((cmd == CM["WRITE"]) & (Cat(length[8:], urx.data) != 0)):
+                        top = 8 * (lp.LEN_BYTES - 1)        # the last length byte is arriving
+                        with m.If((cmd == CM["WRITE"]) & ((length[:top] != 0) | (urx.data != 0))):
                             m.d.sync += dropping.eq(self.busy)
                             m.next = "PAYLOAD"
                         with m.Else():
@@ -437,7 +449,7 @@ class _Link(wiring.Component):
                 m.d.comb += self.hold.eq(1)
                 with m.If(self.held):
                     m.d.comb += [self.acc_rst.eq(1), self.ce.eq(1)]
-                    m.d.sync += [self.prog_addr.eq(addr), self.prog_len.eq(length), self.start.eq(1)]
+                    m.d.sync += [prog_line.eq(addr[4:]), self.prog_len.eq(length), self.start.eq(1)]
                     m.next = "REPLY"
             with m.State("REPLY"), m.If(~utx.busy):
                 m.d.comb += [utx.data.eq(lp.RSP_SYNC), utx.start.eq(1)]
@@ -600,5 +612,5 @@ def _ecp5_pll(clk_in, clk_out, locked, fin, fout):
         p_OUTDIVIDER_MUXA="DIVA", p_OUTDIVIDER_MUXB="DIVB", p_OUTDIVIDER_MUXC="DIVC", p_OUTDIVIDER_MUXD="DIVD",
         p_CLKI_DIV=p["CLKI_DIV"], p_CLKOP_ENABLE="ENABLED", p_CLKOP_DIV=p["CLKOP_DIV"], p_CLKOP_CPHASE=p["CLKOP_DIV"] - 1,
         p_CLKOP_FPHASE=0, p_FEEDBK_PATH="CLKOP", p_CLKFB_DIV=p["CLKFB_DIV"],
-        i_RST=0, i_STDBY=0, i_CLKI=clk_in, o_CLKOP=clk_out, i_CLKFB=clk_out, i_CLKINTFB=0, i_PHASESEL0=0,
+        i_RST=0, i_STDBY=0, i_CLKI=clk_in, o_CLKOP=clk_out, i_CLKFB=clk_out, i_PHASESEL0=0,
         i_PHASESEL1=0, i_PHASEDIR=1, i_PHASESTEP=1, i_PHASELOADREG=1, i_PLLWAKESYNC=0, i_ENCLKOP=0, o_LOCK=locked)

@@ -13,8 +13,10 @@ __all__ = ["DESIGNS", "TARGETS", "Target"]
 #: :class:`~nnaccel.hw.vector.RequantLane`, ``mbqm`` the combinational fixed-point multiply with
 #: one 32 x 32 multiplier that each lane of the accelerator's vector engine uses; ``vector`` is the
 #: accelerator's vector engine alone (:class:`~nnaccel.hw.vecengine.VectorEngine`, its scratchpad
-#: ports and instruction word in the harness).
-DESIGNS = ("core", "top", "array", "requant", "mbqm", "decoder", "scratchpad", "vector")
+#: ports and instruction word in the harness); ``queue`` is one engine's instruction queue
+#: (:class:`~nnaccel.hw.queue.InstructionQueue`, the compute queue, of the queued machine when the
+#: preset runs in order).
+DESIGNS = ("core", "top", "array", "requant", "mbqm", "decoder", "scratchpad", "vector", "queue")
 
 
 @dataclass(frozen=True)

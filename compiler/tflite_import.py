@@ -40,6 +40,7 @@ import numpy as np
 
 from ..errors import InputError, NotImplementedOpError
 from ..model import ChannelQuant, Model, ModelBuilder, OperandType
+from ..quant import FUSED_ACTIVATIONS
 from .tflite_sparse import DENSE, SPARSE_CSR, Level, SparsityError, densify
 
 T = OperandType
@@ -67,10 +68,10 @@ DIMENSION_TYPE_NAMES = _enum_names(DimensionType)
 
 #: TFLite ``Padding`` -> NNAPI implicit ``PaddingCode`` (SAME = 1, VALID = 2).
 PADDING_CODES = {0: 1, 1: 2}
-#: TFLite ``ActivationFunctionType`` values NNAPI's FuseCode shares (NONE, RELU, RELU_N1_TO_1, RELU6).
-FUSED_ACTIVATIONS = {0: "NONE", 1: "RELU", 2: "RELU1", 3: "RELU6"}
-#: A fused activation applied as a separate NNAPI op where the NNAPI op has no activation input.
-ACTIVATION_OPS = {1: "RELU", 2: "RELU1", 3: "RELU6", 4: "TANH"}
+#: TFLite ``ActivationFunctionType`` values 0-3 (NONE, RELU, RELU_N1_TO_1, RELU6) are NNAPI's FuseCode
+#: (``nnaccel.quant.FUSED_ACTIVATIONS``). A fused activation applied as a separate NNAPI op where the
+#: NNAPI op has no activation input (TFLite's 4 is TANH).
+ACTIVATION_OPS = {**{code: name for code, name in FUSED_ACTIVATIONS.items() if code}, 4: "TANH"}
 
 
 @dataclass
@@ -213,9 +214,10 @@ def _buffer_bytes(model, data: bytes, index: int, where: str) -> bytes:
     return buf.DataAsNumpy().tobytes()
 
 
-_NUMPY_DTYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "FLOAT64": np.float64, "INT32": np.int32,
-                 "UINT8": np.uint8, "INT8": np.int8, "INT16": np.int16, "INT64": np.int64, "BOOL": np.bool_,
-                 "UINT32": np.uint32, "UINT16": np.uint16}
+#: TFLite ``TensorType`` name -> NumPy dtype of the stored data.
+NUMPY_DTYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "FLOAT64": np.float64, "INT32": np.int32,
+                "UINT8": np.uint8, "INT8": np.int8, "INT16": np.int16, "INT64": np.int64, "BOOL": np.bool_,
+                "UINT32": np.uint32, "UINT16": np.uint16}
 
 
 def _read_tensor(model, sg, data: bytes, i: int, where: str) -> TflTensor:
@@ -239,10 +241,10 @@ def _read_tensor(model, sg, data: bytes, i: int, where: str) -> TflTensor:
     name = t.Name().decode(errors="replace") if t.Name() else f"tensor{i}"
     value = None
     if raw:
-        if dtype not in _NUMPY_DTYPES:
+        if dtype not in NUMPY_DTYPES:
             raise NotImplementedOpError(f"Tensor {i} ({name}) has TFLite type {dtype}, which nnaccel cannot "
                                         f"import.")
-        np_dtype = np.dtype(_NUMPY_DTYPES[dtype])
+        np_dtype = np.dtype(NUMPY_DTYPES[dtype])
         if len(raw) % np_dtype.itemsize:
             raise InputError(f"The TFLite model {where} is corrupt: tensor {i} ({dtype}) has a buffer of "
                              f"{len(raw)} bytes, not a whole number of values.")
@@ -568,16 +570,29 @@ def _dilation_tail(c, op):
     return [c.boolean(False), c.i32(dw), c.i32(dh)]
 
 
-@maps("CONV_2D", "CONV_2D", "implicit padding; filter OHWI as NNAPI's; per-channel int8 filter -> "
-                            "QUANT8_SYMM_PER_CHANNEL (channel dim 0); dilation -> NHWC flag + factors")
+@maps("CONV_2D", ("CONV_2D", "GROUPED_CONV_2D"),
+      "implicit padding; filter OHWI as NNAPI's; per-channel int8 filter -> QUANT8_SYMM_PER_CHANNEL "
+      "(channel dim 0); dilation -> NHWC flag + factors; a filter depth that divides the input depth "
+      "(groups) -> GROUPED_CONV_2D (no dilation there)")
 def _conv2d(c, op):
     x, w = op.inputs[0], op.inputs[1]
-    units = c.t(w).shape[0]
+    units, depth = c.t(w).shape[0], c.t(w).shape[3]
     pad, sw, sh = _conv_common(c, op)
     act = c.i32(c.fused(op.opt("FusedActivationFunction")))
-    ins = [c.operand(x), c.filter(w, x), c.bias(op.inputs[2] if len(op.inputs) > 2 else -1, x, w, units),
-           pad, sw, sh, act] + _dilation_tail(c, op)
-    c.emit("CONV_2D", ins, [_out(c, op)])
+    head = [c.operand(x), c.filter(w, x), c.bias(op.inputs[2] if len(op.inputs) > 2 else -1, x, w, units),
+            pad, sw, sh]
+    cin = c.t(x).shape[3] if len(c.t(x).shape) == 4 else 0
+    if cin and depth and cin != depth:
+        if cin % depth or units % (cin // depth):
+            raise InputError(f"CONV_2D operator {op.index}: its filter depth {depth} does not divide the input "
+                             f"depth {cin} into groups of its {units} output channels.")
+        if _dilation_tail(c, op):
+            raise NotImplementedOpError(f"CONV_2D operator {op.index}: a grouped convolution ({cin // depth} "
+                                        f"groups) with dilation has no NNAPI operation (GROUPED_CONV_2D has "
+                                        f"no dilation).")
+        c.emit("GROUPED_CONV_2D", head + [c.i32(cin // depth), act, c.boolean(False)], [_out(c, op)])
+        return
+    c.emit("CONV_2D", head + [act] + _dilation_tail(c, op), [_out(c, op)])
 
 
 @maps("DEPTHWISE_CONV_2D", "DEPTHWISE_CONV_2D",

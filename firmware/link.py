@@ -236,7 +236,7 @@ class LinkClient:
 
 
 def board_backend(client: LinkClient, mem_bytes: int, timeout_s: float = 600.0):
-    """A runtime backend (``nnaccel.firmware.runtime.BACKENDS``) that runs each segment on the board
+    """A runtime backend function (for ``nnaccel.firmware.runtime.Runtime.run``) that runs each segment on the board
     behind ``client``. ``run_cycles`` is the ``cycles`` counter, which wraps at ``2 ** counter_bits``."""
     checked = []
 

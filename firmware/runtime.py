@@ -5,7 +5,8 @@ performance counters of every segment.
 Backends (``BACKENDS``): ``isa`` — the ISA simulator (``nnaccel.sim.isasim``), default; ``rtl`` —
 the Verilator model of the RTL (``nnaccel.sim.rtl_runner.run_program_rtl``), when present.
 A backend is ``fn(config, program_bytes, memory, progress=None, max_cycles=None) -> (memory_after,
-counters, schedule_or_None)``; past ``max_cycles`` it raises :class:`~nnaccel.errors.BudgetError`;
+counters, schedule_or_None)``; past ``max_cycles`` it raises :class:`~nnaccel.errors.BudgetError`
+(``Runtime.run`` takes a name of ``BACKENDS`` or such a function, e.g. the board link's);
 ``counters`` are the machine's (modulo ``2 ** counter_bits``) plus ``run_cycles``, the run's length
 unwrapped, which a segment's reported ``cycles`` is (its ``macs``: the segment's GEMMs' MACs, also
 unwrapped).
@@ -118,10 +119,16 @@ class Runtime:
         self.mem_size = mem["base"] + mem["size"]
         self.const_base = mem["const_base"]
 
-    def run(self, inputs: list, backend: str = "isa", check: bool = False, progress=None):
-        """Runs the main graph; returns ``(outputs, report)``."""
-        if backend not in BACKENDS:
+    def run(self, inputs: list, backend="isa", check: bool = False, progress=None, name: str | None = None):
+        """Runs the main graph; returns ``(outputs, report)``. ``backend``: a name of ``BACKENDS``
+        or a backend function (see the module docstring), which the report names ``name``."""
+        if callable(backend):
+            fn, backend = backend, name or getattr(backend, "__name__", "custom")
+        elif backend in BACKENDS:
+            fn = BACKENDS[backend]
+        else:
             raise InputError(f"Unknown backend {backend!r}; choose one of golden, {', '.join(BACKENDS)}.")
+        self._backend_fn = fn
         interp = Interpreter(self.model, validate=False)
         arrays = check_inputs(self.model, inputs)
         self.seg_reports = []
@@ -177,7 +184,7 @@ class Runtime:
                 out_mem, counters, sched = _rtl_backend(self.cfg, words, mem, progress, self.max_cycles,
                                                         self.wave_path(seg["index"]), self.wave[1])
             else:
-                out_mem, counters, sched = BACKENDS[backend](self.cfg, words, mem, progress, self.max_cycles)
+                out_mem, counters, sched = self._backend_fn(self.cfg, words, mem, progress, self.max_cycles)
         except BudgetError as e:
             raise BudgetError(f"The {label} stopped: {e}.") from None
         except AcceleratorFault as e:

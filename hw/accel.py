@@ -21,7 +21,7 @@ Area: a queue's entries keep only the instruction bits its instructions use
 (:func:`queue_entry`: legal flags, an index for the opcode, fields cut to what the decoder's
 fetch-time checks bound); an instruction stays at its queue's head until it completes, so no
 engine copies it; step / byte / MAC counters are as wide as the ISA's largest instruction needs
-(:func:`max_cycles`, :func:`max_event`, from the ISA simulator's formulas).
+(:func:`max_cycles`, :func:`max_event`, from the ISA's formulas, :mod:`nnaccel.isa.cycles`).
 
 Inside an instruction (step ``k``, relative to its start):
 
@@ -67,12 +67,9 @@ from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, unsigned
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
-from nnaccel.sim.isasim import instruction_cycles, static_events
 
 from nnaccel.hwconfig import ELEMENT_BYTES, load_config
 from nnaccel.isa.table import (
-    BY_NAME,
-    COUNTER_BY_NAME,
     DMA_PRIORITY,
     DMA_QUEUES,
     FLAG_CHANNEL,
@@ -82,640 +79,21 @@ from nnaccel.isa.table import (
     QUEUES,
     SPACE_ENUM,
     TOKEN_CHANNELS,
-    VEC_FUNCS,
-    field_layout,
 )
 
 from .array import SystolicArray
-from .decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder, _ge, fault_code, field, opcode_of
-from .extmem import ExtMemory, counters_per_beat, load_port_bytes, rdperf_split, store_port_bytes, word_bytes
+from .bounds import CNT, ENTRY_PC, LAYOUT, _bits, _ceil, max_cycles, max_event
+from .decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder, fault_code, field, opcode_of
+from .dma import _BoxWalk, _DmaPath, _step_ge
+from .extmem import ExtMemory, counters_per_beat, load_port_bytes, store_port_bytes, word_bytes
+from .gemm import _Walker
 from .pe import add_or_pass
+from .queue import InstructionQueue
 from .scratchpad import COLLISION_UNDEFINED, BankedScratchpad
+from .sequencer import _DmaEngine, _Engine, _InOrder
 from .vecengine import VectorEngine, _Walk, walk_bits
 
 __all__ = ["Accelerator", "SimTop"]
-
-ENTRY_PC = 24
-CNT = {c: COUNTER_BY_NAME[c].id for c in COUNTER_BY_NAME}
-SP = {s: k for k, s in enumerate(SPACE_ENUM)}
-LAYOUT = field_layout()
-
-
-def _ceil(a, b):
-    return -(-a // b)
-
-
-def _bits(n: int) -> int:
-    """Bits of an unsigned value up to ``n``."""
-    return max(1, int(n).bit_length())
-
-
-# ---------------------------------------------------------------- queue entries and bounds
-# The scratchpad space(s) each line-address field addresses (VEC: per function, from the table).
-_LINE_SPACES = {
-    ("LOAD", "sp_addr"): SPACE_ENUM, ("STORE", "sp_addr"): SPACE_ENUM,
-    ("GEMM", "act"): ("ACT",), ("GEMM", "acc"): ("ACC",), ("GEMM", "wgt"): ("WGT",),
-    ("VEC", "dst"): tuple({vf.dst for vf in VEC_FUNCS}), ("VEC", "src"): tuple({vf.src for vf in VEC_FUNCS}),
-    ("VEC", "src2"): tuple({vf.src2 for vf in VEC_FUNCS if vf.binary}), ("VEC", "param"): ("VEC",),
-}
-
-
-def ext_bits(cfg) -> int:
-    """Bits of an external address inside the DMA window (every byte a DMA touches lies in it)."""
-    return min(32, _bits(cfg.dma_base + cfg.dma_size - 1))
-
-
-def _kept_width(cfg, ins: str, f) -> int:
-    """Bits of field ``f`` of ``ins`` an engine needs: the decoder's fetch-time checks bound line
-    addresses (SCRATCHPAD_RANGE), external addresses (DMA_WINDOW) and ``len`` (ILLEGAL_FIELD)
-    whenever the instruction uses them, so higher bits are zero then."""
-    if f.name == "len":
-        return min(f.width, _bits(cfg.line_elems))
-    if f.name == "ext_addr":
-        return min(f.width, ext_bits(cfg))
-    spaces = _LINE_SPACES.get((ins, f.name))
-    if spaces:
-        return min(f.width, max(_bits(cfg.lines(s) - 1) for s in spaces))
-    return f.width
-
-
-def queue_entry(cfg, queue: str):
-    """``(opcodes, bits)``: the opcodes a queue's entries hold (its instructions, then NOP) and the
-    instruction bits an entry keeps (the queue's legal flags and the fields its instructions use)."""
-    kinds = [i for i in INSTRUCTIONS if i.queue == queue]
-    opcodes = [i.opcode for i in kinds] + [BY_NAME["NOP"].opcode]
-    bits = set()
-    for (q, flag) in FLAG_CHANNEL:
-        if q == queue:
-            lo, w = LAYOUT["NOP"]["fields"][flag]
-            bits.update(range(lo, lo + w))
-    for ins in kinds:
-        for f in ins.fields:
-            bits.update(range(f.lo, f.lo + _kept_width(cfg, ins.name, f)))
-    return opcodes, sorted(bits)
-
-
-def _stand_ins(cfg, ins):
-    """Decoded-instruction stand-ins with every field at its largest value that the decoder lets
-    through (``len`` at most a line, no padding), for each scratchpad / vector function / preload."""
-    base = {f.name: f.max for f in ins.all_fields}
-    base.update(name=ins.name, queue=ins.queue)
-    if "len" in base:
-        base["len"] = cfg.line_elems
-    for pad in ("pad_top", "pad_bottom", "pad_left", "pad_right"):
-        if pad in base:
-            base[pad] = 0
-    variants = [{}]
-    if "sp" in base:
-        variants = [{"sp": k} for k in range(len(SPACE_ENUM))]
-    if "func" in base:
-        variants = [{"func": vf.code} for vf in VEC_FUNCS]
-    if "preload" in base:
-        variants = [{"preload": 0, "kt": 0}, {"preload": 1}]
-    for v in variants:
-        yield SimpleNamespace(**{**base, **v})
-
-
-def max_over(cfg, names, fn) -> int:
-    """The largest ``fn(stand_in, cfg)`` over the instructions ``names`` (ISA simulator formulas)."""
-    return max([0] + [fn(d, cfg) for n in names for d in _stand_ins(cfg, BY_NAME[n])])
-
-
-def max_cycles(cfg, queue: str) -> int:
-    """The most cycles one instruction of ``queue`` can take (``isasim.instruction_cycles``)."""
-    return max_over(cfg, [i.name for i in INSTRUCTIONS if i.queue in (queue, "control")], instruction_cycles)
-
-
-def max_event(cfg, names, counter: str) -> int:
-    """The largest contribution of one instruction of ``names`` to ``counter``."""
-    return max_over(cfg, names, lambda d, c: static_events(d, c).get(counter, 0))
-
-
-class _Fifo:
-    """A register FIFO of the queue's packed instruction bits (:func:`queue_entry`) that holds the
-    running instruction and ``depth`` waiting ones: ``push`` stores ``pack(wdata)`` at the tail,
-    ``pop`` (at completion) drops the head, ``rdata`` is the packed head (the running instruction,
-    or the next one while the engine is idle); ``count`` is the waiting entries (set by the
-    engine: the occupancy minus the running one).
-
-    Up to 3 entries (``depth <= 2``) they shift towards entry 0, the head (no head pointer, no
-    read multiplexer): a pop moves every entry one place down, a push writes the first free place
-    (after the pop). On the iCE40 an entry bit is then one logic cell (its 2-way multiplexer's LUT
-    feeds its own flip-flop) instead of a lone flip-flop plus its share of a read multiplexer.
-    Deeper queues keep a ring with head / tail pointers (fewer LUTs than cap - 1 multiplexers a
-    bit)."""
-
-    def __init__(self, m: Module, depth: int, cfg, queue: str, name: str):
-        self.depth = depth
-        cap = depth + 1
-        self.opcodes, self.bits = queue_entry(cfg, queue)
-        self.kbits = _bits(len(self.opcodes) - 1)
-        width = self.kbits + len(self.bits)
-        self.occ = Signal(range(cap + 1), name=f"{name}_occ")
-        self.count = Signal(range(cap + 1), name=f"{name}_count")
-        self.push = Signal(name=f"{name}_push")
-        self.pop = Signal(name=f"{name}_pop")
-        self.wdata = Signal(128, name=f"{name}_wdata")
-        self.rdata = Signal(width, name=f"{name}_rdata")
-        packed = Signal(width, name=f"{name}_packed")
-        m.d.comb += packed.eq(self.pack(self.wdata))
-        m.d.sync += self.occ.eq(self.occ + self.push - self.pop)
-        if cap > 3:
-            # deeper: a ring with head / tail pointers and a read multiplexer (a shift register
-            # would take cap - 1 multiplexer LUTs per bit; on the ECP5 the flip-flops are cheap)
-            regs = Array([Signal(width, name=f"{name}_e{i}") for i in range(cap)])
-            head = Signal(range(cap), name=f"{name}_head")
-            tail = Signal(range(cap), name=f"{name}_tail")
-            m.d.comb += self.rdata.eq(regs[head])
-            with m.If(self.push):
-                m.d.sync += [regs[tail].eq(packed), tail.eq(Mux(tail == cap - 1, 0, tail + 1))]
-            with m.If(self.pop):
-                m.d.sync += head.eq(Mux(head == cap - 1, 0, head + 1))
-            return
-        regs = [Signal(width, name=f"{name}_e{i}") for i in range(cap)]
-        m.d.comb += self.rdata.eq(regs[0])
-        tail = Signal(range(cap + 1), name=f"{name}_tail")    # the free place a push writes
-        m.d.comb += tail.eq(self.occ - self.pop)
-        for i, r in enumerate(regs):
-            here = self.push & (tail == i)
-            with m.If(here):
-                m.d.sync += r.eq(packed)
-            if i + 1 < cap:
-                with m.Elif(self.pop):
-                    m.d.sync += r.eq(regs[i + 1])
-
-    def pack(self, word):
-        op = field(word, "NOP", "opcode")
-        kind = Const(0, self.kbits)
-        for k, code in enumerate(self.opcodes):
-            kind = Mux(op == code, k, kind)
-        return Cat(kind, *[word[b] for b in self.bits])
-
-    def unpack(self, m: Module, packed, name: str):
-        """The 128-bit instruction word of a packed entry (bits it does not keep are 0)."""
-        word = Signal(128, name=name)
-        kind = packed[:self.kbits]
-        op = Const(self.opcodes[-1], 4)
-        for k, code in enumerate(self.opcodes[:-1]):
-            op = Mux(kind == k, code, op)
-        lo, w = LAYOUT["NOP"]["fields"]["opcode"]
-        m.d.comb += word[lo:lo + w].eq(op)
-        m.d.comb += [word[b].eq(packed[self.kbits + j]) for j, b in enumerate(self.bits)]
-        return word
-
-
-class _Walker:
-    """A 2-D strided iterator over lines: ``cur`` is the current value (the base while
-    ``restart``), ``advance`` moves to ``x + 1`` (or the next row) at the clock edge."""
-
-    def __init__(self, m: Module, name: str, width: int, restart, base, nx, xs, ys, wrap=None):
-        self.cur_r = Signal(width, name=f"{name}_cur")
-        self.row_r = Signal(width, name=f"{name}_row")
-        self.x_r = Signal(8, name=f"{name}_x")
-        self.advance = Signal(name=f"{name}_adv")
-        self.cur = Signal(width, name=f"{name}_curc")
-        row = Signal(width, name=f"{name}_rowc")
-        x = Signal(8, name=f"{name}_xc")
-        m.d.comb += [self.cur.eq(Mux(restart, base, self.cur_r)), row.eq(Mux(restart, base, self.row_r)),
-                     x.eq(Mux(restart, 0, self.x_r))]
-        last = x + 1 >= nx
-        wrap = Const(0, 1) if wrap is None else wrap     # advance back to the base (next K tile)
-        self.nxt = Signal(width, name=f"{name}_nxt")
-        m.d.comb += self.nxt.eq(Mux(wrap, base, Mux(last, row + ys, self.cur + xs)))
-        with m.If(self.advance):
-            m.d.sync += [self.cur_r.eq(self.nxt), self.row_r.eq(Mux(wrap, base, Mux(last, row + ys, row))),
-                         self.x_r.eq(Mux(wrap | last, 0, x + 1))]
-        with m.Else():
-            m.d.sync += [self.cur_r.eq(self.cur), self.row_r.eq(row), self.x_r.eq(x)]
-
-
-def _ge_narrow(v, t):
-    """Unsigned ``v >= t`` for a narrow ``t`` (a 2-bit padding field): ``v``'s bits above ``t``'s
-    width, or a bitwise comparison of the low bits (logic, not a carry chain as wide as ``v``)."""
-    w = len(t)
-    ge = Const(1, 1)                    # v[:i] >= t[:i] over the bits seen so far (from the LSB up)
-    for i in range(w):
-        ge = Mux(v[i] == t[i], ge, v[i])
-    return (v[w:] != 0) | ge if len(v) > w else ge
-
-
-def _step_ge(eng, c: int):
-    """``eng.step >= c`` for a constant ``c``: the in-order executor's flag (:meth:`_InOrder.step_ge`),
-    else the comparison."""
-    ge = getattr(eng, "step_ge", None)
-    return ge(c) if ge is not None else eng.step >= c
-
-
-def _step_lt(eng, c: int):
-    """``eng.step < c`` for a constant ``c`` (see :func:`_step_ge`)."""
-    ge = getattr(eng, "step_ge", None)
-    return ~ge(c) if ge is not None else eng.step < c
-
-
-def _step_eq(eng, c: int):
-    """``eng.step == c`` for a constant ``c``: in order, ``step < c + 1`` (a flag) and the low bits."""
-    ge = getattr(eng, "step_ge", None)
-    if ge is None:
-        return eng.step == c
-    return ~ge(c + 1) & (eng.step[:c.bit_length()] == c)
-
-
-class _BoxWalk:
-    """The walk of a LOAD / STORE box for the engine ``eng`` (its instruction's fields ``F``) while
-    ``run``: ``ext_latency`` latency steps, then one line per ``beats`` = ``max(1, ceil(len *
-    element_bytes / dma_bytes_per_cycle))`` steps; ``line_end`` is the last step of a line's slot.
-    It keeps the beat, the line, x / y, the external row and cursor (``cur``: the line's external
-    address) and the data bytes moved (``bytes``: the lines before this step + this one). Its
-    counters clear at completion (0 when the next instruction starts: no multiplexer in front of
-    their adders) and the addresses load at the start step (every use lies in the data steps, step
-    >= L >= 1, except the byte count of an empty box, 0). ``pads``: (top, bottom, left, right) of a
-    LOAD (padding lines are not data: no bytes, the cursor stays), or None (every line is data)."""
-
-    def __init__(self, m: Module, name: str, cfg, F, eng, run, pads, byte_bits: int):
-        L, dpc, XB = cfg.ext_latency, cfg.dma_bytes_per_cycle, ext_bits(cfg)
-        beats_max = max(1, _ceil(cfg.line_elems * max(ELEMENT_BYTES.values()), dpc))
-        eb4 = (F["sp"] == SP["ACC"]) | (F["sp"] == SP["VEC"])
-        # (in order: `len` as wide as its legal values, 0 .. line_elems, which the decoder checks
-        # (ILLEGAL_FIELD above): the byte count, the beats and their adders that narrow)
-        self.len = ln = F["len"][:_bits(cfg.line_elems)] if cfg.in_order else F["len"]
-        self.nbytes = nbytes = Mux(eb4, ln << 2, ln)
-        beats = Signal(range(beats_max + 1), name=f"{name}_beats")
-        m.d.comb += beats.eq(Mux(nbytes == 0, 1, (nbytes + dpc - 1) // dpc))
-        beat = Signal(range(max(2, beats_max)), name=f"{name}_beat")
-        self.line = line = Signal(max(_bits(cfg.lines(s) - 1) for s in SPACE_ENUM), name=f"{name}_line")
-        x, y = Signal(8, name=f"{name}_x"), Signal(8, name=f"{name}_y")
-        row, self.cur = Signal(XB, name=f"{name}_row"), Signal(XB, name=f"{name}_cur")
-        cur = self.cur
-        in_data = _step_ge(eng, L)
-        #: a data step of the box (``beat`` is this step's beat of its line, ``addr`` its external address)
-        self.in_beat = in_beat = eng.active & run & in_data
-        self.beat, self.beats = beat, beats
-        self.line_end = line_end = in_beat & (beat == beats - 1)
-        in_order = cfg.in_order
-        if in_order:
-            # In order x / y count up by one from 0 (x back to 0 after its last, both cleared at
-            # completion) and a box ends at its last line, so x < x_size and y < y_size wherever
-            # they count (an empty box has no line steps): the ends are equalities with the
-            # incrementers' sums, where >= would be a carry chain (one logic cell a bit)
-            last_x = x + 1 == F["x_size"]
-            last_y = y + 1 == F["y_size"]
-        else:
-            last_x = x + 1 >= F["x_size"]
-            last_y = y + 1 >= F["y_size"]
-        if pads is None:
-            self.data_line = data_line = Const(1, 1)
-            last_dx = last_x
-        elif in_order:
-            top, bottom, left, right = pads
-            yb, xb = F["y_size"] - bottom, F["x_size"] - right
-            # x < x_size - right, y < y_size - bottom: flags set as x / y step onto the first
-            # line of the bottom / right padding (x + 1 == xb: the counter passes each value),
-            # cleared with the counter; none of its lines are data when xb (yb) is 0
-            ypad_r, xpad_r = Signal(name=f"{name}_ypad"), Signal(name=f"{name}_xpad")
-            x_to_pad = x + 1 == xb
-            self.data_line = data_line = (_ge_narrow(y, top) & ~ypad_r & (yb != 0) &
-                                          _ge_narrow(x, left) & ~xpad_r & (xb != 0))
-            last_dx = x_to_pad                     # (used in data lines only, where x < xb)
-            with m.If(eng.active):
-                with m.If(line_end):
-                    m.d.sync += [xpad_r.eq(~last_x & (xpad_r | x_to_pad)),
-                                 ypad_r.eq(ypad_r | (last_x & (y + 1 == yb)))]
-                with m.If(eng.complete):
-                    m.d.sync += [xpad_r.eq(0), ypad_r.eq(0)]
-        else:
-            top, bottom, left, right = pads
-            self.data_line = data_line = ((y >= top) & (y < F["y_size"] - bottom) &
-                                          (x >= left) & (x < F["x_size"] - right))
-            last_dx = x + 1 >= F["x_size"] - right
-        self.empty = (F["x_size"] == 0) | (F["y_size"] == 0)
-        self.last_line = last_x & last_y
-        bytes_r = Signal(byte_bits, name=f"{name}_bytes")
-        self.bytes = bytes_r + Mux(line_end & data_line, nbytes, 0)
-        with m.If(eng.start):
-            m.d.sync += [row.eq(F["ext_addr"][:XB]), cur.eq(F["ext_addr"][:XB])]
-        with m.If(eng.active):
-            m.d.sync += bytes_r.eq(self.bytes)
-            with m.If(run & in_data):
-                m.d.sync += beat.eq(Mux(beat == beats - 1, 0, beat + 1))
-            with m.If(line_end):
-                m.d.sync += [line.eq(line + 1), x.eq(Mux(last_x, 0, x + 1)), y.eq(Mux(last_x, y + 1, y))]
-                with m.If(data_line):
-                    with m.If(last_dx):
-                        m.d.sync += [row.eq(row + F["y_stride"]), cur.eq(row + F["y_stride"])]
-                    with m.Else():
-                        m.d.sync += cur.eq(cur + F["x_stride"])
-            with m.If(eng.complete):
-                m.d.sync += [beat.eq(0), x.eq(0), y.eq(0), line.eq(0), bytes_r.eq(0)]
-
-
-class _DmaPath:
-    """The DMA datapath, one beat (``dma_bytes_per_cycle`` bytes) a data step, used by the load /
-    store engines (``dma_engines = 2``) and by the one DMA engine (``dma_engines = 1``) alike.
-
-    LOAD (:meth:`load`): beat ``b`` of a line reads its bytes at the line's external address + ``b *
-    dma_bytes_per_cycle`` (``ld_data`` is one beat) and writes the scratchpad elements they hold in
-    that step (element write enables: ``BankedScratchpad.write_mask``); the elements past
-    ``len``, and every element of a padding line, get the fill byte (sign-extended for the int32
-    spaces) at the line's last beat. A 1-byte space's line is one beat (``cols <= dma_bytes_per_cycle``,
-    checked by :class:`Accelerator`), written whole at that beat. The line's elements end as before
-    (at the last step of the slot); the ones of a multi-beat line are written at their beats.
-
-    STORE (:meth:`store`): the scratchpad line is read one step ahead of its slot (the read port
-    holds it through the slot: a STORE reads its bank alone, the ISA's bank rules) and beat ``b``
-    writes its ``dma_bytes_per_cycle`` bytes at the line's address + ``b * dma_bytes_per_cycle``
-    (``st_len``: those of the line's ``len`` elements). RDPERF: the ``k`` counters at the ring's
-    head in each of its first ``n_beats`` data steps (``rdperf_sample_cycle``); with 4-byte beats
-    and ``counter_bits <= 32`` (:func:`~nnaccel.hw.extmem.rdperf_split`) their low halves there and
-    the zero upper halves in the remaining data steps."""
-
-    def __init__(self, m: Module, cfg, top, phase, n_beats: int, k_per: int):
-        self.m, self.cfg, self.top = m, cfg, top
-        self.phase, self.n_beats, self.k_per = phase, n_beats, k_per
-        self.perf_cycles = _ceil(8 * N_COUNTERS, cfg.dma_bytes_per_cycle)
-
-    def last(self, eng, walk, is_box, is_rdperf):
-        """The instruction's last step: a box's last line, or the latency alone for an empty box;
-        RDPERF after its ``ceil(8 * N_COUNTERS / dma_bytes_per_cycle)`` data steps."""
-        L = self.cfg.ext_latency
-        return Mux(is_box, Mux(walk.empty, _step_eq(eng, L - 1), walk.line_end & walk.last_line),
-                   Mux(is_rdperf, _step_eq(eng, L + self.perf_cycles - 1), 1))
-
-    def load(self, walk, F, is_load, wl, mems, addr=None):
-        """``addr``: this beat's external address when :meth:`store` made it (one engine), else
-        the walk's line address + the beat's offset; ``mems``: the scratchpads (a line of more than
-        one beat is written element by element: their write masks)."""
-        m, cfg, top = self.m, self.cfg, self.top
-        dpc = cfg.dma_bytes_per_cycle
-        # ---------------------------------------------------------------- DMA load beat
-        if addr is None:
-            addr = (walk.cur + (walk.beat << (dpc.bit_length() - 1)))[:ext_bits(cfg)]
-            m.d.comb += top.ld_addr.eq(addr)
-        fill8 = F["fill"]
-        go = walk.in_beat & is_load
-        first = walk.beat == 0
-        # an element of the line's first beat: its bytes or the fill, at that beat; an element of a
-        # later beat: its bytes at its beat, or the fill at the first beat (then its beat's place
-        # carries the fill: one bus per place in the beat, not one multiplexer per element)
-        buses = {}
-        for s in SPACE_ENUM:
-            eb = ELEMENT_BYTES[s]
-            fill = fill8 if eb == 1 else Cat(fill8, fill8[7].replicate(8 * eb - 8))
-            here = go & (F["sp"] == SP[s])
-            data, en = [], []
-            for e in range(cfg.cols):
-                # (in order: a comparison with a constant as logic, not a carry chain)
-                valid = walk.data_line & (_ge(walk.len, e + 1) if cfg.in_order else e < F["len"])
-                b, o = divmod(e * eb, dpc)                # its beat and its bytes' place in it
-                ld = top.ld_data[8 * o:8 * o + 8 * eb]
-                if b == 0:
-                    key = (eb, "first", e)
-                    if key not in buses:
-                        buses[key] = Mux(valid, ld, fill)
-                    en.append(here & first)
-                else:
-                    key = (eb, "later", o)
-                    if key not in buses:
-                        buses[key] = Mux(first, fill, ld)
-                    en.append(here & Mux(valid, walk.beat == b, first))
-                data.append(buses[key])
-            one = cfg.cols * eb <= dpc                  # a one-beat line: written whole at its beat
-            m.d.comb += [wl[s].addr.eq(F["sp_addr"] + walk.line), wl[s].data.eq(Cat(*data)),
-                         wl[s].en.eq(here & first if one else Cat(*en).any())]
-            if not one:                                 # element write enables
-                m.d.comb += mems[s].write_mask(wl[s], 8 * eb).eq(Cat(*en))
-
-    def store(self, eng, walk, F, is_store, is_rdperf, rs):
-        m, cfg, top = self.m, self.cfg, self.top
-        dpc, L, C = cfg.dma_bytes_per_cycle, cfg.ext_latency, cfg.cols
-        XB = ext_bits(cfg)
-        k_per, n_beats, phase = self.k_per, self.n_beats, self.phase
-        # ---------------------------------------------------------------- DMA store beat
-        # the scratchpad line of the slot that contains the next step
-        rd_line = F["sp_addr"] + walk.line + walk.line_end
-        for s in SPACE_ENUM:
-            m.d.comb += [rs[s].addr.eq(rd_line),
-                         rs[s].valid.eq(eng.active & is_store & (F["sp"] == SP[s]) & ~(walk.line_end & walk.last_line))]
-        # this beat's bytes of the line of space sp: the 1-byte spaces' line is one beat; the
-        # 4-byte spaces' beat is picked by sp[0] and the beat at once (sp[1] tells the two kinds
-        # apart). (ACC / VEC first, then the beat: tiny 2 logic cells fewer, small 120
-        # TRELLIS_COMB more.)
-        assert SPACE_ENUM == ("ACT", "WGT", "ACC", "VEC")
-        P = 8 * dpc
-        narrow = Mux(F["sp"][0], rs["WGT"].data, rs["ACT"].data)
-        nch = max(1, 4 * C // dpc)
-        chunks = [rs[s].data[P * i:P * i + P] for s in ("ACC", "VEC") for i in range(nch)]
-        lg = (nch - 1).bit_length()
-        wide = Array(chunks)[Cat(walk.beat[:lg], F["sp"][0])] if lg else Mux(F["sp"][0], chunks[1], chunks[0])
-        bdata = Mux(F["sp"][1], wide, narrow)
-        nbytes = walk.nbytes
-        rem = nbytes[:dpc.bit_length() - 1]
-        blen = Mux(walk.line_end & (rem != 0), rem, Mux(nbytes == 0, 0, dpc)) if dpc > 1 else (nbytes != 0)
-        # ---------------------------------------------------------------- DMA RDPERF
-        # (the walk's cursor is RDPERF's ext_addr: it loads at the start, moves only in a box)
-        in_data = eng.active & is_rdperf & _step_ge(eng, L)
-        sample = _step_lt(eng, L + n_beats)            # the first n_beats data steps
-        if rdperf_split(cfg):
-            # the low half of the counter at the ring's head at each sample step, then its zero
-            # upper half at each later data step (the ring goes round once more: each once)
-            perf_write = in_data
-            perf_len = dpc
-            perf_off = Cat(Const(0, 2), ~sample, phase)
-            perf_data = Mux(sample, top.cnt_data[:P], 0)
-        else:
-            perf_write = in_data & sample
-            perf_len = Mux(phase == n_beats - 1, 8 * (N_COUNTERS - (n_beats - 1) * k_per), 8 * k_per)
-            perf_off = phase * (8 * k_per)
-            perf_data = top.cnt_data
-        #: this step's external address (a box's beat, or RDPERF's counters)
-        self.addr = (walk.cur + Mux(is_rdperf, perf_off, walk.beat << (dpc.bit_length() - 1)))[:XB]
-        # ---------------------------------------------------------------- DMA store port
-        m.d.comb += [
-            top.st_en.eq((walk.in_beat & is_store) | perf_write),
-            (top.dma_addr if self.cfg.dma_engines == 1 else top.st_addr).eq(self.addr),
-            top.st_len.eq(Mux(is_rdperf, perf_len, blen)),
-            top.st_data.eq(Mux(is_rdperf, perf_data, bdata)),
-        ]
-
-
-class _Engine:
-    """Shared engine skeleton: start/busy/step, the current instruction, completion.
-
-    ``word`` is the instruction (128 bits, only the bits its queue keeps, see :func:`queue_entry`);
-    ``step`` counts its cycles and is as wide as the queue's longest instruction needs
-    (:func:`max_cycles`)."""
-
-    def __init__(self, m: Module, name: str, fifo: _Fifo, can_start, step_bits: int):
-        self.busy = Signal(name=f"{name}_busy")
-        self.step_r = Signal(step_bits, name=f"{name}_step")
-        self.start = Signal(name=f"{name}_start")
-        self.active = Signal(name=f"{name}_active")
-        self.complete = Signal(name=f"{name}_complete")
-        self.step = Signal(step_bits, name=f"{name}_stepc")
-        self.cycles = Signal(step_bits, name=f"{name}_cyclesc")
-        # the instruction stays at the head of its queue until it completes (no copy of it)
-        m.d.comb += [fifo.count.eq(fifo.occ - self.busy),
-                     self.start.eq(~self.busy & (fifo.count != 0) & can_start),
-                     self.active.eq(self.busy | self.start),
-                     self.step.eq(self.step_r),      # 0 while idle: it clears at completion
-                     fifo.pop.eq(self.complete)]
-        self.word = fifo.unpack(m, fifo.rdata, f"{name}_word")
-        #: the queue's head waits (fetched, engine idle, a token missing): a token-stall cycle
-        self.waiting = Signal(name=f"{name}_waiting")
-        m.d.comb += self.waiting.eq(~self.active & (fifo.count != 0))
-        self.last = Signal(name=f"{name}_last")
-        m.d.comb += self.complete.eq(self.active & self.last)
-        with m.If(self.active):
-            m.d.sync += [self.step_r.eq(Mux(self.last, 0, self.step + 1)), self.busy.eq(~self.last)]
-
-    def set_last(self, m, last):
-        """The instruction ends at the step where ``last`` holds (counting loops, no product);
-        ``cycles`` is then ``step + 1`` at the completion step."""
-        m.d.comb += [self.cycles.eq(self.step + 1), self.last.eq(last)]
-
-
-class _DmaEngine:
-    """One DMA engine for the load and store queues (``dma_engines = 1``): one step counter and one
-    busy flag; it starts a queue's head in the first cycle in which it is idle and that head can
-    start (fetched, its tokens there), :data:`~nnaccel.isa.table.DMA_PRIORITY`'s queue first when
-    both can; ``store`` is 1 while the instruction running (or starting) is the store queue's.
-
-    ``views[queue]`` stands in for that queue's :class:`_Engine` (``start``, ``busy``, ``active``,
-    ``complete``, ``waiting``, ``word``, ``cycles``: the queue's own head and the shared count), so
-    the tokens, the deadlock check and the counters see two engines of which at most one runs;
-    ``word`` is the running (or starting) instruction, the head of its queue (one multiplexer over
-    the two heads: LOAD and STORE share their field layout, the bits a queue does not keep are 0)."""
-
-    def __init__(self, m: Module, fifos: dict, can_start: dict, step_bits: int, first: str):
-        self.busy = Signal(name="dma_busy")
-        self.store_r = Signal(name="dma_store_r")
-        self.step_r = Signal(step_bits, name="dma_step")
-        self.step = self.step_r               # 0 while idle: it clears at completion
-        self.cycles = Signal(step_bits, name="dma_cyclesc")
-        self.last = Signal(name="dma_last")
-        can = {q: ~self.busy & (fifos[q].count != 0) & can_start[q] for q in ("load", "store")}
-        other = "store" if first == "load" else "load"
-        starts = {first: can[first], other: can[other] & ~can[first]}
-        self.start = Signal(name="dma_start")
-        self.store = Signal(name="dma_store")
-        self.active = Signal(name="dma_active")
-        self.complete = Signal(name="dma_complete")
-        m.d.comb += [self.start.eq(starts["load"] | starts["store"]),
-                     self.store.eq(Mux(self.busy, self.store_r, starts["store"])),
-                     self.active.eq(self.busy | self.start), self.complete.eq(self.active & self.last),
-                     self.cycles.eq(self.step + 1)]
-        self.views = {}
-        for q in ("load", "store"):
-            mine = self.store if q == "store" else ~self.store
-            mine_r = self.store_r if q == "store" else ~self.store_r
-            v = SimpleNamespace(busy=Signal(name=f"{q}_busy"), start=Signal(name=f"{q}_start"),
-                                active=Signal(name=f"{q}_active"), complete=Signal(name=f"{q}_complete"),
-                                waiting=Signal(name=f"{q}_waiting"), cycles=self.cycles)
-            m.d.comb += [v.busy.eq(self.busy & mine_r), v.start.eq(starts[q]), v.active.eq(v.busy | v.start),
-                         v.complete.eq(self.complete & mine),
-                         v.waiting.eq(~v.active & (fifos[q].count != 0)),
-                         fifos[q].count.eq(fifos[q].occ - v.busy), fifos[q].pop.eq(v.complete)]
-            v.word = fifos[q].unpack(m, fifos[q].rdata, f"{q}_word")
-            self.views[q] = v
-        self.word = Signal(128, name="dma_word")
-        m.d.comb += self.word.eq(Mux(self.store, self.views["store"].word, self.views["load"].word))
-        with m.If(self.active):
-            m.d.sync += [self.step_r.eq(Mux(self.last, 0, self.step + 1)), self.busy.eq(~self.last),
-                         self.store_r.eq(self.store)]
-
-    def set_last(self, m, last):
-        m.d.comb += self.last.eq(last)
-
-
-class _View:
-    """One queue's view of the in-order executor (the interface of :class:`_Engine`)."""
-
-    def __init__(self, name: str, word, step, cycles):
-        self.busy, self.start = Signal(name=f"{name}_busy"), Signal(name=f"{name}_start")
-        self.active, self.complete = Signal(name=f"{name}_active"), Signal(name=f"{name}_complete")
-        self.waiting, self.last = Signal(name=f"{name}_waiting"), Signal(name=f"{name}_last")
-        self.word, self.step, self.cycles = word, step, cycles
-
-    def set_last(self, m: Module, last):
-        m.d.comb += self.last.eq(last)
-
-
-class _InOrder:
-    """The executor of an in-order machine (``in_order``): no queues; the instruction at ``pc``
-    (``word_in``, of queue ``queue_in``) is checked by the fetch unit, starts when ``can_start``
-    (checked since the cycle before, the executor idle, its tokens there) and runs straight from
-    the instruction port (``pc`` moves on at its completion, so ``word`` is ``word_in``: no
-    instruction register). One busy flag and one step counter.
-
-    ``views[q]`` stands in for queue ``q``'s :class:`_Engine` (``start``, ``busy``, ``active``,
-    ``complete``, ``waiting``, ``word``, ``step``, ``cycles``, ``set_last``), so the tokens, the
-    counters and the engines' datapaths see four engines of which at most one runs; each engine's
-    ``set_last`` gives its end condition, used while an instruction of its queue runs; ``waiting``
-    is the token stall (the held instruction of that queue cannot start). :meth:`dma_view` is the
-    load + store pair as :class:`_DmaEngine` shows it."""
-
-    def __init__(self, m: Module, word_in, queue_in, held, can_start, step_bits: int):
-        n = len(QUEUES)
-        self.m = m
-        self._ge = {}
-        self.busy = Signal(name="ex_busy")
-        self.step_r = Signal(step_bits, name="ex_step")
-        self.step = self.step_r                            # 0 while idle: it clears at completion
-        self.cycles = Signal(step_bits, name="ex_cyclesc")
-        self.start = Signal(name="ex_start")
-        self.active = Signal(name="ex_active")
-        self.complete = Signal(name="ex_complete")
-        self.last = Signal(name="ex_last")
-        kind = Signal(n, name="ex_kind")                   # one-hot: the instruction's queue
-        m.d.comb += [kind.eq(Cat(*[queue_in == q for q in range(n)])),
-                     self.start.eq(~self.busy & can_start),
-                     self.active.eq(self.busy | self.start), self.complete.eq(self.active & self.last),
-                     self.cycles.eq(self.step + 1)]
-        self.word = word_in
-        lasts = []
-        self.views = []
-        for q in range(n):
-            v = _View(f"ex{q}", self.word, self.step, self.cycles)
-            v.step_ge = self.step_ge
-            m.d.comb += [v.busy.eq(self.busy & kind[q]), v.start.eq(self.start & kind[q]),
-                         v.active.eq(v.busy | v.start), v.complete.eq(self.complete & kind[q]),
-                         v.waiting.eq(held & kind[q] & ~v.active)]
-            lasts.append(v.last & kind[q])
-            self.views.append(v)
-        m.d.comb += self.last.eq(Cat(*lasts).any())
-        with m.If(self.active):
-            m.d.sync += [self.step_r.eq(Mux(self.last, 0, self.step + 1)), self.busy.eq(~self.last)]
-
-    def step_ge(self, c: int):
-        """``step >= c`` for a constant ``c``, as a flag that moves with the step counter: set at
-        the end of step ``c - 1`` (the first step whose low ``(c - 1).bit_length()`` bits are ``c -
-        1``: the counter counts up by one from 0 and never wraps), cleared with it at completion.
-        Not a comparison: Yosys would make one a carry chain as wide as the counter (on the
-        iCE40 one logic cell a bit whose LUT is unused)."""
-        if c <= 0:
-            return Const(1, 1)
-        if c not in self._ge:
-            k = (c - 1).bit_length()
-            f = self._ge[c] = Signal(name=f"ex_ge{c}")
-            with self.m.If(self.active):
-                self.m.d.sync += f.eq(~self.last & (f | (self.step[:k] == c - 1)))
-        return self._ge[c]
-
-    def dma_view(self, m: Module, load: int, store: int):
-        """The load + store queues' views as the shared DMA datapath uses them (:class:`_DmaEngine`'s
-        interface)."""
-        lv, sv = self.views[load], self.views[store]
-        d = SimpleNamespace(word=self.word, step=self.step, cycles=self.cycles, views={"load": lv, "store": sv},
-                            step_ge=self.step_ge,
-                            start=Signal(name="exd_start"), active=Signal(name="exd_active"),
-                            complete=Signal(name="exd_complete"))
-        m.d.comb += [d.start.eq(lv.start | sv.start), d.active.eq(lv.active | sv.active),
-                     d.complete.eq(lv.complete | sv.complete)]
-
-        def set_last(m, last):
-            lv.set_last(m, last)
-            sv.set_last(m, last)
-        d.set_last = set_last
-        return d
 
 
 class Accelerator(wiring.Component):
@@ -754,10 +132,23 @@ class Accelerator(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         cfg = self.cfg
-        R, C = cfg.rows, cfg.cols
-        L = cfg.ext_latency
-        dpc = cfg.dma_bytes_per_cycle
+        ctx = SimpleNamespace(m=m, cfg=cfg, R=cfg.rows, C=cfg.cols, L=cfg.ext_latency, dpc=cfg.dma_bytes_per_cycle)
+        self._scratchpads(ctx)
+        self._control(ctx)
+        self._fetch(ctx)
+        self._halts(ctx)
+        self._counters(ctx)
+        self._dma(ctx)
+        self._gemm_sequence(ctx)
+        self._gemm_datapath(ctx)
+        self._vector(ctx)
+        self._collisions(ctx)
+        ctx.count_events()
+        return m
 
+    def _scratchpads(self, ctx):
+        """The scratchpads and their logical ports."""
+        m, cfg, C = ctx.m, ctx.cfg, ctx.C
         # ---------------------------------------------------------------- scratchpads
         widths = {s: C * 8 * ELEMENT_BYTES[s] for s in SPACE_ENUM}
         # one BankedScratchpad per space: cfg.banks(s) block RAMs of one write and one read port
@@ -784,7 +175,12 @@ class Accelerator(wiring.Component):
         rv = {s: mems[s].read_port("vec") for s in ("ACT", "ACC", "VEC")}     # vector engine
         rv2 = mems["ACT"].read_port("vec2", lane=1)                           # VEC second source
         rs = {s: mems[s].read_port("store") for s in SPACE_ENUM}              # store engine
+        ctx.mems, ctx.rg, ctx.rs, ctx.rv, ctx.rv2, ctx.wg_acc, ctx.wl = mems, rg, rs, rv, rv2, wg_acc, wl
+        ctx.wv = wv
 
+    def _control(self, ctx):
+        """State, the decoder, the queues, the sequencer and the token counters."""
+        m, cfg = ctx.m, ctx.cfg
         # ---------------------------------------------------------------- control, fetch, queues
         # SCAN: after a DEADLOCK, find its PC (the lowest queued instruction) by reading the fetched
         # instructions backwards, so queue entries carry no PC
@@ -804,7 +200,9 @@ class Accelerator(wiring.Component):
 
         # in order (``in_order``): no queues, the fetch unit holds the checked instruction
         in_order = cfg.in_order
-        fifos = [] if in_order else [_Fifo(m, cfg.queue_depth_of(q), cfg, q, f"{q[0]}q") for q in QUEUES]
+        fifos = [] if in_order else [InstructionQueue(cfg, q) for q in QUEUES]
+        for f in fifos:
+            m.submodules[f"{f.queue}_queue"] = f
         held = Signal()             # (in order) the instruction at pc is checked and waits to start
 
         m.submodules.decoder = dec = Decoder(cfg)
@@ -822,12 +220,12 @@ class Accelerator(wiring.Component):
 
         oks = []
         for q in range(len(QUEUES)):
-            head = self.i_data if in_order else fifos[q].unpack(m, fifos[q].rdata, f"{QUEUES[q]}_head")
+            head = self.i_data if in_order else fifos[q].unpack(m, fifos[q].r_data, f"{QUEUES[q]}_head")
             ok = Const(1, 1)
             for flag, ch in pops[q].items():
                 ok = ok & (~hdr(head, flag) | (tok[ch] != 0))
             oks.append(ok & (state == RUN))
-        dma = None
+        dma = ex = None
         tok_ok = Signal()           # (in order) the held instruction's tokens are there
         if in_order:
             m.d.comb += tok_ok.eq(Cat(*[(dec.queue == q) & oks[q] for q in range(len(QUEUES))]).any())
@@ -863,6 +261,16 @@ class Accelerator(wiring.Component):
                 m.d.sync += count.eq(count + sum(incs) - sum(decs))
 
         # fetch
+        ctx.CB, ctx.DONE, ctx.IDLE, ctx.RUN, ctx.SCAN, ctx.cnt_out = CB, DONE, IDLE, RUN, SCAN, cnt_out
+        ctx.dec, ctx.dma, ctx.engines, ctx.ex, ctx.fifos = dec, dma, engines, ex, fifos
+        ctx.finished, ctx.ge, ctx.held, ctx.in_order, ctx.k_per = finished, ge, held, in_order, k_per
+        ctx.le, ctx.n_beats, ctx.pc, ctx.phase, ctx.se, ctx.state = le, n_beats, pc, phase, se, state
+        ctx.tok_ok, ctx.ve = tok_ok, ve
+
+    def _fetch(self, ctx):
+        """Fetch: the instruction at ``pc`` into its queue (or held, in order)."""
+        m, IDLE, RUN, dec, ex, fifos = ctx.m, ctx.IDLE, ctx.RUN, ctx.dec, ctx.ex, ctx.fifos
+        finished, held, in_order, pc, state = ctx.finished, ctx.held, ctx.in_order, ctx.pc, ctx.state
         q_of = dec.queue
         room = Signal()
         m.d.comb += room.eq(q_of >= len(QUEUES))
@@ -870,7 +278,7 @@ class Accelerator(wiring.Component):
             with m.If(q_of == q):
                 m.d.comb += room.eq(f.count < f.depth)
         for q, f in enumerate(fifos):
-            m.d.comb += f.wdata.eq(self.i_data)
+            m.d.comb += f.w_data.eq(self.i_data)
         fetching = (state == RUN) & ~finished
         advance = Signal()      # the word is appended: the decoder's checks restart on the next one
         m.d.comb += dec.restart.eq(advance | ((state == IDLE) & self.start))
@@ -901,6 +309,15 @@ class Accelerator(wiring.Component):
                     m.d.sync += pc.eq(pc + 1)
 
         # deadlock: nothing busy, nothing can start, fetch cannot go on, something still queued
+        ctx.fetching, ctx.halt, ctx.halt_code, ctx.halt_pc = fetching, halt, halt_code, halt_pc
+        ctx.room = room
+
+    def _halts(self, ctx):
+        """Deadlock, the DEADLOCK PC search (SCAN) and the run's state machine."""
+        m, cfg, DONE, IDLE, RUN, SCAN, dec = ctx.m, ctx.cfg, ctx.DONE, ctx.IDLE, ctx.RUN, ctx.SCAN, ctx.dec
+        engines, ex, fetching, fifos, finished = ctx.engines, ctx.ex, ctx.fetching, ctx.fifos, ctx.finished
+        halt, halt_code, halt_pc, held = ctx.halt, ctx.halt_code, ctx.halt_pc, ctx.held
+        in_order, pc, room, state, tok_ok = ctx.in_order, ctx.pc, ctx.room, ctx.state, ctx.tok_ok
         any_busy = Const(0, 1)
         any_start = Const(0, 1)
         any_queued = Const(0, 1)
@@ -968,6 +385,14 @@ class Accelerator(wiring.Component):
                     with m.Else():
                         m.d.sync += [state.eq(DONE), self.fault_pc.eq(pc)]
 
+        ctx.any_busy, ctx.any_queued, ctx.fetch_stall = any_busy, any_queued, fetch_stall
+
+    def _counters(self, ctx):
+        """The performance counters' events and their ring."""
+        m, cfg, C, CB, IDLE, R, RUN = ctx.m, ctx.cfg, ctx.C, ctx.CB, ctx.IDLE, ctx.R, ctx.RUN
+        any_busy, any_queued, cnt_out, dpc = ctx.any_busy, ctx.any_queued, ctx.cnt_out, ctx.dpc
+        engines, fetch_stall, finished, halt = ctx.engines, ctx.fetch_stall, ctx.finished, ctx.halt
+        in_order, k_per, n_beats, phase, state = ctx.in_order, ctx.k_per, ctx.n_beats, ctx.phase, ctx.state
         # ---------------------------------------------------------------- counters at completion
         events = {c: [] for c in CNT}
         # in order (``in_order``): events count as they pass (bounds[name]: the most the terms can
@@ -1093,6 +518,14 @@ class Accelerator(wiring.Component):
             for q, e in enumerate(engines):
                 add_event(f"{QUEUES[q]}_token_stall", e.waiting, 1)
 
+        ctx.add_event, ctx.count_events, ctx.every = add_event, count_events, every
+        ctx.ring_collision, ctx.scale = ring_collision, scale
+
+    def _dma(self, ctx):
+        """The load / store engines, or the one DMA engine."""
+        m, cfg, L, add_event, dma, dpc = ctx.m, ctx.cfg, ctx.L, ctx.add_event, ctx.dma, ctx.dpc
+        every, in_order, k_per, le, mems = ctx.every, ctx.in_order, ctx.k_per, ctx.le, ctx.mems
+        n_beats, phase, rs, se, wl = ctx.n_beats, ctx.phase, ctx.rs, ctx.se, ctx.wl
         path = _DmaPath(m, cfg, self, phase, n_beats, k_per)
         no = Const(0, 1)
         if dma is None:
@@ -1174,7 +607,12 @@ class Accelerator(wiring.Component):
                 add_event("dma_store_bytes", dma.complete & is_rdperf, 8 * N_COUNTERS)
                 add_event("dma_latency", dma.complete & (is_box | is_rdperf), L)
 
+
+    def _gemm_sequence(self, ctx):
+        """The GEMM engine's K tiles, stream and activation walk."""
+        m, cfg, C, R, ex, ge, in_order = ctx.m, ctx.cfg, ctx.C, ctx.R, ctx.ex, ctx.ge, ctx.in_order
         # ---------------------------------------------------------------- GEMM engine (compute queue)
+        ge_rows = more = wk_adv = wk_last = None      # (in order / one weight buffer only)
         w = ge.word
         is_gemm = field(w, "NOP", "opcode") == opcode_of("GEMM")
         gstart = ge.start
@@ -1290,6 +728,23 @@ class Accelerator(wiring.Component):
                             G["act_ys"])
             m.d.comb += act_w.advance.eq(streaming)
         # weights: tile 0 in steps 0..rows-1, tile t+1 in the first rows steps of tile t's slot
+        ctx.G, ctx.act_w, ctx.arr, ctx.b0, ctx.cur_buf, ctx.dcnt_r = G, act_w, arr, b0, cur_buf, dcnt_r
+        ctx.gact, ctx.ge_rows, ctx.gn_any, ctx.gstart, ctx.in_tiles = gact, ge_rows, gn_any, gstart, in_tiles
+        ctx.is_gemm, ctx.last_of, ctx.lr, ctx.macs, ctx.macs_r = is_gemm, last_of, lr, macs, macs_r
+        ctx.more, ctx.px, ctx.px_last, ctx.px_r, ctx.py, ctx.py_r = more, px, px_last, px_r, py, py_r
+        ctx.single, ctx.son, ctx.step, ctx.streaming, ctx.tidx = single, son, step, streaming, tidx
+        ctx.tidx_r, ctx.tpos, ctx.tpos_r, ctx.wk_adv, ctx.wk_last = tidx_r, tpos, tpos_r, wk_adv, wk_last
+
+    def _gemm_datapath(self, ctx):
+        """The GEMM engine's weights, array and results."""
+        m, cfg, C, G, R, act_w, add_event = ctx.m, ctx.cfg, ctx.C, ctx.G, ctx.R, ctx.act_w, ctx.add_event
+        arr, b0, cur_buf, dcnt_r, ex, gact = ctx.arr, ctx.b0, ctx.cur_buf, ctx.dcnt_r, ctx.ex, ctx.gact
+        ge, ge_rows, gn_any, gstart, in_order = ctx.ge, ctx.ge_rows, ctx.gn_any, ctx.gstart, ctx.in_order
+        in_tiles, is_gemm, last_of, lr, macs = ctx.in_tiles, ctx.is_gemm, ctx.last_of, ctx.lr, ctx.macs
+        macs_r, more, n_beats, rg, scale = ctx.macs_r, ctx.more, ctx.n_beats, ctx.rg, ctx.scale
+        single, son, step, streaming, tidx = ctx.single, ctx.son, ctx.step, ctx.streaming, ctx.tidx
+        tidx_r, tpos, tpos_r, wg_acc, wk_adv = ctx.tidx_r, ctx.tpos, ctx.tpos_r, ctx.wg_acc, ctx.wk_adv
+        wk_last = ctx.wk_last
         wcnt_r = Signal(_bits(MAX_KTILES * R))
         wcnt = wcnt_r
         if single:      # tile t + 1's weights in the rows steps after tile t's stream
@@ -1372,6 +827,16 @@ class Accelerator(wiring.Component):
             add_event("array_busy", ge.complete & is_gemm, ge.cycles)
             add_event("macs", ge.complete & is_gemm, macs)
 
+        ctx.accw, ctx.gwrite, ctx.ox, ctx.ox_last, ctx.ox_r = accw, gwrite, ox, ox_last, ox_r
+
+    def _vector(self, ctx):
+        """The vector engine and its scratchpad ports."""
+        m, cfg, accw, act_w, add_event = ctx.m, ctx.cfg, ctx.accw, ctx.act_w, ctx.add_event
+        engines, ex, gwrite, in_order, is_gemm = ctx.engines, ctx.ex, ctx.gwrite, ctx.in_order, ctx.is_gemm
+        last_of, mems, n_beats, ox, ox_last = ctx.last_of, ctx.mems, ctx.n_beats, ctx.ox, ctx.ox_last
+        ox_r, px, px_last, px_r, py, py_r = ctx.ox_r, ctx.px, ctx.px_last, ctx.px_r, ctx.py, ctx.py_r
+        rv, rv2, streaming, ve, wk_adv = ctx.rv, ctx.rv2, ctx.streaming, ctx.ve, ctx.wk_adv
+        wk_last, wv = ctx.wk_last, ctx.wv
         # ---------------------------------------------------------------- vector engine (vector queue)
         # hw/vecengine.py: driven by the vector queue's engine skeleton, on its own scratchpad ports
         m.submodules.vec = vu = VectorEngine(cfg, shared_walks=in_order)
@@ -1395,14 +860,10 @@ class Accelerator(wiring.Component):
         ve.set_last(m, vu.last)
         m.d.comb += [
             vu.word.eq(ve.word), vu.start.eq(ve.start), vu.active.eq(ve.active), vu.busy.eq(ve.busy),
-            rv["ACT"].addr.eq(vu.act_addr), rv["ACT"].valid.eq(vu.act_valid), vu.act_data.eq(rv["ACT"].data),
-            rv2.addr.eq(vu.act2_addr), rv2.valid.eq(vu.act2_valid), vu.act2_data.eq(rv2.data),
-            rv["ACC"].addr.eq(vu.acc_addr), rv["ACC"].valid.eq(vu.acc_valid), vu.acc_data.eq(rv["ACC"].data),
-            rv["VEC"].addr.eq(vu.vec_addr), rv["VEC"].valid.eq(vu.vec_valid), vu.vec_data.eq(rv["VEC"].data),
-            wv["ACT"].addr.eq(vu.wact_addr), wv["ACT"].data.eq(vu.wact_data), wv["ACT"].en.eq(vu.wact_en),
-            wv["ACC"].addr.eq(vu.wacc_addr), wv["ACC"].data.eq(vu.wacc_data),
-            wv["ACC"].en.eq(vu.wacc_en.replicate(len(wv["ACC"].en))),
         ]
+        for port, sp in ((vu.rd_act, rv["ACT"]), (vu.rd_act2, rv2), (vu.rd_acc, rv["ACC"]), (vu.rd_vec, rv["VEC"]),
+                         (vu.wr_act, wv["ACT"]), (vu.wr_acc, wv["ACC"])):
+            wiring.connect(m, port, sp)
         if cfg.in_order:
             # one instruction at a time: element writes, sources read once a line and held
             m.d.comb += [mems["ACT"].write_mask(wv["ACT"], 8 * ELEMENT_BYTES["ACT"]).eq(vu.wact_mask),
@@ -1420,6 +881,12 @@ class Accelerator(wiring.Component):
 
         # a scratchpad bank wrote the line a reader needed in the same cycle since the run started
         # (undefined on the FPGA: BankedScratchpad); every RTL run checks it stays 0
+        ctx.vu = vu
+
+    def _collisions(self, ctx):
+        """The scratchpad collision flag."""
+        m, IDLE, mems, ring_collision, state = ctx.m, ctx.IDLE, ctx.mems, ctx.ring_collision, ctx.state
+        vu = ctx.vu
         # (or another block RAM marked COLLISION_UNDEFINED: the vector engine's LUT, cnt_ring)
         collided = Signal()
         with m.If((state == IDLE) & self.start):
@@ -1428,8 +895,6 @@ class Accelerator(wiring.Component):
             m.d.sync += collided.eq(1)
         m.d.comb += self.sp_collision.eq(collided)
 
-        count_events()
-        return m
 
 
 assert QUEUE_CODE == {q: n for n, q in enumerate(QUEUES)} and CONTROL_QUEUE == len(QUEUES)
@@ -1501,3 +966,4 @@ class SimTop(wiring.Component):
         else:
             m.d.comb += [mem.ld_addr.eq(acc.ld_addr), mem.st_addr.eq(acc.st_addr)]
         return m
+

@@ -26,6 +26,8 @@ combinational. ``word`` must stay the same from ``restart`` until it is appended
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value, signed
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
@@ -167,6 +169,18 @@ class Decoder(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
+        ctx = SimpleNamespace(m=m)
+        self._fields(ctx)
+        self._legal(ctx)
+        self._geometry(ctx)
+        self._sequence(ctx)
+        self._ranges(ctx)
+        self._outputs(ctx)
+        return m
+
+    def _fields(self, ctx):
+        """The opcode flags, field access and the fault collector."""
+        m = ctx.m
         cfg = self.cfg
         w = self.word
         op = w[0:4]
@@ -199,7 +213,12 @@ class Decoder(wiring.Component):
             conds.setdefault((code, slow), []).append(is_[ins] & cond if ins else cond)
             if ins:
                 order.setdefault(ins, []).append(code)
+        ctx.F, ctx.cfg, ctx.conds, ctx.fault, ctx.is_, ctx.lates = F, cfg, conds, fault, is_, lates
+        ctx.lines, ctx.op, ctx.order, ctx.w = lines, op, order, w
 
+    def _legal(self, ctx):
+        """ILLEGAL_OPCODE and ILLEGAL_FIELD: opcodes, reserved bits and field values."""
+        m, F, fault, is_, w = ctx.m, ctx.F, ctx.fault, ctx.is_, ctx.w
         known = Const(0, 1)
         for ins in INSTRUCTIONS:
             known = known | is_[ins.name]
@@ -248,6 +267,10 @@ class Decoder(wiring.Component):
                         bad = bad | (sel & F(name, fl))
             fault(name, "ILLEGAL_FIELD", bad)
 
+
+    def _geometry(self, ctx):
+        """The DMA boxes' data rows and columns (padding removed)."""
+        m, cfg, F, fault = ctx.m, ctx.cfg, ctx.F, ctx.fault
         # ---- LOAD / STORE: len, padding; (data rows - 1, data lines - 1) of the DMA iteration
         dma = ("LOAD", "STORE")
         pads = ("pad_top", "pad_bottom", "pad_left", "pad_right")
@@ -278,6 +301,11 @@ class Decoder(wiring.Component):
                 m.d.comb += [rm1.eq(ys - 1), cm1.eq(xs - 1)]
                 geo[name] = (rm1, cm1, (ys != 0) & (xs != 0))
 
+        ctx.dma, ctx.geo = dma, geo
+
+    def _sequence(self, ctx):
+        """The bit-serial range checks' step counter and accumulators."""
+        m, F, geo, is_, lines, op = ctx.m, ctx.F, ctx.geo, ctx.is_, ctx.lines, ctx.op
         # ---- bit-serial products: two accumulators, Horner's rule over CHECK_STEPS bits, MSB first
         #   A (scratchpad lines, saturating): LOAD / STORE box lines y_size * x_size; GEMM activation
         #     offset act_ys * (ny * (kt + 1) - 1) + act_xs * (nx - 1); VEC destination (and src2)
@@ -357,6 +385,14 @@ class Decoder(wiring.Component):
             with m.If(k != 0):
                 m.d.sync += [acc_a.eq(next_a[:wa]), ovf_a.eq(ovf_a | next_a[wa:].any()), acc_b.eq(next_b)]
 
+        ctx.acc_a, ctx.acc_b, ctx.g, ctx.kt1, ctx.latch, ctx.ld = acc_a, acc_b, g, kt1, latch, ld
+        ctx.ovf_a, ctx.ready, ctx.st, ctx.v = ovf_a, ready, st, v
+
+    def _ranges(self, ctx):
+        """SCRATCHPAD_RANGE and DMA_WINDOW of every instruction."""
+        m, cfg, F, acc_a, acc_b, dma, fault = ctx.m, ctx.cfg, ctx.F, ctx.acc_a, ctx.acc_b, ctx.dma, ctx.fault
+        g, geo, kt1, ld, lines, op, ovf_a = ctx.g, ctx.geo, ctx.kt1, ctx.ld, ctx.lines, ctx.op, ctx.ovf_a
+        st, v = ctx.st, ctx.v
         # ---- bases minus their limits, latched in step 0: each range / window check is then the
         # sign of (latched base - limit) + accumulator, a carry chain with nothing after it
         func = F("VEC", "func")
@@ -449,6 +485,11 @@ class Decoder(wiring.Component):
         fault("VEC", "SCRATCHPAD_RANGE", ne["VEC"], late=over2)
         fault("VEC", "SCRATCHPAD_RANGE", ne["VEC"] & binary, late=over3)
 
+
+    def _outputs(self, ctx):
+        """The fault code in priority order, the queue and the fetch cycles."""
+        m, F, conds, is_, latch, lates = ctx.m, ctx.F, ctx.conds, ctx.is_, ctx.latch, ctx.lates
+        order, ready = ctx.order, ctx.ready
         # ---- priority over the codes, in the order every instruction checks them
         codes = ["ILLEGAL_OPCODE", "ILLEGAL_FIELD", "SCRATCHPAD_RANGE", "DMA_WINDOW"]
         assert {c for c, _ in conds} <= set(codes)
@@ -475,7 +516,6 @@ class Decoder(wiring.Component):
             if ins.fetch_cycles != 1:
                 cycles = Mux(is_[ins.name], ins.fetch_cycles, cycles)
         m.d.comb += [self.queue.eq(queue), self.is_finish.eq(is_["FINISH"]), self.fetch_cycles.eq(cycles)]
-        return m
 
 
 def _lt(v, small):

@@ -14,7 +14,7 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-__all__ = ["COLLISION_UNDEFINED", "BankedScratchpad", "Scratchpad"]
+__all__ = ["COLLISION_UNDEFINED", "BankedScratchpad", "Scratchpad", "read_port_signature", "write_port_signature"]
 
 #: The attribute that marks a block-RAM memory (``Memory(attrs=COLLISION_UNDEFINED)``) whose read
 #: of the word its write port writes in the same cycle is never needed: synthesis leaves such a
@@ -57,16 +57,27 @@ class Scratchpad(wiring.Component):
         return m
 
 
-class _Port:
+def read_port_signature(depth: int, width: int) -> wiring.Signature:
+    """A scratchpad read port, seen from its reader: ``addr`` (out, a line), ``valid`` (out: the
+    reader needs this cycle's line; it wins its bank over readers that do not) and ``data`` (in, the
+    line read, one cycle after its address)."""
+    return wiring.Signature({"addr": Out(range(depth)), "valid": Out(1, init=1), "data": In(width)})
+
+
+def write_port_signature(depth: int, width: int) -> wiring.Signature:
+    """A scratchpad write port, seen from its writer: ``addr``, ``data`` and ``en`` (all out)."""
+    return wiring.Signature({"addr": Out(range(depth)), "data": Out(width), "en": Out(1)})
+
+
+class _Port(wiring.PureInterface):
+    """One logical port of a :class:`BankedScratchpad`: the scratchpad's side of
+    :func:`read_port_signature` / :func:`write_port_signature` (connect the reader's or writer's
+    port to it with ``wiring.connect``)."""
+
     def __init__(self, name, depth, width, write):
+        sig = (write_port_signature if write else read_port_signature)(depth, width)
+        super().__init__(sig.flip(), path=(name,))
         self.name = name
-        self.addr = Signal(range(depth), name=f"{name}_addr")
-        self.data = Signal(width, name=f"{name}_data")
-        if write:
-            self.en = Signal(name=f"{name}_en")
-        else:
-            #: the reader needs this cycle's line (it wins its bank over readers that do not)
-            self.valid = Signal(init=1, name=f"{name}_valid")
         self.mask = None                # write_mask: element write enables
         self.granularity = width
         self.hold = None                # read_hold: the reader keeps its line

@@ -18,6 +18,8 @@ parameter lines by the function's own line-to-slot map.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, signed, unsigned
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
@@ -27,7 +29,7 @@ from nnaccel.hwconfig import ELEMENT_BYTES, mul_piece
 from nnaccel.isa.table import ADD_LEFT_SHIFT, SERIAL_MUL_STEPS, VEC_FUNCS, mul_step_cycles
 
 from .decoder import field, opcode_of
-from .scratchpad import COLLISION_UNDEFINED
+from .scratchpad import COLLISION_UNDEFINED, read_port_signature, write_port_signature
 from .vector import INT32_MAX, clamp
 
 __all__ = ["STEP_PARAMS", "VectorEngine", "walk_bits"]
@@ -56,21 +58,17 @@ class VectorEngine(wiring.Component):
         self.collision = Signal(name="vec_lut_collision")
         C = cfg.cols
 
-        def addr(s):
-            return range(cfg.lines(s))
-
         def line(s):
             return C * 8 * ELEMENT_BYTES[s]
 
         ports = {
             "word": In(128), "start": In(1), "active": In(1), "busy": In(1),
             "last": Out(1),
-            "act_addr": Out(addr("ACT")), "act_valid": Out(1), "act_data": In(line("ACT")),
-            "act2_addr": Out(addr("ACT")), "act2_valid": Out(1), "act2_data": In(line("ACT")),
-            "acc_addr": Out(addr("ACC")), "acc_valid": Out(1), "acc_data": In(line("ACC")),
-            "vec_addr": Out(addr("VEC")), "vec_valid": Out(1), "vec_data": In(line("VEC")),
-            "wact_addr": Out(addr("ACT")), "wact_en": Out(1), "wact_data": Out(line("ACT")),
-            "wacc_addr": Out(addr("ACC")), "wacc_en": Out(1), "wacc_data": Out(line("ACC")),
+            # scratchpad ports: reads of the source (rd_act), the second source (rd_act2), ACC
+            # (rd_acc) and the parameters (rd_vec); writes of the destination line (wr_act / wr_acc)
+            **{f"rd_{n}": Out(read_port_signature(cfg.lines(s), line(s)))
+               for n, s in (("act", "ACT"), ("act2", "ACT"), ("acc", "ACC"), ("vec", "VEC"))},
+            **{f"wr_{n}": Out(write_port_signature(cfg.lines(s), line(s))) for n, s in (("act", "ACT"), ("acc", "ACC"))},
         }
         if cfg.in_order:
             # one instruction at a time: element write enables and a read hold (see elaborate)
@@ -87,6 +85,18 @@ class VectorEngine(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
+        ctx = SimpleNamespace(m=m)
+        self._sequence(ctx)
+        self._walks(ctx)
+        self._slots(ctx)
+        self._param_regs(ctx)
+        self._lanes(ctx)
+        self._ports(ctx)
+        return m
+
+    def _sequence(self, ctx):
+        """The instruction's phases (parameters, line reads, lane groups, the tail) and their counters."""
+        m = ctx.m
         cfg = self.cfg
         C = cfg.cols
         lanes = cfg.vector_lanes
@@ -154,6 +164,7 @@ class VectorEngine(wiring.Component):
         rsub = Mux(vstart, 0, rsub_r)
         chunk_last = rchunk == nchunks - 1
         rfirst = (rchunk == 0) & (rsub == 0)          # a line's first read cycle (serial: & rph == 0)
+        rph = None                                    # (serial: the read side's product phase)
         if serial:
             # the bit-serial lane: the cycle within a step (0 .. MS - 1) and the step, counted apart
             rph_r = Signal(range(MS))
@@ -200,6 +211,18 @@ class VectorEngine(wiring.Component):
                 with m.If(radv):
                     m.d.sync += [vlx_r.eq(Mux(vlx_last, 0, vlx + 1)), vly_r.eq(vly + vlx_last)]
         m.d.comb += self.last.eq(Mux(is_vec, in_tail & (vtail == L - 1), 1))
+        ctx.C, ctx.L, ctx.M, ctx.MS, ctx.V, ctx.cfg, ctx.f, ctx.is_vec = C, L, M, MS, V, cfg, f, is_vec
+        ctx.lanes, ctx.lut_lines, ctx.mulf, ctx.nchunks, ctx.pcnt = lanes, lut_lines, mulf, nchunks, pcnt
+        ctx.pmax, ctx.radv, ctx.rfirst, ctx.rph, ctx.rsub, ctx.serial = pmax, radv, rfirst, rph, rsub, serial
+        ctx.vchunk, ctx.vcomp, ctx.vlast, ctx.vlx_last = vchunk, vcomp, vlast, vlx_last
+        ctx.vparam_phase, ctx.vphase, ctx.vread_phase, ctx.vstart = vparam_phase, vphase, vread_phase, vstart
+        ctx.vstep, ctx.vstep_done = vstep, vstep_done
+
+    def _walks(self, ctx):
+        """The source and destination line walks."""
+        m, cfg, L, V, f, is_vec, nchunks = ctx.m, ctx.cfg, ctx.L, ctx.V, ctx.f, ctx.is_vec, ctx.nchunks
+        radv, vchunk, vcomp, vlast, vlx_last = ctx.radv, ctx.vchunk, ctx.vcomp, ctx.vlast, ctx.vlx_last
+        vstart = ctx.vstart
         # source lines; src2 and the SUMW destination read walk the destination's strides from
         # their bases (one offset walker); the destination write walks behind
         # (addresses as wide as the largest space read or written: the decoder has checked them)
@@ -241,6 +264,12 @@ class VectorEngine(wiring.Component):
             m.d.sync += wx_r.eq(Mux(wr, Mux(wx_last, 0, wx + 1), wx))
             dst_cur = _Walk(m, "vdstw", aw, vstart, V["dst"], V["dst_xs"], V["dst_ys"], wr, wx_last).cur
 
+        ctx.dst_cur, ctx.is_lut, ctx.late, ctx.lut_sync, ctx.rel_w = dst_cur, is_lut, late, lut_sync, rel_w
+        ctx.src_cur, ctx.vgroup, ctx.vgroup_done, ctx.wr = src_cur, vgroup, vgroup_done, wr
+
+    def _slots(self, ctx):
+        """Where each function's parameters are kept (slot_of) and which lines load them (loads)."""
+        cfg, serial = ctx.cfg, ctx.serial
         # ---- parameter slots (see the module docstring)
         def store_bits(vf, name):
             # DIV's shift is 30 + ((s - 30) & 31): the low 5 bits of s are held (in a 6-bit slot)
@@ -313,10 +342,20 @@ class VectorEngine(wiring.Component):
             for j, name in enumerate(vf.params):
                 if name not in later:
                     loads.setdefault(slot_of[(vf.name, name)], []).append((vf.name, j))
+        ctx.held, ctx.loads, ctx.pseq, ctx.slot_of, ctx.step_slot = held, loads, pseq, slot_of, step_slot
+        ctx.stepped, ctx.store_bits, ctx.vf_of = stepped, store_bits, vf_of
+
+    def _param_regs(self, ctx):
+        """The parameter registers, loaded in the parameter phase, and the LUT's table."""
+        m, C, MS, f, held, is_lut, lanes = ctx.m, ctx.C, ctx.MS, ctx.f, ctx.held, ctx.is_lut, ctx.lanes
+        loads, lut_lines, lut_sync, nchunks = ctx.loads, ctx.lut_lines, ctx.lut_sync, ctx.nchunks
+        pcnt, pmax, pseq, slot_of, step_slot = ctx.pcnt, ctx.pmax, ctx.pseq, ctx.slot_of, ctx.step_slot
+        stepped, vchunk, vcomp, vf_of, vlast = ctx.stepped, ctx.vchunk, ctx.vcomp, ctx.vf_of, ctx.vlast
+        vparam_phase, vphase = ctx.vparam_phase, ctx.vphase
         pline = Signal(range(pmax + 1))
         pvalid = Signal()
         m.d.sync += [pvalid.eq(vparam_phase), pline.eq(pcnt)]
-        vecdata = self.vec_data
+        vecdata = self.rd_vec.data
         regs = {}
         # A per-element slot rotates by one lane group after each group its function computes
         # (a function that holds per-element parameters in it), so lane ``l`` always finds its
@@ -366,181 +405,211 @@ class VectorEngine(wiring.Component):
         if lut_sync:    # the table reads of a LUT step are used (vgroup_done, the next cycle)
             m.d.comb += self.collision.eq(lut_we & vcomp & is_lut)
 
+        ctx.lc, ctx.lut_row, ctx.lut_we, ctx.pe_users, ctx.pline = lc, lut_row, lut_we, pe_users, pline
+        ctx.regs, ctx.rotate, ctx.step_f, ctx.vecdata = regs, rotate, step_f, vecdata
+
+    def _lanes(self, ctx):
+        """The lanes, one datapath each."""
+        nchunks, vchunk = ctx.nchunks, ctx.vchunk
         # ---- lanes: one datapath each
-        act1 = self.act_data
-        act2 = self.act2_data
-        accd = self.acc_data
-        results = []
+        act1 = self.rd_act.data
+        act2 = self.rd_act2.data
+        accd = self.rd_acc.data
         sel = vchunk if nchunks > 1 else Const(0, 1)
-        for lane in range(lanes):
-            def pick(vals, lane=lane):
-                if nchunks == 1:
-                    return vals[lane]
-                return Array([vals[ch * lanes + lane] for ch in range(nchunks)])[sel]
+        ctx.act1, ctx.act2, ctx.accd, ctx.sel = act1, act2, accd, sel
+        ctx.results = [self._lane(ctx, lane) for lane in range(ctx.lanes)]
 
-            slot = {}
-            if held is not None:                      # the VEC line on the port's output
-                slot[held] = Signal(signed(32), name=f"l{lane}_held")
-                m.d.comb += slot[held].eq(pick([vecdata[32 * e:32 * e + 32] for e in range(C)]))
-            for key, rs in regs.items():
-                if key[0] == "pe" and (rotate or pseq):
-                    slot[key] = rs[lane]             # rotated into place / this lane's (see the slots above)
-                elif key[0] == "pe":
-                    slot[key] = Signal(signed(key[1]), name=f"l{lane}_par{key[1]}_{key[2]}")
-                    m.d.comb += slot[key].eq(pick(rs))
+    def _lane(self, ctx, lane):
+        """One lane: its parameters (``par``, ``by_func``) and operands, then :meth:`_lane_result`."""
+        m, C, V, accd, act1, act2, f = ctx.m, ctx.C, ctx.V, ctx.accd, ctx.act1, ctx.act2, ctx.f
+        held, lanes, nchunks, pseq, regs = ctx.held, ctx.lanes, ctx.nchunks, ctx.pseq, ctx.regs
+        rotate, sel, slot_of, store_bits = ctx.rotate, ctx.sel, ctx.slot_of, ctx.store_bits
+        vecdata, vf_of = ctx.vecdata, ctx.vf_of
+        def pick(vals, lane=lane):
+            if nchunks == 1:
+                return vals[lane]
+            return Array([vals[ch * lanes + lane] for ch in range(nchunks)])[sel]
 
-            def par(fname, pname, slot=slot):
-                vf = vf_of[fname]
-                key = slot_of[(fname, pname)]
-                if pname in vf.per_tensor:           # lane 0's register, its low bits
-                    return regs[key][0][:store_bits(vf, pname)].as_signed()
-                return slot[key]
+        slot = {}
+        if held is not None:                      # the VEC line on the port's output
+            slot[held] = Signal(signed(32), name=f"l{lane}_held")
+            m.d.comb += slot[held].eq(pick([vecdata[32 * e:32 * e + 32] for e in range(C)]))
+        for key, rs in regs.items():
+            if key[0] == "pe" and (rotate or pseq):
+                slot[key] = rs[lane]             # rotated into place / this lane's (see the slots above)
+            elif key[0] == "pe":
+                slot[key] = Signal(signed(key[1]), name=f"l{lane}_par{key[1]}_{key[2]}")
+                m.d.comb += slot[key].eq(pick(rs))
 
-            def by_func(pairs, default):
-                """The parameter of the current function among ``pairs`` [(function, parameter)]:
-                one multiplexer input per distinct source."""
-                conds = {}
-                vals = {}
-                for fname, pname in pairs:
-                    v = par(fname, pname)
-                    key = (slot_of[(fname, pname)], pname in vf_of[fname].per_tensor, len(v))
-                    conds[key] = conds.get(key, Const(0, 1)) | f[fname]
-                    vals[key] = v
-                out = default
-                for key, cond in conds.items():
-                    out = Mux(cond, vals[key], out)
-                return out
+        def par(fname, pname, slot=slot):
+            vf = vf_of[fname]
+            key = slot_of[(fname, pname)]
+            if pname in vf.per_tensor:           # lane 0's register, its low bits
+                return regs[key][0][:store_bits(vf, pname)].as_signed()
+            return slot[key]
 
-            a8 = pick([act1[8 * e:8 * e + 8] for e in range(C)])
-            b8 = pick([act2[8 * e:8 * e + 8] for e in range(C)])
-            a_acc = Signal(signed(32), name=f"acc{lane}")
-            m.d.comb += a_acc.eq(pick([accd[32 * e:32 * e + 32] for e in range(C)]))
-            a_act = Signal(signed(10), name=f"la{lane}")
-            b_act = Signal(signed(10), name=f"lb{lane}")
-            m.d.comb += [a_act.eq(Mux(V["signed"], a8.as_signed(), a8.as_unsigned())),
-                         b_act.eq(Mux(V["signed"], b8.as_signed(), b8.as_unsigned()))]
+        def by_func(pairs, default):
+            """The parameter of the current function among ``pairs`` [(function, parameter)]:
+            one multiplexer input per distinct source."""
+            conds = {}
+            vals = {}
+            for fname, pname in pairs:
+                v = par(fname, pname)
+                key = (slot_of[(fname, pname)], pname in vf_of[fname].per_tensor, len(v))
+                conds[key] = conds.get(key, Const(0, 1)) | f[fname]
+                vals[key] = v
+            out = default
+            for key, cond in conds.items():
+                out = Mux(cond, vals[key], out)
+            return out
 
-            # one 32-bit adder: acc + bias (REQ, BIAS), abs(acc) + half (DIV), a (+ acc) (SUMW)
-            # (DIV: abs(acc) = (acc ^ sign) + sign, the sign the adder's carry-in)
-            cin = f["DIV"] & a_acc[-1]
-            add_a = Signal(32, name=f"adda{lane}")
-            add_b = Signal(32, name=f"addb{lane}")
-            m.d.comb += [add_a.eq(Mux(f["DIV"], a_acc ^ cin.replicate(32), Mux(f["SUMW"] & ~V["accumulate"], 0, a_acc))),
-                         add_b.eq(Mux(f["SUMW"], a_act, by_func([("REQ", "bias"), ("BIAS", "bias"),
-                                                                  ("DIV", "half")], 0)))]
-            sum32 = Signal(signed(32), name=f"sum{lane}")
-            m.d.comb += sum32.eq((Cat(cin, add_a) + Cat(cin, add_b))[1:33])
-            # the zero-point differences (ADDQ / SUBQ steps 0 and 1, MULQ's product)
-            da = Signal(signed(10), name=f"da{lane}")
-            db = Signal(signed(10), name=f"db{lane}")
-            m.d.comb += [da.eq(a_act - by_func([("ADDQ", "z1"), ("SUBQ", "z1"), ("MULQ", "z1")], 0)),
-                         db.eq(b_act - by_func([("ADDQ", "z2"), ("SUBQ", "z2"), ("MULQ", "z2")], 0))]
-            # ADDQ / SUBQ: step 0's result, then x1 +- x2 at step 1; MULQ: step 0's product
-            x1 = Signal(signed(32), name=f"x1_{lane}")
-            x_in = Signal(signed(32), name=f"u_in{lane}")
-            m_in = Signal(signed(32), name=f"u_m{lane}")
-            e_in = Signal(signed(6), name=f"u_e{lane}")
-            addsub = f["ADDQ"] | f["SUBQ"]
-            with m.If(f["MULQ"] & (vstep == 0)):        # MULQ step 0: (a - z1) * (b - z2)
-                if serial:                            # (da * 2**20) * (db * 2**10) / 2**30, exact
-                    m.d.comb += [x_in.eq(da << ADD_LEFT_SHIFT), m_in.eq(db << (30 - ADD_LEFT_SHIFT)),
-                                 e_in.eq(0)]
-                else:
-                    m.d.comb += [x_in.eq(da), m_in.eq(db), e_in.eq(0)]
-            with m.Elif(f["MULQ"]):                    # step 1: mbqm of step 0's product
-                m.d.comb += [x_in.eq(x1), m_in.eq(par("MULQ", "m")), e_in.eq(par("MULQ", "e"))]
-            sp = STEP_PARAMS["ADDQ"]
-            with m.Elif(addsub & (vstep == 0)):
-                m.d.comb += [x_in.eq(da << ADD_LEFT_SHIFT), m_in.eq(par("ADDQ", sp[0][0])), e_in.eq(par("ADDQ", sp[0][1]))]
-            with m.Elif(addsub & (vstep == 1)):
-                m.d.comb += [x_in.eq(db << ADD_LEFT_SHIFT), m_in.eq(par("ADDQ", sp[1][0])), e_in.eq(par("ADDQ", sp[1][1]))]
-            with m.Elif(addsub):
-                m.d.comb += [x_in.eq(x1), m_in.eq(par("ADDQ", sp[2][0])), e_in.eq(par("ADDQ", sp[2][1]))]
-            with m.Elif(f["DIV"]):                     # x = wrap32(abs(acc) + half), no left shift
-                m.d.comb += [x_in.eq(sum32), m_in.eq(par("DIV", "m")), e_in.eq(0)]
-            with m.Else():                            # REQ
-                m.d.comb += [x_in.eq(sum32), m_in.eq(par("REQ", "mult")), e_in.eq(par("REQ", "shift"))]
-            # DIV: q = (x * m) >> (30 + k), k = (s - 30) & 31, on mbqm's product and right shifter
-            k = (par("DIV", "s") + 2)[:5]
-            # the exact product for DIV and MULQ's step 0, SRDHM's nudge in it for the others
-            exact = f["DIV"] | (f["MULQ"] & (vstep == 0))
-            if serial:
-                # x_in's bit i, picked from each source before the sources are multiplexed
-                dd = Signal(signed(10), name=f"dd{lane}")          # ADDQ / SUBQ / MULQ: (da | db) << 20
-                m.d.comb += dd.eq(Mux(addsub & (vstep == 1), db, da))
-                sel_sum = f["REQ"] | f["DIV"]
-                sel_x1 = (f["MULQ"] & (vstep != 0)) | (addsub & (vstep == 2))
+        a8 = pick([act1[8 * e:8 * e + 8] for e in range(C)])
+        b8 = pick([act2[8 * e:8 * e + 8] for e in range(C)])
+        a_acc = Signal(signed(32), name=f"acc{lane}")
+        m.d.comb += a_acc.eq(pick([accd[32 * e:32 * e + 32] for e in range(C)]))
+        a_act = Signal(signed(10), name=f"la{lane}")
+        b_act = Signal(signed(10), name=f"lb{lane}")
+        m.d.comb += [a_act.eq(Mux(V["signed"], a8.as_signed(), a8.as_unsigned())),
+                     b_act.eq(Mux(V["signed"], b8.as_signed(), b8.as_unsigned()))]
 
-                # (da | db) << 20 as 32 bits: bit i of it is picked by i itself (no i - 20, no i >= 20)
-                dd32 = Cat(Const(0, ADD_LEFT_SHIFT), dd, dd[-1].replicate(32 - ADD_LEFT_SHIFT - len(dd)))
+        return self._lane_result(ctx, lane, a8, a_acc, a_act, b_act, by_func, par)
 
-                def xbit(i, dd32=dd32, sel_sum=sel_sum, sel_x1=sel_x1, sum32=sum32, x1=x1):
-                    return Mux(sel_sum, sum32.as_unsigned().bit_select(i, 1),
-                               Mux(sel_x1, x1.as_unsigned().bit_select(i, 1), dd32.bit_select(i, 1)))
-                q = serial_mbqm(m, xbit, m_in, e_in, ~exact, Mux(f["DIV"], k, 0), vphase, vcomp & mulf,
-                                name=f"u{lane}")
-                ab = q                                # MULQ's step 0: the product itself
+    def _lane_result(self, ctx, lane, a8, a_acc, a_act, b_act, by_func, par):
+        """A lane's adder, fixed-point multiply, clamp, LUT and result (``par`` / ``by_func``: its
+        parameters, :meth:`_lane`)."""
+        m, C, M, V, f, is_lut, lc = ctx.m, ctx.C, ctx.M, ctx.V, ctx.f, ctx.is_lut, ctx.lc
+        lut_lines, lut_row, lut_sync, lut_we = ctx.lut_lines, ctx.lut_row, ctx.lut_sync, ctx.lut_we
+        mulf, pline, serial, vcomp, vphase = ctx.mulf, ctx.pline, ctx.serial, ctx.vcomp, ctx.vphase
+        vstep, vstep_done = ctx.vstep, ctx.vstep_done
+        # one 32-bit adder: acc + bias (REQ, BIAS), abs(acc) + half (DIV), a (+ acc) (SUMW)
+        # (DIV: abs(acc) = (acc ^ sign) + sign, the sign the adder's carry-in)
+        cin = f["DIV"] & a_acc[-1]
+        add_a = Signal(32, name=f"adda{lane}")
+        add_b = Signal(32, name=f"addb{lane}")
+        m.d.comb += [add_a.eq(Mux(f["DIV"], a_acc ^ cin.replicate(32), Mux(f["SUMW"] & ~V["accumulate"], 0, a_acc))),
+                     add_b.eq(Mux(f["SUMW"], a_act, by_func([("REQ", "bias"), ("BIAS", "bias"),
+                                                              ("DIV", "half")], 0)))]
+        sum32 = Signal(signed(32), name=f"sum{lane}")
+        m.d.comb += sum32.eq((Cat(cin, add_a) + Cat(cin, add_b))[1:33])
+        # the zero-point differences (ADDQ / SUBQ steps 0 and 1, MULQ's product)
+        da = Signal(signed(10), name=f"da{lane}")
+        db = Signal(signed(10), name=f"db{lane}")
+        m.d.comb += [da.eq(a_act - by_func([("ADDQ", "z1"), ("SUBQ", "z1"), ("MULQ", "z1")], 0)),
+                     db.eq(b_act - by_func([("ADDQ", "z2"), ("SUBQ", "z2"), ("MULQ", "z2")], 0))]
+        # ADDQ / SUBQ: step 0's result, then x1 +- x2 at step 1; MULQ: step 0's product
+        x1 = Signal(signed(32), name=f"x1_{lane}")
+        x_in = Signal(signed(32), name=f"u_in{lane}")
+        m_in = Signal(signed(32), name=f"u_m{lane}")
+        e_in = Signal(signed(6), name=f"u_e{lane}")
+        addsub = f["ADDQ"] | f["SUBQ"]
+        with m.If(f["MULQ"] & (vstep == 0)):        # MULQ step 0: (a - z1) * (b - z2)
+            if serial:                            # (da * 2**20) * (db * 2**10) / 2**30, exact
+                m.d.comb += [x_in.eq(da << ADD_LEFT_SHIFT), m_in.eq(db << (30 - ADD_LEFT_SHIFT)),
+                             e_in.eq(0)]
             else:
-                ab, q = mbqm(m, x_in, m_in, e_in, f["DIV"], k, name=f"u{lane}", steps=M, phase=vphase,
-                             en=vcomp & mulf, nudge=~exact)
-            u = q[:32].as_signed()
-            sdone = vcomp & vstep_done                 # a step's product is complete this cycle
-            with m.If(sdone & f["MULQ"] & (vstep == 0)):
-                m.d.sync += x1.eq(ab[:32])
-            # SUBQ keeps step 0's result inverted, ~x1: then ~(~x1 + u) = x1 - u, so one plain
-            # adder serves both, and the inversions sit in the register's input multiplexer
-            sub = f["SUBQ"].replicate(32)
-            with m.If(sdone & addsub & (vstep == 0)):
-                m.d.sync += x1.eq(u ^ sub)
-            with m.If(sdone & addsub & (vstep == 1)):
-                m.d.sync += x1.eq((x1 + u)[:32] ^ sub)
-            qs = sat(m, q, 11, f"qs{lane}")
-            zo = by_func([("REQ", "zo"), ("ADDQ", "zo"), ("SUBQ", "zo"), ("MULQ", "zo")], 0)
-            # one clamp, on 12-bit values (the module docstring says why this is exact)
-            v = Signal(signed(12), name=f"v{lane}")
-            if serial:
-                # one saturation for all: q is DIV's quotient, else mbqm's int32 result (u), whose
-                # 11-bit saturation is q's; then one adder: DIV's -qs = ~qs + 1, the others' + zo,
-                # CLAMP's + 0 (tiny: 30 logic cells fewer; on small's ECP5 lanes ~1,000 LUTs more)
-                dneg = f["DIV"] & (a_acc < 0)
-                v_a = Signal(signed(12), name=f"va{lane}")
-                v_b = Signal(signed(12), name=f"vb{lane}")
-                m.d.comb += [v_a.eq(Mux(f["CLAMP"], a_act, qs ^ dneg.replicate(11).as_signed())),
-                             v_b.eq(Mux(f["DIV"], dneg, Mux(f["CLAMP"], 0, zo))), v.eq(v_a + v_b)]
-            else:
-                with m.If(f["DIV"]):
-                    m.d.comb += v.eq(Mux(a_acc < 0, -qs, qs))
-                with m.Elif(f["CLAMP"]):
-                    m.d.comb += v.eq(a_act)
-                with m.Else():
-                    m.d.comb += v.eq(sat(m, u, 11, f"us{lane}") + zo)
-            lo = by_func([(vf.name, "lo") for vf in VEC_FUNCS if "lo" in vf.params], 0)
-            hi = by_func([(vf.name, "hi") for vf in VEC_FUNCS if "hi" in vf.params], 0)
-            clamped = clamp(v, lo, hi)
-            # LUT: entry a8 is byte (a8 mod cols) of table line a8 / cols
-            # (a synchronous table asks for block RAM: Yosys 0.23 would build it from LUT RAM on ECP5)
-            lut = Memory(shape=unsigned(8 * C), depth=lut_lines, init=[],
-                         attrs={"ram_style": "block", **COLLISION_UNDEFINED} if lut_sync else None)
-            m.submodules[f"lut{lane}"] = lut
-            lw = lut.write_port()
-            lrd = lut.read_port() if lut_sync else lut.read_port(domain="comb")
-            m.d.comb += [lw.en.eq(lut_we), lw.addr.eq(pline), lw.data.eq(lut_row), lrd.addr.eq(a8[lc:])]
-            byte = a8[:lc]
-            if lut_sync and lc:
-                byte = Signal(lc, name=f"lut_byte{lane}")
-                m.d.sync += byte.eq(a8[:lc])
-            lut_out = lrd.data.word_select(byte, 8) if lc else lrd.data
-            r = Signal(32, name=f"res{lane}")
-            with m.If(f["SUMW"] | f["BIAS"]):
-                m.d.comb += r.eq(sum32)
-            with m.Elif(f["MAX"]):
-                m.d.comb += r.eq(Mux(a_act > b_act, a_act, b_act)[:8])
-            with m.Elif(is_lut):
-                m.d.comb += r.eq(lut_out)
+                m.d.comb += [x_in.eq(da), m_in.eq(db), e_in.eq(0)]
+        with m.Elif(f["MULQ"]):                    # step 1: mbqm of step 0's product
+            m.d.comb += [x_in.eq(x1), m_in.eq(par("MULQ", "m")), e_in.eq(par("MULQ", "e"))]
+        sp = STEP_PARAMS["ADDQ"]
+        with m.Elif(addsub & (vstep == 0)):
+            m.d.comb += [x_in.eq(da << ADD_LEFT_SHIFT), m_in.eq(par("ADDQ", sp[0][0])), e_in.eq(par("ADDQ", sp[0][1]))]
+        with m.Elif(addsub & (vstep == 1)):
+            m.d.comb += [x_in.eq(db << ADD_LEFT_SHIFT), m_in.eq(par("ADDQ", sp[1][0])), e_in.eq(par("ADDQ", sp[1][1]))]
+        with m.Elif(addsub):
+            m.d.comb += [x_in.eq(x1), m_in.eq(par("ADDQ", sp[2][0])), e_in.eq(par("ADDQ", sp[2][1]))]
+        with m.Elif(f["DIV"]):                     # x = wrap32(abs(acc) + half), no left shift
+            m.d.comb += [x_in.eq(sum32), m_in.eq(par("DIV", "m")), e_in.eq(0)]
+        with m.Else():                            # REQ
+            m.d.comb += [x_in.eq(sum32), m_in.eq(par("REQ", "mult")), e_in.eq(par("REQ", "shift"))]
+        # DIV: q = (x * m) >> (30 + k), k = (s - 30) & 31, on mbqm's product and right shifter
+        k = (par("DIV", "s") + 2)[:5]
+        # the exact product for DIV and MULQ's step 0, SRDHM's nudge in it for the others
+        exact = f["DIV"] | (f["MULQ"] & (vstep == 0))
+        if serial:
+            # x_in's bit i, picked from each source before the sources are multiplexed
+            dd = Signal(signed(10), name=f"dd{lane}")          # ADDQ / SUBQ / MULQ: (da | db) << 20
+            m.d.comb += dd.eq(Mux(addsub & (vstep == 1), db, da))
+            sel_sum = f["REQ"] | f["DIV"]
+            sel_x1 = (f["MULQ"] & (vstep != 0)) | (addsub & (vstep == 2))
+
+            # (da | db) << 20 as 32 bits: bit i of it is picked by i itself (no i - 20, no i >= 20)
+            dd32 = Cat(Const(0, ADD_LEFT_SHIFT), dd, dd[-1].replicate(32 - ADD_LEFT_SHIFT - len(dd)))
+
+            def xbit(i, dd32=dd32, sel_sum=sel_sum, sel_x1=sel_x1, sum32=sum32, x1=x1):
+                return Mux(sel_sum, sum32.as_unsigned().bit_select(i, 1),
+                           Mux(sel_x1, x1.as_unsigned().bit_select(i, 1), dd32.bit_select(i, 1)))
+            q = serial_mbqm(m, xbit, m_in, e_in, ~exact, Mux(f["DIV"], k, 0), vphase, vcomp & mulf,
+                            name=f"u{lane}")
+            ab = q                                # MULQ's step 0: the product itself
+        else:
+            ab, q = mbqm(m, x_in, m_in, e_in, f["DIV"], k, name=f"u{lane}", steps=M, phase=vphase,
+                         en=vcomp & mulf, nudge=~exact)
+        u = q[:32].as_signed()
+        sdone = vcomp & vstep_done                 # a step's product is complete this cycle
+        with m.If(sdone & f["MULQ"] & (vstep == 0)):
+            m.d.sync += x1.eq(ab[:32])
+        # SUBQ keeps step 0's result inverted, ~x1: then ~(~x1 + u) = x1 - u, so one plain
+        # adder serves both, and the inversions sit in the register's input multiplexer
+        sub = f["SUBQ"].replicate(32)
+        with m.If(sdone & addsub & (vstep == 0)):
+            m.d.sync += x1.eq(u ^ sub)
+        with m.If(sdone & addsub & (vstep == 1)):
+            m.d.sync += x1.eq((x1 + u)[:32] ^ sub)
+        qs = sat(m, q, 11, f"qs{lane}")
+        zo = by_func([("REQ", "zo"), ("ADDQ", "zo"), ("SUBQ", "zo"), ("MULQ", "zo")], 0)
+        # one clamp, on 12-bit values (the module docstring says why this is exact)
+        v = Signal(signed(12), name=f"v{lane}")
+        if serial:
+            # one saturation for all: q is DIV's quotient, else mbqm's int32 result (u), whose
+            # 11-bit saturation is q's; then one adder: DIV's -qs = ~qs + 1, the others' + zo,
+            # CLAMP's + 0 (tiny: 30 logic cells fewer; on small's ECP5 lanes ~1,000 LUTs more)
+            dneg = f["DIV"] & (a_acc < 0)
+            v_a = Signal(signed(12), name=f"va{lane}")
+            v_b = Signal(signed(12), name=f"vb{lane}")
+            m.d.comb += [v_a.eq(Mux(f["CLAMP"], a_act, qs ^ dneg.replicate(11).as_signed())),
+                         v_b.eq(Mux(f["DIV"], dneg, Mux(f["CLAMP"], 0, zo))), v.eq(v_a + v_b)]
+        else:
+            with m.If(f["DIV"]):
+                m.d.comb += v.eq(Mux(a_acc < 0, -qs, qs))
+            with m.Elif(f["CLAMP"]):
+                m.d.comb += v.eq(a_act)
             with m.Else():
-                m.d.comb += r.eq(clamped[:8])
-            results.append(r)
+                m.d.comb += v.eq(sat(m, u, 11, f"us{lane}") + zo)
+        lo = by_func([(vf.name, "lo") for vf in VEC_FUNCS if "lo" in vf.params], 0)
+        hi = by_func([(vf.name, "hi") for vf in VEC_FUNCS if "hi" in vf.params], 0)
+        clamped = clamp(v, lo, hi)
+        # LUT: entry a8 is byte (a8 mod cols) of table line a8 / cols
+        # (a synchronous table asks for block RAM: Yosys 0.23 would build it from LUT RAM on ECP5)
+        lut = Memory(shape=unsigned(8 * C), depth=lut_lines, init=[],
+                     attrs={"ram_style": "block", **COLLISION_UNDEFINED} if lut_sync else None)
+        m.submodules[f"lut{lane}"] = lut
+        lw = lut.write_port()
+        lrd = lut.read_port() if lut_sync else lut.read_port(domain="comb")
+        m.d.comb += [lw.en.eq(lut_we), lw.addr.eq(pline), lw.data.eq(lut_row), lrd.addr.eq(a8[lc:])]
+        byte = a8[:lc]
+        if lut_sync and lc:
+            byte = Signal(lc, name=f"lut_byte{lane}")
+            m.d.sync += byte.eq(a8[:lc])
+        lut_out = lrd.data.word_select(byte, 8) if lc else lrd.data
+        r = Signal(32, name=f"res{lane}")
+        with m.If(f["SUMW"] | f["BIAS"]):
+            m.d.comb += r.eq(sum32)
+        with m.Elif(f["MAX"]):
+            m.d.comb += r.eq(Mux(a_act > b_act, a_act, b_act)[:8])
+        with m.Elif(is_lut):
+            m.d.comb += r.eq(lut_out)
+        with m.Else():
+            m.d.comb += r.eq(clamped[:8])
+        return r
 
+    def _ports(self, ctx):
+        """The line buffer and the scratchpad ports."""
+        m, cfg, C, MS, V, dst_cur, f = ctx.m, ctx.cfg, ctx.C, ctx.MS, ctx.V, ctx.dst_cur, ctx.f
+        is_vec, lanes, late, pcnt, pe_users = ctx.is_vec, ctx.lanes, ctx.late, ctx.pcnt, ctx.pe_users
+        pmax, pseq, rel_w, results, rfirst = ctx.pmax, ctx.pseq, ctx.rel_w, ctx.results, ctx.rfirst
+        rph, rsub, src_cur, step_f, stepped = ctx.rph, ctx.rsub, ctx.src_cur, ctx.step_f, ctx.stepped
+        vf_of, vgroup, vgroup_done, vparam_phase = ctx.vf_of, ctx.vgroup, ctx.vgroup_done, ctx.vparam_phase
+        vread_phase, wr = ctx.vread_phase, ctx.wr
         # ---- line buffer and ports: lane groups land here; ACT takes the low byte of each element
         if cfg.in_order:
             # One instruction at a time: each lane group's results are written to the destination
@@ -599,19 +668,18 @@ class VectorEngine(wiring.Component):
         wen = self.active & is_vec & (vgroup_done if cfg.in_order else wr)
         rd = vread_phase & rfirst if cfg.in_order else vread_phase
         m.d.comb += [
-            self.act_addr.eq(src_cur),
-            self.act2_addr.eq(V["src2"] + rel_w.cur),
-            self.vec_addr.eq(V["param"] + (Mux(vparam_phase, pcnt, vline) if pseq else pcnt)),
-            self.acc_addr.eq(Mux(vsrc_acc, src_cur, V["dst"] + rel_w.cur)),
-            self.act_valid.eq(rd & ~vsrc_acc), self.act2_valid.eq(rd & vbinary),
-            self.vec_valid.eq(vparam_phase | vrd if pseq else vparam_phase),
-            self.acc_valid.eq(rd & (vsrc_acc | (f["SUMW"] & V["accumulate"]))),
-            self.wact_addr.eq(dst_cur), self.wact_data.eq(Cat(*[o[:8] for o in line_out])),
-            self.wact_en.eq(wen & vdst_act),
-            self.wacc_addr.eq(dst_cur), self.wacc_data.eq(Cat(*line_out)),
-            self.wacc_en.eq(wen & ~vdst_act),
+            self.rd_act.addr.eq(src_cur),
+            self.rd_act2.addr.eq(V["src2"] + rel_w.cur),
+            self.rd_vec.addr.eq(V["param"] + (Mux(vparam_phase, pcnt, vline) if pseq else pcnt)),
+            self.rd_acc.addr.eq(Mux(vsrc_acc, src_cur, V["dst"] + rel_w.cur)),
+            self.rd_act.valid.eq(rd & ~vsrc_acc), self.rd_act2.valid.eq(rd & vbinary),
+            self.rd_vec.valid.eq(vparam_phase | vrd if pseq else vparam_phase),
+            self.rd_acc.valid.eq(rd & (vsrc_acc | (f["SUMW"] & V["accumulate"]))),
+            self.wr_act.addr.eq(dst_cur), self.wr_act.data.eq(Cat(*[o[:8] for o in line_out])),
+            self.wr_act.en.eq(wen & vdst_act),
+            self.wr_acc.addr.eq(dst_cur), self.wr_acc.data.eq(Cat(*line_out)),
+            self.wr_acc.en.eq(wen & ~vdst_act),
         ]
-        return m
 
 
 def walk_bits(cfg) -> int:

@@ -22,6 +22,11 @@ def cmd_build(args) -> int:
     res = ", ".join(f"{k} {u}/{a}" for k, (u, a) in rep["resources"].items())
     print(f"{rep['bitstream']}: {rep['bytes']:,} bytes; {res}; fmax {rep['fmax_mhz']:.2f} MHz at a "
           f"{rep['clock_mhz']:g} MHz clock (seed {rep['seed']}, {rep['seconds']:.0f} s)")
+    if args.json:
+        import json
+        with open(args.json, "w") as fh:
+            json.dump(rep, fh, indent=1)
+            fh.write("\n")
     if args.program:
         cmd = program_command(b, rep["bitstream"])
         if shutil.which(cmd[0]):
@@ -64,11 +69,7 @@ def board_run(args, obj, inputs):
         transport = SocketTransport(sim.sock, timeout=30.0)
     try:
         client = LinkClient(transport, log=say)
-        runtime.BACKENDS[args.backend] = board_backend(client, b.mem_bytes)
-        try:
-            return runtime.Runtime(pkg, cfg).run(inputs, args.backend)
-        finally:
-            del runtime.BACKENDS[args.backend]
+        return runtime.Runtime(pkg, cfg).run(inputs, board_backend(client, b.mem_bytes), name=args.backend)
     finally:
         (sim or transport).close()
 
@@ -87,6 +88,7 @@ def register(sub) -> None:
     p.add_argument("--freq", type=float, metavar="MHZ", help="SoC clock (default the board's)")
     p.add_argument("--seed", type=int, default=1, help="nextpnr seed (default 1; the bitstream is "
                                                        "deterministic for a seed)")
+    p.add_argument("--json", metavar="FILE", help="write the report (resources, fmax, bitstream) as JSON")
     p.add_argument("--program", action="store_true",
                    help="then load it with the board's loader (iceprog / openFPGALoader), or print the command")
     p.set_defaults(func=cmd_build)

@@ -61,8 +61,10 @@ def measured_fmax_mhz(config: str, results: Path = RESULTS_JSON) -> float | None
     return None
 
 
-def bench_model(path: Path, config: str, fmax_mhz: float | None, seed: int = 0) -> dict:
-    """Imports, compiles and runs one model; its figures (see the module docstring)."""
+def bench_model(path: Path, config, fmax_mhz: float | None, seed: int = 0, mem_bytes: int | None = None) -> dict:
+    """Imports, compiles and runs one model; its figures (see the module docstring). ``config``: a
+    preset name or a configuration. ``mem_bytes``: a board's memory, which the segment's memory and
+    program must fit (``fits``; no inferences per second where they do not)."""
     import warnings
 
     from .compiler.compile import compile_model
@@ -75,7 +77,14 @@ def bench_model(path: Path, config: str, fmax_mhz: float | None, seed: int = 0) 
     t0 = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        pkg = compile_model(model, config)
+        try:
+            pkg = compile_model(model, config)
+        except InputError as e:
+            if mem_bytes is None:
+                raise
+            # a board: the model's memory exceeds the board's DMA window (its memory)
+            return {"file": path.name, "config": getattr(config, "name", config), "fits": False, "memory_bytes": None,
+                    "why": str(e), "bit_exact": True, "inferences_per_second": None}
     t_compile = time.perf_counter() - t0
     inputs, _ = run_inputs(model, seed=seed)
     outs, rep = Runtime(pkg).run(inputs, "isa")
@@ -83,15 +92,20 @@ def bench_model(path: Path, config: str, fmax_mhz: float | None, seed: int = 0) 
     exact = len(outs) == len(want) and all(np.array_equal(a, b) for a, b in zip(outs, want))
     t = rep["total"]
     sim_wall = sum(s["wall_seconds"] for s in rep["segments"])
-    return {"file": path.name, "config": config, "cycles": t["cycles"], "macs": t["macs"],
+    # what a board holds: the package's memory, then (64-byte aligned) the largest segment program
+    mem = pkg.manifest["memory"]
+    need = -(-(mem["base"] + mem["size"]) // 64) * 64 + max((len(pkg.segment_words(g)) for g in pkg.manifest["segments"]),
+                                                             default=0)
+    fits = mem_bytes is None or need <= mem_bytes
+    return {"file": path.name, "config": getattr(config, "name", config), "cycles": t["cycles"], "macs": t["macs"],
             "utilization": t["utilization"], "useful_macs": t["useful_macs"],
             "useful_utilization": t["useful_utilization"], "host_useful_macs": rep["host_useful_macs"],
             "segments": len(rep["segments"]), "accelerator_ops": len(rep["accelerator_ops"]),
             "host_ops": [o["type"] for o in rep["host_ops"]], "bit_exact": exact,
             "compile_seconds": t_compile, "sim_seconds": sim_wall,
             "sim_cycles_per_second": t["cycles"] / sim_wall if sim_wall else 0.0,
-            "fmax_mhz": fmax_mhz,
-            "inferences_per_second": fmax_mhz * 1e6 / t["cycles"] if fmax_mhz and t["cycles"] else None}
+            "fmax_mhz": fmax_mhz, "memory_bytes": need, "fits": fits,
+            "inferences_per_second": fmax_mhz * 1e6 / t["cycles"] if fmax_mhz and t["cycles"] and fits else None}
 
 
 def _row(name: str, r: dict) -> str:
@@ -113,25 +127,47 @@ def cmd_mlperf(args) -> int:
     if unknown:
         raise InputError(f"Unknown model {', '.join(unknown)}; choose from "
                          f"{', '.join(m[0] for m in MLPERF_MODELS)}.")
-    configs = list(PRESETS) if args.all_presets else [load_config(args.config).name]
+    brd = None
+    if args.board:
+        from .boards.catalog import board
+        brd = board(args.board)
+        configs = [brd.config()]
+    else:
+        configs = list(PRESETS) if args.all_presets else [load_config(args.config).name]
     runs = []
     for config in configs:
-        fmax = measured_fmax_mhz(config, Path(args.results))
-        print(f"MLPerf Tiny on {config} (ISA simulator; fmax "
-              f"{f'{fmax:.2f} MHz, post-route' if fmax else 'not measured: no inferences/s'})")
+        if brd is not None:
+            fmax = brd.clock_mhz
+            print(f"MLPerf Tiny on the {brd.name} board's {config.name} (ISA simulator, whose cycles the board's "
+                  f"equal; its {fmax:g} MHz clock; {brd.mem_bytes // 1024} KiB of memory)")
+        else:
+            fmax = measured_fmax_mhz(config, Path(args.results))
+            print(f"MLPerf Tiny on {config} (ISA simulator; fmax "
+                  f"{f'{fmax:.2f} MHz, post-route' if fmax else 'not measured: no inferences/s'})")
         print(f"{'model':<22} {'cycles':>10} {'useful MACs':>11} {'useful':>7} {'MACs issued':>11} {'util':>7} "
               f"{'segs':>4} {'host':>4} {'exact':>5} {'sim cyc/s':>9} {'compile':>7} {'infer/s':>9}")
         models = []
         for short, file, label in MLPERF_MODELS:
             if short not in wanted:
                 continue
-            print(f"[bench] {label} on {config} ...", file=sys.stderr, flush=True)
-            r = bench_model(root / file, config, fmax)
+            print(f"[bench] {label} on {getattr(config, 'name', config)} ...", file=sys.stderr, flush=True)
+            r = bench_model(root / file, config, fmax, mem_bytes=brd.mem_bytes if brd else None)
+            r["model"] = short
+            r["network"] = label
+            if not r["fits"]:
+                need = f"{r['memory_bytes']:,} bytes (data and its largest program)" if r["memory_bytes"] else \
+                    "more external memory than its DMA window"
+                print(f"{label:<22} does not fit the {brd.name}'s {brd.mem_bytes:,} bytes of memory: it needs {need}",
+                      flush=True)
+                if r["memory_bytes"] is None:
+                    models.append(r)
+                    continue
             r["model"] = short
             r["network"] = label
             models.append(r)
             print(_row(label, r), flush=True)
-        runs.append({"config": config, "fmax_mhz": fmax, "models": models})
+        runs.append({"config": getattr(config, "name", config), "fmax_mhz": fmax, "models": models,
+                     **({"board": brd.name, "clock_mhz": brd.clock_mhz, "mem_bytes": brd.mem_bytes} if brd else {})})
     print("(useful = the model's own multiply-adds / (cycles x rows x cols); issued = the macs counter; "
           "infer/s = post-route fmax / cycles, accelerator cycles only)")
     if args.json:
@@ -156,6 +192,9 @@ def add_parser(sub, config_default: str) -> None:
     g.add_argument("--config", default=config_default,
                    help=f"preset name or .toml/.json file (default {config_default})")
     g.add_argument("--all-presets", action="store_true", help="run on every preset")
+    g.add_argument("--board", metavar="NAME",
+                   help="a board's configuration (nnaccel build --board), inferences/s at its clock for the "
+                        "models that fit its memory")
     m.add_argument("--model", action="append", metavar="NAME",
                    help="only this model (kws, vww, ic, ad); repeatable (default: all four)")
     m.add_argument("--models-dir", metavar="DIR",

@@ -32,16 +32,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError
-from .isa.table import QUEUES, SERIAL_MUL_STEPS
+from .isa.table import BY_NAME, QUEUES, SERIAL_MUL_STEPS, SPACE_ENUM, lut_lines
 
 #: Width of an operand entering the array: a byte minus its zero point, in [-255, 255].
 OPERAND_BITS = 9
 #: Width of an accumulator (products accumulate with int32 wrap-around).
 ACC_BITS = 32
-#: Scratchpad names in ISA order (the DMA ``sp`` field's values).
-SPACES = ("ACT", "WGT", "ACC", "VEC")
-#: Line addresses are 16-bit fields of the ISA.
-MAX_LINES = 1 << 16
+#: Scratchpad names in ISA order (the DMA ``sp`` field's values): the ISA table's ``SPACE_ENUM``.
+SPACES = SPACE_ENUM
+#: Lines a scratchpad may have: what the ISA's line-address fields reach (``sp_addr``, 16 bits).
+MAX_LINES = 1 << BY_NAME["LOAD"].field_map["sp_addr"].width
 #: Allowed ``vector_mul_steps``: cycles per 32 x 32 product of a vector lane (32: the bit-serial
 #: lane, ``nnaccel.isa.table.SERIAL_MUL_STEPS``).
 VECTOR_MUL_STEPS = (1, 2, 4, SERIAL_MUL_STEPS)
@@ -164,8 +164,8 @@ class HwConfig:
 
     @property
     def lut_lines(self) -> int:
-        """VEC lines holding one 256-entry lookup table."""
-        return max(1, 256 // self.cols)
+        """VEC lines holding one 256-entry lookup table (the ISA table's ``lut_lines``)."""
+        return lut_lines(self.cols)
 
     @property
     def vector_mul_piece(self) -> tuple[int, int]:
@@ -303,8 +303,8 @@ PRESETS: dict[str, HwConfig] = {
     # iCE40UP5K: every scratchpad in EBR (a bank needs one write and one read port; the SPRAMs have
     # a single port; an EBR is at most 16 bits wide, so a 128-bit ACC / VEC line takes 8 side by
     # side): ACT 8 + WGT 2 + ACC 8 + VEC 8 + the LUT table 2 + the counter ring 2 = 30 EBRs. One ACC
-    # bank: two would take 16 EBR, and every other way to 30 then needs an SPRAM; GEMM and VEC no
-    # longer overlap. The vector lane is bit-serial (vector_mul_steps = 32: no DSP), so the array
+    # bank: two would take 16 EBR, and every other way to 30 then needs an SPRAM; so GEMM and VEC
+    # do not overlap. The vector lane is bit-serial (vector_mul_steps = 32: no DSP), so the array
     # has all 8 SB_MAC16. One DMA engine for the load and store queues, in-order issue (no
     # instruction queues) and one weight tile in the array: each saves logic cells at a small cost
     # in cycles, as the serial vector lane bounds the time anyway. 24-bit counters: the simulators

@@ -300,6 +300,10 @@ class ModelBuilder:
             as_float32_scale(scale), int(zero_point), channel_quant, name=name))
         return len(self._graph.operands) - 1
 
+    def operand(self, index: int) -> Operand:
+        """The operand added as ``index`` (its type, dimensions, quantization and lifetime so far)."""
+        return self._graph.operands[index]
+
     def set_operand_value(self, index: int, values) -> None:
         """Makes operand ``index`` a constant holding ``values`` (``None`` marks an omitted input)."""
         operand = self._graph.operands[index]

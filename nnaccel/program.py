@@ -40,6 +40,16 @@ def ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
+def runs(values) -> list[tuple[int, int, int]]:
+    """Maximal runs ``(start, stop, value)`` of equal consecutive values of a 1-D sequence."""
+    out, start = [], 0
+    for i in range(1, len(values) + 1):
+        if i == len(values) or values[i] != values[start]:
+            out.append((start, i, int(values[start])))
+            start = i
+    return out
+
+
 def _chunks_1d(n: int, stride: int, limit_stride: int):
     """Splits ``n`` lines at ``stride`` into boxes ``(first, x_size, y_size)`` with
     ``x_size, y_size <= 255`` and ``x_size * stride <= limit_stride`` (the row stride field)."""

@@ -95,6 +95,10 @@ def multiply_by_quantized_multiplier(x, multiplier, shift):
     return rounding_divide_by_pot(saturating_rounding_doubling_high_mul(scaled, multiplier), right)
 
 
+#: NNAPI fused activation codes (``FuseCode``) and the activation operation each one clamps like.
+FUSED_ACTIVATIONS = {0: "NONE", 1: "RELU", 2: "RELU1", 3: "RELU6"}
+
+
 def activation_range_quantized(activation: int, scale: float, zero_point: int,
                                qmin: int, qmax: int) -> tuple[int, int]:
     """NNAPI ``CalculateActivationRangeQuantized``: the clamp range of a fused activation

@@ -74,23 +74,42 @@ def _range(first, last, since):
 _SINCE = {**_range(0, 28, "V1_0"), **_range(29, 37, "V1_1"), **_range(38, 94, "V1_2"),
           **_range(95, 101, "V1_3"), 102: "FL_6"}
 
-_ELEMENTWISE = ["ADD", "SUB", "MUL", "DIV", "ABS", "NEG", "EXP", "LOG", "SIN", "SQRT", "RSQRT", "POW", "FLOOR", "RELU", "RELU1", "RELU6", "LOGISTIC", "TANH", "ELU", "HARD_SWISH", "PRELU", "MAXIMUM", "MINIMUM", "EQUAL", "NOT_EQUAL", "GREATER", "GREATER_EQUAL", "LESS", "LESS_EQUAL", "LOGICAL_AND", "LOGICAL_OR", "LOGICAL_NOT", "SELECT", "CAST", "QUANTIZE", "DEQUANTIZE"]
-_NN = ["CONV_2D", "DEPTHWISE_CONV_2D", "GROUPED_CONV_2D", "TRANSPOSE_CONV_2D", "FULLY_CONNECTED", "BATCH_MATMUL", "AVERAGE_POOL_2D", "MAX_POOL_2D", "L2_POOL_2D", "L2_NORMALIZATION", "LOCAL_RESPONSE_NORMALIZATION", "INSTANCE_NORMALIZATION", "SOFTMAX", "LOG_SOFTMAX", "RESIZE_BILINEAR", "RESIZE_NEAREST_NEIGHBOR"]
-_SHAPE = ["RESHAPE", "CONCATENATION", "SQUEEZE", "EXPAND_DIMS", "TRANSPOSE", "PAD", "PAD_V2", "SLICE", "STRIDED_SLICE", "SPLIT", "TILE", "GATHER", "DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "BATCH_TO_SPACE_ND", "SPACE_TO_BATCH_ND", "CHANNEL_SHUFFLE", "MEAN", "REDUCE_ALL", "REDUCE_ANY", "REDUCE_MAX", "REDUCE_MIN", "REDUCE_PROD", "REDUCE_SUM", "ARGMAX", "ARGMIN", "TOPK_V2", "FILL", "RANK", "EMBEDDING_LOOKUP", "HASHTABLE_LOOKUP"]
-_RECURRENT = ["LSTM", "QUANTIZED_16BIT_LSTM", "QUANTIZED_LSTM", "BIDIRECTIONAL_SEQUENCE_LSTM", "UNIDIRECTIONAL_SEQUENCE_LSTM", "RNN", "BIDIRECTIONAL_SEQUENCE_RNN", "UNIDIRECTIONAL_SEQUENCE_RNN", "SVDF", "LSH_PROJECTION", "RANDOM_MULTINOMIAL"]
-_DETECTION = ["AXIS_ALIGNED_BBOX_TRANSFORM", "BOX_WITH_NMS_LIMIT", "DETECTION_POSTPROCESSING", "GENERATE_PROPOSALS", "HEATMAP_MAX_KEYPOINT", "ROI_ALIGN", "ROI_POOLING"]
-_CONTROL = ["IF", "WHILE"]
-
-_FAMILY_OF = {n: fam for fam, names in (("elementwise", _ELEMENTWISE), ("nn", _NN), ("shape", _SHAPE),
-                                        ("recurrent", _RECURRENT), ("detection", _DETECTION),
-                                        ("control", _CONTROL)) for n in names}
-
-# NNAPI OperationType numbers, ../shared/spec/OperationType.aidl.
-_CODES = ["ADD", "AVERAGE_POOL_2D", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D", "DEPTH_TO_SPACE", "DEQUANTIZE", "EMBEDDING_LOOKUP", "FLOOR", "FULLY_CONNECTED", "HASHTABLE_LOOKUP", "L2_NORMALIZATION", "L2_POOL_2D", "LOCAL_RESPONSE_NORMALIZATION", "LOGISTIC", "LSH_PROJECTION", "LSTM", "MAX_POOL_2D", "MUL", "RELU", "RELU1", "RELU6", "RESHAPE", "RESIZE_BILINEAR", "RNN", "SOFTMAX", "SPACE_TO_DEPTH", "SVDF", "TANH", "BATCH_TO_SPACE_ND", "DIV", "MEAN", "PAD", "SPACE_TO_BATCH_ND", "SQUEEZE", "STRIDED_SLICE", "SUB", "TRANSPOSE", "ABS", "ARGMAX", "ARGMIN", "AXIS_ALIGNED_BBOX_TRANSFORM", "BIDIRECTIONAL_SEQUENCE_LSTM", "BIDIRECTIONAL_SEQUENCE_RNN", "BOX_WITH_NMS_LIMIT", "CAST", "CHANNEL_SHUFFLE", "DETECTION_POSTPROCESSING", "EQUAL", "EXP", "EXPAND_DIMS", "GATHER", "GENERATE_PROPOSALS", "GREATER", "GREATER_EQUAL", "GROUPED_CONV_2D", "HEATMAP_MAX_KEYPOINT", "INSTANCE_NORMALIZATION", "LESS", "LESS_EQUAL", "LOG", "LOGICAL_AND", "LOGICAL_NOT", "LOGICAL_OR", "LOG_SOFTMAX", "MAXIMUM", "MINIMUM", "NEG", "NOT_EQUAL", "PAD_V2", "POW", "PRELU", "QUANTIZE", "QUANTIZED_16BIT_LSTM", "RANDOM_MULTINOMIAL", "REDUCE_ALL", "REDUCE_ANY", "REDUCE_MAX", "REDUCE_MIN", "REDUCE_PROD", "REDUCE_SUM", "ROI_ALIGN", "ROI_POOLING", "RSQRT", "SELECT", "SIN", "SLICE", "SPLIT", "SQRT", "TILE", "TOPK_V2", "TRANSPOSE_CONV_2D", "UNIDIRECTIONAL_SEQUENCE_LSTM", "UNIDIRECTIONAL_SEQUENCE_RNN", "RESIZE_NEAREST_NEIGHBOR", "QUANTIZED_LSTM", "IF", "WHILE", "ELU", "HARD_SWISH", "FILL", "RANK", "BATCH_MATMUL"]
+# Every NNAPI operation once, in OperationType number order (../shared/spec/OperationType.aidl):
+# "NAME family" pairs, the family being the golden module (FAMILIES) that implements it.
+_TABLE = """
+    ADD elementwise | AVERAGE_POOL_2D nn | CONCATENATION shape | CONV_2D nn | DEPTHWISE_CONV_2D nn
+    DEPTH_TO_SPACE shape | DEQUANTIZE elementwise | EMBEDDING_LOOKUP shape | FLOOR elementwise
+    FULLY_CONNECTED nn | HASHTABLE_LOOKUP shape | L2_NORMALIZATION nn | L2_POOL_2D nn
+    LOCAL_RESPONSE_NORMALIZATION nn | LOGISTIC elementwise | LSH_PROJECTION recurrent
+    LSTM recurrent | MAX_POOL_2D nn | MUL elementwise | RELU elementwise | RELU1 elementwise
+    RELU6 elementwise | RESHAPE shape | RESIZE_BILINEAR nn | RNN recurrent | SOFTMAX nn
+    SPACE_TO_DEPTH shape | SVDF recurrent | TANH elementwise | BATCH_TO_SPACE_ND shape
+    DIV elementwise | MEAN shape | PAD shape | SPACE_TO_BATCH_ND shape | SQUEEZE shape
+    STRIDED_SLICE shape | SUB elementwise | TRANSPOSE shape | ABS elementwise | ARGMAX shape
+    ARGMIN shape | AXIS_ALIGNED_BBOX_TRANSFORM detection | BIDIRECTIONAL_SEQUENCE_LSTM recurrent
+    BIDIRECTIONAL_SEQUENCE_RNN recurrent | BOX_WITH_NMS_LIMIT detection | CAST elementwise
+    CHANNEL_SHUFFLE shape | DETECTION_POSTPROCESSING detection | EQUAL elementwise | EXP elementwise
+    EXPAND_DIMS shape | GATHER shape | GENERATE_PROPOSALS detection | GREATER elementwise
+    GREATER_EQUAL elementwise | GROUPED_CONV_2D nn | HEATMAP_MAX_KEYPOINT detection
+    INSTANCE_NORMALIZATION nn | LESS elementwise | LESS_EQUAL elementwise | LOG elementwise
+    LOGICAL_AND elementwise | LOGICAL_NOT elementwise | LOGICAL_OR elementwise | LOG_SOFTMAX nn
+    MAXIMUM elementwise | MINIMUM elementwise | NEG elementwise | NOT_EQUAL elementwise
+    PAD_V2 shape | POW elementwise | PRELU elementwise | QUANTIZE elementwise
+    QUANTIZED_16BIT_LSTM recurrent | RANDOM_MULTINOMIAL recurrent | REDUCE_ALL shape
+    REDUCE_ANY shape | REDUCE_MAX shape | REDUCE_MIN shape | REDUCE_PROD shape | REDUCE_SUM shape
+    ROI_ALIGN detection | ROI_POOLING detection | RSQRT elementwise | SELECT elementwise
+    SIN elementwise | SLICE shape | SPLIT shape | SQRT elementwise | TILE shape | TOPK_V2 shape
+    TRANSPOSE_CONV_2D nn | UNIDIRECTIONAL_SEQUENCE_LSTM recurrent
+    UNIDIRECTIONAL_SEQUENCE_RNN recurrent | RESIZE_NEAREST_NEIGHBOR nn | QUANTIZED_LSTM recurrent
+    IF control | WHILE control | ELU elementwise | HARD_SWISH elementwise | FILL shape | RANK shape
+    BATCH_MATMUL nn
+"""
+_ENTRIES = [tuple(pair.split()) for line in _TABLE.strip().splitlines() for pair in line.split("|")]
 
 #: The registry: operation name -> :class:`OpDef`, in NNAPI number order.
-OPS: dict[str, OpDef] = {name: OpDef(name, code, _SINCE[code], _FAMILY_OF[name])
-                         for code, name in enumerate(_CODES)}
+OPS: dict[str, OpDef] = {name: OpDef(name, code, _SINCE[code], family)
+                         for code, (name, family) in enumerate(_ENTRIES)}
+assert len(OPS) == len(_ENTRIES) and {op.family for op in OPS.values()} <= set(FAMILIES)
 BY_CODE: dict[int, OpDef] = {op.code: op for op in OPS.values()}
 
 _loaded = False

@@ -25,6 +25,7 @@ import numpy as np
 from nnaccel.errors import BudgetError, InputError
 from nnaccel.hwconfig import ELEMENT_BYTES, HwConfig, load_config
 from nnaccel.isa import COUNTERS, N_COUNTERS, VEC_BY_CODE, AcceleratorFault, bytes_to_words, decode
+from nnaccel.isa.cycles import dma_geometry, instruction_cycles, static_events
 from nnaccel.isa.table import (
     ADD_LEFT_SHIFT,
     DMA_PRIORITY,
@@ -83,13 +84,6 @@ def _check_range(cfg: HwConfig, pc: int, ins: str, space: str, what: str, lo: in
                                        f"the {space} scratchpad has {cfg.lines(space)} lines.")
 
 
-def _dma_geometry(d, load: bool):
-    """(data rows, data lines per row) of a LOAD / STORE box."""
-    if load:
-        return (d.y_size - d.pad_top - d.pad_bottom, d.x_size - d.pad_left - d.pad_right)
-    return d.y_size, d.x_size
-
-
 def check_instruction(d, pc: int, cfg: HwConfig) -> None:
     """The configuration-dependent checks of one decoded instruction (faults raise)."""
     name = d.name
@@ -105,7 +99,7 @@ def check_instruction(d, pc: int, cfg: HwConfig) -> None:
                                         f"{d.y_size}x{d.x_size} box.")
         n = d.x_size * d.y_size
         _check_range(cfg, pc, name, space, "box", d.sp_addr, d.sp_addr + n - 1 if n else None)
-        rows, cols = _dma_geometry(d, load)
+        rows, cols = dma_geometry(d, load)
         nbytes = d.len * ELEMENT_BYTES[space]
         if rows > 0 and cols > 0 and nbytes:
             _check_window(cfg, pc, name, d.ext_addr,
@@ -136,29 +130,6 @@ def _check_window(cfg: HwConfig, pc: int, name: str, lo: int, hi: int) -> None:
     if lo < cfg.dma_base or hi >= end:
         _fault("DMA_WINDOW", pc, f"{name} touches external bytes {lo:#x} .. {hi:#x}, outside the "
                                  f"permitted window {cfg.dma_base:#x} .. {end - 1:#x}.")
-
-
-def instruction_cycles(d, cfg: HwConfig) -> int:
-    """The cycle count of one instruction (the formulas of ``docs/isa.md``)."""
-    name = d.name
-    if name in ("LOAD", "STORE"):
-        eb = ELEMENT_BYTES[SPACE_ENUM[d.sp]]
-        return cfg.ext_latency + d.x_size * d.y_size * max(1, _ceil(d.len * eb, cfg.dma_bytes_per_cycle))
-    if name == "GEMM":
-        pre = cfg.rows if d.preload else 0
-        if cfg.weight_buffers == 1:         # the next tile's weights after each stream
-            return pre + d.kt * (d.nx * d.ny + cfg.rows) + max(d.nx * d.ny, 1) + cfg.rows + cfg.cols
-        return pre + (d.kt + 1) * max(d.nx * d.ny, cfg.rows) + cfg.rows + cfg.cols
-    if name == "VEC":
-        vf = VEC_BY_CODE[d.func]
-        p = vf.param_lines(cfg.cols) if vf.params else 0
-        return (p + d.nx * d.ny * _ceil(cfg.cols, cfg.vector_lanes) * vf.group_cycles(cfg.vector_mul_steps)
-                + cfg.vector_latency)
-    if name == "RDPERF":
-        return cfg.ext_latency + _ceil(8 * N_COUNTERS, cfg.dma_bytes_per_cycle)
-    if name == "NOP":
-        return 1
-    return 0
 
 
 def decode_program(words, cfg: HwConfig):
@@ -340,33 +311,6 @@ def _schedule_in_order(decoded, cfg, qi, cyc, fetch_cycles, pops, pushes) -> Sch
 
 
 # ----------------------------------------------------------------------------------- counters
-def static_events(d, cfg: HwConfig) -> dict[str, int]:
-    """The counter contributions of one decoded instruction that do not depend on the schedule:
-    ``instructions``, ``macs``, ``dma_load_bytes``, ``dma_store_bytes``, ``dma_latency``."""
-    ev = {"instructions": int(d.name != "FINISH")}
-    if d.name == "GEMM":
-        ev["macs"] = (d.kt + 1) * d.nx * d.ny * cfg.rows * cfg.cols
-    elif d.name in ("LOAD", "STORE"):
-        rows, cols = _dma_geometry(d, d.name == "LOAD")
-        nbytes = max(rows, 0) * max(cols, 0) * d.len * ELEMENT_BYTES[SPACE_ENUM[d.sp]]
-        ev["dma_load_bytes" if d.name == "LOAD" else "dma_store_bytes"] = nbytes
-        ev["dma_latency"] = cfg.ext_latency
-    elif d.name == "RDPERF":
-        ev["dma_store_bytes"] = 8 * N_COUNTERS
-        ev["dma_latency"] = cfg.ext_latency
-    return ev
-
-
-
-def static_totals(decoded, cfg: HwConfig) -> dict[str, int]:
-    """:func:`static_events` summed over the decoded instructions ``decoded``."""
-    out: dict[str, int] = {}
-    for d in decoded:
-        for k, v in static_events(d, cfg).items():
-            out[k] = out.get(k, 0) + v
-    return out
-
-
 def _instruction_events(decoded, cfg: HwConfig, sch: Schedule) -> dict[str, np.ndarray]:
     """Per-instruction contributions to each counter (counted at the instruction's completion)."""
     n = len(decoded)
@@ -553,7 +497,7 @@ class IsaSim:
         w = cfg.line_elems
         fill = d.fill if eb == 1 else _sext8(d.fill)
         box = np.full((d.y_size, d.x_size, w), fill, _SPACE_DTYPE[space])
-        rows, cols = _dma_geometry(d, True)
+        rows, cols = dma_geometry(d, True)
         if rows > 0 and cols > 0 and d.len:
             offs = (np.arange(rows, dtype=np.int64)[:, None] * d.y_stride
                     + np.arange(cols, dtype=np.int64)[None, :] * d.x_stride)
@@ -695,7 +639,7 @@ def _accesses(d, cfg: HwConfig):
         n = d.x_size * d.y_size
         if n:
             out.append((space, np.arange(d.sp_addr, d.sp_addr + n), name == "LOAD"))
-        rows, cols = _dma_geometry(d, name == "LOAD")
+        rows, cols = dma_geometry(d, name == "LOAD")
         nbytes = d.len * ELEMENT_BYTES[space]
         if rows > 0 and cols > 0 and nbytes:
             hi = d.ext_addr + (rows - 1) * d.y_stride + (cols - 1) * d.x_stride + nbytes - 1

@@ -23,7 +23,7 @@ import numpy as np
 from nnaccel.errors import InputError
 from nnaccel.hwconfig import HwConfig, load_config
 from nnaccel.isa.table import div_params
-from nnaccel.program import ExtImage, ProgramBuilder, ceil_div, lut_block, param_block
+from nnaccel.program import ExtImage, ProgramBuilder, ceil_div, lut_block, param_block, runs
 from nnaccel.quant import activation_range_quantized, dtype_range, quantize_multiplier
 
 from .isasim import IsaSim, RunResult
@@ -358,16 +358,6 @@ def _window_counts(out, size, k, s, pad):
     return np.minimum(start + k, size) - np.maximum(start, 0)
 
 
-def _runs(values):
-    """(start, end, value) of runs of equal consecutive values."""
-    out, start = [], 0
-    for i in range(1, len(values) + 1):
-        if i == len(values) or values[i] != values[start]:
-            out.append((start, i, int(values[start])))
-            start = i
-    return out
-
-
 def _forward(p: ProgramBuilder) -> None:
     """A compute-queue NOP that passes a token load -> vector (for programs that use no GEMM: the
     vector queue is not the load queue's neighbour); :func:`_backward` passes the answer."""
@@ -458,8 +448,8 @@ def pool2d(config, kind: str, x, x_q, filter_hw, stride=(1, 1), pads=(0, 0, 0, 0
                     for n, (ky, kx) in enumerate(taps):
                         p.vec("SUMW", 0, ky * Wp + kx, OW, oh, accumulate=n > 0, pop_prev=int(n == 0),
                               **geo)
-                    rects = [(y0, y1, x0, x1, a * b) for y0, y1, a in _runs(cy[oy0:oy0 + oh])
-                             for x0, x1, b in _runs(cx)]
+                    rects = [(y0, y1, x0, x1, a * b) for y0, y1, a in runs(cy[oy0:oy0 + oh])
+                             for x0, x1, b in runs(cx)]
                     for n, (y0, y1, x0, x1, cnt) in enumerate(rects):
                         last = n == len(rects) - 1
                         p.vec("DIV", stag + y0 * OW + x0, y0 * OW + x0, x1 - x0, y1 - y0,

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from nnaccel.hwconfig import HwConfig
 from nnaccel.isa import bytes_to_words
+from nnaccel.isa.cycles import static_totals
 from nnaccel.macs import layer_useful_macs, split_by_weight
 
-from .isasim import Schedule, decode_program, schedule, static_totals
+from .isasim import Schedule, decode_program, schedule
 
 
 def static_counts(cfg: HwConfig, decoded) -> tuple[int, int]:

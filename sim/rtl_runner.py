@@ -329,7 +329,9 @@ class RtlResult:
                 raise RuntimeError(f"The run's length ({self.run_cycles} cycles) is not the cycles "
                                    f"counter ({self.counters['cycles']}) modulo 2 ** {cfg.counter_bits}.")
             if words is not None and self.error == 0:
-                from .isasim import decode_program, static_totals
+                from nnaccel.isa.cycles import static_totals
+
+                from .isasim import decode_program
                 self._static_macs = static_totals(decode_program(words, cfg), cfg).get("macs", 0)
                 if self._static_macs % mod != self.counters["macs"]:
                     raise RuntimeError(f"The program's GEMMs make {self._static_macs} MACs, but the RTL's "

@@ -2,6 +2,7 @@
 their absence is a failure."""
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,8 @@ import pytest
 from nnaccel.cts import cts_dir
 
 REPO = Path(__file__).resolve().parents[1]
+# Test-only helpers (tests/support/) import as ``support.<module>``.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 def require_dir(root: Path, what: str, env: str, default: str) -> Path:
@@ -44,6 +47,14 @@ def cts_root():
 @pytest.fixture(scope="session")
 def mlperf_tiny_root():
     return require_mlperf_tiny_dir()
+
+
+@pytest.fixture(scope="session")
+def spec_root() -> Path:
+    """The NNAPI specification files (``$NNACCEL_SPEC_DIR``, else ``../shared/spec``); a skip
+    without them, under CI a failure."""
+    root = Path(os.environ.get("NNACCEL_SPEC_DIR") or REPO.parent / "shared" / "spec")
+    return require_dir(root, "the NNAPI specification files", "NNACCEL_SPEC_DIR", "../shared/spec")
 
 
 #: The YoWASP tools, by their ``--version`` flag: their first call on a machine compiles the

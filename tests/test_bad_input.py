@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from nnaccel.compiler.package import Package
-from nnaccel.compiler.tflite_build import TFLiteBuilder
+from support.tflite_build import TFLiteBuilder
 
 from nnaccel.cli import main
 from nnaccel.formats import model_to_dict

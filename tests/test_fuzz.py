@@ -58,7 +58,7 @@ def model_docs() -> list[dict]:
 
 
 def tflite_seeds() -> list[bytes]:
-    from nnaccel.compiler.tflite_build import TFLiteBuilder
+    from support.tflite_build import TFLiteBuilder
     out = []
     b = TFLiteBuilder()
     x, y, z = (b.add_tensor([1, 4], "FLOAT32") for _ in range(3))
@@ -207,7 +207,7 @@ DIMS = st.lists(st.sampled_from([0, 1, 2, 3, 4, -1, 2**20, 2**31 - 1]) | st.inte
 @given(st.data())
 def test_fuzz_tflite_structure(data):
     """Small graphs the builder writes, with drawn shapes, types, quantization and operators."""
-    from nnaccel.compiler.tflite_build import TFLiteBuilder
+    from support.tflite_build import TFLiteBuilder
     draw = data.draw
     b = TFLiteBuilder()
     tensors = []

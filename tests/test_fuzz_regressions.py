@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from nnaccel.compiler.package import Package
 from nnaccel.compiler.reference_models import build_demo_model
-from nnaccel.compiler.tflite_build import TFLiteBuilder
+from support.tflite_build import TFLiteBuilder
 
 from nnaccel.cli import main
 from nnaccel.formats import model_to_dict

@@ -85,7 +85,7 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
     None when no block fits the scratchpads and fields."""
     R, C = cfg.rows, cfg.cols
     m = s.n * s.h * s.w
-    cb, ob = ceil_div(s.c, R), ceil_div(s.o, C)
+    k_tiles, n_tiles = ceil_div(s.c, R), ceil_div(s.o, C)
     lat, beats = cfg.ext_latency, ceil_div(R, cfg.dma_bytes_per_cycle)
     pbeats = ceil_div(4 * C, cfg.dma_bytes_per_cycle)
     in_l, stag_l = act_split(cfg)
@@ -93,14 +93,14 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
     nxs = {min(m, MAX8)} | {ceil_div(m, k) for k in range(1, min(m, 64) + 1)}
     nxs |= {d for d in range(1, min(m, MAX8) + 1) if m % d == 0}
     wl = sum(0 if resident_w else lat + k * R * beats for gs in groups for _, k in gs)
-    pl = 0 if resident_p else ob * (lat + REQ_LINES * pbeats)
+    pl = 0 if resident_p else n_tiles * (lat + REQ_LINES * pbeats)
     best = None
     for nx in sorted(x for x in nxs if 0 < x <= MAX8):
         ny = min(MAX8, p_max // nx, ceil_div(m, nx))
         while ny >= 1:
             p = nx * ny
             ins = 1 if len(_pixel_blocks(m, nx, ny)) == 1 else 2
-            if ins * cb * p <= in_l and PW_STAGING * p <= stag_l:
+            if ins * k_tiles * p <= in_l and PW_STAGING * p <= stag_l:
                 break
             ny -= 1
         if ny < 1 or (ny > 1 and max(nx * s.c, nx * s.o) > MAX16):
@@ -109,9 +109,9 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
         for _, bx, by in _pixel_blocks(m, nx, ny):
             p = bx * by
             comp = sum(R + k * max(p, R) + R + C for gs in groups for _, k in gs)
-            vec = ob * (REQ_LINES + p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency)
-            store = ob * (lat + p * beats)
-            inp = (2 * lat if by == 1 else cb * lat) + cb * p * beats
+            vec = n_tiles * (REQ_LINES + p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency)
+            store = n_tiles * (lat + p * beats)
+            inp = (2 * lat if by == 1 else k_tiles * lat) + k_tiles * p * beats
             total += max(comp, vec, store, inp + wl + pl)
             fill = fill or inp + (wl + pl) // max(1, sum(len(gs) for gs in groups))
         last = _pixel_blocks(m, nx, ny)[-1]
@@ -133,15 +133,15 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
         # the DMA line stride is the channel count; the two ACC slots need two banks (the array
         # accumulating into one while the vector unit reads the other)
         return None
-    ob = ceil_div(s.o, C)
-    groups = [_ktile_groups(sorted(key[2] for key in per_block[j])) for j in range(ob)]
+    n_tiles = ceil_div(s.o, C)
+    groups = [_ktile_groups(sorted(key[2] for key in per_block[j])) for j in range(n_tiles)]
     ntiles = sum(k for gs in groups for _, k in gs)
     gmax = max(k for gs in groups for _, k in gs)
     wgt_l, vec_l = cfg.lines("WGT"), cfg.lines("VEC")
     resident_w = ntiles * R <= wgt_l
     if not resident_w and PW_AHEAD * gmax * R > wgt_l:
         return None
-    resident_p = ob * REQ_LINES <= min(vec_l, MAX8)
+    resident_p = n_tiles * REQ_LINES <= min(vec_l, MAX8)
     if not resident_p and PW_PARAMS * REQ_LINES > vec_l:
         return None
     plan = _pointwise_plan(cfg, s, groups, resident_w, resident_p)
@@ -160,23 +160,23 @@ class _Pointwise:
         self.resident_w, self.resident_p = resident_w, resident_p
         self.ntiles = sum(k for gs in groups for _, k in gs)
         self.gmax = max(k for gs in groups for _, k in gs)
-        self.cb, self.ob = ceil_div(s.c, self.R), ceil_div(s.o, self.C)
+        self.k_tiles, self.n_tiles = ceil_div(s.c, self.R), ceil_div(s.o, self.C)
         self.pixels_max = nx * ny
         self.blocks = _pixel_blocks(s.n * s.h * s.w, nx, ny)
         self.n_inputs = 1 if len(self.blocks) == 1 else 2
-        self.in_base = [k * self.cb * self.pixels_max for k in range(self.n_inputs)]
+        self.in_base = [k * self.k_tiles * self.pixels_max for k in range(self.n_inputs)]
         self.stag_base = [act_split(cfg)[0] + k * self.pixels_max for k in range(PW_STAGING)]
         self.acc_base = [acc_slot(cfg, self.pixels_max, k) for k in range(PW_ACC)]
         # constants: weight tiles in (output tile, group) order; REQ parameter blocks
-        order = [(j, c0 + t) for j in range(self.ob) for c0, k in groups[j] for t in range(k)]
+        order = [(j, c0 + t) for j in range(self.n_tiles) for c0, k in groups[j] for t in range(k)]
         self.waddr = ctx.consts.add(b"".join(tiles[j][(0, 0, ci)].tobytes() for j, ci in order))
         self.group_pos, pos = {}, 0
-        for j in range(self.ob):
+        for j in range(self.n_tiles):
             for c0, k in groups[j]:
                 self.group_pos[(j, c0)] = pos
                 pos += k
         self.pblocks = []
-        for j in range(self.ob):
+        for j in range(self.n_tiles):
             sl = slice(j * self.C, min(s.o, j * self.C + self.C))
             self.pblocks.append(param_block(cfg, "REQ", **{k: (v[sl] if np.ndim(v) else v)
                                                             for k, v in s.params.items()}))
@@ -209,7 +209,7 @@ class _Pointwise:
             first = full
         else:
             first = 0
-        for t in range(first, self.cb):
+        for t in range(first, self.k_tiles):
             pieces.append((t, t + 1, [Ins("LOAD", {"sp": "ACT", "len": min(R, s.c - t * R), "sp_addr": base + t * p,
                                         "ext_addr": ext + t * R, "x_size": bx, "y_size": by, "x_stride": s.c,
                                         "y_stride": bx * s.c if by > 1 else 0, "fill": _byte(s.zx)},
@@ -243,7 +243,7 @@ class _Pointwise:
 
     def emit(self) -> RawPass:
         cfg, groups, what = self.cfg, self.groups, self.s.what
-        steps = [(b, j, gi) for b in range(len(self.blocks)) for j in range(self.ob) for gi in range(len(groups[j]))]
+        steps = [(b, j, gi) for b in range(len(self.blocks)) for j in range(self.n_tiles) for gi in range(len(groups[j]))]
         lead, trail = self.spread_inputs(steps)
         pre = []
         if self.resident_w:

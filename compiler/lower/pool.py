@@ -9,7 +9,7 @@ import numpy as np
 from nnaccel.golden import nn as gnn
 from nnaccel.golden.common import qrange
 from nnaccel.isa.table import VEC_BY_NAME, div_params
-from nnaccel.program import param_block
+from nnaccel.program import param_block, runs
 from nnaccel.quant import activation_range_quantized
 
 from ..emit import Ins
@@ -178,24 +178,14 @@ def pool_passes(ctx, s: dict, kind: str) -> list:
     return [stages]
 
 
-def _runs(v: np.ndarray):
-    """Maximal runs ``(start, stop, value)`` of equal values of a 1-D array."""
-    out, start = [], 0
-    for i in range(1, len(v) + 1):
-        if i == len(v) or v[i] != v[start]:
-            out.append((start, i, int(v[start])))
-            start = i
-    return out
-
-
 def _div_regions(counts: np.ndarray, blocks: dict, dst: int, tw: int, what: str, c0: int) -> list[Ins]:
     """DIV instructions over rectangles of equal window count (counts = row count x column count,
     so rows with equal row profiles and columns with equal column profiles form rectangles)."""
     out = []
     row_keys = [tuple(r) for r in counts]
     col_keys = [tuple(c) for c in counts.T]
-    rr = _runs(np.array([row_keys.index(k) for k in row_keys]))
-    cr = _runs(np.array([col_keys.index(k) for k in col_keys]))
+    rr = runs(np.array([row_keys.index(k) for k in row_keys]))
+    cr = runs(np.array([col_keys.index(k) for k in col_keys]))
     for y0, y1, _ in rr:
         for x0, x1, _ in cr:
             d = int(counts[y0, x0])

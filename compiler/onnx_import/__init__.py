@@ -209,7 +209,7 @@ def _output_operand(ctx: ImportContext, name: str, taken: list) -> int:
     already output (``taken``) gets a RESHAPE copy (an NNAPI output must be produced by an operation)."""
     ctx.node = Node(-1, "output", "", [name], [], {})
     idx = ctx.get(name)
-    o = ctx.b._graph.operands[idx]
+    o = ctx.b.operand(idx)
     if idx in taken or o.lifetime is not OperandLifetime.TEMPORARY_VARIABLE:
         copy = ctx.b.add_operand(o.type, o.dimensions, o.scale, o.zero_point, o.channel_quant, name=name)
         ctx.emit("RESHAPE", [idx, ctx.i32_tensor(o.dimensions or (1,))], [copy])
@@ -274,7 +274,8 @@ def conformance_markdown(per_op) -> str:
         lines.append(f"| `{name}` | {r.passed} / {r.cases} | {why} |")
     untested = sorted(n for n in OP_TABLE if n not in per_op)
     lines += ["", "Mapped ops without a node test whose ops are all mapped: "
-              + ", ".join(f"`{n}`" for n in untested) + "."]
+              + ", ".join(f"`{n}`" for n in untested) + " (the com.microsoft ones are checked against "
+              "onnxruntime by tests/compiler/test_onnx_qoperator.py)."]
     return "\n".join(lines)
 
 

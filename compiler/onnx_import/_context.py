@@ -73,10 +73,12 @@ def maps(name: str, nnapi: str | tuple, notes: str = "", domain: str = "", **kw)
 
 
 # Why results may legitimately differ from onnxruntime (see OpMapping).
-FIXED_POINT_REQUANT = ("requantization: NNAPI's reference applies the real multiplier s_in * s_w / s_out as "
-                       "a 32-bit fixed-point multiplier with gemmlowp's double rounding, onnxruntime "
-                       "multiplies by the float32 scale and rounds half to even, so values within about "
-                       "2^-24 of a half step (and exact ties) round apart")
+FIXED_POINT_REQUANT = ("requantization: NNAPI's reference applies the real multiplier m = s_in * s_w / s_out "
+                       "(MUL: s_a * s_b / s_out) as a Q31 fixed-point multiplier followed by a rounding "
+                       "right shift by n (m = q * 2^-n, q in [0.5, 1)), gemmlowp's double rounding; "
+                       "onnxruntime multiplies by the float scale and rounds half to even once. Values "
+                       "within 2^-(n + 1) of a half step (and exact ties) can round apart (ADD shifts its "
+                       "inputs left by 20 first, so there only values within about 2^-20 of one)")
 ROUND_HALF_AWAY = ("QuantizeLinear rounds half to even, NNAPI QUANTIZE half away from zero: only an "
                    "exact tie x / s = k + 0.5 rounds apart")
 FIXED_POINT_LOGISTIC = ("NNAPI's quantized LOGISTIC is gemmlowp's fixed-point logistic, onnxruntime's "

@@ -21,6 +21,7 @@ from ._context import (
     ImportContext,
     Node,
     Quant,
+    _dims,
     _pick_layout,
     maps,
 )
@@ -178,16 +179,26 @@ def emit_conv(c: ImportContext, n: Node, x: str, w: str, b: str, y: str, fuse: i
                                    c.boolean(False)], [c.out(y, True)])
 
 
-@maps("Conv", ("CONV_2D", "DEPTHWISE_CONV_2D", "GROUPED_CONV_2D", "TRANSPOSE"),
-      "2-D, NHWC: group 1 -> CONV_2D (filter OIHW -> OHWI), group = channels -> DEPTHWISE_CONV_2D (filter "
+@maps("Conv", ("CONV_2D", "DEPTHWISE_CONV_2D", "GROUPED_CONV_2D", "TRANSPOSE", "RESHAPE"),
+      "2-D (1-D float: over [N, C, 1, L] between RESHAPEs), NHWC: group 1 -> CONV_2D (filter OIHW -> OHWI), group = channels -> DEPTHWISE_CONV_2D (filter "
       "-> [1, kh, kw, C*M]), else GROUPED_CONV_2D; pads / auto_pad -> explicit padding, dilations; a weight "
       "input (not constant) is TRANSPOSEd; QDQ: DQ input + DQ int8 weights (per-tensor or per-channel, "
       "axis 0) + DQ int32 bias + a QuantizeLinear output -> the quantized op, a following Relu / Clip fused",
       quant_tolerance=1, difference=FIXED_POINT_REQUANT)
 def _conv(c, n):
     x, w, b = n.inputs[0], n.inputs[1], n.inp(2)
+    if len(c.shape(w)) == 3 and c.dq_source(x) is None and c.dq_weight(w) is None:
+        n2, x4, y4 = lift_1d(c, n, x, n.outputs[0])
+        w4 = c.fresh(w, c.shape(w)[:2] + (1,) + c.shape(w)[2:], c.elem(w))
+        if c.const(w) is not None:
+            c.consts[w4] = c.const(w)[:, :, None, :]
+        else:
+            c.emit("RESHAPE", [c.get(w), c.i32_tensor(c.shape(w4))], [c.out(w4)])
+        emit_conv(c, n2, x4, w4, b, y4, 0, False)
+        drop_1d(c, y4, n.outputs[0])
+        return
     if len(c.shape(w)) != 4:
-        c.unsupported(f"it is a {len(c.shape(w)) - 2}-D convolution (only 2-D is mapped)")
+        c.unsupported(f"it is a {len(c.shape(w)) - 2}-D convolution (only 1-D float and 2-D are mapped)")
     src = c.dq_source(x)
     if src is not None and c.dq_weight(w) is not None and (not b or c.dq_weight(b) is not None
                                                            or c.const(b) is not None):
@@ -208,18 +219,13 @@ def _qlinear_conv(c, n):
 
 @maps("ConvInteger", ("DEQUANTIZE", "CONV_2D", "CAST"),
       "x -> float32 by DEQUANTIZE (scale 1, the zero point), weights - w_zero_point as float32, float "
-      "CONV_2D, CAST to int32: exact while every partial sum stays below 2^24",
-      conformance="")
+      "CONV_2D (padding x - x_zero_point with 0, i.e. x with its zero point, as the ONNX reference "
+      "and onnxruntime do), CAST to int32: exact while every partial sum stays below 2^24")
 def _conv_integer(c, n):
     _need_quant_params(c, n)
     x, w = n.inputs[0], n.inputs[1]
-    xz = c.const(n.inp(2))
-    padded = any(n.attr("pads", [0])) or n.attr("auto_pad", "NOTSET") not in ("NOTSET", "VALID")
-    if xz is not None and np.any(xz != 0) and padded:
-        c.unsupported("padding with a non-zero x_zero_point is not mapped (the ONNX reference pads x with 0, "
-                      "not with the zero point)")
     wv = c.need_const(w, "weights").astype(np.float64)
-    wz = c.const(n.inp(3))
+    wz = c.need_const(n.inp(3), "w_zero_point") if n.inp(3) else None
     if wz is not None:
         wv = wv - wz.astype(np.float64).reshape((-1,) + (1,) * (wv.ndim - 1))
     fw = c.fresh(w, wv.shape, TensorProto.FLOAT)
@@ -231,16 +237,37 @@ def _conv_integer(c, n):
     c.emit("CAST", [c.get(fy)], [c.out(n.outputs[0])])  # ONNX layout: NNAPI TRANSPOSE has no int32
 
 
-@maps("ConvTranspose", "TRANSPOSE_CONV_2D",
-      "2-D, group 1, NHWC: filter [C_in, C_out, kh, kw] -> [C_out, kh, kw, C_in]; pads, output_padding "
-      "(taken off the end padding), output_shape / auto_pad -> explicit padding; no dilations")
+@maps("ConvTranspose", ("TRANSPOSE_CONV_2D", "PAD", "ADD", "SPLIT", "CONCATENATION", "RESHAPE"),
+      "2-D (1-D: over [N, C, 1, L] between RESHAPEs), NHWC; groups: SPLIT along channels, one per group, "
+      "CONCATENATION (constant weights); filter [C_in, C_out, kh, kw] -> [C_out, kh, kw, C_in]; pads, output_padding "
+      "(taken off the end padding; beyond it: PAD of the result, then ADD of the bias), output_shape / "
+      "auto_pad -> explicit padding; dilations (constant weights): the kernel with zeros between its taps")
 def _conv_transpose(c, n):
     x, w, b, y = n.inputs[0], n.inputs[1], n.inp(2), n.outputs[0]
     ws = c.shape(w)
-    if len(ws) != 4 or n.attr("group", 1) != 1:
-        c.unsupported("only 2-D ungrouped transposed convolutions are mapped")
-    if any(d != 1 for d in n.attr("dilations", [1, 1])):
-        c.unsupported("it has dilations (NNAPI TRANSPOSE_CONV_2D has none)")
+    if len(ws) == 3:
+        n2, x4, y4 = lift_1d(c, n, x, y)
+        w4 = c.fresh(w, ws[:2] + (1,) + ws[2:], c.elem(w))
+        c.consts[w4] = c.need_const(w, "weights")[:, :, None, :]
+        _conv_transpose(c, Node(n.index, n.op, n.domain, [x4, w4, *n2.inputs[2:]], n2.outputs, n2.attrs))
+        drop_1d(c, y4, y)
+        return
+    if len(ws) != 4:
+        c.unsupported("only 1-D and 2-D transposed convolutions are mapped")
+    group = n.attr("group", 1)
+    if group != 1:
+        _grouped_conv_transpose(c, n, group)
+        return
+    dil = n.attr("dilations", [1, 1])
+    if any(d != 1 for d in dil):  # a dilated kernel is the kernel with d - 1 zeros between its taps
+        wv = c.need_const(w, "weights (dilated)")
+        big = np.zeros(ws[:2] + tuple((k - 1) * d + 1 for k, d in zip(ws[2:], dil)), wv.dtype)
+        big[:, :, ::dil[0], ::dil[1]] = wv
+        wd = c.fresh(w, big.shape, c.elem(w))
+        c.consts[wd] = big
+        attrs = {k: v for k, v in n.attrs.items() if k not in ("dilations", "kernel_shape")}
+        _conv_transpose(c, Node(n.index, n.op, n.domain, [x, wd, *n.inputs[2:]], n.outputs, attrs))
+        return
     kh, kw = ws[2:]
     sh, sw = n.attr("strides", [1, 1])
     ins, outs = c.shape(x)[2:], c.shape(y)[2:]
@@ -258,20 +285,143 @@ def _conv_transpose(c, n):
         else:
             begin = total - total // 2
         end = total - begin
-        if end < 0 or begin < 0:
-            c.unsupported("its output_padding exceeds the end padding (NNAPI pads cannot be negative)")
+        if begin < 0:
+            c.unsupported("its begin padding is negative (NNAPI pads cannot be negative)")
         pt_pb.append((begin, end))
     (pt, pb), (pl, pr) = pt_pb
     f = _filter(c, w, c.elem(x), (1, 2, 3, 0), 0, False)
-    bias = _bias(c, b, ws[1], like=x)
-    c.emit("TRANSPOSE_CONV_2D", [c.get(x, True), f, bias, *_pads_ops(c, (pl, pr, pt, pb), (sw, sh)), c.i32(0),
-                                 c.boolean(False)], [c.out(y, True)])
+    if pb >= 0 and pr >= 0:
+        bias = _bias(c, b, ws[1], like=x)
+        c.emit("TRANSPOSE_CONV_2D", [c.get(x, True), f, bias, *_pads_ops(c, (pl, pr, pt, pb), (sw, sh)), c.i32(0),
+                                     c.boolean(False)], [c.out(y, True)])
+        return
+    # output_padding past the end padding: rows / columns no kernel tap reaches, which hold the bias only
+    ys = c.shape(y)
+    short = c.fresh(y, (ys[0], ys[1], ys[2] + min(pb, 0), ys[3] + min(pr, 0)), c.elem(y))
+    c.emit("TRANSPOSE_CONV_2D", [c.get(x, True), f, _bias(c, "", ws[1], like=x),
+                                 *_pads_ops(c, (pl, max(pr, 0), pt, max(pb, 0)), (sw, sh)), c.i32(0),
+                                 c.boolean(False)], [c.out(short, True)])
+    pairs = np.array([[0, 0], [0, -min(pb, 0)], [0, -min(pr, 0)], [0, 0]], np.int32)
+    padded = c.fresh(y, ys, c.elem(y))
+    c.emit("PAD", [c.get(short, True), c.b.add_constant(T.TENSOR_INT32, pairs, pairs.shape)], [c.out(padded, True)])
+    bv = c.const(b) if b else np.zeros(ws[1], np.float32)
+    if bv is None:
+        c.unsupported("its bias is not a constant")
+    bias4 = c.fresh(y, (1, ws[1], 1, 1), c.elem(y))
+    c.consts[bias4] = bv.reshape(1, -1, 1, 1).astype(np.float32)
+    c.emit("ADD", [c.get(padded, True), c.get(bias4, True), c.i32(0)], [c.out(y, True)])
+
+
+def _grouped_conv_transpose(c, n: Node, group: int) -> None:
+    """ConvTranspose with groups: SPLIT of the NHWC input along channels, one TRANSPOSE_CONV_2D per
+    group (its slices of the constant weights and bias), CONCATENATION of the results."""
+    x, w, b, y = n.inputs[0], n.inputs[1], n.inp(2), n.outputs[0]
+    wv = c.need_const(w, "weights")
+    bv = c.need_const(b, "bias") if b else np.zeros(wv.shape[1] * group, wv.dtype)
+    xs, ys = c.shape(x), c.shape(y)
+    cg, mg = xs[1] // group, wv.shape[1]
+    parts = [c.fresh(x, (xs[0], cg) + xs[2:], c.elem(x)) for _ in range(group)]
+    c.emit("SPLIT", [c.get(x, True), c.i32(3), c.i32(group)], [c.out(p, True) for p in parts])
+    attrs = {k: v for k, v in n.attrs.items() if k != "group"}
+    outs = []
+    for g, part in enumerate(parts):
+        wg, bg = c.fresh(w, (cg,) + wv.shape[1:], c.elem(w)), c.fresh(w, (mg,), c.elem(w))
+        c.consts[wg], c.consts[bg] = wv[g * cg:(g + 1) * cg], bv[g * mg:(g + 1) * mg]
+        outs.append(c.fresh(y, (ys[0], mg) + ys[2:], c.elem(y)))
+        _conv_transpose(c, Node(n.index, n.op, n.domain, [part, wg, bg], [outs[-1]], attrs))
+    c.emit("CONCATENATION", [c.get(o, True) for o in outs] + [c.i32(3)], [c.out(y, True)])
+
+
+def lift_1d(c: ImportContext, n: Node, x: str, y: str) -> tuple[Node, str, str]:
+    """A 1-D window op ([N, C, L]) as a 2-D one over [N, C, 1, L]: the node with 2-D attributes, the
+    RESHAPEd input and the 4-D output to give :func:`drop_1d`."""
+    xs, ys = c.shape(x), c.shape(y)
+    x4 = c.fresh(x, xs[:2] + (1,) + xs[2:], c.elem(x), c.quant.get(x))
+    c.emit("RESHAPE", [c.get(x), c.i32_tensor(c.shape(x4))], [c.out(x4)])
+    y4 = c.fresh(y, ys[:2] + (1,) + ys[2:], c.elem(y), c.quant.get(y))
+    attrs = dict(n.attrs)
+    for key, one in (("kernel_shape", 1), ("strides", 1), ("dilations", 1), ("output_padding", 0),
+                     ("output_shape", 1)):
+        if key in attrs:
+            attrs[key] = [one, *attrs[key]]
+    if "pads" in attrs:
+        attrs["pads"] = [0, attrs["pads"][0], 0, attrs["pads"][1]]
+    return Node(n.index, n.op, n.domain, [x4, *n.inputs[1:]], [y4, *n.outputs[1:]], attrs), x4, y4
+
+
+def drop_1d(c: ImportContext, y4: str, y: str) -> None:
+    c.emit("RESHAPE", [c.get(y4), c.i32_tensor(c.shape(y))], [c.out(y)])
 
 
 # -------------------------------------------------------------------------------------- pools
+def _needs_tap_pool(c, n: Node, x: str, src) -> bool:
+    """Pools NNAPI's 2-D pools cannot express (dilations, 3-D windows), on float input."""
+    r = c.rank(x)
+    if r != 4 or src is not None or c.elem(x) != TensorProto.FLOAT:  # NNAPI's PAD / STRIDED_SLICE: rank <= 4
+        return False
+    return any(d != 1 for d in n.attr("dilations", [1] * (r - 2)))
+
+
+def tap_pool(c: ImportContext, n: Node, x: str, y: str, kind: str) -> None:
+    """A max / average pool of any window rank, stride and dilation in ONNX layout: the input padded
+    (max: with -inf), one STRIDED_SLICE per kernel tap, MAXIMUM / ADD over the taps; the average
+    divides by the count of taps each output reads (count_include_pad: of the padded input, else of
+    the input itself, a constant computed at import)."""
+    xs, ys = c.shape(x), c.shape(y)
+    r = len(xs) - 2
+    kernel, strides = n.attr("kernel_shape"), n.attr("strides", [1] * r)
+    dil, auto = n.attr("dilations", [1] * r), n.attr("auto_pad", "NOTSET")
+    pads = list(n.attr("pads", [0] * (2 * r)))
+    if auto in ("SAME_UPPER", "SAME_LOWER"):
+        for a in range(r):
+            total = max((-(-xs[2 + a] // strides[a]) - 1) * strides[a] + (kernel[a] - 1) * dil[a] + 1 - xs[2 + a], 0)
+            small = total // 2
+            pads[a], pads[a + r] = (small, total - small) if auto == "SAME_UPPER" else (total - small, small)
+    elif auto == "VALID":
+        pads = [0] * (2 * r)
+    include = kind == "avg" and n.attr("count_include_pad", 0)
+    ext = [max((ys[2 + a] - 1) * strides[a] + (kernel[a] - 1) * dil[a] + 1 - (xs[2 + a] + pads[a] + pads[a + r]), 0)
+           for a in range(r)]  # ceil_mode: windows reaching past the end padding
+    if include and any(ext):
+        c.unsupported("it counts padding with ceil_mode (no NNAPI form)")
+    pairs = np.array([[0, 0], [0, 0]] + [[pads[a], pads[a + r] + ext[a]] for a in range(r)], np.int32)
+    padded = c.get(x)
+    if pairs.any():
+        padded = c.b.add_operand(T.TENSOR_FLOAT32, tuple(int(d + p0 + p1) for d, (p0, p1) in zip(xs, pairs)))
+        fill = c.f32(-np.inf if kind == "max" else 0.0)
+        c.emit("PAD_V2", [c.get(x), c.b.add_constant(T.TENSOR_INT32, pairs, pairs.shape), fill], [padded])
+    # the taps each output counts: the input's (count_include_pad: also the pads, ext is then 0)
+    valid = np.pad(np.ones(xs[2:], np.float32), [tuple(p) for p in pairs[2:]], constant_values=float(include))
+    count = np.zeros(ys[2:], np.float32)
+    acc = None
+    for tap in np.ndindex(*kernel):
+        begin = [0, 0] + [t * d for t, d in zip(tap, dil)]
+        end = [xs[0], xs[1]] + [b + (o - 1) * s + 1 for b, o, s in zip(begin[2:], ys[2:], strides)]
+        step = [1, 1] + list(strides)
+        count += valid[tuple(slice(b, e, st) for b, e, st in zip(begin[2:], end[2:], step[2:]))]
+        part = c.b.add_operand(T.TENSOR_FLOAT32, ys)
+        c.emit("STRIDED_SLICE", [padded, c.i32_tensor(begin), c.i32_tensor(end), c.i32_tensor(step), c.i32(0),
+                                 c.i32(0), c.i32(0)], [part])
+        if acc is None:
+            acc = part
+            continue
+        nxt = c.b.add_operand(T.TENSOR_FLOAT32, ys)
+        c.emit("MAXIMUM" if kind == "max" else "ADD", [acc, part] + ([c.i32(0)] if kind == "avg" else []), [nxt])
+        acc = nxt
+    if kind == "max":
+        c.emit("RESHAPE", [acc, c.i32_tensor(ys)], [c.out(y)])
+        return
+    inv = c.b.add_constant(T.TENSOR_FLOAT32, (1 / np.maximum(count, 1)).reshape((1, 1) + count.shape),
+                           (1, 1) + count.shape)
+    c.emit("MUL", [acc, inv, c.i32(0)], [c.out(y)])
+
+
 def _pool_geometry(c, n, x, y, kernel):
+    if c.rank(x) != 4:
+        c.unsupported(f"its input is {c.rank(x)}-D (1-D and 2-D windows are mapped: NNAPI's pools, PAD and "
+                      f"STRIDED_SLICE take rank 4 at most)")
     if any(d != 1 for d in n.attr("dilations", [1, 1])):
-        c.unsupported("it has dilations (NNAPI pools have none)")
+        c.unsupported("it is a quantized pool with dilations (NNAPI pools have none)")
     return _window(c, n, x, y, kernel)
 
 
@@ -282,16 +432,13 @@ def emit_pool(c: ImportContext, n: Node, nn: str, x: str, y: str, kernel, fuse: 
         if any(p for p in (n.attr("ceil_mode", 0),)):
             c.unsupported("it counts padding with ceil_mode (no NNAPI form)")
         pl, pr, pt, pb = pads
-        padded = c.b.add_operand(*_nn_type_tuple(c, x), _padded_nhwc(c, x, pads))
+        ty, scale, zp = c.nn_type(x)  # a quantized PAD pads with the zero point (real 0)
+        padded = c.b.add_operand(ty, _padded_nhwc(c, x, pads), scale, zp)
         pairs = np.array([[0, 0], [pt, pb], [pl, pr], [0, 0]], np.int32)
         c.emit("PAD", [xin, c.b.add_constant(T.TENSOR_INT32, pairs, pairs.shape)], [padded])
         xin, pads = padded, (0, 0, 0, 0)
     c.emit(nn, [xin, *_pads_ops(c, pads, strides), c.i32(kernel[1]), c.i32(kernel[0]), c.i32(fuse),
                 c.boolean(False)], [c.out(y, True)])
-
-
-def _nn_type_tuple(c, x):
-    return c.nn_type(x)[0:1]
 
 
 def _padded_nhwc(c, x, pads):
@@ -300,14 +447,24 @@ def _padded_nhwc(c, x, pads):
     return (n_, h + pt + pb, w + pl + pr, ch)
 
 
-@maps("MaxPool", "MAX_POOL_2D", "2-D, NHWC, explicit padding (auto_pad / ceil_mode resolved); no dilations, "
-                                "no Indices output; on a DQ output: of the quantized tensor (exact)")
+@maps("MaxPool", ("MAX_POOL_2D", "RESHAPE", "PAD_V2", "STRIDED_SLICE", "MAXIMUM"),
+      "2-D (1-D: over [N, C, 1, L] between RESHAPEs), NHWC, explicit padding (auto_pad / ceil_mode resolved); "
+      "float with dilations: PAD_V2 with -inf, one STRIDED_SLICE per kernel tap, MAXIMUM over them; no Indices "
+      "output; on a DQ output: of the quantized tensor (exact)")
 def _maxpool(c, n):
     if len(n.outputs) > 1 and n.outputs[1]:
         c.unsupported("its Indices output is used")
     x, y = n.inputs[0], n.outputs[0]
     src = c.dq_source(x)
     kernel = n.attr("kernel_shape")
+    if _needs_tap_pool(c, n, x, src):
+        tap_pool(c, n, x, y, "max")
+        return
+    if c.rank(x) == 3 and src is None:
+        n2, x4, y4 = lift_1d(c, n, x, y)
+        emit_pool(c, n2, "MAX_POOL_2D", x4, y4, n2.attr("kernel_shape"))
+        drop_1d(c, y4, y)
+        return
     if src is not None:
         q = c.quant[src]
         qy = c.fresh(y, c.shape(y), q.elem, q)
@@ -347,8 +504,10 @@ def _float_between(c, n, nn, qx: str, qy: str, kernel) -> None:
     c.emit("QUANTIZE", [c.get(fy, nhwc)], [c.out(qy, nhwc)])
 
 
-@maps("AveragePool", ("AVERAGE_POOL_2D", "PAD", "DEQUANTIZE", "QUANTIZE"),
-      "2-D, NHWC, explicit padding; count_include_pad with padding: PAD first; DQ input and a "
+@maps("AveragePool", ("AVERAGE_POOL_2D", "PAD", "DEQUANTIZE", "QUANTIZE", "RESHAPE", "PAD_V2", "STRIDED_SLICE",
+                      "ADD", "MUL"),
+      "2-D (1-D float: over [N, C, 1, L] between RESHAPEs; float with dilations: one STRIDED_SLICE per kernel tap, "
+      "ADD, MUL by 1 / the constant tap count), NHWC, explicit padding; count_include_pad with padding: PAD first; DQ input and a "
       "QuantizeLinear output of the same quantization: the quantized pool (another output quantization: "
       "in float32 between DEQUANTIZE and QUANTIZE)", quant_tolerance=1,
       difference="NNAPI's quantized average rounds the sum / count half away from zero in integers, "
@@ -356,6 +515,14 @@ def _float_between(c, n, nn, qx: str, qy: str, kernel) -> None:
 def _avgpool(c, n):
     x = n.inputs[0]
     kernel = n.attr("kernel_shape")
+    if _needs_tap_pool(c, n, x, c.dq_source(x)):
+        tap_pool(c, n, x, n.outputs[0], "avg")
+        return
+    if c.rank(x) == 3 and c.dq_source(x) is None:
+        n2, x4, y4 = lift_1d(c, n, x, n.outputs[0])
+        emit_pool(c, n2, "AVERAGE_POOL_2D", x4, y4, n2.attr("kernel_shape"))
+        drop_1d(c, y4, n.outputs[0])
+        return
     if not _quant_pool(c, n, x, kernel):
         emit_pool(c, n, "AVERAGE_POOL_2D", x, n.outputs[0], kernel)
 
@@ -520,10 +687,31 @@ def _matmul_core(c: ImportContext, n: Node, a: str, b: str, y: str, quant: bool,
         if y2 != y:
             c.emit("RESHAPE", [c.get(y2), c.i32_tensor(yshape)], [c.out(y)])
         return
-    if len(ashape) != len(bshape) or len(ashape) < 2 or ashape[:-2] != bshape[:-2]:
-        c.unsupported(f"its operand shapes {list(ashape)} x {list(bshape)} need broadcasting, which NNAPI "
-                      f"BATCH_MATMUL lacks")
+    if len(ashape) != len(bshape) or ashape[:-2] != bshape[:-2]:
+        batch = tuple(np.broadcast_shapes(ashape[:-2], bshape[:-2]))
+        if len(batch) > 2 or quant:
+            c.unsupported(f"its operand shapes {list(ashape)} x {list(bshape)} broadcast to more than 2 batch "
+                          f"dimensions (NNAPI BATCH_MATMUL has ranks 2 to 4)" if not quant else
+                          "a quantized MatMul with broadcast batch dimensions is not mapped")
+        a, b = _broadcast_batch(c, a, batch), _broadcast_batch(c, b, batch)
     c.emit("BATCH_MATMUL", [c.get(a), c.get(b), c.boolean(False), c.boolean(False)], [c.out(y)])
+
+
+def _broadcast_batch(c: ImportContext, t: str, batch: tuple) -> str:
+    """MatMul operand ``t`` with its batch dimensions broadcast to ``batch``: a RESHAPE adding leading
+    1s, then a TILE (NNAPI BATCH_MATMUL needs equal ranks and batch sizes)."""
+    s = c.shape(t)
+    if s[:-2] == batch:
+        return t
+    full = (1,) * (len(batch) - len(s[:-2])) + s
+    if full != s:
+        r = c.fresh(t, full, c.elem(t))
+        c.emit("RESHAPE", [c.get(t), c.i32_tensor(full)], [c.out(r)])
+        t = r
+    reps = [bd // d for bd, d in zip(batch, full[:-2])] + [1, 1]
+    tiled = c.fresh(t, batch + full[-2:], c.elem(t))
+    c.emit("TILE", [c.get(t), c.i32_tensor(reps)], [c.out(tiled)])
+    return tiled
 
 
 def _matmul_2d(c, a, b, y, quant):
@@ -551,9 +739,9 @@ def _matmul_2d(c, a, b, y, quant):
     return a, b, y2
 
 
-@maps("MatMul", ("FULLY_CONNECTED", "BATCH_MATMUL", "RESHAPE", "CONV_2D"),
+@maps("MatMul", ("FULLY_CONNECTED", "BATCH_MATMUL", "RESHAPE", "TILE", "CONV_2D"),
       "constant 2-D B: FULLY_CONNECTED with B^T (RESHAPE to 2-D and back for a higher-rank A); else "
-      "BATCH_MATMUL (equal ranks, no broadcasting); QDQ: the quantized FULLY_CONNECTED (per-channel B: 1x1 "
+      "BATCH_MATMUL, broadcast batch dimensions (up to 2) by RESHAPE + TILE; QDQ: the quantized FULLY_CONNECTED (per-channel B: 1x1 "
       "CONV_2D)", quant_tolerance=1, difference=FIXED_POINT_REQUANT)
 def _matmul(c, n):
     a, b = n.inputs
@@ -570,20 +758,52 @@ def _matmul(c, n):
         c.emit("RESHAPE", [c.get(y2), c.i32_tensor(c.shape(y) or (1,))], [c.out(y)])
 
 
-@maps("QLinearMatMul", ("FULLY_CONNECTED", "BATCH_MATMUL", "RESHAPE", "CONV_2D"),
-      "as MatMul, quantized (constant B: FULLY_CONNECTED; per-channel B: 1x1 CONV_2D)", quant_tolerance=1,
+@maps("QLinearMatMul", ("FULLY_CONNECTED", "BATCH_MATMUL", "RESHAPE", "CONV_2D", "DEQUANTIZE", "QUANTIZE"),
+      "as MatMul, quantized (constant 2-D B: FULLY_CONNECTED; per-channel B: 1x1 CONV_2D; else BATCH_MATMUL, "
+      "uint8 operands as int8 twins by DEQUANTIZE + QUANTIZE, exact)", quant_tolerance=1,
       difference=FIXED_POINT_REQUANT)
 def _qlinear_matmul(c, n):
     _need_quant_params(c, n)
     a, b, y = n.inputs[0], n.inputs[3], n.outputs[0]
-    if c.elem(b) == TensorProto.UINT8:
-        c.need_const(b, "uint8 B (NNAPI BATCH_MATMUL has no uint8 form)")
-        if len(c.shape(b)) != 2:
-            c.unsupported("its uint8 B is not 2-D (NNAPI BATCH_MATMUL has no uint8 form)")
-    if c.const(b) is not None:
+    if c.const(b) is not None and len(c.shape(b)) == 2:
         _matmul_core(c, n, a, b, y, True)
         return
-    c.emit("BATCH_MATMUL", [c.get(a), c.get(b), c.boolean(False), c.boolean(False)], [c.out(y)])
+    if len(c.shape(a)) != len(c.shape(b)) or c.shape(a)[:-2] != c.shape(b)[:-2]:
+        c.unsupported("its operands need broadcasting, which NNAPI's quantized BATCH_MATMUL lacks")
+    if TensorProto.UINT8 not in (c.elem(a), c.elem(b), c.elem(y)):
+        c.emit("BATCH_MATMUL", [c.get(a), c.get(b), c.boolean(False), c.boolean(False)], [c.out(y)])
+        return
+    # NNAPI BATCH_MATMUL has no uint8 form: run it on int8 twins (zero points - 128, the same integers)
+    y8 = c.fresh(y, c.shape(y), TensorProto.INT8, _int8_quant(c.qof(y)))
+    c.emit("BATCH_MATMUL", [c.get(_as_int8(c, a)), c.get(_as_int8(c, b)), c.boolean(False), c.boolean(False)],
+           [c.out(y8)])
+    if c.elem(y) == TensorProto.UINT8:
+        fy = c.fresh(y, c.shape(y), TensorProto.FLOAT)
+        c.emit("DEQUANTIZE", [c.get(y8)], [c.out(fy)])
+        c.emit("QUANTIZE", [c.get(fy)], [c.out(y)])
+    else:
+        c.alias(y, y8)
+
+
+def _int8_quant(q: Quant) -> Quant:
+    return Quant(q.scale, q.zero_point - 128, q.axis, TensorProto.INT8) if q.elem == TensorProto.UINT8 else q
+
+
+def _as_int8(c: ImportContext, t: str) -> str:
+    """uint8 tensor ``t`` as int8 with zero point - 128 (the same real values): a constant shifted at
+    import, else DEQUANTIZE then QUANTIZE (exact: (q - z) * s / s rounds back to q - z)."""
+    if c.elem(t) != TensorProto.UINT8:
+        return t
+    q = _int8_quant(c.qof(t))
+    t8 = c.fresh(t, c.shape(t), TensorProto.INT8, q)
+    v = c.const(t)
+    if v is not None:
+        c.consts[t8] = (v.astype(np.int16) - 128).astype(np.int8)
+        return t8
+    ft = c.fresh(t, c.shape(t), TensorProto.FLOAT)
+    c.emit("DEQUANTIZE", [c.get(t)], [c.out(ft)])
+    c.emit("QUANTIZE", [c.get(ft)], [c.out(t8)])
+    return t8
 
 
 @maps("MatMulInteger", ("DEQUANTIZE", "FULLY_CONNECTED", "BATCH_MATMUL", "CAST"),
@@ -618,42 +838,187 @@ _RESIZE_MODES = {  # (mode, coordinate_transformation_mode, nearest_mode) -> (al
 }
 
 
-@maps("Resize", ("RESIZE_BILINEAR", "RESIZE_NEAREST_NEIGHBOR"),
-      "4-D, H and W only, NHWC, output size from the inferred shape; linear / nearest with the "
-      "coordinate modes NNAPI's align_corners / half_pixel_centers express (linear: asymmetric, "
-      "half_pixel, pytorch_half_pixel, align_corners; nearest: asymmetric + floor, half_pixel + "
-      "round_prefer_ceil, align_corners + round_prefer_ceil)")
+@maps("Resize", ("RESIZE_BILINEAR", "RESIZE_NEAREST_NEIGHBOR", "GATHER", "FULLY_CONNECTED", "TRANSPOSE", "RESHAPE"),
+      "output size from the inferred shape. 4-D H / W resizes NNAPI expresses: RESIZE_BILINEAR / "
+      "RESIZE_NEAREST_NEIGHBOR in NHWC (linear: asymmetric, half_pixel, pytorch_half_pixel, align_corners; "
+      "nearest: asymmetric + floor, half_pixel + round_prefer_ceil, align_corners + round_prefer_ceil; "
+      "scales giving the size exactly). Others, per resized axis: nearest (any coordinate / rounding mode) "
+      "one GATHER of the source indices; linear / cubic (cubic_coeff_a, exclude_outside, antialias) a "
+      "FULLY_CONNECTED by the constant interpolation matrix between TRANSPOSE / RESHAPE (float32); any "
+      "axes, keep_aspect_ratio_policy; not tf_crop_and_resize")
 def _resize(c, n):
     x, y = n.inputs[0], n.outputs[0]
     xs, ys = c.shape(x), c.shape(y)
-    if len(xs) != 4 or xs[:2] != ys[:2] or not all(ys):
-        c.unsupported("only 4-D resizes of H and W with a known output size are mapped")
+    if len(xs) != len(ys) or not all(ys) or not all(xs):
+        c.unsupported("only resizes with known input and output sizes are mapped")
+    mode = n.attr("mode", "nearest")
+    ctm = n.attr("coordinate_transformation_mode", "half_pixel")
+    scales = c.need_const(n.inp(2), "scales") if n.inp(2) else None
+    scales = None if scales is None or not scales.size else [float(v) for v in scales.reshape(-1)]
+    if scales is not None and n.attr("axes"):
+        full = [1.0] * len(xs)
+        for a, v in zip(n.attr("axes"), scales):
+            full[a % len(xs)] = v
+        scales = full
+    why = _native_resize_problem(n, xs, ys, scales)
+    if why is None:
+        align, half = _RESIZE_MODES[_resize_key(n, xs, ys)]
+        nn = "RESIZE_BILINEAR" if mode == "linear" else "RESIZE_NEAREST_NEIGHBOR"
+        c.emit(nn, [c.get(x, True), c.i32(ys[3]), c.i32(ys[2]), c.boolean(False), c.boolean(align),
+                    c.boolean(half)], [c.out(y, True)])
+        return
+    if ctm == "tf_crop_and_resize" or (mode == "nearest" and n.attr("antialias", 0)):
+        c.unsupported(why)
+    if ctm == "align_corners" and scales is not None and any(float(o) != float(i) * k for i, o, k in
+                                                            zip(xs, ys, scales)):
+        c.unsupported("it is align_corners with inexact scales (the ONNX reference divides by scale * size, the "
+                      "spec and onnxruntime by the output size)")
+    policy = n.attr("keep_aspect_ratio_policy", "stretch")
+    if scales is None and policy != "stretch":  # one scale for every resized axis: min / max of the ratios
+        sizes = c.need_const(n.inp(3), "sizes").reshape(-1)
+        axes = [a % len(xs) for a in n.attr("axes", list(range(len(xs))))]
+        ratios = [float(v) / xs[a] for a, v in zip(axes, sizes)]
+        common = min(ratios) if policy == "not_larger" else max(ratios)
+        scales = [common if a in axes else 1.0 for a in range(len(xs))]
+    cur = x
+    axes = [a for a in range(len(xs)) if xs[a] != ys[a] or (scales is not None and scales[a] != 1.0)]
+    shape = list(xs)
+    if mode != "nearest" and c.elem(x) != TensorProto.FLOAT:
+        c.unsupported(why)
+    for k, a in enumerate(axes):
+        scale = scales[a] if scales is not None else ys[a] / xs[a]
+        shape[a] = ys[a]
+        dst = y if k == len(axes) - 1 else c.fresh(y, shape, c.elem(x), c.quant.get(x))
+        if mode == "nearest":
+            idx = nearest_indices(xs[a], ys[a], scale, ctm, n.attr("nearest_mode", "round_prefer_floor"))
+            c.emit("GATHER", [c.get(cur), c.i32(a), c.i32_tensor(idx)], [c.out(dst)])
+        else:
+            m = resize_matrix(xs[a], ys[a], scale, ctm, mode, n.attr("cubic_coeff_a", -0.75),
+                              bool(n.attr("exclude_outside", 0)), bool(n.attr("antialias", 0)))
+            _apply_along(c, cur, dst, a, m)
+        cur = dst
+    if not axes:
+        c.alias(y, x)
+
+
+def _resize_key(n: Node, xs, ys) -> tuple:
     mode = n.attr("mode", "nearest")
     ctm = n.attr("coordinate_transformation_mode", "half_pixel")
     near = n.attr("nearest_mode", "round_prefer_floor") if mode == "nearest" else None
     key = (mode, ctm, near)
     if key == ("nearest", "half_pixel", "round_prefer_floor") and all(o % i == 0 for i, o in zip(xs[2:], ys[2:])):
         key = ("nearest", "half_pixel", "round_prefer_ceil")  # no ties for integer upscales: (o + 0.5) / k
-    if key not in _RESIZE_MODES or n.attr("antialias", 0) or n.attr("exclude_outside", 0):
-        c.unsupported(f"its mode {mode} / {ctm}" + (f" / {near}" if near else "") + " has no NNAPI form")
+    return key
+
+
+def _native_resize_problem(n: Node, xs, ys, scales) -> str | None:
+    """Why NNAPI's RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR cannot express the Resize, or None."""
+    mode = n.attr("mode", "nearest")
+    ctm = n.attr("coordinate_transformation_mode", "half_pixel")
+    near = n.attr("nearest_mode", "round_prefer_floor") if mode == "nearest" else None
+    if len(xs) != 4 or xs[:2] != ys[:2]:
+        return "only 4-D resizes of H and W are mapped (nearest: any axes)"
+    if _resize_key(n, xs, ys) not in _RESIZE_MODES or n.attr("antialias", 0) or n.attr("exclude_outside", 0):
+        return f"its mode {mode} / {ctm}" + (f" / {near}" if near else "") + " has no NNAPI form"
     if ctm in ("pytorch_half_pixel", "align_corners") and min(ys[2:]) == 1:
-        c.unsupported(f"{ctm} with an output size of 1 has no NNAPI form")
-    scales = c.need_const(n.inp(2), "scales") if n.inp(2) else None
-    if scales is not None and scales.size and any(float(o) != float(i) * float(k) for i, o, k in
-                                                  zip(xs, ys, scales.reshape(-1))):
-        c.unsupported("its scales do not give the output size exactly (NNAPI maps coordinates by the size "
-                      "ratio, ONNX by the scales)")
-    align, half = _RESIZE_MODES[key]
-    nn = "RESIZE_BILINEAR" if mode == "linear" else "RESIZE_NEAREST_NEIGHBOR"
-    c.emit(nn, [c.get(x, True), c.i32(ys[3]), c.i32(ys[2]), c.boolean(False), c.boolean(align),
-                c.boolean(half)], [c.out(y, True)])
+        return f"{ctm} with an output size of 1 has no NNAPI form"
+    if scales is not None and any(float(o) != float(i) * k for i, o, k in zip(xs, ys, scales)):
+        return "its scales do not give the output size exactly (NNAPI maps coordinates by the size ratio, ONNX by " \
+               "the scales)"
+    return None
+
+
+def _apply_along(c: ImportContext, x: str, y: str, axis: int, m: np.ndarray) -> None:
+    """``y`` = ``x`` contracted with the constant [out, in] matrix ``m`` along ``axis``: TRANSPOSE the
+    axis last, RESHAPE to 2-D, FULLY_CONNECTED with ``m`` as weights, RESHAPE and TRANSPOSE back."""
+    xs, ys = c.shape(x), c.shape(y)
+    r = len(xs)
+    perm = [d for d in range(r) if d != axis] + [axis]
+    cur = x
+    if axis != r - 1:
+        cur = c.fresh(x, [xs[d] for d in perm], c.elem(x))
+        c.emit("TRANSPOSE", [c.get(x), c.i32_tensor(perm)], [c.out(cur)])
+    rows = int(np.prod([xs[d] for d in perm[:-1]]))
+    flat = c.fresh(x, (rows, xs[axis]), c.elem(x))
+    c.emit("RESHAPE", [c.get(cur), c.i32_tensor([rows, xs[axis]])], [c.out(flat)])
+    out2 = c.fresh(y, (rows, m.shape[0]), c.elem(x))
+    c.emit("FULLY_CONNECTED", [c.get(flat), c.b.add_constant(T.TENSOR_FLOAT32, m.astype(np.float32), m.shape),
+                               c.b.add_constant(T.TENSOR_FLOAT32, np.zeros(m.shape[0]), (m.shape[0],)), c.i32(0)],
+           [c.out(out2)])
+    moved = tuple(ys[d] for d in perm)
+    if axis == r - 1:
+        c.emit("RESHAPE", [c.get(out2), c.i32_tensor(moved)], [c.out(y)])
+        return
+    back = c.fresh(y, moved, c.elem(x))
+    c.emit("RESHAPE", [c.get(out2), c.i32_tensor(moved)], [c.out(back)])
+    c.emit("TRANSPOSE", [c.get(back), c.i32_tensor(list(np.argsort(perm)))], [c.out(y)])
+
+
+def _source_coordinates(size_in: int, size_out: int, scale: float, ctm: str) -> np.ndarray:
+    """ONNX Resize's coordinate transformation: the input coordinate of every output position."""
+    o = np.arange(size_out, dtype=np.float64)
+    if ctm == "half_pixel":
+        return (o + 0.5) / scale - 0.5
+    if ctm == "half_pixel_symmetric":
+        adjustment = size_out / (scale * size_in)
+        return size_in / 2 * (1 - adjustment) + (o + 0.5) / scale - 0.5
+    if ctm == "pytorch_half_pixel":
+        return (o + 0.5) / scale - 0.5 if size_out > 1 else np.zeros_like(o)
+    if ctm == "align_corners":
+        return o * (size_in - 1) / (size_out - 1) if size_out > 1 else np.zeros_like(o)
+    if ctm == "tf_half_pixel_for_nn":
+        return (o + 0.5) / scale
+    return o / scale  # asymmetric
+
+
+def _cubic(t: np.ndarray, a: float) -> np.ndarray:
+    """The cubic convolution kernel (Keys, parameter a) at distances ``t``."""
+    t = np.abs(t)
+    return np.where(t <= 1, ((a + 2) * t - (a + 3)) * t * t + 1,
+                    np.where(t < 2, ((a * t - 5 * a) * t + 8 * a) * t - 4 * a, 0.0))
+
+
+def resize_matrix(size_in: int, size_out: int, scale: float, ctm: str, mode: str, cubic_a: float,
+                  exclude_outside: bool, antialias: bool) -> np.ndarray:
+    """The [out, in] matrix of a linear or cubic Resize along one axis: each output position weighs
+    the taps around its source coordinate x (the left one at ceil(x) - 1) with the linear / cubic
+    kernel (stretched by 1 / scale when antialiasing a downscale, then normalized); taps outside the
+    axis read its edge value, or are dropped and the rest renormalized with exclude_outside."""
+    xo = _source_coordinates(size_in, size_out, scale, ctm)
+    m = np.zeros((size_out, size_in))
+    support = 1 if mode == "linear" else 2
+    stretch = min(scale, 1.0) if antialias else 1.0
+    for o, x in enumerate(xo):
+        base = int(np.ceil(x)) - 1
+        half = int(np.ceil(support / stretch)) if antialias else support
+        taps = np.arange(base - half + 1, base + half + 1)
+        dist = (taps - x) * stretch
+        w = np.clip(1 - np.abs(dist), 0, None) if mode == "linear" else _cubic(dist, cubic_a)
+        if antialias:
+            w = w / w.sum()
+        if exclude_outside:
+            w = np.where((taps < 0) | (taps >= size_in), 0.0, w)
+            w = w / w.sum()
+        np.add.at(m[o], np.clip(taps, 0, size_in - 1), w)
+    return m
+
+
+def nearest_indices(size_in: int, size_out: int, scale: float, ctm: str, nearest_mode: str) -> np.ndarray:
+    """The source index of every output position of a nearest Resize along one axis (ONNX's
+    coordinate transformation and nearest rounding, clamped to the axis)."""
+    xo = _source_coordinates(size_in, size_out, scale, ctm)
+    rounded = {"round_prefer_floor": np.ceil(xo - 0.5), "round_prefer_ceil": np.floor(xo + 0.5),
+               "floor": np.floor(xo), "ceil": np.ceil(xo)}[nearest_mode]
+    return np.clip(rounded, 0, size_in - 1).astype(np.int64)
 
 
 # ----------------------------------------------------------------------------- quantization
-@maps("QuantizeLinear", ("QUANTIZE", "DEQUANTIZE"),
-      "per-tensor uint8 / int8 -> QUANTIZE (keeps the input's layout); of a DQ output with the same "
-      "quantization: the quantized tensor itself; of a constant: folded", quant_tolerance=1,
-      difference=ROUND_HALF_AWAY, conformance=ROUND_HALF_AWAY)
+@maps("QuantizeLinear", ("QUANTIZE", "DIV", "FLOOR", "SUB", "EQUAL", "MUL", "ADD", "SELECT"),
+      "per-tensor uint8 / int8 -> QUANTIZE (keeps the input's layout) of x, except where x / s is a tie "
+      "k + 1/2: there of e * s with e the even one of k, k + 1 (NNAPI QUANTIZE rounds half away from "
+      "zero, ONNX half to even; float16: QUANTIZE alone); of a DQ output with the same quantization: "
+      "the quantized tensor itself; of a constant: folded", quant_tolerance=1,
+      difference="float16 input: " + ROUND_HALF_AWAY)
 def _quantize(c, n):
     x, y = n.inputs[0], n.outputs[0]
     c.need_const(n.inp(1), "scale")
@@ -667,12 +1032,35 @@ def _quantize(c, n):
         c.alias(y, src)
         return
     nhwc = _pick_layout(c, [x])
-    c.emit("QUANTIZE", [c.get(x, nhwc)], [c.out(y, nhwc)])
+    xin = c.get(x, nhwc)
+    if c.elem(x) == TensorProto.FLOAT:
+        xin = _ties_to_even(c, xin, _dims(c, x, nhwc), q.s)
+    c.emit("QUANTIZE", [xin], [c.out(y, nhwc)])
 
 
-@maps("DequantizeLinear", "DEQUANTIZE",
+def _ties_to_even(c: ImportContext, x: int, dims: tuple, scale: float) -> int:
+    """float32 ``x`` with every element whose x / scale is a tie k + 1/2 replaced by e * scale, e the
+    even one of k and k + 1: QUANTIZE (round half away from zero of x / scale) then rounds half to
+    even as QuantizeLinear does ((e * scale) / scale is e within an ulp)."""
+    def op(nn, ins, ty=T.TENSOR_FLOAT32):
+        out = c.b.add_operand(ty, dims)
+        c.emit(nn, ins + ([c.i32(0)] if nn in ("ADD", "SUB", "MUL", "DIV") else []), [out])
+        return out
+
+    def const(v):
+        return c.b.add_constant(T.TENSOR_FLOAT32, np.array([v], np.float32), (1,))
+    r = op("DIV", [x, const(scale)])
+    k = op("FLOOR", [r])
+    tie = op("EQUAL", [op("SUB", [r, k]), const(0.5)], T.TENSOR_BOOL8)
+    odd = op("SUB", [k, op("MUL", [op("FLOOR", [op("MUL", [k, const(0.5)])]), const(2.0)])])
+    even = op("ADD", [k, odd])
+    return op("SELECT", [tie, op("MUL", [even, const(scale)]), x])
+
+
+@maps("DequantizeLinear", ("DEQUANTIZE", "SUB", "MUL"),
       "of a constant: the quantized constant (weights, int32 biases; per-channel along axis) and its "
-      "float32 value; of a tensor: deferred, DEQUANTIZE only where a float op reads it")
+      "float32 value; of a tensor: deferred, DEQUANTIZE only where a float op reads it; per-axis / blocked "
+      "of a tensor: DEQUANTIZE at scale 1, then SUB zero points and MUL scales (constants along the axis)")
 def _dequantize(c, n):
     x, y = n.inputs[0], n.outputs[0]
     q = _node_quant(c, n, 1, 2, x)
@@ -686,16 +1074,48 @@ def _dequantize(c, n):
         c.dq[y] = x
         c.quant.setdefault(x, q)
         return
-    if q.per_channel or c.elem(x) not in Q8_ELEMS:
-        c.unsupported(f"only per-tensor 8-bit DequantizeLinear of a tensor is mapped ({x!r} is not)")
+    if c.elem(x) not in Q8_ELEMS:
+        c.unsupported(f"only 8-bit DequantizeLinear of a tensor is mapped ({x!r} is not)")
+    if q.per_channel or n.attr("block_size", 0):
+        _dequantize_per_axis(c, n, x, y)
+        return
     if not q.same(c.quant.get(x)):
         c.unsupported(f"tensor {x!r} is dequantized with other parameters than it is quantized with")
     c.dq[y] = x
 
 
+def _dequantize_per_axis(c: ImportContext, n: Node, x: str, y: str) -> None:
+    """Per-axis or blocked DequantizeLinear of a tensor (NNAPI's 8-bit tensor types are per tensor):
+    DEQUANTIZE at scale 1 and zero point 0 (the integers as float32), then SUB the zero points and MUL
+    the scales as constants broadcast along the axis (blocks repeated), which is ONNX's float32
+    formula."""
+    xs = c.shape(x)
+    r = len(xs)
+    axis = n.attr("axis", 1) % r
+    block = n.attr("block_size", 0)
+
+    def spread(v: np.ndarray) -> np.ndarray:
+        if block:
+            return np.repeat(v, block, axis=axis)[tuple(slice(0, d) if a == axis else slice(None)
+                                                       for a, d in enumerate(xs))]
+        shape = [1] * r
+        shape[axis] = -1
+        return v.reshape(shape)
+    scale = spread(c.need_const(n.inp(1), "scale").astype(np.float32))
+    zp = c.need_const(n.inp(2), "zero point") if n.inp(2) else np.zeros(1, np.int64)
+    zp = spread(zp.astype(np.float32)) if zp.size > 1 else zp.astype(np.float32).reshape((1,) * r)
+    fx = c.fresh(x, xs, TensorProto.FLOAT)
+    c.dq[fx] = x
+    mid = c.fresh(y, xs, TensorProto.FLOAT)
+    zname, sname = c.fresh(y, zp.shape, TensorProto.FLOAT), c.fresh(y, scale.shape, TensorProto.FLOAT)
+    c.consts[zname], c.consts[sname] = zp, scale
+    c.emit("SUB", [c.get(fx), c.get(zname), c.i32(0)], [c.out(mid)])
+    c.emit("MUL", [c.get(mid), c.get(sname), c.i32(0)], [c.out(y)])
+
+
 def _node_quant(c: ImportContext, n: Node, ks: int, kz: int, like: str) -> Quant:
     s = c.need_const(n.inp(ks), "scale").astype(np.float64)
-    z = c.const(n.inp(kz))
+    z = c.need_const(n.inp(kz), "zero point") if n.inp(kz) else None
     elem = c.elem(n.inp(kz)) if n.inp(kz) else c.elem(like)
     z = np.zeros(s.shape, np.int64) if z is None else z.astype(np.int64)
     return Quant(s.reshape(-1) if s.ndim else s.reshape(1), z.reshape(-1) if z.ndim else z.reshape(1),
@@ -772,7 +1192,9 @@ def register_quant(c: ImportContext, n: Node) -> None:
     if n.op == "QuantizeLinear":
         put(n.outputs[0], 1, 2, n.outputs[0])
     elif n.op == "DequantizeLinear":
-        put(n.inputs[0], 1, 2, n.inputs[0])
+        s = c.const(n.inp(1))
+        if c.const(n.inputs[0]) is not None or (s is not None and s.size == 1 and not n.attr("block_size", 0)):
+            put(n.inputs[0], 1, 2, n.inputs[0])  # a per-axis tensor keeps scale 1 (see _dequantize_per_axis)
     elif n.op in QOPERATOR_QUANT:
         ins, outs = QOPERATOR_QUANT[n.op]
         for t, ks, kz in ins:

@@ -8,6 +8,7 @@ import numpy as np
 from onnx import TensorProto
 
 from ...model import OperandType
+from ...quant import FUSED_ACTIVATIONS
 from ._context import (
     FIXED_POINT_REQUANT,
     FLOAT_ELEMS,
@@ -17,6 +18,7 @@ from ._context import (
     _dims,
     _operand_in,
     _pick_layout,
+    elem_name,
     maps,
 )
 
@@ -75,8 +77,29 @@ def _binary(nn: str):
         ins = [_operand_in(c, a, nhwc, r), _operand_in(c, b, nhwc, r)]
         if nn in _FUSED:
             ins.append(c.i32(0))
+        if nn == "DIV" and c.elem(a) not in FLOAT_ELEMS:
+            _truncating_div(c, ins, _dims(c, y, nhwc), c.out(y, nhwc))
+            return
         c.emit(nn, ins, [c.out(y, nhwc)])
     return convert
+
+
+def _truncating_div(c, ins: list, dims: tuple, out: int) -> None:
+    """ONNX's integer Div (truncating) from NNAPI's (flooring): q = a // b, plus 1 where the division
+    was inexact (a - q * b != 0) and q < 0, i.e. where floor and truncation differ."""
+    a, b = ins[0], ins[1]
+
+    def op(nn, args, ty=T.TENSOR_INT32):
+        o = c.b.add_operand(ty, dims)
+        c.emit(nn, args + ([c.i32(0)] if nn in _FUSED else []), [o])
+        return o
+    zero = c.b.add_constant(T.TENSOR_INT32, np.zeros(1, np.int32), (1,))
+    one = c.b.add_constant(T.TENSOR_INT32, np.ones(1, np.int32), (1,))
+    q = op("DIV", [a, b])
+    rem = op("SUB", [a, op("MUL", [q, b])])
+    fix = op("LOGICAL_AND", [op("NOT_EQUAL", [rem, zero], T.TENSOR_BOOL8), op("LESS", [q, zero], T.TENSOR_BOOL8)],
+             T.TENSOR_BOOL8)
+    c.emit("SELECT", [fix, op("ADD", [q, one]), q], [out])
 
 
 def _variadic(c, n: Node, nn: str) -> None:
@@ -100,11 +123,14 @@ _ARITH = {"ADD", "SUB", "MUL", "DIV", "POW", "MAXIMUM", "MINIMUM"}
 
 def _check_binary_types(c, n: Node, nn: str, a: str, b: str) -> None:
     ea, eb = c.elem(a), c.elem(b)
+    if nn in ("MAXIMUM", "MINIMUM") and ea in Q8_ELEMS and eb == ea and \
+            len({c.nn_type(t)[1:] for t in (a, b, n.outputs[0])}) == 1:
+        return  # one quantization in and out: NNAPI's quantized MAXIMUM / MINIMUM compares the integers
     if nn in _ARITH and (ea in Q8_ELEMS or eb in Q8_ELEMS):
         c.unsupported("8-bit integer arithmetic without quantization (wrapping) has no NNAPI form: NNAPI's "
                       "8-bit types are quantized and saturate")
-    if nn == "DIV" and ea not in FLOAT_ELEMS:
-        c.unsupported("NNAPI's integer DIV rounds toward negative infinity, ONNX's truncates toward zero")
+    if nn == "DIV" and ea not in FLOAT_ELEMS and ea != TensorProto.INT32 and ea != TensorProto.INT64:
+        c.unsupported(f"its operands are {elem_name(ea)}, which NNAPI DIV does not take")
     if nn == "POW" and (ea not in FLOAT_ELEMS or eb not in FLOAT_ELEMS):
         c.unsupported("NNAPI POW is float only")
 
@@ -143,6 +169,11 @@ for _name, _nn in (("Add", "ADD"), ("Sub", "SUB"), ("Mul", "MUL"), ("Div", "DIV"
                    "following Relu / Clip fused")
     if _name in ("Max", "Min"):
         _notes += "; one input: the input, three or more: a chain"
+    if _name == "Div":
+        _notes += ("; integers: NNAPI's flooring DIV corrected to truncation (SUB, MUL, NOT_EQUAL, LESS, "
+                   "LOGICAL_AND, ADD, SELECT)")
+    if _name in ("Max", "Min"):
+        _notes += "; 8-bit integers of one quantization (or none): the quantized op, exact"
     maps(_name, _nn, _notes, quant_tolerance=1 if _name in ("Add", "Mul") else 0,
          difference=FIXED_POINT_REQUANT if _name in ("Add", "Mul") else "")(_binary(_nn))
 
@@ -153,7 +184,7 @@ for _name, _nn in (("Add", "ADD"), ("Sub", "SUB"), ("Mul", "MUL"), ("Div", "DIV"
 def _clip(c, n):
     code = c._fusable(n)
     if code is not None:
-        nn = {1: "RELU", 2: "RELU1", 3: "RELU6"}[code]
+        nn = FUSED_ACTIVATIONS[code]
         if not _commute(c, n, nn, lambda q: [q]):
             nhwc = _pick_layout(c, [n.inputs[0]])
             c.emit(nn, [c.get(n.inputs[0], nhwc)], [c.out(n.outputs[0], nhwc)])
@@ -378,8 +409,9 @@ def _split(c, n):
         start += k
 
 
-@maps("Gather", ("GATHER", "RESHAPE"), "axis -> INT32, indices int32 (negative constant indices made "
-                                      "positive); scalar indices: GATHER of [1] then RESHAPE")
+@maps("Gather", ("GATHER", "RESHAPE", "LESS", "ADD", "SELECT"),
+      "axis -> INT32, indices int32 (negative indices made positive: at import for constants, else by "
+      "LESS, ADD and SELECT); scalar indices: GATHER of [1] then RESHAPE")
 def _gather(c, n):
     x, idx, y = n.inputs[0], n.inputs[1], n.outputs[0]
     r = c.rank(x)
@@ -390,8 +422,17 @@ def _gather(c, n):
         d = c.shape(x)[axis]
         v = np.where(v < 0, v + d, v)
         ind = c.b.add_constant(T.TENSOR_INT32, v.astype(np.int32).reshape(v.shape or (1,)), v.shape or (1,))
-    else:
+    else:  # negative indices count from the end: idx + d where idx < 0
         ind = c.get(idx)
+        dims = c.shape(idx) or (1,)
+        neg = c.b.add_operand(T.TENSOR_BOOL8, dims)
+        c.emit("LESS", [ind, c.b.add_constant(T.TENSOR_INT32, np.zeros(1, np.int32), (1,))], [neg])
+        wrapped = c.b.add_operand(T.TENSOR_INT32, dims)
+        c.emit("ADD", [ind, c.b.add_constant(T.TENSOR_INT32, np.array([c.shape(x)[axis]], np.int32), (1,)),
+                       c.i32(0)], [wrapped])
+        fixed = c.b.add_operand(T.TENSOR_INT32, dims)
+        c.emit("SELECT", [neg, wrapped, ind], [fixed])
+        ind = fixed
     scalar = v is not None and v.ndim == 0 or v is None and not c.shape(idx)
     src = c.dq_source(x)
     base, xin = y, c.get(x)
@@ -409,11 +450,14 @@ def _gather(c, n):
     c.emit("RESHAPE", [c.get(mid), c.i32_tensor(ys or (1,))], [c.out(base)])
 
 
-@maps("Pad", ("PAD", "PAD_V2"), "constant mode, constant non-negative pads -> TENSOR_INT32 [rank, 2]; "
-                                "value 0: PAD, else PAD_V2 with the value")
+@maps("Pad", ("PAD", "PAD_V2", "GATHER"), "constant non-negative pads -> TENSOR_INT32 [rank, 2]; constant "
+                                          "mode: value 0: PAD, else PAD_V2 with the value; reflect / edge / "
+                                          "wrap: one GATHER per padded axis with the source index of every "
+                                          "output position")
 def _pad(c, n):
-    if n.attr("mode", b"constant") not in (b"constant", "constant"):
-        c.unsupported(f"its mode {n.attr('mode')!r} has no NNAPI counterpart (only constant)")
+    mode = n.attr("mode", "constant")
+    if mode not in ("constant", "reflect", "edge", "wrap"):
+        c.unsupported(f"its mode {mode!r} has no NNAPI counterpart")
     x, y = n.inputs[0], n.outputs[0]
     r = c.rank(x)
     pads = c.need_const(n.inp(1), "pads").astype(np.int64)
@@ -426,6 +470,9 @@ def _pad(c, n):
         pads = full
     if np.any(pads < 0):
         c.unsupported("it has negative pads (cropping)")
+    if mode != "constant":
+        _pad_by_gather(c, x, y, pads, mode)
+        return
     pairs = np.stack([pads[:r], pads[r:]], axis=1)
     value = c.need_const(n.inp(2), "constant_value") if n.inp(2) else None
     value = 0.0 if value is None or value.size == 0 else value.reshape(-1)[0]
@@ -439,6 +486,35 @@ def _pad(c, n):
     scalar = c.f32(float(value), x) if c.elem(x) in FLOAT_ELEMS else c.i32(int(value))
     c.emit("PAD_V2", [c.get(x, nhwc), c.b.add_constant(T.TENSOR_INT32, pairs.astype(np.int32), pairs.shape),
                       scalar], [c.out(y, nhwc)])
+
+
+def pad_indices(d: int, before: int, after: int, mode: str) -> np.ndarray:
+    """The source index along an axis of size ``d`` of every output position of a reflect / edge /
+    wrap Pad (ONNX semantics: reflect mirrors without repeating the edge)."""
+    j = np.arange(-before, d + after)
+    if mode == "edge" or d == 1:
+        return np.clip(j, 0, d - 1)
+    if mode == "wrap":
+        return np.mod(j, d)
+    m = np.mod(j, 2 * (d - 1))
+    return np.where(m < d, m, 2 * (d - 1) - m)
+
+
+def _pad_by_gather(c, x: str, y: str, pads: np.ndarray, mode: str) -> None:
+    r = len(pads) // 2
+    axes = [a for a in range(r) if pads[a] or pads[a + r]]
+    if not axes:
+        c.emit("RESHAPE", [c.get(x), c.i32_tensor(c.shape(x) or (1,))], [c.out(y)])
+        return
+    cur, shape = x, list(c.shape(x))
+    for k, a in enumerate(axes):
+        if not shape[a]:
+            c.unsupported(f"axis {a} of its input has an unknown size")
+        idx = pad_indices(shape[a], int(pads[a]), int(pads[a + r]), mode)
+        shape[a] = idx.size
+        dst = y if k == len(axes) - 1 else c.fresh(y, shape, c.elem(x), c.quant.get(x))
+        c.emit("GATHER", [c.get(cur), c.i32(a), c.i32_tensor(idx)], [c.out(dst)])
+        cur = dst
 
 
 # ----------------------------------------------------------------------------------- reductions

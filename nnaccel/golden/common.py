@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model import Operand, OperandType
-from ..quant import dtype_range
+from ..quant import FUSED_ACTIVATIONS, dtype_range
 
 T = OperandType
 
@@ -20,8 +20,9 @@ Q16A, Q16S = T.TENSOR_QUANT16_ASYMM, T.TENSOR_QUANT16_SYMM
 FLOATS = (F32, F16)
 INT32, FLOAT32, FLOAT16, BOOL, UINT32 = T.INT32, T.FLOAT32, T.FLOAT16, T.BOOL, T.UINT32
 QUANT8 = (Q8A, Q8AS)
-
-FUSED_ACTIVATIONS = {0: "NONE", 1: "RELU", 2: "RELU1", 3: "RELU6"}
+#: "0 (NONE), 1 (RELU), 2 (RELU1) or 3 (RELU6)", for error messages.
+_CHOICES = [f"{code} ({name})" for code, name in FUSED_ACTIVATIONS.items()]
+FUSED_ACTIVATION_CHOICES = ", ".join(_CHOICES[:-1]) + " or " + _CHOICES[-1]
 
 
 def check_activation(v, i: int, allow_nonzero: bool = True) -> int | None:
@@ -30,8 +31,7 @@ def check_activation(v, i: int, allow_nonzero: bool = True) -> int | None:
     if act is None:
         return None
     if act not in FUSED_ACTIVATIONS:
-        v.fail(f"the fused activation is {act}, but it must be one of 0 (NONE), 1 (RELU), 2 (RELU1) "
-               f"or 3 (RELU6)", input=i)
+        v.fail(f"the fused activation is {act}, but it must be one of {FUSED_ACTIVATION_CHOICES}", input=i)
     if act != 0 and not allow_nonzero:
         v.fail(f"the fused activation is {FUSED_ACTIVATIONS[act]}, but for "
                f"{v.inp(0).type.name} tensors it must be NONE", input=i)

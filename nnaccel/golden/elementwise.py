@@ -52,6 +52,7 @@ from .common import (
     F32,
     FLOAT16,
     FLOAT32,
+    FUSED_ACTIVATION_CHOICES,
     FUSED_ACTIVATIONS,
     I32,
     INT32,
@@ -205,8 +206,7 @@ def fused_activation(k, i: int = 2) -> int:
     checks a constant one, since a non-constant activation reaches only the kernel."""
     act = k.scalar(i, 0)
     if act not in FUSED_ACTIVATIONS:
-        k.fail(f"the fused activation is {act}, but it must be one of 0 (NONE), 1 (RELU), 2 (RELU1) "
-               f"or 3 (RELU6)")
+        k.fail(f"the fused activation is {act}, but it must be one of {FUSED_ACTIVATION_CHOICES}")
     if act != 0 and k.in_ops[0].type is I32:
         k.fail(f"the fused activation is {FUSED_ACTIVATIONS[act]}, but for TENSOR_INT32 tensors it "
                f"must be NONE")
@@ -378,7 +378,7 @@ def validate_activation(v) -> None:
 
 
 #: The RELUs as the fused activation code whose range they clamp to (1 RELU, 2 RELU1, 3 RELU6).
-RELU_ACTIVATION = {"RELU": 1, "RELU1": 2, "RELU6": 3}
+RELU_ACTIVATION = {name: code for code, name in FUSED_ACTIVATIONS.items() if code}
 
 
 def clamp_activation(k) -> np.ndarray:

@@ -52,6 +52,7 @@ from .common import (
     F32,
     FLOAT16,
     FLOAT32,
+    FUSED_ACTIVATION_CHOICES,
     FUSED_ACTIVATIONS,
     I32,
     INT32,
@@ -229,8 +230,7 @@ def _rnn_shapes(s: Shapes, x: int, w: int, r: int, b: int, h: int, batch: int, s
 
 def check_fused_activation(s: Shapes, i: int, act) -> None:
     if act is not None and act not in FUSED_ACTIVATIONS:
-        s.fail(f"is {act}, but the fused activation must be one of 0 (NONE), 1 (RELU), 2 (RELU1) "
-               f"or 3 (RELU6)", i)
+        s.fail(f"is {act}, but the fused activation must be one of {FUSED_ACTIVATION_CHOICES}", i)
 
 
 def _check_rnn(s: Shapes, act) -> None:

@@ -293,10 +293,9 @@ FETCH_CYCLES = {i.name: 2 + CHECK_STEPS if i.name in CHECK_OPERANDS else 1 for i
 #: ``dma_engines = 1``) at most one of their instructions runs at a time.
 DMA_QUEUES = ("load", "store")
 #: With one DMA engine: the queue whose head starts when both DMA queues' heads can start in the
-#: same cycle (docs/isa.md, the queue model). LOAD first: loads feed the array and the vector unit
-#: while a store only drains results; measured on tiny (`python benchmarks/bench_mobilenet_block.py
-#: --config tiny --sizes 14x14x96`): two engines 4,085,764 cycles, one with LOAD first 4,093,788
-#: (+0.2%), STORE first 4,114,129 (+0.7%); `nnaccel bench gemm --size 256` 1,366,601 with each.
+#: same cycle (docs/isa.md, the queue model). LOAD first: loads feed the array and the vector unit,
+#: so delaying one stalls the engines behind it, while a store only drains results that nothing
+#: waits for until the next barrier.
 DMA_PRIORITY = "load"
 
 
@@ -315,6 +314,15 @@ def mul_step_cycles(mul_steps: int) -> int:
     pieces, the rest of the step combinational), or for the bit-serial lane
     (:data:`SERIAL_MUL_STEPS`) ``32 + SERIAL_TAIL_CYCLES`` = 66, whatever the operands."""
     return mul_steps + (SERIAL_TAIL_CYCLES if mul_steps == SERIAL_MUL_STEPS else 0)
+
+
+#: Entries of the vector unit's lookup table (one per byte value).
+LUT_ENTRIES = 256
+
+
+def lut_lines(cols: int) -> int:
+    """VEC lines holding one lookup table of ``cols`` entries a line."""
+    return max(1, LUT_ENTRIES // cols)
 
 
 @dataclass(frozen=True)
@@ -360,7 +368,7 @@ class VecFunc:
     def param_lines(self, cols: int) -> int:
         """``P``: VEC lines read before the first result (LUT: the whole table)."""
         if self.params == ("table",):
-            return max(1, 256 // cols)
+            return lut_lines(cols)
         return len(self.params)
 
 

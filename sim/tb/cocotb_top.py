@@ -15,7 +15,8 @@ from cocotb.triggers import RisingEdge, SimTimeoutError, Timer, with_timeout
 
 from . import tb_args, tb_result
 
-N_COUNTERS_BITS = 64
+#: Bits of one counter's slot in the top level's ``counters`` port (each counter zero-extended).
+BITS_PER_COUNTER = 64
 
 
 @cocotb.test()
@@ -52,8 +53,8 @@ async def run_program(dut):
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     await Timer(1, unit="ns")
     raw = int(dut.counters.value)
-    n = len(dut.counters.value) // N_COUNTERS_BITS
-    counters = [(raw >> (64 * i)) & ((1 << 64) - 1) for i in range(n)]
+    n = len(dut.counters.value) // BITS_PER_COUNTER
+    counters = [(raw >> (BITS_PER_COUNTER * i)) & ((1 << BITS_PER_COUNTER) - 1) for i in range(n)]
     regions = []
     for addr, nbytes in args.get("read", []):
         first, last = addr // wb, (addr + nbytes - 1) // wb

@@ -58,7 +58,7 @@ def sim():
 def test_conv_quant8_bit_exact_with_isa_cycles(sim, cts_root):
     from nnaccel.compiler.compile import compile_model
     from nnaccel.firmware.link import board_backend
-    from nnaccel.firmware.runtime import BACKENDS, Runtime
+    from nnaccel.firmware.runtime import Runtime
 
     from nnaccel.formats import load_model
     from nnaccel.golden.interpreter import Interpreter
@@ -68,11 +68,8 @@ def test_conv_quant8_bit_exact_with_isa_cycles(sim, cts_root):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         pkg = compile_model(model, b.config())
-    BACKENDS["board-sim"] = board_backend(LinkClient(sim.transport), b.mem_bytes)
-    try:
-        outs, rep = Runtime(pkg).run(inputs, "board-sim")
-    finally:
-        del BACKENDS["board-sim"]
+    outs, rep = Runtime(pkg).run(inputs, board_backend(LinkClient(sim.transport), b.mem_bytes), name="board-sim")
+    assert rep["backend"] == "board-sim"
     for got, want in zip(outs, Interpreter(model).run(inputs)):
         np.testing.assert_array_equal(got, want)
     _, isa = Runtime(pkg).run(inputs, "isa")
@@ -109,3 +106,30 @@ def test_timeout_then_recovery(sim):
     t.truncate = 1              # half a frame: the board drops it after its idle timeout
     assert c.status()["busy"] == 0
     assert c.retried == 2
+
+
+def test_mlperf_kws_on_the_ulx3s_bit_exact_with_isa_cycles(mlperf_tiny_root):
+    """The MLPerf Tiny KWS model on the ULX3S-85F's whole SoC (small, 256 KiB of block RAM): its data
+    and program go over the simulated UART, the outputs equal the golden model's and the segment
+    cycles the ISA simulator's."""
+    from nnaccel.boards.boardsim import BoardSim
+    from nnaccel.compiler.compile import compile_model
+    from nnaccel.compiler.tflite_import import load_tflite
+    from nnaccel.firmware.link import board_backend
+    from nnaccel.firmware.runtime import Runtime
+
+    from nnaccel.cli_models import default_inputs
+    from nnaccel.golden.interpreter import Interpreter
+    b = board("ulx3s-85f")
+    model = load_tflite(mlperf_tiny_root / "kws_ref_model.tflite")
+    inputs = default_inputs(model, 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pkg = compile_model(model, b.config())
+    with BoardSim(b) as s:
+        client = LinkClient(SocketTransport(s.sock, timeout=30.0))
+        outs, rep = Runtime(pkg).run(inputs, board_backend(client, b.mem_bytes), name="board-sim")
+    for got, want in zip(outs, Interpreter(model).run(inputs)):
+        np.testing.assert_array_equal(got, want)
+    _, isa = Runtime(pkg).run(inputs, "isa")
+    assert [s["cycles"] for s in rep["segments"]] == [s["cycles"] for s in isa["segments"]]

@@ -19,7 +19,8 @@ def _check_format(name, raw):
         assert b"\xbd\xb3" in raw[end:end + 16]
 
 
-@pytest.mark.parametrize("name", ["icebreaker", "ulx3s-85f"])
+# the iCEBreaker's is the cheaper build (minutes): CI runs it (-m ci_slow)
+@pytest.mark.parametrize("name", [pytest.param("icebreaker", marks=pytest.mark.ci_slow), "ulx3s-85f"])
 def test_bitstream_routes_and_meets_timing(name, tmp_path):
     b = board(name)
     rep = build_bitstream(b, tmp_path / f"{name}{b.extension}", workdir=tmp_path / "work", log=lambda m: None)

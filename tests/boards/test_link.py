@@ -123,3 +123,14 @@ def test_link_gateware_answers_ident_status_and_bad_crc():
     empty = bytes([lp.RSP_SYNC]) + lp.CRC.append(bytes([lp.CODE["OK"]]))
     assert got == ident + status + crc_err + empty
     assert lp.decode_status(status[2:6]) == {"busy": 0, "done": 1, "error": 5, "fault_pc": 0x123456}
+
+
+def test_link_gateware_refuses_addresses_beyond_its_memory():
+    """The gateware keeps the address and length bits the board's 128 KiB need: a request naming
+    a higher bit is a BAD_COMMAND (not a wrapped access); one inside the memory is answered."""
+    got, _ = _exchange([lp.request("READ", 1 << 17, 1), lp.request("READ", 0, 1 << 18),
+                        lp.request("READ", (1 << 17) - 1, 1)])
+    bad = bytes([lp.RSP_SYNC]) + lp.CRC.append(bytes([lp.CODE["BAD_COMMAND"]]))
+    assert got[:2 * len(bad)] == bad + bad
+    assert got[2 * len(bad):2 * len(bad) + 2] == bytes([lp.RSP_SYNC, lp.CODE["OK"]])
+    assert len(got) == 2 * len(bad) + 5          # sync, code, one byte, CRC

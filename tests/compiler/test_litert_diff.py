@@ -2,7 +2,7 @@
 
 For each TFLite operator of the importer's table, hypothesis draws single-op models (shapes,
 parameters, fused activations, per-tensor / per-channel quantization, float32 / int8 / uint8),
-builds them with :class:`nnaccel.compiler.tflite_build.TFLiteBuilder`, runs them on LiteRT with
+builds them with :class:`support.tflite_build.TFLiteBuilder`, runs them on LiteRT with
 ``OpResolverType.BUILTIN_REF`` in a worker subprocess (LiteRT aborts on some degenerate models) and
 through ``load`` + :func:`nnaccel.golden.interpreter.run_model`, and compares:
 
@@ -28,9 +28,9 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, note, reject, settings
 from hypothesis import strategies as st
-from nnaccel.compiler.tflite_build import TFLiteBuilder
 from nnaccel.compiler.tflite_import import OP_TABLE, OpMapping, import_tflite_bytes
-from nnaccel.compiler.tflite_litert import LiteRTWorker
+from support.tflite_build import TFLiteBuilder
+from support.tflite_litert import LiteRTWorker
 
 from nnaccel import registry
 from nnaccel.golden.interpreter import run_model
@@ -1241,3 +1241,35 @@ def test_float_conv_sums_in_litert_order(litert, stride, padding):
     b.tensors[y]["shape"] = list(first[0].shape)
     ref, golden, _ = run_both(litert, b.finish([x], [y]), [xin])
     assert_bit_exact(golden, ref)
+
+
+# --------------------------------------------------------------------------- grouped CONV_2D
+@pytest.mark.parametrize("dtype", ["INT8", "FLOAT32"])
+def test_grouped_conv2d_imports_as_grouped_conv(litert, dtype):
+    """A TFLite CONV_2D whose filter depth divides the input depth (2 groups of 3 -> 2 x 4 outputs)
+    imports as GROUPED_CONV_2D and gives LiteRT's answer; the int8 one runs on the accelerator."""
+    r = np.random.default_rng(7)
+    b = TFLiteBuilder()
+    q = dtype == "INT8"
+    x = b.add_tensor((1, 5, 5, 6), dtype, **({"scale": 0.05, "zero_point": -4} if q else {}))
+    wdata = r.integers(-60, 60, (8, 3, 3, 3)).astype(np.int8) if q else r.standard_normal((8, 3, 3, 3), np.float32)
+    scales = [float(s) for s in r.uniform(0.004, 0.02, 8)]
+    w = b.add_tensor((8, 3, 3, 3), dtype, data=wdata,
+                     **({"scale": scales, "zero_point": [0] * 8, "quantized_dimension": 0} if q else {}))
+    bias = b.add_tensor((8,), "INT32" if q else "FLOAT32",
+                        data=(r.integers(-500, 500, 8).astype(np.int32) if q else r.standard_normal(8, np.float32)),
+                        **({"scale": [0.05 * s for s in scales], "zero_point": [0] * 8} if q else {}))
+    y = b.add_tensor((1, 3, 3, 8), dtype, **({"scale": 0.11, "zero_point": 3} if q else {}))
+    b.add_op("CONV_2D", [x, w, bias], [y], "Conv2DOptions", Padding=1, StrideW=1, StrideH=1)
+    inputs = [r.integers(-128, 128, (1, 5, 5, 6)).astype(np.int8) if q else r.standard_normal((1, 5, 5, 6), np.float32)]
+    ref, golden, model = run_both(litert, b.finish([x], [y]), inputs)
+    assert [op.type for op in model.main.operations] == ["GROUPED_CONV_2D"]
+    if q:
+        assert_bit_exact(golden, ref)
+        from nnaccel.compiler.compile import compile_model
+        from nnaccel.firmware.runtime import run_on_backend
+        outs, report = run_on_backend(compile_model(model, "small"), inputs, "isa")
+        assert [o["type"] for o in report["accelerator_ops"]] == ["GROUPED_CONV_2D"]
+        assert_bit_exact(outs, ref)
+    else:
+        np.testing.assert_allclose(golden[0].reshape(ref[0].shape), ref[0], rtol=1e-5, atol=1e-5)

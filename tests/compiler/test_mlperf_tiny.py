@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from nnaccel.compiler.compile import compile_model
 from nnaccel.compiler.tflite_import import load_tflite
-from nnaccel.compiler.tflite_litert import LiteRTWorker
 from nnaccel.firmware.runtime import Runtime
+from support.tflite_litert import LiteRTWorker
 
 from nnaccel.golden.interpreter import run_model
 

@@ -10,9 +10,9 @@ import onnxruntime as ort
 import pytest
 from nnaccel.compiler.compile import compile_model
 from nnaccel.compiler.onnx_import import import_onnx_bytes, load_onnx
-from nnaccel.compiler.onnx_import.build import make_model, qdq_cnn
 from nnaccel.firmware.runtime import run_on_backend
 from onnx import TensorProto, helper
+from support.onnx_build import make_model, qdq_cnn
 
 from nnaccel.cli import main as cli_main
 from nnaccel.errors import InputError, NotImplementedOpError

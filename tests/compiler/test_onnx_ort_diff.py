@@ -11,8 +11,8 @@ import onnxruntime as ort
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nnaccel.compiler.onnx_import import OP_TABLE, import_onnx_bytes
-from nnaccel.compiler.onnx_import.build import QDQ, make_model, qdq_cnn
 from onnx import TensorProto, helper
+from support.onnx_build import QDQ, make_model, qdq_cnn
 
 from nnaccel.golden.interpreter import run_model
 
@@ -41,7 +41,7 @@ def check_float(data: bytes, feeds: dict):
 def float_models(draw):
     rng = np.random.default_rng(draw(st.integers(0, 2**31)))
     kind = draw(st.sampled_from(["conv", "gemm", "matmul", "binary", "unary", "pool", "softmax", "concat",
-                                 "transpose", "batchnorm", "resize"]))
+                                 "transpose", "batchnorm", "resize", "convtranspose", "pad", "conv1d"]))
     n, c, h, w = 1, draw(st.integers(1, 4)), draw(st.integers(3, 9)), draw(st.integers(3, 9))
     x = rng.normal(size=(n, c, h, w)).astype(np.float32)
     inits, attrs = {}, {}
@@ -60,6 +60,25 @@ def float_models(draw):
         inits = {"w": rng.normal(size=(o, c // group, k, k)).astype(np.float32),
                  "b": rng.normal(size=o).astype(np.float32)}
         node = helper.make_node("Conv", ["x", "w", "b"], ["y"], **attrs)
+    elif kind == "convtranspose":
+        k, st_ = draw(st.integers(1, 3)), draw(st.integers(1, 2))
+        group = draw(st.sampled_from([g for g in (1, c) if c % g == 0]))
+        dil = draw(st.integers(1, 2))
+        attrs = {"strides": [st_] * 2, "pads": [draw(st.integers(0, k - 1)) for _ in range(4)], "group": group,
+                 "output_padding": [draw(st.integers(0, st_ - 1)) for _ in range(2)], "dilations": [dil] * 2}
+        inits = {"w": rng.normal(size=(c, draw(st.integers(1, 3)), k, k)).astype(np.float32)}
+        inits["b"] = rng.normal(size=inits["w"].shape[1] * group).astype(np.float32)
+        node = helper.make_node("ConvTranspose", ["x", "w", "b"], ["y"], **attrs)
+    elif kind == "pad":
+        inits = {"p": np.array([0, 0, draw(st.integers(0, h - 1)), draw(st.integers(0, w - 1)), 0, 0,
+                                draw(st.integers(0, h - 1)), draw(st.integers(0, w - 1))], np.int64)}
+        node = helper.make_node("Pad", ["x", "p"], ["y"], mode=draw(st.sampled_from(["reflect", "edge", "wrap"])))
+    elif kind == "conv1d":
+        x = x.reshape(n, c, h * w)
+        k = draw(st.integers(1, 3))
+        inits = {"w": rng.normal(size=(2, c, k)).astype(np.float32), "b": rng.normal(size=2).astype(np.float32)}
+        node = helper.make_node("Conv", ["x", "w", "b"], ["y"], pads=[draw(st.integers(0, k - 1))] * 2,
+                                strides=[draw(st.integers(1, 2))], dilations=[draw(st.integers(1, 2))])
     elif kind in ("gemm", "matmul"):
         x = rng.normal(size=(draw(st.integers(1, 4)), draw(st.integers(1, 8)))).astype(np.float32)
         units = draw(st.integers(1, 6))
@@ -93,6 +112,8 @@ def float_models(draw):
         attrs = {} if op.startswith("Global") else {
             "kernel_shape": [k, k], "strides": [draw(st.integers(1, 2))] * 2,
             "pads": [draw(st.integers(0, k - 1)) for _ in range(4)], "ceil_mode": int(draw(st.booleans()))}
+        if op == "MaxPool" and (k - 1) * 2 + 1 <= min(h, w):
+            attrs["dilations"] = [draw(st.integers(1, 2))] * 2
         if op == "AveragePool":
             attrs["count_include_pad"] = int(draw(st.booleans()))
             if attrs["count_include_pad"]:
@@ -111,9 +132,15 @@ def float_models(draw):
                  "m": rng.normal(size=c).astype(np.float32), "v": rng.uniform(0.5, 2, c).astype(np.float32)}
         node = helper.make_node("BatchNormalization", ["x", "s", "bb", "m", "v"], ["y"])
     else:
-        f = draw(st.integers(1, 3))
         mode = draw(st.sampled_from([("linear", "half_pixel", None), ("linear", "align_corners", None),
-                                     ("linear", "asymmetric", None), ("nearest", "asymmetric", "floor")]))
+                                     ("linear", "asymmetric", None), ("nearest", "asymmetric", "floor"),
+                                     ("nearest", "half_pixel", "round_prefer_floor"),
+                                     ("nearest", "asymmetric", "round_prefer_ceil"),
+                                     ("nearest", "pytorch_half_pixel", "floor"), ("nearest", "half_pixel", "ceil"),
+                                     ("linear", "half_pixel_symmetric", None), ("cubic", "half_pixel", None),
+                                     ("cubic", "align_corners", None), ("cubic", "asymmetric", None)]))
+        # align_corners with inexact scales is rejected (the ONNX reference and onnxruntime disagree)
+        f = draw(st.sampled_from([1, 2, 3] + ([] if mode[1] == "align_corners" else [0.5, 1.5, 0.75])))
         inits = {"sc": np.array([1, 1, f, f], np.float32)}
         kw = {"mode": mode[0], "coordinate_transformation_mode": mode[1]}
         if mode[2]:
@@ -201,3 +228,207 @@ def test_qdq_cnn_matches_onnxruntime(seed, per_channel, xseed):
     # the output is the DequantizeLinear of the int8 FC output (scale 0.02): within one step; the
     # earlier layers' one-step differences propagate through requantization, bounded by two steps
     assert np.abs(got - want).max() <= 2 * 0.02 + 1e-6
+
+
+# ------------------------------------------------------------------------- small multi-op graphs
+CHAIN_OPS = ["conv", "depthwise", "relu", "add_const", "residual", "maxpool", "avgpool", "concat", "transpose",
+             "reshape", "gemm", "sigmoid"]
+
+
+@st.composite
+def float_chains(draw):
+    """2-4 mapped ops chained on a [1, C, H, W] input (a Gemm ends the chain after a Flatten)."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**31)))
+    shape = [1, draw(st.integers(1, 4)), draw(st.integers(2, 7)), draw(st.integers(2, 7))]
+    in_shape = list(shape)
+    nodes, inits, cur, seen = [], {}, "x", {tuple(shape): "x"}
+    ops = draw(st.lists(st.sampled_from(CHAIN_OPS), min_size=2, max_size=4))
+    for k, op in enumerate(ops):
+        out = f"t{k}"
+        c, h, w = shape[1], shape[2], shape[3]
+        if op in ("conv", "depthwise"):
+            o = c * draw(st.integers(1, 2)) if op == "depthwise" else draw(st.integers(1, 4))
+            kk = draw(st.integers(1, 3))
+            inits[f"w{k}"] = (rng.normal(size=(o, 1 if op == "depthwise" else c, kk, kk)) / kk).astype(np.float32)
+            inits[f"b{k}"] = rng.normal(size=o).astype(np.float32)
+            nodes.append(helper.make_node("Conv", [cur, f"w{k}", f"b{k}"], [out], pads=[kk // 2] * 4,
+                                          group=c if op == "depthwise" else 1))
+            shape = [1, o, h + 2 * (kk // 2) - kk + 1, w + 2 * (kk // 2) - kk + 1]
+        elif op in ("relu", "sigmoid"):
+            nodes.append(helper.make_node(op.capitalize(), [cur], [out]))
+        elif op == "add_const":
+            inits[f"a{k}"] = rng.normal(size=(1, c, 1, 1)).astype(np.float32)
+            nodes.append(helper.make_node("Add", [cur, f"a{k}"], [out]))
+        elif op == "residual":
+            other = seen.get(tuple(shape), cur)  # an earlier tensor of this shape (or the tensor itself)
+            nodes.append(helper.make_node("Add", [cur, other], [out]))
+        elif op in ("maxpool", "avgpool") and min(h, w) >= 2:
+            nodes.append(helper.make_node("MaxPool" if op == "maxpool" else "AveragePool", [cur], [out],
+                                          kernel_shape=[2, 2], strides=[2, 2]))
+            shape = [1, c, h // 2, w // 2]
+        elif op == "concat":
+            axis = draw(st.integers(1, 3))
+            nodes.append(helper.make_node("Concat", [cur, cur], [out], axis=axis))
+            shape[axis] *= 2
+        elif op == "transpose":
+            perm = [0, *draw(st.permutations([1, 2, 3]))]
+            nodes.append(helper.make_node("Transpose", [cur], [out], perm=perm))
+            shape = [shape[p] for p in perm]
+        elif op == "reshape":
+            new = [1, c * h, w, 1] if draw(st.booleans()) else [1, c, w, h]
+            inits[f"s{k}"] = np.array(new, np.int64)
+            nodes.append(helper.make_node("Reshape", [cur, f"s{k}"], [out]))
+            shape = new
+        elif op == "gemm":
+            nodes.append(helper.make_node("Flatten", [cur], [f"f{k}"]))
+            units, kdim = draw(st.integers(1, 6)), c * h * w
+            inits[f"g{k}"] = (rng.normal(size=(units, kdim)) / np.sqrt(kdim)).astype(np.float32)
+            inits[f"gb{k}"] = rng.normal(size=units).astype(np.float32)
+            nodes.append(helper.make_node("Gemm", [f"f{k}", f"g{k}", f"gb{k}"], [out], transB=1))
+            cur = out
+            break
+        else:
+            continue
+        seen.setdefault(tuple(shape), out)
+        cur = out
+    if not nodes:
+        nodes.append(helper.make_node("Relu", [cur], ["t"]))
+        cur = "t"
+    return nodes, inits, cur, in_shape
+
+
+@SETTINGS
+@given(float_chains(), st.integers(0, 2**31))
+def test_float_multi_op_models_match_onnxruntime(chain, seed):
+    nodes, inits, last, shape = chain
+    nodes.append(helper.make_node("Identity", [last], ["y"]))
+    data = make_model(nodes, {"x": (F, shape)}, {"y": (F, None)}, inits)
+    check_float(data, {"x": np.random.default_rng(seed).normal(size=shape).astype(np.float32)})
+
+
+@st.composite
+def qdq_chains(draw):
+    """2-4 QDQ int8 ops chained (weights per tensor or per channel); every compute op's output is
+    requantized, data movement runs on the quantized tensor. Returns the model, the input and a
+    bound on the output difference in steps: each requantization may round one step apart
+    (docs/onnx.md) and an earlier difference e (real units) grows through a layer by at most its
+    gain (Conv / Gemm: the largest sum of |dequantized weight| of an output; Add: e_a + e_b), so a
+    requantized output may differ by G * e + s_out."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**31)))
+    per_channel = draw(st.booleans())
+    b = QDQ()
+    shape = [1, draw(st.integers(1, 4)), draw(st.integers(2, 7)), draw(st.integers(2, 7))]
+    in_shape = list(shape)
+    sx, zx = draw(st.floats(0.005, 0.03)), draw(st.integers(-10, 10))
+    cur, (s, z) = b.qdq("x", sx, zx), (sx, zx)
+    err = {cur: 0.0}  # bound on the real difference of each tensor
+    seen = {tuple(shape): (cur, s, z)}
+    for op in draw(st.lists(st.sampled_from(CHAIN_OPS[:-1]), min_size=2, max_size=4)):
+        c, h, w = shape[1:]
+        e_in = err[cur]
+        s_out, z_out = draw(st.floats(0.01, 0.06)), draw(st.integers(-10, 10))
+        if op in ("conv", "depthwise"):
+            o = c * draw(st.integers(1, 2)) if op == "depthwise" else draw(st.integers(1, 4))
+            kk = draw(st.integers(1, 3))
+            wd = b.weight((rng.normal(size=(o, 1 if op == "depthwise" else c, kk, kk)) / kk).astype(np.float32),
+                          per_channel)
+            y = b.node("Conv", [cur, wd, b.bias(rng.normal(0, 0.3, o), s, b.scales_of(wd))], pads=[kk // 2] * 4,
+                       group=c if op == "depthwise" else 1)
+            if draw(st.booleans()):
+                y = b.node("Relu", [y])
+            shape = [1, o, h + 2 * (kk // 2) - kk + 1, w + 2 * (kk // 2) - kk + 1]
+            e = _gain(b, wd) * err[cur] + s_out
+            cur, s, z = b.qdq(y, s_out, z_out), s_out, z_out
+            err[cur] = e
+        elif op in ("residual", "add_const"):
+            other = seen.get(tuple(shape), (cur, s, z))[0]
+            e = err[cur] + err[other] + s_out
+            cur, s, z = b.qdq(b.node("Add", [cur, other]), s_out, z_out), s_out, z_out
+            err[cur] = e
+        elif op == "relu":
+            cur = b.node("Relu", [cur])
+        elif op == "maxpool" and min(h, w) >= 2:
+            cur = b.node("MaxPool", [cur], kernel_shape=[2, 2], strides=[2, 2])
+            shape = [1, c, h // 2, w // 2]
+        elif op == "avgpool" and min(h, w) >= 2:
+            cur = b.qdq(b.node("AveragePool", [cur], kernel_shape=[2, 2], strides=[2, 2]), s, z)
+            shape, err[cur] = [1, c, h // 2, w // 2], e_in + s
+        elif op == "concat":
+            axis = draw(st.integers(1, 3))
+            cur = b.node("Concat", [cur, cur], axis=axis)
+            shape[axis] *= 2
+        elif op == "transpose":
+            perm = [0, *draw(st.permutations([1, 2, 3]))]
+            cur = b.node("Transpose", [cur], perm=perm)
+            shape = [shape[p] for p in perm]
+        elif op == "reshape":
+            new = [1, c * h, w, 1]
+            b.inits[f"shape{len(b.nodes)}"] = np.array(new, np.int64)
+            cur, shape = b.node("Reshape", [cur, f"shape{len(b.nodes)}"]), new
+        elif op == "gemm":
+            flat = b.node("Flatten", [cur])
+            units, kdim = draw(st.integers(1, 6)), c * h * w
+            wd = b.weight((rng.normal(size=(units, kdim)) / np.sqrt(kdim)).astype(np.float32), per_channel)
+            y = b.node("Gemm", [flat, wd, b.bias(rng.normal(0, 0.3, units), s, b.scales_of(wd))], transB=1)
+            e = _gain(b, wd) * e_in + s_out
+            cur, s, z = b.qdq(y, s_out, z_out), s_out, z_out
+            err[cur] = e
+            break
+        err.setdefault(cur, e_in)
+        seen.setdefault(tuple(shape), (cur, s, z))
+    b.inits["ys"], b.inits["yz"] = np.float32(s), np.array(z, np.int8)
+    b.nodes.append(helper.make_node("QuantizeLinear", [cur, "ys", "yz"], ["y"]))
+    data = make_model(b.nodes, {"x": (F, in_shape)}, {"y": (TensorProto.INT8, None)}, b.inits)
+    return data, rng.uniform(-1.5, 1.5, in_shape).astype(np.float32), int(np.floor(err[cur] / s + 1e-6))
+
+
+def _gain(b: QDQ, dq_name: str) -> float:
+    """The largest sum of |dequantized weight| over one output (axis 0) of DQ weights ``dq_name``."""
+    node = next(n for n in b.nodes if n.output[0] == dq_name)
+    q, scale = b.inits[node.input[0]].astype(np.float64), b.inits[node.input[1]].astype(np.float64)
+    w = q * scale.reshape((-1,) + (1,) * (q.ndim - 1)) if scale.size > 1 else q * float(scale.reshape(-1)[0])
+    return float(np.abs(w).reshape(w.shape[0], -1).sum(axis=1).max())
+
+
+@SETTINGS
+@given(qdq_chains())
+def test_qdq_int8_multi_op_models_match_onnxruntime(case):
+    """Within the propagated bound of :func:`qdq_chains` (0 for pure data movement: exact)."""
+    data, x, bound = case
+    m = import_onnx_bytes(data)
+    assert "DEQUANTIZE" not in [o.type for o in m.main.operations]  # every op ran quantized
+    want = ort_run(data, {"x": x})[0]
+    got = run_model(m, [x])[0].reshape(want.shape)
+    diff = np.abs(got.astype(np.int32) - want.astype(np.int32))
+    assert diff.max() <= bound, (diff.max(), bound)
+
+
+def test_quantize_linear_rounds_ties_to_even_as_onnxruntime():
+    """Exact ties x / s = k + 1/2 (every other value here) and random values: bit-exact, int8 and uint8."""
+    rng = np.random.default_rng(0)
+    x = np.concatenate([np.arange(-1000, 1000) * 0.125, rng.normal(0, 20, 1000)]).astype(np.float32)[None]
+    for elem, dtype in ((TensorProto.INT8, np.int8), (TensorProto.UINT8, np.uint8)):
+        inits = {"s": np.float32(0.25), "z": np.array(3, dtype)}
+        data = make_model([helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"])], {"x": (F, list(x.shape))},
+                          {"y": (elem, list(x.shape))}, inits)
+        want = ort_run(data, {"x": x})[0]
+        got = run_model(import_onnx_bytes(data), [x])[0]
+        np.testing.assert_array_equal(got, want)
+
+
+def test_integer_div_truncates_and_8bit_max_compares_as_onnxruntime():
+    rng = np.random.default_rng(1)
+    for elem, dtype in ((TensorProto.INT32, np.int32), (TensorProto.INT64, np.int64)):
+        a = rng.integers(-50, 50, (4, 25)).astype(dtype)
+        b = rng.integers(1, 9, (4, 25)).astype(dtype) * rng.choice([-1, 1], (4, 25)).astype(dtype)
+        data = make_model([helper.make_node("Div", ["a", "b"], ["y"])], {"a": (elem, [4, 25]), "b": (elem, [4, 25])},
+                          {"y": (elem, [4, 25])})
+        want = ort_run(data, {"a": a, "b": b})[0]
+        got = run_model(import_onnx_bytes(data), [a.astype(np.int32), b.astype(np.int32)])[0]
+        np.testing.assert_array_equal(got, want)
+    for op in ("Max", "Min"):
+        a, b = (rng.integers(0, 256, (3, 7)).astype(np.uint8) for _ in range(2))
+        u8 = TensorProto.UINT8
+        data = make_model([helper.make_node(op, ["a", "b"], ["y"])], {"a": (u8, [3, 7]), "b": (u8, [3, 7])},
+                          {"y": (u8, [3, 7])})
+        np.testing.assert_array_equal(run_model(import_onnx_bytes(data), [a, b])[0], ort_run(data, {"a": a, "b": b})[0])

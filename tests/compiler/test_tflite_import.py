@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from nnaccel.compiler.tflite_build import TFLiteBuilder
 from nnaccel.compiler.tflite_import import OP_TABLE, import_tflite_bytes, load_tflite, render_doc
+from support.tflite_build import TFLiteBuilder
 
 from nnaccel.cli import main as cli_main
 from nnaccel.errors import InputError, NotImplementedOpError
@@ -381,7 +381,7 @@ def test_litert_worker_reports_errors_and_survives_a_crash():
     import os
     import signal
 
-    from nnaccel.compiler.tflite_litert import LiteRTWorker
+    from support.tflite_litert import LiteRTWorker
     data = add_model()
     x = np.array([[-5, 0, 1, 2]], np.float32)
     with LiteRTWorker() as w:

@@ -8,7 +8,7 @@
   shape, a batch asked for, or the batch of the given inputs; the ``run`` / ``compile`` /
   ``import`` command lines.
 
-The models are built with :class:`~nnaccel.compiler.tflite_build.TFLiteBuilder`; expected values
+The models are built with :class:`~support.tflite_build.TFLiteBuilder`; expected values
 come from LiteRT or from arrays written here, never from the code under test.
 """
 
@@ -18,11 +18,11 @@ import numpy as np
 import pytest
 import tflite
 from nnaccel.compiler.compile import compile_model
-from nnaccel.compiler.tflite_build import Sparsity, TFLiteBuilder
 from nnaccel.compiler.tflite_import import _raw_builtin_code, import_tflite_bytes
-from nnaccel.compiler.tflite_litert import LiteRTWorker
 from nnaccel.compiler.tflite_sparse import DENSE, SPARSE_CSR, densify, sparsify
 from nnaccel.firmware.runtime import Runtime
+from support.tflite_build import Sparsity, TFLiteBuilder
+from support.tflite_litert import LiteRTWorker
 from tflite.BuiltinOperator import BuiltinOperator
 
 from nnaccel.cli import main as cli_main

@@ -89,6 +89,26 @@ def test_check_detects_a_wrong_accelerator_result(monkeypatch):
         rt.Runtime(pkg).run([x], "isa", check=True)
 
 
+def test_a_backend_function_runs_segments_and_names_the_report():
+    """A backend passed as a function (the board link's way) runs every segment, with the results
+    of the ISA simulator it wraps, and no entry of BACKENDS is added."""
+    model = mobilenet_block(4, 4, 4)
+    pkg = compile_model(model, "tiny")
+    calls = []
+
+    def wrapped(cfg, program, memory, progress=None, max_cycles=None):
+        calls.append(len(program))
+        return rt.BACKENDS["isa"](cfg, program, memory, progress, max_cycles)
+
+    x = np.arange(64, dtype=np.int8).reshape(1, 4, 4, 4)
+    outs, rep = rt.Runtime(pkg).run([x], wrapped, name="mine")
+    want, isa = rt.Runtime(pkg).run([x], "isa")
+    assert len(calls) == len(pkg.manifest["segments"]) > 0
+    assert rep["backend"] == "mine" and "mine" not in rt.BACKENDS
+    np.testing.assert_array_equal(outs[0], want[0])
+    assert [s["cycles"] for s in rep["segments"]] == [s["cycles"] for s in isa["segments"]]
+
+
 def test_input_errors():
     pkg = compile_model(mobilenet_block(4, 4, 4), "tiny")
     r = rt.Runtime(pkg)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from nnaccel.sim import programs as P
 from nnaccel.sim.isasim import IsaSim, find_conflicts
+from support.vec_programs import load_vec_operands
 
 from nnaccel import registry
 from nnaccel.golden.interpreter import run_model
@@ -288,22 +289,7 @@ def test_bench_gemm_rtl_backend(tmp_path, capsys):
     assert r["sim_cycles_per_second"] > 0
 
 
-# ------------------------------------------------------------------------- ISA v2 engine programs
-def load_vec_operands(p, cfg, n, nparams):
-    """The operands of a VEC test program: ``n`` ACT lines at line 0 (from 0x0), ``n`` in the other
-    ACT bank (from 0x1000: a binary function's ``src2``, the ISA's bank rules), ``n`` ACC lines
-    (from 0x2000) and ``nparams`` VEC parameter lines (from 0x4000); a compute NOP passes the
-    load queue's token on to the vector queue. Returns the ``src2`` line."""
-    C = cfg.cols
-    p.load_lines("ACT", 0, 0x0, n, C, C)
-    b_line = cfg.bank_lines("ACT")
-    p.load_lines("ACT", b_line, 0x1000, n, C, C)
-    p.load_lines("ACC", 0, 0x2000, n, 4 * C, C)
-    p.load_lines("VEC", 0, 0x4000, nparams, 4 * C, C, push_next=1)
-    p.nop("compute", pop_prev=1, push_next=1)
-    return b_line
-
-
+# ------------------------------------------------------------------------------ engine programs
 def _run_image(cfg, words, image, read):
     """The same program and memory image on the ISA simulator and the RTL: (simulator, result, rtl)."""
     from nnaccel.sim.rtl_runner import run_words_rtl

@@ -8,12 +8,11 @@ with clean parameters (the rules hold)."""
 import numpy as np
 import pytest
 from nnaccel.sim.isasim import IsaSim, find_conflicts
+from support.vec_programs import load_vec_operands
 
 from nnaccel.hwconfig import load_config
 from nnaccel.isa.table import VEC_BY_NAME
 from nnaccel.program import ProgramBuilder
-
-from .test_top import load_vec_operands
 
 pytestmark = pytest.mark.rtl
 

@@ -391,13 +391,23 @@ def test_vector_functions():
 
 
 def test_every_vector_function_is_executed():
-    # The simulator's dispatch covers the table (an unknown name would raise AssertionError).
+    """Every function of the table runs: it overwrites its destination line and keeps the vector
+    unit busy for the cycles of the ISA's VEC formula (``P + ceil(cols / lanes) * S * M + latency``
+    for one line)."""
     cfg = TINY
+    sentinel = 77                      # no function yields 77 from all-zero operands and parameters
     for vf in VEC_FUNCS:
         p = ProgramBuilder(cfg)
-        p.vec(vf.name, 0, 0, 1, src2=1)
+        p.vec(vf.name, 3, 0, 1, src2=1)          # destination line 3: apart from both sources
         p.finish()
-        IsaSim(cfg).run(p.words)
+        sim = IsaSim(cfg)
+        sim.sp[vf.dst][3] = sentinel
+        res = sim.run(p.words)
+        params = vf.param_lines(cfg.cols) if vf.params else 0
+        want = params + -(-cfg.cols // cfg.vector_lanes) * vf.group_cycles(cfg.vector_mul_steps) + cfg.vector_latency
+        assert res.counters["instructions"] == 1, vf.name
+        assert res.counters["vector_busy"] == want, vf.name
+        assert (sim.sp[vf.dst][3] != sentinel).all(), f"{vf.name} left its destination line unwritten"
 
 
 def test_progress_callback():

@@ -53,3 +53,21 @@ def test_bench_mlperf_without_fmax_and_bad_arguments(mlperf_tiny_root, tmp_path,
     assert main(["bench", "mlperf", "--model", "resnet50"]) == 2
     assert "Unknown model resnet50" in capsys.readouterr().err
     assert main(["bench", "mlperf", "--models-dir", str(tmp_path / "nowhere")]) == 2
+
+
+def test_bench_mlperf_on_a_board_reports_what_fits(mlperf_tiny_root, tmp_path, capsys):
+    """``--board``: the board's configuration and clock; a model gets inferences per second at the
+    board clock where its data and program fit the board's memory (KWS on the ULX3S's 256 KiB), and
+    none where they do not (AD: its data alone exceeds the DMA window, so it is not compiled)."""
+    out = tmp_path / "m.json"
+    assert main(["bench", "mlperf", "--board", "ulx3s-85f", "--model", "kws", "--model", "ad",
+                 "--json", str(out)]) == 0
+    (run,) = json.loads(out.read_text())["runs"]
+    assert run["board"] == "ulx3s-85f" and run["config"] == "small-ulx3s-85f" and run["fmax_mhz"] == 10.0
+    by = {m["model"]: m for m in run["models"]}
+    kws, ad = by["kws"], by["ad"]
+    assert kws["fits"] and 128 * 1024 < kws["memory_bytes"] <= 256 * 1024 and kws["bit_exact"]
+    assert kws["inferences_per_second"] == pytest.approx(10e6 / kws["cycles"])
+    assert not ad["fits"] and ad["memory_bytes"] is None and "DMA window" in ad["why"]
+    assert ad["inferences_per_second"] is None
+    assert "AD FC autoencoder      does not fit the ulx3s-85f's 262,144 bytes" in capsys.readouterr().out

@@ -26,20 +26,13 @@ from dataclasses import dataclass
 import flatbuffers
 import numpy as np
 import tflite
+from nnaccel.compiler.tflite_import import NUMPY_DTYPES
+from nnaccel.compiler.tflite_sparse import DENSE, sparsify
 from tflite.BuiltinOperator import BuiltinOperator
 from tflite.BuiltinOptions import BuiltinOptions
 from tflite.DimensionType import DimensionType
 from tflite.SparseIndexVector import SparseIndexVector
 from tflite.TensorType import TensorType
-
-from .tflite_sparse import DENSE, sparsify
-
-#: TFLite ``TensorType`` name -> NumPy dtype of the stored data.
-NUMPY_DTYPES = {
-    "FLOAT32": np.float32, "FLOAT16": np.float16, "FLOAT64": np.float64, "INT32": np.int32,
-    "UINT8": np.uint8, "INT8": np.int8, "INT16": np.int16, "UINT16": np.uint16, "INT64": np.int64,
-    "BOOL": np.bool_, "UINT32": np.uint32,
-}
 
 #: ``BuiltinOperator`` code from which the schema stores the code only in ``builtin_code``.
 PLACEHOLDER_FOR_GREATER_OP_CODES = 127

@@ -1,17 +1,25 @@
-"""The performance counters of the in-order core (tiny): RDPERF in the middle of a program, right
-after a LOAD (padding, a partial line, multi-beat int32 lines), a GEMM, a VEC, a STORE, another
-RDPERF and NOPs carrying tokens. The in-order core counts the events as they pass (a busy cycle,
-a streamed line, a line's bytes) and RDPERF's own at its completion (docs/rtl.md, "perfctr
-(session 8)"): every snapshot's bytes and the final counters must equal the ISA simulator's; a
-few facts of the snapshots are also checked against what the ISA says by hand (instructions
-completed, the MACs of the GEMM, RDPERF's own cycles and bytes, no stalls in order)."""
+"""The performance counters on the RTL, against the ISA simulator.
+
+The in-order core (tiny) counts the events as they pass (a busy cycle, a streamed line, a line's
+bytes) and RDPERF's own at its completion: RDPERF in the middle of a program, right after a LOAD
+(padding, a partial line, multi-beat int32 lines), a GEMM, a VEC, a STORE, another RDPERF and NOPs
+carrying tokens; every snapshot's bytes and the final counters must equal the ISA simulator's, and
+a few facts of the snapshots are also checked by hand (instructions completed, the MACs of the
+GEMM, RDPERF's own cycles and bytes, no stalls in order).
+
+Counters of ``counter_bits`` < 64: an 8-bit-counter copy of tiny runs a program whose counters wrap
+several times (RDPERF in the middle and at the end); the RDPERF bytes and every counter equal the
+ISA simulator's, which equal the 64-bit machine's reduced modulo 2 ** 8; the run's length
+(``RtlResult.cycles``) and MACs do not wrap."""
 
 import numpy as np
 import pytest
-from nnaccel.sim.isasim import IsaSim, find_conflicts, instruction_cycles
+from nnaccel.sim.isasim import IsaSim, find_conflicts
+from nnaccel.sim.programs import counter_snapshot_program
 
 from nnaccel.hwconfig import load_config
 from nnaccel.isa import COUNTERS, N_COUNTERS, decode
+from nnaccel.isa.cycles import instruction_cycles
 from nnaccel.isa.table import STALL_COUNTERS
 
 pytestmark = pytest.mark.rtl
@@ -22,7 +30,7 @@ SNAP = 0x3000                       # snapshot k at SNAP + 0x100 * k
 NAMES = [c.name for c in COUNTERS]
 
 
-def program(cfg):
+def _rdperf_program(cfg):
     """The program and, per snapshot, the index of its RDPERF."""
     from nnaccel.program import ProgramBuilder
     p = ProgramBuilder(cfg)
@@ -63,7 +71,7 @@ def test_rdperf_mid_program_in_order(name):
     from nnaccel.sim.rtl_runner import run_words_rtl
     cfg = CONFIGS[name]
     assert cfg.in_order
-    words, snaps = program(cfg)
+    words, snaps = _rdperf_program(cfg)
     assert not find_conflicts(words, cfg)
     rng = np.random.default_rng(8)
     image = {0: rng.integers(0, 256, 0x400, dtype=np.uint8)}
@@ -94,3 +102,39 @@ def test_rdperf_mid_program_in_order(name):
     assert (vals[5]["dma_latency"] - vals[4]["dma_latency"]) & mask == cfg.ext_latency & mask
     assert all(vals[5][c] == vals[4][c] for c in ("array_busy", "vector_busy", "load_busy", "macs",
                                                   "dma_load_bytes"))
+
+
+SNAPS = (0x6000, 0x7000)
+WIDE = load_config("tiny").replace(name="tiny-c64", counter_bits=64)
+NARROW = WIDE.replace(name="tiny-c8", counter_bits=8)
+
+
+def _wrap_program(cfg):
+    return counter_snapshot_program(cfg, SNAPS, 3, 1)
+
+
+def test_counters_wrap_like_isa_sim():
+    from nnaccel.sim.rtl_runner import run_words_rtl
+    image = {0: np.arange(32 * NARROW.rows, dtype=np.uint8)}
+    res = {}
+    for cfg in (WIDE, NARROW):
+        sim = IsaSim(cfg, mem_size=1 << 16)
+        sim.write(0, image[0])
+        r = sim.run(_wrap_program(cfg))
+        res[cfg.counter_bits] = (r, [sim.mem[a:a + 8 * N_COUNTERS].tobytes() for a in SNAPS])
+    (rw, sw), (rn, sn) = res[64], res[8]
+    assert rw.counters["macs"] > 256 and rw.counters["cycles"] > 256         # it does wrap
+    assert rn.counters == {k: v % 256 for k, v in rw.counters.items()}
+    for a, b in zip(sw, sn):
+        assert (np.frombuffer(b, "<u8") == np.frombuffer(a, "<u8") % 256).all()
+    rtl = run_words_rtl(NARROW, _wrap_program(NARROW), image, read=[(a, 8 * N_COUNTERS) for a in SNAPS],
+                        max_cycles=100_000)
+    assert rtl.fault == "OK"
+    assert rtl.regions == sn
+    assert rtl.counters == rn.counters
+    # the run's length does not wrap (the simulation top level counts it in 64 bits): the ISA
+    # simulator's total_cycles, which the wide machine's cycles counter reads; the cycles counter
+    # is it modulo 2 ** 8; the MACs likewise
+    assert rtl.cycles == rn.schedule.total_cycles == rw.counters["cycles"] > 256
+    assert rtl.counters["cycles"] == rtl.cycles % 256 != rtl.cycles
+    assert rtl.macs == rw.counters["macs"] and rtl.counters["macs"] == rtl.macs % 256

@@ -81,7 +81,7 @@ class LiteRTWorker:
     def _start(self) -> None:
         # stderr goes to a file: LiteRT logs there, and a full pipe would block the worker.
         self.errfile = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the worker
-        self.proc = subprocess.Popen([sys.executable, "-m", "nnaccel.compiler.tflite_litert"],
+        self.proc = subprocess.Popen([sys.executable, __file__],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errfile)
 
     def run(self, model: bytes, inputs: list, resolver: str = "BUILTIN_REF",

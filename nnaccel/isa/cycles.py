@@ -1,0 +1,74 @@
+"""The ISA's cycle and counter formulas per instruction (``docs/isa.md``), read by the ISA
+simulator's schedule and by the RTL, which sizes its step and event counters from them.
+
+Each function takes a decoded instruction (``nnaccel.isa.decode``'s :class:`~nnaccel.isa.Decoded`,
+or any object with the same field attributes and ``name``) and a hardware configuration.
+"""
+
+from __future__ import annotations
+
+from nnaccel.hwconfig import ELEMENT_BYTES
+
+from .table import N_COUNTERS, SPACE_ENUM, VEC_BY_CODE
+
+__all__ = ["dma_geometry", "instruction_cycles", "static_events", "static_totals"]
+
+
+def _ceil(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def dma_geometry(d, load: bool):
+    """(data rows, data lines per row) of a LOAD / STORE box (a LOAD's padding lines are not data)."""
+    if load:
+        return (d.y_size - d.pad_top - d.pad_bottom, d.x_size - d.pad_left - d.pad_right)
+    return d.y_size, d.x_size
+
+
+def instruction_cycles(d, cfg) -> int:
+    """The cycle count of one instruction."""
+    name = d.name
+    if name in ("LOAD", "STORE"):
+        eb = ELEMENT_BYTES[SPACE_ENUM[d.sp]]
+        return cfg.ext_latency + d.x_size * d.y_size * max(1, _ceil(d.len * eb, cfg.dma_bytes_per_cycle))
+    if name == "GEMM":
+        pre = cfg.rows if d.preload else 0
+        if cfg.weight_buffers == 1:         # the next tile's weights after each stream
+            return pre + d.kt * (d.nx * d.ny + cfg.rows) + max(d.nx * d.ny, 1) + cfg.rows + cfg.cols
+        return pre + (d.kt + 1) * max(d.nx * d.ny, cfg.rows) + cfg.rows + cfg.cols
+    if name == "VEC":
+        vf = VEC_BY_CODE[d.func]
+        p = vf.param_lines(cfg.cols) if vf.params else 0
+        return (p + d.nx * d.ny * _ceil(cfg.cols, cfg.vector_lanes) * vf.group_cycles(cfg.vector_mul_steps)
+                + cfg.vector_latency)
+    if name == "RDPERF":
+        return cfg.ext_latency + _ceil(8 * N_COUNTERS, cfg.dma_bytes_per_cycle)
+    if name == "NOP":
+        return 1
+    return 0
+
+
+def static_events(d, cfg) -> dict[str, int]:
+    """The counter contributions of one instruction that do not depend on the schedule:
+    ``instructions``, ``macs``, ``dma_load_bytes``, ``dma_store_bytes``, ``dma_latency``."""
+    ev = {"instructions": int(d.name != "FINISH")}
+    if d.name == "GEMM":
+        ev["macs"] = (d.kt + 1) * d.nx * d.ny * cfg.rows * cfg.cols
+    elif d.name in ("LOAD", "STORE"):
+        rows, cols = dma_geometry(d, d.name == "LOAD")
+        nbytes = max(rows, 0) * max(cols, 0) * d.len * ELEMENT_BYTES[SPACE_ENUM[d.sp]]
+        ev["dma_load_bytes" if d.name == "LOAD" else "dma_store_bytes"] = nbytes
+        ev["dma_latency"] = cfg.ext_latency
+    elif d.name == "RDPERF":
+        ev["dma_store_bytes"] = 8 * N_COUNTERS
+        ev["dma_latency"] = cfg.ext_latency
+    return ev
+
+
+def static_totals(decoded, cfg) -> dict[str, int]:
+    """:func:`static_events` summed over the decoded instructions ``decoded``."""
+    out: dict[str, int] = {}
+    for d in decoded:
+        for k, v in static_events(d, cfg).items():
+            out[k] = out.get(k, 0) + v
+    return out

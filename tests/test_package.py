@@ -1,0 +1,114 @@
+"""The package format (nnaccel/package.py): round trip, determinism, and one clear error for every
+way a file can be unusable."""
+
+import dataclasses
+import hashlib
+import io
+import json
+import zipfile
+
+import pytest
+
+from nnaccel.hwconfig import PRESETS, HwConfig
+from nnaccel.package import FORMAT, VERSION, Package, PackageError, is_package
+
+MEMBERS = ("manifest.json", "program.bin", "consts.bin", "listing.s", "model.json")
+
+
+def _package(**manifest) -> Package:
+    cfg = dataclasses.asdict(PRESETS["small"])
+    m = {"format": FORMAT, "version": VERSION, "config": cfg, "model": "m",
+         "memory": {"base": 0, "size": 4096, "const_base": 1024},
+         "tensors": {"0": {"addr": 0, "bytes": 16, "shape": [1, 16]}, "1": {"addr": 16, "bytes": 16, "shape": [1, 16]}},
+         "accelerator_ops": [{"index": 0, "type": "RELU"}], "host_ops": [],
+         "segments": [{"index": 0, "inputs": [0], "outputs": [1], "operations": [0],
+                       "program": {"offset": 1, "count": 2},
+                       "layers": [{"first": 0, "last": 1, "op": 0, "pass": 0, "type": "RELU"}]}], **manifest}
+    program = bytes(range(16)) + bytes(range(16, 32)) + bytes(range(32, 48)) + bytes(16)
+    return Package(m, program, b"\x01\x02\x03", "NOP\n", b'{"model": 1}')
+
+
+def _members(data: bytes) -> dict:
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        return {n: z.read(n) for n in z.namelist()}
+
+
+def _zip(members: dict) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for n, d in members.items():
+            z.writestr(n, d)
+    return buf.getvalue()
+
+
+def test_round_trip_keeps_every_member_and_records_checksums():
+    pkg = _package()
+    data = pkg.to_bytes()
+    back = Package.from_bytes(data)
+    assert (back.program, back.consts, back.listing, back.model_json) == \
+           (pkg.program, pkg.consts, pkg.listing, pkg.model_json)
+    assert back.manifest["sha256"]["program.bin"] == hashlib.sha256(pkg.program).hexdigest()
+    assert set(_members(data)) == set(MEMBERS)
+
+
+def test_same_package_gives_the_same_bytes():
+    assert _package().to_bytes() == _package().to_bytes()
+
+
+def test_save_load_and_is_package(tmp_path):
+    path = tmp_path / "p.nnpkg"
+    _package().save(path)
+    assert is_package(path)
+    assert Package.load(path).consts == b"\x01\x02\x03"
+    other = tmp_path / "model.json"
+    other.write_text("{}")
+    assert not is_package(other)
+
+
+def test_segment_words_are_the_segments_instructions():
+    pkg = _package()
+    assert pkg.segment_words(pkg.manifest["segments"][0]) == bytes(range(16, 48))
+
+
+def test_config_fields_the_manifest_lacks_take_the_field_default():
+    pkg = _package()
+    del pkg.manifest["config"]["counter_bits"]
+    cfg = Package.from_bytes(pkg.to_bytes()).config()
+    default = next(f.default for f in dataclasses.fields(HwConfig) if f.name == "counter_bits")
+    assert cfg.counter_bits == default
+    assert (cfg.rows, cfg.act_bytes) == (PRESETS["small"].rows, PRESETS["small"].act_bytes)
+
+
+def _damaged(edit) -> bytes:
+    members = _members(_package().to_bytes())
+    edit(members)
+    return _zip(members)
+
+
+def _set_manifest(members, **changes):
+    m = json.loads(members["manifest.json"])
+    m.update(changes)
+    members["manifest.json"] = json.dumps(m).encode()
+
+
+@pytest.mark.parametrize("data, words", [
+    (b"not a zip file at all", "damaged or truncated"),
+    (None, "damaged or truncated"),                                   # truncated below
+    (_damaged(lambda m: m.pop("consts.bin")), "lacks consts.bin"),
+    (_damaged(lambda m: m.update({"manifest.json": b"{not json"})), "unreadable manifest"),
+    (_damaged(lambda m: _set_manifest(m, format="something-else")), "not an nnaccel program package"),
+    (_damaged(lambda m: _set_manifest(m, version=VERSION + 1)), f"format version {VERSION + 1}"),
+    (_damaged(lambda m: m.update({"program.bin": b"\xff" + m["program.bin"][1:]})), "program.bin does not match"),
+])
+def test_unusable_packages_are_rejected_with_one_sentence(data, words):
+    if data is None:
+        full = _package().to_bytes()
+        data = full[:len(full) // 2]
+    with pytest.raises(PackageError, match=words) as e:
+        Package.from_bytes(data, "p.nnpkg")
+    assert "p.nnpkg" in str(e.value) and str(e.value).endswith(".")
+
+
+def test_unreadable_file_is_a_package_error(tmp_path):
+    with pytest.raises(PackageError, match="cannot be read"):
+        Package.load(tmp_path / "missing.nnpkg")
