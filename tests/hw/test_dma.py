@@ -17,6 +17,7 @@ wrong."""
 import numpy as np
 import pytest
 from nnaccel.sim.isasim import IsaSim, find_conflicts
+from support.rtl_check import run_isa_and_rtl
 
 from nnaccel.hwconfig import load_config
 from nnaccel.isa import N_COUNTERS
@@ -145,19 +146,7 @@ def _box_program(cfg):
     return p.words, out
 
 
-def _run(cfg, words, image, out, mem):
-    from nnaccel.sim.rtl_runner import run_words_rtl
-    assert not find_conflicts(words, cfg)
-    sim = IsaSim(cfg, mem_size=mem)
-    for a, d in image.items():
-        sim.write(a, d)
-    res = sim.run(words)                  # (a fault raises)
-    want = [sim.mem[a:a + n].tobytes() for a, n in out]
-    rtl = run_words_rtl(cfg, words, image, read=out, max_cycles=400_000)
-    assert rtl.fault == "OK"
-    assert list(rtl.regions) == want
-    assert rtl.counters == res.counters
-    return want
+_run = run_isa_and_rtl
 
 
 def test_padded_boxes_match_isa_sim():

@@ -10,6 +10,7 @@ GEMM / VEC programs back to back with 2-D strided walks."""
 import numpy as np
 import pytest
 from nnaccel.sim.isasim import IsaSim, find_conflicts
+from support.rtl_check import run_isa_and_rtl
 
 from nnaccel.hwconfig import load_config
 from nnaccel.isa import N_COUNTERS
@@ -20,19 +21,7 @@ pytestmark = pytest.mark.rtl
 TINY = load_config("tiny")
 
 
-def _run(cfg, words, image, out, mem):
-    from nnaccel.sim.rtl_runner import run_words_rtl
-    assert not find_conflicts(words, cfg)
-    sim = IsaSim(cfg, mem_size=mem)
-    for a, d in image.items():
-        sim.write(a, d)
-    res = sim.run(words)                  # (a fault raises)
-    want = [sim.mem[a:a + n].tobytes() for a, n in out]
-    rtl = run_words_rtl(cfg, words, image, read=out, max_cycles=400_000)
-    assert rtl.fault == "OK"
-    assert list(rtl.regions) == want
-    assert rtl.counters == res.counters
-    return want
+_run = run_isa_and_rtl
 
 
 def _gemm_program(cfg):
