@@ -174,6 +174,11 @@ class Lowering:
     #: (:meth:`output_range`, ``LowerContext.clamp``).
     absorbs_clamp = False
 
+    def __init__(self, kind: str = ""):
+        #: The operation type this instance lowers, where one class serves several
+        #: (``LOWERINGS`` builds one instance per type).
+        self.kind = kind
+
     def supports(self, sg: Subgraph, op: Operation) -> str | None:
         """``None`` when the operation, its types and parameters can be lowered, else why not."""
         try:

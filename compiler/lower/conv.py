@@ -77,9 +77,6 @@ class ConvLowering(Lowering):
     absorbs_clamp = True
     summary = "a convolution on the systolic array"
 
-    def __init__(self, kind: str):
-        self.kind = kind  # CONV_2D DEPTHWISE_CONV_2D GROUPED_CONV_2D FULLY_CONNECTED
-
     def check(self, sg, op) -> None:
         self.spec(sg, op)
 

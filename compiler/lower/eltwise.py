@@ -106,9 +106,6 @@ class EltwiseLowering(Lowering):
     absorbs_clamp = True
     summary = "an element-wise operation on the vector unit"
 
-    def __init__(self, kind: str):
-        self.kind = kind
-
     def check(self, sg, op) -> None:
         self.params(sg, op)
 

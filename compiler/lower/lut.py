@@ -29,9 +29,6 @@ class LutLowering(Lowering):
 
     summary = "a table look-up on the vector unit"
 
-    def __init__(self, kind: str):
-        self.kind = kind
-
     def check(self, sg, op) -> None:
         _need_quant8(sg, [op.inputs[0], op.outputs[0]])
         _need_known(sg, [op.inputs[0], op.outputs[0]])

@@ -20,9 +20,6 @@ class PadLowering(Lowering):
 
     summary = "a DMA fill and copy"
 
-    def __init__(self, kind: str):
-        self.kind = kind
-
     def check(self, sg, op) -> None:
         self.spec(sg, op)
 

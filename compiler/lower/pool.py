@@ -39,9 +39,6 @@ class PoolLowering(Lowering):
     absorbs_clamp = True
     summary = "pooling on the vector unit"
 
-    def __init__(self, kind: str):
-        self.kind = kind
-
     def check(self, sg, op) -> None:
         self.spec(sg, op)
 
