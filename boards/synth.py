@@ -15,6 +15,7 @@ logic is optimized away; the harness' flip-flops are included in the counts.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -150,8 +151,14 @@ def yosys_share() -> Path:
 
 
 def yosys_version(cmd: list[str]) -> str:
-    """The first line ``yosys -V`` prints (e.g. ``Yosys 0.64 (git sha1 ...)``)."""
-    p = subprocess.run(cmd + ["-V"], capture_output=True, text=True, check=False, timeout=600)
+    """The first line ``yosys -V`` prints (e.g. ``Yosys 0.64 (git sha1 ...)``), asked once per
+    process and command."""
+    return _yosys_version(tuple(cmd))
+
+
+@functools.cache
+def _yosys_version(cmd: tuple[str, ...]) -> str:
+    p = subprocess.run([*cmd, "-V"], capture_output=True, text=True, check=False, timeout=600)
     return (p.stdout.strip().splitlines() or ["unknown"])[0]
 
 
