@@ -14,7 +14,7 @@ from pathlib import Path
 
 from nnaccel.errors import NnaccelError
 
-from .synth import _tool, _utilisation, collision_script, memories
+from .synth import _utilisation, collision_script, find_tool, memories
 from .targets import TARGETS
 
 __all__ = ["BuildError", "TimingError", "board_variant", "build_bitstream", "program_command"]
@@ -49,7 +49,7 @@ def _tool_env() -> dict:
     env = dict(os.environ)
     for var, name in TOOLS.items():
         if var not in env:
-            env[var] = _tool(name)
+            env[var] = find_tool(name)
     env.setdefault("OPENFPGALOADER", "true")    # amaranth-boards' ULX3S asks for it even to build only
     return env
 

