@@ -3,7 +3,7 @@ other operation on the host with the golden kernels, and returns the outputs wit
 performance counters of every segment.
 
 Backends (``BACKENDS``): ``isa`` — the ISA simulator (``nnaccel.sim.isasim``), default; ``rtl`` —
-the Verilator model of the RTL (``nnaccel.sim.rtl_runner.run_program_rtl``), when present.
+the Verilator model of the RTL (``nnaccel.sim.rtl_runner.run_words_rtl``), when present.
 A backend is ``fn(config, program_bytes, memory, progress=None, max_cycles=None) -> (memory_after,
 counters, schedule_or_None)``; past ``max_cycles`` it raises :class:`~nnaccel.errors.BudgetError`
 (``Runtime.run`` takes a name of ``BACKENDS`` or such a function, e.g. the board link's);
@@ -52,8 +52,9 @@ def _isa_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=Non
     from nnaccel.sim.isasim import IsaSim
     sim = IsaSim(cfg, mem_size=memory.size)
     sim.mem[:] = memory
+    c0 = time.process_time()
     res = sim.run(program, progress, max_cycles)
-    return sim.mem, dict(res.counters, run_cycles=res.cycles), res.schedule
+    return sim.mem, dict(res.counters, run_cycles=res.cycles, cpu_seconds=time.process_time() - c0), res.schedule
 
 
 def _rtl_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None, max_cycles=None,
@@ -78,7 +79,7 @@ def _rtl_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=Non
         raise AcceleratorFault(res.fault, res.fault_pc, f"the RTL stopped with {res.fault} at instruction "
                                                         f"{res.fault_pc}.")
     mem = np.frombuffer(res.regions[0], np.uint8).copy()
-    return mem, dict(res.counters, run_cycles=res.cycles), None
+    return mem, dict(res.counters, run_cycles=res.cycles, cpu_seconds=res.cpu_seconds), None
 
 
 BACKENDS = {"isa": _isa_backend, "rtl": _rtl_backend}
@@ -191,6 +192,7 @@ class Runtime:
             raise AcceleratorFault(e.fault, e.pc, f"the {label} stopped: {str(e).split(': ', 1)[-1]}",
                                    e.cycle) from None
         wall = time.perf_counter() - t0
+        cpu = counters.pop("cpu_seconds", None)
         if self.on_segment is not None:
             self.on_segment(self.cfg, seg, words, sched)
         for j in seg["outputs"]:
@@ -200,7 +202,7 @@ class Runtime:
             env[j] = np.array(out_mem[t["addr"]:t["addr"] + t["bytes"]]).view(dtype).reshape(t["shape"])
         if check:
             self._check_segment(seg, env, interp, out_mem)
-        self.seg_reports.append(self._segment_report(seg, counters, sched, wall))
+        self.seg_reports.append(dict(self._segment_report(seg, counters, sched, wall), cpu_seconds=cpu))
 
     def wave_path(self, index: int) -> str:
         """The waveform file of segment ``index``: the path given for segment 0, ``NAME.segK.fst``

@@ -27,7 +27,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-__all__ = ["RtlBuild", "RtlResult", "build", "build_top", "cache_root", "run", "run_program_rtl", "run_words_rtl",
+__all__ = ["RtlBuild", "RtlResult", "build", "build_top", "cache_root", "run", "run_words_rtl",
            "to_verilog"]
 
 #: Verilator flags: Amaranth's Verilog trips width lints that are harmless; --x-assign/--x-initial
@@ -545,47 +545,3 @@ def run_words_rtl(config, words, image: dict | None = None, read=(), mem_bytes: 
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return RtlResult(res, cfg, words)
-
-
-def run_program_rtl(config, program, memory: dict | None = None, read=()):
-    """The ``rtl`` backend: runs ``program`` (words or bytes) with ``memory`` = ``{addr: array}``;
-    returns ``(regions, counters)`` with the bytes of each ``read`` region and the counter dict:
-    the machine's counters (modulo ``2 ** counter_bits``, as the ISA simulator's
-    ``RunResult.counters``), ``run_cycles`` the run's length unwrapped (:attr:`RtlResult.cycles`)
-    and ``wall_seconds``. Raises :class:`nnaccel.isa.AcceleratorFault` when the RTL reports a
-    fault."""
-    from nnaccel.isa import AcceleratorFault, bytes_to_words
-    words = bytes_to_words(program) if isinstance(program, (bytes, bytearray)) else list(program)
-    res = run_words_rtl(config, words, memory, read)
-    if res.error:
-        raise AcceleratorFault(res.fault, res.fault_pc, f"the RTL stopped with {res.fault} at "
-                                                        f"instruction {res.fault_pc}.")
-    return res.regions, dict(res.counters, run_cycles=res.cycles, wall_seconds=res.wall_seconds,
-                             cpu_seconds=res.cpu_seconds)
-
-
-def run_bench_backend(lp, progress=None):
-    """The ``rtl`` backend of ``nnaccel bench`` (``nnaccel.sim.bench``): runs a
-    :class:`~nnaccel.sim.programs.LayerProgram` on Verilator. ``wall_seconds`` / ``cpu_seconds``
-    are the simulation alone (from ``start`` to ``done``), so ``cycles / cpu_seconds`` is
-    Verilator's simulated cycles per CPU-second; ``counters`` also holds ``isa_cycles``, the ISA simulator's cycle count of the same
-    program (its schedule only)."""
-    import numpy as np
-
-    from nnaccel.isa import AcceleratorFault
-
-    from .bench import BackendRun
-    from .isasim import decode_program, schedule
-    cfg = lp.config
-    nbytes = int(np.prod(lp.output_shape)) * np.dtype(lp.output_dtype).itemsize
-    if progress is not None:
-        progress(0, len(lp.words))
-    res = run_words_rtl(cfg, lp.words, lp.image, read=[(lp.output_addr, nbytes)])
-    if res.error:
-        raise AcceleratorFault(res.fault, res.fault_pc, f"the RTL stopped with {res.fault}.")
-    if progress is not None:
-        progress(len(lp.words), len(lp.words))
-    isa_cycles = schedule(decode_program(lp.words, cfg), cfg).total_cycles
-    out = np.frombuffer(res.regions[0], lp.output_dtype).reshape(lp.output_shape)
-    return BackendRun(out, res.cycles, res.macs, dict(res.counters, isa_cycles=isa_cycles),
-                      res.wall_seconds, res.cpu_seconds)
