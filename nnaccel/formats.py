@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import InputError, ModelError
+from .ioutil import write_atomic
 from .model import (
     TYPE_INFO,
     ChannelQuant,
@@ -311,55 +312,10 @@ def save_models(models, path) -> None:
     path = Path(path)
     doc = [model_to_dict(m) for m in models]
     data = json.dumps(doc[0] if len(doc) == 1 else doc).encode("utf-8")
-    write_file_atomic(path, gzip.compress(data, mtime=0) if path.suffix == ".gz" else data)
+    write_atomic(path, gzip.compress(data, mtime=0) if path.suffix == ".gz" else data, "model file")
 
 
-# ------------------------------------------------------------------------------- output files
-def check_writable(path, what: str = "output file") -> None:
-    """Raises :class:`InputError` unless ``path`` can be created or replaced: its folder exists
-    and is writable, and it is not a folder itself. Called before a run, so that a run never ends
-    with results it cannot write."""
-    import os
-    p = Path(path)
-    parent = p.parent if str(p.parent) else Path(".")
-    if p.is_dir():
-        raise InputError(f"The {what} {path} is a folder.")
-    if not parent.is_dir():
-        raise InputError(f"The {what} {path} cannot be written: the folder {parent} does not exist.")
-    if not os.access(parent, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
-        raise InputError(f"The {what} {path} cannot be written: permission denied.")
-
-
-def write_file_atomic(path, data: bytes, what: str = "output file") -> None:
-    """Writes ``data`` to a temporary file beside ``path``, then renames it over ``path``: a reader
-    never sees a partial file, and a failure leaves no partial file behind."""
-    import os
-    import tempfile
-    p = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent if str(p.parent) else ".")
-    except OSError as e:
-        raise InputError(f"The {what} {path} cannot be written ({e.strerror}).") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, p)
-    except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise InputError(f"The {what} {path} cannot be written ({e.strerror}).") from None
-
-
-def _umask() -> int:
-    import os
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
+# -------------------------------------------------------------------------------- input files
 def read_npz_inputs(path, count: int) -> dict:
     """The arrays ``input0`` ... ``input{count-1}`` an ``.npz`` file holds, by position (for
     :func:`run_inputs`, which says which may be absent)."""
@@ -375,11 +331,3 @@ def read_npz_inputs(path, count: int) -> dict:
         raise InputError(f"The inputs file {path} does not exist.") from None
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
         raise InputError(f"The inputs file {path} cannot be read as .npz ({e}).") from None
-
-
-def npz_bytes(arrays: dict) -> bytes:
-    """An ``.npz`` archive of ``arrays`` (name -> array) as bytes."""
-    import io
-    buf = io.BytesIO()
-    np.savez(buf, **{k: np.asarray(a) for k, a in arrays.items()})
-    return buf.getvalue()
