@@ -22,13 +22,12 @@ from __future__ import annotations
 import gzip
 import json
 import math
-import zlib
 from pathlib import Path
 
 import numpy as np
 
 from .errors import InputError, ModelError
-from .ioutil import write_atomic
+from .ioutil import read_input, write_atomic
 from .model import (
     TYPE_INFO,
     ChannelQuant,
@@ -47,20 +46,15 @@ L = OperandLifetime
 
 
 def read_json(path) -> object:
-    """Reads a ``.json`` or ``.json.gz`` file; any failure is an :class:`InputError`."""
-    path = Path(path)
+    """Reads a ``.json`` or ``.json.gz`` file (:func:`nnaccel.ioutil.read_input`: within the size
+    limit); any failure is an :class:`InputError`."""
+    data = read_input(path, "model file")  # within the size limit, gunzipped
     try:
-        if path.suffix == ".gz":
-            with gzip.open(path, "rt", encoding="utf-8") as f:
-                return json.load(f)
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except FileNotFoundError:
-        raise InputError(f"The model file {path} does not exist.") from None
-    except IsADirectoryError:
-        raise InputError(f"The model file {path} is a folder.") from None
-    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as e:
-        raise InputError(f"The model file {path} cannot be read ({e}).") from None
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise InputError(f"The model file {path} is not JSON text (byte {e.start} is not UTF-8).") from None
+    except RecursionError:
+        raise InputError(f"The model file {path} nests too deeply to be a model.") from None
     except json.JSONDecodeError as e:
         raise InputError(f"The model file {path} is not valid JSON ({e.msg} at line {e.lineno}, "
                          f"column {e.colno}).") from None
@@ -316,17 +310,44 @@ def save_models(models, path) -> None:
 
 
 # -------------------------------------------------------------------------------- input files
+def _check_npz_sizes(path, names) -> None:
+    """Raises :class:`InputError` when an array ``names`` of the ``.npz`` file declares (in its
+    ``.npy`` header) more than :data:`~nnaccel.model.MAX_TENSOR_BYTES` bytes."""
+    import zipfile
+
+    from numpy.lib import format as npy
+
+    from .model import MAX_TENSOR_BYTES
+    with zipfile.ZipFile(path) as z:
+        members = set(z.namelist())
+        for name in names:
+            if f"{name}.npy" not in members:
+                continue
+            with z.open(f"{name}.npy") as f:
+                version = npy.read_magic(f)
+                header = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
+                shape, _, dtype = header(f)
+            size = math.prod(shape) * dtype.itemsize
+            if size > MAX_TENSOR_BYTES:
+                raise InputError(f"The inputs file {path} has an array {name} of shape "
+                                 f"{'x'.join(map(str, shape))} ({size} bytes), above the limit of "
+                                 f"{MAX_TENSOR_BYTES} bytes per tensor.")
+
+
 def read_npz_inputs(path, count: int) -> dict:
     """The arrays ``input0`` ... ``input{count-1}`` an ``.npz`` file holds, by position (for
     :func:`run_inputs`, which says which may be absent)."""
     import zipfile
     try:
-        data = np.load(path, allow_pickle=False)
-        if not isinstance(data, np.lib.npyio.NpzFile):
+        with open(path, "rb") as f:
+            magic = f.read(6)
+        if magic == b"\x93NUMPY":
             raise InputError(f"The inputs file {path} is a single .npy array, not an .npz archive of "
                              f"arrays named input0, input1, ...")
-        with data:
-            return {k: data[f"input{k}"] for k in range(count) if f"input{k}" in data}
+        names = [f"input{k}" for k in range(count)]
+        _check_npz_sizes(path, names)  # before NumPy allocates the shapes the headers declare
+        with np.load(path, allow_pickle=False) as data:
+            return {k: data[n] for k, n in enumerate(names) if n in data}
     except FileNotFoundError:
         raise InputError(f"The inputs file {path} does not exist.") from None
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:

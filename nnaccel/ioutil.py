@@ -1,4 +1,8 @@
-"""Output files, written so that no result is lost silently.
+"""Files: input read within a size bound; output written so that no result is lost silently.
+
+:func:`read_input` reads a file nnaccel takes as input, decompressing a ``.gz`` one, and stops with
+one sentence when the result would pass :data:`~nnaccel.model.MAX_TENSOR_BYTES` (a gzip bomb) or
+the file is truncated or damaged.
 
 Every file nnaccel writes as a result (``--json``, ``--html``, ``--outputs``, ``--report``,
 ``--trace``, ``-o`` of ``compile`` / ``build`` / ``import`` / ``isa``, packages, hardware
@@ -21,6 +25,43 @@ import tempfile
 from pathlib import Path
 
 from .errors import InputError
+
+
+def read_input(path, what: str = "input file") -> bytes:
+    """The bytes of ``path``, gunzipped when its name ends in ``.gz``. Raises :class:`InputError`
+    (one sentence naming ``what``) when the file is missing, a folder, unreadable, truncated or not
+    gzip, or when it holds (after decompression) more than :data:`~nnaccel.model.MAX_TENSOR_BYTES`
+    bytes; a compressed file is decompressed in chunks, so a gzip bomb stops at the limit."""
+    import gzip
+    import zlib
+
+    from .model import MAX_TENSOR_BYTES as LIMIT
+    p = Path(path)
+    try:
+        if p.suffix != ".gz":
+            size = p.stat().st_size
+            if size > LIMIT and p.is_file():
+                raise InputError(f"The {what} {path} is {size} bytes, above the limit of {LIMIT} bytes.")
+            return p.read_bytes()
+        chunks, total = [], 0
+        with gzip.open(p, "rb") as f:
+            while chunk := f.read(1 << 20):
+                total += len(chunk)
+                if total > LIMIT:
+                    raise InputError(f"The {what} {path} decompresses to more than the limit of {LIMIT} "
+                                     f"bytes.")
+                chunks.append(chunk)
+        return b"".join(chunks)
+    except FileNotFoundError:
+        raise InputError(f"The {what} {path} does not exist.") from None
+    except IsADirectoryError:
+        raise InputError(f"The {what} {path} is a folder.") from None
+    except EOFError:
+        raise InputError(f"The {what} {path} is truncated: its compressed data ends early.") from None
+    except zlib.error as e:
+        raise InputError(f"The {what} {path} is damaged: its compressed data is invalid ({e}).") from None
+    except OSError as e:  # gzip.BadGzipFile is one
+        raise InputError(f"The {what} {path} cannot be read ({e.strerror or e}).") from None
 
 
 def check_writable(path, what: str = "output file", folder: bool = False) -> None:
@@ -94,4 +135,4 @@ def _umask() -> int:
     return mask
 
 
-__all__ = ["check_writable", "npz_bytes", "write_atomic", "write_json"]
+__all__ = ["check_writable", "npz_bytes", "read_input", "write_atomic", "write_json"]

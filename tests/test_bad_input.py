@@ -172,17 +172,22 @@ def _bad_files(tmp_path) -> dict[str, tuple[Path, str]]:
             lambda d: d["main"]["operations"][0].update(type="FROBNICATE")), "c.json"),
             r"unknown type 'FROBNICATE'"),
         "cycle": (write_json(tmp_path, _doc_with(_cycle), "d.json"), r"without cycles"),
-        "truncated_gzip": (tmp_path / "t.json.gz", r"cannot be read"),
-        "gzip_of_garbage": (tmp_path / "g.json.gz", r"not valid JSON|cannot be read"),
-        "not_gzip": (tmp_path / "n.json.gz", r"cannot be read"),
-        "png_as_json": (tmp_path / "image.json", r"not valid JSON|cannot be read"),
+        "truncated_gzip": (tmp_path / "t.json.gz", r"is truncated: its compressed data ends early"),
+        "gzip_of_garbage": (tmp_path / "g.json.gz", r"is not JSON text \(byte 0 is not UTF-8\)"),
+        "not_gzip": (tmp_path / "n.json.gz", r"cannot be read \(Not a gzipped file"),
+        "png_as_json": (tmp_path / "image.json", r"is not JSON text \(byte 0 is not UTF-8\)"),
         "json_as_tflite": (tmp_path / "m.tflite", r"not a TFLite model"),
         "truncated_tflite": (tmp_path / "cut.tflite", r"TFLite model .* (corrupt|truncated)"),
-        "npz_as_model": (tmp_path / "x.npz", r"not valid JSON|cannot be read|not an nnaccel program package"),
+        "npz_as_model": (tmp_path / "x.npz", r"is not JSON text|not an nnaccel program package"),
         "empty_file": (tmp_path / "empty.json", r"not valid JSON"),
         "json_not_a_model": (write_json(tmp_path, [1, 2, 3], "list.json"), r"not a model object"),
         "folder": (tmp_path / "folder.json", r"folder|cannot be read"),
+        "gzip_bomb": (tmp_path / "bomb.json.gz", rf"decompresses to more than the limit of {MAX_TENSOR_BYTES} "
+                                                 rf"bytes\.$"),
     }
+    # MAX_TENSOR_BYTES + 1 MiB of JSON whitespace in 1 KiB: gzip members, concatenated
+    member = gzip.compress(b" " * (1 << 20), compresslevel=9)
+    (tmp_path / "bomb.json.gz").write_bytes(member * (MAX_TENSOR_BYTES // (1 << 20) + 1))
     (tmp_path / "t.json.gz").write_bytes(full[: len(full) // 2])
     (tmp_path / "g.json.gz").write_bytes(gzip.compress(b"\x89PNG\r\n\x1a\n\0\0garbage"))
     (tmp_path / "n.json.gz").write_bytes(b'{"name": "plain json with a .gz name"}')
@@ -200,7 +205,7 @@ def _bad_files(tmp_path) -> dict[str, tuple[Path, str]]:
 
 BAD = ["absurd_shape", "negative_dimension", "unknown_operand_type", "unknown_operation", "cycle",
        "truncated_gzip", "gzip_of_garbage", "not_gzip", "png_as_json", "json_as_tflite", "truncated_tflite",
-       "npz_as_model", "empty_file", "json_not_a_model", "folder"]
+       "npz_as_model", "empty_file", "json_not_a_model", "folder", "gzip_bomb"]
 
 
 @pytest.mark.parametrize("command", ["run", "info"])
@@ -212,6 +217,24 @@ def test_bad_input_exits_2_with_one_sentence(tmp_path, capsys, command, case):
 
 def test_bad_input_set_is_complete(tmp_path):
     assert sorted(_bad_files(tmp_path)) == sorted(BAD)
+
+
+def test_inputs_archive_declaring_a_huge_array_is_rejected_before_numpy_allocates(tmp_path, capsys):
+    """An .npz whose input0.npy header declares 2^40 float32 elements (its data: 16 bytes)."""
+    import zipfile
+    m = write_json(tmp_path, model_to_dict(add_model()))
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }"
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    npy = b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode("latin1") + bytes(16)
+    with zipfile.ZipFile(tmp_path / "in.npz", "w") as z:
+        z.writestr("input0.npy", npy)
+        z.writestr("input1.npy", npy)
+    assert_exit_2_one_sentence(capsys, rf"The inputs file .*in.npz has an array input0 of shape 1099511627776 "
+                                       rf"\(4398046511104 bytes\), above the limit of {MAX_TENSOR_BYTES} bytes",
+                               "run", m, "--inputs", tmp_path / "in.npz")
+    np.save(tmp_path / "one.npy", np.zeros(2, np.float32))
+    assert_exit_2_one_sentence(capsys, r"is a single .npy array, not an .npz archive", "run", m, "--inputs",
+                               tmp_path / "one.npy")
 
 
 # ------------------------------------------------------------------------------ no data loss
