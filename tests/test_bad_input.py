@@ -182,8 +182,7 @@ def _bad_files(tmp_path) -> dict[str, tuple[Path, str]]:
         "empty_file": (tmp_path / "empty.json", r"not valid JSON"),
         "json_not_a_model": (write_json(tmp_path, [1, 2, 3], "list.json"), r"not a model object"),
         "folder": (tmp_path / "folder.json", r"folder|cannot be read"),
-        "gzip_bomb": (tmp_path / "bomb.json.gz", rf"decompresses to more than the limit of {MAX_TENSOR_BYTES} "
-                                                 rf"bytes\.$"),
+        "gzip_bomb": (tmp_path / "bomb.json.gz", rf"decompresses to more than the limit of {MAX_TENSOR_BYTES} bytes\.$"),
     }
     # MAX_TENSOR_BYTES + 1 MiB of JSON whitespace in 1 KiB: gzip members, concatenated
     member = gzip.compress(b" " * (1 << 20), compresslevel=9)
