@@ -193,9 +193,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--wave-window", metavar="START:END",
                    help="with --wave: record only the run's cycles START .. END (either may be left out)")
     r.add_argument("--max-cycles", type=_positive, metavar="N",
-                   help="cycle budget of each accelerator segment on isa / rtl: a segment that would run "
-                        "longer stops with an error naming it (default: none on isa, whose schedule is "
-                        "exact; on rtl twice the ISA model's cycles plus 10000)")
+                   help="cycle budget of each accelerator segment: a segment that would run longer stops "
+                        "with an error naming it (default: none on isa, whose schedule is exact; on rtl, "
+                        "board-sim and board twice the ISA model's cycles plus 10000)")
     r.set_defaults(func=cmd_run)
 
     i = sub.add_parser("info", help="list a model's operands, operations, support status and placement",

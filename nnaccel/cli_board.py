@@ -42,7 +42,7 @@ def board_run(args, obj, inputs):
 
     from .boards.catalog import board
     from .firmware import runtime
-    from .firmware.link import LinkClient, SerialTransport, SocketTransport, board_backend
+    from .firmware.link import LinkClient, SerialTransport, SocketTransport, board_backend, cycles_per_byte
     from .package import Package
     if not args.board:
         raise InputError(f"--backend {args.backend} needs --board NAME.")
@@ -57,6 +57,8 @@ def board_run(args, obj, inputs):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             pkg = compile_model(obj, cfg)
+    from .cli_compile import print_host_operations
+    print_host_operations(pkg)
     say = (lambda msg: print(msg, file=sys.stderr))
     sim = None
     if args.backend == "board":
@@ -69,7 +71,8 @@ def board_run(args, obj, inputs):
         transport = SocketTransport(sim.sock, timeout=30.0)
     try:
         client = LinkClient(transport, log=say)
-        return runtime.Runtime(pkg, cfg).run(inputs, board_backend(client, b.mem_bytes), name=args.backend)
+        return runtime.Runtime(pkg, cfg, max_cycles=getattr(args, "max_cycles", None)).run(
+            inputs, board_backend(client, b.mem_bytes, cycles_per_byte(b)), name=args.backend)
     finally:
         (sim or transport).close()
 
