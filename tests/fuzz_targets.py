@@ -16,12 +16,14 @@ import tempfile
 from pathlib import Path
 
 from nnaccel.cli import main
+from nnaccel.cli_mlperf import mlperf_dir
 
 #: Seconds one input may take before it counts as a hang.
 TIME_BOUND = float(os.environ.get("NNACCEL_FUZZ_TIME_BOUND", "20"))
 ALLOWED_EXITS = (0, 2, 3)
 REPO = Path(__file__).resolve().parents[1]
-MLPERF_DIR = Path(os.environ.get("NNACCEL_MLPERF_DIR", REPO.parent / "shared" / "models" / "mlperf_tiny"))
+#: The MLPerf Tiny models, where the CLI finds them (``$NNACCEL_MLPERF_TINY_DIR``, else ``../shared``).
+MLPERF_DIR = mlperf_dir()
 
 
 class Hang(BaseException):
