@@ -205,9 +205,8 @@ class Cache:
         return doc["result"] if doc.get("version") == __version__ else None
 
     def put(self, kind, a, b, result) -> None:
-        tmp = self._path(kind, a, b).with_suffix(".tmp")
-        tmp.write_text(json.dumps({"version": __version__, "result": result}, indent=1))
-        tmp.replace(self._path(kind, a, b))
+        from nnaccel.ioutil import write_json
+        write_json(self._path(kind, a, b), {"version": __version__, "result": result}, "cache file")
 
 
 # ------------------------------------------------------------------------------------ the sweep
@@ -334,6 +333,9 @@ def write_outputs(sw: Sweep, result: dict, out_dir) -> dict:
     """Writes ``results.json``, ``results.csv``, ``pareto.png`` and ``index.html`` into ``out_dir``;
     returns their paths."""
     import csv
+    import io
+
+    from nnaccel.ioutil import write_atomic, write_json
 
     from . import html, plots
     out = Path(out_dir)
@@ -347,13 +349,14 @@ def write_outputs(sw: Sweep, result: dict, out_dir) -> dict:
             "inferences_per_s": "clock_mhz * 1e6 / cycles (accelerator cycles; host operations not timed)"}
     paths = {"json": out / "results.json", "csv": out / "results.csv", "png": out / "pareto.png",
              "html": out / "index.html"}
-    paths["json"].write_text(json.dumps({"sweep": meta, "rows": rows}, indent=1) + "\n")
-    with paths["csv"].open("w", newline="") as f:
-        w = csv.DictWriter(f, columns, extrasaction="ignore")
-        w.writeheader()
-        w.writerows(rows)
+    write_json(paths["json"], {"sweep": meta, "rows": rows}, "results file")
+    text = io.StringIO(newline="")
+    w = csv.DictWriter(text, columns, extrasaction="ignore")
+    w.writeheader()
+    w.writerows(rows)
+    write_atomic(paths["csv"], text.getvalue(), "results file")
     png = plots.pareto_figure(rows, "png")
-    paths["png"].write_bytes(png)
+    write_atomic(paths["png"], png, "plot")
     ok = sum(r["status"] == "ok" for r in rows)
     body = (f"<p>Preset <b>{html.esc(sw.preset)}</b>, grid "
             + ", ".join(f"{html.esc(k)} = {html.esc(', '.join(map(str, v)))}" for k, v in sw.grid.items())
@@ -365,5 +368,5 @@ def write_outputs(sw: Sweep, result: dict, out_dir) -> dict:
             + "<h2>Results</h2>" + html.table(rows, columns, bad=lambda r: r["status"] != "ok", ident="results")
             + '<p>Files: <a href="results.csv">results.csv</a>, <a href="results.json">results.json</a>, '
               '<a href="pareto.png">pareto.png</a>.</p>')
-    paths["html"].write_text(html.page("nnaccel sweep", body))
+    write_atomic(paths["html"], html.page("nnaccel sweep", body), "HTML page")
     return paths

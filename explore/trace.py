@@ -12,8 +12,6 @@ cycles and are not shown).
 
 from __future__ import annotations
 
-import json
-
 from nnaccel.sim.isasim import decode_program
 
 from nnaccel.isa import QUEUES, bytes_to_words
@@ -112,9 +110,9 @@ class TraceRecorder:
         return build_trace(self.runs, self.cfg.name if self.cfg else "")
 
     def write(self, path) -> dict:
+        from nnaccel.ioutil import write_json
         tr = self.trace()
-        with open(path, "w") as f:
-            json.dump(tr, f)
+        write_json(path, tr, "trace file", indent=None)
         return tr
 
 

@@ -48,6 +48,19 @@ RTL_BUDGET_FACTOR = 2
 RTL_BUDGET_SLACK = 10_000
 
 
+def cycle_budget(cfg: HwConfig, program: bytes, max_cycles: int | None = None) -> int:
+    """The cycle budget of a segment on a backend whose run could hang (rtl, board, board-sim):
+    ``max_cycles`` when given, else ``RTL_BUDGET_FACTOR`` times the ISA model's cycles plus
+    ``RTL_BUDGET_SLACK``."""
+    if max_cycles is not None:
+        return max_cycles
+    from nnaccel.sim.isasim import decode_program, schedule
+
+    from nnaccel.isa import bytes_to_words
+    predicted = schedule(decode_program(bytes_to_words(program), cfg), cfg).total_cycles
+    return RTL_BUDGET_FACTOR * predicted + RTL_BUDGET_SLACK
+
+
 def _isa_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None, max_cycles=None):
     from nnaccel.sim.isasim import IsaSim
     sim = IsaSim(cfg, mem_size=memory.size)
@@ -59,16 +72,13 @@ def _isa_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=Non
 def _rtl_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None, max_cycles=None,
                  wave=None, wave_window=None):
     try:
-        from nnaccel.sim.isasim import decode_program, schedule
         from nnaccel.sim.rtl_runner import run_words_rtl
 
         from nnaccel.isa import AcceleratorFault, bytes_to_words
     except ImportError as e:
         raise BackendUnavailable(f"The rtl backend is not available ({e}).") from None
     words = bytes_to_words(program)
-    if max_cycles is None:
-        predicted = schedule(decode_program(words, cfg), cfg).total_cycles
-        max_cycles = RTL_BUDGET_FACTOR * predicted + RTL_BUDGET_SLACK
+    max_cycles = cycle_budget(cfg, program, max_cycles)
     try:  # the runner sizes the RTL memory (a power of two, 64 KiB at least; one build per size)
         res = run_words_rtl(cfg, words, {0: memory}, [(0, memory.size)], max_cycles=max_cycles, wave=wave,
                             wave_window=wave_window)

@@ -33,6 +33,7 @@ def cmd_sweep(args) -> int:
 
 def register(sub) -> None:
     from .boards.targets import TARGETS
+    from .cli_models import add_output_arg
     p = sub.add_parser("sweep", help="sweep hardware configurations x models on Ray: cycles, resources, plots",
                        description="Run every point of a grid of hardware configurations (a preset with the "
                                    "grid's values) as a Ray task: compile each model, run it on the ISA "
@@ -56,7 +57,8 @@ def register(sub) -> None:
                    help="join this Ray cluster (e.g. ray://host:10001 or auto) instead of embedded Ray")
     p.add_argument("--num-cpus", type=int, default=None, metavar="N",
                    help="CPUs of the embedded Ray (default: all of this machine's)")
-    p.add_argument("--out", default="sweep", metavar="DIR", help="output folder (default ./sweep)")
+    add_output_arg(p, "--out", what="output folder", folder=True, default="sweep", metavar="DIR",
+                   help="output folder (default ./sweep)")
     p.add_argument("--timeout", type=float, default=3600, metavar="SECONDS",
                    help="give up one Yosys / nextpnr run after this long (default 3600)")
     p.add_argument("--fresh", action="store_true", help="ignore the cache (results are still written to it)")

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 from nnaccel.boards.catalog import board
-from nnaccel.firmware.link import IdentityError, LinkClient, LinkError, SocketTransport
+from nnaccel.firmware.link import IdentityError, LinkClient, LinkError, SocketTransport, cycles_per_byte
 
 from nnaccel import linkproto as lp
 from nnaccel.hwconfig import load_config
@@ -68,7 +68,8 @@ def test_conv_quant8_bit_exact_with_isa_cycles(sim, cts_root):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         pkg = compile_model(model, b.config())
-    outs, rep = Runtime(pkg).run(inputs, board_backend(LinkClient(sim.transport), b.mem_bytes), name="board-sim")
+    outs, rep = Runtime(pkg).run(inputs, board_backend(LinkClient(sim.transport), b.mem_bytes, cycles_per_byte(b)),
+                                 name="board-sim")
     assert rep["backend"] == "board-sim"
     for got, want in zip(outs, Interpreter(model).run(inputs)):
         np.testing.assert_array_equal(got, want)
@@ -118,17 +119,17 @@ def test_mlperf_kws_on_the_ulx3s_bit_exact_with_isa_cycles(mlperf_tiny_root):
     from nnaccel.firmware.link import board_backend
     from nnaccel.firmware.runtime import Runtime
 
-    from nnaccel.cli_models import default_inputs
+    from nnaccel.formats import run_inputs
     from nnaccel.golden.interpreter import Interpreter
     b = board("ulx3s-85f")
     model = load_tflite(mlperf_tiny_root / "kws_ref_model.tflite")
-    inputs = default_inputs(model, 0)
+    inputs, _ = run_inputs(model)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         pkg = compile_model(model, b.config())
     with BoardSim(b) as s:
         client = LinkClient(SocketTransport(s.sock, timeout=30.0))
-        outs, rep = Runtime(pkg).run(inputs, board_backend(client, b.mem_bytes), name="board-sim")
+        outs, rep = Runtime(pkg).run(inputs, board_backend(client, b.mem_bytes, cycles_per_byte(b)), name="board-sim")
     for got, want in zip(outs, Interpreter(model).run(inputs)):
         np.testing.assert_array_equal(got, want)
     _, isa = Runtime(pkg).run(inputs, "isa")
