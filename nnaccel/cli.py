@@ -186,8 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--report", metavar="FILE.json", help="write the performance report as JSON")
     add_batch_arg(r)
     r.add_argument("--trace", metavar="FILE.json",
-                   help="isa backend: write the engine timeline (every instruction's fetch, start and end "
-                        "per queue, token waits) as Chrome trace-event JSON for Perfetto / chrome://tracing")
+                   help="write the engine timeline as Chrome trace-event JSON for Perfetto / chrome://tracing: "
+                        "isa, every instruction's fetch, start and end per queue and the token waits; rtl, "
+                        "every instruction's start and end as the RTL's engines signal them (a probed build)")
     r.add_argument("--wave", metavar="FILE.fst",
                    help="rtl backend: write a Verilator FST waveform of each segment's run (segment K > 0 to "
                         "FILE.segK.fst; a separate, traced build); open it in GTKWave or Surfer")

@@ -121,7 +121,8 @@ def run_command(args) -> int:
         outputs, report = run_on_backend(obj, inputs, args.backend, args.config,
                                          progress=progress_printer(f"backend {args.backend}"),
                                          on_segment=recorder.on_segment if recorder else None, wave=wave,
-                                         max_cycles=getattr(args, "max_cycles", None))
+                                         max_cycles=getattr(args, "max_cycles", None),
+                                         rtl_schedule=recorder is not None and args.backend == "rtl")
     dt = time.perf_counter() - t0
     if note:  # after the run, so that an error stays the only line on stderr
         print(note, file=sys.stderr)
@@ -204,13 +205,14 @@ def _wave_option(args):
 
 
 def _trace_recorder(args):
-    """``nnaccel run --trace``: a recorder of the ISA simulator's schedules, or None."""
+    """``nnaccel run --trace``: a recorder of the ISA simulator's (or the RTL's) schedules, or None."""
     if not getattr(args, "trace", None):
         return None
-    if args.backend != "isa":
-        raise InputError(f"--trace needs --backend isa (the ISA simulator's schedule), not {args.backend}.")
+    if args.backend not in ("isa", "rtl"):
+        raise InputError(f"--trace needs --backend isa (the ISA simulator's schedule) or rtl (the RTL's "
+                         f"instruction starts and ends), not {args.backend}.")
     from .explore.trace import TraceRecorder
-    return TraceRecorder()
+    return TraceRecorder(args.backend)
 
 
 def _jsonable(x):
