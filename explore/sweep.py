@@ -19,6 +19,7 @@ import dataclasses
 import hashlib
 import itertools
 import json
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -289,6 +290,8 @@ def run_sweep(sw: Sweep, out_dir, address: str | None = None, num_cpus: int | No
             todo.append((pt, missing))
         points.append(pt)
     bar = progress_bar(len(points), "sweep", "point", disable=not (progress and interactive()))
+    # elsewhere (a CI log) one line per point done: a sweep with synthesis runs for hours
+    lines = progress and not interactive()
     bar.update(len(points) - len(todo))
     failed = sum("invalid" in p for p in points)
     if todo:
@@ -321,6 +324,12 @@ def run_sweep(sw: Sweep, out_dir, address: str | None = None, num_cpus: int | No
                     res["synth"] and res["synth"]["status"] != "ok")
                 bar.update(1)
                 bar.set_postfix(running=min(len(pending), cpus), failed=failed)
+                if lines:
+                    worst = next((r for r in [*res["runs"].values(), res["synth"] or {"status": "ok"}]
+                                  if r["status"] != "ok"), None)
+                    print(f"sweep: point {pt['point']} done ({len(todo) - len(pending)} of {len(todo)} to "
+                          f"compute): {worst['status'] + ': ' + worst['reason'] if worst else 'ok'}",
+                          file=sys.stderr, flush=True)
         finally:
             if started:
                 ray.shutdown()

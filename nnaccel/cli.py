@@ -191,9 +191,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "every instruction's start and end as the RTL's engines signal them (a probed build)")
     r.add_argument("--wave", metavar="FILE.fst",
                    help="rtl backend: write a Verilator FST waveform of each segment's run (segment K > 0 to "
-                        "FILE.segK.fst; a separate, traced build); open it in GTKWave or Surfer")
+                        "FILE.segK.fst); board-sim: of the whole simulated SoC session, in one file (a separate, "
+                        "traced build either way); open it in GTKWave or Surfer")
     r.add_argument("--wave-window", metavar="START:END",
-                   help="with --wave: record only the run's cycles START .. END (either may be left out)")
+                   help="with --wave: record only the run's cycles START .. END (either may be left out; "
+                        "board-sim: the accelerator's cycles over its segments one after another, as --trace "
+                        "counts them)")
     r.add_argument("--max-cycles", type=_positive, metavar="N",
                    help="cycle budget of each accelerator segment on isa / rtl: a segment that would run "
                         "longer stops with an error naming it (default: none on isa, whose schedule is "

@@ -111,7 +111,7 @@ def run_command(args) -> int:
     t0 = time.perf_counter()
     if args.backend in ("board", "board-sim"):
         from .cli_board import board_run
-        outputs, report = board_run(args, obj, inputs)
+        outputs, report = board_run(args, obj, inputs, wave)
     else:
         if args.backend != "golden" and not isinstance(obj, Package):
             obj = _compile_quietly(model, args.config or DEFAULT_CONFIG)
@@ -148,7 +148,9 @@ def run_command(args) -> int:
         tr = recorder.write(args.trace)
         print(f"wrote the timeline of {tr['otherData']['segments']} segments ({tr['otherData']['cycles']} "
               f"cycles) to {args.trace}")
-    if wave and report["segments"]:
+    if wave and args.backend == "board-sim":
+        print(f"wrote the waveform of the board simulation ({len(report['segments'])} segments) to {wave[0]}")
+    elif wave and report["segments"]:
         print(f"wrote the waveform of {len(report['segments'])} segments to {wave[0]}"
               + (" (segment K > 0: NAME.segK.fst)" if len(report["segments"]) > 1 else ""))
     return 0
@@ -189,8 +191,8 @@ def _wave_option(args):
         if window:
             raise InputError("--wave-window needs --wave FILE.fst.")
         return None
-    if args.backend != "rtl":
-        raise InputError(f"--wave needs --backend rtl (a Verilator waveform), not {args.backend}.")
+    if args.backend not in ("rtl", "board-sim"):
+        raise InputError(f"--wave needs --backend rtl or board-sim (a Verilator waveform), not {args.backend}.")
     if window is None:
         return args.wave, None
     first, sep, last = window.partition(":")

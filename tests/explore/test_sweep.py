@@ -48,8 +48,11 @@ def test_sweep_on_embedded_ray(tmp_path, capsys):
     # 8 points: the 4 with a 3 KiB ACC scratchpad are invalid (not a power of two)
     argv = ["sweep", str(a), str(b), "--preset", "small", "--grid", "rows=4,8", "--grid", "act_kib=8,32",
             "--grid", "acc_kib=3,32", "--num-cpus", "2", "--clock-mhz", "10", "--out", str(out), "-q"]
-    assert main(argv) == 0
-    first = capsys.readouterr().out
+    assert main(argv[:-1]) == 0         # without -q: stderr (not a terminal) has a line per point computed
+    first, err = capsys.readouterr()
+    assert sorted(ln.split(" done")[0] for ln in err.splitlines() if ln.startswith("sweep: point")) == [
+        f"sweep: point {p}" for p in (1, 3, 5, 7)]      # the valid points (32 KiB ACC)
+    assert "(4 of 4 to compute): ok" in err
     assert "8 points x 2 models: 4 points computed, 0 from the cache; 8 of 16 rows ok" in first
     rows = json.loads((out / "results.json").read_text())["rows"]
     assert len(rows) == 16
