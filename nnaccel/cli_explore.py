@@ -13,10 +13,10 @@ def cmd_sweep(args) -> int:
         raise InputError(f"--clock-mhz must be positive, not {args.clock_mhz:g}.")
     if args.num_cpus is not None and args.num_cpus < 1:
         raise InputError(f"--num-cpus must be at least 1, not {args.num_cpus}.")
-    grid = parse_grid(args.grid)
-    models = load_sweep_models(args.models)
     if args.synth_design != "top" and not args.synth:
         raise InputError("--synth-design needs --synth TARGET.")
+    grid = parse_grid(args.grid)
+    models = load_sweep_models(args.models)
     sw = Sweep(models, grid, args.preset, args.synth, args.clock_mhz, args.timeout, args.synth_design)
     res = run_sweep(sw, args.out, address=args.address, num_cpus=args.num_cpus,
                     progress=not args.quiet, use_cache=not args.fresh)

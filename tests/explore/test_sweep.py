@@ -26,11 +26,13 @@ def test_grid_parsing_and_configs():
 
 
 @pytest.mark.parametrize("spec,msg", [("rows", "NAME=V1,V2"), ("bogus=1", "not a hardware configuration field"),
-                                      ("rows=4,x", "not an integer"), ("name=a", "not a hardware")])
+                                      ("rows=4,x", "not an integer"), ("name=a", "not a hardware"),
+                                      ("rows=4 --synth-design array", "--synth-design needs --synth")])
 def test_bad_grid_exits_2(tmp_path, capsys, spec, msg):
     model = tmp_path / "m.json"
     save_models([mlp()], model)
-    assert main(["sweep", str(model), "--grid", spec, "--out", str(tmp_path / "o"), "-q"]) == 2
+    spec, *more = spec.split()
+    assert main(["sweep", str(model), "--grid", spec, *more, "--out", str(tmp_path / "o"), "-q"]) == 2
     assert msg in capsys.readouterr().err
 
 
