@@ -185,13 +185,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write the performance report as JSON")
     add_batch_arg(r)
     add_output_arg(r, "--trace", what="trace file", metavar="FILE.json",
-                   help="isa backend: write the engine timeline (every instruction's fetch, start and end "
-                        "per queue, token waits) as Chrome trace-event JSON for Perfetto / chrome://tracing")
+                   help="write the engine timeline as Chrome trace-event JSON for Perfetto / chrome://tracing: "
+                        "isa, every instruction's fetch, start and end per queue and the token waits; rtl, "
+                        "every instruction's start and end as the RTL's engines signal them (a probed build)")
     add_output_arg(r, "--wave", what="waveform file", metavar="FILE.fst",
                    help="rtl backend: write a Verilator FST waveform of each segment's run (segment K > 0 to "
-                        "FILE.segK.fst; a separate, traced build); open it in GTKWave or Surfer")
+                        "FILE.segK.fst); board-sim: of the whole simulated SoC session, in one file (a separate, "
+                        "traced build either way); open it in GTKWave or Surfer")
     r.add_argument("--wave-window", metavar="START:END",
-                   help="with --wave: record only the run's cycles START .. END (either may be left out)")
+                   help="with --wave: record only the run's cycles START .. END (either may be left out; "
+                        "board-sim: the accelerator's cycles over its segments one after another, as --trace "
+                        "counts them)")
     r.add_argument("--max-cycles", type=_positive, metavar="N",
                    help="cycle budget of each accelerator segment: a segment that would run longer stops "
                         "with an error naming it (default: none on isa, whose schedule is exact; on rtl, "

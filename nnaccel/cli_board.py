@@ -17,10 +17,14 @@ def cmd_build(args) -> int:
     b = board_variant(board(args.board), args.config, args.freq)
     b.config()          # a bad preset: ConfigError (exit 2)
     check_writable(bitstream_path(b, args.output), "bitstream")  # the default name too, before the build
+    from .cli_synth import ProgressSteps
+    steps = ProgressSteps("nnaccel")     # each step of the flow with its running time
     try:
-        rep = build_bitstream(b, args.output, seed=args.seed, log=lambda msg: print(msg, file=sys.stderr))
+        rep = build_bitstream(b, args.output, seed=args.seed, log=steps.step)
     except ValueError as e:
         raise InputError(str(e)) from None
+    finally:
+        steps.close()
     res = ", ".join(f"{k} {u}/{a}" for k, (u, a) in rep["resources"].items())
     print(f"{rep['bitstream']}: {rep['bytes']:,} bytes; {res}; fmax {rep['fmax_mhz']:.2f} MHz at a "
           f"{rep['clock_mhz']:g} MHz clock (seed {rep['seed']}, {rep['seconds']:.0f} s)")
@@ -35,9 +39,10 @@ def cmd_build(args) -> int:
     return 0
 
 
-def board_run(args, obj, inputs):
+def board_run(args, obj, inputs, wave=None):
     """``nnaccel run --backend board|board-sim --board NAME``: compiles for the board's configuration,
-    opens the link (the serial port, or the board's simulation) and runs through it."""
+    opens the link (the serial port, or the board's simulation) and runs through it; ``wave`` (board-sim):
+    ``(FILE.fst, (first, last) or None)``, the simulation's waveform (:class:`~nnaccel.boards.boardsim.BoardSim`)."""
     import warnings
 
     from .boards.catalog import board
@@ -67,7 +72,7 @@ def board_run(args, obj, inputs):
         transport = SerialTransport(args.port, b.baud)
     else:
         from .boards.boardsim import BoardSim
-        sim = BoardSim(b, log=say)
+        sim = BoardSim(b, log=say, wave=wave)
         transport = SocketTransport(sim.sock, timeout=30.0)
     try:
         client = LinkClient(transport, log=say)

@@ -107,7 +107,7 @@ def run_command(args) -> int:
     t0 = time.perf_counter()
     if args.backend in ("board", "board-sim"):
         from .cli_board import board_run
-        outputs, report = board_run(args, obj, inputs)
+        outputs, report = board_run(args, obj, inputs, wave)
     else:
         if args.backend != "golden" and not isinstance(obj, Package):
             obj = _compile_quietly(model, args.config or DEFAULT_CONFIG)
@@ -117,7 +117,8 @@ def run_command(args) -> int:
         outputs, report = run_on_backend(obj, inputs, args.backend, args.config,
                                          progress=progress_printer(f"backend {args.backend}"),
                                          on_segment=recorder.on_segment if recorder else None, wave=wave,
-                                         max_cycles=getattr(args, "max_cycles", None))
+                                         max_cycles=getattr(args, "max_cycles", None),
+                                         rtl_schedule=recorder is not None and args.backend == "rtl")
     dt = time.perf_counter() - t0
     if note:  # after the run, so that an error stays the only line on stderr
         print(note, file=sys.stderr)
@@ -141,7 +142,9 @@ def run_command(args) -> int:
         tr = recorder.write(args.trace)
         print(f"wrote the timeline of {tr['otherData']['segments']} segments ({tr['otherData']['cycles']} "
               f"cycles) to {args.trace}")
-    if wave and report["segments"]:
+    if wave and args.backend == "board-sim":
+        print(f"wrote the waveform of the board simulation ({len(report['segments'])} segments) to {wave[0]}")
+    elif wave and report["segments"]:
         print(f"wrote the waveform of {len(report['segments'])} segments to {wave[0]}"
               + (" (segment K > 0: NAME.segK.fst)" if len(report["segments"]) > 1 else ""))
     return 0
@@ -182,8 +185,8 @@ def _wave_option(args):
         if window:
             raise InputError("--wave-window needs --wave FILE.fst.")
         return None
-    if args.backend != "rtl":
-        raise InputError(f"--wave needs --backend rtl (a Verilator waveform), not {args.backend}.")
+    if args.backend not in ("rtl", "board-sim"):
+        raise InputError(f"--wave needs --backend rtl or board-sim (a Verilator waveform), not {args.backend}.")
     if window is None:
         return args.wave, None
     first, sep, last = window.partition(":")
@@ -198,13 +201,14 @@ def _wave_option(args):
 
 
 def _trace_recorder(args):
-    """``nnaccel run --trace``: a recorder of the ISA simulator's schedules, or None."""
+    """``nnaccel run --trace``: a recorder of the ISA simulator's (or the RTL's) schedules, or None."""
     if not getattr(args, "trace", None):
         return None
-    if args.backend != "isa":
-        raise InputError(f"--trace needs --backend isa (the ISA simulator's schedule), not {args.backend}.")
+    if args.backend not in ("isa", "rtl"):
+        raise InputError(f"--trace needs --backend isa (the ISA simulator's schedule) or rtl (the RTL's "
+                         f"instruction starts and ends), not {args.backend}.")
     from .explore.trace import TraceRecorder
-    return TraceRecorder()
+    return TraceRecorder(args.backend)
 
 
 def _jsonable(x):
