@@ -285,6 +285,9 @@ class SoC(wiring.Component):
         self.target = TARGETS[board.target]
         self.divisor = baud_divisor(board.clock_mhz * 1e6, board.baud)
         super().__init__({"rx": In(1, init=1), "tx": Out(1, init=1), "led_busy": Out(1), "led_error": Out(1)})
+        #: High in the cycles the accelerator steps (its clock enable; not a port): with ``led_busy``,
+        #: the accelerator's cycles, which ``board-sim``'s waveform window counts.
+        self.acc_step = Signal(name="acc_step")
 
     def accelerator(self):
         from nnaccel.hw.accel import Accelerator
@@ -320,7 +323,7 @@ class SoC(wiring.Component):
                      acc.prog_addr.eq(link.prog_addr), acc.prog_len.eq(link.prog_len),
                      link.busy.eq(acc.busy), link.done.eq(acc.done), link.error.eq(acc.error),
                      link.fault_pc.eq(acc.fault_pc), link.cnt_id.eq(acc.cnt_id), link.cnt_data.eq(acc.cnt_data),
-                     self.led_busy.eq(acc.busy), self.led_error.eq(acc.error != 0)]
+                     self.led_busy.eq(acc.busy), self.led_error.eq(acc.error != 0), self.acc_step.eq(ce)]
         return m
 
 

@@ -7,7 +7,6 @@ against the golden model.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 
@@ -116,14 +115,14 @@ def cmd_gemm(args) -> int:
           f"simulator speed {r['sim_cycles_per_second']:.3g} cycles per CPU-second "
           f"({r['cpu_seconds']:.2f} s CPU, {r['wall_seconds']:.2f} s wall)")
     if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(r, fh, indent=2)
-            fh.write("\n")
+        from .ioutil import write_json
+        write_json(args.json, r, "results file", indent=2)
         print(f"wrote {args.json}")
     return 0 if r["bit_exact"] else 1
 
 
 def register(subparsers) -> None:
+    from .cli_models import add_output_arg
     p = subparsers.add_parser("bench", help="accelerator benchmarks (cycles, MAC utilization, sim speed)",
                               description="Run an accelerator benchmark on a backend and check it "
                                           "bit for bit against the golden model. Exit 1 on mismatch.")
@@ -138,7 +137,7 @@ def register(subparsers) -> None:
     g.add_argument("--backend", default="isa", choices=GEMM_BACKENDS,
                    help="isa: the ISA simulator (default); rtl: the Verilator RTL")
     g.add_argument("--seed", type=int, default=0, help="random data seed")
-    g.add_argument("--json", metavar="FILE", help="write the figures as JSON")
+    add_output_arg(g, "--json", what="results file", metavar="FILE", help="write the figures as JSON")
     g.set_defaults(func=cmd_gemm)
     from .cli_mlperf import add_parser as add_mlperf
     add_mlperf(sub, DEFAULT_CONFIG)

@@ -96,6 +96,16 @@ def tflite_run(data: bytes) -> None:
     feed(data, ".tflite", "run")
 
 
+def onnx_model(data: bytes) -> None:
+    """An ``.onnx`` file through ``info`` (parse, check, shape inference, import, validate, placement)."""
+    feed(data, ".onnx", "info")
+
+
+def onnx_run(data: bytes) -> None:
+    """A small ``.onnx`` file through ``run`` (import, validate, golden run)."""
+    feed(data, ".onnx", "run")
+
+
 def package(data: bytes) -> None:
     """A program package through ``report`` and ``run --backend isa``."""
     if feed(data, ".nnpkg", "report") == 0:
@@ -160,9 +170,9 @@ def _collecting(fn):
     return wrapper
 
 
-for _name in ("json_model", "gzip_model", "tflite_model", "tflite_run", "package", "hw_config_toml",
-              "hw_config_json", "isa_asm", "isa_disasm", "isa_run"):
+for _name in ("json_model", "gzip_model", "tflite_model", "tflite_run", "onnx_model", "onnx_run", "package",
+              "hw_config_toml", "hw_config_json", "isa_asm", "isa_disasm", "isa_run"):
     globals()[_name] = _collecting(globals()[_name])
 
-TARGETS = {f.__name__: f for f in (json_model, gzip_model, tflite_model, tflite_run, package,
-                                    hw_config_toml, hw_config_json, isa_asm, isa_disasm, isa_run)}
+TARGETS = {f.__name__: f for f in (json_model, gzip_model, tflite_model, tflite_run, onnx_model, onnx_run,
+                                    package, hw_config_toml, hw_config_json, isa_asm, isa_disasm, isa_run)}
