@@ -142,10 +142,6 @@ class OpMapping:
 
 
 # Why quantized results may legitimately differ from LiteRT's reference kernels (see OpMapping).
-SINGLE_ROUNDING = ("requantization rounding: LiteRT 2.3's int8 L2_NORMALIZATION applies its fixed-point "
-                   "multiplier with single rounding ((x * M + 2^(s-1)) >> s), NNAPI's reference with gemmlowp's "
-                   "double rounding (SaturatingRoundingDoublingHighMul, then RoundingDivideByPOT), so values "
-                   "within about 2^-31 of a half step round apart")
 PER_CHANNEL_FC_ROUNDING = ("per-channel int8 weights only: LiteRT's reference FULLY_CONNECTED computes "
                            "round(double(acc) * double(s_in) * double(s_w) / double(s_out)), one rounding half "
                            "away from zero, per-tensor and per-channel alike; a TFLite model's per-tensor "
@@ -957,8 +953,7 @@ register_all("ABS NEG EXP LOG SQRT SIN LOGICAL_NOT CAST FLOOR", _UNARY.get, _una
 register_all("LOGISTIC", _UNARY.get, _unary, "same operands", quant_tolerance=1,
              difference=FLOAT_TABLE_LOGISTIC)
 register_all("TANH HARD_SWISH RSQRT", _UNARY.get, _unary, "same operands")
-register_all("L2_NORMALIZATION", _UNARY.get, _unary, "axis -1 (the NNAPI default)", quant_tolerance=1,
-             difference=SINGLE_ROUNDING)
+register_all("L2_NORMALIZATION", _UNARY.get, _unary, "axis -1 (the NNAPI default)")
 
 
 @maps("ELU", "ELU", "alpha = 1.0 scalar")

@@ -1115,7 +1115,9 @@ def l2_normalization(k):
         (m, e) = inv_sqrt_quantized_multiplier_exp(ss, -1)             (ss <= 1: INT32_MAX, 0)
         out = clamp(mbqm(128 * d, m, e) + (128 for asymm, 0 for signed), type range)
 
-    An all-zero row gives the zero point (logical zero).
+    In a TFLite model (``Model.origin == "tflite"``) the int8 output is LiteRT's reference
+    ``clamp(mbqm(d, m, e + 7))``: the factor 128 applied as a shift after the high multiply,
+    which rounds differently. An all-zero row gives the zero point (logical zero).
     """
     x = k.inputs[0]
     if x.size == 0:
@@ -1126,7 +1128,10 @@ def l2_normalization(k):
         def fq(a):
             d = a.astype(np.int64) - k.in_ops[0].zero_point
             m, e = inv_sqrt_quantized_multiplier_exp((d * d).sum(axis=-1, keepdims=True), -1)
-            out = multiply_by_quantized_multiplier(128 * d, m, e) + (128 if o.type is Q8A else 0)
+            if k.model.origin == "tflite" and o.type is Q8AS:   # LiteRT's int8 kernel: 2**7 in the shift
+                out = multiply_by_quantized_multiplier(d, m, e + 7)
+            else:
+                out = multiply_by_quantized_multiplier(128 * d, m, e) + (128 if o.type is Q8A else 0)
             return np.clip(out, *qrange(o.type)).astype(o.info.dtype)
         return [_along_last(x, axis, fq)]
 
