@@ -377,17 +377,23 @@ class _Link(wiring.Component):
         want = Signal(range(self.n_beats + 1))
         m.d.comb += [self.h_addr.eq(addr), self.h_wdata.eq(urx.data), crc.data.eq(urx.data)]
         CM = {name: lp.CMD[name] for name in lp.CMD}
+        # bit times since the last byte: a request that stops arriving is dropped (back to SYNC)
+        timeout = Signal()
+        m.d.comb += timeout.eq(idle == lp.IDLE_TIMEOUT_BITS * d)
+        with m.If(urx.valid):
+            m.d.sync += idle.eq(0)
+        with m.Elif(~timeout):
+            m.d.sync += idle.eq(idle + 1)
         with m.FSM():
             with m.State("SYNC"):
                 m.d.sync += [hdr.eq(0), code.eq(lp.CODE["OK"]), dropping.eq(0)]
                 with m.If(urx.valid & (urx.data == lp.REQ_SYNC)):
                     m.d.comb += crc.start.eq(1)
-                    m.d.sync += idle.eq(0)
                     m.next = "HEADER"
             with m.State("HEADER"):
                 with m.If(urx.valid):
                     m.d.comb += crc.valid.eq(1)
-                    m.d.sync += [hdr.eq(hdr + 1), idle.eq(0)]
+                    m.d.sync += hdr.eq(hdr + 1)
                     with m.If(hdr == 0):
                         m.d.sync += cmd.eq(urx.data)
                         with m.If((urx.data == 0) | (urx.data > max(CM.values()))):
@@ -409,31 +415,25 @@ class _Link(wiring.Component):
                             m.next = "PAYLOAD"
                         with m.Else():
                             m.next = "CRC"
-                with m.Elif(idle == lp.IDLE_TIMEOUT_BITS * d):
+                with m.Elif(timeout):
                     m.next = "SYNC"
-                with m.Else():
-                    m.d.sync += idle.eq(idle + 1)
             with m.State("PAYLOAD"):            # WRITE: each byte stored as it arrives
                 m.d.comb += self.hold.eq(~dropping)
                 with m.If(urx.valid):
                     m.d.comb += [crc.valid.eq(1), self.h_we.eq(~dropping & self.held)]
-                    m.d.sync += [addr.eq(addr + 1), length.eq(length - 1), idle.eq(0)]
+                    m.d.sync += [addr.eq(addr + 1), length.eq(length - 1)]
                     with m.If(length == 1):
                         m.next = "CRC"
-                with m.Elif(idle == lp.IDLE_TIMEOUT_BITS * d):
+                with m.Elif(timeout):
                     m.next = "SYNC"
-                with m.Else():
-                    m.d.sync += idle.eq(idle + 1)
             with m.State("CRC"):
                 with m.If(urx.valid):
                     m.d.comb += crc.valid.eq(1)
-                    m.d.sync += [hdr.eq(hdr + 1), idle.eq(0)]
+                    m.d.sync += hdr.eq(hdr + 1)
                     with m.If(hdr == 1):
                         m.next = "CHECK"
-                with m.Elif(idle == lp.IDLE_TIMEOUT_BITS * d):
+                with m.Elif(timeout):
                     m.next = "SYNC"
-                with m.Else():
-                    m.d.sync += idle.eq(idle + 1)
             with m.State("CHECK"):
                 with m.If(~crc.match_detected):
                     m.d.sync += code.eq(lp.CODE["CRC_ERROR"])
