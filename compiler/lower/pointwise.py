@@ -94,6 +94,10 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
     nxs |= {d for d in range(1, min(m, MAX8) + 1) if m % d == 0}
     wl = sum(0 if resident_w else lat + k * R * beats for gs in groups for _, k in gs)
     pl = 0 if resident_p else n_tiles * (lat + REQ_LINES * pbeats)
+    # resident weights and parameters load before the first GEMM
+    ntiles = sum(k for gs in groups for _, k in gs)
+    pre = (lat * ceil_div(ntiles, MAX8) + ntiles * R * beats if resident_w else 0) + (
+        lat + n_tiles * REQ_LINES * pbeats if resident_p else 0)
     best = None
     for nx in sorted(x for x in nxs if 0 < x <= MAX8):
         ny = min(MAX8, p_max // nx, ceil_div(m, nx))
@@ -115,7 +119,7 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
             total += max(comp, vec, store, inp + wl + pl)
             fill = fill or inp + (wl + pl) // max(1, sum(len(gs) for gs in groups))
         last = _pixel_blocks(m, nx, ny)[-1]
-        est = total + fill + 2 * (lat + last[1] * last[2] * beats)
+        est = total + fill + 2 * (lat + last[1] * last[2] * beats) + pre
         if best is None or est < best[0]:
             best = (est, nx, ny)
     return best
@@ -152,6 +156,9 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
     chunked = None
     if dense and PW_AHEAD * k_tiles * min(s.n * s.h * s.w, MAX8) > act_split(cfg)[0]:
         chunked = _chunked_plan(cfg, s)
+    streamed = _streamed_plan(cfg, s) if dense else None
+    if streamed is not None and all(streamed[0] < p[0] for p in (plan, chunked) if p is not None):
+        return _Streamed(ctx, s, *streamed[1:]).emit()
     if chunked is not None and (plan is None or chunked[0] < plan[0]):
         return _Chunked(ctx, s, tiles, *chunked[1:]).emit()
     if plan is None:
@@ -580,6 +587,198 @@ class _Chunked:
                 out += loads[t]
             if 0 <= t - 1 < n:
                 out += gemms[t - 1]
+            if 0 <= t - 2 < n:
+                out += vecs[t - 2]
+        return out
+
+
+# ============================================================ one row: the weights as the stream
+def _streamed_plan(cfg: HwConfig, s: ConvSpec):
+    """``(estimate, nb, kc)`` for :class:`_Streamed` (blocks of ``nb`` output channels, chunks of
+    ``kc`` K tiles), or None where it does not apply: one input row, per-tensor multiplier and
+    shift, the input's K lines fit WGT, every block its own ACC lines in a bank other than the
+    previous block's."""
+    R, C = cfg.rows, cfg.cols
+    if s.n * s.h * s.w != 1 or cfg.banks("ACC") < 2 or s.c > MAX16:
+        return None
+    if any(np.ndim(s.params[k]) and len(set(np.asarray(s.params[k]).tolist())) > 1 for k in ("mult", "shift")):
+        return None
+    KT = ceil_div(s.c, R)
+    if KT * R > cfg.lines("WGT") or s.c // R > MAX8:
+        return None
+    lat, beats = cfg.ext_latency, ceil_div(R, cfg.dma_bytes_per_cycle)
+    in_l, stag_l = act_split(cfg)
+    banks, bank_l = cfg.banks("ACC"), cfg.bank_lines("ACC")
+    best = None
+    for nblocks in range(1, s.o + 1):
+        nb = ceil_div(s.o, nblocks)
+        if nb > MAX8 or ceil_div(s.o, nb) != nblocks:
+            continue
+        if PW_STAGING * nb > stag_l or ceil_div(nblocks, banks) * nb > bank_l:
+            continue
+        pbeats = ceil_div(4 * C, cfg.dma_bytes_per_cycle)
+        for kc in range(1, min(KT, MAX_KTILES) + 1):
+            if PW_AHEAD * kc * nb > in_l:
+                break
+            chunks = _even_split(KT, ceil_div(KT, kc))
+            # per step: its load batch (filter rows; block 0: the chunk's input tiles; a block's
+            # first step: its bias; step 1, or 0 when the first block has one chunk: the REQ
+            # parameters) and its GEMM
+            lds, gms = [], []
+            for q in range(nblocks):
+                for c, k in enumerate(chunks):
+                    ld = lat * (1 + (k * R > s.c % R > 0)) + k * nb * beats
+                    if q == 0:
+                        ld += lat + k * R
+                    if c == 0:
+                        ld += lat + nb
+                    if len(lds) == min(1, len(chunks) - 1):
+                        ld += lat + REQ_LINES * pbeats
+                    lds.append(ld)
+                    gms.append(2 * R + C + k * max(nb, R))
+            if cfg.in_order:
+                total = sum(lds) + sum(gms)
+            else:
+                total = lds[0] + sum(max(g, ld) for g, ld in zip(gms, lds[1:] + [0]))
+            drain = REQ_LINES + nb * _req_cycles(cfg) + cfg.vector_latency + lat + nb
+            est = total + drain
+            if best is None or est < best[0]:
+                best = (est, nb, kc)
+    return best
+
+
+class _Streamed:
+    """One input row (batch-1 FULLY_CONNECTED): the roles swap. The input row is the array's
+    stationary operand (K tile ``t`` = WGT lines ``t * rows ..``, one input byte in lane 0 of
+    each), and the filter rows stream through the array as activation lines (line ``(t, n)`` =
+    the ``rows`` bytes of K tile ``t`` of output channel ``n``), so output channel ``n`` lands in
+    lane 0 of ACC line ``n``: one GEMM streams ``kc`` K tiles of a block of ``nb`` channels, the
+    weights arrive at the DMA's full line rate, and no weight tile is preloaded. The bias is
+    LOADed into the ACC lines first (the GEMMs accumulate onto it); REQ's per-lane parameters
+    hold the per-tensor multiplier and shift; each block's REQ writes one staging slot and the
+    STORE writes one byte per line."""
+
+    def __init__(self, ctx, s, nb, kc):
+        cfg = ctx.cfg
+        self.ctx, self.cfg, self.s, self.R, self.C = ctx, cfg, s, cfg.rows, cfg.cols
+        self.KT, self.nb = ceil_div(s.c, self.R), nb
+        self.chunks = []
+        t = 0
+        for k in _even_split(self.KT, ceil_div(self.KT, kc)):
+            self.chunks.append((t, k))
+            t += k
+        self.kc = max(k for _, k in self.chunks)
+        self.blocks = [(n0, min(nb, s.o - n0)) for n0 in range(0, s.o, nb)]
+        banks, bank_l = cfg.banks("ACC"), cfg.bank_lines("ACC")
+        self.acc = [(q % banks) * bank_l + (q // banks) * nb for q in range(len(self.blocks))]
+        self.in_base = [k * self.kc * nb for k in range(PW_AHEAD)]
+        self.stag_base = [act_split(cfg)[0] + k * nb for k in range(PW_STAGING)]
+        w = np.ascontiguousarray(s.weff[0, 0].T)          # [O, C]: the filter rows
+        self.waddr = ctx.consts.add(w.tobytes())
+        self.baddr = ctx.consts.add(np.asarray(s.params["bias"], np.int64).astype("<i4").tobytes())
+        params = {k: (np.asarray(v).reshape(-1)[0] if np.ndim(v) else v) for k, v in s.params.items()}
+        params["bias"] = 0
+        self.pblock = param_block(cfg, "REQ", **params)
+
+    def input_loads(self, c: int) -> list[Ins]:
+        """The LOADs of the input tiles of chunk ``c`` into WGT (one byte per line)."""
+        s, R, what = self.s, self.R, self.s.what
+        xa, full = self.ctx.addr[s.x], s.c // R
+        t0, k = self.chunks[c]
+        out = []
+        nfull = max(0, min(k, full - t0))
+        if nfull:
+            out.append(Ins("LOAD", {"sp": "WGT", "len": 1, "sp_addr": t0 * R, "ext_addr": xa + t0 * R,
+                                    "x_size": R, "y_size": nfull, "x_stride": 1, "y_stride": R,
+                                    "fill": _byte(s.zx)}, f"{what}: input row k{t0 * R}.. (stationary)"))
+        if nfull < k:
+            t = t0 + nfull
+            out.append(Ins("LOAD", {"sp": "WGT", "len": 1, "sp_addr": t * R, "ext_addr": xa + t * R,
+                                    "x_size": s.c - t * R, "y_size": 1, "x_stride": 1, "y_stride": 0,
+                                    "fill": _byte(s.zx)}, f"{what}: input row k{t * R}.. (stationary)"))
+        return out
+
+    def bias_load(self, q: int) -> list[Ins]:
+        n0, nn = self.blocks[q]
+        return [Ins("LOAD", {"sp": "ACC", "len": 1, "sp_addr": self.acc[q], "ext_addr": self.baddr + 4 * n0,
+                             "x_size": nn, "y_size": 1, "x_stride": 4, "y_stride": 0},
+                    f"{self.s.what}: bias out c{n0}..")]
+
+    def weight_loads(self, q: int, c: int, base: int) -> list[Ins]:
+        s, R, what = self.s, self.R, self.s.what
+        n0, nn = self.blocks[q]
+        t0, k = self.chunks[c]
+        full = min(k, s.c // R - t0)
+        out = []
+        ext = self.waddr + n0 * s.c + t0 * R
+        if full > 0:
+            out.append(Ins("LOAD", {"sp": "ACT", "len": R, "sp_addr": base, "ext_addr": ext, "x_size": nn,
+                                    "y_size": full, "x_stride": s.c, "y_stride": R, "fill": _byte(s.zw)},
+                           f"{what}: filter rows out c{n0}.. k{t0 * R}.."))
+        if full < k:
+            out.append(Ins("LOAD", {"sp": "ACT", "len": s.c - (t0 + full) * R, "sp_addr": base + full * nn,
+                                    "ext_addr": ext + full * R, "x_size": nn, "y_size": 1, "x_stride": s.c,
+                                    "y_stride": 0, "fill": _byte(s.zw)},
+                           f"{what}: filter rows out c{n0}.. k{(t0 + full) * R}.."))
+        return out
+
+    def emit(self) -> RawPass:
+        s, R, what = self.s, self.R, self.s.what
+        steps = [(q, c) for q in range(len(self.blocks)) for c in range(len(self.chunks))]
+        loads, gemms, vecs = [], [], []
+        for i, (q, c) in enumerate(steps):
+            n0, nn = self.blocks[q]
+            t0, k = self.chunks[c]
+            base = self.in_base[i % PW_AHEAD]
+            own = self.weight_loads(q, c, base)
+            if q == 0:
+                own = self.input_loads(c) + own
+            if c == 0:
+                own += self.bias_load(q)
+            if i == min(1, len(self.chunks) - 1):   # before the first REQ's last GEMM
+                own += load_vec(self.cfg, self.ctx.consts, vec_blob([self.pblock]), 0,
+                                f"{what}: requantization parameters")
+            if i >= PW_AHEAD:
+                token(own[0], C2L, "pop")
+            token(own[-1], L2C, "push")
+            loads.append(own)
+            g = Ins("GEMM", {"accumulate": 1, "preload": 1, "kt": k - 1, "act": base, "acc": self.acc[q],
+                             "wgt": t0 * R, "nx": nn, "ny": 1, "act_xs": 1, "act_ys": nn, "acc_xs": 1,
+                             "acc_ys": nn, "act_signed": s.w_signed, "wgt_signed": s.x_signed,
+                             "za": _byte(s.zw), "zw": _byte(s.zx)},
+                    f"{what}: out c{n0}..{n0 + nn - 1} k{t0 * R}..{(t0 + k) * R - 1} (filter rows streamed)")
+            token(g, L2C, "pop")
+            token(g, C2L, "push")
+            if c == 0 and q >= self.cfg.banks("ACC"):
+                # the block's ACC bank is that of block q - banks: its REQ has read it
+                token(g, V2C, "pop")
+            vs = []
+            if c == len(self.chunks) - 1:
+                token(g, C2V, "push")
+                stag = self.stag_base[q % PW_STAGING]
+                v = Ins("VEC", {"func": "REQ", "signed": 0, "round": s.round, "dst": stag, "src": self.acc[q],
+                                "param": 0, "nx": nn, "ny": 1, "dst_xs": 1, "dst_ys": nn, "src_xs": 1,
+                                "src_ys": nn}, f"{what}: requantize out c{n0}..")
+                token(v, C2V, "pop")
+                if q >= PW_STAGING:
+                    token(v, S2V, "pop")
+                token(v, V2S, "push")
+                token(v, V2C, "push")
+                st = Ins("STORE", {"sp": "ACT", "len": 1, "sp_addr": stag, "ext_addr": self.ctx.addr[s.y] + n0,
+                                   "x_size": nn, "y_size": 1, "x_stride": 1, "y_stride": 0},
+                         f"{what}: output c{n0}..")
+                token(st, V2S, "pop")
+                token(st, S2V, "push")
+                vs = [v, st]
+            gemms.append(g)
+            vecs.append(vs)
+        out = RawPass()
+        n = len(steps)
+        for t in range(n + 2):
+            if t < n:
+                out += loads[t]
+            if 0 <= t - 1 < n:
+                out.append(gemms[t - 1])
             if 0 <= t - 2 < n:
                 out += vecs[t - 2]
         return out

@@ -196,3 +196,23 @@ def test_k_chunked_layers_bit_exact_without_races(preset, kind, m, k, n, signed)
     lines = [decode(w) for w in words]
     loaded = sum(d.x_size * d.y_size * d.len for d in lines if d.name == "LOAD" and d.sp == 0)
     assert loaded > m * k
+
+
+@pytest.mark.parametrize("preset,k,n,signed", [
+    ("small", 200, 90, True), ("small", 37, 300, False), ("base", 128, 128, True), ("base", 640, 128, False),
+    ("base", 128, 640, True), ("base", 1000, 7, True), ("large", 300, 700, False), ("large", 64, 33, True),
+])
+def test_one_row_fully_connected_streams_the_filter(preset, k, n, signed):
+    """A batch-1 FULLY_CONNECTED where streaming the filter rows through the array (the input row
+    the stationary operand, one input byte per WGT line) is estimated faster: bit-exact with the
+    golden model, race-free, and (where chosen) the input row LOADed into WGT one byte a line."""
+    model, data = _dense_pointwise("FULLY_CONNECTED", 1, k, n, signed, k + n)
+    pkg = compile_model(model, preset)
+    outs, _ = Runtime(pkg).run([data], "isa", check=True)
+    np.testing.assert_array_equal(outs[0], run_model(model, [data])[0])
+    (seg,) = pkg.manifest["segments"]
+    words = bytes_to_words(pkg.segment_words(seg))
+    assert find_conflicts(words, pkg.config()) == []
+    if (preset, k, n) in (("base", 128, 128), ("base", 128, 640), ("small", 37, 300)):
+        lines = [decode(w) for w in words]
+        assert sum(d.x_size * d.y_size for d in lines if d.name == "LOAD" and d.sp == 1 and d.len == 1) == k
