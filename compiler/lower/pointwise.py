@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 #: (>= PW_AHEAD + PW_ACC: a parameter slot is reloaded only after the REQ that read it).
 PW_AHEAD, PW_ACC, PW_STAGING = 2, 2, 2
 PW_PARAMS = PW_AHEAD + PW_ACC
+#: The K-chunked and the filter-streaming schedules replace the all-K-resident one only where
+#: their estimate is lower by more than this factor (the estimates' own error).
+PW_MARGIN = 0.99
 
 
 def _pointwise(s: ConvSpec) -> bool:
@@ -156,10 +159,11 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
     chunked = None
     if dense and PW_AHEAD * k_tiles * min(s.n * s.h * s.w, MAX8) > act_split(cfg)[0]:
         chunked = _chunked_plan(cfg, s)
+    # the other schedules only where their estimate is lower by more than the estimates' error
     streamed = _streamed_plan(cfg, s) if dense else None
-    if streamed is not None and all(streamed[0] < p[0] for p in (plan, chunked) if p is not None):
+    if streamed is not None and all(streamed[0] < PW_MARGIN * p[0] for p in (plan, chunked) if p is not None):
         return _Streamed(ctx, s, *streamed[1:]).emit()
-    if chunked is not None and (plan is None or chunked[0] < plan[0]):
+    if chunked is not None and (plan is None or chunked[0] < PW_MARGIN * plan[0]):
         return _Chunked(ctx, s, tiles, *chunked[1:]).emit()
     if plan is None:
         return None
