@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 #: (>= PW_AHEAD + PW_ACC: a parameter slot is reloaded only after the REQ that read it).
 PW_AHEAD, PW_ACC, PW_STAGING = 2, 2, 2
 PW_PARAMS = PW_AHEAD + PW_ACC
+#: The K-chunked and the filter-streaming schedules replace the all-K-resident one only where
+#: their estimate is lower by more than this factor (the estimates' own error).
+PW_MARGIN = 0.99
 
 
 def _pointwise(s: ConvSpec) -> bool:
@@ -94,6 +97,10 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
     nxs |= {d for d in range(1, min(m, MAX8) + 1) if m % d == 0}
     wl = sum(0 if resident_w else lat + k * R * beats for gs in groups for _, k in gs)
     pl = 0 if resident_p else n_tiles * (lat + REQ_LINES * pbeats)
+    # resident weights and parameters load before the first GEMM
+    ntiles = sum(k for gs in groups for _, k in gs)
+    pre = (lat * ceil_div(ntiles, MAX8) + ntiles * R * beats if resident_w else 0) + (
+        lat + n_tiles * REQ_LINES * pbeats if resident_p else 0)
     best = None
     for nx in sorted(x for x in nxs if 0 < x <= MAX8):
         ny = min(MAX8, p_max // nx, ceil_div(m, nx))
@@ -115,7 +122,7 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
             total += max(comp, vec, store, inp + wl + pl)
             fill = fill or inp + (wl + pl) // max(1, sum(len(gs) for gs in groups))
         last = _pixel_blocks(m, nx, ny)[-1]
-        est = total + fill + 2 * (lat + last[1] * last[2] * beats)
+        est = total + fill + 2 * (lat + last[1] * last[2] * beats) + pre
         if best is None or est < best[0]:
             best = (est, nx, ny)
     return best
@@ -145,6 +152,19 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
     if not resident_p and PW_PARAMS * REQ_LINES > vec_l:
         return None
     plan = _pointwise_plan(cfg, s, groups, resident_w, resident_p)
+    k_tiles = ceil_div(s.c, R)
+    dense = all(len(per_block[j]) == k_tiles for j in range(n_tiles))
+    # K chunks only pay where a pixel block of all K tiles is small (two input slots of them
+    # beside the staging bank)
+    chunked = None
+    if dense and PW_AHEAD * k_tiles * min(s.n * s.h * s.w, MAX8) > act_split(cfg)[0]:
+        chunked = _chunked_plan(cfg, s)
+    # the other schedules only where their estimate is lower by more than the estimates' error
+    streamed = _streamed_plan(cfg, s) if dense else None
+    if streamed is not None and all(streamed[0] < PW_MARGIN * p[0] for p in (plan, chunked) if p is not None):
+        return _Streamed(ctx, s, *streamed[1:]).emit()
+    if chunked is not None and (plan is None or chunked[0] < PW_MARGIN * plan[0]):
+        return _Chunked(ctx, s, tiles, *chunked[1:]).emit()
     if plan is None:
         return None
     return _Pointwise(ctx, s, tiles, groups, plan[1], plan[2], resident_w, resident_p).emit()
@@ -327,3 +347,442 @@ class _Pointwise:
         token(st, V2S, "pop")
         token(st, S2V, "push")
         return g, [v], [st]
+
+
+# ======================================================================= K-chunked pointwise
+def _chunked_costs(cfg: HwConfig, s: ConvSpec, p: int, by: int, J: int, kc: int, pos: str,
+                   resident_w: bool, resident_p: bool) -> tuple[int, int]:
+    """``(step, load)`` cycles of one step of the K-chunked schedule: ``J`` output tiles, ``kc``
+    K tiles over a pixel block of ``p`` rows (``by`` of them rows of the box), ``pos`` the
+    chunk's place (``first`` loads the parameters, ``last`` requantizes and stores, ``only``
+    both); ``step`` is the largest of GEMM, vector, load and store time (one DMA engine: load and
+    store in turn; in order: everything in turn)."""
+    R, C, lat = cfg.rows, cfg.cols, cfg.ext_latency
+    beats, pbeats = ceil_div(R, cfg.dma_bytes_per_cycle), ceil_div(4 * C, cfg.dma_bytes_per_cycle)
+    runs = ceil_div(kc, MAX_KTILES)
+    comp = J * (runs * (2 * R + C) + kc * max(p, R))
+    load = (lat * (ceil_div(kc, MAX8) if by == 1 else kc)) + kc * p * beats
+    if not resident_w:
+        load += lat * ceil_div(J * kc, MAX8) + J * kc * R * beats
+    if not resident_p and pos in ("first", "only"):
+        load += lat + J * REQ_LINES * pbeats
+    vec = store = 0
+    if pos in ("last", "only"):
+        vec = J * (REQ_LINES + p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency)
+        store = J * (lat + p * beats)
+    dma = load + store if cfg.dma_engines == 1 else max(load, store)
+    step = comp + vec + dma if cfg.in_order else max(comp, vec, dma)
+    return step, load
+
+
+def _chunked_plan(cfg: HwConfig, s: ConvSpec):
+    """``(estimate, nx, ny, J, kc)``: the K-chunked schedule's plan (pixel blocks of ``nx x ny``
+    rows, ``J`` output tiles per group, K chunks of ``kc`` tiles, at least two chunks) with the
+    lowest estimated cycles among those whose slots fit the scratchpads and fields, or None."""
+    R, C = cfg.rows, cfg.cols
+    m = s.n * s.h * s.w
+    KT, NT = ceil_div(s.c, R), ceil_div(s.o, C)
+    if KT < 2:
+        return None
+    lat, beats = cfg.ext_latency, ceil_div(R, cfg.dma_bytes_per_cycle)
+    in_l, stag_l = act_split(cfg)
+    acc_half = cfg.lines("ACC") // 2
+    wgt_l, vec_l = cfg.lines("WGT"), cfg.lines("VEC")
+    resident_w = KT * NT * R <= wgt_l
+    resident_p = NT * REQ_LINES <= min(vec_l, MAX8)
+    nxs = {min(m, MAX8)} | {ceil_div(m, k) for k in range(1, min(m, 64) + 1)}
+    nxs |= {d for d in range(1, min(m, MAX8) + 1) if m % d == 0}
+    nxs = sorted(x for x in nxs if 0 < x <= MAX8)
+    best = None
+    for chunks in sorted({ceil_div(KT, k) for k in range(1, KT)}):
+        kc = ceil_div(KT, chunks)
+        chunks = ceil_div(KT, kc)
+        if chunks < 2:
+            continue
+        for ngroups in sorted({ceil_div(NT, j) for j in range(1, NT + 1)}):
+            J = ceil_div(NT, ngroups)
+            ngroups = ceil_div(NT, J)
+            if not resident_w and PW_AHEAD * J * kc * R > wgt_l:
+                continue
+            if not resident_p and PW_PARAMS * J * REQ_LINES > vec_l:
+                continue
+            p_max = min(in_l // (PW_AHEAD * kc), acc_half // J, stag_l // PW_STAGING)
+            if p_max < 1:
+                continue
+            # a few block shapes: the fewest blocks, then the largest
+            shapes = []
+            for nx in nxs:
+                if nx > p_max:
+                    break
+                ny = min(MAX8, p_max // nx, ceil_div(m, nx))
+                if ny > 1 and nx * max(s.c, s.o) > MAX16:
+                    ny = 1
+                shapes.append((len(_pixel_blocks(m, nx, ny)), -nx * ny, nx, ny))
+            for _, _, nx, ny in sorted(shapes)[:3]:
+                blocks = _pixel_blocks(m, nx, ny)
+                total = 0
+                for _, bx, by in blocks:
+                    for k in range(chunks):
+                        kk = min(kc, KT - k * kc)
+                        pos = "first" if k == 0 else "last" if k == chunks - 1 else "mid"
+                        total += ngroups * _chunked_costs(cfg, s, bx * by, by, J, kk, pos, resident_w, resident_p)[0]
+                first = _chunked_costs(cfg, s, blocks[0][1] * blocks[0][2], blocks[0][2], J, kc, "first",
+                                       resident_w, resident_p)[1]
+                last = blocks[-1][1] * blocks[-1][2]
+                est = total + first + J * (lat + last * beats) + (KT * NT * R * beats if resident_w else 0)
+                if best is None or est < best[0]:
+                    best = (est, nx, ny, J, kc)
+    return best
+
+
+class _Chunked:
+    """The K-chunked pointwise pass (see :func:`pointwise_pass`): per (pixel block, group of
+    ``J`` output tiles) the K tiles in chunks of ``kc``; a step loads one chunk of the block's
+    input (K-tile-major, into one of two input slots) and its ``J x kc`` weight tiles (into one of
+    two WGT slots, unless resident), runs one GEMM per output tile (``kt = kc - 1``) that
+    accumulates into the group's ``J`` accumulator tiles (one of two ACC slots, kept across the
+    chunks), and after the last chunk the ``J`` REQs (vector queue, two staging slots) and
+    STOREs."""
+
+    def __init__(self, ctx, s, tiles, nx, ny, J, kc):
+        cfg = ctx.cfg
+        self.ctx, self.cfg, self.s = ctx, cfg, s
+        self.R, self.C = cfg.rows, cfg.cols
+        self.KT, self.NT = ceil_div(s.c, self.R), ceil_div(s.o, self.C)
+        self.J, self.kc = J, kc
+        self.chunks = ceil_div(self.KT, kc)
+        self.groups = [(j0, min(J, self.NT - j0)) for j0 in range(0, self.NT, J)]
+        self.resident_w = self.KT * self.NT * self.R <= cfg.lines("WGT")
+        self.resident_p = self.NT * REQ_LINES <= min(cfg.lines("VEC"), MAX8)
+        self.P = nx * ny
+        self.blocks = _pixel_blocks(s.n * s.h * s.w, nx, ny)
+        self.in_base = [k * kc * self.P for k in range(PW_AHEAD)]
+        self.stag_base = [act_split(cfg)[0] + k * self.P for k in range(PW_STAGING)]
+        self.acc_base = [acc_slot(cfg, J * self.P, k) for k in range(PW_ACC)]
+        # weight tiles in (group, chunk, output tile, K tile) order: a step's tiles are contiguous
+        self.wpos, order = {}, []
+        for g, (j0, jn) in enumerate(self.groups):
+            for c in range(self.chunks):
+                self.wpos[(g, c)] = len(order)
+                t0, t1 = c * kc, min(self.KT, (c + 1) * kc)
+                order += [(j, t) for j in range(j0, j0 + jn) for t in range(t0, t1)]
+        self.waddr = ctx.consts.add(b"".join(tiles[j][(0, 0, t)].tobytes() for j, t in order))
+        self.pblocks = []
+        for j in range(self.NT):
+            sl = slice(j * self.C, min(s.o, j * self.C + self.C))
+            self.pblocks.append(param_block(cfg, "REQ", **{k: (v[sl] if np.ndim(v) else v)
+                                                            for k, v in s.params.items()}))
+
+    def wgt_load(self, sp_addr: int, first: int, n: int, comment: str) -> list[Ins]:
+        R, out = self.R, []
+        for k in range(0, n, MAX8):
+            nt = min(MAX8, n - k)
+            out.append(Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": sp_addr + k * R,
+                                    "ext_addr": self.waddr + (first + k) * R * R, "x_size": R, "y_size": nt,
+                                    "x_stride": R, "y_stride": R * R}, comment))
+        return out
+
+    def input_loads(self, b: int, c: int, base: int) -> list[Ins]:
+        """The LOADs of chunk ``c`` of block ``b``'s input, K-tile-major at ACT line ``base``."""
+        s, R = self.s, self.R
+        m0, bx, by = self.blocks[b]
+        p = bx * by
+        ext = self.ctx.addr[s.x] + m0 * s.c
+        t0, t1 = c * self.kc, min(self.KT, (c + 1) * self.kc)
+        full = min(t1, s.c // R)
+        out, t = [], t0
+        if by == 1:
+            while full - t > 1:
+                n = min(MAX8, full - t)
+                out.append(Ins("LOAD", {"sp": "ACT", "len": R, "sp_addr": base + (t - t0) * p,
+                                        "ext_addr": ext + t * R, "x_size": bx, "y_size": n, "x_stride": s.c,
+                                        "y_stride": R, "fill": _byte(s.zx)},
+                               f"{s.what}: input rows {m0}..{m0 + p - 1} k{t * R}..{(t + n) * R - 1}"))
+                t += n
+        for u in range(t, t1):
+            out.append(Ins("LOAD", {"sp": "ACT", "len": min(R, s.c - u * R), "sp_addr": base + (u - t0) * p,
+                                    "ext_addr": ext + u * R, "x_size": bx, "y_size": by, "x_stride": s.c,
+                                    "y_stride": bx * s.c if by > 1 else 0, "fill": _byte(s.zx)},
+                           f"{s.what}: input rows {m0}..{m0 + p - 1} k{u * R}"))
+        return out
+
+    def emit(self) -> RawPass:
+        cfg, s, R, C, what = self.cfg, self.s, self.R, self.C, self.s.what
+        steps = [(b, g, c) for b in range(len(self.blocks)) for g in range(len(self.groups))
+                 for c in range(self.chunks)]
+        pre = []
+        if self.resident_w:
+            pre += self.wgt_load(0, 0, self.KT * self.NT, f"{what}: weight tiles (resident)")
+        if self.resident_p:
+            pre += load_vec(cfg, self.ctx.consts, vec_blob(self.pblocks), 0, f"{what}: requantization parameters")
+        loads, gemms, vecs = [], [], []
+        inst = -1     # group instances so far (one per (block, group): an ACC slot, a parameter slot)
+        tile = 0      # output tiles requantized so far (staging slots)
+        for i, (b, g, c) in enumerate(steps):
+            j0, jn = self.groups[g]
+            m0, bx, by = self.blocks[b]
+            p = bx * by
+            t0, t1 = c * self.kc, min(self.KT, (c + 1) * self.kc)
+            if c == 0:
+                inst += 1
+            abase = self.in_base[i % PW_AHEAD]
+            own = list(pre) if i == 0 else []
+            own += self.input_loads(b, c, abase)
+            if self.resident_w:
+                wbase = self.wpos[(g, c)] * R
+            else:
+                wbase = (i % PW_AHEAD) * self.J * self.kc * R
+                own += self.wgt_load(wbase, self.wpos[(g, c)], jn * (t1 - t0),
+                                     f"{what}: weight tiles out c{j0 * C}.. k{t0 * R}..")
+            pslot = j0 * REQ_LINES if self.resident_p else (inst % PW_PARAMS) * self.J * REQ_LINES
+            if not self.resident_p and c == 0:
+                own += load_vec(cfg, self.ctx.consts, vec_blob(self.pblocks[j0:j0 + jn]), pslot,
+                                f"{what}: requantization parameters out c{j0 * C}..")
+            if i >= PW_AHEAD:
+                token(own[0], C2L, "pop")
+            token(own[-1], L2C, "push")
+            loads.append(own)
+            acc = self.acc_base[inst % PW_ACC]
+            gs = []
+            for jj in range(jn):
+                for r0, k in _ktile_groups(list(range(t0, t1))):
+                    gs.append(Ins("GEMM", {
+                        "accumulate": int(r0 > 0), "preload": 1, "kt": k - 1,
+                        "act": abase + (r0 - t0) * p, "acc": acc + jj * self.P,
+                        "wgt": wbase + (jj * (t1 - t0) + r0 - t0) * R, "nx": bx, "ny": by, "act_xs": 1,
+                        "act_ys": bx, "acc_xs": 1, "acc_ys": bx, "act_signed": s.x_signed,
+                        "wgt_signed": s.w_signed, "za": _byte(s.zx), "zw": _byte(s.zw)},
+                        f"{what}: rows {m0}..{m0 + p - 1} out c{(j0 + jj) * C} k{r0 * R}..{(r0 + k) * R - 1}"))
+            token(gs[0], L2C, "pop")
+            if c == 0 and inst >= PW_ACC:
+                token(gs[0], V2C, "pop")
+            token(gs[-1], C2L, "push")
+            vs = []
+            if c == self.chunks - 1:
+                token(gs[-1], C2V, "push")
+                for jj in range(jn):
+                    j = j0 + jj
+                    stag = self.stag_base[tile % PW_STAGING]
+                    v = Ins("VEC", {"func": "REQ", "signed": 0, "round": s.round, "dst": stag,
+                                    "src": acc + jj * self.P, "param": pslot + jj * REQ_LINES, "nx": bx, "ny": by,
+                                    "dst_xs": 1, "dst_ys": bx, "src_xs": 1, "src_ys": bx},
+                            f"{what}: requantize rows {m0}.. out c{j * C}")
+                    if jj == 0:
+                        token(v, C2V, "pop")
+                    if tile >= PW_STAGING:
+                        token(v, S2V, "pop")
+                    token(v, V2S, "push")
+                    if jj == jn - 1:
+                        token(v, V2C, "push")
+                    st = Ins("STORE", {"sp": "ACT", "len": min(C, s.o - j * C), "sp_addr": stag,
+                                       "ext_addr": self.ctx.addr[s.y] + m0 * s.o + j * C, "x_size": bx,
+                                       "y_size": by, "x_stride": s.o, "y_stride": bx * s.o if by > 1 else 0},
+                             f"{what}: output rows {m0}.. c{j * C}")
+                    token(st, V2S, "pop")
+                    token(st, S2V, "push")
+                    vs += [v, st]
+                    tile += 1
+            gemms.append(gs)
+            vecs.append(vs)
+        out = RawPass()
+        n = len(steps)
+        for t in range(n + 2):
+            if t < n:
+                out += loads[t]
+            if 0 <= t - 1 < n:
+                out += gemms[t - 1]
+            if 0 <= t - 2 < n:
+                out += vecs[t - 2]
+        return out
+
+
+# ============================================================ one row: the weights as the stream
+def _streamed_plan(cfg: HwConfig, s: ConvSpec):
+    """``(estimate, nb, kc)`` for :class:`_Streamed` (blocks of ``nb`` output channels, chunks of
+    ``kc`` K tiles), or None where it does not apply: one input row, per-tensor multiplier and
+    shift, the input's K lines fit WGT, every block its own ACC lines in a bank other than the
+    previous block's."""
+    R, C = cfg.rows, cfg.cols
+    if s.n * s.h * s.w != 1 or cfg.banks("ACC") < 2 or s.c > MAX16:
+        return None
+    if any(np.ndim(s.params[k]) and len(set(np.asarray(s.params[k]).tolist())) > 1 for k in ("mult", "shift")):
+        return None
+    KT = ceil_div(s.c, R)
+    if KT * R > cfg.lines("WGT") or s.c // R > MAX8:
+        return None
+    lat, beats = cfg.ext_latency, ceil_div(R, cfg.dma_bytes_per_cycle)
+    in_l, stag_l = act_split(cfg)
+    banks, bank_l = cfg.banks("ACC"), cfg.bank_lines("ACC")
+    best = None
+    for nblocks in range(1, s.o + 1):
+        nb = ceil_div(s.o, nblocks)
+        if nb > MAX8 or ceil_div(s.o, nb) != nblocks:
+            continue
+        if PW_STAGING * nb > stag_l or ceil_div(nblocks, banks) * nb > bank_l:
+            continue
+        pbeats = ceil_div(4 * C, cfg.dma_bytes_per_cycle)
+        for kc in range(1, min(KT, MAX_KTILES) + 1):
+            if PW_AHEAD * kc * nb > in_l:
+                break
+            chunks = _even_split(KT, ceil_div(KT, kc))
+            # per step: its load batch (filter rows; block 0: the chunk's input tiles; a block's
+            # first step: its bias; step 1, or 0 when the first block has one chunk: the REQ
+            # parameters) and its GEMM
+            lds, gms = [], []
+            for q in range(nblocks):
+                for c, k in enumerate(chunks):
+                    ld = lat * (1 + (k * R > s.c % R > 0)) + k * nb * beats
+                    if q == 0:
+                        ld += lat + k * R
+                    if c == 0:
+                        ld += lat + nb
+                    if len(lds) == min(1, len(chunks) - 1):
+                        ld += lat + REQ_LINES * pbeats
+                    lds.append(ld)
+                    gms.append(2 * R + C + k * max(nb, R))
+            if cfg.in_order:
+                total = sum(lds) + sum(gms)
+            else:
+                total = lds[0] + sum(max(g, ld) for g, ld in zip(gms, lds[1:] + [0]))
+            drain = REQ_LINES + nb * _req_cycles(cfg) + cfg.vector_latency + lat + nb
+            est = total + drain
+            if best is None or est < best[0]:
+                best = (est, nb, kc)
+    return best
+
+
+class _Streamed:
+    """One input row (batch-1 FULLY_CONNECTED): the roles swap. The input row is the array's
+    stationary operand (K tile ``t`` = WGT lines ``t * rows ..``, one input byte in lane 0 of
+    each), and the filter rows stream through the array as activation lines (line ``(t, n)`` =
+    the ``rows`` bytes of K tile ``t`` of output channel ``n``), so output channel ``n`` lands in
+    lane 0 of ACC line ``n``: one GEMM streams ``kc`` K tiles of a block of ``nb`` channels, the
+    weights arrive at the DMA's full line rate, and no weight tile is preloaded. The bias is
+    LOADed into the ACC lines first (the GEMMs accumulate onto it); REQ's per-lane parameters
+    hold the per-tensor multiplier and shift; each block's REQ writes one staging slot and the
+    STORE writes one byte per line."""
+
+    def __init__(self, ctx, s, nb, kc):
+        cfg = ctx.cfg
+        self.ctx, self.cfg, self.s, self.R, self.C = ctx, cfg, s, cfg.rows, cfg.cols
+        self.KT, self.nb = ceil_div(s.c, self.R), nb
+        self.chunks = []
+        t = 0
+        for k in _even_split(self.KT, ceil_div(self.KT, kc)):
+            self.chunks.append((t, k))
+            t += k
+        self.kc = max(k for _, k in self.chunks)
+        self.blocks = [(n0, min(nb, s.o - n0)) for n0 in range(0, s.o, nb)]
+        banks, bank_l = cfg.banks("ACC"), cfg.bank_lines("ACC")
+        self.acc = [(q % banks) * bank_l + (q // banks) * nb for q in range(len(self.blocks))]
+        self.in_base = [k * self.kc * nb for k in range(PW_AHEAD)]
+        self.stag_base = [act_split(cfg)[0] + k * nb for k in range(PW_STAGING)]
+        w = np.ascontiguousarray(s.weff[0, 0].T)          # [O, C]: the filter rows
+        self.waddr = ctx.consts.add(w.tobytes())
+        self.baddr = ctx.consts.add(np.asarray(s.params["bias"], np.int64).astype("<i4").tobytes())
+        params = {k: (np.asarray(v).reshape(-1)[0] if np.ndim(v) else v) for k, v in s.params.items()}
+        params["bias"] = 0
+        self.pblock = param_block(cfg, "REQ", **params)
+
+    def input_loads(self, c: int) -> list[Ins]:
+        """The LOADs of the input tiles of chunk ``c`` into WGT (one byte per line)."""
+        s, R, what = self.s, self.R, self.s.what
+        xa, full = self.ctx.addr[s.x], s.c // R
+        t0, k = self.chunks[c]
+        out = []
+        nfull = max(0, min(k, full - t0))
+        if nfull:
+            out.append(Ins("LOAD", {"sp": "WGT", "len": 1, "sp_addr": t0 * R, "ext_addr": xa + t0 * R,
+                                    "x_size": R, "y_size": nfull, "x_stride": 1, "y_stride": R,
+                                    "fill": _byte(s.zx)}, f"{what}: input row k{t0 * R}.. (stationary)"))
+        if nfull < k:
+            t = t0 + nfull
+            out.append(Ins("LOAD", {"sp": "WGT", "len": 1, "sp_addr": t * R, "ext_addr": xa + t * R,
+                                    "x_size": s.c - t * R, "y_size": 1, "x_stride": 1, "y_stride": 0,
+                                    "fill": _byte(s.zx)}, f"{what}: input row k{t * R}.. (stationary)"))
+        return out
+
+    def bias_load(self, q: int) -> list[Ins]:
+        n0, nn = self.blocks[q]
+        return [Ins("LOAD", {"sp": "ACC", "len": 1, "sp_addr": self.acc[q], "ext_addr": self.baddr + 4 * n0,
+                             "x_size": nn, "y_size": 1, "x_stride": 4, "y_stride": 0},
+                    f"{self.s.what}: bias out c{n0}..")]
+
+    def weight_loads(self, q: int, c: int, base: int) -> list[Ins]:
+        s, R, what = self.s, self.R, self.s.what
+        n0, nn = self.blocks[q]
+        t0, k = self.chunks[c]
+        full = min(k, s.c // R - t0)
+        out = []
+        ext = self.waddr + n0 * s.c + t0 * R
+        if full > 0:
+            out.append(Ins("LOAD", {"sp": "ACT", "len": R, "sp_addr": base, "ext_addr": ext, "x_size": nn,
+                                    "y_size": full, "x_stride": s.c, "y_stride": R, "fill": _byte(s.zw)},
+                           f"{what}: filter rows out c{n0}.. k{t0 * R}.."))
+        if full < k:
+            out.append(Ins("LOAD", {"sp": "ACT", "len": s.c - (t0 + full) * R, "sp_addr": base + full * nn,
+                                    "ext_addr": ext + full * R, "x_size": nn, "y_size": 1, "x_stride": s.c,
+                                    "y_stride": 0, "fill": _byte(s.zw)},
+                           f"{what}: filter rows out c{n0}.. k{(t0 + full) * R}.."))
+        return out
+
+    def emit(self) -> RawPass:
+        s, R, what = self.s, self.R, self.s.what
+        steps = [(q, c) for q in range(len(self.blocks)) for c in range(len(self.chunks))]
+        loads, gemms, vecs = [], [], []
+        for i, (q, c) in enumerate(steps):
+            n0, nn = self.blocks[q]
+            t0, k = self.chunks[c]
+            base = self.in_base[i % PW_AHEAD]
+            own = self.weight_loads(q, c, base)
+            if q == 0:
+                own = self.input_loads(c) + own
+            if c == 0:
+                own += self.bias_load(q)
+            if i == min(1, len(self.chunks) - 1):   # before the first REQ's last GEMM
+                own += load_vec(self.cfg, self.ctx.consts, vec_blob([self.pblock]), 0,
+                                f"{what}: requantization parameters")
+            if i >= PW_AHEAD:
+                token(own[0], C2L, "pop")
+            token(own[-1], L2C, "push")
+            loads.append(own)
+            g = Ins("GEMM", {"accumulate": 1, "preload": 1, "kt": k - 1, "act": base, "acc": self.acc[q],
+                             "wgt": t0 * R, "nx": nn, "ny": 1, "act_xs": 1, "act_ys": nn, "acc_xs": 1,
+                             "acc_ys": nn, "act_signed": s.w_signed, "wgt_signed": s.x_signed,
+                             "za": _byte(s.zw), "zw": _byte(s.zx)},
+                    f"{what}: out c{n0}..{n0 + nn - 1} k{t0 * R}..{(t0 + k) * R - 1} (filter rows streamed)")
+            token(g, L2C, "pop")
+            token(g, C2L, "push")
+            if c == 0 and q >= self.cfg.banks("ACC"):
+                # the block's ACC bank is that of block q - banks: its REQ has read it
+                token(g, V2C, "pop")
+            vs = []
+            if c == len(self.chunks) - 1:
+                token(g, C2V, "push")
+                stag = self.stag_base[q % PW_STAGING]
+                v = Ins("VEC", {"func": "REQ", "signed": 0, "round": s.round, "dst": stag, "src": self.acc[q],
+                                "param": 0, "nx": nn, "ny": 1, "dst_xs": 1, "dst_ys": nn, "src_xs": 1,
+                                "src_ys": nn}, f"{what}: requantize out c{n0}..")
+                token(v, C2V, "pop")
+                if q >= PW_STAGING:
+                    token(v, S2V, "pop")
+                token(v, V2S, "push")
+                token(v, V2C, "push")
+                st = Ins("STORE", {"sp": "ACT", "len": 1, "sp_addr": stag, "ext_addr": self.ctx.addr[s.y] + n0,
+                                   "x_size": nn, "y_size": 1, "x_stride": 1, "y_stride": 0},
+                         f"{what}: output c{n0}..")
+                token(st, V2S, "pop")
+                token(st, S2V, "push")
+                vs = [v, st]
+            gemms.append(g)
+            vecs.append(vs)
+        out = RawPass()
+        n = len(steps)
+        for t in range(n + 2):
+            if t < n:
+                out += loads[t]
+            if 0 <= t - 1 < n:
+                out.append(gemms[t - 1])
+            if 0 <= t - 2 < n:
+                out += vecs[t - 2]
+        return out

@@ -7,6 +7,7 @@ golden model, free of races under the exact schedule (``find_conflicts``), and u
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nnaccel.compiler.compile import compile_model
@@ -137,3 +138,81 @@ def test_fully_connected_with_more_k_tiles_than_a_load_box_holds():
     assert find_conflicts(words, pkg.config()) == []
     loads = [decode(w) for w in words if decode(w).name == "LOAD" and decode(w).sp == 0]
     assert sum(d.y_size for d in loads if d.len == pkg.config().rows) == 4100 // pkg.config().rows
+
+
+def _dense_pointwise(kind, m, k, n, signed, seed):
+    """A FULLY_CONNECTED ``[m, k] x [k, n]`` or a 1x1 CONV_2D over an ``m = h x w`` image, random
+    data and quantization (per-channel filter scales for the convolution)."""
+    rng = np.random.default_rng(seed)
+    q = T.TENSOR_QUANT8_ASYMM_SIGNED if signed else T.TENSOR_QUANT8_ASYMM
+    lo = -128 if signed else 0
+    dt = np.int8 if signed else np.uint8
+    b = ModelBuilder(f"dense_{kind}")
+    i32 = lambda v: b.add_constant(T.INT32, v)
+    if kind == "FULLY_CONNECTED":
+        wi = b.add_constant(q, rng.integers(lo, lo + 256, (n, k)).astype(dt), scale=0.002,
+                            zero_point=0 if signed else 117)
+        bi = b.add_constant(T.TENSOR_INT32, rng.integers(-5000, 5000, n).astype(np.int32), scale=0.1 * 0.002)
+        x = b.add_operand(q, (m, k), 0.1, lo + 9)
+        y = b.add_operand(q, (m, n), 0.6, lo + 130)
+        b.add_operation(kind, [x, wi, bi, i32(1)], [y])
+    else:
+        h = next(d for d in range(int(m ** 0.5), 0, -1) if m % d == 0)
+        scales = tuple(float(v) for v in rng.uniform(0.0005, 0.003, n))
+        wi = b.add_constant(T.TENSOR_QUANT8_SYMM_PER_CHANNEL, rng.integers(-127, 128, (n, 1, 1, k)).astype(np.int8),
+                            channel_quant=ChannelQuant(scales, 0))
+        bi = b.add_constant(T.TENSOR_INT32, rng.integers(-5000, 5000, n).astype(np.int32), scale=0.0)
+        x = b.add_operand(q, (1, h, m // h, k), 0.1, lo + 200)
+        y = b.add_operand(q, (1, h, m // h, n), 0.6, lo + 3)
+        b.add_operation(kind, [x, wi, bi, *[i32(v) for v in (0, 0, 0, 0, 1, 1)], i32(0),
+                               b.add_constant(T.BOOL, False)], [y])
+    b.identify_inputs_and_outputs([x], [y])
+    model = b.finish()
+    data = rng.integers(lo, lo + 256, model.main.operands[x].dimensions).astype(dt)
+    return model, data
+
+
+@pytest.mark.parametrize("preset,kind,m,k,n,signed", [
+    ("small", "FULLY_CONNECTED", 14, 2318, 224, True),
+    ("small", "FULLY_CONNECTED", 156, 2637, 57, False),
+    ("base", "FULLY_CONNECTED", 127, 794, 241, False),
+    ("base", "CONV_2D", 192, 1047, 85, True),
+    ("large", "CONV_2D", 319, 643, 121, False),
+    ("large", "FULLY_CONNECTED", 210, 1188, 106, True),
+])
+def test_k_chunked_layers_bit_exact_without_races(preset, kind, m, k, n, signed):
+    """Layers whose K tiles do not fit ACT for a large pixel block take the K-chunked schedule:
+    chunks of K tiles accumulate in ACC across steps, so each chunk of the input is read once
+    per group of output tiles (more input bytes loaded than the input has; all of K resident
+    would load it once). Bit-exact with the golden model, no races."""
+    model, data = _dense_pointwise(kind, m, k, n, signed, m + k + n)
+    pkg = compile_model(model, preset)
+    assert [o["type"] for o in pkg.manifest["accelerator_ops"]] == [kind]
+    outs, _ = Runtime(pkg).run([data], "isa", check=True)
+    np.testing.assert_array_equal(outs[0], run_model(model, [data])[0])
+    (seg,) = pkg.manifest["segments"]
+    words = bytes_to_words(pkg.segment_words(seg))
+    assert find_conflicts(words, pkg.config()) == []
+    lines = [decode(w) for w in words]
+    loaded = sum(d.x_size * d.y_size * d.len for d in lines if d.name == "LOAD" and d.sp == 0)
+    assert loaded > m * k
+
+
+@pytest.mark.parametrize("preset,k,n,signed", [
+    ("small", 200, 90, True), ("small", 37, 300, False), ("base", 128, 128, True), ("base", 640, 128, False),
+    ("base", 128, 640, True), ("base", 1000, 7, True), ("large", 300, 700, False), ("large", 64, 33, True),
+])
+def test_one_row_fully_connected_streams_the_filter(preset, k, n, signed):
+    """A batch-1 FULLY_CONNECTED where streaming the filter rows through the array (the input row
+    the stationary operand, one input byte per WGT line) is estimated faster: bit-exact with the
+    golden model, race-free, and (where chosen) the input row LOADed into WGT one byte a line."""
+    model, data = _dense_pointwise("FULLY_CONNECTED", 1, k, n, signed, k + n)
+    pkg = compile_model(model, preset)
+    outs, _ = Runtime(pkg).run([data], "isa", check=True)
+    np.testing.assert_array_equal(outs[0], run_model(model, [data])[0])
+    (seg,) = pkg.manifest["segments"]
+    words = bytes_to_words(pkg.segment_words(seg))
+    assert find_conflicts(words, pkg.config()) == []
+    if (preset, k, n) in (("base", 128, 128), ("base", 128, 640), ("small", 37, 300)):
+        lines = [decode(w) for w in words]
+        assert sum(d.x_size * d.y_size for d in lines if d.name == "LOAD" and d.sp == 1 and d.len == 1) == k

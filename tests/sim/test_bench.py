@@ -40,10 +40,13 @@ def test_bad_backend_size_or_config_exit_2(capsys):
 
 @pytest.mark.slow
 def test_base_1024_reaches_the_pointwise_schedule_bound():
-    """`nnaccel bench gemm --config base --size 1024` (README): the compiler's pointwise schedule
-    keeps all 64 K tiles of a pixel block in ACT (two input slots of 64 x P lines beside the
-    staging bank), so P = 24 pixels and each GEMM streams 16 K tiles x 24 lines after the 48-cycle
-    preload + fill / drain of base's 16 x 16 array: at most 384 / 432 of the cycles issue MACs."""
+    """`nnaccel bench gemm --config base --size 1024` (README): all 64 K tiles of a pixel block
+    do not fit ACT for a large block, so the compiler's pointwise schedule takes K in chunks that
+    accumulate in ACC. Each GEMM streams one chunk of ``kc`` K tiles of a block of ``P`` pixels,
+    ``kc * P`` lines, from one of two input slots below base's staging bank (3 of its 4 ACT banks,
+    3072 lines), so ``kc * P <= 1536``, and pays the 48 cycles of preload (16) and fill / drain
+    (16 + 16) of base's 16 x 16 array: at most 1536 / (1536 + 48) of the cycles issue MACs (the
+    pipeline's own fill and drain cost the last percent or so). The issue's target is 93%."""
     r = bench_gemm("base", 1024)
-    bound = 16 * 24 / (16 * 24 + 16 + 16 + 16)
-    assert r["bit_exact"] and 0.98 * bound <= r["utilization"] <= bound
+    bound = 1536 / (1536 + 48)
+    assert r["bit_exact"] and max(0.93, 0.99 * bound) <= r["utilization"] <= bound
