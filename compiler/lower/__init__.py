@@ -20,7 +20,9 @@ Families, one module each (:data:`LOWERINGS` maps an operation name to its :clas
   one GEMM per (filter tap, input-channel block) streams the whole tile through the array
   (strided ACT addressing does the im2col), then a REQ requantizes the block into ACT.
 * **pool** (:mod:`.pool`) — AVERAGE_POOL_2D (SUMW per tap + DIV per region of equal window count), MAX_POOL_2D
-  (MAX per tap, padding filled with the type minimum).
+  (MAX per tap, padding filled with the type minimum), a TFLite model's MEAN over height and width
+  (SUMW per tap + one REQ with LiteRT's rescaling; channel blocks in groups where a tile of all
+  does not fit).
 * **eltwise** (:mod:`.eltwise`) — ADD, SUB, MUL (ADDQ / SUBQ / MULQ), with one-element and
   trailing-dimension broadcasting.
 * **lut** (:mod:`.lut`) — RELU, RELU1, RELU6, LOGISTIC, TANH, HARD_SWISH: one LUT instruction per line.
@@ -50,13 +52,14 @@ from .eltwise import EltwiseLowering
 from .lut import LutLowering, relu_range
 from .matmul import BatchMatmulLowering
 from .pad import PadLowering
-from .pool import PoolLowering
+from .pool import MeanLowering, PoolLowering
 from .transpose import TransposeLowering
 
 #: Operation name -> its lowering; every other operation runs on the host. Read-only.
 LOWERINGS = MappingProxyType({
     **{k: ConvLowering(k) for k in ("CONV_2D", "DEPTHWISE_CONV_2D", "GROUPED_CONV_2D", "FULLY_CONNECTED")},
     **{k: PoolLowering(k) for k in ("AVERAGE_POOL_2D", "MAX_POOL_2D")},
+    "MEAN": MeanLowering("MEAN"),
     **{k: EltwiseLowering(k) for k in ("ADD", "SUB", "MUL")},
     **{k: LutLowering(k) for k in ("RELU", "RELU1", "RELU6", "LOGISTIC", "TANH", "HARD_SWISH")},
     **{k: AliasLowering() for k in ("RESHAPE", "SQUEEZE", "EXPAND_DIMS")},

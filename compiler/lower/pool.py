@@ -1,12 +1,14 @@
-"""Pooling: AVERAGE_POOL_2D and MAX_POOL_2D on the vector unit."""
+"""Pooling: AVERAGE_POOL_2D, MAX_POOL_2D and (a TFLite model's) spatial MEAN on the vector unit."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
 
 from nnaccel.golden import nn as gnn
+from nnaccel.golden import shape as gshape
 from nnaccel.golden.common import qrange
 from nnaccel.isa.table import VEC_BY_NAME, div_params
 from nnaccel.program import param_block, runs
@@ -76,6 +78,39 @@ class PoolLowering(Lowering):
                         pool_passes(sub, s, self.kind), self.kind)
 
 
+class MeanLowering(PoolLowering):
+    """A TFLite model's quantized MEAN over height and width of an NHWC tensor (a global average
+    pool with LiteRT's rescaling, :func:`nnaccel.golden.shape.quantized_mean_or_sum`): the window
+    sums of pooling, then one REQ with :func:`~nnaccel.golden.shape.quantized_mean_params`. NNAPI's
+    MEAN (a division truncating toward zero) has no vector function and runs on the host."""
+
+    summary = "global average pooling on the vector unit"
+
+    def check_origin(self, sg, op, origin: str) -> None:
+        if origin != "tflite":
+            raise CannotLower("NNAPI's quantized MEAN truncates its division, which the vector unit does not")
+
+    def spec(self, sg, op, clamp=None):
+        _need_quant8(sg, [op.inputs[0], op.outputs[0]])
+        _need_known(sg, [op.inputs[0], op.outputs[0]])
+        _need_const(sg, op, [1, 2])
+        x, y = sg.operands[op.inputs[0]], sg.operands[op.outputs[0]]
+        if len(x.dimensions) != 4:
+            raise CannotLower("MEAN of a tensor that is not 4-D runs on the host")
+        axes = {int(a) % 4 for a in np.asarray(sg.operands[op.inputs[1]].data).reshape(-1)}
+        if axes != {1, 2}:
+            raise CannotLower("MEAN over axes other than height and width runs on the host")
+        n, h, w, c = x.dimensions
+        lo, hi = tighten(qrange(y.type), clamp)
+        return {"x": op.inputs[0], "y": op.outputs[0], "n": n, "h": h, "w": w, "c": c, "oh": 1, "ow": 1,
+                "filter": (h, w), "stride": (1, 1), "pads": (0, 0, 0, 0), "lo": lo, "hi": hi, "signed": _signed(x),
+                "nchw": False, "req": dict(zip(("bias", "mult", "shift", "zo"),
+                                               (*gshape.quantized_mean_params(h * w, x, y), y.zero_point)))}
+
+    def scratch(self, sg, op, cfg) -> list[int]:
+        return []
+
+
 def pool_passes(ctx, s: dict, kind: str) -> list:
     cfg, R = ctx.cfg, ctx.cfg.rows
     fh, fw = s["filter"]
@@ -84,34 +119,28 @@ def pool_passes(ctx, s: dict, kind: str) -> list:
     cb = ceil_div(s["c"], R)
     if s["c"] * max(s["w"], s["ow"]) > MAX16:
         raise CannotLower("a tensor row is wider than the DMA stride field")
-    avg = kind == "AVERAGE_POOL_2D"
+    avg = kind in ("AVERAGE_POOL_2D", "MEAN")           # window sums (SUMW), then DIV or REQ
     qmin = qrange(T.TENSOR_QUANT8_ASYMM_SIGNED if s["signed"] else T.TENSOR_QUANT8_ASYMM)[0]
     fill = 0 if avg else qmin
     # window counts per output position, and the parameter blocks (DIV: div, lo, hi; CLAMP: lo, hi)
     counts = gnn.pool_window_counts((s["h"], s["w"]), (fh, fw), (sh, sw), s["pads"], (s["oh"], s["ow"]))
     in_l, stag_l = act_split(cfg)
-    acc_lines = cfg.lines("ACC")
-    best = None
-    for tow in range(min(s["ow"], MAX8), 0, -1):
-        iw = (tow - 1) * sw + fw
-        if iw > MAX8 or sw > MAX8:
-            continue
-        toh = min(s["oh"], MAX8, acc_lines // tow)
-        while toh > 0:
-            ih = (toh - 1) * sh + fh
-            if ih <= MAX8 and 2 * cb * ih * iw <= in_l and 2 * cb * toh * tow <= stag_l:
-                break
-            toh -= 1
-        if toh and (best is None or toh * tow > best[0] * best[1]):
-            best = (toh, tow)
-    if best is None:
+    # every channel block of a tile in one stage where a tile fits so; else channel groups
+    for cg in range(cb, 0, -1):
+        best = _pool_tile(s, cg, in_l, stag_l, cfg.lines("ACC"))
+        if best is not None:
+            break
+    else:
         raise CannotLower("no pooling tile fits the scratchpads")
     toh, tow = best
     ih, iw = (toh - 1) * sh + fh, (tow - 1) * sw + fw
-    in_lines, out_lines = cb * ih * iw, cb * toh * tow
+    in_lines, out_lines = cg * ih * iw, cg * toh * tow
     in_base, out_base = (0, in_lines), (in_l, in_l + out_lines)
     distinct = sorted({int(v) for v in counts.reshape(-1)})
-    if avg:
+    if kind == "MEAN":
+        plines = VEC_BY_NAME["REQ"].param_lines(cfg.cols)
+        rows = [param_block(cfg, "REQ", **s["req"], lo=s["lo"], hi=s["hi"])]
+    elif avg:
         plines = VEC_BY_NAME["DIV"].param_lines(cfg.cols)
         blocks = {d: k * plines for k, d in enumerate(distinct)}
         rows = [param_block(cfg, "DIV", **dict(zip(("half", "m", "s"), div_params(d))), lo=s["lo"], hi=s["hi"])
@@ -128,19 +157,19 @@ def pool_passes(ctx, s: dict, kind: str) -> list:
     for nb in range(s["n"]):
         for oy0 in range(0, s["oh"], toh):
             th = min(toh, s["oh"] - oy0)
-            for ox0 in range(0, s["ow"], tow):
+            for ox0, c0 in itertools.product(range(0, s["ow"], tow), range(0, cb, cg)):
                 tw = min(tow, s["ow"] - ox0)
                 p = st % 2
                 iy0, ix0 = oy0 * sh - top, ox0 * sw - left
                 loads = list(pre) if st == 0 else []
                 xbase = ctx.addr[s["x"]] + nb * s["h"] * s["w"] * s["c"]
                 computes, stores = [], []
-                for ci in range(cb):
+                for ci in range(c0, min(cb, c0 + cg)):
                     ln = min(R, s["c"] - ci * R)
-                    src0 = in_base[p] + ci * ih * iw
+                    src0 = in_base[p] + (ci - c0) * ih * iw
                     loads += load_box(cfg, "ACT", src0, xbase + ci * R, ix0, iy0, s["w"], s["h"], s["c"],
                                       s["w"] * s["c"], iw, (th - 1) * sh + fh, ln, fill, f"{what}: input tile y{oy0} x{ox0} c{ci * R}")
-                    dst = out_base[p] + ci * toh * tow
+                    dst = out_base[p] + (ci - c0) * toh * tow
                     for ky in range(fh):
                         for kx in range(fw):
                             first = ky == 0 and kx == 0
@@ -158,7 +187,11 @@ def pool_passes(ctx, s: dict, kind: str) -> list:
                                 else:
                                     computes.append(Ins("VEC", dict(func="MAX", dst=dst + r0 * tw, src2=dst + r0 * tw,
                                                                     **geo), f"{what}: max tap ({ky},{kx}) c{ci * R}"))
-                    if avg:
+                    if kind == "MEAN":
+                        computes.append(Ins("VEC", {"func": "REQ", "signed": 0, "dst": dst, "src": 0, "param": 0,
+                                                    "nx": tw, "ny": th, "dst_xs": 1, "dst_ys": tw, "src_xs": 1,
+                                                    "src_ys": tw}, f"{what}: rescaled mean c{ci * R}"))
+                    elif avg:
                         computes += _div_regions(counts[oy0:oy0 + th, ox0:ox0 + tw], blocks, dst, tw, what, ci * R)
                     else:
                         computes.append(Ins("VEC", {"func": "CLAMP", "signed": s["signed"], "dst": dst, "src": dst, "param": plines,
@@ -173,6 +206,27 @@ def pool_passes(ctx, s: dict, kind: str) -> list:
                 stages.append((loads, computes, stores, not avg))
                 st += 1
     return [stages]
+
+
+def _pool_tile(s: dict, cg: int, in_l: int, stag_l: int, acc_lines: int) -> tuple | None:
+    """``(rows, columns)`` of the largest output tile whose input window and output of ``cg``
+    channel blocks fit two ACT slots each (double buffering), or None."""
+    fh, fw = s["filter"]
+    sh, sw = s["stride"]
+    best = None
+    for tow in range(min(s["ow"], MAX8), 0, -1):
+        iw = (tow - 1) * sw + fw
+        if iw > MAX8 or sw > MAX8:
+            continue
+        toh = min(s["oh"], MAX8, acc_lines // tow)
+        while toh > 0:
+            ih = (toh - 1) * sh + fh
+            if ih <= MAX8 and 2 * cg * ih * iw <= in_l and 2 * cg * toh * tow <= stag_l:
+                break
+            toh -= 1
+        if toh and (best is None or toh * tow > best[0] * best[1]):
+            best = (toh, tow)
+    return best
 
 
 def _div_regions(counts: np.ndarray, blocks: dict, dst: int, tw: int, what: str, c0: int) -> list[Ins]:

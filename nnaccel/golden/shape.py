@@ -1019,11 +1019,19 @@ def quantized_mean_or_sum(x: np.ndarray, axes: tuple, in_op, out_op) -> np.ndarr
     differ (the multiplier rescales).
     """
     count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
-    total = wrap_int32(x.astype(np.int64).sum(axis=axes) - in_op.zero_point * count)
+    bias, mult, shift = quantized_mean_params(count, in_op, out_op)
+    total = wrap_int32(x.astype(np.int64).sum(axis=axes) + bias)
+    out = multiply_by_quantized_multiplier(total, mult, shift) + out_op.zero_point
+    return np.clip(out, *qrange(out_op.type))
+
+
+def quantized_mean_params(count: int, in_op, out_op) -> tuple[int, int, int]:
+    """``(bias, multiplier, shift)`` of :func:`quantized_mean_or_sum` over ``count`` elements:
+    ``out = mbqm(wrap32(sum(q) + bias), multiplier, shift) + z_out`` (the accelerator's REQ takes
+    them as they are)."""
     m, e = quantize_multiplier(float(np.float32(in_op.scale)) / float(np.float32(out_op.scale)))
     k = min(count.bit_length() - 1, 32, 31 + e)
-    out = multiply_by_quantized_multiplier(total, (m << k) // count, e - k) + out_op.zero_point
-    return np.clip(out, *qrange(out_op.type))
+    return -in_op.zero_point * count, (m << k) // count, e - k
 
 
 @define("MEAN", typed_sigs(("T", I32, INT32), ("T",), classic_types("V1_1")), validate_reduce)
