@@ -5,12 +5,12 @@ truncating division) stays on the host, saying why."""
 
 import numpy as np
 import pytest
-from support.tflite_build import TFLiteBuilder
-from support.tflite_litert import LiteRTWorker
-
 from nnaccel.compiler import compile_model
 from nnaccel.compiler.tflite_import import import_tflite_bytes
 from nnaccel.firmware.runtime import Runtime
+from support.tflite_build import TFLiteBuilder
+from support.tflite_litert import LiteRTWorker
+
 from nnaccel.golden.interpreter import run_model
 
 
