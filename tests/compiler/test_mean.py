@@ -22,7 +22,7 @@ def litert():
 
 def mean_tflite(shape, dtype, in_q, out_q, keep: bool) -> bytes:
     b = TFLiteBuilder()
-    n, h, w, c = shape
+    n, c = shape[0], shape[3]
     x = b.add_tensor(list(shape), dtype, scale=in_q[0], zero_point=in_q[1])
     axes = b.add_tensor([2], "INT32", data=np.array([1, 2], np.int32))
     y = b.add_tensor([n, 1, 1, c] if keep else [n, c], dtype, scale=out_q[0], zero_point=out_q[1])
