@@ -152,9 +152,6 @@ FLOAT32_MULTIPLIER = ("LiteRT computes the PRELU / LEAKY_RELU multipliers s_in *
                       "s_in / s_out in float32 arithmetic before converting them to fixed point, NNAPI's "
                       "reference in double (e.g. 1225855232 vs 1225855228 for scales 0.061, 0.0107, "
                       "0.0183), so values within that rounding of a half step round apart")
-FLOAT_TABLE_LOGISTIC = ("LiteRT's int8/uint8 LOGISTIC equals the float table round(sigmoid(x) / s_out) + "
-                        "z_out (checked over all 256 inputs); NNAPI's reference uses gemmlowp's fixed-point "
-                        "logistic, which rounds a few values near a half step the other way")
 RESCALED_COMPARISON = ("quantized inputs: LiteRT shifts q - z left by 8 bits and multiplies by the scale in "
                        "fixed point, so it compares both real values rounded to about multiples of 2^-8; "
                        "NNAPI's reference compares the dequantized float values, so nearly equal inputs can "
@@ -950,9 +947,7 @@ register_all("RELU RELU6 RELU_N1_TO_1", _UNARY.get, _unary_same_quant, also=("DE
              "the output's quantization, then the op (NNAPI requires equal quantization)", quant_tolerance=1,
              difference=REQUANTIZE_DECOMPOSITION + " (only when the output's quantization differs)")
 register_all("ABS NEG EXP LOG SQRT SIN LOGICAL_NOT CAST FLOOR", _UNARY.get, _unary, "same operands")
-register_all("LOGISTIC", _UNARY.get, _unary, "same operands", quant_tolerance=1,
-             difference=FLOAT_TABLE_LOGISTIC)
-register_all("TANH HARD_SWISH RSQRT", _UNARY.get, _unary, "same operands")
+register_all("LOGISTIC TANH HARD_SWISH RSQRT", _UNARY.get, _unary, "same operands")
 register_all("L2_NORMALIZATION", _UNARY.get, _unary, "axis -1 (the NNAPI default)")
 
 

@@ -474,6 +474,33 @@ def logistic_tanh_quant8(k, fixed_fn, output_shift: int, output_offset: int):
     return np.where(low, q_min, np.where(high, q_max, inside)).astype(o.info.dtype)
 
 
+def litert_float_table(k, fn) -> np.ndarray:
+    """LiteRT's 8-bit look-up table of ``fn`` (``LUTPopulate``, what its reference LOGISTIC and
+    TANH compute for int8 / uint8), applied to the input; float32 throughout::
+
+        x = float32(s_in * float32(q - z_in))
+        out = clamp(int(round_half_away(fn(x) * float32(1 / s_out)) + z_out), type range)
+    """
+    x, io, o = k.inputs[0], k.in_ops[0], k.out_ops[0]
+    with _errstate():
+        real = f32(io.scale) * (x.astype(np.int64) - io.zero_point).astype(np.float32)
+        r = round_half_away(fn(real) * (np.float32(1) / f32(o.scale))).astype(np.float32)
+        v = r + np.float32(o.zero_point)
+    return np.clip(v, *qrange(o.type)).astype(o.info.dtype)
+
+
+def _sigmoid_expf(x: np.ndarray) -> np.ndarray:
+    """``1.f / (1.f + expf(-x))`` in float32, ``expf`` correctly rounded (the float64 exponential
+    rounded to float32, as C's ``expf`` gives it; NumPy's float32 ``exp`` may be off by an ulp)."""
+    one = np.float32(1)
+    return one / (one + np.exp(-x.astype(np.float64)).astype(np.float32))
+
+
+def _tanhf(x: np.ndarray) -> np.ndarray:
+    """``tanhf(x)`` correctly rounded (the float64 tanh rounded to float32)."""
+    return np.tanh(x.astype(np.float64)).astype(np.float32)
+
+
 def _float_unary(k, fn) -> np.ndarray:
     """``fn`` on float32 (float16 inputs converted to float32), rounded to the input's type."""
     x = k.inputs[0]
@@ -494,8 +521,14 @@ def logistic(k):
         y = fixed_logistic(mbqm(c, m, shift), 4)      # gemmlowp logistic, Q4.27 in, Q0.31 out
         uint8: out = 0 if c < -radius, 255 if c > radius, else min(rdbpot(y, 23), 255)
         int8:  out = -128 if c <= -radius, 127 if c >= radius, else clamp(rdbpot(y, 23) - 128)
+
+    In a TFLite model (``Model.origin == "tflite"``) quant8 is LiteRT's reference instead, a float
+    table (:func:`litert_float_table` of ``1.f / (1.f + expf(-x))``), which rounds a few values
+    near a half step the other way.
     """
     if k.in_ops[0].type in QUANT8:
+        if k.model.origin == "tflite":
+            return [litert_float_table(k, _sigmoid_expf)]
         offset = 0 if k.out_ops[0].type is Q8A else -128
         return [logistic_tanh_quant8(k, fixed_logistic, 31 - 8, offset)]
     one = np.float32(1)
@@ -516,6 +549,8 @@ def tanh(k):
         int8:  out = -128 if c <= -radius, 127 if c >= radius, else clamp(rdbpot(y, 24))
     """
     if k.in_ops[0].type in QUANT8:
+        if k.model.origin == "tflite":
+            return [litert_float_table(k, _tanhf)]
         offset = 128 if k.out_ops[0].type is Q8A else 0
         return [logistic_tanh_quant8(k, fixed_tanh, 31 - 7, offset)]
     return [_float_unary(k, np.tanh)]

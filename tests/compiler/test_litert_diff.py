@@ -1323,3 +1323,33 @@ def test_fully_connected_rounds_once_as_litert(litert, dtype, scales):
     outs, report = run_on_backend(compile_model(dataclasses.replace(model, origin="tflite"), "tiny"), inputs, "isa")
     assert [o["type"] for o in report["accelerator_ops"]] == ["FULLY_CONNECTED"]
     assert_bit_exact(outs, ref)
+
+
+# ------------------------------------------------------------------ LOGISTIC / TANH: LiteRT's table
+#: Input scales at which gemmlowp's fixed-point LOGISTIC / TANH (NNAPI's) round some of the 256
+#: inputs (zero point 0 / 128) the other way than LiteRT's float look-up table.
+TABLE_SENSITIVE_SCALES = {"LOGISTIC": (0.003841903293505311, 0.008377624675631523),
+                          "TANH": (0.008377624675631523, 0.008449387736618519)}
+
+
+@pytest.mark.parametrize("op,si", [(op, si) for op, scales in TABLE_SENSITIVE_SCALES.items() for si in scales])
+@pytest.mark.parametrize("dtype", ["INT8", "UINT8"])
+def test_quantized_logistic_tanh_are_litert_float_table(litert, op, si, dtype):
+    """Quantized LOGISTIC / TANH over all 256 input bytes: the imported model gives LiteRT's
+    answer (its float table), NNAPI's fixed-point arithmetic does not, and the accelerator, whose
+    LUT is the golden kernel evaluated on every byte, gives LiteRT's too."""
+    off = 128 if dtype == "UINT8" else 0
+    so, zo = (1 / 256, off - 128) if op == "LOGISTIC" else (1 / 128, off)
+    b = TFLiteBuilder()
+    x = b.add_tensor((1, 256), dtype, scale=si, zero_point=off)
+    y = b.add_tensor((1, 256), dtype, scale=so, zero_point=zo)
+    b.add_op(op, [x], [y])
+    inputs = [np.arange(256, dtype=np.uint8).view(NP[dtype]).reshape(1, 256)]
+    ref, golden, model = run_both(litert, b.finish([x], [y]), inputs)
+    assert_bit_exact(golden, ref)
+    assert not np.array_equal(run_model(model, inputs)[0], ref[0])
+    from nnaccel.compiler.compile import compile_model
+    from nnaccel.firmware.runtime import run_on_backend
+    outs, report = run_on_backend(compile_model(dataclasses.replace(model, origin="tflite"), "tiny"), inputs, "isa")
+    assert [o["type"] for o in report["accelerator_ops"]] == [op]
+    assert_bit_exact(outs, ref)
