@@ -148,10 +148,6 @@ PER_CHANNEL_FC_ROUNDING = ("per-channel int8 weights only: LiteRT's reference FU
                            "FULLY_CONNECTED does so (Model.origin), but a per-channel one becomes a 1x1 CONV_2D "
                            "and is requantized as LiteRT's convolutions are (a Q31 multiplier, two roundings), "
                            "so values within about 2^-31 of a half step round apart")
-FLOAT32_MULTIPLIER = ("LiteRT computes the PRELU / LEAKY_RELU multipliers s_in * s_alpha / s_out and "
-                      "s_in / s_out in float32 arithmetic before converting them to fixed point, NNAPI's "
-                      "reference in double (e.g. 1225855232 vs 1225855228 for scales 0.061, 0.0107, "
-                      "0.0183), so values within that rounding of a half step round apart")
 RESCALED_COMPARISON = ("quantized inputs: LiteRT shifts q - z left by 8 bits and multiplies by the scale in "
                        "fixed point, so it compares both real values rounded to about multiples of 2^-8; "
                        "NNAPI's reference compares the dequantized float values, so nearly equal inputs can "
@@ -956,14 +952,13 @@ def _elu(c, op):
     c.emit("ELU", [_x(c, op), c.fscalar(1.0, op.inputs[0])], [_out(c, op)])
 
 
-@maps("PRELU", "PRELU", "alpha tensor as given (broadcast)", quant_tolerance=1, difference=FLOAT32_MULTIPLIER)
+@maps("PRELU", "PRELU", "alpha tensor as given (broadcast)")
 def _prelu(c, op):
     c.emit("PRELU", [_x(c, op, 0), _x(c, op, 1)], [_out(c, op)])
 
 
 @maps("LEAKY_RELU", "PRELU", "alpha -> a one-element alpha tensor; quantized: alpha = (q - z) x scale with "
-                             "q - z = ±1 and scale = |alpha| (LiteRT's real multipliers)",
-      quant_tolerance=1, difference=FLOAT32_MULTIPLIER)
+                             "q - z = ±1 and scale = |alpha| (LiteRT's real multipliers)")
 def _leaky_relu(c, op):
     alpha = float(op.opt("Alpha", 0.2))
     x = c.t(op.inputs[0])

@@ -655,10 +655,18 @@ def prelu_quant8(k) -> np.ndarray:
         c = q - z_in
         out = saturate(z_out + mbqm(c, m_pos, e_pos))                    if c >= 0
               saturate(z_out + mbqm(c * (q_alpha - z_alpha), m_neg, e_neg))  otherwise
+
+    In a TFLite model (``Model.origin == "tflite"``) ``m_neg`` is LiteRT's (``PreluPrepare``,
+    ``LeakyReluPrepare``): the quotient in float32 too, ``quantize_multiplier(double(float32(
+    float32(s_in * s_alpha) / s_out)))``; the importer's LEAKY_RELU alpha (``q - z = ±1``, scale
+    ``|alpha|``) makes that LiteRT's ``s_in * alpha / s_out``.
     """
     (x, alpha), (xo, ao), o = k.inputs[:2], k.in_ops[:2], k.out_ops[0]
     m_pos, e_pos = quantize_multiplier(float(f32(xo.scale) / f32(o.scale)))
-    m_neg, e_neg = quantize_multiplier(float(f32(xo.scale) * f32(ao.scale)) / float(f32(o.scale)))
+    if k.model.origin == "tflite":
+        m_neg, e_neg = quantize_multiplier(float(f32(xo.scale) * f32(ao.scale) / f32(o.scale)))
+    else:
+        m_neg, e_neg = quantize_multiplier(float(f32(xo.scale) * f32(ao.scale)) / float(f32(o.scale)))
     c = x.astype(np.int64) - xo.zero_point
     a = alpha.astype(np.int64) - ao.zero_point
     pos = multiply_by_quantized_multiplier(c, m_pos, e_pos)

@@ -1353,3 +1353,51 @@ def test_quantized_logistic_tanh_are_litert_float_table(litert, op, si, dtype):
     outs, report = run_on_backend(compile_model(dataclasses.replace(model, origin="tflite"), "tiny"), inputs, "isa")
     assert [o["type"] for o in report["accelerator_ops"]] == [op]
     assert_bit_exact(outs, ref)
+
+
+# --------------------------------------------------------- PRELU / LEAKY_RELU: float32 multipliers
+#: (s_in, alpha, s_out) at which LEAKY_RELU's multiplier s_in * alpha / s_out computed in float32
+#: (LiteRT) and with the quotient in double (NNAPI) quantize to different Q31 values that requantize
+#: some int8 input apart.
+LEAKY_SENSITIVE = [(0.06439809501171112, 0.8999999761581421, 0.05577939748764038),
+                   (0.05598275735974312, 0.5, 0.019293492659926414),
+                   (0.040217868983745575, 0.10000000149011612, 0.04199998080730438)]
+#: (s_in, s_alpha, s_out) likewise for PRELU, with alpha q - z in 1..16.
+PRELU_SENSITIVE = [(0.04563824087381363, 0.01955484226346016, 0.050355955958366394),
+                   (0.0831940621137619, 0.03420991823077202, 0.07704479247331619),
+                   (0.016057543456554413, 0.03627927973866463, 0.00966931413859129)]
+
+
+@pytest.mark.parametrize("scales", LEAKY_SENSITIVE)
+@pytest.mark.parametrize("dtype", ["INT8", "UINT8"])
+def test_leaky_relu_multiplier_is_litert_float32(litert, scales, dtype):
+    """LEAKY_RELU over all 256 input bytes: the imported model (PRELU with a one-element alpha)
+    gives LiteRT's answer, NNAPI's double quotient does not."""
+    si, alpha, so = scales
+    off = 128 if dtype == "UINT8" else 0
+    b = TFLiteBuilder()
+    x = b.add_tensor((1, 256), dtype, scale=si, zero_point=off)
+    y = b.add_tensor((1, 256), dtype, scale=so, zero_point=off + 5)
+    b.add_op("LEAKY_RELU", [x], [y], "LeakyReluOptions", Alpha=alpha)
+    inputs = [np.arange(256, dtype=np.uint8).view(NP[dtype]).reshape(1, 256)]
+    ref, golden, model = run_both(litert, b.finish([x], [y]), inputs)
+    assert_bit_exact(golden, ref)
+    assert not np.array_equal(run_model(model, inputs)[0], ref[0])
+
+
+@pytest.mark.parametrize("scales", PRELU_SENSITIVE)
+@pytest.mark.parametrize("dtype", ["INT8", "UINT8"])
+def test_prelu_multiplier_is_litert_float32(litert, scales, dtype):
+    """PRELU of every input byte by 16 alphas (q - z = 1..16, broadcast): LiteRT's float32
+    multiplier s_in * s_alpha / s_out, bit for bit; NNAPI's double quotient differs."""
+    si, sa, so = scales
+    off = 128 if dtype == "UINT8" else 0
+    b = TFLiteBuilder()
+    x = b.add_tensor((256, 16), dtype, scale=si, zero_point=off)
+    a = b.add_tensor((16,), dtype, data=(np.arange(1, 17) + off - 3).astype(NP[dtype]), scale=sa, zero_point=off - 3)
+    y = b.add_tensor((256, 16), dtype, scale=so, zero_point=off - 7)
+    b.add_op("PRELU", [x, a], [y])
+    inputs = [np.repeat(np.arange(256, dtype=np.uint8).view(NP[dtype])[:, None], 16, axis=1)]
+    ref, golden, model = run_both(litert, b.finish([x], [y]), inputs)
+    assert_bit_exact(golden, ref)
+    assert not np.array_equal(run_model(model, inputs)[0], ref[0])
