@@ -153,8 +153,6 @@ RESCALED_COMPARISON = ("quantized inputs: LiteRT shifts q - z left by 8 bits and
                        "NNAPI's reference compares the dequantized float values, so nearly equal inputs can "
                        "compare differently (observed up to 1.15 x 2^-8 apart over all 65,536 input pairs of "
                        "24 scale pairs; the test allows 2^-7)")
-REQUANTIZE_DECOMPOSITION = ("NNAPI has no requantize op: the DEQUANTIZE + QUANTIZE decomposition rounds the "
-                            "float32 value half away from zero, LiteRT rescales in fixed point")
 #: THE op-mapping table: TFLite builtin operator name -> :class:`OpMapping`.
 OP_TABLE: dict[str, OpMapping] = {}
 
@@ -457,22 +455,27 @@ class ImportContext:
 
         When the TFLite output has another scale / zero point (NNAPI has no requantize op):
 
-        * ``"first"`` (clamping / selecting ops: RELU family, MAX_POOL_2D, REDUCE_MAX / MIN):
-          DEQUANTIZE + QUANTIZE the input to the output's quantization, then the op, which keeps
-          LiteRT's clamp bounds (quantized in the output's scale) exact;
+        * ``"rescale"`` (the RELU family): a PRELU of unit alpha into the output's quantization
+          (:meth:`rescale_float32_quotient`, LiteRT's ``ReluX`` multiplier), then the op, whose
+          clamp bounds are then LiteRT's (quantized in the output's scale);
+        * ``"first"`` (selecting ops: MAX_POOL_2D, REDUCE_MAX / MIN): DEQUANTIZE + QUANTIZE the
+          input to the output's quantization, then the op;
         * ``"float"`` (averaging ops: AVERAGE_POOL_2D): DEQUANTIZE, the op in float32, QUANTIZE
           (one rounding of the exact average, as LiteRT's rescaled average);
-        * ``"after"``: the op, then DEQUANTIZE + QUANTIZE.
+        * ``"after"``: the op, then :meth:`requantize`.
         """
         x, y = self.tensors[in_tensor], self.tensors[out_tensor]
         if x.dtype not in ("INT8", "UINT8") or x.dtype != y.dtype or (
                 x.scale == y.scale and x.zero_point == y.zero_point):
             self.emit(nnapi, inputs, [self.operand(out_tensor)])
             return
-        if mode == "first":
+        if mode in ("first", "rescale"):
             ty, scale, zp, _ = self.nn_type(y)
             tmp = self.b.add_operand(ty, x.shape, scale, zp)
-            self._requantize_to(inputs[0], tmp, x.shape)
+            if mode == "rescale":
+                self.rescale_float32_quotient(inputs[0], in_tensor, tmp)
+            else:
+                self._float_requantize(inputs[0], tmp, x.shape)
             self.emit(nnapi, [tmp, *inputs[1:]], [self.operand(out_tensor)])
         elif mode == "float":
             xf = self.b.add_operand(T.TENSOR_FLOAT32, x.shape)
@@ -483,16 +486,63 @@ class ImportContext:
         else:
             tmp = self.temp(in_tensor, y.shape)
             self.emit(nnapi, inputs, [tmp])
-            self.requantize(tmp, out_tensor)
+            self.requantize(tmp, in_tensor, out_tensor)
 
-    def _requantize_to(self, src: int, dst: int, shape) -> None:
+    def _float_requantize(self, src: int, dst: int, shape) -> None:
         f = self.b.add_operand(T.TENSOR_FLOAT32, shape)
         self.emit("DEQUANTIZE", [src], [f])
         self.emit("QUANTIZE", [f], [dst])
 
-    def requantize(self, src: int, out_tensor: int) -> None:
-        """Operand ``src`` (quantized) -> TFLite tensor ``out_tensor``'s quantization, through float32."""
-        self._requantize_to(src, self.operand(out_tensor), self.tensors[out_tensor].shape)
+    def rescale_float32_quotient(self, src: int, like: int, dst: int) -> None:
+        """Operand ``src`` (quantized as TFLite tensor ``like``) -> operand ``dst`` (same type,
+        another quantization) as LiteRT's quantized RELU family rescales:
+        ``z_out + mbqm(q - z_in, quantize_multiplier(float32(s_in / s_out)))``. That is a PRELU of
+        the one-element alpha ``q - z = 1``, scale 1 in a TFLite model (``Model.origin``): both
+        of its multipliers are then ``float32(s_in / s_out)``."""
+        x = self.tensors[like]
+        ty, _, _, _ = self.nn_type(x)
+        alpha = self.b.add_constant(ty, [1], (1,) * max(len(x.shape), 1), scale=1.0, zero_point=0)
+        self.emit("PRELU", [src, alpha], [dst])
+
+    def requantize(self, src: int, in_tensor: int, out_tensor: int) -> None:
+        """Operand ``src`` (quantized as TFLite tensor ``in_tensor``) -> TFLite tensor
+        ``out_tensor``'s quantization as LiteRT's ``Requantize``:
+        ``clamp(mbqm(q - z_in, quantize_multiplier(double(s_in) / double(s_out))) + z_out)``.
+
+        NNAPI has no requantize operation; in a TFLite model (``Model.origin``) MEAN is LiteRT's
+        ``QuantizedMeanOrSum``, which over one element is exactly that. So: a MEAN over a size-1
+        axis (an existing one, kept; or one EXPAND_DIMS adds, dropped; or of a RESHAPE to
+        ``[-1, 1]``, reshaped back). Between int8 and uint8 the MEAN keeps the input's type (zero
+        point ``z_out ∓ 128``), and DEQUANTIZE + QUANTIZE to the same scale (exact) shifts the
+        stored values by 128. A shape none of these fits (rank 0; rank 4 without a size-1 axis and
+        with more than one unknown dimension) falls back to DEQUANTIZE + QUANTIZE."""
+        x, y = self.tensors[in_tensor], self.tensors[out_tensor]
+        dst = self.operand(out_tensor)
+        shape = y.shape
+        if x.dtype not in ("INT8", "UINT8") or y.dtype not in ("INT8", "UINT8") or not shape or (
+                len(shape) == 4 and 1 not in shape and sum(d == 0 for d in shape) > 1):
+            self._float_requantize(src, dst, shape)
+            return
+        ty = self.nn_type(x)[0]   # the MEAN's type (the input's)
+        mean_zp = y.zero_point + (0 if x.dtype == y.dtype else 128 if x.dtype == "UINT8" else -128)
+        mean_out = dst if x.dtype == y.dtype else self.b.add_operand(ty, shape, y.scale, mean_zp)
+        if 1 in shape:
+            self.emit("MEAN", [src, self.i32_tensor([shape.index(1)]), self.i32(1)], [mean_out])
+        elif len(shape) < 4:
+            wide = self.b.add_operand(ty, shape + (1,), x.scale, x.zero_point)
+            self.emit("EXPAND_DIMS", [src, self.i32(len(shape))], [wide])
+            self.emit("MEAN", [wide, self.i32_tensor([len(shape)]), self.i32(0)], [mean_out])
+        else:
+            n = math.prod(shape)
+            col = self.b.add_operand(ty, (n, 1), x.scale, x.zero_point)
+            self.emit("RESHAPE", [src, self.i32_tensor([-1, 1])], [col])
+            col_out = self.b.add_operand(ty, (n, 1), y.scale, mean_zp)
+            self.emit("MEAN", [col, self.i32_tensor([1]), self.i32(1)], [col_out])
+            self.emit("RESHAPE", [col_out, self.i32_tensor([d if d else -1 for d in shape])], [mean_out])
+        if mean_out != dst:
+            f = self.b.add_operand(T.TENSOR_FLOAT32, shape)
+            self.emit("DEQUANTIZE", [mean_out], [f])
+            self.emit("QUANTIZE", [f], [dst])
 
     def bias(self, bias_t: int, in_t: int, filt_t: int, units: int) -> int:
         """The NNAPI bias operand: float as given, or TENSOR_INT32 with scale ``s_in * s_filter``
@@ -930,7 +980,7 @@ def _unary(nn):
 
 def _unary_same_quant(nn):
     def convert(c, op):
-        c.emit_same_quant(nn, [_x(c, op)], op.inputs[0], op.outputs[0], mode="first")
+        c.emit_same_quant(nn, [_x(c, op)], op.inputs[0], op.outputs[0], mode="rescale")
     return convert
 
 
@@ -938,10 +988,10 @@ _UNARY = {"LOGISTIC": "LOGISTIC", "TANH": "TANH", "RELU": "RELU", "RELU6": "RELU
           "HARD_SWISH": "HARD_SWISH", "ABS": "ABS", "NEG": "NEG", "EXP": "EXP", "LOG": "LOG", "SQRT": "SQRT",
           "RSQRT": "RSQRT", "SIN": "SIN", "LOGICAL_NOT": "LOGICAL_NOT", "CAST": "CAST", "FLOOR": "FLOOR",
           "L2_NORMALIZATION": "L2_NORMALIZATION"}
-register_all("RELU RELU6 RELU_N1_TO_1", _UNARY.get, _unary_same_quant, also=("DEQUANTIZE", "QUANTIZE"),
-             notes="quantized with another output scale / zero point than the input: DEQUANTIZE + QUANTIZE to "
-             "the output's quantization, then the op (NNAPI requires equal quantization)", quant_tolerance=1,
-             difference=REQUANTIZE_DECOMPOSITION + " (only when the output's quantization differs)")
+register_all("RELU RELU6 RELU_N1_TO_1", _UNARY.get, _unary_same_quant, also=("PRELU",),
+             notes="quantized with another output scale / zero point than the input (NNAPI requires equal "
+             "quantization): a PRELU of unit alpha rescales into the output's quantization (in a TFLite model "
+             "LiteRT's ReluX multiplier float32(s_in / s_out), see Model.origin), then the op")
 register_all("ABS NEG EXP LOG SQRT SIN LOGICAL_NOT CAST FLOOR", _UNARY.get, _unary, "same operands")
 register_all("LOGISTIC TANH HARD_SWISH RSQRT", _UNARY.get, _unary, "same operands")
 register_all("L2_NORMALIZATION", _UNARY.get, _unary, "axis -1 (the NNAPI default)")
@@ -1003,15 +1053,17 @@ def _block(nn):
 register_all("DEPTH_TO_SPACE SPACE_TO_DEPTH", lambda n: n, _block, "block size -> INT32 scalar")
 
 
-@maps("QUANTIZE", ("QUANTIZE", "DEQUANTIZE"),
-      "float -> quantized: QUANTIZE; quantized -> quantized (requantize): DEQUANTIZE to float32 + QUANTIZE",
-      quant_tolerance=1, difference=REQUANTIZE_DECOMPOSITION)
+@maps("QUANTIZE", ("QUANTIZE", "MEAN", "EXPAND_DIMS", "RESHAPE", "DEQUANTIZE"),
+      "float -> quantized: QUANTIZE; quantized -> quantized (requantize, which NNAPI lacks): a MEAN over "
+      "one size-1 axis (an existing one, or one EXPAND_DIMS or RESHAPE adds), which in a TFLite model is "
+      "LiteRT's rescaling MEAN and over one element LiteRT's Requantize (see Model.origin); int8 <-> uint8: "
+      "that MEAN in the input's type, then DEQUANTIZE + QUANTIZE to the same scale (an exact shift by 128)")
 def _quantize(c, op):
     x = c.t(op.inputs[0])
     if x.dtype in ("FLOAT32", "FLOAT16"):
         c.emit("QUANTIZE", [c.operand(op.inputs[0])], [_out(c, op)])
         return
-    c.requantize(c.operand(op.inputs[0]), op.outputs[0])
+    c.requantize(c.operand(op.inputs[0]), op.inputs[0], op.outputs[0])
 
 
 @maps("DEQUANTIZE", "DEQUANTIZE", "of a constant (float16 or int8 weights): folded into a float32 constant")

@@ -1401,3 +1401,69 @@ def test_prelu_multiplier_is_litert_float32(litert, scales, dtype):
     ref, golden, model = run_both(litert, b.finish([x], [y]), inputs)
     assert_bit_exact(golden, ref)
     assert not np.array_equal(run_model(model, inputs)[0], ref[0])
+
+
+# ------------------------------------------------------------- requantization: QUANTIZE and the RELUs
+def float_requantize(q: np.ndarray, si: float, zi: int, so: float, zo: int, lo: int, hi: int) -> np.ndarray:
+    """DEQUANTIZE + QUANTIZE through float32 (what NNAPI ops compose to without a requantize op):
+    ``round_half_away(float32(float32(s_in * (q - z_in)) / s_out)) + z_out``, clamped."""
+    v = np.float32(si) * (q.astype(np.int64) - zi).astype(np.float32)
+    r = (v / np.float32(so)).astype(np.float64)
+    return np.clip(np.sign(r) * np.floor(np.abs(r) + 0.5) + zo, lo, hi).astype(np.int64)
+
+
+#: (s_in, s_out): an exact ratio 1/2 (gemmlowp's double rounding takes -0.5 toward zero), and two
+#: ratios at which the fixed-point rescaling rounds many small values up where float rounds down.
+REQUANT_SCALES = [(0.1, 0.2), (0.013136670924723148, 0.03131294623017311), (0.024683160707354546, 0.06670811772346497)]
+
+
+@pytest.mark.parametrize("scales", REQUANT_SCALES)
+@pytest.mark.parametrize("types", ["INT8->INT8", "UINT8->UINT8", "INT8->UINT8", "UINT8->INT8"])
+@pytest.mark.parametrize("shape", [(1, 256), (256,), (2, 4, 8, 4)])
+def test_requantize_is_litert(litert, scales, types, shape):
+    """QUANTIZE of a quantized tensor (LiteRT's ``Requantize``: ``mbqm(q - z_in, M(s_in / s_out)) +
+    z_out``) over every input byte, in the three shapes the importer's MEAN decomposition
+    distinguishes: bit-exact with LiteRT, where DEQUANTIZE + QUANTIZE is not."""
+    src, dst = types.split("->")
+    si, so = (float(np.float32(s)) for s in scales)
+    zi, zo = (128 if src == "UINT8" else 0) - 3, (128 if dst == "UINT8" else 0) + 4
+    b = TFLiteBuilder()
+    x = b.add_tensor(shape, src, scale=si, zero_point=zi)
+    y = b.add_tensor(shape, dst, scale=so, zero_point=zo)
+    b.add_op("QUANTIZE", [x], [y])
+    inputs = [np.arange(256, dtype=np.uint8).view(NP[src]).reshape(shape)]
+    ref, golden, _ = run_both(litert, b.finish([x], [y]), inputs)
+    assert_bit_exact(golden, ref)
+    info = np.iinfo(NP[dst])
+    assert not np.array_equal(float_requantize(inputs[0], si, zi, so, zo, info.min, info.max), ref[0])
+
+
+@pytest.mark.parametrize("op,scales", [(op, sc) for op in ("RELU", "RELU6", "RELU_N1_TO_1") for sc in REQUANT_SCALES
+                                       if op == "RELU_N1_TO_1" or sc != (0.1, 0.2)])  # 1/2: -0.5 is clamped
+@pytest.mark.parametrize("dtype", ["INT8", "UINT8"])
+def test_relu_with_another_output_quantization_is_litert(litert, op, scales, dtype):
+    """A RELU family op whose output is quantized differently: LiteRT's ``ReluX`` rescales with
+    the multiplier of ``float32(s_in / s_out)`` and clamps in the output's scale; the imported
+    model (PRELU of unit alpha, then the op) gives that bit for bit, DEQUANTIZE + QUANTIZE does
+    not; compiled, the op runs on the accelerator (the PRELU on the host), bit-exact too."""
+    si, so = (float(np.float32(s)) for s in scales)
+    off = 128 if dtype == "UINT8" else 0
+    zi, zo = off - 3, off - 60
+    b = TFLiteBuilder()
+    x = b.add_tensor((1, 256), dtype, scale=si, zero_point=zi)
+    y = b.add_tensor((1, 256), dtype, scale=so, zero_point=zo)
+    b.add_op(op, [x], [y])
+    inputs = [np.arange(256, dtype=np.uint8).view(NP[dtype]).reshape(1, 256)]
+    ref, golden, model = run_both(litert, b.finish([x], [y]), inputs)
+    assert_bit_exact(golden, ref)
+    info = np.iinfo(NP[dtype])
+    lo, hi = {"RELU": (0.0, None), "RELU6": (0.0, 6.0), "RELU_N1_TO_1": (-1.0, 1.0)}[op]
+    bound = (lambda v: zo + int(np.sign(v / so) * np.floor(abs(np.float32(v) / np.float32(so)) + 0.5)))
+    old = np.clip(float_requantize(inputs[0], si, zi, so, zo, info.min, info.max), max(info.min, bound(lo)),
+                  info.max if hi is None else min(info.max, bound(hi)))
+    assert not np.array_equal(old, ref[0])
+    from nnaccel.compiler.compile import compile_model
+    from nnaccel.firmware.runtime import run_on_backend
+    outs, report = run_on_backend(compile_model(dataclasses.replace(model, origin="tflite"), "tiny"), inputs, "isa")
+    assert [o["type"] for o in report["accelerator_ops"]] == [{"RELU_N1_TO_1": "RELU1"}.get(op, op)]
+    assert_bit_exact(outs, ref)

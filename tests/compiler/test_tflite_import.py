@@ -215,16 +215,19 @@ def test_constant_dequantize_is_folded_into_float32_weights(wdtype):
     np.testing.assert_allclose(run_model(m, [xin])[0], xin @ expect_w.T, rtol=1e-5, atol=1e-6)
 
 
-def test_quantize_between_quantized_types_is_dequantize_plus_quantize():
+def test_quantize_between_quantized_types_is_litert_requantize():
     b = TFLiteBuilder()
     x = b.add_tensor([4], "INT8", scale=0.1, zero_point=0)
     y = b.add_tensor([4], "UINT8", scale=0.2, zero_point=128)
     b.add_op("QUANTIZE", [x], [y])
     m = import_tflite_bytes(b.finish([x], [y]))
-    assert ops_of(m) == ["DEQUANTIZE", "QUANTIZE"]
+    # the rescale is a MEAN over one element (in int8, zero point 0), the int8 -> uint8 shift an
+    # exact DEQUANTIZE + QUANTIZE
+    assert ops_of(m) == ["EXPAND_DIMS", "MEAN", "DEQUANTIZE", "QUANTIZE"]
     out = run_model(m, [np.array([-100, -3, 0, 101], np.int8)])[0]
-    # -10 -> -50 steps; -0.3 -> -1.5 -> -2 (half away from zero); 0; 10.1 -> 50.5 -> 51
-    np.testing.assert_array_equal(out, [78, 126, 128, 179])
+    # (q - z) / 2 in gemmlowp's fixed point (LiteRT's Requantize): -50; -1.5 -> -1 (the high
+    # multiply's nudge takes a negative half toward zero); 0; 50.5 -> 51
+    np.testing.assert_array_equal(out, [78, 127, 128, 179])
 
 
 def test_pack_on_the_last_axis_reshapes_each_input():
