@@ -30,6 +30,7 @@ The imported model's inputs / outputs are the TFLite subgraph's inputs / outputs
 
 from __future__ import annotations
 
+import itertools
 import math
 import struct
 from collections.abc import Callable
@@ -142,12 +143,6 @@ class OpMapping:
 
 
 # Why quantized results may legitimately differ from LiteRT's reference kernels (see OpMapping).
-PER_CHANNEL_FC_ROUNDING = ("per-channel int8 weights only: LiteRT's reference FULLY_CONNECTED computes "
-                           "round(double(acc) * double(s_in) * double(s_w) / double(s_out)), one rounding half "
-                           "away from zero, per-tensor and per-channel alike; a TFLite model's per-tensor "
-                           "FULLY_CONNECTED does so (Model.origin), but a per-channel one becomes a 1x1 CONV_2D "
-                           "and is requantized as LiteRT's convolutions are (a Q31 multiplier, two roundings), "
-                           "so values within about 2^-31 of a half step round apart")
 RESCALED_COMPARISON = ("quantized inputs: LiteRT shifts q - z left by 8 bits and multiplies by the scale in "
                        "fixed point, so it compares both real values rounded to about multiples of 2^-8; "
                        "NNAPI's reference compares the dequantized float values, so nearly equal inputs can "
@@ -671,25 +666,30 @@ def _transpose_conv(c, op):
     c.emit("TRANSPOSE_CONV_2D", ins, [_out(c, op)])
 
 
-@maps("FULLY_CONNECTED", ("FULLY_CONNECTED", "RESHAPE", "CONV_2D"),
+@maps("FULLY_CONNECTED", ("FULLY_CONNECTED", "RESHAPE", "CONCATENATION", "CONV_2D"),
       "weights [units, input_size] as NNAPI's; zero bias when omitted; keep_num_dims -> RESHAPE after; "
-      "per-channel int8 weights (NNAPI FULLY_CONNECTED is per-tensor only) -> RESHAPE to [batch, 1, 1, "
-      "size], 1x1 CONV_2D with a QUANT8_SYMM_PER_CHANNEL filter, RESHAPE back",
-      quant_tolerance=1, difference=PER_CHANNEL_FC_ROUNDING)
+      "per-channel int8 weights (NNAPI FULLY_CONNECTED is per-tensor only) -> one per-tensor "
+      "FULLY_CONNECTED per run of output channels with equal scales, CONCATENATION of their units (each "
+      "rounds as LiteRT's per-channel FULLY_CONNECTED, see Model.origin); with a non-constant bias, or "
+      "uint8 input: RESHAPE to [batch, 1, 1, size], 1x1 CONV_2D with a QUANT8_SYMM_PER_CHANNEL filter, "
+      "RESHAPE back (requantized as a convolution)")
 def _fully_connected(c, op):
     if op.opt("WeightsFormat", 0) != 0:
         c.unsupported("its weights use the shuffled 4x16 int8 format")
     x, w = op.inputs[0], op.inputs[1]
     units, size = c.t(w).shape
-    bias = c.bias(op.inputs[2] if len(op.inputs) > 2 else -1, x, w, units)
+    bias_t = op.inputs[2] if len(op.inputs) > 2 else -1
     act = c.i32(c.fused(op.opt("FusedActivationFunction")))
     out_shape = c.t(op.outputs[0]).shape
     xs = c.t(x).shape
     batch = math.prod(xs) // size if xs and all(xs) and size else 0
     direct = len(out_shape) == 2
     tmp = _out(c, op) if direct else c.temp(op.outputs[0], (batch, units))
-    if c.t(w).per_channel and c.t(x).dtype in ("INT8", "UINT8"):
-        # NNAPI FULLY_CONNECTED has no per-channel weights; a 1x1 CONV_2D over [batch, 1, 1, size] does.
+    per_channel = c.t(w).per_channel and c.t(x).dtype in ("INT8", "UINT8")
+    if per_channel and c.t(x).dtype == "INT8" and (bias_t < 0 or c.const(bias_t) is not None):
+        _per_channel_fc_runs(c, op, x, w, bias_t, act, batch, tmp)
+    elif per_channel:
+        # a 1x1 CONV_2D over [batch, 1, 1, size] takes per-channel weights (requantized as a conv)
         wt = c.t(w)
         values = c.need_const(w, "per-channel weights")
         filt = c.b.add_constant(T.TENSOR_QUANT8_SYMM_PER_CHANNEL, values.reshape(units, 1, 1, size),
@@ -698,12 +698,36 @@ def _fully_connected(c, op):
         x4 = c.temp(x, (batch, 1, 1, size))
         c.emit("RESHAPE", [c.operand(x), c.i32_tensor([-1, 1, 1, size])], [x4])
         y4 = c.temp(op.outputs[0], (batch, 1, 1, units))
-        c.emit("CONV_2D", [x4, filt, bias, c.i32(PADDING_CODES[1]), c.i32(1), c.i32(1), act], [y4])
+        c.emit("CONV_2D", [x4, filt, c.bias(bias_t, x, w, units), c.i32(PADDING_CODES[1]), c.i32(1), c.i32(1),
+                           act], [y4])
         c.emit("RESHAPE", [y4, c.i32_tensor([-1, units])], [tmp])
     else:
-        c.emit("FULLY_CONNECTED", [c.operand(x), c.filter(w, x), bias, act], [tmp])
+        c.emit("FULLY_CONNECTED", [c.operand(x), c.filter(w, x), c.bias(bias_t, x, w, units), act], [tmp])
     if not direct:
         c.emit("RESHAPE", [tmp, c.i32_tensor([d if d else -1 for d in out_shape])], [_out(c, op)])
+
+
+def _per_channel_fc_runs(c, op, x, w, bias_t, act, batch, out) -> None:
+    """A FULLY_CONNECTED with per-channel int8 weights (NNAPI's is per-tensor only) as one
+    per-tensor FULLY_CONNECTED per run of output channels with equal scales, concatenated along
+    the units: each then requantizes as LiteRT's reference ``FullyConnectedPerChannel`` does
+    (``round(double(acc) * double(s_in) * double(s_w[c]) / double(s_out))`` in a TFLite model,
+    see ``Model.origin``)."""
+    wt, xt = c.t(w), c.t(x)
+    values = c.need_const(w, "per-channel weights")
+    units = values.shape[0]
+    scales = [float(v) for v in wt.scales]
+    biases = np.zeros(units, np.int32) if bias_t < 0 else c.const(bias_t).reshape(-1).astype(np.int32)
+    starts = [u for u in range(units) if u == 0 or scales[u] != scales[u - 1]] + [units]
+    runs = list(itertools.pairwise(starts))
+    parts = [out] if len(runs) == 1 else [c.temp(op.outputs[0], (batch, b - a)) for a, b in runs]
+    for part, (a, b) in zip(parts, runs):
+        wq = c.b.add_constant(T.TENSOR_QUANT8_ASYMM_SIGNED, values[a:b], (b - a, values.shape[1]), scale=scales[a],
+                              zero_point=0)
+        bq = c.b.add_constant(T.TENSOR_INT32, biases[a:b], (b - a,), scale=xt.scale * scales[a])
+        c.emit("FULLY_CONNECTED", [c.operand(x), wq, bq, act], [part])
+    if len(parts) > 1:
+        c.emit("CONCATENATION", parts + [c.i32(1)], [out])
 
 
 @maps("BATCH_MATMUL", "BATCH_MATMUL", "adj_x / adj_y -> BOOL scalars")

@@ -1079,9 +1079,8 @@ def fp16_weights_conv(dtype: str, seed: int) -> tuple[bytes, list]:
     return b.finish([x], [y]), [values(r, (1, 6, 6, 3), "FLOAT32")]
 
 
-#: Largest int8 difference allowed at a multi-op graph's outputs. The graphs' convolutions, pooling
-#: and MEAN follow LiteRT's arithmetic exactly (Model.origin), and with these seeds the ±1 that
-#: docs/tflite.md allows for FULLY_CONNECTED does not occur, so they are bit-exact.
+#: Largest int8 difference allowed at a multi-op graph's outputs: every operation of the graphs
+#: follows LiteRT's arithmetic exactly (Model.origin), so they are bit-exact.
 GRAPH_QUANT_TOLERANCE = 0
 
 
@@ -1466,4 +1465,50 @@ def test_relu_with_another_output_quantization_is_litert(litert, op, scales, dty
     from nnaccel.firmware.runtime import run_on_backend
     outs, report = run_on_backend(compile_model(dataclasses.replace(model, origin="tflite"), "tiny"), inputs, "isa")
     assert [o["type"] for o in report["accelerator_ops"]] == [{"RELU_N1_TO_1": "RELU1"}.get(op, op)]
+    assert_bit_exact(outs, ref)
+
+
+# ------------------------------------------------------------- per-channel FULLY_CONNECTED's rounding
+def conv_vs_fc_accumulator(si: float, sw: float, so: float, seed: int) -> int:
+    """An accumulator on or next to a half step at which a convolution's requantization (the Q31
+    multiplier of ``double(s_in) * double(s_w) / double(s_out)``, gemmlowp's two roundings) and
+    LiteRT's FULLY_CONNECTED (``round(double(acc) * real)``) differ, or 0 if none is near."""
+    from nnaccel.quant import multiply_by_quantized_multiplier, quantize_multiplier, round_double_product
+    real = si * sw / so
+    near = np.array([int(np.floor((k + 0.5) / real)) + d for k in range(-60, 60) for d in (-1, 0, 1, 2)], np.int64)
+    hits = near[multiply_by_quantized_multiplier(near, *quantize_multiplier(real)) != round_double_product(near, real)]
+    return int(np.random.default_rng(seed).choice(hits)) if hits.size else 0
+
+
+@pytest.mark.parametrize("equal_runs", [False, True])
+def test_per_channel_fully_connected_rounds_once_as_litert(litert, equal_runs):
+    """FULLY_CONNECTED with per-channel int8 weights (one scale per unit, or runs of equal scales)
+    whose accumulators lie on half steps: LiteRT's reference rounds ``double(acc) * s_in * s_w[c] /
+    s_out`` once per channel. The imported model (one per-tensor FULLY_CONNECTED per run of equal
+    scales) gives that bit for bit, a 1x1 CONV_2D's requantization (the former import) does not,
+    and so does the accelerator."""
+    r = np.random.default_rng(4)
+    n = 12
+    si, so = float(np.float32(0.0215)), float(np.float32(0.173))
+    scales = [float(np.float32(s)) for s in r.uniform(0.004, 0.02, n // 3 if equal_runs else n)]
+    if equal_runs:
+        scales = [s for s in scales for _ in range(3)]
+    accs = np.array([conv_vs_fc_accumulator(si, s, so, k) for k, s in enumerate(scales)], np.int32)
+    b = TFLiteBuilder()
+    x = b.add_tensor((1, 1), "INT8", scale=si, zero_point=-3)
+    w = b.add_tensor((n, 1), "INT8", data=np.ones((n, 1), np.int8), scale=scales, zero_point=[0] * n,
+                     quantized_dimension=0)
+    bias = b.add_tensor((n,), "INT32", data=accs, scale=[si * s for s in scales], zero_point=[0] * n)
+    y = b.add_tensor((1, n), "INT8", scale=so, zero_point=2)
+    b.add_op("FULLY_CONNECTED", [x, w, bias], [y], "FullyConnectedOptions", FusedActivationFunction=0)
+    inputs = [np.full((1, 1), -3, np.int8)]  # q - z_in = 0: the accumulator is the bias
+    ref, golden, model = run_both(litert, b.finish([x], [y]), inputs)
+    assert_bit_exact(golden, ref)
+    from nnaccel.quant import multiply_by_quantized_multiplier, quantize_multiplier
+    conv = [multiply_by_quantized_multiplier(int(a), *quantize_multiplier(si * s / so)) + 2 for a, s in zip(accs, scales)]
+    assert not np.array_equal(np.clip(conv, -128, 127), ref[0].reshape(-1))
+    from nnaccel.compiler.compile import compile_model
+    from nnaccel.firmware.runtime import run_on_backend
+    outs, report = run_on_backend(compile_model(dataclasses.replace(model, origin="tflite"), "tiny"), inputs, "isa")
+    assert "FULLY_CONNECTED" in [o["type"] for o in report["accelerator_ops"]]
     assert_bit_exact(outs, ref)

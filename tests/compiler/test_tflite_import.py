@@ -137,19 +137,21 @@ def test_int8_fully_connected_types_and_bias_scale():
     assert b.scale == float(np.float32(x.scale * w.scale))  # NNAPI scales are C++ floats
 
 
-def test_per_channel_fully_connected_becomes_a_1x1_conv_with_exact_results():
+def test_per_channel_fully_connected_becomes_per_tensor_ones_with_exact_results():
     data, w, ws = quant_fc(True)
     m = import_tflite_bytes(data)
-    assert ops_of(m) == ["RESHAPE", "CONV_2D", "RESHAPE"]
-    filt = m.main.operands[m.main.operations[1].inputs[1]]
-    assert filt.type is T.TENSOR_QUANT8_SYMM_PER_CHANNEL and filt.dimensions == (3, 1, 1, 4)
-    assert filt.channel_quant.channel_dim == 0
-    assert m.main.operands[m.main.operations[1].inputs[2]].scale == 0.0  # NNAPI: per-channel bias scale 0
+    # NNAPI's FULLY_CONNECTED is per-tensor: one per output unit (three scales), concatenated
+    assert ops_of(m) == ["FULLY_CONNECTED"] * 3 + ["CONCATENATION"]
+    for u, op in enumerate(m.main.operations[:3]):
+        filt, bias = (m.main.operands[i] for i in op.inputs[1:3])
+        assert filt.type is T.TENSOR_QUANT8_ASYMM_SIGNED and filt.dimensions == (1, 4)
+        assert filt.scale == pytest.approx(ws[u]) and bias.scale == pytest.approx(0.1 * ws[u])
     xq = np.array([[1, 2, 3, 4], [-50, 60, -70, 80]], np.int8)
     out = run_model(m, [xq])[0]
     real = ((xq.astype(np.float64) - 3) * 0.1) @ (w * ws[:, None]).T + np.array([10, -20, 30]) * 0.1 * ws
-    expect = np.clip(np.round(real / 0.05) - 2, -128, 127)
-    assert np.abs(out.astype(int) - expect).max() <= 1  # requantization rounds once more than round()
+    q = real / 0.05  # no value lies within 0.01 of a half step
+    expect = np.clip(np.sign(q) * np.floor(np.abs(q) + 0.5) - 2, -128, 127)
+    np.testing.assert_array_equal(out, expect)  # LiteRT's one rounding, half away from zero
 
 
 def test_per_channel_conv_filter_dimension_and_uint8_mapping():
