@@ -137,27 +137,18 @@ class OpMapping:
     quant_tolerance: int = 0
     difference: str = ""
     float_tolerance: float = 1e-5
-    #: Comparisons of quantized inputs: results may differ where the two dequantized (real) inputs
-    #: are closer than this.
-    near_equal: float = 0.0
 
 
-# Why quantized results may legitimately differ from LiteRT's reference kernels (see OpMapping).
-RESCALED_COMPARISON = ("quantized inputs: LiteRT shifts q - z left by 8 bits and multiplies by the scale in "
-                       "fixed point, so it compares both real values rounded to about multiples of 2^-8; "
-                       "NNAPI's reference compares the dequantized float values, so nearly equal inputs can "
-                       "compare differently (observed up to 1.15 x 2^-8 apart over all 65,536 input pairs of "
-                       "24 scale pairs; the test allows 2^-7)")
 #: THE op-mapping table: TFLite builtin operator name -> :class:`OpMapping`.
 OP_TABLE: dict[str, OpMapping] = {}
 
 
 def maps(tfl: str, nnapi: str | tuple, notes: str = "", quant_tolerance: int = 0, difference: str = "",
-         float_tolerance: float = 1e-5, near_equal: float = 0.0):
+         float_tolerance: float = 1e-5):
     """Registers the converter below it as the mapping of TFLite operator ``tfl``."""
     def deco(fn):
         OP_TABLE[tfl] = OpMapping(tfl, (nnapi,) if isinstance(nnapi, str) else tuple(nnapi), fn, notes,
-                                  quant_tolerance, difference, float_tolerance, near_equal)
+                                  quant_tolerance, difference, float_tolerance)
         return fn
     return deco
 
@@ -1108,7 +1099,7 @@ def _binary(nn):
 
 register_all("POW MAXIMUM MINIMUM LOGICAL_AND LOGICAL_OR", lambda n: n, _binary, "same operands")
 register_all("EQUAL NOT_EQUAL GREATER GREATER_EQUAL LESS LESS_EQUAL", lambda n: n, _binary,
-             "output TENSOR_BOOL8", near_equal=2.0**-7, difference=RESCALED_COMPARISON)
+             "output TENSOR_BOOL8; quantized: LiteRT's fixed-point comparison (see Model.origin)")
 
 
 @maps("SELECT", "SELECT", "condition, then, else of one shape")
@@ -1334,12 +1325,13 @@ def op_table_markdown() -> str:
         m = OP_TABLE[name]
         if m.quant_tolerance:
             by_reason.setdefault(f"±{m.quant_tolerance} quantized step (int8 / uint8)|{m.difference}", []).append(name)
-        if m.near_equal:
-            by_reason.setdefault(f"only where the real inputs differ by < {m.near_equal:g}|{m.difference}",
-                                 []).append(name)
         if m.float_tolerance != 1e-5:
             by_reason.setdefault(f"float32 {m.float_tolerance:g} of the output's magnitude|{m.difference}",
                                  []).append(name)
+    if not by_reason:
+        lines += ["", ("Known differences from LiteRT's reference kernels: none; every operator's 8-bit "
+                       "results are bit-exact and its float32 results within 1e-5 of the output's magnitude.")]
+        return "\n".join([DOC_BEGIN, *lines, DOC_END])
     lines += ["", ("Known differences from LiteRT's reference kernels (each bound is what the differential "
               "test allows):"), "", "| TFLite ops | bound | reason |", "| --- | --- | --- |"]
     for key, names in by_reason.items():

@@ -812,12 +812,28 @@ _COMPARISONS = {"EQUAL": np.equal, "NOT_EQUAL": np.not_equal, "GREATER": np.grea
                 "GREATER_EQUAL": np.greater_equal, "LESS": np.less, "LESS_EQUAL": np.less_equal}
 
 
+def litert_comparable(ops) -> bool:
+    """Whether LiteRT's quantized comparison applies to inputs of these operands: scales below 1
+    (``MultiplyByQuantizedMultiplierSmallerThanOneExp``)."""
+    return all(quantize_multiplier(float(f32(o.scale)))[1] <= 0 for o in ops)
+
+
+def litert_comparison_value(q: np.ndarray, o) -> np.ndarray:
+    """The integer LiteRT's reference comparisons (``ComparisonWithScaling``) compare for a
+    quantized input: ``rdbpot(srdhm((q - z) * 2**8, m), -shift)`` with ``(m, shift) =
+    quantize_multiplier(s)``: the real value in units of about 2**-8, rounded."""
+    m, shift = quantize_multiplier(float(f32(o.scale)))
+    return multiply_by_quantized_multiplier((q.astype(np.int64) - o.zero_point) << 8, m, shift)
+
+
 def _comparison(name: str):
     fn = _COMPARISONS[name]
 
     def kernel(k):
         a, b = k.inputs[0], k.inputs[1]
-        if k.in_ops[0].type in QUANT8:
+        if k.in_ops[0].type in QUANT8 and k.model.origin == "tflite" and litert_comparable(k.in_ops[:2]):
+            a, b = (litert_comparison_value(x, o) for x, o in zip((a, b), k.in_ops))
+        elif k.in_ops[0].type in QUANT8:
             a, b = dequantize_float32(a, k.in_ops[0]), dequantize_float32(b, k.in_ops[1])
         elif a.dtype == np.bool_:
             a, b = a.astype(np.uint8), b.astype(np.uint8)
@@ -828,7 +844,9 @@ def _comparison(name: str):
                       "float16 / float32 / int32 / bool8 compare directly (false < true). quant8: "
                       "as the reference, in float: both sides are dequantized to float32, "
                       "``float32(q - z) * float32(s)`` (:func:`~nnaccel.golden.common."
-                      "dequantize_float32`), and compared; the scales may differ.")
+                      "dequantize_float32`), and compared; the scales may differ. In a TFLite model "
+                      "(``Model.origin == \"tflite\"``) quant8 compares LiteRT's fixed-point values "
+                      "instead (:func:`litert_comparison_value`).")
     return define(name, sigs_for(("T", "T"), (BOOL8,), COMPARISON_TYPES), validate_broadcast_binary)(kernel)
 
 
