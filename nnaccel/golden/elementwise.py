@@ -474,6 +474,33 @@ def logistic_tanh_quant8(k, fixed_fn, output_shift: int, output_offset: int):
     return np.where(low, q_min, np.where(high, q_max, inside)).astype(o.info.dtype)
 
 
+def litert_float_table(k, fn) -> np.ndarray:
+    """LiteRT's 8-bit look-up table of ``fn`` (``LUTPopulate``, what its reference LOGISTIC and
+    TANH compute for int8 / uint8), applied to the input; float32 throughout::
+
+        x = float32(s_in * float32(q - z_in))
+        out = clamp(int(round_half_away(fn(x) * float32(1 / s_out)) + z_out), type range)
+    """
+    x, io, o = k.inputs[0], k.in_ops[0], k.out_ops[0]
+    with _errstate():
+        real = f32(io.scale) * (x.astype(np.int64) - io.zero_point).astype(np.float32)
+        r = round_half_away(fn(real) * (np.float32(1) / f32(o.scale))).astype(np.float32)
+        v = r + np.float32(o.zero_point)
+    return np.clip(v, *qrange(o.type)).astype(o.info.dtype)
+
+
+def _sigmoid_expf(x: np.ndarray) -> np.ndarray:
+    """``1.f / (1.f + expf(-x))`` in float32, ``expf`` correctly rounded (the float64 exponential
+    rounded to float32, as C's ``expf`` gives it; NumPy's float32 ``exp`` may be off by an ulp)."""
+    one = np.float32(1)
+    return one / (one + np.exp(-x.astype(np.float64)).astype(np.float32))
+
+
+def _tanhf(x: np.ndarray) -> np.ndarray:
+    """``tanhf(x)`` correctly rounded (the float64 tanh rounded to float32)."""
+    return np.tanh(x.astype(np.float64)).astype(np.float32)
+
+
 def _float_unary(k, fn) -> np.ndarray:
     """``fn`` on float32 (float16 inputs converted to float32), rounded to the input's type."""
     x = k.inputs[0]
@@ -494,8 +521,14 @@ def logistic(k):
         y = fixed_logistic(mbqm(c, m, shift), 4)      # gemmlowp logistic, Q4.27 in, Q0.31 out
         uint8: out = 0 if c < -radius, 255 if c > radius, else min(rdbpot(y, 23), 255)
         int8:  out = -128 if c <= -radius, 127 if c >= radius, else clamp(rdbpot(y, 23) - 128)
+
+    In a TFLite model (``Model.origin == "tflite"``) quant8 is LiteRT's reference instead, a float
+    table (:func:`litert_float_table` of ``1.f / (1.f + expf(-x))``), which rounds a few values
+    near a half step the other way.
     """
     if k.in_ops[0].type in QUANT8:
+        if k.model.origin == "tflite":
+            return [litert_float_table(k, _sigmoid_expf)]
         offset = 0 if k.out_ops[0].type is Q8A else -128
         return [logistic_tanh_quant8(k, fixed_logistic, 31 - 8, offset)]
     one = np.float32(1)
@@ -516,6 +549,8 @@ def tanh(k):
         int8:  out = -128 if c <= -radius, 127 if c >= radius, else clamp(rdbpot(y, 24))
     """
     if k.in_ops[0].type in QUANT8:
+        if k.model.origin == "tflite":
+            return [litert_float_table(k, _tanhf)]
         offset = 128 if k.out_ops[0].type is Q8A else 0
         return [logistic_tanh_quant8(k, fixed_tanh, 31 - 7, offset)]
     return [_float_unary(k, np.tanh)]
@@ -620,10 +655,18 @@ def prelu_quant8(k) -> np.ndarray:
         c = q - z_in
         out = saturate(z_out + mbqm(c, m_pos, e_pos))                    if c >= 0
               saturate(z_out + mbqm(c * (q_alpha - z_alpha), m_neg, e_neg))  otherwise
+
+    In a TFLite model (``Model.origin == "tflite"``) ``m_neg`` is LiteRT's (``PreluPrepare``,
+    ``LeakyReluPrepare``): the quotient in float32 too, ``quantize_multiplier(double(float32(
+    float32(s_in * s_alpha) / s_out)))``; the importer's LEAKY_RELU alpha (``q - z = ±1``, scale
+    ``|alpha|``) makes that LiteRT's ``s_in * alpha / s_out``.
     """
     (x, alpha), (xo, ao), o = k.inputs[:2], k.in_ops[:2], k.out_ops[0]
     m_pos, e_pos = quantize_multiplier(float(f32(xo.scale) / f32(o.scale)))
-    m_neg, e_neg = quantize_multiplier(float(f32(xo.scale) * f32(ao.scale)) / float(f32(o.scale)))
+    if k.model.origin == "tflite":
+        m_neg, e_neg = quantize_multiplier(float(f32(xo.scale) * f32(ao.scale) / f32(o.scale)))
+    else:
+        m_neg, e_neg = quantize_multiplier(float(f32(xo.scale) * f32(ao.scale)) / float(f32(o.scale)))
     c = x.astype(np.int64) - xo.zero_point
     a = alpha.astype(np.int64) - ao.zero_point
     pos = multiply_by_quantized_multiplier(c, m_pos, e_pos)
@@ -769,12 +812,28 @@ _COMPARISONS = {"EQUAL": np.equal, "NOT_EQUAL": np.not_equal, "GREATER": np.grea
                 "GREATER_EQUAL": np.greater_equal, "LESS": np.less, "LESS_EQUAL": np.less_equal}
 
 
+def litert_comparable(ops) -> bool:
+    """Whether LiteRT's quantized comparison applies to inputs of these operands: scales below 1
+    (``MultiplyByQuantizedMultiplierSmallerThanOneExp``)."""
+    return all(quantize_multiplier(float(f32(o.scale)))[1] <= 0 for o in ops)
+
+
+def litert_comparison_value(q: np.ndarray, o) -> np.ndarray:
+    """The integer LiteRT's reference comparisons (``ComparisonWithScaling``) compare for a
+    quantized input: ``rdbpot(srdhm((q - z) * 2**8, m), -shift)`` with ``(m, shift) =
+    quantize_multiplier(s)``: the real value in units of about 2**-8, rounded."""
+    m, shift = quantize_multiplier(float(f32(o.scale)))
+    return multiply_by_quantized_multiplier((q.astype(np.int64) - o.zero_point) << 8, m, shift)
+
+
 def _comparison(name: str):
     fn = _COMPARISONS[name]
 
     def kernel(k):
         a, b = k.inputs[0], k.inputs[1]
-        if k.in_ops[0].type in QUANT8:
+        if k.in_ops[0].type in QUANT8 and k.model.origin == "tflite" and litert_comparable(k.in_ops[:2]):
+            a, b = (litert_comparison_value(x, o) for x, o in zip((a, b), k.in_ops))
+        elif k.in_ops[0].type in QUANT8:
             a, b = dequantize_float32(a, k.in_ops[0]), dequantize_float32(b, k.in_ops[1])
         elif a.dtype == np.bool_:
             a, b = a.astype(np.uint8), b.astype(np.uint8)
@@ -785,7 +844,9 @@ def _comparison(name: str):
                       "float16 / float32 / int32 / bool8 compare directly (false < true). quant8: "
                       "as the reference, in float: both sides are dequantized to float32, "
                       "``float32(q - z) * float32(s)`` (:func:`~nnaccel.golden.common."
-                      "dequantize_float32`), and compared; the scales may differ.")
+                      "dequantize_float32`), and compared; the scales may differ. In a TFLite model "
+                      "(``Model.origin == \"tflite\"``) quant8 compares LiteRT's fixed-point values "
+                      "instead (:func:`litert_comparison_value`).")
     return define(name, sigs_for(("T", "T"), (BOOL8,), COMPARISON_TYPES), validate_broadcast_binary)(kernel)
 
 

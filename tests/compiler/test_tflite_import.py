@@ -137,19 +137,21 @@ def test_int8_fully_connected_types_and_bias_scale():
     assert b.scale == float(np.float32(x.scale * w.scale))  # NNAPI scales are C++ floats
 
 
-def test_per_channel_fully_connected_becomes_a_1x1_conv_with_exact_results():
+def test_per_channel_fully_connected_becomes_per_tensor_ones_with_exact_results():
     data, w, ws = quant_fc(True)
     m = import_tflite_bytes(data)
-    assert ops_of(m) == ["RESHAPE", "CONV_2D", "RESHAPE"]
-    filt = m.main.operands[m.main.operations[1].inputs[1]]
-    assert filt.type is T.TENSOR_QUANT8_SYMM_PER_CHANNEL and filt.dimensions == (3, 1, 1, 4)
-    assert filt.channel_quant.channel_dim == 0
-    assert m.main.operands[m.main.operations[1].inputs[2]].scale == 0.0  # NNAPI: per-channel bias scale 0
+    # NNAPI's FULLY_CONNECTED is per-tensor: one per output unit (three scales), concatenated
+    assert ops_of(m) == ["FULLY_CONNECTED"] * 3 + ["CONCATENATION"]
+    for u, op in enumerate(m.main.operations[:3]):
+        filt, bias = (m.main.operands[i] for i in op.inputs[1:3])
+        assert filt.type is T.TENSOR_QUANT8_ASYMM_SIGNED and filt.dimensions == (1, 4)
+        assert filt.scale == pytest.approx(ws[u]) and bias.scale == pytest.approx(0.1 * ws[u])
     xq = np.array([[1, 2, 3, 4], [-50, 60, -70, 80]], np.int8)
     out = run_model(m, [xq])[0]
     real = ((xq.astype(np.float64) - 3) * 0.1) @ (w * ws[:, None]).T + np.array([10, -20, 30]) * 0.1 * ws
-    expect = np.clip(np.round(real / 0.05) - 2, -128, 127)
-    assert np.abs(out.astype(int) - expect).max() <= 1  # requantization rounds once more than round()
+    q = real / 0.05  # no value lies within 0.01 of a half step
+    expect = np.clip(np.sign(q) * np.floor(np.abs(q) + 0.5) - 2, -128, 127)
+    np.testing.assert_array_equal(out, expect)  # LiteRT's one rounding, half away from zero
 
 
 def test_per_channel_conv_filter_dimension_and_uint8_mapping():
@@ -215,16 +217,19 @@ def test_constant_dequantize_is_folded_into_float32_weights(wdtype):
     np.testing.assert_allclose(run_model(m, [xin])[0], xin @ expect_w.T, rtol=1e-5, atol=1e-6)
 
 
-def test_quantize_between_quantized_types_is_dequantize_plus_quantize():
+def test_quantize_between_quantized_types_is_litert_requantize():
     b = TFLiteBuilder()
     x = b.add_tensor([4], "INT8", scale=0.1, zero_point=0)
     y = b.add_tensor([4], "UINT8", scale=0.2, zero_point=128)
     b.add_op("QUANTIZE", [x], [y])
     m = import_tflite_bytes(b.finish([x], [y]))
-    assert ops_of(m) == ["DEQUANTIZE", "QUANTIZE"]
+    # the rescale is a MEAN over one element (in int8, zero point 0), the int8 -> uint8 shift an
+    # exact DEQUANTIZE + QUANTIZE
+    assert ops_of(m) == ["EXPAND_DIMS", "MEAN", "DEQUANTIZE", "QUANTIZE"]
     out = run_model(m, [np.array([-100, -3, 0, 101], np.int8)])[0]
-    # -10 -> -50 steps; -0.3 -> -1.5 -> -2 (half away from zero); 0; 10.1 -> 50.5 -> 51
-    np.testing.assert_array_equal(out, [78, 126, 128, 179])
+    # (q - z) / 2 in gemmlowp's fixed point (LiteRT's Requantize): -50; -1.5 -> -1 (the high
+    # multiply's nudge takes a negative half toward zero); 0; 50.5 -> 51
+    np.testing.assert_array_equal(out, [78, 127, 128, 179])
 
 
 def test_pack_on_the_last_axis_reshapes_each_input():
