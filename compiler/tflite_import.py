@@ -142,6 +142,18 @@ class OpMapping:
 #: THE op-mapping table: TFLite builtin operator name -> :class:`OpMapping`.
 OP_TABLE: dict[str, OpMapping] = {}
 
+# Why quantized results may legitimately differ from LiteRT's reference kernels (see OpMapping).
+PER_CHANNEL_FC_ROUNDING = ("per-channel int8 weights with more than MAX_FC_SPLIT (8) runs of equal channel "
+                           "scales only: LiteRT's reference FULLY_CONNECTED computes round(double(acc) * "
+                           "double(s_in) * double(s_w) / double(s_out)), one rounding half away from zero; such "
+                           "a layer becomes a 1x1 CONV_2D (one FULLY_CONNECTED per scale would run tens of times "
+                           "slower) and is requantized as LiteRT's convolutions are (a Q31 multiplier, two "
+                           "roundings), so values within about 2^-31 of a half step round apart")
+#: A per-channel int8 FULLY_CONNECTED with at most this many runs of equal channel scales is
+#: imported as one per-tensor FULLY_CONNECTED per run (bit-exact with LiteRT), with more as a
+#: 1x1 CONV_2D (:data:`PER_CHANNEL_FC_ROUNDING`).
+MAX_FC_SPLIT = 8
+
 
 def maps(tfl: str, nnapi: str | tuple, notes: str = "", quant_tolerance: int = 0, difference: str = "",
          float_tolerance: float = 1e-5):
@@ -659,11 +671,12 @@ def _transpose_conv(c, op):
 
 @maps("FULLY_CONNECTED", ("FULLY_CONNECTED", "RESHAPE", "CONCATENATION", "CONV_2D"),
       "weights [units, input_size] as NNAPI's; zero bias when omitted; keep_num_dims -> RESHAPE after; "
-      "per-channel int8 weights (NNAPI FULLY_CONNECTED is per-tensor only) -> one per-tensor "
-      "FULLY_CONNECTED per run of output channels with equal scales, CONCATENATION of their units (each "
-      "rounds as LiteRT's per-channel FULLY_CONNECTED, see Model.origin); with a non-constant bias, or "
-      "uint8 input: RESHAPE to [batch, 1, 1, size], 1x1 CONV_2D with a QUANT8_SYMM_PER_CHANNEL filter, "
-      "RESHAPE back (requantized as a convolution)")
+      "per-channel int8 weights (NNAPI FULLY_CONNECTED is per-tensor only) with at most 8 runs of output "
+      "channels with equal scales -> one per-tensor FULLY_CONNECTED per run, CONCATENATION of their units "
+      "(each rounds as LiteRT's per-channel FULLY_CONNECTED, see Model.origin); with more runs, a "
+      "non-constant bias, or uint8 input: RESHAPE to [batch, 1, 1, size], 1x1 CONV_2D with a "
+      "QUANT8_SYMM_PER_CHANNEL filter, RESHAPE back (requantized as a convolution)",
+      quant_tolerance=1, difference=PER_CHANNEL_FC_ROUNDING)
 def _fully_connected(c, op):
     if op.opt("WeightsFormat", 0) != 0:
         c.unsupported("its weights use the shuffled 4x16 int8 format")
@@ -677,7 +690,8 @@ def _fully_connected(c, op):
     direct = len(out_shape) == 2
     tmp = _out(c, op) if direct else c.temp(op.outputs[0], (batch, units))
     per_channel = c.t(w).per_channel and c.t(x).dtype in ("INT8", "UINT8")
-    if per_channel and c.t(x).dtype == "INT8" and (bias_t < 0 or c.const(bias_t) is not None):
+    if (per_channel and c.t(x).dtype == "INT8" and (bias_t < 0 or c.const(bias_t) is not None)
+            and len(_scale_runs(c.t(w).scales)) <= MAX_FC_SPLIT):
         _per_channel_fc_runs(c, op, x, w, bias_t, act, batch, tmp)
     elif per_channel:
         # a 1x1 CONV_2D over [batch, 1, 1, size] takes per-channel weights (requantized as a conv)
@@ -698,6 +712,13 @@ def _fully_connected(c, op):
         c.emit("RESHAPE", [tmp, c.i32_tensor([d if d else -1 for d in out_shape])], [_out(c, op)])
 
 
+def _scale_runs(scales) -> list[tuple[int, int]]:
+    """``(first, end)`` of each run of consecutive output channels with equal scales."""
+    scales = [float(v) for v in scales]
+    starts = [u for u in range(len(scales)) if u == 0 or scales[u] != scales[u - 1]] + [len(scales)]
+    return list(itertools.pairwise(starts))
+
+
 def _per_channel_fc_runs(c, op, x, w, bias_t, act, batch, out) -> None:
     """A FULLY_CONNECTED with per-channel int8 weights (NNAPI's is per-tensor only) as one
     per-tensor FULLY_CONNECTED per run of output channels with equal scales, concatenated along
@@ -709,8 +730,7 @@ def _per_channel_fc_runs(c, op, x, w, bias_t, act, batch, out) -> None:
     units = values.shape[0]
     scales = [float(v) for v in wt.scales]
     biases = np.zeros(units, np.int32) if bias_t < 0 else c.const(bias_t).reshape(-1).astype(np.int32)
-    starts = [u for u in range(units) if u == 0 or scales[u] != scales[u - 1]] + [units]
-    runs = list(itertools.pairwise(starts))
+    runs = _scale_runs(scales)
     parts = [out] if len(runs) == 1 else [c.temp(op.outputs[0], (batch, b - a)) for a, b in runs]
     for part, (a, b) in zip(parts, runs):
         wq = c.b.add_constant(T.TENSOR_QUANT8_ASYMM_SIGNED, values[a:b], (b - a, values.shape[1]), scale=scales[a],

@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, note, reject, settings
 from hypothesis import strategies as st
-from nnaccel.compiler.tflite_import import OP_TABLE, OpMapping, import_tflite_bytes
+from nnaccel.compiler.tflite_import import MAX_FC_SPLIT, OP_TABLE, OpMapping, import_tflite_bytes
 from support.tflite_build import TFLiteBuilder
 from support.tflite_litert import LiteRTWorker
 
@@ -1461,6 +1461,26 @@ def conv_vs_fc_accumulator(si: float, sw: float, so: float, seed: int) -> int:
     return int(np.random.default_rng(seed).choice(hits)) if hits.size else 0
 
 
+def test_per_channel_fully_connected_of_many_scales_is_a_conv_within_one_step(litert):
+    """More than MAX_FC_SPLIT runs of equal channel scales: one 1x1 CONV_2D (not a FULLY_CONNECTED
+    per scale), within the documented one step of LiteRT."""
+    r = np.random.default_rng(5)
+    n, k = 40, 24
+    si, so = 0.0215, 0.173
+    scales = [float(np.float32(s)) for s in r.uniform(0.004, 0.02, n)]
+    b = TFLiteBuilder()
+    x = b.add_tensor((2, k), "INT8", scale=si, zero_point=-3)
+    w = b.add_tensor((n, k), "INT8", data=r.integers(-127, 128, (n, k)), scale=scales, zero_point=[0] * n,
+                     quantized_dimension=0)
+    bias = b.add_tensor((n,), "INT32", data=r.integers(-500, 500, n), scale=[si * s for s in scales],
+                        zero_point=[0] * n)
+    y = b.add_tensor((2, n), "INT8", scale=so, zero_point=2)
+    b.add_op("FULLY_CONNECTED", [x, w, bias], [y], "FullyConnectedOptions", FusedActivationFunction=0)
+    ref, golden, model = run_both(litert, b.finish([x], [y]), [r.integers(-128, 128, (2, k)).astype(np.int8)])
+    assert [op.type for op in model.main.operations] == ["RESHAPE", "CONV_2D", "RESHAPE"]
+    assert np.abs(golden[0].astype(int) - ref[0].reshape(golden[0].shape).astype(int)).max() <= 1
+
+
 @pytest.mark.parametrize("equal_runs", [False, True])
 def test_per_channel_fully_connected_rounds_once_as_litert(litert, equal_runs):
     """FULLY_CONNECTED with per-channel int8 weights (one scale per unit, or runs of equal scales)
@@ -1469,7 +1489,7 @@ def test_per_channel_fully_connected_rounds_once_as_litert(litert, equal_runs):
     scales) gives that bit for bit, a 1x1 CONV_2D's requantization (the former import) does not,
     and so does the accelerator."""
     r = np.random.default_rng(4)
-    n = 12
+    n = 12 if equal_runs else MAX_FC_SPLIT        # at most MAX_FC_SPLIT runs of equal scales
     si, so = float(np.float32(0.0215)), float(np.float32(0.173))
     scales = [float(np.float32(s)) for s in r.uniform(0.004, 0.02, n // 3 if equal_runs else n)]
     if equal_runs:
