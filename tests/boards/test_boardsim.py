@@ -57,6 +57,7 @@ def sim():
         yield s
 
 
+@pytest.mark.ci_slow          # CI runs board-sim on this small model (the iCEBreaker SoC in Verilator)
 def test_conv_quant8_bit_exact_with_isa_cycles(sim, cts_root):
     from nnaccel.compiler.compile import compile_model
     from nnaccel.firmware.link import board_backend
