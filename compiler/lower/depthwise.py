@@ -40,17 +40,30 @@ def dw_applies(cfg: HwConfig, s) -> bool:
             and 1 < fh * fw and fw <= cfg.rows and s.c * s.w <= MAX16)
 
 
+def dw_act_layout(cfg: HwConfig) -> tuple[int, tuple[int, int]]:
+    """``(input lines, (staging slot 0, slot 1))``: with four or more ACT banks each of the two
+    output staging slots fills a bank of its own (the last two), so that the REQ writing one and
+    the STORE reading the other use different ports while the input windows lie below them; with
+    fewer, both slots share the last bank (``act_split``)."""
+    n = cfg.bank_lines("ACT")
+    if cfg.banks("ACT") >= 4:
+        return cfg.lines("ACT") - 2 * n, (cfg.lines("ACT") - n, cfg.lines("ACT") - 2 * n)
+    in_l, stag_l = act_split(cfg)
+    return in_l, (in_l, in_l + stag_l // 2)
+
+
 def _dw_tiles(cfg: HwConfig, s, g: int):
     """Candidate output tiles ``(toh, tow)``: per width the tallest whose double-buffered input
-    windows fit below the staging bank, output tiles in it and two accumulator tiles in ACC."""
+    windows fit below the staging slots, output tiles in a slot and two accumulator tiles in ACC."""
     fh, fw = s.weff.shape[:2]
-    in_l, stag_l = act_split(cfg)
+    in_l, (o0, o1) = dw_act_layout(cfg)
+    slot = abs(o1 - o0)
     wmax = min(s.ow, MAX8 - fw + 1, DW_LINE_LINES if g > 1 else MAX8)
     out = []
     for tow in sorted({wmax, *[ceil_div(s.ow, k) for k in range(2, 9) if ceil_div(s.ow, k) <= wmax]}, reverse=True):
         iw = tow + fw - 1
         toh = min(s.oh, MAX8)
-        while toh > 0 and not (2 * (toh + fh - 1) * iw <= in_l and 2 * toh * tow <= stag_l
+        while toh > 0 and not (2 * (toh + fh - 1) * iw <= in_l and toh * tow <= slot
                                and acc_tiles_fit(cfg, toh * tow, 0) and toh + fh - 1 <= MAX8):
             toh -= 1
         if toh:
@@ -102,8 +115,7 @@ def depthwise_passes(ctx, s) -> list:
     wdw = np.full((fh, fw, nb * R), _byte(s.zw), np.uint8)
     wdw[:, :, :s.c] = s.weff[:, :, ch, ch]
     top, _, left, _ = s.pads
-    in_l, _ = act_split(cfg)
-    stag0 = act_split(cfg)[0]
+    in_l, out_base = dw_act_layout(cfg)
     passes = []
     for b0 in range(0, nb, per_pass):
         blocks = list(range(b0, min(nb, b0 + per_pass)))
@@ -130,7 +142,6 @@ def depthwise_passes(ctx, s) -> list:
         pre += load_vec(cfg, ctx.consts, vec_blob(req), 0, f"{s.what}: requantization parameters")
         ih, iw = toh + fh - 1, tow + fw - 1
         in_base = (0, ih * iw)
-        out_base = (stag0, stag0 + toh * tow)
         assert 2 * ih * iw <= in_l
         stages = []
         st = 0
