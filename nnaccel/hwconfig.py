@@ -117,7 +117,7 @@ class HwConfig:
     weight_buffers: int = 2
     #: Line buffers of the array's depthwise mode (DWCONV, ``docs/isa.md``): 0 .. 2. A DWCONV runs
     #: up to ``dw_line_buffers + 1`` filter rows at once (each buffer delays the input lines by one
-    #: input row of at most ``DW_LINE_LINES`` lines); with 0 it runs one filter row.
+    #: input row); with 0 it runs one filter row.
     dw_line_buffers: int = 0
     #: Depth of each of the load / compute / vector / store instruction queues (the waiting
     #: instructions it holds), unless the queue's own field below is set (0: ``queue_depth``).

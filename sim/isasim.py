@@ -30,7 +30,6 @@ from nnaccel.isa.table import (
     ADD_LEFT_SHIFT,
     DMA_PRIORITY,
     DMA_QUEUES,
-    DW_LINE_LINES,
     FETCH_CYCLES,
     FLAG_CHANNEL,
     QUEUES,
@@ -117,10 +116,9 @@ def check_instruction(d, pc: int, cfg: HwConfig) -> None:
         if d.preload:
             _check_range(cfg, pc, "GEMM", "WGT", "weight tiles", d.wgt, d.wgt + (d.kt + 1) * cfg.rows - 1)
     elif name == "DWCONV":
-        if d.fh > cfg.dw_line_buffers + 1 or d.fh * d.fw > cfg.rows or (d.fh > 1 and d.nx > DW_LINE_LINES):
-            _fault("ILLEGAL_FIELD", pc, f"DWCONV of {d.fh} x {d.fw} taps over {d.nx} columns: at most "
-                                        f"{cfg.dw_line_buffers + 1} filter rows, {cfg.rows} taps and, with "
-                                        f"more than one row, {DW_LINE_LINES} columns.")
+        if d.fh > cfg.dw_line_buffers + 1 or d.fh * d.fw > cfg.rows:
+            _fault("ILLEGAL_FIELD", pc, f"DWCONV of {d.fh} x {d.fw} taps: at most {cfg.dw_line_buffers + 1} "
+                                        f"filter rows and {cfg.rows} taps.")
         _check_range(cfg, pc, "DWCONV", "ACT", "input window", d.act, _dw_window(d)[-1])
         _check_range(cfg, pc, "DWCONV", "ACC", "result", d.acc, _span(d.acc, d.nx, d.ny, 1, d.acc_ys))
         _check_range(cfg, pc, "DWCONV", "WGT", "filter tile", d.wgt, d.wgt + cfg.rows - 1)

@@ -37,6 +37,8 @@ def _legal_values(ins):
         else:
             fields[f.name] = st.integers(0, f.max)
     strategy = st.fixed_dictionaries(fields)
+    if ins.name == "DWCONV":  # windows of at most 255 x 255 lines
+        strategy = strategy.map(lambda v: {**v, "nx": min(v["nx"], 256 - v["fw"]), "ny": min(v["ny"], 256 - v["fh"])})
     if ins.name == "GEMM":  # K tiles need preload
         strategy = strategy.map(lambda v: {**v, "kt": v["kt"] if v["preload"] else 0})
     return strategy

@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 
 from nnaccel.hwconfig import HwConfig
-from nnaccel.isa.table import DW_LINE_LINES
 from nnaccel.program import param_block
 
 from ..emit import Ins
@@ -58,7 +57,7 @@ def _dw_tiles(cfg: HwConfig, s, g: int):
     fh, fw = s.weff.shape[:2]
     in_l, (o0, o1) = dw_act_layout(cfg)
     slot = abs(o1 - o0)
-    wmax = min(s.ow, MAX8 - fw + 1, DW_LINE_LINES if g > 1 else MAX8)
+    wmax = min(s.ow, MAX8 - fw + 1)
     out = []
     for tow in sorted({wmax, *[ceil_div(s.ow, k) for k in range(2, 9) if ceil_div(s.ow, k) <= wmax]}, reverse=True):
         iw = tow + fw - 1

@@ -101,9 +101,8 @@ for _n, _q in enumerate(QUEUES):
         FLAG_CHANNEL[(_q, "push_next")] = TOKEN_CHANNELS[(_q, QUEUES[_n + 1])]
 #: GEMM: at most this many K tiles in one instruction (the ``kt`` field + 1).
 MAX_KTILES = 16
-#: DWCONV: the depth of each line buffer, so the most output columns (``nx``) of a DWCONV that
-#: runs more than one filter row (``fh > 1``).
-DW_LINE_LINES = 64
+#: DWCONV: the lines each line buffer holds (more than the most input columns a DWCONV streams).
+DW_LINE_LINES = 256
 
 HEADER = (
     Field("opcode", 0, 4, "instruction kind (see the opcode table); 0 is illegal"),
@@ -282,11 +281,11 @@ left in the channels are discarded.""",
         Field("wgt", 48, 16, "first WGT line of the filter tile (`rows` lines)"),
         Field("za", 64, 8, "activation zero point, as a byte read per `act_signed`"),
         Field("zw", 72, 8, "weight zero point, as a byte read per `wgt_signed`"),
-        Field("nx", 80, 8, "output columns (1 ..; at most `DW_LINE_LINES` when `fh > 1`)"),
-        Field("ny", 88, 8, "output rows (1 ..)"),
-        Field("act_ys", 96, 8, "ACT lines between consecutive input rows"),
-        Field("acc_ys", 104, 8, "ACC lines between consecutive output rows"),
+        Field("nx", 80, 8, "output columns (1 .. 256 - fw)"),
+        Field("ny", 88, 8, "output rows (1 .. 256 - fh)"),
+        Field("act_ys", 104, 8, "ACT lines between consecutive input rows"),
         Field("fw", 112, 6, "filter columns (1 .. rows), with `fh * fw <= rows`"),
+        Field("acc_ys", 120, 8, "ACC lines between consecutive output rows"),
     ), "Depthwise convolution on the array: the filter taps along its rows, one channel per column",
           """A stride-1 depthwise convolution of one block of `cols` channels: lane `n` of every line is
 channel `n`. With `T = fh * fw` taps and `L = nx + fw - 1` input columns, the input window is the
@@ -303,11 +302,11 @@ a GEMM.
 
 Timing: `rows` cycles load the filter tile; the window streams through the array one input line
 a cycle in row order (`(ny + fh - 1) * L` cycles): each column keeps its channel's lines, each
-array row sees them one tap later than the row above, and `fh - 1` line buffers of
-`DW_LINE_LINES` = """ + str(DW_LINE_LINES) + """ lines delay them by one input row between filter rows; the output of a window
+array row sees them one tap later than the row above, and `fh - 1` line buffers (of
+`DW_LINE_LINES` = """ + str(DW_LINE_LINES) + """ lines) delay them by one input row between filter rows; the output of a window
 position leaves the array `rows + cols` cycles after its last line streamed (positions without a
 full window write nothing). Faults: `fh` 0 or above `dw_line_buffers + 1`, `fw` 0, `fh * fw > rows`,
-`nx` or `ny` 0, `nx > DW_LINE_LINES` with `fh > 1` (ILLEGAL_FIELD); window, output or filter
+`nx` or `ny` 0, `nx + fw - 1` or `ny + fh - 1` above 255 (ILLEGAL_FIELD); window, output or filter
 lines beyond their scratchpads (SCRATCHPAD_RANGE).""",
           "`rows + (ny + fh - 1) * (nx + fw - 1) + rows + cols`"),
 )

@@ -534,8 +534,9 @@ def test_dwconv_is_a_depthwise_convolution(preset, fh, fw):
 def test_dwconv_faults():
     base = load_config("base")
     ok = {"fh": 3, "fw": 3, "nx": 64, "ny": 2, "act_ys": 66, "acc_ys": 64}
+    IsaSim(base).run([encode("DWCONV", **{**ok, "nx": 253, "act_ys": 255}), encode("FINISH")])
     IsaSim(base).run([encode("DWCONV", **ok), encode("FINISH")])
-    for bad, fault in (({"fw": 6}, "ILLEGAL_FIELD"), ({"nx": 65, "act_ys": 70}, "ILLEGAL_FIELD"),
+    for bad, fault in (({"fw": 6}, "ILLEGAL_FIELD"), ({"nx": 254, "act_ys": 255}, "ILLEGAL_FIELD"),
                        ({"act": 4096 - 100}, "SCRATCHPAD_RANGE"), ({"wgt": 1024 - 15}, "SCRATCHPAD_RANGE")):
         with pytest.raises(AcceleratorFault, match=fault):
             IsaSim(base).run([encode("DWCONV", **{**ok, **bad}), encode("FINISH")])
