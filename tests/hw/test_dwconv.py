@@ -1,0 +1,38 @@
+"""DWCONV on the RTL (Verilator): one-op DEPTHWISE_CONV_2D models compiled by the compiler run on
+the RTL with the golden model's outputs and the ISA simulator's cycles, DMA bytes and every other
+counter, on every preset with RTL."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from nnaccel.compiler.compile import compile_model
+from nnaccel.firmware.runtime import Runtime
+from support.dw_models import depthwise_model
+
+from nnaccel.golden.interpreter import run_model
+from nnaccel.isa import bytes_to_words, decode
+
+pytestmark = pytest.mark.rtl
+SMALL = {"marks": pytest.mark.slow}       # small's Verilator model builds for minutes (as tests/hw/test_top.py)
+
+@pytest.mark.parametrize("preset, shape, signed", [
+    ("tiny", (5, 6, 5, 3, 3), True),          # h, w, c, fh, fw: two channel blocks, one filter row a DWCONV
+    ("tiny", (4, 7, 3, 2, 4), False),
+    pytest.param("small", (6, 9, 11, 3, 3), True, **SMALL),
+    pytest.param("small", (5, 5, 8, 3, 2), False, **SMALL),
+])
+def test_depthwise_on_rtl_with_isa_cycles_and_bytes(preset, shape, signed):
+    h, w, c, fh, fw = shape
+    rng = np.random.default_rng(h * w + c)
+    pads = (fw // 2, (fw - 1) // 2, fh // 2, (fh - 1) // 2)
+    model, x = depthwise_model(h, w, c, fh, fw, pads, signed, signed, 1, rng)
+    pkg = compile_model(model, preset)
+    words = [decode(v) for seg in pkg.manifest["segments"] for v in bytes_to_words(pkg.segment_words(seg))]
+    assert any(d.name == "DWCONV" for d in words)
+    out_rtl, rep_rtl = Runtime(pkg).run([x], "rtl", check=True)
+    _, rep_isa = Runtime(pkg).run([x], "isa")
+    np.testing.assert_array_equal(out_rtl[0], run_model(model, [x])[0])
+    for s_rtl, s_isa in zip(rep_rtl["segments"], rep_isa["segments"], strict=True):
+        assert s_rtl["counters"] == s_isa["counters"]
+    assert rep_rtl["total"]["cycles"] == rep_isa["total"]["cycles"]
