@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from nnaccel.compiler.compile import compile_model
 from nnaccel.firmware.runtime import Runtime
 from nnaccel.sim.isasim import find_conflicts
-
 from support.dw_models import depthwise_model
 
 from nnaccel.golden.interpreter import run_model
