@@ -222,7 +222,8 @@ class SystolicArray(wiring.Component):
                         pes[i][j].a_in + (pes[i][j].a_in << 1)
                     m.d.comb += pes[i][j].a3_in.eq(a3)
 
-        self._depthwise(m, pes, skew_sm, skew_early, areg_macs)
+        if R == C:          # (the depthwise mode takes column j's chain from row j's input)
+            self._depthwise(m, pes, skew_sm, skew_early, areg_macs)
 
         # weights: one row per cycle, zero point removed on the way in, column j delayed j cycles
         # (with signed cells in the column: the two's complement value is delayed, and turned into
@@ -267,7 +268,8 @@ class SystolicArray(wiring.Component):
         each column keeps its own channel: column j's chain starts at row j's skewed input (which
         is byte j of the line, delayed j cycles: the column's skew), and each row adds two registers;
         at the first row of filter row k (row k * fw) a line buffer adds ``nx - 1`` cycles more (one
-        input row). Values travel in sign-magnitude form; the cells' own activation chain is unused."""
+        input row). Values travel in sign-magnitude form; the cells' own activation chain is unused.
+        Square arrays only (the accelerator's); a non-square one ignores ``dw``."""
         R, C = self.rows, self.cols
         W = 9 * C
 

@@ -1,8 +1,8 @@
-"""The depthwise schedule (DWCONV, the array's depthwise mode): random stride-1 depthwise layers
-(filters of 1 .. 5 rows and 1 .. 5 columns, paddings, per-channel or per-tensor filters, several
-channel blocks, images wider than the line buffers) on every preset must be bit-exact with the
-golden model, free of races and bank conflicts under the exact schedule (``find_conflicts``), and
-run as DWCONVs."""
+"""The depthwise schedule (DWCONV, the array's depthwise mode): random depthwise layers (filters of
+1 .. 5 rows and 1 .. 5 columns, strides 1 .. 3, paddings, per-channel or per-tensor filters,
+several channel blocks, several tiles) on every preset must be bit-exact with the golden model,
+free of races and bank conflicts under the exact schedule (``find_conflicts``), and run as
+DWCONVs."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def run_checked(model, data, preset):
     return pkg, dw
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_random_depthwise_layers_run_as_dwconv(data):
     draw = data.draw
@@ -41,12 +41,13 @@ def test_random_depthwise_layers_run_as_dwconv(data):
     preset = draw(st.sampled_from(["tiny", "small", "base"]))
     if fh * fw == 1 or (preset == "tiny" and fw > 4):
         fw = 2 if fw == 1 else 3
+    stride = (draw(st.integers(1, min(3, fh))), draw(st.integers(1, min(3, fw))))
     h, w = draw(st.integers(fh, 14)), draw(st.integers(fw, 80))
     c = draw(st.integers(1, 40))
     pads = tuple(draw(st.integers(0, k - 1)) for k in (fw, fw, fh, fh))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     model, x = depthwise_model(h, w, c, fh, fw, pads, draw(st.booleans()), draw(st.booleans()),
-                               draw(st.integers(0, 3)), rng)
+                               draw(st.integers(0, 3)), rng, stride=stride)
     _, dw = run_checked(model, x, preset)
     assert dw, "the layer did not run as DWCONVs"
 
@@ -59,3 +60,12 @@ def test_mobilenet_depthwise_uses_the_line_buffers_on_base():
     assert {(d.fh, d.fw) for d in dw} == {(3, 3)}
     # every output pixel of both channel blocks is computed exactly once
     assert sum(d.nx * d.ny for d in dw) == 56 * 56 * 2
+
+
+def test_strided_depthwise_as_stride_phases():
+    """A 3x3 stride-2 layer: four phases (2x2, 2x1, 1x2 and 1x1 taps) accumulating into each output."""
+    rng = np.random.default_rng(6)
+    model, x = depthwise_model(20, 18, 20, 3, 3, (0, 1, 0, 1), False, False, 0, rng, stride=(2, 2))
+    _, dw = run_checked(model, x, "base")
+    assert sorted({(d.fh, d.fw) for d in dw}) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    assert sum(d.nx * d.ny for d in dw) == 4 * 10 * 9 * 2

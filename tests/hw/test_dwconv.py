@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from nnaccel.compiler.compile import compile_model
-from nnaccel.hwconfig import load_config
 from nnaccel.firmware.runtime import Runtime
 from support.dw_models import depthwise_model
 
 from nnaccel.golden.interpreter import run_model
+from nnaccel.hwconfig import load_config
 from nnaccel.isa import bytes_to_words, decode
 
 pytestmark = pytest.mark.rtl

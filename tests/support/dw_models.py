@@ -10,14 +10,16 @@ from nnaccel.model import ChannelQuant, ModelBuilder, OperandType
 T = OperandType
 
 
-def depthwise_model(h, w, c, fh, fw, pads, signed, per_channel, act, rng, zx=3, zo=-2):
-    """A one-op DEPTHWISE_CONV_2D model (NHWC, stride 1, multiplier 1) and an input for it."""
+def depthwise_model(h, w, c, fh, fw, pads, signed, per_channel, act, rng, zx=3, zo=-2, stride=(1, 1)):
+    """A one-op DEPTHWISE_CONV_2D model (NHWC, multiplier 1, ``stride`` (rows, columns)) and an
+    input for it."""
     q = T.TENSOR_QUANT8_ASYMM_SIGNED if signed else T.TENSOR_QUANT8_ASYMM
     lo = -128 if signed else 0
     b = ModelBuilder("depthwise")
     i32 = lambda v: b.add_constant(T.INT32, v)
     pl, pr, pt, pb = pads
-    oh, ow = conv_output_size(h, fh, 1, pt, pb, 1), conv_output_size(w, fw, 1, pl, pr, 1)
+    sh, sw = stride
+    oh, ow = conv_output_size(h, fh, sh, pt, pb, 1), conv_output_size(w, fw, sw, pl, pr, 1)
     x = b.add_operand(q, (1, h, w, c), 0.05, lo + 128 + zx)
     if per_channel:
         wt = rng.integers(-127, 128, (1, fh, fw, c)).astype(np.int8)
@@ -30,7 +32,7 @@ def depthwise_model(h, w, c, fh, fw, pads, signed, per_channel, act, rng, zx=3, 
         bscale = float(np.float32(0.05) * np.float32(0.02))
     bi = b.add_constant(T.TENSOR_INT32, rng.integers(-5000, 5000, c).astype(np.int32), scale=bscale)
     y = b.add_operand(q, (1, oh, ow, c), 0.1, lo + 128 + zo)
-    b.add_operation("DEPTHWISE_CONV_2D", [x, wi, bi, *[i32(v) for v in (pl, pr, pt, pb, 1, 1)], i32(1), i32(act),
+    b.add_operation("DEPTHWISE_CONV_2D", [x, wi, bi, *[i32(v) for v in (pl, pr, pt, pb, sw, sh)], i32(1), i32(act),
                                           b.add_constant(T.BOOL, False)], [y])
     b.identify_inputs_and_outputs([x], [y])
     model = b.finish()
