@@ -206,15 +206,16 @@ def _stage(ctx, s, phases, cb, j, ntiles, st, pre, xbase, oy0, ox0, th, tw, tile
     acc0 = acc_slot(cfg, tile, st % 2)
     buf, k = in_base[p_], 0
     for p in phases:
+        ph = f" phase ({p.py},{p.px})" if len(phases) > 1 else ""
         iw = tw + p.fw - 1
         loads += load_box(*_phase_box(cfg, s, p, buf, xbase + cb * R, oy0, ox0, th, tw, ln),
-                          f"{s.what}: input window y{oy0} x{ox0} c{cb * R} phase ({p.py},{p.px})")
+                          f"{s.what}: input window y{oy0} x{ox0} c{cb * R}{ph}")
         for a0, gr in p.groups:
             computes.append(Ins("DWCONV", {
                 "accumulate": int(k > 0), "act_signed": s.x_signed, "wgt_signed": s.w_signed,
                 "fh": gr, "fw": p.fw, "act": buf + a0 * iw, "acc": acc0, "wgt": (j * ntiles + k) * R,
                 "za": _byte(s.zx), "zw": _byte(s.zw), "nx": tw, "ny": th, "act_ys": iw, "acc_ys": tw},
-                f"{s.what}: c{cb * R} phase ({p.py},{p.px}) filter rows {a0}..{a0 + gr - 1}"))
+                f"{s.what}: c{cb * R}{ph} filter rows {a0}..{a0 + gr - 1}"))
             k += 1
         buf += (th + p.fh - 1) * iw
     dst = out_base[p_]
