@@ -643,7 +643,8 @@ class Accelerator(wiring.Component):
             return (c + 1 == G[n]) | (G[n] == 0)
         single = cfg.weight_buffers == 1     # one weight tile: the next tile's weights after the stream
         m.submodules.array = arr = SystolicArray(R, C, dsp_cells=self.dsp_cells, dsp=self.array_dsp,
-                                                 buffers=cfg.weight_buffers, line_buffers=cfg.dw_line_buffers)
+                                                 buffers=cfg.weight_buffers, line_buffers=cfg.dw_line_buffers,
+                                                 depthwise=cfg.depthwise_mode)
         gact = ge.active & is_arr
         # the weight buffer that holds the most recent tile; a preloading GEMM starts in the other
         cur_buf = Signal()
@@ -750,7 +751,8 @@ class Accelerator(wiring.Component):
         and rows (``snx``, ``sny``: the decoder bounds both by 255), the taps."""
         m = ctx.m
         is_dw = Signal(name="dw_is")
-        m.d.comb += is_dw.eq(field(w, "NOP", "opcode") == opcode_of("DWCONV"))
+        if ctx.cfg.depthwise_mode:       # (else the decoder faults DWCONV: none runs)
+            m.d.comb += is_dw.eq(field(w, "NOP", "opcode") == opcode_of("DWCONV"))
         fh, fw = field(w, "DWCONV", "fh"), field(w, "DWCONV", "fw")
         snx, sny = Signal(8, name="dw_snx"), Signal(8, name="dw_sny")
         taps = Signal(len(fh) + len(fw), name="dw_taps")

@@ -90,7 +90,7 @@ class SystolicArray(wiring.Component):
     DSP_KINDS = (None, "dual8", "ice40_dual8", "signed9", "ecp5")
 
     def __init__(self, rows: int, cols: int, dsp_cells: int | None = None, dsp: str | None = None,
-                 buffers: int = 2, line_buffers: int = 0):
+                 buffers: int = 2, line_buffers: int = 0, depthwise: bool = True):
         assert dsp in self.DSP_KINDS, dsp
         self.rows, self.cols = rows, cols
         self.buffers = buffers      # weight tiles a cell holds (1: ``w_sel`` / ``a_sel`` unused)
@@ -98,6 +98,7 @@ class SystolicArray(wiring.Component):
         self.dsp = dsp
         self.latency = array_latency(rows, cols)
         self.line_buffers = line_buffers    # depthwise mode: line buffers between filter rows
+        self.depthwise = depthwise          # the depthwise mode is built (else ``dw`` is ignored)
         dw_ports = {"dw": In(1), "dw_fw": In(range(rows + 1))}
         if line_buffers:
             dw_ports.update(dw_fh=In(range(line_buffers + 2)), dw_nx=In(8))
@@ -222,7 +223,7 @@ class SystolicArray(wiring.Component):
                         pes[i][j].a_in + (pes[i][j].a_in << 1)
                     m.d.comb += pes[i][j].a3_in.eq(a3)
 
-        if R == C:          # (the depthwise mode takes column j's chain from row j's input)
+        if self.depthwise and R == C:   # (the depthwise mode takes column j's chain from row j's input)
             self._depthwise(m, pes, skew_sm, skew_early, areg_macs)
 
         # weights: one row per cycle, zero point removed on the way in, column j delayed j cycles

@@ -223,6 +223,9 @@ class Decoder(wiring.Component):
         for ins in INSTRUCTIONS:
             known = known | is_[ins.name]
         fault(None, "ILLEGAL_OPCODE", ~known)
+        for ins in INSTRUCTIONS:            # an instruction the configuration lacks names none here
+            if ins.needs and not getattr(ctx.cfg, ins.needs):
+                fault(ins.name, "ILLEGAL_OPCODE", Const(1, 1))
 
         # ---- reserved bits: OR each class of bits (same set of instructions reserving them) once
         classes: dict[tuple[str, ...], list[int]] = {}

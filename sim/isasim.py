@@ -28,6 +28,7 @@ from nnaccel.isa import COUNTERS, N_COUNTERS, VEC_BY_CODE, AcceleratorFault, byt
 from nnaccel.isa.cycles import dma_geometry, instruction_cycles, static_events
 from nnaccel.isa.table import (
     ADD_LEFT_SHIFT,
+    BY_OPCODE,
     DMA_PRIORITY,
     DMA_QUEUES,
     FETCH_CYCLES,
@@ -144,12 +145,23 @@ def _check_window(cfg: HwConfig, pc: int, name: str, lo: int, hi: int) -> None:
                                  f"permitted window {cfg.dma_base:#x} .. {end - 1:#x}.")
 
 
+def decode_checked(word: int, pc: int, cfg: HwConfig):
+    """Decodes and checks one word on configuration ``cfg``: an opcode whose instruction needs a
+    configuration field ``cfg`` lacks (``Instr.needs``) is ILLEGAL_OPCODE, then the table's
+    decoding checks, then :func:`check_instruction`."""
+    ins = BY_OPCODE.get(word & 0xF)
+    if ins is not None and ins.needs and not getattr(cfg, ins.needs):
+        _fault("ILLEGAL_OPCODE", pc, f"{ins.name} needs the configuration's {ins.needs}.")
+    d = decode(word, pc)
+    check_instruction(d, pc, cfg)
+    return d
+
+
 def decode_program(words, cfg: HwConfig):
     """Decodes and checks ``words`` up to the first FINISH; returns the decoded list (FINISH last)."""
     out = []
     for pc, w in enumerate(words):
-        d = decode(int(w), pc)
-        check_instruction(d, pc, cfg)
+        d = decode_checked(int(w), pc, cfg)
         out.append(d)
         if d.name == "FINISH":
             return out

@@ -40,7 +40,7 @@ def dw_applies(cfg: HwConfig, s) -> bool:
     """Whether the depthwise schedule serves the convolution ``s`` (a ``ConvSpec``)."""
     fh, fw = s.weff.shape[:2]
     sh, sw = s.stride
-    return (s.what == "DEPTHWISE_CONV_2D" and s.o == s.c and s.dilation == (1, 1) and sh <= fh and sw <= fw
+    return (cfg.depthwise_mode and s.what == "DEPTHWISE_CONV_2D" and s.o == s.c and s.dilation == (1, 1) and sh <= fh and sw <= fw
             and 1 < fh * fw and fw <= cfg.rows and sh * s.c * s.w <= MAX16 and sw * s.c <= MAX16)
 
 

@@ -57,6 +57,9 @@ class Instr:
     summary: str
     semantics: str
     cycles: str
+    #: The boolean hardware-configuration field the instruction needs (a configuration without it
+    #: decodes its opcode as ILLEGAL_OPCODE), or "" for every configuration.
+    needs: str = ""
 
     @property
     def all_fields(self) -> tuple[Field, ...]:
@@ -307,8 +310,9 @@ array row sees them one tap later than the row above, and `fh - 1` line buffers 
 position leaves the array `rows + cols` cycles after its last line streamed (positions without a
 full window write nothing). Faults: `fh` 0 or above `dw_line_buffers + 1`, `fw` 0, `fh * fw > rows`,
 `nx` or `ny` 0, `nx + fw - 1` or `ny + fh - 1` above 255 (ILLEGAL_FIELD); window, output or filter
-lines beyond their scratchpads (SCRATCHPAD_RANGE).""",
-          "`rows + (ny + fh - 1) * (nx + fw - 1) + rows + cols`"),
+lines beyond their scratchpads (SCRATCHPAD_RANGE). On a configuration without the depthwise
+mode (`depthwise_mode` false) DWCONV is ILLEGAL_OPCODE.""",
+          "`rows + (ny + fh - 1) * (nx + fw - 1) + rows + cols`", needs="depthwise_mode"),
 )
 
 BY_NAME: dict[str, Instr] = {i.name: i for i in INSTRUCTIONS}

@@ -15,7 +15,11 @@ from nnaccel.sim.isasim import find_conflicts
 from support.dw_models import depthwise_model
 
 from nnaccel.golden.interpreter import run_model
+from nnaccel.hwconfig import PRESETS
 from nnaccel.isa import bytes_to_words, decode
+
+#: tiny with the depthwise mode (the preset has none: its depthwise layers run as GEMMs)
+TINY_DW = PRESETS["tiny"].replace(name="tiny-dw", depthwise_mode=True)
 
 
 def run_checked(model, data, preset):
@@ -38,8 +42,8 @@ def run_checked(model, data, preset):
 def test_random_depthwise_layers_run_as_dwconv(data):
     draw = data.draw
     fh, fw = draw(st.integers(1, 5)), draw(st.integers(1, 5))
-    preset = draw(st.sampled_from(["tiny", "small", "base"]))
-    if fh * fw == 1 or (preset == "tiny" and fw > 4):
+    preset = draw(st.sampled_from([TINY_DW, "small", "base"]))
+    if fh * fw == 1 or (preset is TINY_DW and fw > 4):
         fw = 2 if fw == 1 else 3
     stride = (draw(st.integers(1, min(3, fh))), draw(st.integers(1, min(3, fw))))
     h, w = draw(st.integers(fh, 14)), draw(st.integers(fw, 80))
@@ -50,6 +54,14 @@ def test_random_depthwise_layers_run_as_dwconv(data):
                                draw(st.integers(0, 3)), rng, stride=stride)
     _, dw = run_checked(model, x, preset)
     assert dw, "the layer did not run as DWCONVs"
+
+
+def test_without_the_depthwise_mode_gemms():
+    """tiny has no depthwise mode: the same layer runs as GEMMs (diagonal weight tiles), bit-exact."""
+    rng = np.random.default_rng(4)
+    model, x = depthwise_model(7, 9, 6, 3, 3, (1, 1, 1, 1), True, False, 0, rng)
+    _, dw = run_checked(model, x, "tiny")
+    assert not dw
 
 
 def test_mobilenet_depthwise_uses_the_line_buffers_on_base():

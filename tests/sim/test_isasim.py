@@ -491,7 +491,11 @@ def test_mulq_zero_points_use_their_low_nine_bits():
 
 
 # ------------------------------------------------------------------------------- DWCONV
-@pytest.mark.parametrize("preset, fh, fw", [("tiny", 1, 3), ("tiny", 1, 4), ("small", 1, 5), ("base", 3, 3),
+#: tiny with the depthwise mode (the preset has none)
+TINY_DW = PRESETS["tiny"].replace(name="tiny-dw", depthwise_mode=True)
+
+
+@pytest.mark.parametrize("preset, fh, fw", [(TINY_DW, 1, 3), (TINY_DW, 1, 4), ("small", 1, 5), ("base", 3, 3),
                                             ("base", 2, 5), ("base", 3, 5)])
 def test_dwconv_is_a_depthwise_convolution(preset, fh, fw):
     """DWCONV against a direct loop over taps and channels: lane n of output (oy, ox) is the sum
@@ -542,3 +546,5 @@ def test_dwconv_faults():
             IsaSim(base).run([encode("DWCONV", **{**ok, **bad}), encode("FINISH")])
     with pytest.raises(AcceleratorFault, match="ILLEGAL_FIELD"):     # small has no line buffer
         IsaSim("small").run([encode("DWCONV", fh=2, fw=3, nx=4, ny=1, act_ys=6, acc_ys=4), encode("FINISH")])
+    with pytest.raises(AcceleratorFault, match="ILLEGAL_OPCODE"):    # tiny has no depthwise mode
+        IsaSim("tiny").run([encode("DWCONV", fh=1, fw=3, nx=4, ny=1, act_ys=6, acc_ys=4), encode("FINISH")])
