@@ -790,7 +790,9 @@ class Accelerator(wiring.Component):
                      a_valid.eq(streaming), a_sel.eq(Mux(G["preload"], b0 ^ tidx[0], cur_buf)),
                      a_ok.eq(~dw.is_dw | ((ctx.px + 1 >= dw.fw) & (ctx.py + 1 >= dw.fh)))]
         ok_pipe = Signal(arr.latency, name="dw_ok_pipe")
-        m.d.sync += ok_pipe.eq((ok_pipe << 1) | a_ok)
+        if cfg.depthwise_mode:
+            m.d.sync += ok_pipe.eq((ok_pipe << 1) | a_ok)
+        o_ok = ok_pipe[-1] if cfg.depthwise_mode else Const(1, 1)
         # the filter tile's rows beyond its taps hold 0 (the zero point, removed)
         w_zero = dw.is_dw & (Cat(w_row, Const(0, 1)) >= dw.taps) if lr else dw.is_dw & (dw.taps == 0)
         m.d.comb += [arr.dw.eq(dw.is_dw), arr.dw_fw.eq(dw.fw)]
@@ -808,7 +810,7 @@ class Accelerator(wiring.Component):
             arr.a_signed.eq(G["act_signed"]), arr.a_zp.eq(byte9(G["za"], G["act_signed"])),
         ]
         # results: tile t's line x is added to ACC (tiles after the first always accumulate)
-        gwrite = gact & arr.o_valid & ok_pipe[-1]
+        gwrite = gact & arr.o_valid & o_ok
         ox_r = Signal(8)
         oy_r = Signal(8)
         otile_r = Signal(5)

@@ -258,7 +258,7 @@ class Decoder(wiring.Component):
                 fault(name, "ILLEGAL_FIELD", ~ok)
             if name == "GEMM":    # more K tiles than one need the weights preloaded
                 fault(name, "ILLEGAL_FIELD", (F(name, "kt") != 0) & ~F(name, "preload"))
-            if name == "DWCONV":  # an empty window, too many filter rows / taps, a window over 255
+            if name == "DWCONV" and ctx.cfg.depthwise_mode:  # an empty window, too many rows / taps, over 255
                 fh, fw, nx, ny = (F(name, f) for f in ("fh", "fw", "nx", "ny"))
                 taps = Signal(len(fh) + len(fw), name="dw_taps")
                 m.d.comb += taps.eq(_mul(m, fw, fh, "dw_taps_mul"))
@@ -356,7 +356,8 @@ class Decoder(wiring.Component):
             return r[-1]
 
         g, v = opcode_of("GEMM"), opcode_of("VEC")
-        dw = opcode_of("DWCONV")
+        # DWCONV's range products (none without the depthwise mode: DWCONV is ILLEGAL_OPCODE then)
+        dw = opcode_of("DWCONV") if self.cfg.depthwise_mode else None
         ld, st = opcode_of("LOAD"), opcode_of("STORE")
         kt1 = Signal(len(F("GEMM", "kt")) + 1, name="gemm_tiles")
         m.d.comb += kt1.eq(F("GEMM", "kt") + 1)
@@ -365,8 +366,8 @@ class Decoder(wiring.Component):
         m.d.comb += rows_g.eq(_mul(m, F("GEMM", "ny"), kt1, "gemm_act_rows") - 1)   # ny = 0: no check
         rows_g = latch(rows_g, "gemm_act_rows_m1_q")
 
-        nx = _select(op, {g: F("GEMM", "nx"), v: F("VEC", "nx"), dw: F("DWCONV", "nx")}, 8)
-        ny = _select(op, {g: F("GEMM", "ny"), v: F("VEC", "ny"), dw: F("DWCONV", "ny")}, 8)
+        nx = _select(op, {g: F("GEMM", "nx"), v: F("VEC", "nx")}, 8)     # (DWCONV's at the same bits)
+        ny = _select(op, {g: F("GEMM", "ny"), v: F("VEC", "ny")}, 8)
         nxm1, nym1 = Signal(len(nx), name="nx_m1"), Signal(len(ny), name="ny_m1")
         m.d.comb += [nxm1.eq(nx - 1), nym1.eq(ny - 1)]
         # DWCONV: the window's last line is act + (ny + fh - 2) * act_ys + (nx + fw - 2) (stride 1)
@@ -374,21 +375,24 @@ class Decoder(wiring.Component):
         m.d.comb += [dw_rows.eq(F("DWCONV", "ny") + F("DWCONV", "fh") - 2),
                      dw_cols.eq(F("DWCONV", "nx") + F("DWCONV", "fw") - 2)]
         one = Const(1, 1)
+
+        def opt(d: dict) -> dict:
+            return {k: x for k, x in d.items() if k is not None}
         a_terms = [
-            (walk({ld: F("LOAD", "y_size"), st: F("STORE", "y_size"), g: F("GEMM", "act_ys"), v: F("VEC", "dst_ys"),
-                   dw: F("DWCONV", "act_ys")}, "walk_a1"),
-             _select(op, {ld: F("LOAD", "x_size"), st: F("STORE", "x_size"), g: rows_g, v: nym1, dw: dw_rows},
+            (walk(opt({ld: F("LOAD", "y_size"), st: F("STORE", "y_size"), g: F("GEMM", "act_ys"),
+                       v: F("VEC", "dst_ys"), dw: F("DWCONV", "act_ys")}), "walk_a1"),
+             _select(op, opt({ld: F("LOAD", "x_size"), st: F("STORE", "x_size"), g: rows_g, v: nym1, dw: dw_rows}),
                      len(rows_g))),
-            (walk({g: F("GEMM", "act_xs"), v: F("VEC", "dst_xs"), dw: one}, "walk_a2"),
-             Mux(op == dw, dw_cols, nxm1)),
+            (walk(opt({g: F("GEMM", "act_xs"), v: F("VEC", "dst_xs"), dw: one}), "walk_a2"),
+             nxm1 if dw is None else Mux(op == dw, dw_cols, nxm1)),
         ]
         b_terms = [
-            (walk({ld: geo["LOAD"][0], st: geo["STORE"][0], g: F("GEMM", "acc_ys"), v: F("VEC", "src_ys"),
-                   dw: F("DWCONV", "acc_ys")}, "walk_b1"),
-             _select(op, {ld: F("LOAD", "y_stride"), st: F("STORE", "y_stride"), g: nym1, v: nym1, dw: nym1}, 16)),
-            (walk({ld: geo["LOAD"][1], st: geo["STORE"][1], g: F("GEMM", "acc_xs"), v: F("VEC", "src_xs"), dw: one},
-                  "walk_b2"),
-             _select(op, {ld: F("LOAD", "x_stride"), st: F("STORE", "x_stride"), g: nxm1, v: nxm1, dw: nxm1}, 16)),
+            (walk(opt({ld: geo["LOAD"][0], st: geo["STORE"][0], g: F("GEMM", "acc_ys"), v: F("VEC", "src_ys"),
+                       dw: F("DWCONV", "acc_ys")}), "walk_b1"),
+             _select(op, opt({ld: F("LOAD", "y_stride"), st: F("STORE", "y_stride"), g: nym1, v: nym1, dw: nym1}), 16)),
+            (walk(opt({ld: geo["LOAD"][1], st: geo["STORE"][1], g: F("GEMM", "acc_xs"), v: F("VEC", "src_xs"),
+                       dw: one}), "walk_b2"),
+             _select(op, opt({ld: F("LOAD", "x_stride"), st: F("STORE", "x_stride"), g: nxm1, v: nxm1, dw: nxm1}), 16)),
         ]
         wa = max(lines.values()).bit_length()        # A saturates: A >= 2**wa exceeds every space
         acc_a = Signal(wa, name="check_a")
@@ -457,21 +461,23 @@ class Decoder(wiring.Component):
             return pos | (m1 & total[-1])
 
         # S1: box / activation / destination base (line) - limit, + A; S3: VEC second source
-        bases1 = {ld: F("LOAD", "sp_addr"), st: F("STORE", "sp_addr"), g: F("GEMM", "act"), v: F("VEC", "dst"),
-                  dw: F("DWCONV", "act")}
+        bases1 = {ld: F("LOAD", "sp_addr"), st: F("STORE", "sp_addr"), g: F("GEMM", "act"), v: F("VEC", "dst")}
+        if dw is not None:
+            bases1[dw] = F("DWCONV", "act")
         lims1 = {o: limit(BY_OPCODE[o].name, "dst") for o in bases1}
         off1 = Signal(signed(wl), name="check_off1")
         m.d.comb += off1.eq(_s(_select(op, bases1, 16), wl) - _s(_select(op, lims1, wl - 1), wl))
         off3 = Signal(signed(wl), name="check_off3")
         m.d.comb += off3.eq(_s(F("VEC", "src2"), wl) - _s(limit("VEC", "src2"), wl))
         # S2: DMA bytes (ext_addr + line bytes - 1 - window end) / result / source (line) - limit, + B
-        bases2 = {**{opcode_of(n): F(n, "ext_addr") for n in dma}, g: F("GEMM", "acc"), v: F("VEC", "src"),
-                  dw: F("DWCONV", "acc")}
+        bases2 = {**{opcode_of(n): F(n, "ext_addr") for n in dma}, g: F("GEMM", "acc"), v: F("VEC", "src")}
+        if dw is not None:
+            bases2[dw] = F("DWCONV", "acc")
         adj2 = {}
         for name in dma:
             adj2[opcode_of(name)] = Signal(signed(we), name=f"{name.lower()}_adj2")
             m.d.comb += adj2[opcode_of(name)].eq(_s(nbytes[name], we) - (1 + end))
-        for o in (g, v, dw):
+        for o in (g, v) if dw is None else (g, v, dw):
             adj2[o] = Signal(signed(we), name=f"{BY_OPCODE[o].name.lower()}_adj2")
             m.d.comb += adj2[o].eq(-_s(limit(BY_OPCODE[o].name, "src"), we))
         off2 = Signal(signed(we), name="check_off2")
@@ -499,9 +505,10 @@ class Decoder(wiring.Component):
         rows_c = cfg.rows
         wgt_end = F("GEMM", "wgt") + sum((kt1 << s_) for s_ in range(rows_c.bit_length()) if rows_c >> s_ & 1)
         fault("GEMM", "SCRATCHPAD_RANGE", F("GEMM", "preload") & _gt(wgt_end, lines["WGT"]))
-        fault("DWCONV", "SCRATCHPAD_RANGE", Const(1, 1), late=over1)     # (the window is never empty)
-        fault("DWCONV", "SCRATCHPAD_RANGE", Const(1, 1), late=over2)
-        fault("DWCONV", "SCRATCHPAD_RANGE", _gt(F("DWCONV", "wgt"), lines["WGT"] - rows_c))
+        if dw is not None:
+            fault("DWCONV", "SCRATCHPAD_RANGE", Const(1, 1), late=over1)     # (the window is never empty)
+            fault("DWCONV", "SCRATCHPAD_RANGE", Const(1, 1), late=over2)
+            fault("DWCONV", "SCRATCHPAD_RANGE", _gt(F("DWCONV", "wgt"), lines["WGT"] - rows_c))
         param = Const(0, 1)
         for vf in VEC_FUNCS:
             p = vf.param_lines(cfg.cols) if vf.params else 0
