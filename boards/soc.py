@@ -285,6 +285,9 @@ class SoC(wiring.Component):
         self.target = TARGETS[board.target]
         self.divisor = baud_divisor(board.clock_mhz * 1e6, board.baud)
         super().__init__({"rx": In(1, init=1), "tx": Out(1, init=1), "led_busy": Out(1), "led_error": Out(1)})
+        #: High in the cycles the accelerator steps (its clock enable; not a port): with ``led_busy``,
+        #: the accelerator's cycles, which ``board-sim``'s waveform window counts.
+        self.acc_step = Signal(name="acc_step")
 
     def accelerator(self):
         from nnaccel.hw.accel import Accelerator
@@ -320,7 +323,7 @@ class SoC(wiring.Component):
                      acc.prog_addr.eq(link.prog_addr), acc.prog_len.eq(link.prog_len),
                      link.busy.eq(acc.busy), link.done.eq(acc.done), link.error.eq(acc.error),
                      link.fault_pc.eq(acc.fault_pc), link.cnt_id.eq(acc.cnt_id), link.cnt_data.eq(acc.cnt_data),
-                     self.led_busy.eq(acc.busy), self.led_error.eq(acc.error != 0)]
+                     self.led_busy.eq(acc.busy), self.led_error.eq(acc.error != 0), self.acc_step.eq(ce)]
         return m
 
 
@@ -374,17 +377,23 @@ class _Link(wiring.Component):
         want = Signal(range(self.n_beats + 1))
         m.d.comb += [self.h_addr.eq(addr), self.h_wdata.eq(urx.data), crc.data.eq(urx.data)]
         CM = {name: lp.CMD[name] for name in lp.CMD}
+        # bit times since the last byte: a request that stops arriving is dropped (back to SYNC)
+        timeout = Signal()
+        m.d.comb += timeout.eq(idle == lp.IDLE_TIMEOUT_BITS * d)
+        with m.If(urx.valid):
+            m.d.sync += idle.eq(0)
+        with m.Elif(~timeout):
+            m.d.sync += idle.eq(idle + 1)
         with m.FSM():
             with m.State("SYNC"):
                 m.d.sync += [hdr.eq(0), code.eq(lp.CODE["OK"]), dropping.eq(0)]
                 with m.If(urx.valid & (urx.data == lp.REQ_SYNC)):
                     m.d.comb += crc.start.eq(1)
-                    m.d.sync += idle.eq(0)
                     m.next = "HEADER"
             with m.State("HEADER"):
                 with m.If(urx.valid):
                     m.d.comb += crc.valid.eq(1)
-                    m.d.sync += [hdr.eq(hdr + 1), idle.eq(0)]
+                    m.d.sync += hdr.eq(hdr + 1)
                     with m.If(hdr == 0):
                         m.d.sync += cmd.eq(urx.data)
                         with m.If((urx.data == 0) | (urx.data > max(CM.values()))):
@@ -406,31 +415,25 @@ class _Link(wiring.Component):
                             m.next = "PAYLOAD"
                         with m.Else():
                             m.next = "CRC"
-                with m.Elif(idle == lp.IDLE_TIMEOUT_BITS * d):
+                with m.Elif(timeout):
                     m.next = "SYNC"
-                with m.Else():
-                    m.d.sync += idle.eq(idle + 1)
             with m.State("PAYLOAD"):            # WRITE: each byte stored as it arrives
                 m.d.comb += self.hold.eq(~dropping)
                 with m.If(urx.valid):
                     m.d.comb += [crc.valid.eq(1), self.h_we.eq(~dropping & self.held)]
-                    m.d.sync += [addr.eq(addr + 1), length.eq(length - 1), idle.eq(0)]
+                    m.d.sync += [addr.eq(addr + 1), length.eq(length - 1)]
                     with m.If(length == 1):
                         m.next = "CRC"
-                with m.Elif(idle == lp.IDLE_TIMEOUT_BITS * d):
+                with m.Elif(timeout):
                     m.next = "SYNC"
-                with m.Else():
-                    m.d.sync += idle.eq(idle + 1)
             with m.State("CRC"):
                 with m.If(urx.valid):
                     m.d.comb += crc.valid.eq(1)
-                    m.d.sync += [hdr.eq(hdr + 1), idle.eq(0)]
+                    m.d.sync += hdr.eq(hdr + 1)
                     with m.If(hdr == 1):
                         m.next = "CHECK"
-                with m.Elif(idle == lp.IDLE_TIMEOUT_BITS * d):
+                with m.Elif(timeout):
                     m.next = "SYNC"
-                with m.Else():
-                    m.d.sync += idle.eq(idle + 1)
             with m.State("CHECK"):
                 with m.If(~crc.match_detected):
                     m.d.sync += code.eq(lp.CODE["CRC_ERROR"])

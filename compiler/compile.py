@@ -96,7 +96,7 @@ def partition(plan: Plan) -> None:
         if low is None:
             plan.reasons[i] = "no accelerator lowering"
             continue
-        why = low.supports(sg, op)
+        why = low.supports(sg, op, plan.model.origin)
         if why is not None:
             plan.reasons[i] = why
             continue

@@ -142,11 +142,12 @@ class OpMapping:
 
 
 # Why quantized results may legitimately differ from LiteRT's reference kernels (see OpMapping).
-SINGLE_ROUNDING = ("requantization rounding: LiteRT 2.3's FULLY_CONNECTED and int8 L2_NORMALIZATION apply "
-                   "their fixed-point multiplier with single rounding ((x * M + 2^(s-1)) >> s; LiteRT matched "
-                   "that emulation on every probed model), NNAPI's reference with gemmlowp's double rounding "
-                   "(SaturatingRoundingDoublingHighMul, then RoundingDivideByPOT), so values within about "
-                   "2^-31 of a half step round apart")
+PER_CHANNEL_FC_ROUNDING = ("per-channel int8 weights only: LiteRT's reference FULLY_CONNECTED computes "
+                           "round(double(acc) * double(s_in) * double(s_w) / double(s_out)), one rounding half "
+                           "away from zero, per-tensor and per-channel alike; a TFLite model's per-tensor "
+                           "FULLY_CONNECTED does so (Model.origin), but a per-channel one becomes a 1x1 CONV_2D "
+                           "and is requantized as LiteRT's convolutions are (a Q31 multiplier, two roundings), "
+                           "so values within about 2^-31 of a half step round apart")
 FLOAT32_MULTIPLIER = ("LiteRT computes the PRELU / LEAKY_RELU multipliers s_in * s_alpha / s_out and "
                       "s_in / s_out in float32 arithmetic before converting them to fixed point, NNAPI's "
                       "reference in double (e.g. 1225855232 vs 1225855228 for scales 0.061, 0.0107, "
@@ -631,7 +632,7 @@ def _transpose_conv(c, op):
       "weights [units, input_size] as NNAPI's; zero bias when omitted; keep_num_dims -> RESHAPE after; "
       "per-channel int8 weights (NNAPI FULLY_CONNECTED is per-tensor only) -> RESHAPE to [batch, 1, 1, "
       "size], 1x1 CONV_2D with a QUANT8_SYMM_PER_CHANNEL filter, RESHAPE back",
-      quant_tolerance=1, difference=SINGLE_ROUNDING)
+      quant_tolerance=1, difference=PER_CHANNEL_FC_ROUNDING)
 def _fully_connected(c, op):
     if op.opt("WeightsFormat", 0) != 0:
         c.unsupported("its weights use the shuffled 4x16 int8 format")
@@ -952,8 +953,7 @@ register_all("ABS NEG EXP LOG SQRT SIN LOGICAL_NOT CAST FLOOR", _UNARY.get, _una
 register_all("LOGISTIC", _UNARY.get, _unary, "same operands", quant_tolerance=1,
              difference=FLOAT_TABLE_LOGISTIC)
 register_all("TANH HARD_SWISH RSQRT", _UNARY.get, _unary, "same operands")
-register_all("L2_NORMALIZATION", _UNARY.get, _unary, "axis -1 (the NNAPI default)", quant_tolerance=1,
-             difference=SINGLE_ROUNDING)
+register_all("L2_NORMALIZATION", _UNARY.get, _unary, "axis -1 (the NNAPI default)")
 
 
 @maps("ELU", "ELU", "alpha = 1.0 scalar")

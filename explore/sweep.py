@@ -2,10 +2,11 @@
 
 A point builds its configuration (a preset with the grid's values), compiles every model for it,
 runs each on the ISA simulator (the runtime, host fallback included) and, when a synthesis target
-is given, synthesizes the whole accelerator (``design_for(cfg, "top")``) with place and route for
-LUTs, flip-flops, DSPs, block RAMs and fmax. Results are cached under ``OUT/cache`` by the hash of
-the configuration and of the model file (synthesis: of the configuration and target), so a rerun
-only computes what is new. A point that is invalid, fails or does not fit is recorded with its
+is given, synthesizes the whole accelerator (``design_for(cfg, "top")``, or another design of
+``nnaccel synth --design``) with place and route for LUTs, flip-flops, DSPs, block RAMs and fmax.
+Results are cached under ``OUT/cache`` by the hash of the configuration and of the model file
+(synthesis: of the configuration, target, design and the RTL's sources), so a rerun only computes
+what is new. A point that is invalid, fails or does not fit is recorded with its
 reason; the sweep goes on.
 
 Grid keys are :class:`~nnaccel.hwconfig.HwConfig` fields, and ``NAME_kib`` for a ``NAME_bytes``
@@ -18,6 +19,7 @@ import dataclasses
 import hashlib
 import itertools
 import json
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -153,31 +155,56 @@ def run_model(cfg: HwConfig, model) -> dict:
             "seconds": round(time.perf_counter() - t0, 3)}
 
 
-def synth_config(cfg: HwConfig, target: str, timeout_s: float | None = None) -> dict:
-    """Synthesizes, places and routes the accelerator of ``cfg`` for ``target``: its resources."""
+def synth_config(cfg: HwConfig, target: str, design: str = "top", timeout_s: float | None = None) -> dict:
+    """Synthesizes, places and routes ``design`` of ``cfg`` (``"top"``: the whole accelerator) for
+    ``target``: its resources and fmax, or why it does not fit or failed."""
     from nnaccel.boards.synth import TARGETS, design_for, synthesize
     t0 = time.perf_counter()
     try:
-        rep = synthesize(design_for(cfg, "top", TARGETS[target]), target, pnr=True, name=f"{cfg.name}-top",
+        rep = synthesize(design_for(cfg, design, TARGETS[target]), target, pnr=True, name=f"{cfg.name}-{design}",
                          timeout_s=timeout_s)
     except RuntimeError as e:
         status = "does not fit" if "cannot fit" in str(e) else "synthesis failed"
-        return {"status": status, "reason": str(e).splitlines()[0]}
+        return {"status": status, "reason": str(e).splitlines()[0], "seconds": round(time.perf_counter() - t0, 1)}
     fits = all(rep["fits"].values())
     pnr_ok = rep.get("pnr") == "ok"
-    return {"status": "ok" if fits and pnr_ok else ("does not fit" if not fits else "place and route failed"),
-            "reason": "" if fits and pnr_ok else (rep.get("pnr") or "") if fits else
-            "exceeds " + ", ".join(k for k, v in rep["fits"].items() if not v),
-            "lut": rep["lut"], "ff": rep["ff"], "dsp": rep["dsp"], "bram": rep["bram"], "device": rep["device"],
-            "fits": fits, "fmax_mhz": rep["fmax_mhz"], "seconds": round(time.perf_counter() - t0, 1)}
+    if not fits:        # nextpnr fails too then (no cells left): the budget is the reason
+        budget = rep["budget"]
+        over = [f"{k} {rep['logic_cells' if k == 'logic_cells' else k]:,} / "
+                f"{budget['lut' if k == 'logic_cells' else k]:,}" for k, v in rep["fits"].items() if not v]
+        status, reason = "does not fit", f"exceeds the {rep['device']}: " + ", ".join(over)
+    elif not pnr_ok:
+        status, reason = "place and route failed", rep.get("pnr") or ""
+    else:
+        status, reason = "ok", ""
+    return {"status": status, "reason": reason, "lut": rep["lut"], "ff": rep["ff"], "dsp": rep["dsp"],
+            "bram": rep["bram"], "device": rep["device"], "fits": fits, "fmax_mhz": rep["fmax_mhz"],
+            "design": design, "seconds": round(time.perf_counter() - t0, 1)}
 
 
-def evaluate_point(cfg: HwConfig, models: list[SweepModel], synth: str | None, timeout_s=None) -> dict:
+def synth_key(target: str, design: str) -> str:
+    """The cache key of a synthesis besides the configuration: target, design and a hash of the
+    sources the netlist comes from (the RTL, the synthesis flow and the ISA table)."""
+    import nnaccel.boards.synth
+    import nnaccel.hw
+
+    import nnaccel.isa.table
+    h = hashlib.sha256()
+    files = sorted(Path(nnaccel.hw.__file__).parent.glob("*.py")) + sorted(
+        Path(nnaccel.boards.synth.__file__).parent.glob("*.py")) + [Path(nnaccel.isa.table.__file__)]
+    for f in files:
+        h.update(f.name.encode() + b"\0" + f.read_bytes())
+    return f"{target}-{design}-{h.hexdigest()[:12]}"
+
+
+def evaluate_point(cfg: HwConfig, models: list[SweepModel], synth: str | None, timeout_s=None,
+                   design: str = "top") -> dict:
     """One grid point (the body of its Ray task): ``{"runs": {model hash: figures}, "synth": ...}``
-    for the models given (those not cached) and, when ``synth`` names a target, the synthesis."""
+    for the models given (those not cached) and, when ``synth`` names a target, the synthesis of
+    ``design``."""
     out = {"runs": {m.hash: run_model(cfg, m.model) for m in models}, "synth": None}
     if synth:
-        out["synth"] = synth_config(cfg, synth, timeout_s)
+        out["synth"] = synth_config(cfg, synth, design, timeout_s)
     return out
 
 
@@ -205,9 +232,8 @@ class Cache:
         return doc["result"] if doc.get("version") == __version__ else None
 
     def put(self, kind, a, b, result) -> None:
-        tmp = self._path(kind, a, b).with_suffix(".tmp")
-        tmp.write_text(json.dumps({"version": __version__, "result": result}, indent=1))
-        tmp.replace(self._path(kind, a, b))
+        from nnaccel.ioutil import write_json
+        write_json(self._path(kind, a, b), {"version": __version__, "result": result}, "cache file")
 
 
 # ------------------------------------------------------------------------------------ the sweep
@@ -221,6 +247,9 @@ class Sweep:
     synth: str | None = None
     clock_mhz: float | None = None
     timeout_s: float | None = None
+    #: The design ``synth`` synthesizes (``nnaccel synth --design``): ``top``, the whole accelerator,
+    #: or a block of it (whose fmax bounds the accelerator's from above).
+    synth_design: str = "top"
 
 
 def _ray_start(address, num_cpus):
@@ -242,6 +271,7 @@ def run_sweep(sw: Sweep, out_dir, address: str | None = None, num_cpus: int | No
     from nnaccel.progress import bar as progress_bar
     from nnaccel.progress import interactive
     cache = Cache(Path(out_dir) / "cache", use_cache)
+    skey = synth_key(sw.synth, sw.synth_design) if sw.synth else None
     points, todo = [], []
     for idx, params in enumerate(grid_points(sw.grid)):
         pt = {"point": idx, "params": params}
@@ -253,20 +283,22 @@ def run_sweep(sw: Sweep, out_dir, address: str | None = None, num_cpus: int | No
             continue
         pt["cfg"], pt["hash"] = cfg, config_hash(cfg)
         pt["runs"] = {m.hash: cache.get("run", pt["hash"], m.hash) for m in sw.models}
-        pt["synth"] = cache.get("synth", pt["hash"], sw.synth) if sw.synth else None
+        pt["synth"] = cache.get("synth", pt["hash"], skey) if sw.synth else None
         missing = [m for m in sw.models if pt["runs"][m.hash] is None]
         if missing or (sw.synth and pt["synth"] is None):
             todo.append((pt, missing))
         points.append(pt)
     bar = progress_bar(len(points), "sweep", "point", disable=not (progress and interactive()))
+    # elsewhere (a CI log) one line per point done: a sweep with synthesis runs for hours
+    lines = progress and not interactive()
     bar.update(len(points) - len(todo))
     failed = sum("invalid" in p for p in points)
     if todo:
         ray, started = _ray_start(address, num_cpus)
         try:
             task = ray.remote(num_cpus=1)(evaluate_point)
-            pending = {task.remote(pt["cfg"], missing, sw.synth if pt["synth"] is None else None, sw.timeout_s):
-                       (pt, missing) for pt, missing in todo}
+            pending = {task.remote(pt["cfg"], missing, sw.synth if pt["synth"] is None else None, sw.timeout_s,
+                                   sw.synth_design): (pt, missing) for pt, missing in todo}
             cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
             bar.set_postfix(running=min(len(pending), cpus), failed=failed)
             while pending:
@@ -275,8 +307,10 @@ def run_sweep(sw: Sweep, out_dir, address: str | None = None, num_cpus: int | No
                 try:
                     res = ray.get(ready[0])
                 except ray.exceptions.RayError as e:   # a task raised or its worker died: the point fails
-                    res = {"runs": {m.hash: {"status": "failed", "reason": f"task failed: {e}".splitlines()[0]}
-                                    for m in missing}, "synth": None}
+                    why = f"task failed: {e}".splitlines()[0]
+                    res = {"runs": {m.hash: {"status": "failed", "reason": why} for m in missing},
+                           "synth": {"status": "synthesis failed", "reason": why}
+                           if sw.synth and pt["synth"] is None else None}
                 for h, r in res["runs"].items():
                     pt["runs"][h] = r
                     if r["status"] == "ok":
@@ -284,11 +318,17 @@ def run_sweep(sw: Sweep, out_dir, address: str | None = None, num_cpus: int | No
                 if res["synth"] is not None:
                     pt["synth"] = res["synth"]
                     if res["synth"]["status"] in ("ok", "does not fit"):   # not a failure to retry
-                        cache.put("synth", pt["hash"], sw.synth, res["synth"])
+                        cache.put("synth", pt["hash"], skey, res["synth"])
                 failed += any(r["status"] != "ok" for r in res["runs"].values()) or bool(
                     res["synth"] and res["synth"]["status"] != "ok")
                 bar.update(1)
                 bar.set_postfix(running=min(len(pending), cpus), failed=failed)
+                if lines:
+                    worst = next((r for r in [*res["runs"].values(), res["synth"] or {"status": "ok"}]
+                                  if r["status"] != "ok"), None)
+                    print(f"sweep: point {pt['point']} done ({len(todo) - len(pending)} of {len(todo)} to "
+                          f"compute): {worst['status'] + ': ' + worst['reason'] if worst else 'ok'}",
+                          file=sys.stderr, flush=True)
         finally:
             if started:
                 ray.shutdown()
@@ -319,8 +359,10 @@ def result_rows(sw: Sweep, points) -> list[dict]:
                 if run["status"] == "ok" and syn["status"] != "ok":
                     row.update(status=syn["status"], reason=syn["reason"])
             clock, source = None, None
-            if row["fmax_mhz"]:
+            if row["fmax_mhz"] and sw.synth_design == "top":
                 clock, source = row["fmax_mhz"], "fmax (nextpnr)"
+            elif row["fmax_mhz"]:
+                clock, source = row["fmax_mhz"], f"fmax of the {sw.synth_design} block (nextpnr; an upper bound)"
             elif sw.clock_mhz:
                 clock, source = sw.clock_mhz, "assumed (--clock-mhz)"
             if clock and row["cycles"]:
@@ -334,6 +376,9 @@ def write_outputs(sw: Sweep, result: dict, out_dir) -> dict:
     """Writes ``results.json``, ``results.csv``, ``pareto.png`` and ``index.html`` into ``out_dir``;
     returns their paths."""
     import csv
+    import io
+
+    from nnaccel.ioutil import write_atomic, write_json
 
     from . import html, plots
     out = Path(out_dir)
@@ -341,23 +386,25 @@ def write_outputs(sw: Sweep, result: dict, out_dir) -> dict:
     rows = result["rows"]
     axes = list(sw.grid)
     columns = axes + [c for c in COLUMNS if c not in axes]
-    meta = {"preset": sw.preset, "grid": sw.grid, "synth": sw.synth, "clock_mhz": sw.clock_mhz,
+    meta = {"preset": sw.preset, "grid": sw.grid, "synth": sw.synth,
+            "synth_design": sw.synth_design if sw.synth else None, "clock_mhz": sw.clock_mhz,
             "models": [m.name for m in sw.models], "nnaccel": __version__,
             "utilization_issued": "MACs issued / (cycles x rows x cols); padding lanes count as issued",
             "inferences_per_s": "clock_mhz * 1e6 / cycles (accelerator cycles; host operations not timed)"}
     paths = {"json": out / "results.json", "csv": out / "results.csv", "png": out / "pareto.png",
              "html": out / "index.html"}
-    paths["json"].write_text(json.dumps({"sweep": meta, "rows": rows}, indent=1) + "\n")
-    with paths["csv"].open("w", newline="") as f:
-        w = csv.DictWriter(f, columns, extrasaction="ignore")
-        w.writeheader()
-        w.writerows(rows)
+    write_json(paths["json"], {"sweep": meta, "rows": rows}, "results file")
+    text = io.StringIO(newline="")
+    w = csv.DictWriter(text, columns, extrasaction="ignore")
+    w.writeheader()
+    w.writerows(rows)
+    write_atomic(paths["csv"], text.getvalue(), "results file")
     png = plots.pareto_figure(rows, "png")
-    paths["png"].write_bytes(png)
+    write_atomic(paths["png"], png, "plot")
     ok = sum(r["status"] == "ok" for r in rows)
     body = (f"<p>Preset <b>{html.esc(sw.preset)}</b>, grid "
             + ", ".join(f"{html.esc(k)} = {html.esc(', '.join(map(str, v)))}" for k, v in sw.grid.items())
-            + f"; models {html.esc(', '.join(meta['models']))}; synthesis {html.esc(sw.synth or 'none')}. "
+            + f"; models {html.esc(', '.join(meta['models']))}; synthesis {html.esc(f'{sw.synth} ({sw.synth_design})' if sw.synth else 'none')}. "
             f"{ok} of {len(rows)} rows ok. Utilization is <i>issued</i> MAC utilization ({meta['utilization_issued']}); "
             f"inferences per second: {meta['inferences_per_s']}.</p>"
             + html.figure(png, "png", "inferences per second against LUTs (or PEs), per model; points numbered",
@@ -365,5 +412,5 @@ def write_outputs(sw: Sweep, result: dict, out_dir) -> dict:
             + "<h2>Results</h2>" + html.table(rows, columns, bad=lambda r: r["status"] != "ok", ident="results")
             + '<p>Files: <a href="results.csv">results.csv</a>, <a href="results.json">results.json</a>, '
               '<a href="pareto.png">pareto.png</a>.</p>')
-    paths["html"].write_text(html.page("nnaccel sweep", body))
+    write_atomic(paths["html"], html.page("nnaccel sweep", body), "HTML page")
     return paths

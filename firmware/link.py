@@ -17,12 +17,20 @@ import time
 import numpy as np
 
 from nnaccel import linkproto as lp
-from nnaccel.errors import NnaccelError
+from nnaccel.errors import BudgetError, NnaccelError
 
-__all__ = ["IdentityError", "LinkClient", "LinkError", "SerialTransport", "SocketTransport", "board_backend"]
+__all__ = ["IdentityError", "LinkClient", "LinkError", "SerialTransport", "SocketTransport", "board_backend",
+           "cycles_per_byte"]
 
 #: Bytes per READ / WRITE frame (a retry resends at most this much).
 CHUNK = 1024
+#: Seconds the host waits at least for a run to finish before it counts as a hang.
+MIN_WAIT_S = 5.0
+
+
+def cycles_per_byte(board) -> float:
+    """SoC cycles per byte on ``board``'s UART (8N1: 10 bit times of its baud divisor)."""
+    return 10 * board.clock_mhz * 1e6 / board.baud
 
 
 class LinkError(NnaccelError):
@@ -103,13 +111,16 @@ class LinkClient:
     def __init__(self, transport, retries: int = 3, log=None):
         from nnaccel.isa.table import N_COUNTERS
         self.t = transport
+        self.moved = 0              # bytes written and read so far (the link's pace, see run)
         self.retries = retries
         self.n_counters = N_COUNTERS
         self.retried = 0            # exchanges that needed a retry (for tests and reports)
         self.log = log or (lambda msg: None)
 
     def _once(self, cmd: str, addr: int, length: int, payload: bytes) -> tuple[str, bytes]:
-        self.t.write(lp.request(cmd, addr, length, payload))
+        frame = lp.request(cmd, addr, length, payload)
+        self.t.write(frame)
+        self.moved += len(frame) + 4 + lp.reply_length(cmd, length, self.n_counters)
         skipped = 0
         while True:
             b = self.t.read(1)
@@ -207,43 +218,63 @@ class LinkClient:
         vals = [int.from_bytes(raw[8 * i:8 * i + 8], "little") for i in range(self.n_counters)]
         return {c.name: vals[c.id] for c in COUNTERS}
 
-    def run(self, program: bytes, memory: np.ndarray, mem_bytes: int, timeout_s: float, poll_s: float = 0.05):
+    def run(self, program: bytes, memory: np.ndarray, mem_bytes: int, budget_cycles: int,
+            cycles_per_byte: float, min_wait_s: float = MIN_WAIT_S, poll_s: float = 0.05):
         """Loads ``memory`` at 0 and ``program`` above it, runs it, and returns ``(memory after,
-        counters)``. Raises :class:`nnaccel.isa.AcceleratorFault` on a fault and :class:`LinkError`
-        when the run does not end within ``timeout_s``."""
+        counters)``. Raises :class:`nnaccel.isa.AcceleratorFault` on a fault and
+        :class:`~nnaccel.errors.BudgetError` when the run takes more than ``budget_cycles``.
+
+        The board answers only STATUS while it runs, so a run that does not end is stopped by
+        time: the device's cycles per second are estimated from the upload (``cycles_per_byte``
+        device cycles per link byte: 10 bit times of the UART divisor; on the board that gives its
+        clock, on board-sim the simulation's speed), and the host waits for twice the budget at that
+        pace, at least ``min_wait_s``. A run that ends is checked against the budget exactly (its
+        ``cycles`` counter)."""
         from nnaccel.isa import FAULTS, AcceleratorFault
         prog_addr = -(-memory.size // 64) * 64
         if prog_addr + len(program) > mem_bytes:
             raise LinkError(f"The segment's memory ({memory.size} bytes) and program ({len(program)} bytes) do "
                             f"not fit the board's {mem_bytes} bytes of memory.")
+        t0, moved0 = time.monotonic(), self.moved
         self.write(0, memory.tobytes())
         self.write(prog_addr, program)
+        rate = (self.moved - moved0) * cycles_per_byte / max(time.monotonic() - t0, 1e-6)  # cycles / s
+        wait_s = max(min_wait_s, 2 * budget_cycles / rate)
         self.start(prog_addr, len(program) // 16)
-        deadline = time.monotonic() + timeout_s
+        deadline = time.monotonic() + wait_s
         while True:
             st = self.status()
             if st["done"]:
                 break
             if time.monotonic() > deadline:
-                raise LinkError(f"The board's run did not finish within {timeout_s:g} s.")
+                raise BudgetError(f"the device did not finish within {wait_s:.1f} s, twice the budget of "
+                                  f"{budget_cycles} cycles at the pace the link measured ({rate:.3g} cycles/s)")
             time.sleep(poll_s)
         if st["error"]:
             name = {f.code: f.name for f in FAULTS}[st["error"]]
             raise AcceleratorFault(name, st["fault_pc"], f"the board stopped with {name} at instruction "
                                                          f"{st['fault_pc']}.")
+        counters = self.counters()
+        if counters["cycles"] > budget_cycles:
+            raise BudgetError(f"the program took {counters['cycles']} cycles, more than the budget of "
+                              f"{budget_cycles}")
         mem = np.frombuffer(self.read(0, memory.size), np.uint8).copy()
-        return mem, self.counters()
+        return mem, counters
 
 
-def board_backend(client: LinkClient, mem_bytes: int, timeout_s: float = 600.0):
+def board_backend(client: LinkClient, mem_bytes: int, cycles_per_byte: float, min_wait_s: float = MIN_WAIT_S):
     """A runtime backend function (for ``nnaccel.firmware.runtime.Runtime.run``) that runs each segment on the board
-    behind ``client``. ``run_cycles`` is the ``cycles`` counter, which wraps at ``2 ** counter_bits``."""
+    behind ``client``, within :func:`nnaccel.firmware.runtime.cycle_budget` (see :meth:`LinkClient.run`;
+    ``cycles_per_byte``: :func:`cycles_per_byte` of the board; ``min_wait_s``: the least wait
+    for a run to end). ``run_cycles`` is the ``cycles`` counter, which wraps at ``2 ** counter_bits``."""
+    from .runtime import cycle_budget
     checked = []
 
     def backend(cfg, program: bytes, memory: np.ndarray, progress=None, max_cycles=None):
         if not checked:
             client.check_identity(cfg)
             checked.append(True)
-        mem, counters = client.run(bytes(program), memory, mem_bytes, timeout_s)
+        budget = min(cycle_budget(cfg, program, max_cycles), (1 << cfg.counter_bits) - 1)
+        mem, counters = client.run(bytes(program), memory, mem_bytes, budget, cycles_per_byte, min_wait_s)
         return mem, dict(counters, run_cycles=counters["cycles"]), None
     return backend

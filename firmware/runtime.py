@@ -3,7 +3,7 @@ other operation on the host with the golden kernels, and returns the outputs wit
 performance counters of every segment.
 
 Backends (``BACKENDS``): ``isa`` — the ISA simulator (``nnaccel.sim.isasim``), default; ``rtl`` —
-the Verilator model of the RTL (``nnaccel.sim.rtl_runner.run_program_rtl``), when present.
+the Verilator model of the RTL (``nnaccel.sim.rtl_runner.run_words_rtl``), when present.
 A backend is ``fn(config, program_bytes, memory, progress=None, max_cycles=None) -> (memory_after,
 counters, schedule_or_None)``; past ``max_cycles`` it raises :class:`~nnaccel.errors.BudgetError`
 (``Runtime.run`` takes a name of ``BACKENDS`` or such a function, e.g. the board link's);
@@ -48,37 +48,48 @@ RTL_BUDGET_FACTOR = 2
 RTL_BUDGET_SLACK = 10_000
 
 
+def cycle_budget(cfg: HwConfig, program: bytes, max_cycles: int | None = None) -> int:
+    """The cycle budget of a segment on a backend whose run could hang (rtl, board, board-sim):
+    ``max_cycles`` when given, else ``RTL_BUDGET_FACTOR`` times the ISA model's cycles plus
+    ``RTL_BUDGET_SLACK``."""
+    if max_cycles is not None:
+        return max_cycles
+    from nnaccel.sim.isasim import decode_program, schedule
+
+    from nnaccel.isa import bytes_to_words
+    predicted = schedule(decode_program(bytes_to_words(program), cfg), cfg).total_cycles
+    return RTL_BUDGET_FACTOR * predicted + RTL_BUDGET_SLACK
+
+
 def _isa_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None, max_cycles=None):
     from nnaccel.sim.isasim import IsaSim
     sim = IsaSim(cfg, mem_size=memory.size)
     sim.mem[:] = memory
+    c0 = time.process_time()
     res = sim.run(program, progress, max_cycles)
-    return sim.mem, dict(res.counters, run_cycles=res.cycles), res.schedule
+    return sim.mem, dict(res.counters, run_cycles=res.cycles, cpu_seconds=time.process_time() - c0), res.schedule
 
 
 def _rtl_backend(cfg: HwConfig, program: bytes, memory: np.ndarray, progress=None, max_cycles=None,
-                 wave=None, wave_window=None):
+                 wave=None, wave_window=None, trace=False):
     try:
-        from nnaccel.sim.isasim import decode_program, schedule
         from nnaccel.sim.rtl_runner import run_words_rtl
 
         from nnaccel.isa import AcceleratorFault, bytes_to_words
     except ImportError as e:
         raise BackendUnavailable(f"The rtl backend is not available ({e}).") from None
     words = bytes_to_words(program)
-    if max_cycles is None:
-        predicted = schedule(decode_program(words, cfg), cfg).total_cycles
-        max_cycles = RTL_BUDGET_FACTOR * predicted + RTL_BUDGET_SLACK
+    max_cycles = cycle_budget(cfg, program, max_cycles)
     try:  # the runner sizes the RTL memory (a power of two, 64 KiB at least; one build per size)
         res = run_words_rtl(cfg, words, {0: memory}, [(0, memory.size)], max_cycles=max_cycles, wave=wave,
-                            wave_window=wave_window)
+                            wave_window=wave_window, trace=trace)
     except (ImportError, FileNotFoundError) as e:
         raise BackendUnavailable(f"The rtl backend is not available ({e}).") from None
     if res.error:
         raise AcceleratorFault(res.fault, res.fault_pc, f"the RTL stopped with {res.fault} at instruction "
                                                         f"{res.fault_pc}.")
     mem = np.frombuffer(res.regions[0], np.uint8).copy()
-    return mem, dict(res.counters, run_cycles=res.cycles), None
+    return mem, dict(res.counters, run_cycles=res.cycles, cpu_seconds=res.cpu_seconds), res.schedule  # traced only
 
 
 BACKENDS = {"isa": _isa_backend, "rtl": _rtl_backend}
@@ -100,6 +111,10 @@ class Runtime:
         #: ``(path, (first, last) or None)``: the rtl backend writes each segment's FST waveform
         #: (:meth:`wave_path`) of that cycle window (``nnaccel run --wave``).
         self.wave = None
+        #: The rtl backend records when each instruction starts and ends (a probed build) and hands
+        #: that schedule (``nnaccel.sim.rtl_runner.RtlSchedule``) to :attr:`on_segment`
+        #: (``nnaccel run --backend rtl --trace``).
+        self.rtl_schedule = False
         #: Cycle budget of each segment (``None``: the ISA simulator needs none, its schedule is
         #: exact and finite; the RTL gets a multiple of the ISA model's prediction).
         self.max_cycles = max_cycles
@@ -180,9 +195,10 @@ class Runtime:
         label = (f"accelerator segment {seg['index']} (operation{'s' if len(ops) > 1 else ''} "
                  f"{ops[0]}{f'..{ops[-1]}' if len(ops) > 1 else ''}) on the {backend} backend")
         try:
-            if self.wave is not None and backend == "rtl":
+            if backend == "rtl" and (self.wave is not None or self.rtl_schedule):
+                wave, window = (self.wave_path(seg["index"]), self.wave[1]) if self.wave else (None, None)
                 out_mem, counters, sched = _rtl_backend(self.cfg, words, mem, progress, self.max_cycles,
-                                                        self.wave_path(seg["index"]), self.wave[1])
+                                                        wave, window, self.rtl_schedule)
             else:
                 out_mem, counters, sched = self._backend_fn(self.cfg, words, mem, progress, self.max_cycles)
         except BudgetError as e:
@@ -191,6 +207,7 @@ class Runtime:
             raise AcceleratorFault(e.fault, e.pc, f"the {label} stopped: {str(e).split(': ', 1)[-1]}",
                                    e.cycle) from None
         wall = time.perf_counter() - t0
+        cpu = counters.pop("cpu_seconds", None)
         if self.on_segment is not None:
             self.on_segment(self.cfg, seg, words, sched)
         for j in seg["outputs"]:
@@ -200,7 +217,9 @@ class Runtime:
             env[j] = np.array(out_mem[t["addr"]:t["addr"] + t["bytes"]]).view(dtype).reshape(t["shape"])
         if check:
             self._check_segment(seg, env, interp, out_mem)
-        self.seg_reports.append(self._segment_report(seg, counters, sched, wall))
+        # the rtl backend's report is the same with or without its schedule (no per-layer figures)
+        report = self._segment_report(seg, counters, None if backend == "rtl" else sched, wall)
+        self.seg_reports.append(dict(report, cpu_seconds=cpu))
 
     def wave_path(self, index: int) -> str:
         """The waveform file of segment ``index``: the path given for segment 0, ``NAME.segK.fst``
@@ -257,14 +276,14 @@ class Runtime:
 # ------------------------------------------------------------------------------------ entry points
 def run_on_backend(model_or_pkg, inputs: list, backend: str = "isa", config=None, check: bool = False,
                    progress=None, on_segment=None, wave=None,
-                   max_cycles: int | None = None):
+                   max_cycles: int | None = None, rtl_schedule: bool = False):
     """Runs a package on ``backend`` (``golden``, ``isa``, ``rtl``; ``config``, when given, must be
     the one it was built for), or a model on ``golden``. Returns ``(outputs, report)``; ``report``
     has ``total`` (cycles, macs, utilization, useful_macs, useful_utilization: ``nnaccel.sim.report``
     defines them), ``segments``, ``accelerator_ops``, ``host_ops`` and ``host_useful_macs``.
     A model runs on the accelerator backends once compiled (``nnaccel.compiler.compile_model``).
-    ``on_segment``, ``wave``, ``max_cycles``: :attr:`Runtime.on_segment`, :attr:`Runtime.wave`,
-    :attr:`Runtime.max_cycles`."""
+    ``on_segment``, ``wave``, ``max_cycles``, ``rtl_schedule``: :attr:`Runtime.on_segment`,
+    :attr:`Runtime.wave`, :attr:`Runtime.max_cycles`, :attr:`Runtime.rtl_schedule`."""
     if backend == "golden":
         model = model_or_pkg.model() if isinstance(model_or_pkg, Package) else model_or_pkg
         outs = Interpreter(model).run(inputs)
@@ -279,6 +298,7 @@ def run_on_backend(model_or_pkg, inputs: list, backend: str = "isa", config=None
     rt = Runtime(model_or_pkg, config, max_cycles)
     rt.on_segment = on_segment
     rt.wave = wave
+    rt.rtl_schedule = rtl_schedule
     return rt.run(inputs, backend, check, progress)
 
 

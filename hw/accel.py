@@ -100,8 +100,13 @@ class Accelerator(wiring.Component):
     """The accelerator core for one hardware configuration (ports: control/status, counters, and
     the instruction / load / store ports of external memory; see :class:`SimTop`)."""
 
-    def __init__(self, config="tiny", dsp_cells: int | None = None, array_dsp: str | None = None):
+    def __init__(self, config="tiny", dsp_cells: int | None = None, array_dsp: str | None = None,
+                 probe: dict | None = None):
         self.cfg = cfg = load_config(config)
+        #: Simulation only (``SimTop(probe=True)``): signals this drives, ``start`` / ``complete``
+        #: (bit q: queue ``QUEUES[q]``) high in the cycle that queue's engine starts an instruction /
+        #: in the instruction's last cycle.
+        self.probe = probe
         self.dsp_cells = dsp_cells          # array cells on DSP multipliers (None: all; synthesis sets it)
         self.array_dsp = array_dsp          # how they use DSPs (SystolicArray's dsp; synthesis sets it)
         if cfg.ext_latency < 1:
@@ -144,6 +149,9 @@ class Accelerator(wiring.Component):
         self._vector(ctx)
         self._collisions(ctx)
         ctx.count_events()
+        if self.probe is not None:
+            m.d.comb += [self.probe["start"].eq(Cat(*[e.start for e in ctx.engines])),
+                         self.probe["complete"].eq(Cat(*[e.complete for e in ctx.engines]))]
         return m
 
     def _scratchpads(self, ctx):
@@ -954,9 +962,12 @@ class SimTop(wiring.Component):
     with no fault reported (``error`` is 0 from reset to the run's end: the accelerator records a
     halt's code as it leaves RUN, and a run ends in DONE until reset), less the run's last one."""
 
-    def __init__(self, config="tiny", mem_bytes: int = 1 << 20):
+    def __init__(self, config="tiny", mem_bytes: int = 1 << 20, probe: bool = False):
         self.cfg = load_config(config)
         self.mem_bytes = mem_bytes
+        #: ``probe``: the accelerator's per-queue start / complete signals (:attr:`Accelerator.probe`),
+        #: for a recorder beside this top level (``nnaccel.sim.rtl_runner``'s trace builds).
+        self.probe = {k: Signal(len(QUEUES), name=f"probe_{k}") for k in ("start", "complete")} if probe else None
         self.wb = word_bytes(self.cfg)
         depth = mem_bytes // self.wb
         super().__init__({
@@ -969,7 +980,7 @@ class SimTop(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.accel = acc = Accelerator(self.cfg)
+        m.submodules.accel = acc = Accelerator(self.cfg, probe=self.probe)
         m.submodules.mem = mem = ExtMemory(self.cfg, self.mem_bytes)
         # after done: collect the counters as they pass (k per cycle, counter k*cnt_id + j)
         k, nb = acc.k_per, acc.n_beats

@@ -106,7 +106,7 @@ class VectorEngine(wiring.Component):
         w = self.word
         is_vec = field(w, "NOP", "opcode") == opcode_of("VEC")
         vstart = self.start
-        V = {n: field(w, "VEC", n) for n in ("func", "signed", "accumulate", "dst", "src", "src2", "param",
+        V = {n: field(w, "VEC", n) for n in ("func", "signed", "accumulate", "round", "dst", "src", "src2", "param",
                                              "nx", "ny", "dst_xs", "dst_ys", "src_xs", "src_ys")}
         func = V["func"]
         f = {vf.name: func == vf.code for vf in VEC_FUNCS}
@@ -523,8 +523,10 @@ class VectorEngine(wiring.Component):
             m.d.comb += [x_in.eq(sum32), m_in.eq(par("REQ", "mult")), e_in.eq(par("REQ", "shift"))]
         # DIV: q = (x * m) >> (30 + k), k = (s - 30) & 31, on mbqm's product and right shifter
         k = (par("DIV", "s") + 2)[:5]
-        # the exact product for DIV and MULQ's step 0, SRDHM's nudge in it for the others
+        # the exact product for DIV and MULQ's step 0, SRDHM's nudge in it for the others;
+        # REQ with round = 1: one rounding of the product (single_rounding_multiply)
         exact = f["DIV"] | (f["MULQ"] & (vstep == 0))
+        single = f["REQ"] & V["round"]
         if serial:
             # x_in's bit i, picked from each source before the sources are multiplexed
             dd = Signal(signed(10), name=f"dd{lane}")          # ADDQ / SUBQ / MULQ: (da | db) << 20
@@ -538,12 +540,12 @@ class VectorEngine(wiring.Component):
             def xbit(i, dd32=dd32, sel_sum=sel_sum, sel_x1=sel_x1, sum32=sum32, x1=x1):
                 return Mux(sel_sum, sum32.as_unsigned().bit_select(i, 1),
                            Mux(sel_x1, x1.as_unsigned().bit_select(i, 1), dd32.bit_select(i, 1)))
-            q = serial_mbqm(m, xbit, m_in, e_in, ~exact, Mux(f["DIV"], k, 0), vphase, vcomp & mulf,
-                            name=f"u{lane}")
+            q = serial_mbqm(m, xbit, m_in, e_in, ~exact & ~single, Mux(f["DIV"], k, 0), vphase, vcomp & mulf,
+                            name=f"u{lane}", single=single)
             ab = q                                # MULQ's step 0: the product itself
         else:
             ab, q = mbqm(m, x_in, m_in, e_in, f["DIV"], k, name=f"u{lane}", steps=M, phase=vphase,
-                         en=vcomp & mulf, nudge=~exact)
+                         en=vcomp & mulf, nudge=~exact & ~single, single=single)
         u = q[:32].as_signed()
         sdone = vcomp & vstep_done                 # a step's product is complete this cycle
         with m.If(sdone & f["MULQ"] & (vstep == 0)):
@@ -574,7 +576,7 @@ class VectorEngine(wiring.Component):
             with m.Elif(f["CLAMP"]):
                 m.d.comb += v.eq(a_act)
             with m.Else():
-                m.d.comb += v.eq(sat(m, u, 11, f"us{lane}") + zo)
+                m.d.comb += v.eq(qs + zo)          # q: mbqm's / srm's result (srm's may be 2**31)
         lo = by_func([(vf.name, "lo") for vf in VEC_FUNCS if "lo" in vf.params], 0)
         hi = by_func([(vf.name, "hi") for vf in VEC_FUNCS if "hi" in vf.params], 0)
         clamped = clamp(v, lo, hi)
@@ -740,7 +742,7 @@ def _mag_piece(m: Module, v, s, idx, w: int, name: str):
     return out
 
 
-def _product(m: Module, a, b, steps: int, phase, en, name: str, nudge=None):
+def _product(m: Module, a, b, steps: int, phase, en, name: str, nudge=None, low=None):
     """The signed 64-bit product of the int32 values ``a`` and ``b``: with ``steps`` 1 one 32 x 32
     multiplier; else in sign-magnitude over ``steps`` cycles (``phase`` 0 .. ``steps - 1``, ``a``
     and ``b`` held still; ``en`` in each of them), one unsigned piece a cycle (32 x 16 for 2 steps,
@@ -755,11 +757,13 @@ def _product(m: Module, a, b, steps: int, phase, en, name: str, nudge=None):
 
     With ``nudge`` (1 bit, steady over the phases) the result is the product plus 2**30: ``acc``
     is 0 in phase 0, so its bit 30 there is the nudge (SRDHM's rounding addend, :func:`mbqm`),
-    which costs no adder."""
+    which costs no adder. ``low`` (up to 30 bits) is added the same way, in bits 0 .. 29."""
     if nudge is None:
         nudge = Const(0, 1)
+    if low is None:
+        low = Const(0, 30)
     if steps == 1:
-        return a * b + Mux(nudge, 1 << 30, 0)
+        return a * b + Mux(nudge, 1 << 30, 0) + low
     wa, wb = mul_piece(steps)
     na = 32 // wa
     assert na * (32 // wb) == steps
@@ -777,7 +781,7 @@ def _product(m: Module, a, b, steps: int, phase, en, name: str, nudge=None):
     addend = Signal(W, name=f"{name}_add")
     t = Signal(signed(W), name=f"{name}_t")
     acc_in = Signal(signed(W), name=f"{name}_accin")
-    m.d.comb += acc_in.eq(acc | ((nudge & (phase == 0)) << 30))
+    m.d.comb += acc_in.eq(acc | ((nudge & (phase == 0)) << 30) | (low & (phase == 0).replicate(len(low))))
     m.d.comb += [addend.eq(piece ^ neg.replicate(W)), t.eq((Cat(neg, acc_in) + Cat(neg, addend))[1:W + 1])]
     shift = ~phase[0]
     with m.If(en):
@@ -787,7 +791,7 @@ def _product(m: Module, a, b, steps: int, phase, en, name: str, nudge=None):
     return Cat(lo, t)[:64].as_signed()
 
 
-def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str):
+def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str, single=None):
     """The bit-serial lane's fixed-point multiply (``vector_mul_steps`` =
     :data:`~nnaccel.isa.table.SERIAL_MUL_STEPS`): one step of ``mul_step_cycles`` = 66 cycles,
     ``phase`` 0 .. 65 (``en`` in each, ``x``, ``mult``, ``e``, ``srdhm``, ``k`` held still); the
@@ -809,16 +813,24 @@ def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str):
     of those before. SRDHM's saturation (``P + 2**30 = 2**62 + 2**30`` only for ``INT32_MIN *
     INT32_MIN``) subtracts 2 in phase 32 (``acc`` is then ``2**32 + 1``), which gives ``INT32_MAX``.
     Phase 65 adds the rounding bit (``rounding_divide_by_pot``: the last bit out, and for a
-    negative value also the sticky bit) and clears ``acc`` for the next step."""
+    negative value also the sticky bit) and clears ``acc`` for the next step.
+
+    ``single`` (``srdhm`` 0): ``single_rounding_multiply(x, mult, e)``, the product rounded once:
+    no nudge, no saturation, the same ``1 + max(-e, 0)`` shifts, and the sticky bit ORs every bit
+    that falls out from phase 0 on (the product's low bits too), so the rounding addition rounds
+    ``P / 2**(31 + max(-e, 0))`` half away from zero."""
+    if single is None:
+        single = Const(0, 1)
+    rounds = srdhm | single                         # a rounding shift after the product
     W = 35
     acc = Signal(signed(W), name=f"{name}_acc")
     rbit = Signal(name=f"{name}_rbit")
     sticky = Signal(name=f"{name}_sticky")
     mul = phase[5:] == 0                            # phase < 32 (logic, not a carry chain)
     final = phase == 65
-    left = Mux(srdhm & ~e[-1], e[:5], 0)
-    rr = Mux(srdhm & e[-1], -e, 0)[:6]
-    n = Mux(srdhm, rr + 1, k)                       # shifts after the product (up to 33)
+    left = Mux(rounds & ~e[-1], e[:5], 0)
+    rr = Mux(rounds & e[-1], -e, 0)[:6]
+    n = Mux(rounds, rr + 1, k)                      # shifts after the product (up to 33)
     idx = Signal(6, name=f"{name}_idx")
     m.d.comb += idx.eq(phase[:5] - left)
     xb = Signal(name=f"{name}_xb")                  # bit `phase` of scaled
@@ -833,7 +845,7 @@ def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str):
                            ^ inv.replicate(W)) | Cat(Const(0, 1), sat.replicate(W - 1)))
     a_in = Signal(W, name=f"{name}_ain")
     m.d.comb += a_in.eq(acc | ((srdhm & (phase == 0)) << 32))
-    rnd = srdhm & rbit & (~acc[-1] | sticky)
+    rnd = rounds & rbit & (~acc[-1] | sticky)
     cin = inv | (final & rnd)
     s = Signal(signed(W), name=f"{name}_s")
     m.d.comb += s.eq((Cat(cin, a_in) + Cat(cin, addend))[1:W + 1])
@@ -846,9 +858,11 @@ def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str):
     with m.If(en):
         m.d.sync += [acc.eq(Mux(final, 0, Mux(shift, s >> 1, s))), shifted.eq(~mul & ~final & (shifted | at_n))]
         with m.If(phase == 32):
-            m.d.sync += [rbit.eq(0), sticky.eq(0)]
+            m.d.sync += [rbit.eq(single & s[0]), sticky.eq(single & sticky)]
         with m.Elif(~mul & shift):
             m.d.sync += [rbit.eq(s[0]), sticky.eq(sticky | rbit)]
+        with m.Elif(single & mul):                  # the product's bits that fall out
+            m.d.sync += sticky.eq(((phase != 0) & sticky) | s[0])
     return s
 
 
@@ -861,7 +875,8 @@ def sat(m: Module, x, bits: int, name: str):
     return out
 
 
-def mbqm(m: Module, x, mult, e, div, k, name: str, steps: int = 1, phase=None, en=None, nudge=None):
+def mbqm(m: Module, x, mult, e, div, k, name: str, steps: int = 1, phase=None, en=None, nudge=None,
+         single=None):
     """``multiply_by_quantized_multiplier(x, mult, e)`` for int32 ``x`` / ``mult`` and a 6-bit
     signed ``e``: returns ``(ab, out)``, ``ab`` the 64-bit product ``wrap32(x << max(e, 0)) * mult``
     plus ``2**30`` when ``nudge`` (default: ``~div``; else the product itself) and ``out`` the result
@@ -871,7 +886,10 @@ def mbqm(m: Module, x, mult, e, div, k, name: str, steps: int = 1, phase=None, e
     with the nudge added in the product's accumulator; it is ``2**31`` only for ``INT32_MIN *
     INT32_MIN``, which saturates. The rounding division by ``2**r`` (``r = max(-e, 0)`` up to 32)
     is ``(h + (2**r >> 1) - (h < 0 and r > 0)) >> r``. With ``div`` the same right shifter makes
-    DIV's ``ab >> (30 + k)`` as ``(ab >> 30) >> k`` (no nudge then).
+    DIV's ``ab >> (30 + k)`` as ``(ab >> 30) >> k`` (no nudge then). With ``single`` (and no
+    ``nudge``) ``out`` is ``single_rounding_multiply(x, mult, e)``: the product's accumulator adds
+    ``2**30 - 1`` when the product is negative, so bits 30 up of ``ab`` are ``trunc(p / 2**30)``, which
+    the same rounding division divides by ``2**(r + 1)``.
 
     ``steps`` (``vector_mul_steps``) > 1 forms the product over that many cycles, ``phase`` 0 ..
     ``steps - 1`` (``x``, ``mult`` held still meanwhile, ``en`` in each of them and only then): see
@@ -881,17 +899,22 @@ def mbqm(m: Module, x, mult, e, div, k, name: str, steps: int = 1, phase=None, e
     m.d.comb += scaled.eq((x << left)[:32])
     if nudge is None:
         nudge = ~div
+    if single is None:
+        single = Const(0, 1)
+    low = Mux(single & (scaled[-1] ^ mult[-1]), (1 << 30) - 1, 0)
     ab = Signal(signed(64), name=f"{name}_ab")
-    m.d.comb += ab.eq(_product(m, scaled, mult, steps, phase, en, name, nudge))
+    m.d.comb += ab.eq(_product(m, scaled, mult, steps, phase, en, name, nudge, low))
     high = ab[31:64]                            # 33 bits: [-2**31 + 1, 2**31]
     h = Signal(signed(32), name=f"{name}_h")
     m.d.comb += h.eq(Mux(high[32] ^ high[31], INT32_MAX, high[:32]))
-    rr = Signal(range(33), name=f"{name}_rr")
-    m.d.comb += rr.eq(Mux(e[-1], -e, 0))
-    half = Signal(33, name=f"{name}_half")
-    m.d.comb += half.eq((Const(1, 34) << rr)[1:34])
-    t = Signal(signed(34), name=f"{name}_t")
-    m.d.comb += t.eq(Mux(div, ab[30:].as_signed(), h + half - (h[-1] & (rr != 0))))
+    rr = Signal(range(34), name=f"{name}_rr")       # the rounding shift: r, or r + 1 (single)
+    m.d.comb += rr.eq(Mux(e[-1], -e, 0) + single)
+    half = Signal(34, name=f"{name}_half")
+    m.d.comb += half.eq((Const(1, 35) << rr)[1:35])
+    base = Signal(signed(34), name=f"{name}_base")
+    m.d.comb += base.eq(Mux(single, ab[30:64].as_signed(), h))
+    t = Signal(signed(35), name=f"{name}_t")
+    m.d.comb += t.eq(Mux(div, ab[30:].as_signed(), base + half - (base[-1] & (rr != 0))))
     right = Mux(div, k, rr)
     out = Signal(signed(34), name=f"{name}_out")
     m.d.comb += out.eq(t >> right)

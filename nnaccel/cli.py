@@ -14,7 +14,7 @@ import time
 from nnaccel.hwconfig import DEFAULT_CONFIG
 
 from . import __version__
-from .cli_models import add_batch_arg, load_cli_model
+from .cli_models import add_batch_arg, add_output_arg, check_outputs, load_cli_model
 from .errors import ExecutionError, InputError, ModelError, NnaccelError, NotImplementedOpError
 
 EXIT_INVALID = 2
@@ -88,9 +88,6 @@ def cmd_cts(args) -> int:
     if unknown:
         raise InputError(f"Unknown operation {', '.join(unknown)}; names are NNAPI OperationType names "
                          f"such as CONV_2D.")
-    if args.json:
-        from .formats import check_writable
-        check_writable(args.json, "results file")  # before a run that may take hours
     root = cts.cts_dir()
     if not root.is_dir():
         raise InputError(f"The conformance folder {root} does not exist; set NNACCEL_CTS_DIR.")
@@ -171,7 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("model", help="model file (.json, .json.gz, .tflite, .onnx; one model or a list) or package")
     r.add_argument("--name", help="pick the model of this name from a file holding several")
     r.add_argument("--inputs", metavar="FILE.npz", help="input arrays named input0, input1, ...")
-    r.add_argument("--outputs", metavar="FILE.npz", help="write outputs as output0, output1, ...")
+    add_output_arg(r, "--outputs", what="outputs file", metavar="FILE.npz",
+                   help="write outputs as output0, output1, ...")
     r.add_argument("--backend", choices=["golden", "isa", "rtl", "board-sim", "board"], default="golden",
                    help="where to run (default golden); board-sim: the board's whole SoC in Verilator "
                         "through its UART link, board: the board itself (both need --board)")
@@ -183,20 +181,25 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--config", default=None, metavar="NAME|FILE",
                    help="hardware configuration for isa / rtl: tiny, small, base, large or a .toml / .json "
                         f"file (default {DEFAULT_CONFIG}; a package must match it)")
-    r.add_argument("--report", metavar="FILE.json", help="write the performance report as JSON")
+    add_output_arg(r, "--report", what="report file", metavar="FILE.json",
+                   help="write the performance report as JSON")
     add_batch_arg(r)
-    r.add_argument("--trace", metavar="FILE.json",
-                   help="isa backend: write the engine timeline (every instruction's fetch, start and end "
-                        "per queue, token waits) as Chrome trace-event JSON for Perfetto / chrome://tracing")
-    r.add_argument("--wave", metavar="FILE.fst",
+    add_output_arg(r, "--trace", what="trace file", metavar="FILE.json",
+                   help="write the engine timeline as Chrome trace-event JSON for Perfetto / chrome://tracing: "
+                        "isa, every instruction's fetch, start and end per queue and the token waits; rtl, "
+                        "every instruction's start and end as the RTL's engines signal them (a probed build)")
+    add_output_arg(r, "--wave", what="waveform file", metavar="FILE.fst",
                    help="rtl backend: write a Verilator FST waveform of each segment's run (segment K > 0 to "
-                        "FILE.segK.fst; a separate, traced build); open it in GTKWave or Surfer")
+                        "FILE.segK.fst); board-sim: of the whole simulated SoC session, in one file (a separate, "
+                        "traced build either way); open it in GTKWave or Surfer")
     r.add_argument("--wave-window", metavar="START:END",
-                   help="with --wave: record only the run's cycles START .. END (either may be left out)")
+                   help="with --wave: record only the run's cycles START .. END (either may be left out; "
+                        "board-sim: the accelerator's cycles over its segments one after another, as --trace "
+                        "counts them)")
     r.add_argument("--max-cycles", type=_positive, metavar="N",
-                   help="cycle budget of each accelerator segment on isa / rtl: a segment that would run "
-                        "longer stops with an error naming it (default: none on isa, whose schedule is "
-                        "exact; on rtl twice the ISA model's cycles plus 10000)")
+                   help="cycle budget of each accelerator segment: a segment that would run longer stops "
+                        "with an error naming it (default: none on isa, whose schedule is exact; on rtl, "
+                        "board-sim and board twice the ISA model's cycles plus 10000)")
     r.set_defaults(func=cmd_run)
 
     i = sub.add_parser("info", help="list a model's operands, operations, support status and placement",
@@ -220,7 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--spec", action="append", default=[], metavar="GLOB",
                    help="only files whose GROUP/spec or spec matches (repeatable), e.g. 'V1_2/conv2d*'")
     c.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1)")
-    c.add_argument("--json", metavar="FILE", help="write every model's result as JSON")
+    add_output_arg(c, "--json", what="results file", metavar="FILE", help="write every model's result as JSON")
     c.add_argument("--target", default="golden",
                    help="golden (NumPy), isa (compile + ISA simulator) or rtl (compile + Verilator); the "
                         "accelerator targets check every accelerated output bit-exact with the golden "
@@ -254,6 +257,7 @@ def main(argv=None) -> int:
         parser.print_help()
         return EXIT_INVALID
     try:
+        check_outputs(args)  # before the command's work: a run never ends with results it cannot write
         return args.func(args)
     except NotImplementedOpError as e:
         print(f"nnaccel: not implemented: {e}", file=sys.stderr)

@@ -5,7 +5,6 @@ targets ``isa`` and ``rtl`` (``nnaccel cts --target isa``).
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -62,8 +61,7 @@ def _register_targets() -> None:
 def cmd_compile(args) -> int:
     from .cli_models import load_cli_model
     from .compiler.compile import CompileWarning, compile_model
-    from .formats import check_writable, write_file_atomic
-    check_writable(args.output, "package file")
+    from .ioutil import write_atomic
     model = load_cli_model(args.model, args.name, batch=args.batch)
     t0 = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
@@ -73,7 +71,7 @@ def cmd_compile(args) -> int:
         if not issubclass(w.category, CompileWarning):  # host fallbacks: one line each, below
             print(f"warning: {w.message}", file=sys.stderr)
     print_host_operations(pkg)
-    write_file_atomic(args.output, pkg.to_bytes(), "package file")
+    write_atomic(args.output, pkg.to_bytes(), "package file")
     m = pkg.manifest
     n = sum(s["program"]["count"] for s in m["segments"])
     print(f"compiled {m['model']} for {m['config']['name']} in {time.perf_counter() - t0:.2f} s: "
@@ -95,12 +93,10 @@ def run_command(args) -> int:
     """The body of ``nnaccel run`` for every backend."""
     from .cli_models import random_inputs_note
     from .firmware.runtime import progress_printer, run_on_backend
-    from .formats import check_writable, npz_bytes, run_inputs, write_file_atomic
+    from .formats import run_inputs
+    from .ioutil import npz_bytes, write_atomic, write_json
     from .package import Package
     from .validate import validate_model
-    for path, what in ((args.outputs, "outputs file"), (args.report, "report file")):
-        if path:
-            check_writable(path, what)  # before the run: a run never ends with results it cannot write
     obj, supplied = _load_for_run(args)
     model = obj.model() if isinstance(obj, Package) else obj
     validate_model(model)  # every shape within the size limit before any input is made
@@ -111,7 +107,7 @@ def run_command(args) -> int:
     t0 = time.perf_counter()
     if args.backend in ("board", "board-sim"):
         from .cli_board import board_run
-        outputs, report = board_run(args, obj, inputs)
+        outputs, report = board_run(args, obj, inputs, wave)
     else:
         if args.backend != "golden" and not isinstance(obj, Package):
             obj = _compile_quietly(model, args.config or DEFAULT_CONFIG)
@@ -121,7 +117,8 @@ def run_command(args) -> int:
         outputs, report = run_on_backend(obj, inputs, args.backend, args.config,
                                          progress=progress_printer(f"backend {args.backend}"),
                                          on_segment=recorder.on_segment if recorder else None, wave=wave,
-                                         max_cycles=getattr(args, "max_cycles", None))
+                                         max_cycles=getattr(args, "max_cycles", None),
+                                         rtl_schedule=recorder is not None and args.backend == "rtl")
     dt = time.perf_counter() - t0
     if note:  # after the run, so that an error stays the only line on stderr
         print(note, file=sys.stderr)
@@ -131,8 +128,7 @@ def run_command(args) -> int:
         preview = np.array2string(flat[:8], separator=", ")
         print(f"output{k}: {o.type.name} shape {list(np.shape(a))} {preview}{' ...' if flat.size > 8 else ''}")
     if args.outputs:
-        write_file_atomic(args.outputs, npz_bytes({f"output{k}": a for k, a in enumerate(outputs)}),
-                          "outputs file")
+        write_atomic(args.outputs, npz_bytes({f"output{k}": a for k, a in enumerate(outputs)}), "outputs file")
         print(f"wrote {len(outputs)} outputs to {args.outputs}")
     t = report["total"]
     print(f"backend {args.backend}: {len(model.main.operations)} operations in {dt * 1e3:.1f} ms; "
@@ -140,14 +136,15 @@ def run_command(args) -> int:
           f"{t['cycles']} cycles, {t['macs']} MACs issued (utilization {100 * t['utilization']:.1f}%), "
           f"{t['useful_macs']} useful (useful utilization {100 * t['useful_utilization']:.1f}%)")
     if args.report:
-        write_file_atomic(args.report, json.dumps(report, indent=1, default=_jsonable).encode(),
-                          "report file")
+        write_json(args.report, report, "report file", default=_jsonable)
         print(f"wrote the report to {args.report}")
     if recorder:
         tr = recorder.write(args.trace)
         print(f"wrote the timeline of {tr['otherData']['segments']} segments ({tr['otherData']['cycles']} "
               f"cycles) to {args.trace}")
-    if wave and report["segments"]:
+    if wave and args.backend == "board-sim":
+        print(f"wrote the waveform of the board simulation ({len(report['segments'])} segments) to {wave[0]}")
+    elif wave and report["segments"]:
         print(f"wrote the waveform of {len(report['segments'])} segments to {wave[0]}"
               + (" (segment K > 0: NAME.segK.fst)" if len(report["segments"]) > 1 else ""))
     return 0
@@ -188,8 +185,8 @@ def _wave_option(args):
         if window:
             raise InputError("--wave-window needs --wave FILE.fst.")
         return None
-    if args.backend != "rtl":
-        raise InputError(f"--wave needs --backend rtl (a Verilator waveform), not {args.backend}.")
+    if args.backend not in ("rtl", "board-sim"):
+        raise InputError(f"--wave needs --backend rtl or board-sim (a Verilator waveform), not {args.backend}.")
     if window is None:
         return args.wave, None
     first, sep, last = window.partition(":")
@@ -204,13 +201,14 @@ def _wave_option(args):
 
 
 def _trace_recorder(args):
-    """``nnaccel run --trace``: a recorder of the ISA simulator's schedules, or None."""
+    """``nnaccel run --trace``: a recorder of the ISA simulator's (or the RTL's) schedules, or None."""
     if not getattr(args, "trace", None):
         return None
-    if args.backend != "isa":
-        raise InputError(f"--trace needs --backend isa (the ISA simulator's schedule), not {args.backend}.")
+    if args.backend not in ("isa", "rtl"):
+        raise InputError(f"--trace needs --backend isa (the ISA simulator's schedule) or rtl (the RTL's "
+                         f"instruction starts and ends), not {args.backend}.")
     from .explore.trace import TraceRecorder
-    return TraceRecorder()
+    return TraceRecorder(args.backend)
 
 
 def _jsonable(x):
@@ -231,6 +229,7 @@ def cmd_disasm(args) -> int:
 def cmd_report(args) -> int:
     from .cli_models import load_cli_model
     from .compiler.compile import compile_model
+    from .ioutil import write_atomic, write_json
     from .package import Package, is_package
     from .sim.report import format_report, static_report
     if is_package(args.package):
@@ -242,12 +241,11 @@ def cmd_report(args) -> int:
     rep = static_report(pkg)
     print(format_report(rep))
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(rep, f, indent=1, default=_jsonable)
+        write_json(args.json, rep, "report file", default=_jsonable)
+        print(f"wrote {args.json}")
     if args.html:
         from .explore.report import html_report
-        with open(args.html, "w") as f:
-            f.write(html_report(pkg))
+        write_atomic(args.html, html_report(pkg), "HTML page")
         print(f"wrote {args.html}")
     return 0
 
@@ -259,13 +257,14 @@ def _config_arg(p, default):
 
 
 def register(sub) -> None:
-    from .cli_models import add_batch_arg
+    from .cli_models import add_batch_arg, add_output_arg
     _register_targets()
     c = sub.add_parser("compile", help="compile a model to an accelerator program package",
                        description="Partition a model between the accelerator and the host, lower, tile "
                                    "and schedule the accelerator operations, and write a program package.")
     c.add_argument("model", help="model file (.json, .json.gz, .tflite or .onnx)")
-    c.add_argument("-o", "--output", required=True, metavar="PKG", help="package file to write")
+    add_output_arg(c, "-o", "--output", what="package file", required=True, metavar="PKG",
+                   help="package file to write")
     c.add_argument("--name", help="pick the model of this name from a file holding several")
     _config_arg(c, DEFAULT_CONFIG)
     add_batch_arg(c)
@@ -287,8 +286,9 @@ def register(sub) -> None:
                    help="package file, or model file (.json, .json.gz, .tflite, .onnx)")
     p.add_argument("--name", help="pick the model of this name from a file holding several")
     _config_arg(p, DEFAULT_CONFIG)
-    p.add_argument("--json", metavar="FILE", help="also write the report as JSON")
-    p.add_argument("--html", metavar="FILE", help="also write the report as a self-contained HTML page")
+    add_output_arg(p, "--json", what="report file", metavar="FILE", help="also write the report as JSON")
+    add_output_arg(p, "--html", what="HTML page", metavar="FILE",
+                   help="also write the report as a self-contained HTML page")
     p.set_defaults(func=cmd_report)
 
 

@@ -13,9 +13,11 @@ def cmd_sweep(args) -> int:
         raise InputError(f"--clock-mhz must be positive, not {args.clock_mhz:g}.")
     if args.num_cpus is not None and args.num_cpus < 1:
         raise InputError(f"--num-cpus must be at least 1, not {args.num_cpus}.")
+    if args.synth_design != "top" and not args.synth:
+        raise InputError("--synth-design needs --synth TARGET.")
     grid = parse_grid(args.grid)
     models = load_sweep_models(args.models)
-    sw = Sweep(models, grid, args.preset, args.synth, args.clock_mhz, args.timeout)
+    sw = Sweep(models, grid, args.preset, args.synth, args.clock_mhz, args.timeout, args.synth_design)
     res = run_sweep(sw, args.out, address=args.address, num_cpus=args.num_cpus,
                     progress=not args.quiet, use_cache=not args.fresh)
     paths = write_outputs(sw, res, args.out)
@@ -32,7 +34,8 @@ def cmd_sweep(args) -> int:
 
 
 def register(sub) -> None:
-    from .boards.targets import TARGETS
+    from .boards.targets import DESIGNS, TARGETS
+    from .cli_models import add_output_arg
     p = sub.add_parser("sweep", help="sweep hardware configurations x models on Ray: cycles, resources, plots",
                        description="Run every point of a grid of hardware configurations (a preset with the "
                                    "grid's values) as a Ray task: compile each model, run it on the ISA "
@@ -50,13 +53,18 @@ def register(sub) -> None:
     p.add_argument("--synth", choices=sorted(TARGETS), default=None,
                    help="also synthesize, place and route each point's accelerator for this FPGA target "
                         "(slow: minutes to hours per point)")
+    p.add_argument("--synth-design", choices=DESIGNS, default="top", metavar="DESIGN",
+                   help="with --synth: what each point synthesizes: top (default), the whole accelerator, or a "
+                        "block of nnaccel synth --design (" + ", ".join(d for d in DESIGNS if d != "top") +
+                        "; seconds for small blocks; a block's fmax bounds the accelerator's from above)")
     p.add_argument("--clock-mhz", type=float, default=None, metavar="MHZ",
                    help="clock for inferences per second where no fmax is known (labelled 'assumed')")
     p.add_argument("--address", default=None, metavar="ADDR",
                    help="join this Ray cluster (e.g. ray://host:10001 or auto) instead of embedded Ray")
     p.add_argument("--num-cpus", type=int, default=None, metavar="N",
                    help="CPUs of the embedded Ray (default: all of this machine's)")
-    p.add_argument("--out", default="sweep", metavar="DIR", help="output folder (default ./sweep)")
+    add_output_arg(p, "--out", what="output folder", folder=True, default="sweep", metavar="DIR",
+                   help="output folder (default ./sweep)")
     p.add_argument("--timeout", type=float, default=3600, metavar="SECONDS",
                    help="give up one Yosys / nextpnr run after this long (default 3600)")
     p.add_argument("--fresh", action="store_true", help="ignore the cache (results are still written to it)")

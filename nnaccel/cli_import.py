@@ -16,6 +16,7 @@ from .errors import InputError
 def cmd_import(args) -> int:
     from .cli_models import load_cli_model
     from .formats import save_models
+    from .ioutil import check_writable
     from .validate import validate_model
 
     src = Path(args.model)
@@ -27,12 +28,10 @@ def cmd_import(args) -> int:
     out = Path(args.output) if args.output else src.with_suffix(".json.gz")
     if not (out.name.endswith(".json") or out.name.endswith(".json.gz")):
         raise InputError(f"The output file {out} must end in .json or .json.gz.")
+    check_writable(out, "output file")  # the default beside the input, before the import
     model = load_cli_model(str(src), None, batch=args.batch)
     validate_model(model)
-    try:
-        save_models([model], out)
-    except OSError as e:
-        raise InputError(f"The output file {out} cannot be written ({e.strerror or e}).") from None
+    save_models([model], out)
     sg = model.main
     print(f"imported {src}: {len(sg.operations)} NNAPI operations, {len(sg.input_indexes)} inputs, "
           f"{len(sg.output_indexes)} outputs -> {out}")
@@ -40,7 +39,7 @@ def cmd_import(args) -> int:
 
 
 def register(subparsers) -> None:
-    from .cli_models import add_batch_arg
+    from .cli_models import add_batch_arg, add_output_arg
     p = subparsers.add_parser(
         "import", help="convert a .tflite or .onnx model into an nnaccel model file",
         description="Import a TFLite flatbuffer (.tflite) or an ONNX model (.onnx, opset 13 or newer) as an "
@@ -49,7 +48,7 @@ def register(subparsers) -> None:
                     "TFLite model's shape_signature marks dynamic (-1) take the sizes of its static shape (a "
                     "Keras export: batch 1), or --batch N for the batch.")
     p.add_argument("model", help="the .tflite or .onnx file")
-    p.add_argument("-o", "--output", metavar="FILE.json.gz",
+    add_output_arg(p, "-o", "--output", what="output file", metavar="FILE.json.gz",
                    help="where to write the model (default: beside the input, .json.gz)")
     add_batch_arg(p)
     p.set_defaults(func=cmd_import)

@@ -24,9 +24,10 @@ def _read(path: str, binary: bool):
 
 
 def cmd_asm(args) -> int:
+    from .ioutil import write_atomic
     from .isa import assemble, words_to_bytes
     words = assemble(_read(args.source, False))
-    Path(args.output).write_bytes(words_to_bytes(words))
+    write_atomic(args.output, words_to_bytes(words), "program file")
     print(f"wrote {len(words)} instructions to {args.output}")
     return 0
 
@@ -38,22 +39,24 @@ def cmd_disasm(args) -> int:
     except AcceleratorFault as e:  # an undecodable word: the file is not a valid program
         raise InputError(f"The program {args.binary} cannot be disassembled: {e}") from None
     if args.output:
-        Path(args.output).write_text(text)
+        from .ioutil import write_atomic
+        write_atomic(args.output, text, "listing")
     else:
         sys.stdout.write(text)
     return 0
 
 
 def cmd_doc(args) -> int:
+    from .ioutil import write_atomic
     from .isa.docgen import render, update_accelerator_doc
     text = render()
     if args.accelerator_doc:
         p = Path(args.accelerator_doc)
         old = p.read_text() if p.exists() else "# nnaccel accelerator\n"
-        p.write_text(update_accelerator_doc(old))
+        write_atomic(p, update_accelerator_doc(old), "document")
         print(f"updated the cycle model in {p}")
     if args.output:
-        Path(args.output).write_text(text)
+        write_atomic(args.output, text, "document")
         print(f"wrote {args.output}")
     else:
         sys.stdout.write(text)
@@ -77,8 +80,17 @@ def _program_words(path: str) -> list[int]:
 def cmd_run(args) -> int:
     import numpy as np
 
+    from .ioutil import check_writable, write_atomic
     from .isa import AcceleratorFault
     from .sim.isasim import IsaSim, find_conflicts
+    dumps = []
+    for spec in args.dump:
+        where, _, file = spec.partition("=")
+        addr, _, size = where.partition(":")
+        if not file or not size:
+            raise InputError(f"--dump takes ADDR:BYTES=FILE, not {spec!r}.")
+        check_writable(file, "dump file")  # before the run
+        dumps.append((addr, size, file))
     words = _program_words(args.program)
     sim = IsaSim(args.config)
     for spec in args.load:
@@ -91,12 +103,8 @@ def cmd_run(args) -> int:
     except AcceleratorFault as e:  # the user's program faults: invalid input, not a failure of nnaccel
         raise InputError(f"The program {args.program} stopped with a fault: {e}") from None
     print(result.summary())
-    for spec in args.dump:
-        where, _, file = spec.partition("=")
-        addr, _, size = where.partition(":")
-        if not file or not size:
-            raise InputError(f"--dump takes ADDR:BYTES=FILE, not {spec!r}.")
-        Path(file).write_bytes(sim.read(int(addr, 0), (int(size, 0),)).tobytes())
+    for addr, size, file in dumps:
+        write_atomic(file, sim.read(int(addr, 0), (int(size, 0),)).tobytes(), "dump file")
         print(f"wrote {size} bytes from {addr} to {file}")
     if args.check_races:
         conflicts = find_conflicts(words, sim.cfg)
@@ -107,22 +115,23 @@ def cmd_run(args) -> int:
 
 
 def register(subparsers) -> None:
+    from .cli_models import add_output_arg
     p = subparsers.add_parser("isa", help="accelerator ISA tools: asm, disasm, run, doc, config",
                               description="Assemble and disassemble accelerator programs, regenerate "
                                           "docs/isa.md, print a hardware configuration.")
     sub = p.add_subparsers(dest="isa_command", metavar="ACTION", parser_class=type(p))
     a = sub.add_parser("asm", help="assembly text -> binary (16 bytes per instruction)")
     a.add_argument("source", help="assembly file")
-    a.add_argument("-o", "--output", required=True, help="binary file to write")
+    add_output_arg(a, "-o", "--output", what="program file", required=True, help="binary file to write")
     a.set_defaults(func=cmd_asm)
     d = sub.add_parser("disasm", help="binary -> assembly text")
     d.add_argument("binary", help="program binary")
-    d.add_argument("-o", "--output", help="write the listing here instead of stdout")
+    add_output_arg(d, "-o", "--output", what="listing", help="write the listing here instead of stdout")
     d.add_argument("--plain", action="store_true", help="no instruction numbers")
     d.set_defaults(func=cmd_disasm)
     g = sub.add_parser("doc", help="print or write the ISA reference generated from the table")
-    g.add_argument("-o", "--output", help="file to write (docs/isa.md)")
-    g.add_argument("--accelerator-doc", metavar="FILE",
+    add_output_arg(g, "-o", "--output", what="document", help="file to write (docs/isa.md)")
+    add_output_arg(g, "--accelerator-doc", what="document", metavar="FILE",
                    help="also refresh the generated cycle-model block of this file (docs/accelerator.md)")
     g.set_defaults(func=cmd_doc)
     r = sub.add_parser("run", help="run a program on the ISA simulator and print its counters",

@@ -171,15 +171,15 @@ def cmd_mlperf(args) -> int:
     print("(useful = the model's own multiply-adds / (cycles x rows x cols); issued = the macs counter; "
           "infer/s = post-route fmax / cycles, accelerator cycles only)")
     if args.json:
-        with open(args.json, "w") as fh:
-            json.dump({"runs": runs}, fh, indent=1)
-            fh.write("\n")
+        from .ioutil import write_json
+        write_json(args.json, {"runs": runs}, "results file")
         print(f"wrote {args.json}")
     return 0 if all(m["bit_exact"] for r in runs for m in r["models"]) else 1
 
 
 def add_parser(sub, config_default: str) -> None:
     """Adds ``mlperf`` to the ``nnaccel bench`` subcommands."""
+    from .cli_models import add_output_arg
     m = sub.add_parser("mlperf", help="the four MLPerf Tiny models from their .tflite files",
                        description="Import the MLPerf Tiny reference models (KWS, VWW, IC, AD) from their "
                                    ".tflite files, compile them for a preset, run them on the ISA "
@@ -202,5 +202,5 @@ def add_parser(sub, config_default: str) -> None:
                         "../shared/models/mlperf_tiny)")
     m.add_argument("--results", default=str(RESULTS_JSON), metavar="FILE",
                    help="the results file holding synth-<preset>-top fmax figures (default docs/results.json)")
-    m.add_argument("--json", metavar="FILE", help="write the figures as JSON")
+    add_output_arg(m, "--json", what="results file", metavar="FILE", help="write the figures as JSON")
     m.set_defaults(func=cmd_mlperf)

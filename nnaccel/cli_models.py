@@ -37,6 +37,26 @@ def add_batch_arg(p) -> None:
                         "default: the static shape's (usually 1), or the batch of the --inputs arrays")
 
 
+def add_output_arg(p, *flags, what: str, folder: bool = False, **kw):
+    """Adds an option naming an output file (``what``: how errors call it, e.g. "results file";
+    ``folder``: an output folder). :func:`check_outputs` checks every such option of the command
+    before the command starts, so that no run ends with results it cannot write."""
+    a = p.add_argument(*flags, **kw)
+    p.set_defaults(_output_files=(*(p.get_default("_output_files") or ()), (a.dest, what, folder)))
+    return a
+
+
+def check_outputs(args) -> None:
+    """Raises :class:`InputError` (one sentence) when an output option of the parsed command
+    (:func:`add_output_arg`) names a path that cannot be written."""
+    from .ioutil import check_writable
+    for dest, what, folder in getattr(args, "_output_files", ()):
+        path = getattr(args, dest, None)
+        for one in (path if isinstance(path, list) else [path]):
+            if one:
+                check_writable(one, what, folder=folder)
+
+
 def random_inputs_note(made_up: list[int], source: str = "the model", seed: int = 0) -> str | None:
     """The sentence ``run`` prints on stderr when :func:`nnaccel.formats.run_inputs` made up the
     inputs at positions ``made_up`` (``source``: what carries no input data), or None."""
@@ -56,4 +76,4 @@ def load_package_or_model(path: str, name: str | None = None):
     return load_cli_model(path, name)
 
 
-__all__ = ["add_batch_arg", "load_cli_model", "load_package_or_model", "random_inputs_note"]
+__all__ = ["add_batch_arg", "add_output_arg", "check_outputs", "load_cli_model", "load_package_or_model", "random_inputs_note"]

@@ -3,7 +3,6 @@ ECP5, printing LUTs, DSPs, block RAMs and fmax (see ``nnaccel.boards.synth``).""
 
 from __future__ import annotations
 
-import json
 import sys
 
 from nnaccel.hwconfig import DEFAULT_CONFIG
@@ -94,9 +93,8 @@ def cmd_synth(args) -> int:
     if args.json:
         slim = {k: v for k, v in rep.items() if k != "cells"}
         slim["config"] = cfg.name
-        with open(args.json, "w") as fh:
-            json.dump(slim, fh, indent=2)
-            fh.write("\n")
+        from .ioutil import write_json
+        write_json(args.json, slim, "results file", indent=2)
         print(f"wrote {args.json}")
     return _verdict(rep, args.pnr)
 
@@ -118,6 +116,8 @@ def _verdict(rep: dict, pnr: bool) -> int:
 
 def register(subparsers) -> None:
     from nnaccel.boards.targets import DESIGNS, TARGETS
+
+    from .cli_models import add_output_arg
     p = subparsers.add_parser("synth", help="synthesize the accelerator RTL (Yosys, nextpnr) and report resources",
                               description="Synthesize a block of the accelerator for an FPGA and print LUT4s, "
                                           "DSP multipliers, block RAMs, flip-flops and (with --pnr) fmax "
@@ -145,5 +145,6 @@ def register(subparsers) -> None:
                         "Yosys run on the unmapped netlist)")
     p.add_argument("--breakdown-lines", type=int, default=25, metavar="N",
                    help="sections listed with --breakdown (default 25; the rest summed)")
-    p.add_argument("--json", metavar="FILE", help="write the report as JSON (keys lut, dsp, bram, fmax_mhz, ...)")
+    add_output_arg(p, "--json", what="results file", metavar="FILE",
+                   help="write the report as JSON (keys lut, dsp, bram, fmax_mhz, ...)")
     p.set_defaults(func=cmd_synth)

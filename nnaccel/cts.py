@@ -9,7 +9,6 @@ shapes, ``is_ignored`` outputs skipped, RANDOM_MULTINOMIAL by its distribution t
 from __future__ import annotations
 
 import fnmatch
-import json
 import math
 import os
 import time
@@ -307,5 +306,5 @@ def write_json(results: list[CaseResult], path) -> None:
     doc = {"total": len(results), **{k: totals[k] for k in ("passed", "failed", "not_implemented")},
            "per_op": {k: dict(v) for k, v in per_op_table(results).items()},
            "models": [asdict(r) for r in results]}
-    from .formats import write_file_atomic
-    write_file_atomic(path, json.dumps(doc, indent=1).encode(), "results file")
+    from . import ioutil
+    ioutil.write_json(path, doc, "results file")

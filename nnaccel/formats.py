@@ -22,12 +22,12 @@ from __future__ import annotations
 import gzip
 import json
 import math
-import zlib
 from pathlib import Path
 
 import numpy as np
 
 from .errors import InputError, ModelError
+from .ioutil import read_input, write_atomic
 from .model import (
     TYPE_INFO,
     ChannelQuant,
@@ -46,20 +46,15 @@ L = OperandLifetime
 
 
 def read_json(path) -> object:
-    """Reads a ``.json`` or ``.json.gz`` file; any failure is an :class:`InputError`."""
-    path = Path(path)
+    """Reads a ``.json`` or ``.json.gz`` file (:func:`nnaccel.ioutil.read_input`: within the size
+    limit); any failure is an :class:`InputError`."""
+    data = read_input(path, "model file")  # within the size limit, gunzipped
     try:
-        if path.suffix == ".gz":
-            with gzip.open(path, "rt", encoding="utf-8") as f:
-                return json.load(f)
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except FileNotFoundError:
-        raise InputError(f"The model file {path} does not exist.") from None
-    except IsADirectoryError:
-        raise InputError(f"The model file {path} is a folder.") from None
-    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as e:
-        raise InputError(f"The model file {path} cannot be read ({e}).") from None
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise InputError(f"The model file {path} is not JSON text (byte {e.start} is not UTF-8).") from None
+    except RecursionError:
+        raise InputError(f"The model file {path} nests too deeply to be a model.") from None
     except json.JSONDecodeError as e:
         raise InputError(f"The model file {path} is not valid JSON ({e.msg} at line {e.lineno}, "
                          f"column {e.colno}).") from None
@@ -311,53 +306,32 @@ def save_models(models, path) -> None:
     path = Path(path)
     doc = [model_to_dict(m) for m in models]
     data = json.dumps(doc[0] if len(doc) == 1 else doc).encode("utf-8")
-    write_file_atomic(path, gzip.compress(data, mtime=0) if path.suffix == ".gz" else data)
+    write_atomic(path, gzip.compress(data, mtime=0) if path.suffix == ".gz" else data, "model file")
 
 
-# ------------------------------------------------------------------------------- output files
-def check_writable(path, what: str = "output file") -> None:
-    """Raises :class:`InputError` unless ``path`` can be created or replaced: its folder exists
-    and is writable, and it is not a folder itself. Called before a run, so that a run never ends
-    with results it cannot write."""
-    import os
-    p = Path(path)
-    parent = p.parent if str(p.parent) else Path(".")
-    if p.is_dir():
-        raise InputError(f"The {what} {path} is a folder.")
-    if not parent.is_dir():
-        raise InputError(f"The {what} {path} cannot be written: the folder {parent} does not exist.")
-    if not os.access(parent, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
-        raise InputError(f"The {what} {path} cannot be written: permission denied.")
+# -------------------------------------------------------------------------------- input files
+def _check_npz_sizes(path, names) -> None:
+    """Raises :class:`InputError` when an array ``names`` of the ``.npz`` file declares (in its
+    ``.npy`` header) more than :data:`~nnaccel.model.MAX_TENSOR_BYTES` bytes."""
+    import zipfile
 
+    from numpy.lib import format as npy
 
-def write_file_atomic(path, data: bytes, what: str = "output file") -> None:
-    """Writes ``data`` to a temporary file beside ``path``, then renames it over ``path``: a reader
-    never sees a partial file, and a failure leaves no partial file behind."""
-    import os
-    import tempfile
-    p = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent if str(p.parent) else ".")
-    except OSError as e:
-        raise InputError(f"The {what} {path} cannot be written ({e.strerror}).") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, p)
-    except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise InputError(f"The {what} {path} cannot be written ({e.strerror}).") from None
-
-
-def _umask() -> int:
-    import os
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    from .model import MAX_TENSOR_BYTES
+    with zipfile.ZipFile(path) as z:
+        members = set(z.namelist())
+        for name in names:
+            if f"{name}.npy" not in members:
+                continue
+            with z.open(f"{name}.npy") as f:
+                version = npy.read_magic(f)
+                header = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
+                shape, _, dtype = header(f)
+            size = math.prod(shape) * dtype.itemsize
+            if size > MAX_TENSOR_BYTES:
+                raise InputError(f"The inputs file {path} has an array {name} of shape "
+                                 f"{'x'.join(map(str, shape))} ({size} bytes), above the limit of "
+                                 f"{MAX_TENSOR_BYTES} bytes per tensor.")
 
 
 def read_npz_inputs(path, count: int) -> dict:
@@ -365,21 +339,16 @@ def read_npz_inputs(path, count: int) -> dict:
     :func:`run_inputs`, which says which may be absent)."""
     import zipfile
     try:
-        data = np.load(path, allow_pickle=False)
-        if not isinstance(data, np.lib.npyio.NpzFile):
+        with open(path, "rb") as f:
+            magic = f.read(6)
+        if magic == b"\x93NUMPY":
             raise InputError(f"The inputs file {path} is a single .npy array, not an .npz archive of "
                              f"arrays named input0, input1, ...")
-        with data:
-            return {k: data[f"input{k}"] for k in range(count) if f"input{k}" in data}
+        names = [f"input{k}" for k in range(count)]
+        _check_npz_sizes(path, names)  # before NumPy allocates the shapes the headers declare
+        with np.load(path, allow_pickle=False) as data:
+            return {k: data[n] for k, n in enumerate(names) if n in data}
     except FileNotFoundError:
         raise InputError(f"The inputs file {path} does not exist.") from None
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
         raise InputError(f"The inputs file {path} cannot be read as .npz ({e}).") from None
-
-
-def npz_bytes(arrays: dict) -> bytes:
-    """An ``.npz`` archive of ``arrays`` (name -> array) as bytes."""
-    import io
-    buf = io.BytesIO()
-    np.savez(buf, **{k: np.asarray(a) for k, a in arrays.items()})
-    return buf.getvalue()

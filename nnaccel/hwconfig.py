@@ -296,8 +296,9 @@ class HwConfig:
 
     def save(self, path) -> None:
         """Writes the configuration as TOML (``.toml``) or JSON (any other suffix)."""
+        from .ioutil import write_atomic
         p = Path(path)
-        p.write_text(self.to_toml() if p.suffix == ".toml" else self.to_json())
+        write_atomic(p, self.to_toml() if p.suffix == ".toml" else self.to_json(), "configuration file")
 
     def replace(self, **changes) -> HwConfig:
         return dataclasses.replace(self, **changes)

@@ -90,7 +90,9 @@ del T
 
 #: The largest tensor nnaccel accepts, in elements and in bytes (every entry point checks a declared
 #: shape with :func:`check_tensor_size` before anything of that size is allocated). NNAPI itself
-#: bounds a dimension to uint32; these bounds keep a run within a host's memory.
+#: bounds a dimension to uint32; these bounds keep a run within a host's memory. The byte bound
+#: also bounds what a compressed input may expand to: a gzip'd model file once decompressed
+#: (:func:`nnaccel.ioutil.read_input`), a package member, an array of an ``--inputs`` archive.
 MAX_TENSOR_ELEMENTS = 1 << 28
 MAX_TENSOR_BYTES = 1 << 29
 #: The largest rank accepted (NNAPI's own operations use at most 6; the bound keeps shape

@@ -69,7 +69,8 @@ class Package:
         return buf.getvalue()
 
     def save(self, path) -> None:
-        Path(path).write_bytes(self.to_bytes())
+        from .ioutil import write_atomic
+        write_atomic(path, self.to_bytes(), "package file")
 
     @classmethod
     def from_bytes(cls, data: bytes, source: str = "the package") -> Package:

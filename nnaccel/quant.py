@@ -501,3 +501,76 @@ def rounding_divide_by_pot_int16(x, exponent: int):
     remainder = x & mask
     threshold = (mask >> 1) + (x < 0)
     return wrap_int16((x >> exponent) + (remainder > threshold))
+
+
+# --- single rounding (LiteRT's reference FULLY_CONNECTED) -----------------------------------------
+
+
+def round_double_product(x, real: float):
+    """LiteRT's reference FULLY_CONNECTED requantization (``reference_integer_ops::FullyConnected``
+    / ``FullyConnectedPerChannel`` with the tensors' scales, and ``reference_ops::FullyConnected``
+    for uint8): ``(int32) round(double(x) * real)``, the product one IEEE double multiplication
+    (rounded to nearest even), ``std::round`` half away from zero. ``real`` is
+    ``double(s_in) * double(s_w) / double(s_out)``. Values beyond the int32 range (undefined in
+    C++) saturate."""
+    p = np.asarray(x, np.int64).astype(np.float64) * np.float64(real)
+    return np.clip(round_half_away(p), INT32_MIN, INT32_MAX).astype(np.int64)
+
+
+def single_rounding_multiply(x, multiplier, shift):
+    """The accelerator's single-rounding requantization (REQ with ``round = 1``):
+    ``x * multiplier * 2**(shift - 31)`` rounded once, half away from zero:
+    ``rounding_divide_by_pot(trunc(wrap32(x << max(shift, 0)) * multiplier / 2**30),
+    max(-shift, 0) + 1)`` (the truncated quotient keeps the sign-magnitude rounding exact)."""
+    shift = np.asarray(shift, np.int64)
+    scaled = wrap_int32(np.asarray(x, np.int64) << np.maximum(shift, 0))
+    p = scaled * np.asarray(multiplier, np.int64)
+    h = np.where(p < 0, -((-p) >> 30), p >> 30)
+    return rounding_divide_by_pot(h, np.maximum(-shift, 0) + 1)
+
+
+def _single_thresholds(multiplier: int, shift: int, ks) -> list[int]:
+    """The least ``x >= 0`` with ``single_rounding_multiply(x, m, shift) > k`` for each ``k``
+    (``shift <= 0``): ``ceil((2k + 1) * 2**(30 - shift) / m)``."""
+    return [-((-(2 * k + 1) << (30 - shift)) // multiplier) for k in ks]
+
+
+def _double_thresholds(real: float, ks) -> np.ndarray:
+    """The least ``x >= 0`` with ``round_double_product(x, real) > k`` for each ``k``."""
+    ks = np.asarray(ks, np.int64)
+    x0 = np.ceil((ks + 0.5) / real).astype(np.int64)
+    out = np.full(ks.shape, -1, np.int64)
+    for d in range(-3, 4):  # the product's rounding moves the step by at most one
+        x = np.maximum(x0 + d, 0)
+        hit = (out < 0) & (round_double_product(x, real) > ks)
+        out[hit] = x[hit]
+    if (out < 0).any() or (round_double_product(np.maximum(out - 1, 0), real) > ks)[out > 0].any():
+        raise ArithmeticError(f"no step found for the multiplier {real!r}")
+    return out
+
+
+def single_rounding_multiplier(real: float, reach: int) -> tuple[int, int] | None:
+    """``(m, shift)`` for which :func:`single_rounding_multiply` equals
+    :func:`round_double_product` ``(x, real)`` for every int32 ``x`` whose result lies in
+    ``[-reach, reach]`` (and beyond that range both are beyond it), or ``None`` when no Q31
+    multiplier near ``real`` does (``real >= 1``, or a product that the double's rounding moves
+    onto a half step where no 31-bit multiplier follows). Both functions are odd and
+    nondecreasing, so they agree iff their steps ``k -> k + 1`` (``k < reach``) lie at the same
+    ``x``; ``x = INT32_MIN`` is checked by itself."""
+    m0, shift = quantize_multiplier(real)
+    if m0 == 0 or shift > 0:
+        return None
+    ks = range(reach)
+    want = _double_thresholds(real, ks)
+    cap = 1 << 31  # a step beyond INT32_MAX is never taken
+    want = np.minimum(want, cap)
+    for m in (m0, m0 - 1, m0 + 1, m0 - 2, m0 + 2):
+        if not (1 << 30) <= m < (1 << 31):
+            continue
+        got = np.minimum(np.array(_single_thresholds(m, shift, ks), np.int64), cap)
+        if np.array_equal(got, want):
+            a = single_rounding_multiply(INT32_MIN, m, shift)
+            b = round_double_product(INT32_MIN, real)
+            if a == b or (a < -reach and b < -reach):
+                return m, shift
+    return None

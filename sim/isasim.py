@@ -39,7 +39,7 @@ from nnaccel.isa.table import (
     rdperf_sample_cycle,
 )
 from nnaccel.quant import multiply_by_quantized_multiplier as mbqm
-from nnaccel.quant import wrap_int32
+from nnaccel.quant import single_rounding_multiply, wrap_int32
 
 _Q = {q: n for n, q in enumerate(QUEUES)}
 #: (queue, flag) -> token channel.
@@ -621,7 +621,8 @@ class IsaSim:
             b = self._act(dst_l - d.dst + d.src2, d.signed)
         name = vf.name
         if name == "REQ":
-            r = np.clip(mbqm(wrap_int32(a + p["bias"]), p["mult"], p["shift"]) + p["zo"], p["lo"], p["hi"])
+            mul = single_rounding_multiply if d.round else mbqm
+            r = np.clip(mul(wrap_int32(a + p["bias"]), p["mult"], p["shift"]) + p["zo"], p["lo"], p["hi"])
         elif name in ("ADDQ", "SUBQ"):
             x1 = mbqm((a - p["z1"]) << ADD_LEFT_SHIFT, p["m1"], p["e1"])
             x2 = mbqm((b - p["z2"]) << ADD_LEFT_SHIFT, p["m2"], p["e2"])

@@ -27,7 +27,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-__all__ = ["RtlBuild", "RtlResult", "build", "build_top", "cache_root", "run", "run_program_rtl", "run_words_rtl",
+__all__ = ["RtlBuild", "RtlResult", "RtlSchedule", "build", "build_top", "cache_root", "run", "run_words_rtl",
            "to_verilog"]
 
 #: Verilator flags: Amaranth's Verilog trips width lints that are harmless; --x-assign/--x-initial
@@ -96,6 +96,24 @@ extern "C" void nnaccel_wave_close() {
     const VerilatedScope* scope = static_cast<const VerilatedScope*>(svGetScope());
     static_cast<Vtop__Syms*>(scope->symsp())->_traceDumpClose();
 }
+"""
+
+
+#: The instruction recorder of probed builds (``build_top(..., trace=True)``): beside the simulation
+#: top level, it writes one line ``RUN_CYCLES START COMPLETE`` to ``trace.txt`` in the simulator's
+#: working directory in every busy cycle in which an engine starts an instruction or ends one
+#: (``START`` / ``COMPLETE``: bit q for queue ``QUEUES[q]``, :attr:`nnaccel.hw.accel.Accelerator.probe`).
+TRACE_VERILOG = """
+module nnaccel_trace(input clk, input busy, input [63:0] run_cycles, input [7:0] start, input [7:0] complete);
+  integer fd;
+  initial fd = $fopen("trace.txt", "w");
+  always @(posedge clk) begin
+    if (busy && (start != 0 || complete != 0)) begin
+      $fwrite(fd, "%0d %0d %0d\\n", run_cycles, start, complete);
+      $fflush(fd);
+    end
+  end
+endmodule
 """
 
 
@@ -321,6 +339,8 @@ class RtlResult:
         self.wall_seconds = res["wall_seconds"]
         self.cpu_seconds = res["cpu_seconds"]
         self.regions = [bytes.fromhex(r) for r in res["regions"]]
+        #: :class:`RtlSchedule` of a traced run (``run_words_rtl(..., trace=True)``), else None.
+        self.schedule = None
         self._static_macs = None
         if cfg is not None:
             mod = 1 << cfg.counter_bits
@@ -410,12 +430,12 @@ def _source_key(*parts: str) -> str:
     return h.hexdigest()[:24]
 
 
-def _sim_top(top, waves: bool = False):
+def _sim_top(top, waves: bool = False, trace: bool = False):
     """``top`` (a flat :class:`~amaranth.lib.wiring.Component`) with the same ports, in a ``sync``
     domain whose clock ``clk`` (a signal of the top module, for the testbench to wait on) comes
     from :data:`CLOCK_VERILOG` and whose reset is the constant 0 (no ``clk`` / ``rst`` inputs);
     ``waves``: beside it a :data:`WAVE_VERILOG` recorder fed with its clock, ``busy`` and
-    ``run_cycles``.
+    ``run_cycles``; ``trace``: a :data:`TRACE_VERILOG` recorder of ``top.probe`` (``SimTop(probe=True)``).
 
     Verilator evaluates all combinational logic that reads a model input, or a signal VPI may
     write, on every ``eval`` (each clock edge), so those must reach little logic. A reset input
@@ -449,6 +469,10 @@ def _sim_top(top, waves: bool = False):
             if waves:
                 m.submodules.wave = Instance("nnaccel_wave", i_clk=ClockSignal("sync"), i_busy=top.busy,
                                              i_run_cycles=top.run_cycles)
+            if trace:
+                m.submodules.trace = Instance("nnaccel_trace", i_clk=ClockSignal("sync"), i_busy=top.busy,
+                                              i_run_cycles=top.run_cycles, i_start=top.probe["start"],
+                                              i_complete=top.probe["complete"])
             return m
 
     class Outer(wiring.Component):
@@ -468,23 +492,26 @@ def _sim_top(top, waves: bool = False):
     return Outer()
 
 
-def build_top(config, mem_bytes: int, waves: bool = False) -> RtlBuild:
+def build_top(config, mem_bytes: int, waves: bool = False, trace: bool = False) -> RtlBuild:
     """The Verilator build of :class:`nnaccel.hw.accel.SimTop` for ``config`` (cached by hash);
-    ``waves``: the FST-tracing build (a separate build, with :data:`WAVE_VERILOG`).
+    ``waves``: the FST-tracing build (a separate build, with :data:`WAVE_VERILOG`); ``trace``: with
+    the instruction recorder (:data:`TRACE_VERILOG`; a separate build too).
 
     Converting the top level to Verilog takes seconds (more for a large memory model), so a second
     index keyed by the *sources* (:func:`_source_key`) finds an existing build without converting."""
     from nnaccel.hwconfig import load_config
     cfg = load_config(config)
     index = cache_root() / "index" / _source_key(cfg.to_json(), mem_bytes, CLOCK_VERILOG, *CLOCK_ARGS,
-                                                 *(["fst", WAVE_VERILOG] if waves else []))
+                                                 *(["fst", WAVE_VERILOG] if waves else []),
+                                                 *(["trace", TRACE_VERILOG] if trace else []))
     if index.exists():
         bdir = Path(index.read_text())
         if (bdir / "BUILD_OK").exists():
             return RtlBuild(bdir, "simtop")
     from nnaccel.hw.accel import SimTop
-    top = SimTop(cfg, mem_bytes)
-    text = to_verilog(_sim_top(top, waves), "simtop") + CLOCK_VERILOG + (WAVE_VERILOG if waves else "")
+    top = SimTop(cfg, mem_bytes, probe=trace)
+    text = (to_verilog(_sim_top(top, waves, trace), "simtop") + CLOCK_VERILOG + (WAVE_VERILOG if waves else "")
+            + (TRACE_VERILOG if trace else ""))
     rtl = build(text, "simtop", key=cfg.to_json(), waves=waves, extra_args=CLOCK_ARGS)
     index.parent.mkdir(parents=True, exist_ok=True)
     index.write_text(str(rtl.directory))
@@ -492,8 +519,11 @@ def build_top(config, mem_bytes: int, waves: bool = False) -> RtlBuild:
 
 
 def run_words_rtl(config, words, image: dict | None = None, read=(), mem_bytes: int | None = None,
-                  max_cycles: int = 50_000_000, wave=None, wave_window=None) -> RtlResult:
+                  max_cycles: int = 50_000_000, wave=None, wave_window=None, trace: bool = False) -> RtlResult:
     """Runs a program (list of 128-bit words) on the Verilator build of the top level.
+
+    ``trace``: on the probed build, record when each instruction starts and ends
+    (:attr:`RtlResult.schedule`).
 
     ``wave``: write an FST waveform of the run to this path (the tracing build), of the run's
     cycles ``wave_window = (first, last)`` (inclusive, as ``run_cycles`` counts them; None: all).
@@ -529,7 +559,7 @@ def run_words_rtl(config, words, image: dict | None = None, read=(), mem_bytes: 
     for addr, raw in blobs:
         buf[addr:addr + len(raw)] = raw
     buf[prog_addr:prog_addr + len(prog)] = prog
-    rtl = build_top(cfg, mem_bytes, waves=wave is not None)
+    rtl = build_top(cfg, mem_bytes, waves=wave is not None, trace=trace)
     plusargs, keep = [], {}
     if wave is not None:
         first, last = wave_window or (0, None)
@@ -538,54 +568,61 @@ def run_words_rtl(config, words, image: dict | None = None, read=(), mem_bytes: 
     work = Path(tempfile.mkdtemp(prefix="nnaccel-img-"))
     try:
         (work / "image.bin").write_bytes(bytes(buf))
+        if trace:
+            keep["trace.txt"] = work / "trace.txt"
         res = run(rtl, "nnaccel.sim.tb.cocotb_top",
                   {"image": str(work / "image.bin"), "word_bytes": wb, "prog_addr": prog_addr,
                    "prog_len": len(words), "read": [list(r) for r in read], "max_cycles": max_cycles},
                   plusargs=plusargs, keep=keep)
+        events = (work / "trace.txt").read_text() if trace and (work / "trace.txt").exists() else None
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return RtlResult(res, cfg, words)
+    out = RtlResult(res, cfg, words)
+    if trace:
+        out.schedule = rtl_schedule(words, cfg, events or "", out.cycles)
+    return out
 
 
-def run_program_rtl(config, program, memory: dict | None = None, read=()):
-    """The ``rtl`` backend: runs ``program`` (words or bytes) with ``memory`` = ``{addr: array}``;
-    returns ``(regions, counters)`` with the bytes of each ``read`` region and the counter dict:
-    the machine's counters (modulo ``2 ** counter_bits``, as the ISA simulator's
-    ``RunResult.counters``), ``run_cycles`` the run's length unwrapped (:attr:`RtlResult.cycles`)
-    and ``wall_seconds``. Raises :class:`nnaccel.isa.AcceleratorFault` when the RTL reports a
-    fault."""
-    from nnaccel.isa import AcceleratorFault, bytes_to_words
-    words = bytes_to_words(program) if isinstance(program, (bytes, bytearray)) else list(program)
-    res = run_words_rtl(config, words, memory, read)
-    if res.error:
-        raise AcceleratorFault(res.fault, res.fault_pc, f"the RTL stopped with {res.fault} at "
-                                                        f"instruction {res.fault_pc}.")
-    return res.regions, dict(res.counters, run_cycles=res.cycles, wall_seconds=res.wall_seconds,
-                             cpu_seconds=res.cpu_seconds)
+class RtlSchedule:
+    """When each instruction ran on the RTL (index = PC, -1 where it did not: FINISH, NOP, or past a
+    fault): ``start`` the cycle its engine started it, ``end`` the cycle after its last one, as the
+    ISA simulator's :class:`~nnaccel.sim.isasim.Schedule` counts them; ``total_cycles`` the run's
+    length. The RTL reports no fetch cycles or stalls (``fetch`` is None)."""
+
+    fetch = token_stall = fetch_stall = None
+
+    def __init__(self, start, end, total_cycles: int):
+        self.start, self.end, self.total_cycles = start, end, total_cycles
 
 
-def run_bench_backend(lp, progress=None):
-    """The ``rtl`` backend of ``nnaccel bench`` (``nnaccel.sim.bench``): runs a
-    :class:`~nnaccel.sim.programs.LayerProgram` on Verilator. ``wall_seconds`` / ``cpu_seconds``
-    are the simulation alone (from ``start`` to ``done``), so ``cycles / cpu_seconds`` is
-    Verilator's simulated cycles per CPU-second; ``counters`` also holds ``isa_cycles``, the ISA simulator's cycle count of the same
-    program (its schedule only)."""
+def rtl_schedule(words, cfg, events: str, total_cycles: int) -> RtlSchedule:
+    """The :class:`RtlSchedule` of a run from its :data:`TRACE_VERILOG` lines. An engine runs its
+    queue's instructions in program order, so the k-th start (and end) on queue q is that of the
+    k-th instruction of q in the program.
+
+    ``run_cycles`` counts a run's cycles from its second busy one (:class:`~nnaccel.hw.accel.SimTop`),
+    so the recorder's value in a cycle is that cycle's number in the ISA simulator's count less
+    one: an instruction starts at ``run_cycles + 1`` and ends (the cycle after its last) at
+    ``run_cycles + 2`` of its complete cycle."""
     import numpy as np
 
-    from nnaccel.isa import AcceleratorFault
+    from nnaccel.isa import QUEUES
 
-    from .bench import BackendRun
-    from .isasim import decode_program, schedule
-    cfg = lp.config
-    nbytes = int(np.prod(lp.output_shape)) * np.dtype(lp.output_dtype).itemsize
-    if progress is not None:
-        progress(0, len(lp.words))
-    res = run_words_rtl(cfg, lp.words, lp.image, read=[(lp.output_addr, nbytes)])
-    if res.error:
-        raise AcceleratorFault(res.fault, res.fault_pc, f"the RTL stopped with {res.fault}.")
-    if progress is not None:
-        progress(len(lp.words), len(lp.words))
-    isa_cycles = schedule(decode_program(lp.words, cfg), cfg).total_cycles
-    out = np.frombuffer(res.regions[0], lp.output_dtype).reshape(lp.output_shape)
-    return BackendRun(out, res.cycles, res.macs, dict(res.counters, isa_cycles=isa_cycles),
-                      res.wall_seconds, res.cpu_seconds)
+    from .isasim import decode_program
+    decoded = decode_program(words, cfg)
+    order = {q: [pc for pc, d in enumerate(decoded) if d.queue == q and d.name != "FINISH"] for q in QUEUES}
+    n = len(decoded)
+    start, end = np.full(n, -1, np.int64), np.full(n, -1, np.int64)
+    seen = {q: [0, 0] for q in QUEUES}
+    for line in events.splitlines():
+        cyc, st, co = (int(x) for x in line.split())
+        for q, name in enumerate(QUEUES):
+            for kind, mask, arr, at in ((0, st, start, cyc + 1), (1, co, end, cyc + 2)):
+                if mask >> q & 1:
+                    k = seen[name][kind]
+                    if k >= len(order[name]):
+                        raise RuntimeError(f"The RTL's {name} engine ran more instructions than the program "
+                                           f"has in that queue ({len(order[name])}).")
+                    arr[order[name][k]] = at
+                    seen[name][kind] += 1
+    return RtlSchedule(start, end, total_cycles)

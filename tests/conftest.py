@@ -93,3 +93,58 @@ def pytest_runtest_makereport(item, call):
         reason = rep.longrepr[2] if isinstance(rep.longrepr, tuple) else str(rep.longrepr)
         rep.outcome = "failed"
         rep.longrepr = f"skipped under CI=true, where nothing may be missing: {reason}"
+
+
+#: A test still running after this many seconds is named on stderr, and again at each multiple.
+WAITING_AFTER_S = 120.0
+
+
+class _Waiting:
+    """Names the long-running tests while they run: under xdist the controller learns of each
+    test's start and end from its workers, so the run says what it is waiting for instead of
+    sitting at one percentage."""
+
+    def __init__(self):
+        import threading
+        self.running: dict[str, float] = {}
+        self.lock = threading.Lock()
+        threading.Thread(target=self._watch, daemon=True, name="waiting-for").start()
+
+    def _watch(self):
+        import time
+        said: dict[str, int] = {}
+        while True:
+            time.sleep(10)
+            now = time.monotonic()
+            with self.lock:
+                running = dict(self.running)
+            for nodeid, t0 in running.items():
+                turns = int((now - t0) // WAITING_AFTER_S)
+                if turns > said.get(nodeid, 0):
+                    said[nodeid] = turns
+                    sys.__stderr__.write(f"\n[waiting for] {nodeid}: running {now - t0:.0f} s\n")
+                    sys.__stderr__.flush()
+
+    def start(self, nodeid: str):
+        import time
+        with self.lock:
+            self.running[nodeid] = time.monotonic()
+
+    def stop(self, nodeid: str):
+        with self.lock:
+            self.running.pop(nodeid, None)
+
+
+_waiting: _Waiting | None = None
+
+
+def pytest_runtest_logstart(nodeid, location):
+    global _waiting
+    if _waiting is None:
+        _waiting = _Waiting()
+    _waiting.start(nodeid)
+
+
+def pytest_runtest_logreport(report):
+    if report.when == "teardown" and _waiting is not None:
+        _waiting.stop(report.nodeid)

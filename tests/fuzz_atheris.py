@@ -31,6 +31,7 @@ def _load(name: str):
 
 
 with atheris.instrument_imports(include=["nnaccel"]):
+    import nnaccel.compiler.onnx_import
     import nnaccel.compiler.package
     import nnaccel.compiler.tflite_import
 
@@ -51,7 +52,8 @@ def seeds(target: str) -> list[bytes]:
     return {
         "json_model": docs, "gzip_model": [gzip.compress(d, mtime=0) for d in docs],
         "tflite_model": tf.TFLITE_SEEDS + [p.read_bytes() for p in sorted(ft.MLPERF_DIR.glob("*.tflite"))],
-        "tflite_run": tf.TFLITE_SEEDS, "package": [p.read_bytes() for p in tf.GOLDEN_PACKAGES],
+        "tflite_run": tf.TFLITE_SEEDS, "onnx_model": tf.ONNX_SEEDS, "onnx_run": tf.ONNX_SEEDS,
+        "package": [p.read_bytes() for p in tf.GOLDEN_PACKAGES],
         "hw_config_toml": [tf.PRESET_TOML.encode()], "hw_config_json": [tf.PRESET_JSON.encode()],
         "isa_asm": [s.encode() for s in tf.LISTINGS], "isa_disasm": [p.program for p in tf.PACKAGES],
         "isa_run": [p.program for p in tf.PACKAGES],

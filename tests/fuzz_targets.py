@@ -16,12 +16,14 @@ import tempfile
 from pathlib import Path
 
 from nnaccel.cli import main
+from nnaccel.cli_mlperf import mlperf_dir
 
 #: Seconds one input may take before it counts as a hang.
 TIME_BOUND = float(os.environ.get("NNACCEL_FUZZ_TIME_BOUND", "20"))
 ALLOWED_EXITS = (0, 2, 3)
 REPO = Path(__file__).resolve().parents[1]
-MLPERF_DIR = Path(os.environ.get("NNACCEL_MLPERF_DIR", REPO.parent / "shared" / "models" / "mlperf_tiny"))
+#: The MLPerf Tiny models, where the CLI finds them (``$NNACCEL_MLPERF_TINY_DIR``, else ``../shared``).
+MLPERF_DIR = mlperf_dir()
 
 
 class Hang(BaseException):
@@ -94,6 +96,16 @@ def tflite_run(data: bytes) -> None:
     feed(data, ".tflite", "run")
 
 
+def onnx_model(data: bytes) -> None:
+    """An ``.onnx`` file through ``info`` (parse, check, shape inference, import, validate, placement)."""
+    feed(data, ".onnx", "info")
+
+
+def onnx_run(data: bytes) -> None:
+    """A small ``.onnx`` file through ``run`` (import, validate, golden run)."""
+    feed(data, ".onnx", "run")
+
+
 def package(data: bytes) -> None:
     """A program package through ``report`` and ``run --backend isa``."""
     if feed(data, ".nnpkg", "report") == 0:
@@ -158,9 +170,9 @@ def _collecting(fn):
     return wrapper
 
 
-for _name in ("json_model", "gzip_model", "tflite_model", "tflite_run", "package", "hw_config_toml",
-              "hw_config_json", "isa_asm", "isa_disasm", "isa_run"):
+for _name in ("json_model", "gzip_model", "tflite_model", "tflite_run", "onnx_model", "onnx_run", "package",
+              "hw_config_toml", "hw_config_json", "isa_asm", "isa_disasm", "isa_run"):
     globals()[_name] = _collecting(globals()[_name])
 
-TARGETS = {f.__name__: f for f in (json_model, gzip_model, tflite_model, tflite_run, package,
-                                    hw_config_toml, hw_config_json, isa_asm, isa_disasm, isa_run)}
+TARGETS = {f.__name__: f for f in (json_model, gzip_model, tflite_model, tflite_run, onnx_model, onnx_run,
+                                    package, hw_config_toml, hw_config_json, isa_asm, isa_disasm, isa_run)}

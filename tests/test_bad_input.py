@@ -172,17 +172,21 @@ def _bad_files(tmp_path) -> dict[str, tuple[Path, str]]:
             lambda d: d["main"]["operations"][0].update(type="FROBNICATE")), "c.json"),
             r"unknown type 'FROBNICATE'"),
         "cycle": (write_json(tmp_path, _doc_with(_cycle), "d.json"), r"without cycles"),
-        "truncated_gzip": (tmp_path / "t.json.gz", r"cannot be read"),
-        "gzip_of_garbage": (tmp_path / "g.json.gz", r"not valid JSON|cannot be read"),
-        "not_gzip": (tmp_path / "n.json.gz", r"cannot be read"),
-        "png_as_json": (tmp_path / "image.json", r"not valid JSON|cannot be read"),
+        "truncated_gzip": (tmp_path / "t.json.gz", r"is truncated: its compressed data ends early"),
+        "gzip_of_garbage": (tmp_path / "g.json.gz", r"is not JSON text \(byte 0 is not UTF-8\)"),
+        "not_gzip": (tmp_path / "n.json.gz", r"cannot be read \(Not a gzipped file"),
+        "png_as_json": (tmp_path / "image.json", r"is not JSON text \(byte 0 is not UTF-8\)"),
         "json_as_tflite": (tmp_path / "m.tflite", r"not a TFLite model"),
         "truncated_tflite": (tmp_path / "cut.tflite", r"TFLite model .* (corrupt|truncated)"),
-        "npz_as_model": (tmp_path / "x.npz", r"not valid JSON|cannot be read|not an nnaccel program package"),
+        "npz_as_model": (tmp_path / "x.npz", r"is not JSON text|not an nnaccel program package"),
         "empty_file": (tmp_path / "empty.json", r"not valid JSON"),
         "json_not_a_model": (write_json(tmp_path, [1, 2, 3], "list.json"), r"not a model object"),
         "folder": (tmp_path / "folder.json", r"folder|cannot be read"),
+        "gzip_bomb": (tmp_path / "bomb.json.gz", rf"decompresses to more than the limit of {MAX_TENSOR_BYTES} bytes\.$"),
     }
+    # MAX_TENSOR_BYTES + 1 MiB of JSON whitespace in 1 KiB: gzip members, concatenated
+    member = gzip.compress(b" " * (1 << 20), compresslevel=9)
+    (tmp_path / "bomb.json.gz").write_bytes(member * (MAX_TENSOR_BYTES // (1 << 20) + 1))
     (tmp_path / "t.json.gz").write_bytes(full[: len(full) // 2])
     (tmp_path / "g.json.gz").write_bytes(gzip.compress(b"\x89PNG\r\n\x1a\n\0\0garbage"))
     (tmp_path / "n.json.gz").write_bytes(b'{"name": "plain json with a .gz name"}')
@@ -200,7 +204,7 @@ def _bad_files(tmp_path) -> dict[str, tuple[Path, str]]:
 
 BAD = ["absurd_shape", "negative_dimension", "unknown_operand_type", "unknown_operation", "cycle",
        "truncated_gzip", "gzip_of_garbage", "not_gzip", "png_as_json", "json_as_tflite", "truncated_tflite",
-       "npz_as_model", "empty_file", "json_not_a_model", "folder"]
+       "npz_as_model", "empty_file", "json_not_a_model", "folder", "gzip_bomb"]
 
 
 @pytest.mark.parametrize("command", ["run", "info"])
@@ -212,6 +216,24 @@ def test_bad_input_exits_2_with_one_sentence(tmp_path, capsys, command, case):
 
 def test_bad_input_set_is_complete(tmp_path):
     assert sorted(_bad_files(tmp_path)) == sorted(BAD)
+
+
+def test_inputs_archive_declaring_a_huge_array_is_rejected_before_numpy_allocates(tmp_path, capsys):
+    """An .npz whose input0.npy header declares 2^40 float32 elements (its data: 16 bytes)."""
+    import zipfile
+    m = write_json(tmp_path, model_to_dict(add_model()))
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }"
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    npy = b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode("latin1") + bytes(16)
+    with zipfile.ZipFile(tmp_path / "in.npz", "w") as z:
+        z.writestr("input0.npy", npy)
+        z.writestr("input1.npy", npy)
+    assert_exit_2_one_sentence(capsys, rf"The inputs file .*in.npz has an array input0 of shape 1099511627776 "
+                                       rf"\(4398046511104 bytes\), above the limit of {MAX_TENSOR_BYTES} bytes",
+                               "run", m, "--inputs", tmp_path / "in.npz")
+    np.save(tmp_path / "one.npy", np.zeros(2, np.float32))
+    assert_exit_2_one_sentence(capsys, r"is a single .npy array, not an .npz archive", "run", m, "--inputs",
+                               tmp_path / "one.npy")
 
 
 # ------------------------------------------------------------------------------ no data loss
@@ -246,6 +268,125 @@ def test_outputs_are_written_whole_or_not_at_all(tmp_path, capsys, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json", "out.npz"]  # no temporary left
     assert run_cli(capsys, "run", m, "--outputs", out)[0] == 0
     assert np.load(out)["output0"].tolist() == [2.0, 2.0]
+
+
+#: Every output option of every command, with a path whose folder does not exist ({bad}); the model
+#: (or other input) files exist, so that only the output path is wrong.
+OUTPUT_OPTIONS = {
+    "run --outputs": ["run", "{m}", "--outputs", "{bad}"],
+    "run --report": ["run", "{m}", "--report", "{bad}"],
+    "run --trace": ["run", "{m}", "--backend", "isa", "--trace", "{bad}"],
+    "run --wave": ["run", "{m}", "--backend", "rtl", "--wave", "{bad}"],
+    "compile -o": ["compile", "{m}", "-o", "{bad}"],
+    "report --json": ["report", "{m}", "--json", "{bad}"],
+    "report --html": ["report", "{m}", "--html", "{bad}"],
+    "cts --json": ["cts", "--spec", "V1_0/add", "--json", "{bad}"],
+    "bench gemm --json": ["bench", "gemm", "--size", "8", "--json", "{bad}"],
+    "bench mlperf --json": ["bench", "mlperf", "--model", "kws", "--json", "{bad}"],
+    "synth --json": ["synth", "--config", "tiny", "--json", "{bad}"],
+    "build --json": ["build", "--board", "icebreaker", "--json", "{bad}"],
+    "build -o": ["build", "--board", "icebreaker", "-o", "{bad}"],
+    "import -o": ["import", "{tflite}", "-o", "{bad}.json"],
+    "sweep --out": ["sweep", "{m}", "--out", "{m}"],
+    "isa asm -o": ["isa", "asm", "{asm}", "-o", "{bad}"],
+    "isa disasm -o": ["isa", "disasm", "{bin}", "-o", "{bad}"],
+    "isa doc -o": ["isa", "doc", "-o", "{bad}"],
+    "isa doc --accelerator-doc": ["isa", "doc", "--accelerator-doc", "{bad}"],
+    "isa run --dump": ["isa", "run", "{asm}", "--dump", "0:16={bad}"],
+}
+
+
+def _output_option_files(tmp_path) -> dict:
+    b = TFLiteBuilder()
+    x, y, z = (b.add_tensor([1, 4], "FLOAT32") for _ in range(3))
+    b.add_op("ADD", [x, y], [z], "AddOptions", FusedActivationFunction=0)
+    (tmp_path / "add.tflite").write_bytes(b.finish([x, y], [z]))
+    (tmp_path / "p.s").write_text("HALT\n")
+    (tmp_path / "p.bin").write_bytes(bytes(16))
+    return {"m": write_json(tmp_path, model_to_dict(add_model())), "bad": tmp_path / "nope" / "out",
+            "tflite": tmp_path / "add.tflite", "asm": tmp_path / "p.s", "bin": tmp_path / "p.bin"}
+
+
+@pytest.mark.parametrize("option", sorted(OUTPUT_OPTIONS))
+def test_unwritable_output_of_every_command_fails_before_it_starts(tmp_path, capsys, option):
+    files = _output_option_files(tmp_path)
+    argv = [a.format(**files) for a in OUTPUT_OPTIONS[option]]
+    code, out, err = run_cli(capsys, *argv)
+    assert (code, out) == (2, ""), (code, out, err)  # nothing ran, nothing printed
+    text = err.strip()
+    assert "Traceback" not in text and text.count("\n") == 0 and text.endswith("."), text
+    assert re.search(r"cannot be written: the folder .*nope does not exist\.$|output folder .* is a file, "
+                     r"not a folder\.$", text), text
+
+
+def _value_options(parser, path=()):
+    """(command words, option action) of every option that takes a value, in every sub-command."""
+    import argparse
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _value_options(sub, (*path, name))
+        elif action.option_strings and action.nargs != 0:
+            yield path, parser, action
+
+
+def test_every_output_option_is_checked_before_the_command():
+    """Every option whose help says it writes is declared with add_output_arg (so that the command
+    line checks it before the command starts; ``isa run --dump`` takes ADDR:BYTES=FILE and checks
+    its own) and is in OUTPUT_OPTIONS."""
+    from nnaccel.cli import build_parser
+    declared, writes = {"isa run --dump"}, set()
+    for words, parser, action in _value_options(build_parser()):
+        key = f"{' '.join(words)} {action.option_strings[0]}"
+        if action.dest in {d for d, _, _ in parser.get_default("_output_files") or ()}:
+            declared.add(key)
+        if re.search(r"\bwrite\b|output folder", action.help or "") and key != "isa run --load":
+            writes.add(key)
+    assert writes <= declared, sorted(writes - declared)
+    assert declared == set(OUTPUT_OPTIONS)
+
+
+def test_subprocess_unwritable_output_exits_2_before_the_run(tmp_path):
+    import subprocess
+    import sys
+    m = write_json(tmp_path, model_to_dict(add_model()))
+    r = subprocess.run([sys.executable, "-m", "nnaccel", "run", str(m), "--outputs", str(tmp_path / "no" / "o.npz")],
+                       check=False, capture_output=True, text=True, timeout=120)
+    assert (r.returncode, r.stdout) == (2, ""), (r.returncode, r.stdout, r.stderr)
+    assert r.stderr == f"nnaccel: error: The outputs file {tmp_path / 'no' / 'o.npz'} cannot be written: the folder " \
+                       f"{tmp_path / 'no'} does not exist.\n"
+
+
+def test_interrupted_write_leaves_no_partial_file(tmp_path, monkeypatch):
+    import os
+
+    from nnaccel.ioutil import write_atomic
+    out = tmp_path / "r.json"
+    out.write_text("previous")
+    real_fdopen = os.fdopen
+
+    class Interrupted:  # a file whose write stops half-way with Ctrl-C
+        def __init__(self, fd, mode):
+            self.f = real_fdopen(fd, mode)
+
+        def write(self, data):
+            self.f.write(data[: len(data) // 2])
+            self.f.flush()
+            raise KeyboardInterrupt
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+    monkeypatch.setattr(os, "fdopen", Interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(out, b"x" * 100000)
+    monkeypatch.setattr(os, "fdopen", real_fdopen)
+    assert out.read_text() == "previous"
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]  # no temporary file left
+    write_atomic(out, "new")
+    assert out.read_text() == "new" and [p.name for p in tmp_path.iterdir()] == ["r.json"]
 
 
 def test_run_says_when_it_makes_up_inputs(tmp_path, capsys):

@@ -1,5 +1,5 @@
-"""Fuzzing of every loader with hypothesis: the JSON model loader, the TFLite importer, the package
-loader, the hardware-config loader and the ISA assembler / disassembler / simulator.
+"""Fuzzing of every loader with hypothesis: the JSON model loader, the TFLite and ONNX importers, the
+package loader, the hardware-config loader and the ISA assembler / disassembler / simulator.
 
 Each test is structure-aware (it changes fields of a valid document and writes it again) or
 mutational (it flips, inserts, deletes and truncates bytes of valid seed files). Every input must
@@ -174,12 +174,9 @@ TFLITE_SEEDS = tflite_seeds()
 
 
 def mlperf_seeds() -> list[bytes]:
-    files = sorted(ft.MLPERF_DIR.glob("*.tflite"))
-    if not files:
-        msg = f"the MLPerf Tiny models are not at {ft.MLPERF_DIR} (set NNACCEL_MLPERF_DIR)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(msg + "; under CI they must be present")
-        pytest.skip(msg)
+    from conftest import require_mlperf_tiny_dir
+    files = sorted(require_mlperf_tiny_dir().glob("*.tflite"))
+    assert files, "the MLPerf Tiny folder holds no .tflite files"
     return [f.read_bytes() for f in files]
 
 
@@ -235,6 +232,101 @@ def test_fuzz_tflite_structure(data):
     inputs = draw(st.lists(st.sampled_from(tensors), max_size=2, unique=True))
     outputs = draw(st.lists(st.sampled_from(tensors), min_size=1, max_size=2, unique=True))
     ft.tflite_run(b.finish(inputs, outputs))
+
+
+# --------------------------------------------------------------------------------------- ONNX
+def onnx_seeds() -> list[bytes]:
+    """Models built as the ONNX tests build theirs (``tests/support/onnx_build.py``): a float Add, a
+    float Conv / Relu / MaxPool / Flatten / Gemm chain, and the QDQ int8 and uint8 CNNs."""
+    import numpy as np
+    from onnx import TensorProto, helper
+    from support.onnx_build import make_model, qdq_cnn
+    F = TensorProto.FLOAT
+    rng = np.random.default_rng(0)
+    add = make_model([helper.make_node("Add", ["x", "y"], ["z"])], {"x": (F, [1, 4]), "y": (F, [1, 4])},
+                     {"z": (F, [1, 4])})
+    chain = make_model([helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+                        helper.make_node("Relu", ["c"], ["r"]),
+                        helper.make_node("MaxPool", ["r"], ["p"], kernel_shape=[2, 2], strides=[2, 2]),
+                        helper.make_node("Flatten", ["p"], ["f"]),
+                        helper.make_node("Gemm", ["f", "fw", "fb"], ["y"], transB=1)],
+                       {"x": (F, [1, 2, 4, 4])}, {"y": (F, [1, 3])},
+                       {"w": rng.normal(0, 0.5, (4, 2, 3, 3)).astype(np.float32),
+                        "b": np.zeros(4, np.float32), "fw": rng.normal(0, 0.5, (3, 16)).astype(np.float32),
+                        "fb": np.ones(3, np.float32)})
+    return [add, chain, qdq_cnn(), qdq_cnn(per_channel=False, elem=TensorProto.UINT8)]
+
+
+ONNX_SEEDS = onnx_seeds()
+ONNX_OPS = ["Add", "Mul", "Conv", "Relu", "MaxPool", "Gemm", "MatMul", "Reshape", "Flatten", "Transpose",
+            "Concat", "Softmax", "QuantizeLinear", "DequantizeLinear", "GlobalAveragePool", "Identity",
+            "Loop", "If", "Pad", "Slice", "Bogus"]
+ONNX_INTS = (st.integers(-3, 8) | st.sampled_from([2**20, 2**31 - 1, 2**31, 2**40, 2**63 - 1, -(2**63)]))
+
+
+@fuzz
+@given(st.data())
+def test_fuzz_onnx_structure(data):
+    """The seed models with nodes, attributes, initializers, graph shapes and opsets changed (the
+    protobuf stays well formed, so the checker, shape inference and the importer go deep)."""
+    import onnx
+    from onnx import helper
+    draw = data.draw
+    m = onnx.load_model_from_string(draw(st.sampled_from(ONNX_SEEDS)))
+    g = m.graph
+    names = sorted({n for node in g.node for n in (*node.input, *node.output)} | {i.name for i in g.input})
+    for _ in range(draw(st.integers(1, 4))):
+        what = draw(st.sampled_from(["op_type", "attr", "input", "output", "drop", "dup", "init_dims",
+                                     "init_type", "init_data", "io_shape", "io_type", "opset"]))
+        node = g.node[draw(st.integers(0, len(g.node) - 1))] if g.node else None
+        if what == "op_type" and node is not None:
+            node.op_type = draw(st.sampled_from(ONNX_OPS))
+        elif what == "attr" and node is not None:
+            name = draw(st.sampled_from(["axis", "pads", "strides", "kernel_shape", "group", "transB", "perm",
+                                         "dilations", "alpha", "to", "keepdims"]))
+            value = draw(ONNX_INTS | st.lists(ONNX_INTS, min_size=1, max_size=6) | st.floats(allow_nan=True))
+            kept = [a for a in node.attribute if a.name != name]
+            del node.attribute[:]
+            node.attribute.extend([*kept, helper.make_attribute(name, value)])
+        elif what == "input" and node is not None:
+            node.input.insert(draw(st.integers(0, len(node.input))), draw(st.sampled_from([*names, "", "nowhere"])))
+            if draw(st.booleans()) and len(node.input) > 1:
+                del node.input[draw(st.integers(0, len(node.input) - 1))]
+        elif what == "output" and node is not None and node.output:
+            node.output[0] = draw(st.sampled_from([*names, "", "fresh"]))
+        elif what == "drop" and node is not None:
+            g.node.remove(node)
+        elif what == "dup" and node is not None:
+            g.node.insert(draw(st.integers(0, len(g.node))), node)
+        elif what.startswith("init") and g.initializer:
+            t = g.initializer[draw(st.integers(0, len(g.initializer) - 1))]
+            if what == "init_dims":
+                del t.dims[:]
+                t.dims.extend(draw(st.lists(ONNX_INTS, max_size=5)))
+            elif what == "init_type":
+                t.data_type = draw(st.integers(0, 25))
+            elif t.raw_data:
+                t.raw_data = t.raw_data[:draw(st.integers(0, len(t.raw_data)))]
+        elif what in ("io_shape", "io_type"):
+            vi = draw(st.sampled_from([*g.input, *g.output]))
+            tt = vi.type.tensor_type
+            if what == "io_type":
+                tt.elem_type = draw(st.integers(0, 25))
+            elif tt.shape.dim:
+                d = tt.shape.dim[draw(st.integers(0, len(tt.shape.dim) - 1))]
+                if draw(st.booleans()):
+                    d.dim_value = draw(ONNX_INTS)
+                else:
+                    d.dim_param = draw(st.sampled_from(["N", "batch", ""]))
+        elif what == "opset":
+            m.opset_import[0].version = draw(st.sampled_from([1, 7, 11, 12, 13, 17, 21, 99, -1]))
+    ft.onnx_run(m.SerializeToString())
+
+
+@fuzz
+@given(mutated(ONNX_SEEDS))
+def test_fuzz_onnx_bytes(data):
+    ft.onnx_model(data)
 
 
 # ----------------------------------------------------------------------------------- packages

@@ -4,7 +4,7 @@ also the ones inside functions:
 * core ``nnaccel/`` imports nothing of ours, except the CLI modules ``nnaccel/cli*.py``, which may
   import anything; nothing outside the CLI imports it, and no CLI module imports ``nnaccel.cli``
   (the entry point imports them);
-* compiler -> core; sim -> core, and its RTL runner (``sim/rtl_runner.py``, ``sim/backend_rtl.py``,
+* compiler -> core; sim -> core, and its RTL runner (``sim/rtl_runner.py``,
   ``sim/tb/``) also -> hw; hw -> core; firmware -> core, sim; boards -> core, hw, sim.
 """
 
@@ -31,7 +31,7 @@ KNOWN: set[tuple[str, str]] = set()
 def layer(module: str) -> str:
     parts = module.split(".")
     if len(parts) > 1 and parts[1] in LAYERS:
-        if parts[1] == "sim" and len(parts) > 2 and parts[2] in ("rtl_runner", "backend_rtl", "tb"):
+        if parts[1] == "sim" and len(parts) > 2 and parts[2] in ("rtl_runner", "tb"):
             return "sim-rtl"
         return parts[1]
     if len(parts) > 1 and (parts[1].startswith("cli") or parts[1] == "__main__"):   # python -m nnaccel

@@ -179,10 +179,12 @@ class Lowering:
         #: (``LOWERINGS`` builds one instance per type).
         self.kind = kind
 
-    def supports(self, sg: Subgraph, op: Operation) -> str | None:
-        """``None`` when the operation, its types and parameters can be lowered, else why not."""
+    def supports(self, sg: Subgraph, op: Operation, origin: str = "nnapi") -> str | None:
+        """``None`` when the operation, its types and parameters can be lowered in a model of
+        ``origin`` (``Model.origin``), else why not."""
         try:
             self.check(sg, op)
+            self.check_origin(sg, op, origin)
         except CannotLower as e:
             return str(e)
         except Exception as e:  # noqa: BLE001 - odd parameters the lowering did not foresee: host
@@ -191,6 +193,10 @@ class Lowering:
 
     def check(self, sg: Subgraph, op: Operation) -> None:
         raise NotImplementedError
+
+    def check_origin(self, sg: Subgraph, op: Operation, origin: str) -> None:
+        """What :meth:`check` cannot know: whether the arithmetic of a model of ``origin`` (its
+        golden kernels', see ``Model.origin``) can be lowered; :class:`CannotLower` if not."""
 
     def passes(self, ctx: LowerContext, op: Operation) -> list:
         raise NotImplementedError

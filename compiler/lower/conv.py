@@ -12,7 +12,7 @@ from nnaccel.golden import nn as gnn
 from nnaccel.golden.common import qrange
 from nnaccel.hwconfig import HwConfig
 from nnaccel.program import param_block
-from nnaccel.quant import activation_range_quantized
+from nnaccel.quant import activation_range_quantized, single_rounding_multiplier
 
 from ..emit import Ins
 from .base import (
@@ -71,6 +71,7 @@ class ConvSpec:
     dilation: tuple
     pads: tuple           # top, bottom, left, right
     what: str
+    round: int = 0        # REQ's rounding: 0 NNAPI's double rounding, 1 single (LiteRT's FULLY_CONNECTED)
 
 
 
@@ -80,6 +81,9 @@ class ConvLowering(Lowering):
 
     def check(self, sg, op) -> None:
         self.spec(sg, op)
+
+    def check_origin(self, sg, op, origin: str) -> None:
+        self.spec(sg, op, origin=origin)
 
     def output_range(self, sg, op) -> tuple:
         p = self.spec(sg, op).params
@@ -133,9 +137,20 @@ class ConvLowering(Lowering):
                     for gi in range(g):
                         weff[:, :, gi * cg:(gi + 1) * cg, gi * dg:(gi + 1) * dg] = \
                             wbytes[gi * dg:(gi + 1) * dg].transpose(1, 2, 3, 0)
-        m, e = gnn.conv_multipliers(x, w, y, gnn.exact_conv_product(origin, self.kind, x.type))
         lo, hi = qrange(y.type)
         act_lo, act_hi = tighten(activation_range_quantized(act, y.scale, y.zero_point, lo, hi), clamp)
+        rounding = int(self.kind == "FULLY_CONNECTED" and gnn.single_rounding_fc(origin, y.type))
+        if rounding:
+            # the golden kernel's round(double(acc) * real): REQ's single rounding with a Q31
+            # multiplier checked to give the same result wherever the clamp lets it through
+            reach = max(act_hi - y.zero_point, y.zero_point - act_lo, 1)
+            me = single_rounding_multiplier(gnn.fc_real_multiplier(x, w, y), reach)
+            if me is None:
+                raise CannotLower("no single-rounding multiplier gives LiteRT's requantization of "
+                                  "this FULLY_CONNECTED")
+            m, e = (np.array(v, np.int64) for v in me)
+        else:
+            m, e = gnn.conv_multipliers(x, w, y, gnn.exact_conv_product(origin, self.kind, x.type))
         bias = np.asarray(b.data, np.int64).reshape(-1)
         params = {"bias": bias, "mult": np.broadcast_to(m, (o,)), "shift": np.broadcast_to(e, (o,)), "zo": y.zero_point,
                       "lo": act_lo, "hi": act_hi}
@@ -143,7 +158,7 @@ class ConvLowering(Lowering):
             _layout_passes_fit((n, h, wd, c), (n, oh, ow, o))
         return ConvSpec(op.inputs[0], op.outputs[0], n, h, wd, c, oh, ow, o, weff, x.zero_point, zw,
                         _signed(x), int(w.type is not T.TENSOR_QUANT8_ASYMM), params, tuple(stride),
-                        tuple(dil), tuple(pads), self.kind)
+                        tuple(dil), tuple(pads), self.kind, rounding)
 
     def nchw(self, sg, op) -> bool:
         if self.kind == "FULLY_CONNECTED":
@@ -408,7 +423,7 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
                             nreq += 1
                             dst = out_base[p] + ndone_here * toh * tow
                             ndone_here += 1
-                            computes.append(Ins("VEC", {"func": "REQ", "signed": 0, "dst": dst, "src": acc0,
+                            computes.append(Ins("VEC", {"func": "REQ", "signed": 0, "round": s.round, "dst": dst, "src": acc0,
                                                         "param": REQ_LINES * j, "nx": tw, "ny": th, "dst_xs": 1, "dst_ys": tw,
                                                         "src_xs": 1, "src_ys": tw},
                                                 f"{s.what}: requantize out c{co * R}"))

@@ -313,7 +313,7 @@ class _Pointwise:
             return g, [], []
         token(g, C2V, "push")
         stag = self.stag_base[acc_n % PW_STAGING]
-        v = Ins("VEC", {"func": "REQ", "signed": 0, "dst": stag, "src": acc, "param": pslot, "nx": bx, "ny": by,
+        v = Ins("VEC", {"func": "REQ", "signed": 0, "round": s.round, "dst": stag, "src": acc, "param": pslot, "nx": bx, "ny": by,
                         "dst_xs": 1, "dst_ys": bx, "src_xs": 1, "src_ys": bx},
                 f"{what}: requantize rows {m0}.. out c{j * C}")
         token(v, C2V, "pop")

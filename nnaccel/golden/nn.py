@@ -35,6 +35,7 @@ from ..quant import (
     one_over_one_plus_x_for_x_in_0_1,
     quantize_multiplier,
     quantize_multipliers,
+    round_double_product,
     round_half_away,
     rounding_divide_by_pot,
     wrap_int32,
@@ -867,6 +868,10 @@ def fully_connected(k):
         acc[b, u] = sum_i (q_x[b, i] - z_x) * (q_w[u, i] - z_w) + bias[u]      (int32)
         (m, e) = quantize_multiplier(float32(s_x * s_w) / s_out)
         out = clamp(mbqm(acc, m, e) + z_out, activation range)
+
+    In a TFLite model (``Model.origin == "tflite"``) LiteRT's reference instead:
+    ``out = clamp(round(double(acc) * (double(s_x) * double(s_w) / double(s_out))) + z_out, ...)``,
+    one rounding, half away from zero (:func:`single_rounding_fc`).
     """
     w = k.inputs[1]
     size = w.shape[1]
@@ -875,7 +880,27 @@ def fully_connected(k):
         k.fail(f"the input's {k.inputs[0].size} elements are not a multiple of the input size {size}")
     xq, wq = _conv_operands(k)
     acc = xq.reshape(-1, size) @ wq.T
+    out_op = k.out_ops[0]
+    if single_rounding_fc(k.model.origin, out_op.type):
+        total = wrap_int32(np.rint(acc).astype(np.int64) + k.inputs[2].astype(np.int64))
+        lo, hi = activation_range_quantized(act, out_op.scale, out_op.zero_point, *qrange(out_op.type))
+        q = round_double_product(total, fc_real_multiplier(k.in_ops[0], k.in_ops[1], out_op)) + out_op.zero_point
+        return [np.clip(q, lo, hi).astype(out_op.info.dtype)]
     return [finish_conv(k, acc, k.inputs[2], act)]
+
+
+def single_rounding_fc(origin: str, out_type) -> bool:
+    """Whether a quantized FULLY_CONNECTED of a model of ``origin`` requantizes as LiteRT's
+    reference kernel does (:func:`nnaccel.quant.round_double_product` with
+    :func:`fc_real_multiplier`): a TFLite model's uint8 and int8 ones. NNAPI's reference
+    applies the fixed-point multiplier with gemmlowp's double rounding."""
+    return origin == "tflite" and out_type in QUANT8
+
+
+def fc_real_multiplier(in_op, w_op, out_op) -> float:
+    """LiteRT's FULLY_CONNECTED multiplier ``double(s_in) * double(s_w) / double(s_out)`` (no
+    float32 rounding of the product)."""
+    return conv_real_multiplier(in_op.scale, w_op.scale, out_op.scale, exact_product=True)
 
 
 def validate_batch_matmul(v) -> None:
@@ -1090,7 +1115,9 @@ def l2_normalization(k):
         (m, e) = inv_sqrt_quantized_multiplier_exp(ss, -1)             (ss <= 1: INT32_MAX, 0)
         out = clamp(mbqm(128 * d, m, e) + (128 for asymm, 0 for signed), type range)
 
-    An all-zero row gives the zero point (logical zero).
+    In a TFLite model (``Model.origin == "tflite"``) the int8 output is LiteRT's reference
+    ``clamp(mbqm(d, m, e + 7))``: the factor 128 applied as a shift after the high multiply,
+    which rounds differently. An all-zero row gives the zero point (logical zero).
     """
     x = k.inputs[0]
     if x.size == 0:
@@ -1101,7 +1128,10 @@ def l2_normalization(k):
         def fq(a):
             d = a.astype(np.int64) - k.in_ops[0].zero_point
             m, e = inv_sqrt_quantized_multiplier_exp((d * d).sum(axis=-1, keepdims=True), -1)
-            out = multiply_by_quantized_multiplier(128 * d, m, e) + (128 if o.type is Q8A else 0)
+            if k.model.origin == "tflite" and o.type is Q8AS:   # LiteRT's int8 kernel: 2**7 in the shift
+                out = multiply_by_quantized_multiplier(d, m, e + 7)
+            else:
+                out = multiply_by_quantized_multiplier(128 * d, m, e) + (128 if o.type is Q8A else 0)
             return np.clip(out, *qrange(o.type)).astype(o.info.dtype)
         return [_along_last(x, axis, fq)]
 

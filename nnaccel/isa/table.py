@@ -220,6 +220,9 @@ cycles."""
         Field("signed", 12, 1, "ACT bytes read by this instruction are int8 (1) or uint8 (0)"),
         Field("accumulate", 13, 1, "SUMW: 1 adds to the destination, 0 overwrites it (ignored by the "
                                    "other functions)"),
+        Field("round", 14, 1, "REQ: 0 applies the multiplier with gemmlowp's double rounding (`mbqm`, "
+                              "NNAPI), 1 with a single rounding half away from zero (`srm`, LiteRT's "
+                              "FULLY_CONNECTED; see REQ); ignored by the other functions"),
         Field("dst", 16, 16, "first destination line"),
         Field("src", 32, 16, "first source line"),
         Field("src2", 48, 16, "first second-source line (uses the destination strides)"),
@@ -420,6 +423,9 @@ class VecFunc:
 _MBQM = ("`mbqm(x, m, e)` = `nnaccel.quant.multiply_by_quantized_multiplier` (TFLite "
          "`MultiplyByQuantizedMultiplier`: `rounding_divide_by_pot(srdhm(wrap32(x << max(e, 0)), m), "
          "max(-e, 0))`)")
+_SRM = ("`srm(x, m, e)` = `nnaccel.quant.single_rounding_multiply`: `x * m * 2**(e - 31)` rounded once, "
+        "half away from zero, as `rounding_divide_by_pot(trunc(wrap32(x << max(e, 0)) * m / 2**30), "
+        "max(-e, 0) + 1)`")
 
 
 def _narrow(**groups: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
@@ -453,9 +459,10 @@ _ALL_PER_TENSOR = " Every parameter is per tensor: only lane 0's value counts, f
 
 VEC_FUNCS: tuple[VecFunc, ...] = (
     VecFunc("REQ", 0, "ACC", None, "ACT", ("bias", "mult", "shift", "zo", "lo", "hi"),
-            "`clamp(mbqm(wrap32(acc + bias), mult, shift) + zo, lo, hi)`: requantization of int32 "
+            "`clamp(mbqm(wrap32(acc + bias), mult, shift) + zo, lo, hi)`, or with the instruction's "
+            "`round` = 1 `clamp(srm(wrap32(acc + bias), mult, shift) + zo, lo, hi)`: requantization of int32 "
             "accumulators with a fused activation; per-channel when the lanes' parameters differ, "
-            "per-tensor when they are equal. " + _MBQM + "." + _narrow_doc(_REQ_BITS)
+            "per-tensor when they are equal. " + _MBQM + "; " + _SRM + "." + _narrow_doc(_REQ_BITS)
             + _per_tensor_doc(("zo", "lo", "hi")), bits=_REQ_BITS, per_tensor=("zo", "lo", "hi"),
             multiplies=True),
     VecFunc("ADDQ", 1, "ACT", "ACT", "ACT",

@@ -2,12 +2,14 @@
 host link client: a conformance model bit-exact with the golden model with the ISA simulator's
 cycles, and the link's error paths (corrupted frames both ways, a wrong identity, a timeout)."""
 
+import os
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 from nnaccel.boards.catalog import board
-from nnaccel.firmware.link import IdentityError, LinkClient, LinkError, SocketTransport
+from nnaccel.firmware.link import IdentityError, LinkClient, LinkError, SocketTransport, cycles_per_byte
 
 from nnaccel import linkproto as lp
 from nnaccel.hwconfig import load_config
@@ -68,7 +70,8 @@ def test_conv_quant8_bit_exact_with_isa_cycles(sim, cts_root):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         pkg = compile_model(model, b.config())
-    outs, rep = Runtime(pkg).run(inputs, board_backend(LinkClient(sim.transport), b.mem_bytes), name="board-sim")
+    outs, rep = Runtime(pkg).run(inputs, board_backend(LinkClient(sim.transport), b.mem_bytes, cycles_per_byte(b)),
+                                 name="board-sim")
     assert rep["backend"] == "board-sim"
     for got, want in zip(outs, Interpreter(model).run(inputs)):
         np.testing.assert_array_equal(got, want)
@@ -118,18 +121,52 @@ def test_mlperf_kws_on_the_ulx3s_bit_exact_with_isa_cycles(mlperf_tiny_root):
     from nnaccel.firmware.link import board_backend
     from nnaccel.firmware.runtime import Runtime
 
-    from nnaccel.cli_models import default_inputs
+    from nnaccel.formats import run_inputs
     from nnaccel.golden.interpreter import Interpreter
     b = board("ulx3s-85f")
     model = load_tflite(mlperf_tiny_root / "kws_ref_model.tflite")
-    inputs = default_inputs(model, 0)
+    inputs, _ = run_inputs(model)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         pkg = compile_model(model, b.config())
     with BoardSim(b) as s:
         client = LinkClient(SocketTransport(s.sock, timeout=30.0))
-        outs, rep = Runtime(pkg).run(inputs, board_backend(client, b.mem_bytes), name="board-sim")
+        outs, rep = Runtime(pkg).run(inputs, board_backend(client, b.mem_bytes, cycles_per_byte(b)), name="board-sim")
     for got, want in zip(outs, Interpreter(model).run(inputs)):
         np.testing.assert_array_equal(got, want)
     _, isa = Runtime(pkg).run(inputs, "isa")
     assert [s["cycles"] for s in rep["segments"]] == [s["cycles"] for s in isa["segments"]]
+
+
+def test_wave_window_of_the_board_simulation(tmp_path, capsys, cts_root):
+    """``nnaccel run --backend board-sim --wave FILE.fst --wave-window START:END``: the FST-tracing
+    build of the SoC writes one waveform of the session, opened where its count of the
+    accelerator's cycles reaches START and closed after END, which an FST reader (pywellen) parses;
+    the run is still bit-exact with the golden model."""
+    if not Path("/usr/include/lz4.h").exists():
+        msg = "Verilator's FST writer needs the LZ4 headers (Debian's liblz4-dev, which .ci/run installs)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(msg + "; under CI they must be present")
+        pytest.skip(msg)
+    pywellen = pytest.importorskip("pywellen")
+    from nnaccel.cli import main
+    model = cts_root / "V1_0" / "conv_quant8.json.gz"
+    wave, outs = tmp_path / "board.fst", tmp_path / "o.npz"
+    first, last = 20, 120
+    assert main(["run", str(model), "--name", "conv_quant8", "--backend", "board-sim", "--board", "icebreaker",
+                 "--wave", str(wave), "--wave-window", f"{first}:{last}", "--outputs", str(outs)]) == 0
+    assert f"wrote the waveform of the board simulation (1 segments) to {wave}" in capsys.readouterr().out
+    golden = tmp_path / "g.npz"
+    assert main(["run", str(model), "--name", "conv_quant8", "--backend", "golden", "--outputs", str(golden)]) == 0
+    a, b = np.load(outs), np.load(golden)
+    for k in b.files:
+        np.testing.assert_array_equal(a[k], b[k])
+    w = pywellen.Waveform(str(wave))
+    assert w.file_format == "FST"
+    by_name = {v.full_name: v for v in w.all_vars()}
+    count = next(v for name, v in by_name.items() if name.endswith("soc.session_cycles"))
+    assert any(name.endswith(".tx") for name in by_name) and any(".accel." in name for name in by_name)
+    seen = []
+    w.stream_changes(lambda t, sig, value: seen.append(int(value)), [count])
+    assert seen and first <= seen[0] <= first + 1 and last <= seen[-1] <= last + 2
+    assert len(seen) >= last - first

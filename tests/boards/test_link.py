@@ -48,6 +48,15 @@ def _uart_bytes(ctx, pin, data):
     return go()
 
 
+def _collect(rx, got: list):
+    """A simulator process appending each byte ``rx`` receives to ``got``."""
+    async def watch(ctx):
+        async for _, _, valid, data in ctx.tick().sample(rx.valid, rx.data):
+            if valid:
+                got.append(data)
+    return watch
+
+
 def test_uart_loopback():
     m = Module()
     m.submodules.tx = tx = UartTx(DIV)
@@ -68,20 +77,15 @@ def test_uart_loopback():
             ctx.set(tx.start, 0)
         await ctx.tick().repeat(12 * DIV)
 
-    async def watch(ctx):
-        async for _, _, valid, data in ctx.tick().sample(rx.valid, rx.data):
-            if valid:
-                got.append(data)
-
     sim.add_testbench(bench)
-    sim.add_process(watch)
+    sim.add_process(_collect(rx, got))
     sim.run()
     assert got == sent
 
 
-def _exchange(frames, status=None):
-    """The link gateware's reply bytes to ``frames`` (a list of request byte strings); the
-    accelerator side is idle with ``status``."""
+def _exchange(frames, status=None, gap_bits: int = 400):
+    """The link gateware's reply bytes to ``frames`` (a list of request byte strings, each
+    followed by ``gap_bits`` bit times of silence); the accelerator side is idle with ``status``."""
     cfg = board("icebreaker").config()
     link = _Link(cfg, DIV, 17)
     m = Module()
@@ -99,15 +103,10 @@ def _exchange(frames, status=None):
         await ctx.tick().repeat(4)
         for f in frames:
             await _uart_bytes(ctx, link.rx, f)
-            await ctx.tick().repeat(40 * 10 * DIV)
-
-    async def watch(ctx):
-        async for _, _, valid, data in ctx.tick().sample(rx.valid, rx.data):
-            if valid:
-                got.append(data)
+            await ctx.tick().repeat(gap_bits * DIV)
 
     sim.add_testbench(bench)
-    sim.add_process(watch)
+    sim.add_process(_collect(rx, got))
     sim.run()
     return bytes(got), cfg
 
@@ -123,6 +122,15 @@ def test_link_gateware_answers_ident_status_and_bad_crc():
     empty = bytes([lp.RSP_SYNC]) + lp.CRC.append(bytes([lp.CODE["OK"]]))
     assert got == ident + status + crc_err + empty
     assert lp.decode_status(status[2:6]) == {"busy": 0, "done": 1, "error": 5, "fault_pc": 0x123456}
+
+
+def test_link_gateware_drops_a_request_that_stops_arriving():
+    """Three bytes of a request, then silence longer than ``IDLE_TIMEOUT_BITS`` bit times: the
+    gateware drops them and answers the next request as if they had never come (without the
+    timeout it would read that request's bytes as the rest of the first)."""
+    ident = lp.request("IDENT")
+    got, cfg = _exchange([ident[:3], ident], gap_bits=lp.IDLE_TIMEOUT_BITS + 50)
+    assert got == bytes([lp.RSP_SYNC]) + lp.CRC.append(bytes([lp.CODE["OK"]]) + lp.encode_identity(cfg))
 
 
 def test_link_gateware_refuses_addresses_beyond_its_memory():

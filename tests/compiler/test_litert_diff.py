@@ -1273,3 +1273,53 @@ def test_grouped_conv2d_imports_as_grouped_conv(litert, dtype):
         assert_bit_exact(outs, ref)
     else:
         np.testing.assert_allclose(golden[0].reshape(ref[0].shape), ref[0], rtol=1e-5, atol=1e-5)
+
+
+# ------------------------------------------------------------------ FULLY_CONNECTED's one rounding
+def fc_half_step_accumulators(si: float, sw: float, so: float, units: int, seed: int = 3) -> np.ndarray:
+    """Accumulators whose NNAPI requantization (``mbqm`` with the float32-product multiplier, two
+    roundings) differs from LiteRT's ``round(double(acc) * real)``: values at and next to the half
+    steps ``(k + 0.5) / real``, positive and negative."""
+    from nnaccel.quant import multiply_by_quantized_multiplier, quantize_multiplier, round_double_product
+    real = si * sw / so
+    m, e = quantize_multiplier(float(np.float32(si) * np.float32(sw)) / so)
+    near = np.array([int(np.floor((k + 0.5) / real)) + d for k in range(-60, 60) for d in (-1, 0, 1, 2)], np.int64)
+    hits = near[multiply_by_quantized_multiplier(near, m, e) != round_double_product(near, real)]
+    r = np.random.default_rng(seed)
+    return r.permutation(hits)[:units]
+
+
+@pytest.mark.parametrize("dtype", ["INT8", "UINT8"])
+@pytest.mark.parametrize("scales", [(0.5, 0.5, 1.0), (1.0, 1.0, 6.0), (0.0215, 0.0131, 0.173), (0.39, 3.8e-4, 0.0495)])
+def test_fully_connected_rounds_once_as_litert(litert, dtype, scales):
+    """FULLY_CONNECTED (per-tensor weights) whose accumulators lie on or next to half steps: LiteRT's
+    reference rounds ``double(acc) * real`` once, half away from zero (exact negative ties, and
+    ``3 * (1 / 6.0)`` whose double product is 0.5); NNAPI's double rounding gives other values. The
+    imported model gives LiteRT's answer, and so does the accelerator (REQ with ``round`` = 1)."""
+    si, sw, so = (float(np.float32(v)) for v in scales)
+    if scales[:2] == (0.5, 0.5):
+        accs = np.arange(-9, 10)
+    elif scales[:2] == (1.0, 1.0):
+        accs = np.array([3, -3, 9, -9, 15, -15])  # exact ties, and the double product's own rounding
+    else:
+        accs = fc_half_step_accumulators(si, sw, so, 16)
+    n = len(accs)
+    q8 = dtype == "UINT8"
+    zx, zw, zo = (128, 128, 131) if q8 else (-3, 0, 2)
+    b = TFLiteBuilder()
+    x = b.add_tensor((1, 1), dtype, scale=si, zero_point=zx)
+    w = b.add_tensor((n, 1), dtype, data=np.full((n, 1), zw + 1, NP[dtype]), scale=sw, zero_point=zw)
+    bias = b.add_tensor((n,), "INT32", data=accs.astype(np.int32), scale=float(np.float32(si) * np.float32(sw)),
+                        zero_point=0)
+    y = b.add_tensor((1, n), dtype, scale=so, zero_point=zo)
+    b.add_op("FULLY_CONNECTED", [x, w, bias], [y], "FullyConnectedOptions", FusedActivationFunction=0)
+    inputs = [np.full((1, 1), zx, NP[dtype])]  # q - z_in = 0: the accumulator is the bias
+    ref, golden, model = run_both(litert, b.finish([x], [y]), inputs)
+    assert_bit_exact(golden, ref)
+    if scales[:2] != (1.0, 1.0):  # there NNAPI's two roundings happen to agree with LiteRT
+        assert not np.array_equal(run_model(model, inputs)[0].reshape(ref[0].shape), ref[0])
+    from nnaccel.compiler.compile import compile_model
+    from nnaccel.firmware.runtime import run_on_backend
+    outs, report = run_on_backend(compile_model(dataclasses.replace(model, origin="tflite"), "tiny"), inputs, "isa")
+    assert [o["type"] for o in report["accelerator_ops"]] == ["FULLY_CONNECTED"]
+    assert_bit_exact(outs, ref)

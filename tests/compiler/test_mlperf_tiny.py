@@ -26,9 +26,6 @@ MODELS = {
     "pretrainedResnet_quant.tflite": ((1, 32, 32, 3), (1, 10)),
     "ad01_int8.tflite": ((1, 640), (1, 640)),
 }
-#: LiteRT 2.3's FULLY_CONNECTED applies its per-tensor multiplier with single rounding, the golden
-#: kernel with NNAPI's double rounding (docs/tflite.md): the autoencoder's ten FC layers differ.
-NOT_YET_BIT_EXACT = {"ad01_int8.tflite"}
 SEEDS = (0, 1)
 MIN_ACCELERATED = 0.9
 
@@ -67,12 +64,7 @@ def golden_matches_litert(litert, data: bytes, model) -> None:
                 f"{int(diff.max())} steps")
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(
-        strict=True, reason="LiteRT's int8 FULLY_CONNECTED rounds once where NNAPI's rounds twice "
-                            "(docs/tflite.md, Known differences); matching it needs a single-rounding "
-                            "requantization on the accelerator"))
-    if n in NOT_YET_BIT_EXACT else n for n in MODELS])
+@pytest.mark.parametrize("name", list(MODELS))
 def test_golden_is_bit_exact_with_litert(mlperf_tiny_root, litert, name):
     data, model = load(mlperf_tiny_root, name)
     golden_matches_litert(litert, data, model)

@@ -1,5 +1,6 @@
 """``nnaccel run --trace``: valid Chrome trace-event JSON whose slices are the ISA simulator's
-schedule, checked against the run's performance counters (busy, stall and cycle counts)."""
+schedule, checked against the run's performance counters (busy, stall and cycle counts); on the
+rtl backend, slices from the RTL's own engine signals that equal the ISA simulator's."""
 
 import json
 from collections import defaultdict
@@ -90,3 +91,36 @@ def test_trace_needs_the_isa_backend(tmp_path, capsys):
     assert main(["run", str(model), "--backend", "golden", "--trace", str(tmp_path / "t.json")]) == 2
     assert "--trace needs --backend isa" in capsys.readouterr().err
     assert not (tmp_path / "t.json").exists()
+
+
+@pytest.mark.rtl
+@pytest.mark.slow
+@pytest.mark.parametrize("config,build", [pytest.param("tiny", mlp, marks=pytest.mark.ci_slow), ("small", small_cnn)])
+def test_rtl_trace_slices_equal_the_isa_schedule(tmp_path, capsys, config, build):
+    """``--backend rtl --trace``: each instruction's slice comes from the cycles in which the RTL's
+    engine for its queue raised start and complete (a probed Verilator build), the operation slices
+    from those; every one equals the ISA simulator's (cycle-exact), on the in-order tiny machine and
+    the queued small one. The RTL has no fetch track, fetch stalls or token waits."""
+    model = tmp_path / "m.json"
+    save_models([build()], model)
+    traces = {}
+    for backend in ("isa", "rtl"):
+        traces[backend] = tmp_path / f"{backend}.json"
+        assert main(["run", str(model), "--backend", backend, "--config", config,
+                     "--trace", str(traces[backend])]) == 0
+    isa, rtl = (check_format(json.loads(traces[b].read_text())) for b in ("isa", "rtl"))
+    assert json.loads(traces["rtl"].read_text())["otherData"]["schedule"] == "RTL (Verilator)"
+    assert set(rtl) == {"operations", *(q for q in QUEUES if q in isa)}
+
+    def slices(tracks, track, cat):
+        return [(e["name"], e["ts"], e["dur"], e["args"]["pc"] if "pc" in e["args"] else e["args"].get("op"))
+                for e in tracks.get(track, []) if e["cat"] == cat]
+    n = 0
+    for q in QUEUES:
+        want = slices(isa, q, "instruction")
+        assert slices(rtl, q, "instruction") == want, q
+        n += len(want)
+    assert n > 20
+    assert slices(rtl, "operations", "operation") == slices(isa, "operations", "operation")
+    assert [(e["ts"], e["dur"]) for e in rtl["operations"] if e["cat"] == "segment"] == \
+        [(e["ts"], e["dur"]) for e in isa["operations"] if e["cat"] == "segment"]

@@ -59,14 +59,18 @@ def test_fault_names_its_segment():
         Runtime(bad).run(run_inputs(model)[0], "isa")
 
 
-@pytest.mark.parametrize("backend", ["golden", "isa", "rtl"])
+BOARD_SIM = pytest.param("board-sim", marks=[pytest.mark.slow, pytest.mark.rtl])  # builds the SoC in Verilator
+
+
+@pytest.mark.parametrize("backend", ["golden", "isa", "rtl", BOARD_SIM])
 def test_while_loop_keeps_its_timeout_on_every_backend(cts_root, capsys, backend):
     path = cts_root / "V1_3" / "while_infinite_loop.json.gz"
-    code = main(["run", str(path), "--name", "while_infinite_loop", "--backend", backend,
-                 "--config", "small"])
+    where = ["--board", "icebreaker"] if backend == "board-sim" else ["--config", "small"]
+    code = main(["run", str(path), "--name", "while_infinite_loop", "--backend", backend, *where])
     err = capsys.readouterr().err.strip()
     assert code == 2, err
     if backend != "golden":         # the WHILE runs on the host, and the compiler says so first
+        err = "\n".join(line for line in err.split("\n") if not line.startswith("board-sim: "))
         host, err = err.split("\n")
         assert host == "nnaccel: operation 0 (WHILE) runs on the host: no accelerator lowering."
     assert re.fullmatch(r"nnaccel: error: Operation 0 \(WHILE\) ran \d+ iterations and exceeded the loop "
@@ -86,3 +90,36 @@ def test_rtl_segment_over_its_budget_is_named():
     ref, _ = Runtime(pkg).run(inputs, "isa")
     for a, b in zip(outs, ref):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.slow
+@pytest.mark.rtl
+def test_board_sim_segment_over_its_budget_is_named(tmp_path, capsys):
+    """On board-sim (the iCEBreaker's SoC in Verilator, through its UART): a run that ends past the
+    budget is measured by its cycles counter; a run still going when the host's wait ends (the
+    least wait set to 0 here, so that the 33k-cycle run is still busy at the first STATUS) stops by
+    time. Both name the segment."""
+    from nnaccel.boards.boardsim import BoardSim
+    from nnaccel.boards.catalog import board
+    from nnaccel.firmware.link import LinkClient, SocketTransport, board_backend, cycles_per_byte
+
+    from nnaccel.formats import save_models
+    b = board("icebreaker")
+    model = REFERENCE_MODELS["mlp"]()
+    pkg = compile_model(model, b.config())
+    inputs, _ = run_inputs(model)
+    isa_cycles = Runtime(pkg).run(inputs, "isa")[1]["segments"][0]["cycles"]
+    p = tmp_path / "mlp.json"
+    save_models([model], p)
+    code = main(["run", str(p), "--backend", "board-sim", "--board", "icebreaker", "--max-cycles", "50"])
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert code == 1, err
+    assert err == (f"nnaccel: error: The accelerator segment 0 (operations 0..3) on the board-sim backend stopped: "
+                   f"the program took {isa_cycles} cycles, more than the budget of 50.")
+    with BoardSim(b) as sim:
+        client = LinkClient(SocketTransport(sim.sock, timeout=30.0))
+        backend = board_backend(client, b.mem_bytes, cycles_per_byte(b), min_wait_s=0)
+        with pytest.raises(BudgetError, match=r"^The accelerator segment 0 \(operations 0\.\.3\) on the board-sim "
+                                              r"backend stopped: the device did not finish within [\d.]+ s, twice "
+                                              r"the budget of 1 cycles at the pace the link measured"):
+            Runtime(pkg, max_cycles=1).run(inputs, backend, name="board-sim")

@@ -15,7 +15,7 @@ ISA simulator's, which equal the 64-bit machine's reduced modulo 2 ** 8; the run
 import numpy as np
 import pytest
 from nnaccel.sim.isasim import IsaSim, find_conflicts
-from nnaccel.sim.programs import counter_snapshot_program
+from support.counter_programs import counter_snapshot_program
 
 from nnaccel.hwconfig import load_config
 from nnaccel.isa import COUNTERS, N_COUNTERS, decode

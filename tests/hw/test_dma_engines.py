@@ -1,14 +1,14 @@
 """RTL == ISA simulator with one DMA engine for the load and store queues (``dma_engines = 1``,
 tiny's): programs in which a LOAD / STORE / RDPERF waits for the busy DMA, both heads can start in
-the same cycle (either priority), and a layer program whose DMA instructions would overlap on two
+the same cycle (either priority), and a compiled layer whose DMA instructions would overlap on two
 engines; the same layer with two engines on tiny (the separate engines' path)."""
 
 import numpy as np
 import pytest
 from nnaccel.hw import accel
 from nnaccel.sim import isasim
-from nnaccel.sim import programs as P
 from nnaccel.sim.isasim import IsaSim, decode_program, find_conflicts, schedule
+from support.one_op import filter_consts, isa_and_rtl, one_op_model, segment_words
 
 from nnaccel.hwconfig import load_config
 from nnaccel.isa import N_COUNTERS
@@ -88,19 +88,21 @@ def test_other_priority_matches_isa_sim(monkeypatch, name):
     assert (schedule(decode_program(p.words, cfg), cfg).start != res.schedule.start).any()
 
 
-def _conv(cfg):
+def _conv():
     rng = np.random.default_rng(3)
     x = rng.integers(-128, 128, (1, 8, 8, 8)).astype(np.int8)
     w = rng.integers(-128, 128, (8, 3, 3, 8)).astype(np.int8)
-    return P.conv2d(cfg, x, w, np.zeros(8), (0.1, -1), (0.05, 0), (1.5, 2), stride=(1, 1),
-                    pads=P.same_padding(8, 8, 3, 3, 1, 1), activation=1)
+    xq = (0.1, -1)
+    return one_op_model("CONV_2D", [x], [xq], (1, 8, 8, 8), (1.5, 2), np.int8,
+                        filter_consts(np.int8, w, (0.05, 0), np.zeros(8, np.int32), xq), [1, 1, 1, 1]), [x]
 
 
 @pytest.mark.parametrize("cfg", [TINY, TWO], ids=["one_dma", "two_dma"])
 def test_layer_with_dma_contention(cfg):
-    lp = _conv(cfg)
-    one = schedule(decode_program(lp.words, TINY), TINY)
-    two = schedule(decode_program(lp.words, TWO), TWO)
+    from nnaccel.compiler import compile_model
+    model, inputs = _conv()
+    words = segment_words(compile_model(model, cfg))
+    one = schedule(decode_program(words, TINY), TINY)
+    two = schedule(decode_program(words, TWO), TWO)
     assert (one.start != two.start).any()
-    nbytes = int(np.prod(lp.output_shape)) * np.dtype(lp.output_dtype).itemsize
-    _check(cfg, lp.words, lp.image, [(lp.output_addr, nbytes)])
+    isa_and_rtl(model, cfg, inputs)

@@ -1,147 +1,90 @@
-"""The accelerator top level on Verilator: helper-6's layer programs (FC, CONV_2D, DEPTHWISE_CONV_2D,
-MAX / AVERAGE_POOL_2D, ADD, LOGISTIC via LUT) run on the RTL and must give the ISA simulator's bytes
-(bit-exact), the golden model's outputs, and the ISA simulator's counters — every counter, the
-cycle count included, with tolerance 0. Error paths: illegal instruction, reserved bits, scratchpad
-range, DMA outside the window (nothing written), deadlock, missing FINISH.
+"""The accelerator top level on Verilator: one-operation models (FC, CONV_2D, DEPTHWISE_CONV_2D,
+MAX / AVERAGE_POOL_2D, ADD, LOGISTIC via LUT), compiled by the compiler, run on the RTL and must give
+the ISA simulator's bytes (bit-exact), the golden model's outputs, and the ISA simulator's counters —
+every counter, the cycle count included, with tolerance 0. Error paths: illegal instruction,
+reserved bits, scratchpad range, DMA outside the window (nothing written), deadlock, missing FINISH.
 
-Tiers: the ``tiny`` programs and the error paths run by default (one Verilator build each);
+Tiers: the ``tiny`` models and the error paths run by default (one Verilator build each);
 ``small`` is marked slow.
 """
 
 import numpy as np
 import pytest
-from nnaccel.sim import programs as P
 from nnaccel.sim.isasim import IsaSim, find_conflicts
-from support.vec_programs import load_vec_operands
+from support.one_op import filter_consts, isa_and_rtl, one_op_model, rand
+from support.vec_programs import add_params, load_vec_operands, mul_params
 
-from nnaccel import registry
-from nnaccel.golden.interpreter import run_model
 from nnaccel.hwconfig import load_config
 from nnaccel.isa import COUNTERS, N_COUNTERS, AcceleratorFault, encode
-from nnaccel.model import ModelBuilder
-from nnaccel.model import OperandType as T
-from nnaccel.program import ProgramBuilder
+from nnaccel.program import ProgramBuilder, param_block
 
 pytestmark = pytest.mark.rtl
-QT = {np.uint8: T.TENSOR_QUANT8_ASYMM, np.int8: T.TENSOR_QUANT8_ASYMM_SIGNED}
+SAME = 1                                    # NNAPI's implicit padding code for SAME
 
 
-def rand(rng, dtype, shape):
-    info = np.iinfo(dtype)
-    return rng.integers(info.min, info.max + 1, shape).astype(dtype)
-
-
-def golden(op, inputs, in_q, out_shape, out_q, dtype, consts=(), scalars=()):
-    """Runs one NNAPI op on the golden interpreter: ``inputs`` quantized like ``in_q``."""
-    if not registry.get(op).implemented:
-        return None
-    mb = ModelBuilder()
-    ids = [mb.add_operand(QT[dtype], x.shape, *q) for x, q in zip(inputs, in_q)]
-    args = list(ids)
-    for kind, value, kw in consts:
-        args.append(mb.add_constant(kind, value, **kw))
-    args += [mb.add_constant(T.INT32, v) for v in scalars]
-    o = mb.add_operand(QT[dtype], list(out_shape), *out_q)
-    mb.add_operation(op, args, [o])
-    mb.identify_inputs_and_outputs(ids, [o])
-    (out,) = run_model(mb.finish(), list(inputs))
-    return out
-
-
-def case_fc(config, rng, dtype=np.uint8):
+def case_fc(rng, dtype=np.uint8):
     M, K, N = 13, 21, 11
     x, w = rand(rng, dtype, (M, K)), rand(rng, dtype, (N, K))
     bias = rng.integers(-3000, 3000, N).astype(np.int32)
     xq, wq, oq = (0.05, 3), (0.02, 130), (0.9, 120)
-    lp = P.fully_connected(config, x, w, bias, xq, wq, oq, activation=1)
-    ref = golden("FULLY_CONNECTED", [x], [xq], (M, N), oq, dtype,
-                 [(QT[dtype], w, {"scale": wq[0], "zero_point": wq[1]}),
-                  (T.TENSOR_INT32, bias, {"scale": xq[0] * wq[0]})], [1])
-    return lp, ref
+    return one_op_model("FULLY_CONNECTED", [x], [xq], (M, N), oq, dtype, filter_consts(dtype, w, wq, bias, xq),
+                        [1]), [x]
 
 
-def case_conv(config, rng, depthwise=False, dtype=np.int8):
+def case_conv(rng, depthwise=False, dtype=np.int8):
     x = rand(rng, dtype, (1, 7, 6, 5))
     cout = 5 if depthwise else 6
     w = rand(rng, dtype, (1, 3, 3, 5) if depthwise else (cout, 3, 3, 5))
     bias = rng.integers(-2000, 2000, cout).astype(np.int32)
     xq, wq, oq = (0.04, -3), (0.03, 2), (0.5, 7)
-    stride = (1, 1) if depthwise else (2, 2)
-    pads = P.same_padding(7, 6, 3, 3, *stride)
-    lp = P.conv2d(config, x, w, bias, xq, wq, oq, stride=stride, pads=pads, activation=1,
-                  depthwise=depthwise)
-    scalars = [1, stride[1], stride[0]] + ([1] if depthwise else []) + [1]
-    ref = golden("DEPTHWISE_CONV_2D" if depthwise else "CONV_2D", [x], [xq], lp.output_shape, oq, dtype,
-                 [(QT[dtype], w, {"scale": wq[0], "zero_point": wq[1]}),
-                  (T.TENSOR_INT32, bias, {"scale": xq[0] * wq[0]})], scalars)
-    return lp, ref
+    s = 1 if depthwise else 2
+    out = (1, -(-7 // s), -(-6 // s), cout)
+    scalars = [SAME, s, s] + ([1] if depthwise else []) + [1]
+    return one_op_model("DEPTHWISE_CONV_2D" if depthwise else "CONV_2D", [x], [xq], out, oq, dtype,
+                        filter_consts(dtype, w, wq, bias, xq), scalars), [x]
 
 
-def case_pool(config, rng, kind, dtype=np.uint8):
+def case_pool(rng, op, dtype=np.uint8):
     x = rand(rng, dtype, (1, 7, 6, 5))
     q = (0.1, 30)
-    filt, stride = (3, 3), (2, 2)
-    pads = P.same_padding(7, 6, 3, 3, 2, 2)
-    lp = P.pool2d(config, kind, x, q, filt, stride, pads, activation=0)
-    pt, pb, pl, pr = pads
-    ref = golden("MAX_POOL_2D" if kind == "max" else "AVERAGE_POOL_2D", [x], [q], lp.output_shape, q, dtype,
-                 (), [pl, pr, pt, pb, stride[1], stride[0], filt[1], filt[0], 0])
-    return lp, ref
+    return one_op_model(op, [x], [q], (1, 4, 3, 5), q, dtype, (), [SAME, 2, 2, 3, 3, 0]), [x]
 
 
-def case_add(config, rng, dtype=np.int8):
+def case_add(rng, dtype=np.int8):
     shape = (3, 7, 5)
     a, b = rand(rng, dtype, shape), rand(rng, dtype, shape)
     aq, bq, oq = (0.07, -20), (0.03, 60), (0.09, 0)
-    lp = P.elementwise(config, "ADD", a, b, aq, bq, oq, activation=1)
-    return lp, golden("ADD", [a, b], [aq, bq], shape, oq, dtype, (), [1])
+    return one_op_model("ADD", [a, b], [aq, bq], shape, oq, dtype, (), [1]), [a, b]
 
 
-def case_lut(config, rng, dtype=np.int8):
+def case_lut(rng, dtype=np.int8):
     x = rand(rng, dtype, (2, 9, 7))
-    xq, oq = (0.06, 5), (1 / 256, -128)
-    table = P.golden_table("LOGISTIC", xq, oq, dtype)
-    lp = P.lookup(config, x, table, "LOGISTIC")
-    return lp, golden("LOGISTIC", [x], [xq], x.shape, oq, dtype)
+    return one_op_model("LOGISTIC", [x], [(0.06, 5)], x.shape, (1 / 256, -128), dtype), [x]
 
 
 CASES = {
     "fc": case_fc,
     "conv": case_conv,
-    "depthwise": lambda c, r: case_conv(c, r, depthwise=True),
-    "maxpool": lambda c, r: case_pool(c, r, "max"),
-    "avgpool": lambda c, r: case_pool(c, r, "avg"),
+    "depthwise": lambda r: case_conv(r, depthwise=True),
+    "maxpool": lambda r: case_pool(r, "MAX_POOL_2D"),
+    "avgpool": lambda r: case_pool(r, "AVERAGE_POOL_2D"),
     "add": case_add,
     "lut": case_lut,
 }
 
 
-def run_both(lp):
-    from nnaccel.sim.rtl_runner import run_words_rtl
-    out_isa, res = lp.run()
-    nbytes = int(np.prod(lp.output_shape)) * np.dtype(lp.output_dtype).itemsize
-    rtl = run_words_rtl(lp.config, lp.words, lp.image, read=[(lp.output_addr, nbytes)])
-    out_rtl = np.frombuffer(rtl.regions[0], lp.output_dtype).reshape(lp.output_shape)
-    return out_isa, res, out_rtl, rtl
-
-
 @pytest.mark.parametrize("config", ["tiny", pytest.param("small", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("case", list(CASES))
-def test_program_matches_isa_sim_and_golden(config, case):
-    lp, ref = CASES[case](config, np.random.default_rng(list(CASES).index(case)))
-    out_isa, res, out_rtl, rtl = run_both(lp)
-    assert rtl.fault == "OK"
-    assert (out_rtl == out_isa).all()
-    if ref is not None:
-        assert (out_rtl == ref).all()
-    print(f"{config} {case}: RTL {rtl.cycles} cycles, ISA sim {res.cycles} cycles, "
-          f"Verilator {rtl.cycles_per_second:.3g} cycles/s")
-    # cycle-exact: every performance counter equal (tolerance 0)
-    assert rtl.counters == res.counters
+def test_layer_matches_isa_sim_and_golden(config, case):
+    model, inputs = CASES[case](np.random.default_rng(list(CASES).index(case)))
+    _, _, isa, rtl = isa_and_rtl(model, config, inputs)
+    cfg = load_config(config)
     # the run's length (counted by the simulation top level, it does not wrap) is the ISA
     # simulator's, and the cycles counter's value (these runs are far shorter than 2 ** counter_bits)
-    assert rtl.cycles == res.schedule.total_cycles == rtl.counters["cycles"] < 1 << lp.config.counter_bits
-    assert rtl.macs == res.macs
+    for si, sr in zip(isa["segments"], rtl["segments"]):
+        assert sr["counters"]["run_cycles"] == si["counters"]["cycles"] < 1 << cfg.counter_bits
+    assert rtl["total"]["macs"] == isa["total"]["macs"]
+    assert (rtl["total"]["macs"] > 0) == (case in ("fc", "conv", "depthwise"))
 
 
 # ------------------------------------------------------------------------------------ error paths
@@ -285,7 +228,7 @@ def test_bench_gemm_rtl_backend(tmp_path, capsys):
     import json
     r = json.loads(out.read_text())
     assert r["backend"] == "rtl" and r["bit_exact"]
-    assert r["cycles"] == r["counters"]["isa_cycles"] == r["isa_cycles"]
+    assert r["cycles"] == r["isa_cycles"] == r["counters"]["cycles"]
     assert r["sim_cycles_per_second"] > 0
 
 
@@ -380,29 +323,25 @@ def test_fc_gemm_and_vec_overlap(config):
     uses K tiles; RTL == ISA simulator == golden, every counter equal."""
     from nnaccel.sim.isasim import decode_program, schedule
 
-    from nnaccel.isa import decode
+    from nnaccel.isa import bytes_to_words
     cfg = load_config(config)
     rng = np.random.default_rng(5)
     M, K, N = 19, 3 * cfg.rows + 1, 9 * cfg.cols - 3
     x, w = rand(rng, np.int8, (M, K)), rand(rng, np.int8, (N, K))
     bias = rng.integers(-3000, 3000, N).astype(np.int32)
     xq, wq, oq = (0.05, 3), (0.02, 0), (0.9, -10)
-    lp = P.fully_connected(config, x, w, bias, xq, wq, oq, activation=0)
-    ref = golden("FULLY_CONNECTED", [x], [xq], (M, N), oq, np.int8,
-                 [(QT[np.int8], w, {"scale": wq[0], "zero_point": wq[1]}),
-                  (T.TENSOR_INT32, bias, {"scale": xq[0] * wq[0]})], [0])
-    dec = decode_program(lp.words, cfg)
+    model = one_op_model("FULLY_CONNECTED", [x], [xq], (M, N), oq, np.int8,
+                         filter_consts(np.int8, w, wq, bias, xq), [0])
+    pkg, _, isa, _ = isa_and_rtl(model, cfg, [x])
+    (seg,) = pkg.manifest["segments"]
+    dec = decode_program(bytes_to_words(pkg.segment_words(seg)), cfg)
     sch = schedule(dec, cfg)
     gemm = [(sch.start[i], sch.end[i]) for i, d in enumerate(dec) if d.name == "GEMM"]
     vec = [(sch.start[i], sch.end[i]) for i, d in enumerate(dec) if d.name == "VEC"]
     assert any(s1 < e2 and s2 < e1 for s1, e1 in gemm for s2, e2 in vec), "no GEMM / VEC overlap"
-    assert any(decode(int(wd)).name == "GEMM" and decode(int(wd)).kt > 0 for wd in lp.words) or \
-        cfg.rows >= K, "the program uses no K tiles"
-    out_isa, res, out_rtl, rtl = run_both(lp)
-    assert rtl.fault == "OK"
-    assert (out_rtl == out_isa).all() and (out_rtl == ref).all()
-    assert rtl.counters == res.counters
-    assert res.counters["vector_busy"] > 0 and res.counters["array_busy"] > 0
+    assert any(d.name == "GEMM" and d.kt > 0 for d in dec), "the program uses no K tiles"
+    counters = isa["segments"][0]["counters"]
+    assert counters["vector_busy"] > 0 and counters["array_busy"] > 0
 
 
 @pytest.mark.parametrize("config", ["tiny", pytest.param("small", marks=pytest.mark.slow)])
@@ -420,11 +359,11 @@ def test_vector_addq_subq_div_mulq(config):
     acc = rng.integers(-2**20, 2**20, (n, C)).astype(np.int32)
     acc[0, :2] = [0, -1]
     divs = [1, 3, 9, 25]
-    add = P.param_block(cfg, "ADDQ", **P.add_params((0.07, -3), (0.03, 5), (0.09, 2), 0, np.int8))
-    sub = P.param_block(cfg, "SUBQ", **P.add_params((0.05, 7), (0.06, -9), (0.1, -4), 1, np.int8))
-    mul = P.param_block(cfg, "MULQ", **P.mul_params((0.05, 1), (0.04, -2), (0.3, 3), 0, np.int8))
+    add = param_block(cfg, "ADDQ", **add_params((0.07, -3), (0.03, 5), (0.09, 2), 0, True))
+    sub = param_block(cfg, "SUBQ", **add_params((0.05, 7), (0.06, -9), (0.1, -4), 1, True))
+    mul = param_block(cfg, "MULQ", **mul_params((0.05, 1), (0.04, -2), (0.3, 3), 0, True))
     # DIV's lo / hi count with their low 9 bits (VecFunc.bits): int8 bounds, which q often exceeds
-    dv = [P.param_block(cfg, "DIV", **dict(zip(("half", "m", "s"), div_params(c))), lo=-128,
+    dv = [param_block(cfg, "DIV", **dict(zip(("half", "m", "s"), div_params(c))), lo=-128,
                         hi=127) for c in divs]
     params = np.concatenate([add, sub, mul] + dv)
     p = ProgramBuilder(cfg)
@@ -502,11 +441,8 @@ def test_lut_with_vector_latency_1():
     """With ``vector_latency`` 1 the LUT reads its table memory combinationally (no spare step for a
     block-RAM read): the LOGISTIC program still matches the ISA simulator and the golden model."""
     cfg = load_config("tiny").replace(name="tiny-vlat1", vector_latency=1)
-    lp, ref = case_lut(cfg, np.random.default_rng(4))
-    out_isa, res, out_rtl, rtl = run_both(lp)
-    assert rtl.fault == "OK"
-    assert (out_rtl == out_isa).all() and (out_rtl == ref).all()
-    assert rtl.counters == res.counters
+    model, inputs = case_lut(np.random.default_rng(4))
+    isa_and_rtl(model, cfg, inputs)
 
 
 @pytest.mark.parametrize("banks", [1, 2, 4])

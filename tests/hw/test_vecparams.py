@@ -16,12 +16,14 @@ from nnaccel.program import ProgramBuilder
 
 pytestmark = pytest.mark.rtl
 
-FUNCS = ("REQ", "ADDQ", "SUBQ", "MULQ", "DIV", "CLAMP")
+#: The functions run; ``REQ/round``: REQ with the instruction's ``round`` = 1 (single rounding).
+FUNCS = ("REQ", "REQ/round", "ADDQ", "SUBQ", "MULQ", "DIV", "CLAMP")
 I32 = (-2**31, 2**31)
 
 
 def _params(rng, func, C):
     """(clean, garbage) parameter blocks [P, C] of ``func``."""
+    func = func.split("/")[0]
     vf = VEC_BY_NAME[func]
     clean = np.zeros((len(vf.params), C), np.int64)
     for j, name in enumerate(vf.params):
@@ -58,9 +60,10 @@ def _program(cfg, blocks, n):
     p = ProgramBuilder(cfg)
     b_line = load_vec_operands(p, cfg, n, params.shape[0])
     for k, f in enumerate(FUNCS):
-        vf = VEC_BY_NAME[f]
-        p.vec(f, 2 * n + k * n, 0, n, src2=b_line if vf.binary else 0, param=int(off[k]), signed=k % 2 == 1,
-              pop_prev=int(k == 0), push_next=int(k == len(FUNCS) - 1))
+        name, _, mode = f.partition("/")
+        vf = VEC_BY_NAME[name]
+        p.vec(name, 2 * n + k * n, 0, n, src2=b_line if vf.binary else 0, param=int(off[k]), signed=k % 2 == 1,
+              round=int(mode == "round"), pop_prev=int(k == 0), push_next=int(k == len(FUNCS) - 1))
     p.store_lines("ACT", 2 * n, 0x8000, len(FUNCS) * n, C, C, pop_prev=1)
     p.finish()
     assert not find_conflicts(p.words, cfg)

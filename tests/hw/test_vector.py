@@ -136,8 +136,10 @@ def test_mbqm_halves_match_golden(steps):
     phase = Signal(2)
     en = Signal()
     div = Signal()
+    single = Signal()
     k = Signal(5)
-    ab, out = mbqm(m, x, mult, shift, div, k, name="mbqm", steps=steps, phase=phase, en=en)
+    ab, out = mbqm(m, x, mult, shift, div, k, name="mbqm", steps=steps, phase=phase, en=en,
+                   nudge=~div & ~single, single=single)
     seen = Signal()
     m.d.sync += seen.eq(en)               # a clock domain even when the product has no register
     rng = np.random.default_rng(9)
@@ -150,20 +152,23 @@ def test_mbqm_halves_match_golden(steps):
               (quant.INT32_MIN, -1, 0), (-1, quant.INT32_MIN, -5), (0, quant.INT32_MIN, 0),
               (quant.INT32_MIN, 0, 0), (-65536, 65535, 0), (65535, -65536, 7), (-1, -1, 0)]
     ks = [int(v) for v in rng.integers(0, 32, len(cases))]
-    got, got_ab, got_div, got_div_ab = [], [], [], []
+    got, got_ab, got_div, got_div_ab, got_single = [], [], [], [], []
 
     async def bench(ctx):
         for (a, mm, s), kk in zip(cases, ks):
-            for d in (0, 1):              # mbqm, then DIV's product and shift (e = 0)
+            for d in (0, 1, 2):           # mbqm, DIV's product and shift (e = 0), single rounding
                 ctx.set(x, a)
                 ctx.set(mult, mm)
-                ctx.set(shift, 0 if d else s)
-                ctx.set(div, d)
+                ctx.set(shift, 0 if d == 1 else s)
+                ctx.set(div, d == 1)
+                ctx.set(single, d == 2)
                 ctx.set(k, kk)
                 ctx.set(en, 1)
                 for p in range(steps):    # the pieces, one a cycle; the result in the last
                     ctx.set(phase, p)
-                    if p == steps - 1:
+                    if p == steps - 1 and d == 2:
+                        got_single.append(ctx.get(out))
+                    elif p == steps - 1:
                         (got_div if d else got).append(ctx.get(out))
                         (got_div_ab if d else got_ab).append(ctx.get(ab))
                     await ctx.tick()
@@ -183,6 +188,11 @@ def test_mbqm_halves_match_golden(steps):
     want_div = [int(v) * mm for v, (_, mm, _) in zip(xs, cases)]
     assert got_div_ab == want_div
     assert got_div == [p >> (30 + kk) for p, kk in zip(want_div, ks)]
+    # single rounding: x * m * 2**(s - 31) rounded half away from zero, in exact integers
+    exact = [int(quant.wrap_int32(np.int64(int(v) << max(s, 0)))) * mm for v, (_, mm, s) in zip(xs, cases)]
+    den = [1 << (31 + max(-s, 0)) for _, _, s in cases]
+    assert got_single == [(1 if p >= 0 else -1) * ((2 * abs(p) + d) // (2 * d)) for p, d in zip(exact, den)]
+    assert got_single == [int(quant.single_rounding_multiply(np.int64(v), mm, s)) for v, (_, mm, s) in zip(xs, cases)]
 
 
 def test_serial_mbqm_matches_golden():
@@ -202,10 +212,11 @@ def test_serial_mbqm_matches_golden():
     mult = Signal(signed(32))
     shift = Signal(signed(6))
     srdhm = Signal()
+    single = Signal()
     k = Signal(5)
     phase = Signal(range(T))
     en = Signal()
-    out = serial_mbqm(m, x, mult, shift, srdhm, k, phase, en, name="smbqm")
+    out = serial_mbqm(m, x, mult, shift, srdhm, k, phase, en, name="smbqm", single=single)
     rng = np.random.default_rng(12)
     n = 120
     cases = [(int(a), int(mm), int(s)) for a, mm, s in zip(rng.integers(-2**31, 2**31, n),
@@ -217,13 +228,13 @@ def test_serial_mbqm_matches_golden():
     ks = [int(v) for v in rng.integers(0, 32, len(cases))]
     muls = [(int(a), int(b)) for a, b in zip(rng.integers(-383, 512, 20), rng.integers(-383, 512, 20))]
     muls += [(-383, -383), (511, 511), (-383, 511), (0, 5)]
-    jobs = ([(a, mm, s, 1, 0) for a, mm, s in cases] + [(a, mm, 0, 0, kk) for (a, mm, _), kk in zip(cases, ks)]
-            + [(a << 20, b << 10, 0, 0, 0) for a, b in muls])
+    jobs = ([(a, mm, s, 1, 0, 0) for a, mm, s in cases] + [(a, mm, 0, 0, kk, 0) for (a, mm, _), kk in zip(cases, ks)]
+            + [(a << 20, b << 10, 0, 0, 0, 0) for a, b in muls] + [(a, mm, s, 0, 0, 1) for a, mm, s in cases])
     got = []
 
     async def bench(ctx):
-        for a, mm, s, srd, kk in jobs:
-            for sig, v in ((x, a), (mult, mm), (shift, s), (srdhm, srd), (k, kk)):
+        for a, mm, s, srd, kk, sg in jobs:
+            for sig, v in ((x, a), (mult, mm), (shift, s), (srdhm, srd), (k, kk), (single, sg)):
                 ctx.set(sig, v)
             for p in range(T):
                 ctx.set(phase, p)
@@ -242,4 +253,7 @@ def test_serial_mbqm_matches_golden():
     want = [int(quant.multiply_by_quantized_multiplier(np.int64(a), mm, s)) for a, mm, s in cases]
     want += [(a * mm) >> (30 + kk) for (a, mm, _), kk in zip(cases, ks)]
     want += [a * b for a, b in muls]
+    exact = [int(quant.wrap_int32(np.int64(a << max(s, 0)))) * mm for a, mm, s in cases]
+    den = [1 << (31 + max(-s, 0)) for _, _, s in cases]
+    want += [(1 if p >= 0 else -1) * ((2 * abs(p) + d) // (2 * d)) for p, d in zip(exact, den)]
     assert got == want

@@ -6,7 +6,7 @@ expectation: the wide run never wraps), and the cycle model does not change."""
 import numpy as np
 import pytest
 from nnaccel.sim.isasim import IsaSim
-from nnaccel.sim.programs import counter_snapshot_program
+from support.counter_programs import counter_snapshot_program
 
 from nnaccel.hwconfig import ConfigError, load_config
 from nnaccel.isa import COUNTERS, N_COUNTERS

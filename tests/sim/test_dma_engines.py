@@ -1,15 +1,15 @@
 """One DMA engine for the load and store queues (``dma_engines = 1``): the queue model's rule (at
 most one LOAD / STORE / RDPERF runs at a time; the DMA starts a head in the first cycle in which it
 is idle and that head can start; ``DMA_PRIORITY`` decides a tie), checked on hand-computed
-programs and, as a rule, on every schedule of the layer programs."""
+programs and, as a rule, on every schedule of compiled one-operation models."""
 
 import itertools
 
 import numpy as np
 import pytest
 from nnaccel.sim import isasim
-from nnaccel.sim import programs as P
 from nnaccel.sim.isasim import IsaSim, decode_program, schedule
+from support.one_op import filter_consts, one_op_model, segment_words
 
 from nnaccel.hwconfig import ConfigError, load_config
 from nnaccel.isa import AcceleratorFault
@@ -186,26 +186,29 @@ def check_shared_dma_rule(decoded, sch, first):
 
 
 def layer_programs():
-    """Layer programs on tiny in which LOAD and STORE would overlap on two engines."""
+    """The instruction words of one-operation models compiled for tiny in which LOAD and STORE would
+    overlap on two engines: 3x3 CONV_2D (SAME) of 8 and of 5 channels, and a FULLY_CONNECTED."""
+    from nnaccel.compiler import compile_model
     rng = np.random.default_rng(3)
-    xc = rng.integers(-128, 128, (1, 8, 8, 8)).astype(np.int8)
-    wc = rng.integers(-128, 128, (8, 3, 3, 8)).astype(np.int8)
-    yield P.conv2d("tiny", xc, wc, np.zeros(8), (0.1, -1), (0.05, 0), (1.5, 2), stride=(1, 1),
-                   pads=P.same_padding(8, 8, 3, 3, 1, 1), activation=1)
-    xd = rng.integers(-128, 128, (1, 6, 6, 5)).astype(np.int8)
-    wd = rng.integers(-128, 128, (1, 3, 3, 5)).astype(np.int8)
-    yield P.conv2d("tiny", xd, wd, np.zeros(5), (0.1, -1), (0.05, 0), (1.5, 2), stride=(1, 1),
-                   pads=P.same_padding(6, 6, 3, 3, 1, 1), activation=1, depthwise=True)
-    xp = rng.integers(0, 256, (1, 9, 9, 8)).astype(np.uint8)
-    yield P.pool2d("tiny", "max", xp, (0.1, 0), (3, 3), (2, 2), P.same_padding(9, 9, 3, 3, 2, 2))
+    xq, wq, oq = (0.1, -1), (0.05, 0), (1.5, 2)
+    models = []
+    for hw, c in ((8, 8), (12, 5)):
+        w = rng.integers(-128, 128, (c, 3, 3, c)).astype(np.int8)
+        models.append(one_op_model("CONV_2D", [np.zeros((1, hw, hw, c), np.int8)], [xq], (1, hw, hw, c), oq,
+                                   np.int8, filter_consts(np.int8, w, wq, np.zeros(c, np.int32), xq), [1, 1, 1, 1]))
+    w = rng.integers(-128, 128, (24, 40)).astype(np.int8)
+    models.append(one_op_model("FULLY_CONNECTED", [np.zeros((64, 40), np.int8)], [xq], (64, 24), oq, np.int8,
+                               filter_consts(np.int8, w, wq, np.zeros(24, np.int32), xq), [0]))
+    for model in models:
+        yield segment_words(compile_model(model, TINY))
 
 
 @pytest.mark.parametrize("first", ["load", "store"])
 def test_layer_programs_keep_the_shared_dma_rule(monkeypatch, first):
     monkeypatch.setattr(isasim, "DMA_PRIORITY", first)
     contended = 0
-    for lp in layer_programs():
-        dec = decode_program(lp.words, ONE)
+    for words in layer_programs():
+        dec = decode_program(words, ONE)
         one = schedule(dec, ONE)
         check_shared_dma_rule(dec, one, first)
         two = schedule(dec, TWO)

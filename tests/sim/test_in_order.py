@@ -5,8 +5,8 @@ formulas of docs/isa.md, not taken from the simulator."""
 
 import numpy as np
 import pytest
-from nnaccel.sim import programs as P
 from nnaccel.sim.isasim import IsaSim, decode_program, schedule
+from support.one_op import filter_consts, isa_backend_on, one_op_model, segment_words
 
 from nnaccel.hwconfig import PRESETS, ConfigError
 from nnaccel.isa import AcceleratorFault
@@ -83,27 +83,41 @@ def test_a_pop_before_its_push_deadlocks_at_its_pc():
     assert e.value.fault == "DEADLOCK" and e.value.pc == 1
 
 
-def layer_programs():
+def layer_models():
+    """One-operation models (3x3 CONV_2D, 3x3 MAX / AVERAGE_POOL_2D, ADD, FULLY_CONNECTED) with
+    their inputs."""
     rng = np.random.default_rng(5)
+    xq, oq = (0.1, -1), (1.5, 2)
     xc = rng.integers(-128, 128, (1, 6, 6, 8)).astype(np.int8)
     wc = rng.integers(-128, 128, (8, 3, 3, 8)).astype(np.int8)
-    yield P.conv2d(TINY, xc, wc, np.zeros(8), (0.1, -1), (0.05, 0), (1.5, 2), pads=P.same_padding(6, 6, 3, 3, 1, 1))
+    yield "conv", one_op_model("CONV_2D", [xc], [xq], (1, 6, 6, 8), oq, np.int8,
+                               filter_consts(np.int8, wc, (0.05, 0), np.zeros(8, np.int32), xq),
+                               [1, 1, 1, 0]), [xc]
     xp = rng.integers(0, 256, (1, 9, 9, 8)).astype(np.uint8)
-    yield P.pool2d(TINY, "max", xp, (0.1, 0), (3, 3), (2, 2), P.same_padding(9, 9, 3, 3, 2, 2))
-    yield P.pool2d(TINY, "avg", xp, (0.1, 0), (3, 3), (2, 2), P.same_padding(9, 9, 3, 3, 2, 2))
+    for op in ("MAX_POOL_2D", "AVERAGE_POOL_2D"):
+        yield op.lower(), one_op_model(op, [xp], [(0.1, 0)], (1, 5, 5, 8), (0.1, 0), np.uint8, (),
+                                       [1, 2, 2, 3, 3, 0]), [xp]
     a = rng.integers(-128, 128, (3, 7, 5)).astype(np.int8)
-    yield P.elementwise(TINY, "ADD", a, a[::-1].copy(), (0.1, 1), (0.2, -3), (0.3, 2))
+    yield "add", one_op_model("ADD", [a, a[::-1].copy()], [(0.1, 1), (0.2, -3)], a.shape, (0.3, 2), np.int8,
+                              (), [0]), [a, a[::-1].copy()]
     x = rng.integers(-128, 128, (9, 40)).astype(np.int8)
     w = rng.integers(-128, 128, (12, 40)).astype(np.int8)
-    yield P.fully_connected(TINY, x, w, np.zeros(12, np.int32), (0.1, 0), (0.05, 0), (2.0, 1))
+    yield "fc", one_op_model("FULLY_CONNECTED", [x], [(0.1, 0)], (9, 12), (2.0, 1), np.int8,
+                             filter_consts(np.int8, w, (0.05, 0), np.zeros(12, np.int32), (0.1, 0)), [0]), [x]
 
 
-@pytest.mark.parametrize("lp", list(layer_programs()), ids=lambda lp: lp.name)
-def test_layer_programs_run_in_order(lp):
-    """The layer programs push every token before it is popped (program order), so they run on the
-    in-order machine: one instruction at a time, each as early as the rule allows, and their
-    results are those of the queue machine (checked against the golden model by tests/hw)."""
-    dec = decode_program(lp.words, TINY)
+@pytest.mark.parametrize("case", list(layer_models()), ids=lambda c: c[0])
+def test_compiled_layers_run_in_order(case):
+    """The compiler's programs push every token before it is popped (program order), so they run
+    on the in-order machine: one instruction at a time, each as early as the rule allows, and their
+    results are those of the queue machine (and the golden model's)."""
+    from nnaccel.compiler import compile_model
+    from nnaccel.firmware.runtime import Runtime
+
+    from nnaccel.golden.interpreter import run_model
+    _, model, inputs = case
+    pkg = compile_model(model, TINY)
+    dec = decode_program(segment_words(pkg), TINY)
     s = schedule(dec, TINY)
     n = len(dec) - 1                                                 # FINISH has no start
     cyc = s.end[:n] - s.start[:n]
@@ -111,7 +125,11 @@ def test_layer_programs_run_in_order(lp):
     ends = np.concatenate([[0], s.end[:n]])
     assert (s.fetch == ends - 1 + np.array([FETCH_CYCLES[d.name] for d in dec])).all()
     assert (cyc > 0).all() and s.fetch_stall.sum() == 0
-    assert np.array_equal(lp.run(IsaSim(TINY))[0], lp.run(IsaSim(QUEUES))[0])
+    rt = Runtime(pkg)
+    (in_order,), _ = rt.run(inputs, "isa")
+    (queued,), _ = rt.run(inputs, isa_backend_on(QUEUES))
+    np.testing.assert_array_equal(in_order, queued)
+    np.testing.assert_array_equal(in_order, run_model(model, inputs)[0])
 
 
 @pytest.mark.parametrize("preload, kt, nx, ny", [(1, 2, 3, 1), (1, 0, 2, 1), (1, 3, 6, 2), (0, 0, 5, 1),

@@ -197,7 +197,7 @@ def _prog(*emits):
 
 @pytest.mark.parametrize("build, fault, pc, message", [
     (lambda p: (p.nop("load"), p.words.append(0)), "ILLEGAL_OPCODE", 1, "opcode 0 names no instruction"),
-    (lambda p: p.words.append(encode("VEC") | 1 << 14), "ILLEGAL_FIELD", 0, "reserved bit"),
+    (lambda p: p.words.append(encode("VEC") | 1 << 15), "ILLEGAL_FIELD", 0, "reserved bit"),
     (lambda p: p.gemm(0, 0, 1, kt=1), "ILLEGAL_FIELD", 0, "GEMM kt = 1 needs preload"),
     (lambda p: p.nop("store", push_next=1), "ILLEGAL_FIELD", 0, "cannot use push_next"),
     (lambda p: p.gemm(0, 0, 1, wgt=248, preload=True, kt=2), "SCRATCHPAD_RANGE", 0,
