@@ -9,16 +9,16 @@
      5: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=1 act=0 acc=0 wgt=0 za=3 zw=0 nx=1 ny=4 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev push_prev push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: rows 0..3 out c0 k0..15
      6: NOP queue=load pop_next push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: nothing to load for step 2
      7: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=1 act=0 acc=512 wgt=16 za=3 zw=0 nx=1 ny=4 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev push_prev push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: rows 0..3 out c8 k0..15
-     8: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=0 nx=1 ny=4 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev push_prev push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: requantize rows 0.. out c0
+     8: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=1 ny=4 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev push_prev push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: requantize rows 0.. out c0
      9: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x40 x_size=1 y_size=4 x_stride=32 y_stride=32 pop_prev push_prev  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: output rows 0.. c0
     10: NOP queue=load pop_next push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: nothing to load for step 3
     11: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=1 act=0 acc=0 wgt=32 za=3 zw=0 nx=1 ny=4 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: rows 0..3 out c16 k0..15
-    12: VEC func=REQ signed=0 accumulate=0 dst=2052 src=512 src2=0 param=6 nx=1 ny=4 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev push_prev push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: requantize rows 0.. out c8
+    12: VEC func=REQ signed=0 accumulate=0 round=0 dst=2052 src=512 src2=0 param=6 nx=1 ny=4 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev push_prev push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: requantize rows 0.. out c8
     13: STORE sp=ACT len=8 sp_addr=2052 ext_addr=0x48 x_size=1 y_size=4 x_stride=32 y_stride=32 pop_prev push_prev  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: output rows 0.. c8
     14: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=1 act=0 acc=512 wgt=48 za=3 zw=0 nx=1 ny=4 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: rows 0..3 out c24 k0..15
-    15: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=12 nx=1 ny=4 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: requantize rows 0.. out c16
+    15: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=12 nx=1 ny=4 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: requantize rows 0.. out c16
     16: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x50 x_size=1 y_size=4 x_stride=32 y_stride=32 pop_prev push_prev  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: output rows 0.. c16
-    17: VEC func=REQ signed=0 accumulate=0 dst=2052 src=512 src2=0 param=18 nx=1 ny=4 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: requantize rows 0.. out c24
+    17: VEC func=REQ signed=0 accumulate=0 round=0 dst=2052 src=512 src2=0 param=18 nx=1 ny=4 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: requantize rows 0.. out c24
     18: STORE sp=ACT len=8 sp_addr=2052 ext_addr=0x58 x_size=1 y_size=4 x_stride=32 y_stride=32 pop_prev push_prev  # [op 0 FULLY_CONNECTED] FULLY_CONNECTED: output rows 0.. c24
     19: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
     20: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
@@ -37,9 +37,9 @@
     33: NOP queue=load push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: nothing to load for step 1
     34: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=3 act=0 acc=0 wgt=0 za=128 zw=0 nx=4 ny=1 act_xs=1 act_ys=4 acc_xs=1 acc_ys=4 pop_prev push_prev push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: rows 0..3 out c0 k0..31
     35: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=3 act=0 acc=512 wgt=32 za=128 zw=0 nx=4 ny=1 act_xs=1 act_ys=4 acc_xs=1 acc_ys=4 pop_prev push_prev push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: rows 0..3 out c8 k0..31
-    36: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=0 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev push_prev push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: requantize rows 0.. out c0
+    36: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev push_prev push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: requantize rows 0.. out c0
     37: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xc0 x_size=4 y_size=1 x_stride=16 y_stride=0 pop_prev push_prev  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: output rows 0.. c0
-    38: VEC func=REQ signed=0 accumulate=0 dst=2052 src=512 src2=0 param=6 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev push_prev push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: requantize rows 0.. out c8
+    38: VEC func=REQ signed=0 accumulate=0 round=0 dst=2052 src=512 src2=0 param=6 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev push_prev push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: requantize rows 0.. out c8
     39: STORE sp=ACT len=8 sp_addr=2052 ext_addr=0xc8 x_size=4 y_size=1 x_stride=16 y_stride=0 pop_prev push_prev  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: output rows 0.. c8
     40: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
     41: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
@@ -53,7 +53,7 @@
     49: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0xc0 x_size=8 y_size=1 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 ADD] ADD: input 0 bytes 0
     50: LOAD sp=ACT len=8 sp_addr=2048 ext_addr=0x0 x_size=8 y_size=1 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 2 ADD] ADD: input 1 bytes 0
     51: NOP queue=compute pop_prev push_next  # [op 2 ADD] pass the load token to the vector queue
-    52: VEC func=ADDQ signed=1 accumulate=0 dst=0 src=0 src2=2048 param=0 nx=8 ny=1 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev push_next  # [op 2 ADD] ADD
+    52: VEC func=ADDQ signed=1 accumulate=0 round=0 dst=0 src=0 src2=2048 param=0 nx=8 ny=1 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev push_next  # [op 2 ADD] ADD
     53: STORE sp=ACT len=8 sp_addr=0 ext_addr=0x100 x_size=8 y_size=1 x_stride=8 y_stride=64 pop_prev push_prev  # [op 2 ADD] ADD: output bytes 0
     54: NOP queue=vector pop_next push_prev  # [op 2 ADD] serial stage: the stores are done
     55: NOP queue=compute pop_next push_prev  # [op 2 ADD] serial stage: release the load queue

@@ -9,48 +9,48 @@
      5: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=0 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c0 k0..7
      6: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 2
      7: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=8 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c8 k0..7
-     8: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=0 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c0
+     8: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c0
      9: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x200 x_size=3 y_size=21 x_stride=48 y_stride=144 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c0
     10: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 3
     11: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=16 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c16 k0..7
-    12: VEC func=REQ signed=0 accumulate=0 dst=2114 src=512 src2=0 param=6 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c8
+    12: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=6 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c8
     13: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x208 x_size=3 y_size=21 x_stride=48 y_stride=144 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c8
     14: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 4
     15: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=24 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c24 k0..7
-    16: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=12 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c16
+    16: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=12 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c16
     17: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x210 x_size=3 y_size=21 x_stride=48 y_stride=144 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c16
     18: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 5
     19: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=32 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c32 k0..7
-    20: VEC func=REQ signed=0 accumulate=0 dst=2114 src=512 src2=0 param=18 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c24
+    20: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=18 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c24
     21: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x218 x_size=3 y_size=21 x_stride=48 y_stride=144 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c24
     22: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 6
     23: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=40 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c40 k0..7
-    24: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=24 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c32
+    24: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=24 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c32
     25: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x220 x_size=3 y_size=21 x_stride=48 y_stride=144 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c32
     26: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 7
     27: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=0 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c0 k0..7
-    28: VEC func=REQ signed=0 accumulate=0 dst=2114 src=512 src2=0 param=30 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c40
+    28: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=30 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c40
     29: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x228 x_size=3 y_size=21 x_stride=48 y_stride=144 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c40
     30: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 8
     31: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=8 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c8 k0..7
-    32: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c0
+    32: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c0
     33: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xdd0 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c0
     34: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 9
     35: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=16 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c16 k0..7
-    36: VEC func=REQ signed=0 accumulate=0 dst=2114 src=512 src2=0 param=6 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c8
+    36: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=6 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c8
     37: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0xdd8 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c8
     38: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 10
     39: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=24 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c24 k0..7
-    40: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=12 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c16
+    40: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=12 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c16
     41: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xde0 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c16
     42: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 11
     43: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=32 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c32 k0..7
-    44: VEC func=REQ signed=0 accumulate=0 dst=2114 src=512 src2=0 param=18 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c24
+    44: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=18 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c24
     45: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0xde8 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c24
     46: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=40 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c40 k0..7
-    47: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=24 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c32
+    47: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=24 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c32
     48: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xdf0 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c32
-    49: VEC func=REQ signed=0 accumulate=0 dst=2114 src=512 src2=0 param=30 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c40
+    49: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=30 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c40
     50: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0xdf8 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c40
     51: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
     52: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
@@ -67,72 +67,72 @@
     63: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=0 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 pop_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 0..0
     64: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=6 acc=0 wgt=8 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 1..1
     65: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=12 acc=0 wgt=16 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 2..2
-    66: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=0 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c0
+    66: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c0
     67: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xe00 x_size=4 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c0
     68: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x210 x_size=6 y_size=10 x_stride=48 y_stride=384 pad_top=1 pad_bottom=1 pad_left=1 pad_right=0 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c16
     69: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=24 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 pop_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 0..0
     70: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=66 acc=512 wgt=32 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 1..1
     71: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=72 acc=512 wgt=40 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 2..2
-    72: VEC func=REQ signed=0 accumulate=0 dst=3072 src=512 src2=0 param=6 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c8
+    72: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=6 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c8
     73: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0xe08 x_size=4 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c8
     74: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x218 x_size=6 y_size=10 x_stride=48 y_stride=384 pad_top=1 pad_bottom=1 pad_left=1 pad_right=0 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c24
     75: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=48 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 0..0
     76: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=6 acc=0 wgt=56 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 1..1
     77: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=12 acc=0 wgt=64 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 2..2
-    78: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=12 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c16
+    78: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=12 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c16
     79: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xe10 x_size=4 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c16
     80: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x220 x_size=6 y_size=10 x_stride=48 y_stride=384 pad_top=1 pad_bottom=1 pad_left=1 pad_right=0 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c32
     81: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=72 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 0..0
     82: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=66 acc=512 wgt=80 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 1..1
     83: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=72 acc=512 wgt=88 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 2..2
-    84: VEC func=REQ signed=0 accumulate=0 dst=3072 src=512 src2=0 param=18 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c24
+    84: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=18 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c24
     85: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0xe18 x_size=4 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c24
     86: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x228 x_size=6 y_size=10 x_stride=48 y_stride=384 pad_top=1 pad_bottom=1 pad_left=1 pad_right=0 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c40
     87: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=96 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 0..0
     88: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=6 acc=0 wgt=104 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 1..1
     89: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=12 acc=0 wgt=112 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 2..2
-    90: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=24 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c32
+    90: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=24 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c32
     91: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xe20 x_size=4 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c32
     92: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x290 x_size=6 y_size=10 x_stride=48 y_stride=384 pad_top=1 pad_bottom=1 pad_left=0 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x4 c0
     93: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=120 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 0..0
     94: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=66 acc=512 wgt=128 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 1..1
     95: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=72 acc=512 wgt=136 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 2..2
-    96: VEC func=REQ signed=0 accumulate=0 dst=3072 src=512 src2=0 param=30 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40
+    96: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=30 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40
     97: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0xe28 x_size=4 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c40
     98: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x298 x_size=6 y_size=10 x_stride=48 y_stride=384 pad_top=1 pad_bottom=1 pad_left=0 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x4 c8
     99: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=0 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 0..0
    100: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=6 acc=0 wgt=8 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 1..1
    101: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=12 acc=0 wgt=16 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 2..2
-   102: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=0 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c0
+   102: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c0
    103: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xec0 x_size=4 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x4 c0
    104: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x2a0 x_size=6 y_size=10 x_stride=48 y_stride=384 pad_top=1 pad_bottom=1 pad_left=0 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x4 c16
    105: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=24 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 0..0
    106: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=66 acc=512 wgt=32 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 1..1
    107: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=72 acc=512 wgt=40 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 2..2
-   108: VEC func=REQ signed=0 accumulate=0 dst=3072 src=512 src2=0 param=6 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c8
+   108: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=6 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c8
    109: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0xec8 x_size=4 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x4 c8
    110: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x2a8 x_size=6 y_size=10 x_stride=48 y_stride=384 pad_top=1 pad_bottom=1 pad_left=0 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x4 c24
    111: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=48 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 0..0
    112: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=6 acc=0 wgt=56 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 1..1
    113: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=12 acc=0 wgt=64 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 2..2
-   114: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=12 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c16
+   114: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=12 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c16
    115: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xed0 x_size=4 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x4 c16
    116: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x2b0 x_size=6 y_size=10 x_stride=48 y_stride=384 pad_top=1 pad_bottom=1 pad_left=0 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x4 c32
    117: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=72 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 0..0
    118: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=66 acc=512 wgt=80 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 1..1
    119: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=72 acc=512 wgt=88 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 2..2
-   120: VEC func=REQ signed=0 accumulate=0 dst=3072 src=512 src2=0 param=18 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c24
+   120: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=18 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c24
    121: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0xed8 x_size=4 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x4 c24
    122: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x2b8 x_size=6 y_size=10 x_stride=48 y_stride=384 pad_top=1 pad_bottom=1 pad_left=0 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x4 c40
    123: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=96 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 0..0
    124: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=6 acc=0 wgt=104 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 1..1
    125: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=12 acc=0 wgt=112 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 2..2
-   126: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=24 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c32
+   126: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=24 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c32
    127: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xee0 x_size=4 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x4 c32
    128: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=120 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 0..0
    129: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=66 acc=512 wgt=128 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 1..1
    130: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=72 acc=512 wgt=136 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 2..2
-   131: VEC func=REQ signed=0 accumulate=0 dst=3072 src=512 src2=0 param=30 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40
+   131: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=30 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40
    132: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0xee8 x_size=4 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x4 c40
    133: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
    134: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
@@ -156,9 +156,9 @@
    152: LOAD sp=ACT len=8 sp_addr=496 ext_addr=0x1668 x_size=20 y_size=1 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 push_next  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k40..47
    153: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=0 acc=0 wgt=0 za=128 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 0..43 out c0 k0..47
    154: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=396 acc=512 wgt=0 za=128 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 44..63 out c0 k0..47
-   155: VEC func=REQ signed=0 accumulate=0 dst=2048 src=0 src2=0 param=0 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 0.. out c0
+   155: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 0.. out c0
    156: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1a00 x_size=22 y_size=2 x_stride=8 y_stride=176 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 0.. c0
-   157: VEC func=REQ signed=0 accumulate=0 dst=2114 src=512 src2=0 param=0 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 44.. out c0
+   157: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=0 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 44.. out c0
    158: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x1b60 x_size=20 y_size=1 x_stride=8 y_stride=0 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 44.. c0
    159: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
    160: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
@@ -172,7 +172,7 @@
    168: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x1a00 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: input 0 bytes 0
    169: LOAD sp=ACT len=8 sp_addr=2048 ext_addr=0x0 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 3 ADD] ADD: input 1 bytes 0
    170: NOP queue=compute pop_prev push_next  # [op 3 ADD] pass the load token to the vector queue
-   171: VEC func=ADDQ signed=1 accumulate=0 dst=0 src=0 src2=2048 param=0 nx=64 ny=1 dst_xs=1 dst_ys=64 src_xs=1 src_ys=64 pop_prev push_next  # [op 3 ADD] ADD
+   171: VEC func=ADDQ signed=1 accumulate=0 round=0 dst=0 src=0 src2=2048 param=0 nx=64 ny=1 dst_xs=1 dst_ys=64 src_xs=1 src_ys=64 pop_prev push_next  # [op 3 ADD] ADD
    172: STORE sp=ACT len=8 sp_addr=0 ext_addr=0x1c00 x_size=64 y_size=1 x_stride=8 y_stride=512 pop_prev push_prev  # [op 3 ADD] ADD: output bytes 0
    173: NOP queue=vector pop_next push_prev  # [op 3 ADD] serial stage: the stores are done
    174: NOP queue=compute pop_next push_prev  # [op 3 ADD] serial stage: release the load queue
