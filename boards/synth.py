@@ -176,7 +176,8 @@ def design_for(config, block: str, target: Target):
     cfg = load_config(config)
     if block == "array":
         from nnaccel.hw.array import SystolicArray
-        return SystolicArray(cfg.rows, cfg.cols, dsp_cells=target.array_dsp_cells(cfg), dsp=target.array_dsp)
+        return SystolicArray(cfg.rows, cfg.cols, dsp_cells=target.array_dsp_cells(cfg), dsp=target.array_dsp,
+                             line_buffers=cfg.dw_line_buffers, depthwise=cfg.depthwise_mode)
     if block == "requant":
         from nnaccel.hw.vector import RequantLane
         return RequantLane()

@@ -112,12 +112,12 @@ def _acc_banks(cfg, batch: list[Ins], lines: set) -> set:
 
 
 def _acc_lines(batch: list[Ins]) -> set:
-    """ACC lines written by the GEMMs / read by the VECs of ``batch``."""
+    """ACC lines written by the GEMMs and DWCONVs / read by the VECs of ``batch``."""
     out: set = set()
     for i in batch:
-        if i.name == "GEMM":
+        if i.name in ("GEMM", "DWCONV"):
             f, base = i.fields, i.fields["acc"]
-            xs, ys = f.get("acc_xs", 0), f.get("acc_ys", 0)
+            xs, ys = f.get("acc_xs", int(i.name == "DWCONV")), f.get("acc_ys", 0)
         elif i.name == "VEC" and VEC_BY_NAME[i.fields["func"]].src == "ACC":
             f, base = i.fields, i.fields["src"]
             xs, ys = f.get("src_xs", 0), f.get("src_ys", 0)

@@ -628,6 +628,14 @@ class Accelerator(wiring.Component):
         G = {n: field(w, "GEMM", n) for n in ("accumulate", "preload", "act_signed", "wgt_signed", "act",
                                               "acc", "wgt", "za", "zw", "nx", "ny", "act_xs", "act_ys",
                                               "acc_xs", "acc_ys", "kt")}
+        # DWCONV runs on the GEMM engine as one preloaded K tile that streams its window
+        # (nx + fw - 1 lines a row, ny + fh - 1 rows; x stride 1) and writes the outputs of the
+        # positions with a full window; its fields lie at GEMM's bits but for fh / fw
+        dw = self._dw_fields(ctx, w, G)
+        is_arr = is_gemm | dw.is_dw                  # an instruction of the array
+        G["kt"], G["preload"] = Mux(dw.is_dw, 0, G["kt"]), G["preload"] | dw.is_dw
+        G["act_xs"], G["acc_xs"] = Mux(dw.is_dw, 1, G["act_xs"]), Mux(dw.is_dw, 1, G["acc_xs"])
+        G["snx"], G["sny"] = Mux(dw.is_dw, dw.snx, G["nx"]), Mux(dw.is_dw, dw.sny, G["ny"])
         lr = R.bit_length() - 1                       # rows is a power of two
         pre = Mux(G["preload"], R, 0)
         gn_any = (G["nx"] != 0) & (G["ny"] != 0)      # the tiles stream nx*ny lines (counted, no product)
@@ -643,12 +651,13 @@ class Accelerator(wiring.Component):
             return (c + 1 == G[n]) | (G[n] == 0)
         single = cfg.weight_buffers == 1     # one weight tile: the next tile's weights after the stream
         m.submodules.array = arr = SystolicArray(R, C, dsp_cells=self.dsp_cells, dsp=self.array_dsp,
-                                                 buffers=cfg.weight_buffers)
-        gact = ge.active & is_gemm
+                                                 buffers=cfg.weight_buffers, line_buffers=cfg.dw_line_buffers,
+                                                 depthwise=cfg.depthwise_mode)
+        gact = ge.active & is_arr
         # the weight buffer that holds the most recent tile; a preloading GEMM starts in the other
         cur_buf = Signal()
         b0 = ~cur_buf
-        with m.If(ge.complete & is_gemm & G["preload"]):
+        with m.If(ge.complete & is_arr & G["preload"]):
             m.d.sync += cur_buf.eq(b0 ^ G["kt"][0])
         # position in the K tiles: tile index and step within its slot (from step `pre` on)
         tpos_r = Signal(lr + 1)                       # saturates at rows: only 0, < rows, >= rows - 1 matter
@@ -667,23 +676,23 @@ class Accelerator(wiring.Component):
         son_r = Signal()
         tfirst = tpos == 0
         # (in order px / py are also the VEC's read-side line counters: they clear in a GEMM only)
-        pclr = (tfirst & is_gemm) if in_order else tfirst
+        pclr = (tfirst & is_arr) if in_order else tfirst
         px = Mux(pclr, 0, px_r)
         py = Mux(pclr, 0, py_r)
         son = Mux(tfirst, gn_any, son_r)
-        px_last = px + 1 >= G["nx"]
-        s_last = son & px_last & (py + 1 >= G["ny"])
+        px_last = px + 1 >= G["snx"]
+        s_last = son & px_last & (py + 1 >= G["sny"])
         if single:
             # a slot streams its nx*ny lines, then (all but the last tile) reads the next tile's
             # weights in rows steps; tpos counts those steps, `snf` is 0 in a slot's first step
             snf_r = Signal()
             tfirst = ~snf_r
-            pclr = (tfirst & is_gemm) if in_order else tfirst
+            pclr = (tfirst & is_arr) if in_order else tfirst
             px = Mux(pclr, 0, px_r)
             py = Mux(pclr, 0, py_r)
             son = Mux(tfirst, gn_any, son_r)
-            px_last = last_of(px, "nx")
-            s_last = son & px_last & last_of(py, "ny")
+            px_last = last_of(px, "snx")
+            s_last = son & px_last & last_of(py, "sny")
             # the drain (tidx > kt): a flag set as tidx steps from kt to kt + 1, where it stays
             # (tidx counts up by one from 0 and stops there: no comparison, no carry chain)
             drain_r = Signal()
@@ -701,7 +710,8 @@ class Accelerator(wiring.Component):
                 m.d.sync += [snf_r.eq(0), drain_r.eq(0)]
         else:
             # a slot lasts max(nx*ny, rows) steps: at least rows, and until its last line streamed
-            tlast = (tpos >= R - 1) & (~son | s_last)
+            # (a DWCONV's one slot: its stream)
+            tlast = (dw.is_dw | (tpos >= R - 1)) & (~son | s_last)
             with m.If(ge.active):
                 m.d.sync += [tpos_r.eq(Mux(in_tiles, Mux(tlast, 0, Mux(tpos[lr], tpos, tpos + 1)), 0)),
                              tidx_r.eq(Mux(in_tiles, tidx + tlast, 0)),
@@ -713,8 +723,8 @@ class Accelerator(wiring.Component):
         dcnt = dcnt_r
         with m.If(ge.active):
             m.d.sync += dcnt_r.eq(Mux(in_drain, dcnt + 1, 0))
-        ge.set_last(m, Mux(is_gemm, in_drain & (dcnt == R + C - 1), 1))
-        macs_r = Signal(_bits(max_event(cfg, ["GEMM"], "macs")))
+        ge.set_last(m, Mux(is_arr, in_drain & (dcnt == R + C - 1), 1))
+        macs_r = Signal(_bits(max_event(cfg, ["GEMM", "DWCONV"], "macs")))
         macs = macs_r + Mux(streaming, R * C, 0)
         with m.If(ge.active):
             m.d.sync += macs_r.eq(macs)
@@ -732,16 +742,30 @@ class Accelerator(wiring.Component):
             act_w = _Walk(m, "wk_dst", walk_bits(cfg), None, G["act"], G["act_xs"], G["act_ys"],
                           wk_adv["dst"], wk_last["dst"], load=~ex.active)
         else:
-            act_w = _Walker(m, "gact", _bits(cfg.lines("ACT") - 1), gstart, G["act"], G["nx"], G["act_xs"],
+            act_w = _Walker(m, "gact", _bits(cfg.lines("ACT") - 1), gstart, G["act"], G["snx"], G["act_xs"],
                             G["act_ys"])
             m.d.comb += act_w.advance.eq(streaming)
         # weights: tile 0 in steps 0..rows-1, tile t+1 in the first rows steps of tile t's slot
         ctx.G, ctx.act_w, ctx.arr, ctx.b0, ctx.cur_buf, ctx.dcnt_r = G, act_w, arr, b0, cur_buf, dcnt_r
         ctx.gact, ctx.ge_rows, ctx.gn_any, ctx.gstart, ctx.in_tiles = gact, ge_rows, gn_any, gstart, in_tiles
-        ctx.is_gemm, ctx.last_of, ctx.lr, ctx.macs, ctx.macs_r = is_gemm, last_of, lr, macs, macs_r
+        ctx.is_gemm, ctx.last_of, ctx.lr, ctx.macs, ctx.macs_r = is_arr, last_of, lr, macs, macs_r
+        ctx.dw = dw
         ctx.more, ctx.px, ctx.px_last, ctx.px_r, ctx.py, ctx.py_r = more, px, px_last, px_r, py, py_r
         ctx.single, ctx.son, ctx.step, ctx.streaming, ctx.tidx = single, son, step, streaming, tidx
         ctx.tidx_r, ctx.tpos, ctx.tpos_r, ctx.wk_adv, ctx.wk_last = tidx_r, tpos, tpos_r, wk_adv, wk_last
+
+    def _dw_fields(self, ctx, w, G):
+        """DWCONV's own fields and what the GEMM engine derives from them: the stream's row length
+        and rows (``snx``, ``sny``: the decoder bounds both by 255), the taps."""
+        m = ctx.m
+        is_dw = Signal(name="dw_is")
+        if ctx.cfg.depthwise_mode:       # (else the decoder faults DWCONV: none runs)
+            m.d.comb += is_dw.eq(field(w, "NOP", "opcode") == opcode_of("DWCONV"))
+        fh, fw = field(w, "DWCONV", "fh"), field(w, "DWCONV", "fw")
+        snx, sny = Signal(8, name="dw_snx"), Signal(8, name="dw_sny")
+        taps = Signal(len(fh) + len(fw), name="dw_taps")
+        m.d.comb += [snx.eq(G["nx"] + fw - 1), sny.eq(G["ny"] + fh - 1), taps.eq(fh * fw)]
+        return SimpleNamespace(is_dw=is_dw, fh=fh, fw=fw, snx=snx, sny=sny, taps=taps)
 
     def _gemm_datapath(self, ctx):
         """The GEMM engine's weights, array and results."""
@@ -766,20 +790,35 @@ class Accelerator(wiring.Component):
         w_sel = Signal()
         a_valid = Signal()
         a_sel = Signal()
+        # a DWCONV's output is written where its window is full: stream position x >= fw - 1,
+        # y >= fh - 1 (a flag beside the line, through the array's latency)
+        dw = ctx.dw
+        a_ok = Signal()
         m.d.sync += [w_we.eq(wread), w_row.eq(wcnt[:max(lr, 1)] if lr else 0), w_sel.eq(b0 ^ wcnt[lr]),
-                     a_valid.eq(streaming), a_sel.eq(Mux(G["preload"], b0 ^ tidx[0], cur_buf))]
+                     a_valid.eq(streaming), a_sel.eq(Mux(G["preload"], b0 ^ tidx[0], cur_buf)),
+                     a_ok.eq(~dw.is_dw | ((ctx.px + 1 >= dw.fw) & (ctx.py + 1 >= dw.fh)))]
+        ok_pipe = Signal(arr.latency, name="dw_ok_pipe")
+        if cfg.depthwise_mode:
+            m.d.sync += ok_pipe.eq((ok_pipe << 1) | a_ok)
+        o_ok = ok_pipe[-1] if cfg.depthwise_mode else Const(1, 1)
+        # the filter tile's rows beyond its taps hold 0 (the zero point, removed)
+        w_zero = dw.is_dw & (Cat(w_row, Const(0, 1)) >= dw.taps) if lr else dw.is_dw & (dw.taps == 0)
+        m.d.comb += [arr.dw.eq(dw.is_dw), arr.dw_fw.eq(dw.fw)]
+        if cfg.dw_line_buffers:
+            m.d.comb += [arr.dw_fh.eq(dw.fh), arr.dw_nx.eq(G["nx"])]
 
         def byte9(v, sgn):
             return Mux(sgn, v.as_signed(), v.as_unsigned())
 
         m.d.comb += [
-            arr.w_we.eq(w_we), arr.w_row.eq(w_row), arr.w_sel.eq(w_sel), arr.w_data.eq(rg["WGT"].data),
+            arr.w_we.eq(w_we), arr.w_row.eq(w_row), arr.w_sel.eq(w_sel),
+            arr.w_data.eq(Mux(w_zero, G["zw"].replicate(C), rg["WGT"].data)),
             arr.w_signed.eq(G["wgt_signed"]), arr.w_zp.eq(byte9(G["zw"], G["wgt_signed"])),
             arr.a_valid.eq(a_valid), arr.a_sel.eq(a_sel), arr.a_data.eq(rg["ACT"].data),
             arr.a_signed.eq(G["act_signed"]), arr.a_zp.eq(byte9(G["za"], G["act_signed"])),
         ]
         # results: tile t's line x is added to ACC (tiles after the first always accumulate)
-        gwrite = gact & arr.o_valid
+        gwrite = gact & arr.o_valid & o_ok
         ox_r = Signal(8)
         oy_r = Signal(8)
         otile_r = Signal(5)

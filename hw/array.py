@@ -35,8 +35,9 @@ next row) and sign-extended to 32 bits at the bottom edge. The software model is
 from __future__ import annotations
 
 import numpy as np
-from amaranth.hdl import Cat, Module, Signal, signed, unsigned
+from amaranth.hdl import Cat, Module, Mux, Signal, signed, unsigned
 from amaranth.lib import data, wiring
+from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from .pe import (
@@ -89,14 +90,20 @@ class SystolicArray(wiring.Component):
     DSP_KINDS = (None, "dual8", "ice40_dual8", "signed9", "ecp5")
 
     def __init__(self, rows: int, cols: int, dsp_cells: int | None = None, dsp: str | None = None,
-                 buffers: int = 2):
+                 buffers: int = 2, line_buffers: int = 0, depthwise: bool = True):
         assert dsp in self.DSP_KINDS, dsp
         self.rows, self.cols = rows, cols
         self.buffers = buffers      # weight tiles a cell holds (1: ``w_sel`` / ``a_sel`` unused)
         self.dsp_cells = rows * cols if dsp_cells is None else min(dsp_cells, rows * cols)
         self.dsp = dsp
         self.latency = array_latency(rows, cols)
+        self.line_buffers = line_buffers    # depthwise mode: line buffers between filter rows
+        self.depthwise = depthwise          # the depthwise mode is built (else ``dw`` is ignored)
+        dw_ports = {"dw": In(1), "dw_fw": In(range(rows + 1))}
+        if line_buffers:
+            dw_ports.update(dw_fh=In(range(line_buffers + 2)), dw_nx=In(8))
         super().__init__({
+            **dw_ports,
             "w_we": In(1),
             "w_sel": In(1),
             "w_row": In(range(max(rows, 2))),
@@ -145,6 +152,7 @@ class SystolicArray(wiring.Component):
         # only after the previous tile's last vector, so that vector has used column j + 1's old
         # weight in the very cycle of the load (docs/rtl.md)
         held = self.buffers == 1 and self.dsp in ("dual8", "ice40_dual8") and C % 2 == 0
+        areg_macs = []      # (mac, row, column) of the pairs that take their activations early
         if self.dsp in ("dual8", "ice40_dual8"):
             cells = [pes[k // C][k % C] for k in range(self.dsp_cells)]
             for q in range(0, len(cells), 2):
@@ -157,6 +165,8 @@ class SystolicArray(wiring.Component):
                 mac = Dual8x8(instance=self.dsp == "ice40_dual8", hold_b=held, acc1=top is not None, areg=areg,
                               first0=cells[q].mul == "ext_first")
                 m.submodules[f"mac_{q // 2}"] = mac
+                if areg:
+                    areg_macs.append((mac, i, j))
                 m.d.comb += [mac.a0.eq(pes[i][j - 1].a_in if areg else cells[q].m_a), mac.b0.eq(cells[q].m_b),
                              mac.n0.eq(cells[q].m_neg), cells[q].m_p.eq(mac.p0)]
                 if held:
@@ -178,14 +188,26 @@ class SystolicArray(wiring.Component):
         # cycles; the sign and the buffer-select bit travel with the activation
         # (signed cells take the two's complement value: turned into sign-magnitude after the skew
         # or where the row's LUT cells begin)
+        # (the depthwise mode takes every row's skewed input, in sign-magnitude, and the value of
+        # the cycle before it: ``skew_sm``, ``skew_early``)
+        skew_sm, skew_early = [], []
         for i in range(R):
             if pes[i][0].mul == "signed":
-                d = delay(zero_point_free(m, self.a_data[i], self.a_signed, self.a_zp, f"a_in{i}"), i, f"a_skew{i}")
+                d0 = zero_point_free(m, self.a_data[i], self.a_signed, self.a_zp, f"a_in{i}")
+                de = delay(d0, i - 1, f"a_skew{i}") if i else d0
+                d = delay(de, 1, f"a_skewl{i}") if i else d0
                 m.d.comb += [pes[i][0].a_in.eq(d[:-1]), pes[i][0].a_neg.eq(d[-1])]
+                skew_sm.append(to_sign_magnitude(m, d, f"a_dsm{i}"))
+                skew_early.append(to_sign_magnitude(m, de, f"a_dsme{i}") if i else None)
             else:
                 mag, neg = sign_magnitude(m, self.a_data[i], self.a_signed, self.a_zp, f"a_in{i}")
-                m.d.comb += [pes[i][0].a_in.eq(delay(mag, i, f"a_skew{i}")),
-                             pes[i][0].a_neg.eq(delay(neg, i, f"n_skew{i}"))]
+                me = delay(mag, i - 1, f"a_skew{i}") if i else mag
+                ne = delay(neg, i - 1, f"n_skew{i}") if i else neg
+                ml = delay(me, 1, f"a_skewl{i}") if i else mag
+                nl = delay(ne, 1, f"n_skewl{i}") if i else neg
+                m.d.comb += [pes[i][0].a_in.eq(ml), pes[i][0].a_neg.eq(nl)]
+                skew_sm.append((ml, nl))
+                skew_early.append((me, ne) if i else None)
             if self.buffers == 2:
                 m.d.comb += pes[i][0].sel_in.eq(delay(self.a_sel, i, f"s_skew{i}"))
             for j in range(1, C):
@@ -200,6 +222,9 @@ class SystolicArray(wiring.Component):
                     a3 = pes[i][j - 1].a3_out if j and pes[i][j - 1].mul == "lut" else \
                         pes[i][j].a_in + (pes[i][j].a_in << 1)
                     m.d.comb += pes[i][j].a3_in.eq(a3)
+
+        if self.depthwise and R == C:   # (the depthwise mode takes column j's chain from row j's input)
+            self._depthwise(m, pes, skew_sm, skew_early, areg_macs)
 
         # weights: one row per cycle, zero point removed on the way in, column j delayed j cycles
         # (with signed cells in the column: the two's complement value is delayed, and turned into
@@ -237,3 +262,75 @@ class SystolicArray(wiring.Component):
         m.d.sync += vpipe.eq((vpipe << 1) | self.a_valid)
         m.d.comb += self.o_valid.eq(vpipe[-1])
         return m
+
+    def _depthwise(self, m, pes, skew_sm, skew_early, areg_macs):
+        """The depthwise mode (``dw``): cell (i, j) multiplies byte j of the line that entered
+        ``2 * i`` cycles before the one row i's skew would give it (row i holds tap T - 1 - i), so
+        each column keeps its own channel: column j's chain starts at row j's skewed input (which
+        is byte j of the line, delayed j cycles: the column's skew), and each row adds two registers;
+        at the first row of filter row k (row k * fw) a line buffer adds ``nx - 1`` cycles more (one
+        input row). Values travel in sign-magnitude form; the cells' own activation chain is unused.
+        Square arrays only (the accelerator's); a non-square one ignores ``dw``."""
+        R, C = self.rows, self.cols
+        W = 9 * C
+
+        def pack(vals):
+            return Cat(*[Cat(mg, ng) for mg, ng in vals])
+
+        def unpack(v):
+            return [(v[9 * j:9 * j + 8], v[9 * j + 8]) for j in range(C)]
+
+        d_rows = [pack(skew_sm[j] for j in range(C))]      # row i's value (all columns)
+        early = [pack(skew_early[j] if j else skew_sm[0] for j in range(C))]  # ... one cycle before
+        bufs = []
+        for k in range(1, self.line_buffers + 1):
+            # line buffer k: written with the value of row k * fw - 1, read nx cycles later
+            mem = Memory(shape=W, depth=256, init=[])
+            m.submodules[f"dw_line{k}"] = mem
+            wp = Signal(8, name=f"dw_wp{k}")
+            m.d.sync += wp.eq(wp + 1)
+            wr = mem.write_port()
+            rd = mem.read_port(transparent_for=(wr,))
+            src = Signal(W, name=f"dw_lb{k}_in")
+            m.d.comb += [wr.addr.eq(wp), wr.data.eq(src), wr.en.eq(1), rd.addr.eq(wp - self.dw_nx + 1)]
+            out = Signal(W, name=f"dw_lb{k}_out")
+            m.d.sync += out.eq(rd.data)
+            bufs.append((k, src, rd.data, out))
+        for i in range(1, R):
+            e = Signal(W, name=f"dw_e{i}")
+            d = Signal(W, name=f"dw_d{i}")
+            m.d.sync += [e.eq(d_rows[i - 1]), d.eq(e)]
+            dv, ev = d, e
+            for k, _, lb_early, lb_out in bufs:
+                here = (self.dw_fh > k) & (self.dw_fw * k == i)
+                dv, ev = Mux(here, lb_out, dv), Mux(here, lb_early, ev)
+            dm, em = Signal(W, name=f"dw_dm{i}"), Signal(W, name=f"dw_em{i}")
+            m.d.comb += [dm.eq(dv), em.eq(ev)]
+            d_rows.append(dm)
+            early.append(em)
+        for k, src, _, _ in bufs:
+            sel = d_rows[0]
+            for i in range(R):
+                sel = Mux(self.dw_fw * k == i + 1, d_rows[i], sel)
+            m.d.comb += src.eq(sel)
+
+        def as_cell(pe, mag, neg, name):
+            """A sign-magnitude value in the representation of cell ``pe``'s activation input."""
+            if pe.mul != "signed":
+                return mag, neg
+            d = Signal(9, name=name)
+            m.d.comb += d.eq(Mux(neg, -mag, mag))
+            return d[:8], d[8]
+
+        with m.If(self.dw):
+            for i in range(R):
+                vals = unpack(d_rows[i])
+                for j in range(C):
+                    pe = pes[i][j]
+                    mag, neg = as_cell(pe, *vals[j], f"dw_a{i}_{j}")
+                    m.d.comb += [pe.a_in.eq(mag), pe.a_neg.eq(neg)]
+                    if pe.mul == "lut":
+                        m.d.comb += pe.a3_in.eq(pe.a_in + (pe.a_in << 1))
+            for mac, i, j in areg_macs:
+                ev = unpack(early[i])
+                m.d.comb += [mac.a0.eq(ev[j][0]), mac.a1.eq(ev[j + 1][0])]

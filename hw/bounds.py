@@ -38,6 +38,7 @@ def _bits(n: int) -> int:
 _LINE_SPACES = {
     ("LOAD", "sp_addr"): SPACE_ENUM, ("STORE", "sp_addr"): SPACE_ENUM,
     ("GEMM", "act"): ("ACT",), ("GEMM", "acc"): ("ACC",), ("GEMM", "wgt"): ("WGT",),
+    ("DWCONV", "act"): ("ACT",), ("DWCONV", "acc"): ("ACC",), ("DWCONV", "wgt"): ("WGT",),
     ("VEC", "dst"): tuple({vf.dst for vf in VEC_FUNCS}), ("VEC", "src"): tuple({vf.src for vf in VEC_FUNCS}),
     ("VEC", "src2"): tuple({vf.src2 for vf in VEC_FUNCS if vf.binary}), ("VEC", "param"): ("VEC",),
 }

@@ -223,6 +223,9 @@ class Decoder(wiring.Component):
         for ins in INSTRUCTIONS:
             known = known | is_[ins.name]
         fault(None, "ILLEGAL_OPCODE", ~known)
+        for ins in INSTRUCTIONS:            # an instruction the configuration lacks names none here
+            if ins.needs and not getattr(ctx.cfg, ins.needs):
+                fault(ins.name, "ILLEGAL_OPCODE", Const(1, 1))
 
         # ---- reserved bits: OR each class of bits (same set of instructions reserving them) once
         classes: dict[tuple[str, ...], list[int]] = {}
@@ -255,6 +258,13 @@ class Decoder(wiring.Component):
                 fault(name, "ILLEGAL_FIELD", ~ok)
             if name == "GEMM":    # more K tiles than one need the weights preloaded
                 fault(name, "ILLEGAL_FIELD", (F(name, "kt") != 0) & ~F(name, "preload"))
+            if name == "DWCONV" and ctx.cfg.depthwise_mode:  # an empty window, too many rows / taps, over 255
+                fh, fw, nx, ny = (F(name, f) for f in ("fh", "fw", "nx", "ny"))
+                taps = Signal(len(fh) + len(fw), name="dw_taps")
+                m.d.comb += taps.eq(_mul(m, fw, fh, "dw_taps_mul"))
+                fault(name, "ILLEGAL_FIELD", (fh == 0) | (fw == 0) | (nx == 0) | (ny == 0)
+                      | _gt(fh, ctx.cfg.dw_line_buffers + 1) | _gt(taps, ctx.cfg.rows)
+                      | _gt(nx + fw, 256) | _gt(ny + fh, 256))
             if name == "NOP":
                 qf = F(name, "queue")
                 queues = [(qf == QUEUE_CODE[q], q) for q in QUEUES]
@@ -346,6 +356,8 @@ class Decoder(wiring.Component):
             return r[-1]
 
         g, v = opcode_of("GEMM"), opcode_of("VEC")
+        # DWCONV's range products (none without the depthwise mode: DWCONV is ILLEGAL_OPCODE then)
+        dw = opcode_of("DWCONV") if self.cfg.depthwise_mode else None
         ld, st = opcode_of("LOAD"), opcode_of("STORE")
         kt1 = Signal(len(F("GEMM", "kt")) + 1, name="gemm_tiles")
         m.d.comb += kt1.eq(F("GEMM", "kt") + 1)
@@ -354,21 +366,33 @@ class Decoder(wiring.Component):
         m.d.comb += rows_g.eq(_mul(m, F("GEMM", "ny"), kt1, "gemm_act_rows") - 1)   # ny = 0: no check
         rows_g = latch(rows_g, "gemm_act_rows_m1_q")
 
-        nx = _select(op, {g: F("GEMM", "nx"), v: F("VEC", "nx")}, 8)
+        nx = _select(op, {g: F("GEMM", "nx"), v: F("VEC", "nx")}, 8)     # (DWCONV's at the same bits)
         ny = _select(op, {g: F("GEMM", "ny"), v: F("VEC", "ny")}, 8)
         nxm1, nym1 = Signal(len(nx), name="nx_m1"), Signal(len(ny), name="ny_m1")
         m.d.comb += [nxm1.eq(nx - 1), nym1.eq(ny - 1)]
+        # DWCONV: the window's last line is act + (ny + fh - 2) * act_ys + (nx + fw - 2) (stride 1)
+        dw_rows, dw_cols = Signal(9, name="dw_rows_m1"), Signal(9, name="dw_cols_m1")
+        m.d.comb += [dw_rows.eq(F("DWCONV", "ny") + F("DWCONV", "fh") - 2),
+                     dw_cols.eq(F("DWCONV", "nx") + F("DWCONV", "fw") - 2)]
+        one = Const(1, 1)
+
+        def opt(d: dict) -> dict:
+            return {k: x for k, x in d.items() if k is not None}
         a_terms = [
-            (walk({ld: F("LOAD", "y_size"), st: F("STORE", "y_size"), g: F("GEMM", "act_ys"), v: F("VEC", "dst_ys")},
-                  "walk_a1"),
-             _select(op, {ld: F("LOAD", "x_size"), st: F("STORE", "x_size"), g: rows_g, v: nym1}, len(rows_g))),
-            (walk({g: F("GEMM", "act_xs"), v: F("VEC", "dst_xs")}, "walk_a2"), nxm1),
+            (walk(opt({ld: F("LOAD", "y_size"), st: F("STORE", "y_size"), g: F("GEMM", "act_ys"),
+                       v: F("VEC", "dst_ys"), dw: F("DWCONV", "act_ys")}), "walk_a1"),
+             _select(op, opt({ld: F("LOAD", "x_size"), st: F("STORE", "x_size"), g: rows_g, v: nym1, dw: dw_rows}),
+                     len(rows_g))),
+            (walk(opt({g: F("GEMM", "act_xs"), v: F("VEC", "dst_xs"), dw: one}), "walk_a2"),
+             nxm1 if dw is None else Mux(op == dw, dw_cols, nxm1)),
         ]
         b_terms = [
-            (walk({ld: geo["LOAD"][0], st: geo["STORE"][0], g: F("GEMM", "acc_ys"), v: F("VEC", "src_ys")}, "walk_b1"),
-             _select(op, {ld: F("LOAD", "y_stride"), st: F("STORE", "y_stride"), g: nym1, v: nym1}, 16)),
-            (walk({ld: geo["LOAD"][1], st: geo["STORE"][1], g: F("GEMM", "acc_xs"), v: F("VEC", "src_xs")}, "walk_b2"),
-             _select(op, {ld: F("LOAD", "x_stride"), st: F("STORE", "x_stride"), g: nxm1, v: nxm1}, 16)),
+            (walk(opt({ld: geo["LOAD"][0], st: geo["STORE"][0], g: F("GEMM", "acc_ys"), v: F("VEC", "src_ys"),
+                       dw: F("DWCONV", "acc_ys")}), "walk_b1"),
+             _select(op, opt({ld: F("LOAD", "y_stride"), st: F("STORE", "y_stride"), g: nym1, v: nym1, dw: nym1}), 16)),
+            (walk(opt({ld: geo["LOAD"][1], st: geo["STORE"][1], g: F("GEMM", "acc_xs"), v: F("VEC", "src_xs"),
+                       dw: one}), "walk_b2"),
+             _select(op, opt({ld: F("LOAD", "x_stride"), st: F("STORE", "x_stride"), g: nxm1, v: nxm1, dw: nxm1}), 16)),
         ]
         wa = max(lines.values()).bit_length()        # A saturates: A >= 2**wa exceeds every space
         acc_a = Signal(wa, name="check_a")
@@ -386,12 +410,14 @@ class Decoder(wiring.Component):
                 m.d.sync += [acc_a.eq(next_a[:wa]), ovf_a.eq(ovf_a | next_a[wa:].any()), acc_b.eq(next_b)]
 
         ctx.acc_a, ctx.acc_b, ctx.g, ctx.kt1, ctx.latch, ctx.ld = acc_a, acc_b, g, kt1, latch, ld
+        ctx.dw = dw
         ctx.ovf_a, ctx.ready, ctx.st, ctx.v = ovf_a, ready, st, v
 
     def _ranges(self, ctx):
         """SCRATCHPAD_RANGE and DMA_WINDOW of every instruction."""
         m, cfg, F, acc_a, acc_b, dma, fault = ctx.m, ctx.cfg, ctx.F, ctx.acc_a, ctx.acc_b, ctx.dma, ctx.fault
         g, geo, kt1, ld, lines, op, ovf_a = ctx.g, ctx.geo, ctx.kt1, ctx.ld, ctx.lines, ctx.op, ctx.ovf_a
+        dw = ctx.dw
         st, v = ctx.st, ctx.v
         # ---- bases minus their limits, latched in step 0: each range / window check is then the
         # sign of (latched base - limit) + accumulator, a carry chain with nothing after it
@@ -416,7 +442,7 @@ class Decoder(wiring.Component):
             """The limit a base is checked against, a constant selected by the word's fields."""
             if name in dma:     # box: sp_addr + n - 1 >= lines, i.e. base - (lines + 1) + n >= 0
                 return _pick(F(name, "sp"), {n_: lines[s_] + 1 for n_, s_ in enumerate(SPACE_ENUM)})
-            if name == "GEMM":
+            if name in ("GEMM", "DWCONV"):
                 return Const(lines["ACT" if role == "dst" else "ACC"])
             return _pick(func, {vf.code: lines[getattr(vf, role)] for vf in VEC_FUNCS
                                 if role != "src2" or vf.binary})
@@ -436,6 +462,8 @@ class Decoder(wiring.Component):
 
         # S1: box / activation / destination base (line) - limit, + A; S3: VEC second source
         bases1 = {ld: F("LOAD", "sp_addr"), st: F("STORE", "sp_addr"), g: F("GEMM", "act"), v: F("VEC", "dst")}
+        if dw is not None:
+            bases1[dw] = F("DWCONV", "act")
         lims1 = {o: limit(BY_OPCODE[o].name, "dst") for o in bases1}
         off1 = Signal(signed(wl), name="check_off1")
         m.d.comb += off1.eq(_s(_select(op, bases1, 16), wl) - _s(_select(op, lims1, wl - 1), wl))
@@ -443,11 +471,13 @@ class Decoder(wiring.Component):
         m.d.comb += off3.eq(_s(F("VEC", "src2"), wl) - _s(limit("VEC", "src2"), wl))
         # S2: DMA bytes (ext_addr + line bytes - 1 - window end) / result / source (line) - limit, + B
         bases2 = {**{opcode_of(n): F(n, "ext_addr") for n in dma}, g: F("GEMM", "acc"), v: F("VEC", "src")}
+        if dw is not None:
+            bases2[dw] = F("DWCONV", "acc")
         adj2 = {}
         for name in dma:
             adj2[opcode_of(name)] = Signal(signed(we), name=f"{name.lower()}_adj2")
             m.d.comb += adj2[opcode_of(name)].eq(_s(nbytes[name], we) - (1 + end))
-        for o in (g, v):
+        for o in (g, v) if dw is None else (g, v, dw):
             adj2[o] = Signal(signed(we), name=f"{BY_OPCODE[o].name.lower()}_adj2")
             m.d.comb += adj2[o].eq(-_s(limit(BY_OPCODE[o].name, "src"), we))
         off2 = Signal(signed(we), name="check_off2")
@@ -475,6 +505,10 @@ class Decoder(wiring.Component):
         rows_c = cfg.rows
         wgt_end = F("GEMM", "wgt") + sum((kt1 << s_) for s_ in range(rows_c.bit_length()) if rows_c >> s_ & 1)
         fault("GEMM", "SCRATCHPAD_RANGE", F("GEMM", "preload") & _gt(wgt_end, lines["WGT"]))
+        if dw is not None:
+            fault("DWCONV", "SCRATCHPAD_RANGE", Const(1, 1), late=over1)     # (the window is never empty)
+            fault("DWCONV", "SCRATCHPAD_RANGE", Const(1, 1), late=over2)
+            fault("DWCONV", "SCRATCHPAD_RANGE", _gt(F("DWCONV", "wgt"), lines["WGT"] - rows_c))
         param = Const(0, 1)
         for vf in VEC_FUNCS:
             p = vf.param_lines(cfg.cols) if vf.params else 0

@@ -115,6 +115,13 @@ class HwConfig:
     #: weights while tile t streams); 1 = one tile per cell: the next tile's weights are loaded
     #: after the stream (a slot of ``nx * ny + rows`` cycles; the GEMM formula of ``docs/isa.md``).
     weight_buffers: int = 2
+    #: The array's depthwise mode (DWCONV, ``docs/isa.md``): with False DWCONV is ILLEGAL_OPCODE
+    #: and depthwise convolutions run as GEMMs (the mode's multiplexers and registers saved).
+    depthwise_mode: bool = True
+    #: Line buffers of the array's depthwise mode (DWCONV, ``docs/isa.md``): 0 .. 2. A DWCONV runs
+    #: up to ``dw_line_buffers + 1`` filter rows at once (each buffer delays the input lines by one
+    #: input row); with 0 it runs one filter row.
+    dw_line_buffers: int = 0
     #: Depth of each of the load / compute / vector / store instruction queues (the waiting
     #: instructions it holds), unless the queue's own field below is set (0: ``queue_depth``).
     queue_depth: int = 8
@@ -245,6 +252,12 @@ class HwConfig:
         if self.weight_buffers not in (1, 2):
             bad(f"weight_buffers is {self.weight_buffers}, but it must be 1 (one weight tile in the "
                 f"array) or 2 (double buffering)")
+        if self.dw_line_buffers not in (0, 1, 2):
+            bad(f"dw_line_buffers is {self.dw_line_buffers}, but it must be 0, 1 or 2 (a DWCONV runs up to "
+                f"3 filter rows)")
+        if self.dw_line_buffers and not self.depthwise_mode:
+            bad(f"dw_line_buffers is {self.dw_line_buffers}, but depthwise_mode is false (the line buffers "
+                f"belong to the array's depthwise mode)")
         if self.dma_engines not in (1, 2):
             bad(f"dma_engines is {self.dma_engines}, but it must be 1 (one DMA engine shared by the load "
                 f"and store queues) or 2 (one each)")
@@ -308,12 +321,14 @@ PRESETS: dict[str, HwConfig] = {
     # do not overlap. The vector lane is bit-serial (vector_mul_steps = 32: no DSP), so the array
     # has all 8 SB_MAC16. One DMA engine for the load and store queues, in-order issue (no
     # instruction queues) and one weight tile in the array: each saves logic cells at a small cost
-    # in cycles, as the serial vector lane bounds the time anyway. 24-bit counters: the simulators
-    # report a run's cycles unwrapped.
+    # in cycles, as the serial vector lane bounds the time anyway. No depthwise mode (its
+    # multiplexers and registers do not fit beside the rest; the serial vector lane's requantization
+    # bounds a depthwise layer's time anyway). 24-bit counters: the simulators report a run's
+    # cycles unwrapped.
     "tiny": HwConfig(name="tiny", rows=4, cols=4, act_bytes=4 * 1024, wgt_bytes=1024,
                      acc_bytes=2 * 1024, vec_bytes=2 * 1024, act_banks=2, wgt_banks=1, acc_banks=1,
                      vec_banks=1, vector_lanes=1, vector_mul_steps=32, vector_latency=4,
-                     dma_bytes_per_cycle=4, ext_latency=8, dma_engines=1, in_order=True, weight_buffers=1, queue_depth=1,
+                     dma_bytes_per_cycle=4, ext_latency=8, dma_engines=1, in_order=True, weight_buffers=1, queue_depth=1, depthwise_mode=False,
                      counter_bits=24,
                      dma_base=0, dma_size=16 * 1024 * 1024),
     # ECP5-25F (56 DP16KD, 126 KB): 32 + 8 + 32 + 4 KiB of block RAM. One vector lane, its 32x32
@@ -328,13 +343,13 @@ PRESETS: dict[str, HwConfig] = {
     # ECP5-85F (208 DP16KD, 468 KB): 64 + 16 + 128 + 8 KiB of block RAM.
     "base": HwConfig(name="base", rows=16, cols=16, act_bytes=64 * 1024, wgt_bytes=16 * 1024,
                      acc_bytes=128 * 1024, vec_bytes=8 * 1024, act_banks=4, wgt_banks=1,
-                     acc_banks=4, vec_banks=1, vector_lanes=16, vector_latency=4,
+                     acc_banks=4, vec_banks=1, vector_lanes=16, vector_latency=4, dw_line_buffers=2,
                      dma_bytes_per_cycle=16, ext_latency=32, queue_depth=8, dma_base=0,
                      dma_size=256 * 1024 * 1024),
     # Simulation only.
     "large": HwConfig(name="large", rows=32, cols=32, act_bytes=256 * 1024, wgt_bytes=64 * 1024,
                       acc_bytes=512 * 1024, vec_bytes=32 * 1024, act_banks=8, wgt_banks=2,
-                      acc_banks=8, vec_banks=1, vector_lanes=32, vector_latency=4,
+                      acc_banks=8, vec_banks=1, vector_lanes=32, vector_latency=4, dw_line_buffers=2,
                       dma_bytes_per_cycle=32, ext_latency=64, queue_depth=16, dma_base=0,
                       dma_size=1024 * 1024 * 1024),
 }

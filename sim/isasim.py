@@ -28,6 +28,7 @@ from nnaccel.isa import COUNTERS, N_COUNTERS, VEC_BY_CODE, AcceleratorFault, byt
 from nnaccel.isa.cycles import dma_geometry, instruction_cycles, static_events
 from nnaccel.isa.table import (
     ADD_LEFT_SHIFT,
+    BY_OPCODE,
     DMA_PRIORITY,
     DMA_QUEUES,
     FETCH_CYCLES,
@@ -61,6 +62,11 @@ def _span(base: int, nx: int, ny: int, xs: int, ys: int) -> int | None:
 def _lines(base: int, nx: int, ny: int, xs: int, ys: int) -> np.ndarray:
     return (base + ys * np.arange(ny, dtype=np.int64)[:, None]
             + xs * np.arange(nx, dtype=np.int64)[None, :]).reshape(-1)
+
+
+def _dw_window(d) -> np.ndarray:
+    """The ACT lines of a DWCONV's input window, in stream order."""
+    return _lines(d.act, d.nx + d.fw - 1, d.ny + d.fh - 1, 1, d.act_ys)
 
 
 def _sext8(b: int) -> int:
@@ -110,6 +116,13 @@ def check_instruction(d, pc: int, cfg: HwConfig) -> None:
         _check_range(cfg, pc, "GEMM", "ACC", "result", d.acc, _span(d.acc, d.nx, d.ny, d.acc_xs, d.acc_ys))
         if d.preload:
             _check_range(cfg, pc, "GEMM", "WGT", "weight tiles", d.wgt, d.wgt + (d.kt + 1) * cfg.rows - 1)
+    elif name == "DWCONV":
+        if d.fh > cfg.dw_line_buffers + 1 or d.fh * d.fw > cfg.rows:
+            _fault("ILLEGAL_FIELD", pc, f"DWCONV of {d.fh} x {d.fw} taps: at most {cfg.dw_line_buffers + 1} "
+                                        f"filter rows and {cfg.rows} taps.")
+        _check_range(cfg, pc, "DWCONV", "ACT", "input window", d.act, _dw_window(d)[-1])
+        _check_range(cfg, pc, "DWCONV", "ACC", "result", d.acc, _span(d.acc, d.nx, d.ny, 1, d.acc_ys))
+        _check_range(cfg, pc, "DWCONV", "WGT", "filter tile", d.wgt, d.wgt + cfg.rows - 1)
     elif name == "VEC":
         vf = VEC_BY_CODE[d.func]
         ins = f"VEC {vf.name}"
@@ -132,12 +145,23 @@ def _check_window(cfg: HwConfig, pc: int, name: str, lo: int, hi: int) -> None:
                                  f"permitted window {cfg.dma_base:#x} .. {end - 1:#x}.")
 
 
+def decode_checked(word: int, pc: int, cfg: HwConfig):
+    """Decodes and checks one word on configuration ``cfg``: an opcode whose instruction needs a
+    configuration field ``cfg`` lacks (``Instr.needs``) is ILLEGAL_OPCODE, then the table's
+    decoding checks, then :func:`check_instruction`."""
+    ins = BY_OPCODE.get(word & 0xF)
+    if ins is not None and ins.needs and not getattr(cfg, ins.needs):
+        _fault("ILLEGAL_OPCODE", pc, f"{ins.name} needs the configuration's {ins.needs}.")
+    d = decode(word, pc)
+    check_instruction(d, pc, cfg)
+    return d
+
+
 def decode_program(words, cfg: HwConfig):
     """Decodes and checks ``words`` up to the first FINISH; returns the decoded list (FINISH last)."""
     out = []
     for pc, w in enumerate(words):
-        d = decode(int(w), pc)
-        check_instruction(d, pc, cfg)
+        d = decode_checked(int(w), pc, cfg)
         out.append(d)
         if d.name == "FINISH":
             return out
@@ -321,7 +345,7 @@ def _instruction_events(decoded, cfg: HwConfig, sch: Schedule) -> dict[str, np.n
             continue
         for name, v in static_events(d, cfg).items():
             ev[name][i] = v
-        if d.name == "GEMM":
+        if d.name in ("GEMM", "DWCONV"):
             ev["array_busy"][i] = cyc[i]
         elif d.name == "VEC":
             ev["vector_busy"][i] = cyc[i]
@@ -554,6 +578,27 @@ class IsaSim:
         else:
             acc[out] = wrap_int32(prod)
 
+    def _exec_dwconv(self, d) -> None:
+        cfg = self.cfg
+        za = _sext8(d.za) if d.act_signed else d.za
+        zw = _sext8(d.zw) if d.wgt_signed else d.zw
+        taps = d.fh * d.fw
+        wl = self.sp["WGT"][d.wgt:d.wgt + cfg.rows]
+        wv = (wl.view(np.int8) if d.wgt_signed else wl).astype(np.int64) - zw
+        wv[taps:] = 0
+        self.weights = wv.astype(np.float64)
+        lw = d.nx + d.fw - 1
+        win = (self._act(_dw_window(d), d.act_signed) - za).reshape(d.ny + d.fh - 1, lw, cfg.cols)
+        prod = np.zeros((d.ny, d.nx, cfg.cols), np.int64)
+        for ky in range(d.fh):
+            for kx in range(d.fw):
+                prod += win[ky:ky + d.ny, kx:kx + d.nx] * wv[taps - 1 - (ky * d.fw + kx)]
+        out = _lines(d.acc, d.nx, d.ny, 1, d.acc_ys)
+        prod = prod.reshape(-1, cfg.cols)
+        acc = self.sp["ACC"]
+        old = acc[out].astype(np.int64) if d.accumulate else 0
+        acc[out] = wrap_int32(old + prod)
+
     def _exec_vec(self, d) -> None:
         cfg = self.cfg
         vf = VEC_BY_CODE[d.func]
@@ -651,6 +696,10 @@ def _accesses(d, cfg: HwConfig):
         if d.nx and d.ny:
             out.append(("ACT", _lines(d.act, d.nx, d.ny * (d.kt + 1), d.act_xs, d.act_ys), False))
             out.append(("ACC", _lines(d.acc, d.nx, d.ny, d.acc_xs, d.acc_ys), True))
+    elif name == "DWCONV":
+        out.append(("WGT", np.arange(d.wgt, d.wgt + cfg.rows), False))
+        out.append(("ACT", _dw_window(d), False))
+        out.append(("ACC", _lines(d.acc, d.nx, d.ny, 1, d.acc_ys), True))
     elif name == "VEC":
         vf = VEC_BY_CODE[d.func]
         p = vf.param_lines(cfg.cols) if vf.params else 0
@@ -698,6 +747,13 @@ def _bank_uses(d, cfg: HwConfig):
             add("ACC", out, "W")
             if d.accumulate or d.kt:
                 add("ACC", out, "R")
+    elif name == "DWCONV":
+        add("WGT", np.arange(d.wgt, d.wgt + cfg.rows), "R")
+        add("ACT", _dw_window(d), "R")
+        out = _lines(d.acc, d.nx, d.ny, 1, d.acc_ys)
+        add("ACC", out, "W")
+        if d.accumulate:
+            add("ACC", out, "R")
     elif name == "VEC":
         vf = VEC_BY_CODE[d.func]
         p = vf.param_lines(cfg.cols) if vf.params else 0

@@ -32,9 +32,13 @@ def _legal_values(ins):
             fields[f.name] = st.integers(0, len(f.enum) - 1)
         elif ins.name == "VEC" and f.name == "func":
             fields[f.name] = st.sampled_from([v.code for v in VEC_FUNCS])
+        elif ins.name == "DWCONV" and f.name in ("fh", "fw", "nx", "ny"):  # an empty window faults
+            fields[f.name] = st.integers(1, f.max)
         else:
             fields[f.name] = st.integers(0, f.max)
     strategy = st.fixed_dictionaries(fields)
+    if ins.name == "DWCONV":  # windows of at most 255 x 255 lines
+        strategy = strategy.map(lambda v: {**v, "nx": min(v["nx"], 256 - v["fw"]), "ny": min(v["ny"], 256 - v["fh"])})
     if ins.name == "GEMM":  # K tiles need preload
         strategy = strategy.map(lambda v: {**v, "kt": v["kt"] if v["preload"] else 0})
     return strategy
@@ -81,6 +85,8 @@ def test_decode_faults():
         decode(encode("STORE") | 1 << 112)
     with pytest.raises(AcceleratorFault, match="ILLEGAL_FIELD.*VEC func 15 is undefined"):
         decode(encode("VEC", func=15))
+    with pytest.raises(AcceleratorFault, match="ILLEGAL_FIELD.*DWCONV fw = 0"):
+        decode(encode("DWCONV", fh=1, nx=1, ny=1))
     assert decode(encode("NOP", queue=3)).queue == "store"
     assert decode(encode("NOP", queue=2, pop_prev=1, push_next=1)).queue == "vector"
     with pytest.raises(AcceleratorFault, match="ILLEGAL_FIELD.*GEMM kt = 3 needs preload"):

@@ -40,6 +40,7 @@ from .base import (
     tighten,
     vec_blob,
 )
+from .depthwise import depthwise_passes, dw_applies
 from .dma import _row_groups, load_box
 from .im2col import im2col_applies, im2col_passes, im2col_scratch
 from .layout import _in_nhwc, _layout_passes_fit, _nhwc_dims, _nhwc_scratch
@@ -300,6 +301,12 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
             return [raw]
     if s.c * s.w > MAX16 or s.o * s.ow > MAX16:
         raise CannotLower("a tensor row is wider than the DMA stride field")
+    if dw_applies(cfg, s):
+        mark = ctx.consts.mark()
+        try:
+            return depthwise_passes(ctx, s)
+        except CannotLower:  # the general schedule below
+            ctx.consts.rollback(mark)
     wgt_tiles = cfg.lines("WGT") // R
     vec_blocks = min(cfg.lines("VEC") // REQ_LINES, MAX8 // REQ_LINES)
     # resident weights: passes of at most ``cap`` output blocks whose weight tiles fit the WGT

@@ -132,6 +132,12 @@ def decode(word: int, pc: int = 0) -> Decoded:
     if ins.name == "GEMM" and fields["kt"] and not fields["preload"]:
         raise AcceleratorFault("ILLEGAL_FIELD", pc, f"GEMM kt = {fields['kt']} needs preload (the "
                                                     f"array holds one tile's weights).")
+    if ins.name == "DWCONV":
+        for f in ("fh", "fw", "nx", "ny"):
+            if not fields[f]:
+                raise AcceleratorFault("ILLEGAL_FIELD", pc, f"DWCONV {f} = 0: the window is empty.")
+        if fields["nx"] + fields["fw"] > 256 or fields["ny"] + fields["fh"] > 256:
+            raise AcceleratorFault("ILLEGAL_FIELD", pc, "DWCONV window of more than 255 columns or rows.")
     q = d.queue
     bad = [n for n in FLAG_NAMES if fields[n] and (q, n) not in FLAG_CHANNEL]
     if bad:

@@ -36,6 +36,8 @@ def instruction_cycles(d, cfg) -> int:
         if cfg.weight_buffers == 1:         # the next tile's weights after each stream
             return pre + d.kt * (d.nx * d.ny + cfg.rows) + max(d.nx * d.ny, 1) + cfg.rows + cfg.cols
         return pre + (d.kt + 1) * max(d.nx * d.ny, cfg.rows) + cfg.rows + cfg.cols
+    if name == "DWCONV":
+        return 2 * cfg.rows + cfg.cols + (d.ny + d.fh - 1) * (d.nx + d.fw - 1)
     if name == "VEC":
         vf = VEC_BY_CODE[d.func]
         p = vf.param_lines(cfg.cols) if vf.params else 0
@@ -54,6 +56,8 @@ def static_events(d, cfg) -> dict[str, int]:
     ev = {"instructions": int(d.name != "FINISH")}
     if d.name == "GEMM":
         ev["macs"] = (d.kt + 1) * d.nx * d.ny * cfg.rows * cfg.cols
+    elif d.name == "DWCONV":
+        ev["macs"] = (d.ny + d.fh - 1) * (d.nx + d.fw - 1) * cfg.rows * cfg.cols
     elif d.name in ("LOAD", "STORE"):
         rows, cols = dma_geometry(d, d.name == "LOAD")
         nbytes = max(rows, 0) * max(cols, 0) * d.len * ELEMENT_BYTES[SPACE_ENUM[d.sp]]

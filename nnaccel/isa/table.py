@@ -57,6 +57,9 @@ class Instr:
     summary: str
     semantics: str
     cycles: str
+    #: The boolean hardware-configuration field the instruction needs (a configuration without it
+    #: decodes its opcode as ILLEGAL_OPCODE), or "" for every configuration.
+    needs: str = ""
 
     @property
     def all_fields(self) -> tuple[Field, ...]:
@@ -101,6 +104,8 @@ for _n, _q in enumerate(QUEUES):
         FLAG_CHANNEL[(_q, "push_next")] = TOKEN_CHANNELS[(_q, QUEUES[_n + 1])]
 #: GEMM: at most this many K tiles in one instruction (the ``kt`` field + 1).
 MAX_KTILES = 16
+#: DWCONV: the lines each line buffer holds (more than the most input columns a DWCONV streams).
+DW_LINE_LINES = 256
 
 HEADER = (
     Field("opcode", 0, 4, "instruction kind (see the opcode table); 0 is illegal"),
@@ -272,6 +277,45 @@ The program must not read the snapshot back with LOAD. Faults: bytes outside the
 before FINISH has completed; total cycles = `max(fetch(FINISH) + 1, last completion)`. Tokens
 left in the channels are discarded.""",
           "(none: see the queue model)"),
+    Instr("DWCONV", 8, "compute", (
+        Field("accumulate", 8, 1, "1: add to the accumulator line; 0: overwrite it"),
+        Field("act_signed", 10, 1, "activation bytes are int8 (1) or uint8 (0)"),
+        Field("wgt_signed", 11, 1, "weight bytes are int8 (1) or uint8 (0)"),
+        Field("fh", 12, 2, "filter rows (1 .. `dw_line_buffers` + 1)"),
+        Field("act", 16, 16, "first ACT line: the top left line of the input window"),
+        Field("acc", 32, 16, "first ACC line (output (0, 0))"),
+        Field("wgt", 48, 16, "first WGT line of the filter tile (`rows` lines)"),
+        Field("za", 64, 8, "activation zero point, as a byte read per `act_signed`"),
+        Field("zw", 72, 8, "weight zero point, as a byte read per `wgt_signed`"),
+        Field("nx", 80, 8, "output columns (1 .. 256 - fw)"),
+        Field("ny", 88, 8, "output rows (1 .. 256 - fh)"),
+        Field("act_ys", 104, 8, "ACT lines between consecutive input rows"),
+        Field("fw", 112, 6, "filter columns (1 .. rows), with `fh * fw <= rows`"),
+        Field("acc_ys", 120, 8, "ACC lines between consecutive output rows"),
+    ), "Depthwise convolution on the array: the filter taps along its rows, one channel per column",
+          """A stride-1 depthwise convolution of one block of `cols` channels: lane `n` of every line is
+channel `n`. With `T = fh * fw` taps and `L = nx + fw - 1` input columns, the input window is the
+`(ny + fh - 1) x L` lines `ACT[act + r * act_ys + x]` (`r < ny + fh - 1`, `x < L`). The
+instruction first loads the filter tile: for `t < rows`, `n < cols`,
+`W[t][n] = byte(WGT[wgt + t][n]) - zw` for `t < T` and 0 for `t >= T` (read per `wgt_signed`);
+row `t` holds the tap `(ky, kx) = divmod(T - 1 - t, fw)` (the last tap first), and the tile
+stays in the array as the held weights (a later GEMM with `preload` 0 uses it). Then for
+`oy < ny`, `ox < nx`: `ACC[acc + oy * acc_ys + ox][n] = wrap32(old + sum_{ky < fh, kx < fw}
+(byte(ACT[act + (oy + ky) * act_ys + ox + kx][n]) - za) * W[T - 1 - (ky * fw + kx)][n])`, with `old`
+the line's previous value when `accumulate` is 1, else 0. A filter of more rows runs as several
+DWCONVs (one per group of rows, accumulating), a filter wider than `rows` taps on the host or as
+a GEMM.
+
+Timing: `rows` cycles load the filter tile; the window streams through the array one input line
+a cycle in row order (`(ny + fh - 1) * L` cycles): each column keeps its channel's lines, each
+array row sees them one tap later than the row above, and `fh - 1` line buffers (of
+`DW_LINE_LINES` = """ + str(DW_LINE_LINES) + """ lines) delay them by one input row between filter rows; the output of a window
+position leaves the array `rows + cols` cycles after its last line streamed (positions without a
+full window write nothing). Faults: `fh` 0 or above `dw_line_buffers + 1`, `fw` 0, `fh * fw > rows`,
+`nx` or `ny` 0, `nx + fw - 1` or `ny + fh - 1` above 255 (ILLEGAL_FIELD); window, output or filter
+lines beyond their scratchpads (SCRATCHPAD_RANGE). On a configuration without the depthwise
+mode (`depthwise_mode` false) DWCONV is ILLEGAL_OPCODE.""",
+          "`rows + (ny + fh - 1) * (nx + fw - 1) + rows + cols`", needs="depthwise_mode"),
 )
 
 BY_NAME: dict[str, Instr] = {i.name: i for i in INSTRUCTIONS}
@@ -284,6 +328,7 @@ CHECK_OPERANDS = {
     "LOAD": ("x_size", "y_size"),
     "STORE": ("x_size", "y_size"),
     "GEMM": ("act_xs", "act_ys", "acc_xs", "acc_ys"),
+    "DWCONV": ("act_ys", "acc_ys"),
     "VEC": ("dst_xs", "dst_ys", "src_xs", "src_ys"),
 }
 #: Cycles of the bit-serial range / window checks: one per bit of the widest walked field.
@@ -498,9 +543,9 @@ class Counter:
 COUNTERS: tuple[Counter, ...] = (
     Counter("cycles", 0, "clock cycles since the start"),
     Counter("instructions", 1, "instructions completed (FINISH not counted)"),
-    Counter("array_busy", 2, "cycles of GEMM instructions (preload, streaming, fill/drain)"),
+    Counter("array_busy", 2, "cycles of GEMM and DWCONV instructions (preload, streaming, fill/drain)"),
     Counter("macs", 3, "multiply-accumulates issued: rows * cols per streamed activation line and "
-                       "K tile"),
+                       "K tile (GEMM) or per streamed input line (DWCONV)"),
     Counter("vector_busy", 4, "cycles of VEC instructions"),
     Counter("load_busy", 5, "cycles of LOAD instructions and load-queue NOPs"),
     Counter("store_busy", 6, "cycles of STORE / RDPERF instructions and store-queue NOPs"),
@@ -555,7 +600,7 @@ _FETCH_TEXT = (" and ".join(", ".join(n for n in FETCH_CYCLES if n in CHECK_OPER
 QUEUE_MODEL = """\
 The fetch unit reads the instructions in program order, spends `fetch_cycles(i)` cycles on
 instruction `i` (""" + _FETCH_TEXT + """) and appends it to the queue that
-executes it (LOAD -> load, GEMM -> compute, VEC -> vector, STORE / RDPERF -> store, NOP -> its
+executes it (LOAD -> load, GEMM / DWCONV -> compute, VEC -> vector, STORE / RDPERF -> store, NOP -> its
 `queue` field). Queue `q` holds at most `depth(q)` waiting instructions (the configuration's
 `<q>_queue_depth`, or `queue_depth` where that is 0); each queue's engine executes
 its instructions one at a time, in order. With `f(i)` the fetch cycle (the cycle it is appended),

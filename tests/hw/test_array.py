@@ -442,3 +442,63 @@ def test_array_one_weight_buffer_tiles(n0, n1, dsp):
     sim.run()
     want = np.concatenate([array_model(avs[t], ws[t]) for t in range(2)])
     assert got == want.tolist()
+
+
+@pytest.mark.parametrize("rows, fh, fw, nx, ny, line_buffers, dsp, dsp_cells, buffers", [
+    (4, 1, 3, 5, 3, 0, None, None, 2),
+    (4, 1, 4, 3, 2, 0, "dual8", None, 1),      # the pairs that take their activations a cycle early
+    (8, 2, 3, 5, 3, 1, None, None, 2),
+    (8, 2, 4, 1, 3, 1, "signed9", 27, 2),      # signed cells, then LUT cells, in one column
+    (16, 3, 3, 6, 4, 2, None, None, 2),
+    (16, 3, 5, 2, 2, 2, "signed9", 100, 2),
+])
+def test_array_depthwise_mode(rows, fh, fw, nx, ny, line_buffers, dsp, dsp_cells, buffers):
+    """The depthwise mode against a direct loop: a window of ``(ny + fh - 1) x (nx + fw - 1)``
+    lines streamed one a cycle; the output of every position with a full window is, per column
+    j, the sum over the taps of (byte j of the tap's line - za) * (weight row T - 1 - tap - zw),
+    the weight rows from T on holding the zero point."""
+    rng = np.random.default_rng(rows + fh * 7 + fw)
+    taps, lw, lh = fh * fw, nx + fw - 1, ny + fh - 1
+    lines = rng.integers(0, 256, (lh * lw, rows))
+    w = rng.integers(0, 256, (rows, rows))
+    za, zw = 100, 50
+    w[taps:] = zw
+    dut = SystolicArray(rows, rows, dsp=dsp, dsp_cells=dsp_cells, buffers=buffers, line_buffers=line_buffers)
+    outs = []
+
+    async def bench(ctx):
+        ctx.set(dut.dw, 1)
+        ctx.set(dut.dw_fw, fw)
+        if line_buffers:
+            ctx.set(dut.dw_fh, fh)
+            ctx.set(dut.dw_nx, nx)
+        ctx.set(dut.a_zp, za)
+        ctx.set(dut.w_zp, zw)
+        for r in range(rows):
+            ctx.set(dut.w_we, 1)
+            ctx.set(dut.w_row, r)
+            ctx.set(dut.w_data, [int(v) for v in w[r]])
+            await ctx.tick()
+        ctx.set(dut.w_we, 0)
+        for _ in range(2 * rows + 2):
+            await ctx.tick()
+        for s in range(lh * lw + dut.latency + 2):
+            ctx.set(dut.a_valid, int(s < lh * lw))
+            if s < lh * lw:
+                ctx.set(dut.a_data, [int(v) for v in lines[s]])
+            await ctx.tick()
+            if ctx.get(dut.o_valid):
+                outs.append([ctx.get(dut.o_data[j]) for j in range(rows)])
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    assert len(outs) == lh * lw
+    a = lines.reshape(lh, lw, rows) - za
+    for k, o in enumerate(outs):
+        r, x = divmod(k, lw)
+        if r >= fh - 1 and x >= fw - 1:
+            oy, ox = r - fh + 1, x - fw + 1
+            want = sum(a[oy + ky, ox + kx] * (w[taps - 1 - (ky * fw + kx)] - zw) for ky in range(fh) for kx in range(fw))
+            assert o == list(want), (oy, ox)

@@ -5,10 +5,10 @@ code (or none) and the same queue for every word, decided after the table's fetc
 import numpy as np
 from amaranth.sim import Simulator
 from nnaccel.hw.decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder
-from nnaccel.sim.isasim import check_instruction
+from nnaccel.sim.isasim import decode_checked
 
 from nnaccel.hwconfig import ELEMENT_BYTES, load_config
-from nnaccel.isa import INSTRUCTIONS, AcceleratorFault, decode, encode
+from nnaccel.isa import INSTRUCTIONS, AcceleratorFault, encode
 from nnaccel.isa.table import (
     BY_OPCODE,
     FAULT_BY_NAME,
@@ -23,8 +23,7 @@ from nnaccel.isa.table import (
 
 def expected(word, cfg):
     try:
-        d = decode(word)
-        check_instruction(d, 0, cfg)
+        d = decode_checked(word, 0, cfg)
     except AcceleratorFault as e:
         return e.code, None
     return 0, QUEUE_CODE.get(d.queue, CONTROL_QUEUE)
@@ -60,7 +59,10 @@ def near_limit(cfg, ins, rng):
     if ins.name in ("LOAD", "STORE"):
         return near_window(cfg, ins, rng)
     vals = {f.name: int(rng.integers(0, min(f.max, 4) + 1)) for f in ins.fields}
-    spaces = {"GEMM": {"act": "ACT", "acc": "ACC", "wgt": "WGT"},
+    if ins.name == "DWCONV":      # a small legal window (fh within every preset's line buffers)
+        vals.update(fh=1 + int(rng.random() < 0.3), fw=int(rng.integers(1, 4)), nx=int(rng.integers(1, 30)),
+                    ny=int(rng.integers(1, 30)))
+    spaces = {"GEMM": {"act": "ACT", "acc": "ACC", "wgt": "WGT"}, "DWCONV": {"act": "ACT", "acc": "ACC", "wgt": "WGT"},
               "VEC": {"dst": "ACT", "src": "ACC", "src2": "ACT", "param": "VEC"}}[ins.name]
     for base, space in spaces.items():
         vals[base] = max(0, cfg.lines(space) - int(rng.integers(0, 40)))
@@ -75,7 +77,7 @@ def words_for(cfg, rng, n):
     for _ in range(n):
         ins = INSTRUCTIONS[rng.integers(len(INSTRUCTIONS))]
         vals = {}
-        if ins.name in ("GEMM", "VEC", "LOAD", "STORE") and rng.random() < 0.3:
+        if ins.name in ("GEMM", "VEC", "LOAD", "STORE", "DWCONV") and rng.random() < 0.3:
             vals = near_limit(cfg, ins, rng)
         for f in ([] if vals else ins.fields):
             r = rng.random()
@@ -111,6 +113,8 @@ def case_of(word, cfg):
     f = {x.name: (word >> x.lo) & x.max for x in ins.all_fields}
     if ins.name == "NOP":
         return ("NOP", QUEUES[f["queue"]], code)
+    if ins.name == "DWCONV":
+        return ("DWCONV", code)
     if ins.name == "GEMM" and f["kt"]:
         # does the range fault depend on the K tiles? the same word with kt = 0 as reference
         code0, _ = expected(word & ~ins.field_map["kt"].mask, cfg)
@@ -133,6 +137,9 @@ def test_decoder_matches_isa_simulator():
         assert ("GEMM kt", 0, False) in cases, name                # K tiles, legal
         assert ("GEMM kt", illegal, True) in cases, name           # kt > 0 without preload
         assert ("GEMM kt", srange, True) in cases, name            # out of range only by the K tiles
+        dw_codes = (0, illegal, srange) if cfg.depthwise_mode else (FAULT_BY_NAME["ILLEGAL_OPCODE"].code,)
+        for code in dw_codes:                                      # DWCONV legal, bad fields, out of range
+            assert ("DWCONV", code) in cases, (name, code)
         seen = run_decoder(cfg, words)
         # every fault the decoder decides at fetch was exercised
         for f in ("ILLEGAL_OPCODE", "ILLEGAL_FIELD", "SCRATCHPAD_RANGE", "DMA_WINDOW"):

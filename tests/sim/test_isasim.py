@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from nnaccel.sim.isasim import IsaSim, find_conflicts
 
-from nnaccel.hwconfig import PRESETS
+from nnaccel.hwconfig import PRESETS, load_config
 from nnaccel.isa import COUNTERS, VEC_FUNCS, AcceleratorFault, decode, encode, words_to_bytes
 from nnaccel.isa.table import FETCH_CYCLES, div_params
 from nnaccel.program import ProgramBuilder, lut_block, param_block
@@ -488,3 +488,63 @@ def test_mulq_zero_points_use_their_low_nine_bits():
     # 200 + 0x1000 and -100 - 0x2000 have the low 9 bits of 200 and -100
     got = _vec_case("MULQ", u, v, z1=200 + 0x1000, z2=-100 - 0x2000, m=1 << 30, e=-6, zo=10, lo=0, hi=255)
     assert (got == exp).all()
+
+
+# ------------------------------------------------------------------------------- DWCONV
+#: tiny with the depthwise mode (the preset has none)
+TINY_DW = PRESETS["tiny"].replace(name="tiny-dw", depthwise_mode=True)
+
+
+@pytest.mark.parametrize("preset, fh, fw", [(TINY_DW, 1, 3), (TINY_DW, 1, 4), ("small", 1, 5), ("base", 3, 3),
+                                            ("base", 2, 5), ("base", 3, 5)])
+def test_dwconv_is_a_depthwise_convolution(preset, fh, fw):
+    """DWCONV against a direct loop over taps and channels: lane n of output (oy, ox) is the sum
+    over the window of (activation - za) * (weight - zw), the weights of tap (ky, kx) on WGT line
+    T - 1 - (ky * fw + kx); the cycles and MACs of the ISA formula."""
+    cfg = load_config(preset)
+    sim = IsaSim(cfg)
+    rng = np.random.default_rng(fh * 10 + fw)
+    R, nx, ny, ys = cfg.rows, 9, 4, 9 + fw - 1 + 2
+    sim.sp["ACT"][:] = rng.integers(0, 256, sim.sp["ACT"].shape, dtype=np.uint8)
+    sim.sp["WGT"][:] = rng.integers(0, 256, sim.sp["WGT"].shape, dtype=np.uint8)
+    sim.sp["ACC"][:] = rng.integers(-1000, 1000, sim.sp["ACC"].shape, dtype=np.int32)
+    old = sim.sp["ACC"].copy()
+    act, acc, wgt, za, zw = 3, 5, R, 200, 130     # za / zw read as int8: -56, -126
+    words = [encode("DWCONV", accumulate=1, act_signed=1, wgt_signed=1, fh=fh, fw=fw, act=act, acc=acc,
+                    wgt=wgt, za=za, zw=zw, nx=nx, ny=ny, act_ys=ys, acc_ys=nx + 1), encode("FINISH")]
+    r = sim.run(words)
+    a = sim.sp["ACT"].view(np.int8).astype(np.int64)
+    w = sim.sp["WGT"].view(np.int8).astype(np.int64)
+    taps = fh * fw
+    for oy in range(ny):
+        for ox in range(nx):
+            want = old[acc + oy * (nx + 1) + ox].astype(np.int64)
+            for ky in range(fh):
+                for kx in range(fw):
+                    want = want + (a[act + (oy + ky) * ys + ox + kx] + 56) * (w[wgt + taps - 1 - (ky * fw + kx)] + 126)
+            np.testing.assert_array_equal(sim.sp["ACC"][acc + oy * (nx + 1) + ox], want)
+    stream = (ny + fh - 1) * (nx + fw - 1)
+    assert r.counters["macs"] == stream * R * cfg.cols
+    assert r.counters["array_busy"] == 2 * R + cfg.cols + stream
+    # a GEMM without preload afterwards uses the filter tile, with rows T .. rows-1 zero
+    g = [encode("DWCONV", fh=fh, fw=fw, act=act, acc=acc, wgt=wgt, za=za, zw=zw, nx=1, ny=1, act_ys=ys,
+                acc_ys=1, act_signed=1, wgt_signed=1),
+         encode("GEMM", act=0, acc=0, nx=1, ny=1, act_signed=1), encode("FINISH")]
+    sim.sp["ACT"][0] = 1
+    sim.run(g)
+    np.testing.assert_array_equal(sim.sp["ACC"][0], (w[wgt:wgt + taps] + 126).sum(axis=0))
+
+
+def test_dwconv_faults():
+    base = load_config("base")
+    ok = {"fh": 3, "fw": 3, "nx": 64, "ny": 2, "act_ys": 66, "acc_ys": 64}
+    IsaSim(base).run([encode("DWCONV", **{**ok, "nx": 253, "act_ys": 255}), encode("FINISH")])
+    IsaSim(base).run([encode("DWCONV", **ok), encode("FINISH")])
+    for bad, fault in (({"fw": 6}, "ILLEGAL_FIELD"), ({"nx": 254, "act_ys": 255}, "ILLEGAL_FIELD"),
+                       ({"act": 4096 - 100}, "SCRATCHPAD_RANGE"), ({"wgt": 1024 - 15}, "SCRATCHPAD_RANGE")):
+        with pytest.raises(AcceleratorFault, match=fault):
+            IsaSim(base).run([encode("DWCONV", **{**ok, **bad}), encode("FINISH")])
+    with pytest.raises(AcceleratorFault, match="ILLEGAL_FIELD"):     # small has no line buffer
+        IsaSim("small").run([encode("DWCONV", fh=2, fw=3, nx=4, ny=1, act_ys=6, acc_ys=4), encode("FINISH")])
+    with pytest.raises(AcceleratorFault, match="ILLEGAL_OPCODE"):    # tiny has no depthwise mode
+        IsaSim("tiny").run([encode("DWCONV", fh=1, fw=3, nx=4, ny=1, act_ys=6, acc_ys=4), encode("FINISH")])

@@ -11,6 +11,7 @@ from nnaccel.firmware.runtime import Runtime
 from nnaccel.sim.report import format_report, static_report
 
 from nnaccel.cli import main
+from nnaccel.isa import bytes_to_words, decode
 
 #: mobilenet_block(6, 5, 4) on small: 1x1 4 -> 24, 3x3 depthwise on 24 channels, 1x1 24 -> 4, ADD
 BLOCK_USEFUL = {0: 6 * 5 * 24 * 4, 1: 6 * 5 * 24 * 9, 2: 6 * 5 * 4 * 24}
@@ -44,11 +45,17 @@ def test_static_report_useful_macs(build, want):
     assert "useful MACs" in text and f"{rep['total']['useful_macs']} useful MACs" in text
 
 
-def test_depthwise_useful_is_a_small_part_of_issued():
-    rep = static_report(compile_model(mobilenet_block(6, 5, 4), "small"))
+def test_depthwise_issued_macs_are_its_streamed_windows():
+    """The block's depthwise layer runs as DWCONVs: its issued MACs are rows x cols per streamed
+    window line (the DWCONVs' windows, from the program), its useful ones the 5x6 outputs of 24
+    channels x 9 taps, a part of them."""
+    pkg = compile_model(mobilenet_block(6, 5, 4), "small")
+    rep = static_report(pkg)
     dw = [x for s in rep["segments"] for x in s["layers"] if x["type"] == "DEPTHWISE_CONV_2D"]
-    # the diagonal weight tiles issue 8 lanes of MACs per useful one (8x8 array of small)
-    assert sum(x["macs"] for x in dw) >= 8 * sum(x["useful_macs"] for x in dw)
+    words = [decode(w) for seg in pkg.manifest["segments"] for w in bytes_to_words(pkg.segment_words(seg))]
+    streamed = sum((d.ny + d.fh - 1) * (d.nx + d.fw - 1) for d in words if d.name == "DWCONV")
+    assert streamed and sum(x["macs"] for x in dw) == streamed * 8 * 8
+    assert sum(x["useful_macs"] for x in dw) == 6 * 5 * 24 * 9 < streamed * 8 * 8
 
 
 def test_runtime_report_matches_static_report(tmp_path, capsys):
