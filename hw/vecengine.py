@@ -484,11 +484,10 @@ class VectorEngine(wiring.Component):
         return self._lane_result(ctx, lane, a8, a_acc, a_act, b_act, by_func, par)
 
     def _lane_result(self, ctx, lane, a8, a_acc, a_act, b_act, by_func, par):
-        """A lane's adder, fixed-point multiply, clamp, LUT and result (``par`` / ``by_func``: its
-        parameters, :meth:`_lane`)."""
-        m, C, M, V, f, is_lut, lc = ctx.m, ctx.C, ctx.M, ctx.V, ctx.f, ctx.is_lut, ctx.lc
-        lut_lines, lut_row, lut_sync, lut_we = ctx.lut_lines, ctx.lut_row, ctx.lut_sync, ctx.lut_we
-        mulf, pline, serial, vcomp, vphase = ctx.mulf, ctx.pline, ctx.serial, ctx.vcomp, ctx.vphase
+        """A lane's adder and fixed-point multiply, then :meth:`_lane_out` (``par`` / ``by_func``:
+        its parameters, :meth:`_lane`)."""
+        m, M, V, f = ctx.m, ctx.M, ctx.V, ctx.f
+        mulf, serial, vcomp, vphase = ctx.mulf, ctx.serial, ctx.vcomp, ctx.vphase
         vstep, vstep_done = ctx.vstep, ctx.vstep_done
         # one 32-bit adder: acc + bias (REQ, BIAS), abs(acc) + half (DIV), a (+ acc) (SUMW)
         # (DIV: abs(acc) = (acc ^ sign) + sign, the sign the adder's carry-in)
@@ -593,6 +592,14 @@ class VectorEngine(wiring.Component):
                 m.d.comb += v.eq(a_act)
             with m.Else():
                 m.d.comb += v.eq(sat(m, u, 11, f"us{lane}") + zo)
+        return self._lane_out(ctx, lane, a8, by_func, qa, v, wide, sum32, mx)
+
+    def _lane_out(self, ctx, lane, a8, by_func, qa, v, wide, sum32, mx):
+        """A lane's clamp, LUT, result select and result registers (``qa``: the serial lane's first
+        result register or None; ``v``: the value to clamp; ``wide``: the function's result is
+        ``sum32``; ``mx``: MAX's)."""
+        m, C, f, is_lut, lc = ctx.m, ctx.C, ctx.f, ctx.is_lut, ctx.lc
+        lut_lines, lut_row, lut_sync, lut_we, pline = ctx.lut_lines, ctx.lut_row, ctx.lut_sync, ctx.lut_we, ctx.pline
         lo = by_func([(vf.name, "lo") for vf in VEC_FUNCS if "lo" in vf.params], 0)
         hi = by_func([(vf.name, "hi") for vf in VEC_FUNCS if "hi" in vf.params], 0)
         # LUT: entry a8 is byte (a8 mod cols) of table line a8 / cols
