@@ -236,7 +236,10 @@ class Accelerator(wiring.Component):
         dma = ex = None
         tok_ok = Signal()           # (in order) the held instruction's tokens are there
         if in_order:
-            m.d.comb += tok_ok.eq(Cat(*[(dec.queue == q) & oks[q] for q in range(len(QUEUES))]).any())
+            # registered: the word is on the instruction port from the cycle after pc moves on and
+            # the tokens stay put until an instruction starts, and held (the first cycle it can
+            # start) comes a cycle later still
+            m.d.sync += tok_ok.eq(Cat(*[(dec.queue == q) & oks[q] for q in range(len(QUEUES))]).any())
             ex = _InOrder(m, self.i_data, dec.queue, held, held & tok_ok,
                           max(_bits(max_cycles(cfg, q)) for q in QUEUES))
             dma = ex.dma_view(m, QUEUE_CODE["load"], QUEUE_CODE["store"])
@@ -935,12 +938,16 @@ class Accelerator(wiring.Component):
         m, IDLE, mems, ring_collision, state = ctx.m, ctx.IDLE, ctx.mems, ctx.ring_collision, ctx.state
         vu = ctx.vu
         # (or another block RAM marked COLLISION_UNDEFINED: the vector engine's LUT, cnt_ring)
+        # (a cycle's collision is registered first and shows from the next cycle on: by then done
+        # has not risen yet, or rises in the same cycle)
         collided = Signal()
+        collide = Signal()
+        m.d.sync += collide.eq(Cat(*[mems[s].collision for s in SPACE_ENUM], vu.collision, ring_collision).any())
         with m.If((state == IDLE) & self.start):
             m.d.sync += collided.eq(0)
-        with m.Elif(Cat(*[mems[s].collision for s in SPACE_ENUM], vu.collision, ring_collision).any()):
+        with m.Elif(collide):
             m.d.sync += collided.eq(1)
-        m.d.comb += self.sp_collision.eq(collided)
+        m.d.comb += self.sp_collision.eq(collided | collide)
 
 
 

@@ -139,9 +139,11 @@ class _InOrder:
         self.active = Signal(name="ex_active")
         self.complete = Signal(name="ex_complete")
         self.last = Signal(name="ex_last")
-        kind = Signal(n, name="ex_kind")                   # one-hot: the instruction's queue
-        m.d.comb += [kind.eq(Cat(*[queue_in == q for q in range(n)])),
-                     self.start.eq(~self.busy & can_start),
+        # one-hot: the instruction's queue, registered (the word is on the instruction port from a
+        # cycle before held, which comes before it can start, until it completes)
+        kind = Signal(n, name="ex_kind")
+        m.d.sync += kind.eq(Cat(*[queue_in == q for q in range(n)]))
+        m.d.comb += [self.start.eq(~self.busy & can_start),
                      self.active.eq(self.busy | self.start), self.complete.eq(self.active & self.last),
                      self.cycles.eq(self.step + 1)]
         self.word = word_in

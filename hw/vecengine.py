@@ -110,6 +110,12 @@ class VectorEngine(wiring.Component):
                                              "nx", "ny", "dst_xs", "dst_ys", "src_xs", "src_ys")}
         func = V["func"]
         f = {vf.name: func == vf.code for vf in VEC_FUNCS}
+        if cfg.in_order:
+            # the function's flags from a register: in order the word is on the instruction port
+            # from its fetch checks (at least two cycles before it starts) until it completes
+            fq = {n: Signal(name=f"vf_{n.lower()}") for n in f}
+            m.d.sync += [fq[n].eq(v) for n, v in f.items()]
+            f = fq
         lut_lines = cfg.lut_lines
         pmax = max(vf.param_lines(C) if vf.params else 0 for vf in VEC_FUNCS)
         # a multiplying function's steps take M cycles each (the lane's product over M pieces):
@@ -234,21 +240,23 @@ class VectorEngine(wiring.Component):
             src_cur = _Walk(m, "vsrc", aw, vstart, V["src"], V["src_xs"], V["src_ys"], radv, vlx_last).cur
         rel_w = _Walk(m, "vrel", aw, None if self.shared_walks else vstart, Const(0, aw), V["dst_xs"], V["dst_ys"],
                       radv, vlx_last, load=~self.active if self.shared_walks else None)
-        # The LUT reads its table memory synchronously (block RAM) when vector_latency leaves the
-        # one extra step this costs: its results land one step after the other functions'.
-        lut_sync = L >= 2
+        # The lane's results pass `depth` registers (vector_latency leaves the steps: the last
+        # group's results must land inside the instruction, the line buffer's write one step
+        # later when there is one): the first after the sums, the saturated product and the max
+        # (and the LUT's table read, block RAM), the second (in order: no line buffer) after the
+        # clamp and the function select. The cycle model is unchanged.
+        depth = min((3 if ctx.serial else 2) if cfg.in_order else 1, L - 1)
+        lut_sync = depth >= 1
         is_lut = f["LUT"]
-        lut_late = is_lut if lut_sync else Const(0, 1)
-        vcomp_d = Signal()
-        vchunk_d = Signal.like(vchunk)
-        m.d.sync += [vcomp_d.eq(vcomp), vchunk_d.eq(vchunk)]
-        vgroup_done = Mux(lut_late, vcomp_d, vcomp & vlast)   # a lane group's results are final
-        vgroup = Mux(lut_late, vchunk_d, vchunk)
+        vgroup_done, vgroup = vcomp & vlast, vchunk       # a lane group's results are final
+        for n in range(depth):
+            gd, gc = Signal(name=f"vgroup_done_d{n}"), Signal.like(vchunk, name=f"vgroup_d{n}")
+            m.d.sync += [gd.eq(vgroup_done), gc.eq(vgroup)]
+            vgroup_done, vgroup = gd, gc
         vwrite = vgroup_done & (vgroup == nchunks - 1)
-        # With vector_latency >= 3 the line is written from the line buffer one step after its last
-        # group lands (still inside the instruction: the LUT's last line lands at tail step 2);
-        # with less, the last group bypasses the buffer.
-        late = L >= 3
+        # With the steps for it the line is written from the line buffer one step after its last
+        # group lands (still inside the instruction); with fewer, the last group bypasses the buffer.
+        late = L >= depth + 2
         if late and not cfg.in_order:                 # (in order: no line buffer, see below)
             wr = Signal(name="vwrite_d")
             m.d.sync += wr.eq(vwrite & self.active)
@@ -264,7 +272,8 @@ class VectorEngine(wiring.Component):
             m.d.sync += wx_r.eq(Mux(wr, Mux(wx_last, 0, wx + 1), wx))
             dst_cur = _Walk(m, "vdstw", aw, vstart, V["dst"], V["dst_xs"], V["dst_ys"], wr, wx_last).cur
 
-        ctx.dst_cur, ctx.is_lut, ctx.late, ctx.lut_sync, ctx.rel_w = dst_cur, is_lut, late, lut_sync, rel_w
+        ctx.depth, ctx.dst_cur, ctx.is_lut, ctx.late, ctx.lut_sync = depth, dst_cur, is_lut, late, lut_sync
+        ctx.rel_w = rel_w
         ctx.src_cur, ctx.vgroup, ctx.vgroup_done, ctx.wr = src_cur, vgroup, vgroup_done, wr
 
     def _slots(self, ctx):
@@ -475,11 +484,10 @@ class VectorEngine(wiring.Component):
         return self._lane_result(ctx, lane, a8, a_acc, a_act, b_act, by_func, par)
 
     def _lane_result(self, ctx, lane, a8, a_acc, a_act, b_act, by_func, par):
-        """A lane's adder, fixed-point multiply, clamp, LUT and result (``par`` / ``by_func``: its
-        parameters, :meth:`_lane`)."""
-        m, C, M, V, f, is_lut, lc = ctx.m, ctx.C, ctx.M, ctx.V, ctx.f, ctx.is_lut, ctx.lc
-        lut_lines, lut_row, lut_sync, lut_we = ctx.lut_lines, ctx.lut_row, ctx.lut_sync, ctx.lut_we
-        mulf, pline, serial, vcomp, vphase = ctx.mulf, ctx.pline, ctx.serial, ctx.vcomp, ctx.vphase
+        """A lane's adder and fixed-point multiply, then :meth:`_lane_out` (``par`` / ``by_func``:
+        its parameters, :meth:`_lane`)."""
+        m, M, V, f = ctx.m, ctx.M, ctx.V, ctx.f
+        mulf, serial, vcomp, vphase = ctx.mulf, ctx.serial, ctx.vcomp, ctx.vphase
         vstep, vstep_done = ctx.vstep, ctx.vstep_done
         # one 32-bit adder: acc + bias (REQ, BIAS), abs(acc) + half (DIV), a (+ acc) (SUMW)
         # (DIV: abs(acc) = (acc ^ sign) + sign, the sign the adder's carry-in)
@@ -528,19 +536,17 @@ class VectorEngine(wiring.Component):
         exact = f["DIV"] | (f["MULQ"] & (vstep == 0))
         single = f["REQ"] & V["round"]
         if serial:
-            # x_in's bit i, picked from each source before the sources are multiplexed
+            # x_in from its three sources (the serial multiply needs it in phase 0 only)
             dd = Signal(signed(10), name=f"dd{lane}")          # ADDQ / SUBQ / MULQ: (da | db) << 20
             m.d.comb += dd.eq(Mux(addsub & (vstep == 1), db, da))
             sel_sum = f["REQ"] | f["DIV"]
             sel_x1 = (f["MULQ"] & (vstep != 0)) | (addsub & (vstep == 2))
 
-            # (da | db) << 20 as 32 bits: bit i of it is picked by i itself (no i - 20, no i >= 20)
+            # (da | db) << 20 as 32 bits
             dd32 = Cat(Const(0, ADD_LEFT_SHIFT), dd, dd[-1].replicate(32 - ADD_LEFT_SHIFT - len(dd)))
-
-            def xbit(i, dd32=dd32, sel_sum=sel_sum, sel_x1=sel_x1, sum32=sum32, x1=x1):
-                return Mux(sel_sum, sum32.as_unsigned().bit_select(i, 1),
-                           Mux(sel_x1, x1.as_unsigned().bit_select(i, 1), dd32.bit_select(i, 1)))
-            q = serial_mbqm(m, xbit, m_in, e_in, ~exact & ~single, Mux(f["DIV"], k, 0), vphase, vcomp & mulf,
+            xs = Signal(32, name=f"xs{lane}")
+            m.d.comb += xs.eq(Mux(sel_sum, sum32, Mux(sel_x1, x1, dd32)))
+            q = serial_mbqm(m, xs, m_in, e_in, ~exact & ~single, Mux(f["DIV"], k, 0), vphase, vcomp & mulf,
                             name=f"u{lane}", single=single)
             ab = q                                # MULQ's step 0: the product itself
         else:
@@ -557,29 +563,47 @@ class VectorEngine(wiring.Component):
             m.d.sync += x1.eq(u ^ sub)
         with m.If(sdone & addsub & (vstep == 1)):
             m.d.sync += x1.eq((x1 + u)[:32] ^ sub)
-        qs = sat(m, q, 11, f"qs{lane}")
         zo = by_func([("REQ", "zo"), ("ADDQ", "zo"), ("SUBQ", "zo"), ("MULQ", "zo")], 0)
+        wide = f["SUMW"] | f["BIAS"]
+        mx = Mux(a_act > b_act, a_act, b_act)[:8]
         # one clamp, on 12-bit values (the module docstring says why this is exact)
         v = Signal(signed(12), name=f"v{lane}")
+        qa = None                                 # (serial, depth >= 2) the first result register
         if serial:
             # one saturation for all: q is DIV's quotient, else mbqm's int32 result (u), whose
             # 11-bit saturation is q's; then one adder: DIV's -qs = ~qs + 1, the others' + zo,
             # CLAMP's + 0 (tiny: 30 logic cells fewer; on small's ECP5 lanes ~1,000 LUTs more)
             dneg = f["DIV"] & (a_acc < 0)
+            qv = q
+            if ctx.depth >= 2:                    # the register before the saturation (see _walks)
+                qa, dq = Signal(signed(len(q)), name=f"resq{lane}"), Signal(name=f"resqn{lane}")
+                m.d.sync += [qa.eq(Mux(wide, sum32, Mux(f["MAX"], mx, Mux(f["CLAMP"], a_act, q)))),
+                             dq.eq(dneg)]
+                qv, dneg = qa, dq
+            qs = sat(m, qv, 11, f"qs{lane}")
             v_a = Signal(signed(12), name=f"va{lane}")
             v_b = Signal(signed(12), name=f"vb{lane}")
-            m.d.comb += [v_a.eq(Mux(f["CLAMP"], a_act, qs ^ dneg.replicate(11).as_signed())),
+            m.d.comb += [v_a.eq(Mux(f["CLAMP"], qv[:12] if qa is not None else a_act,
+                                    qs ^ dneg.replicate(11).as_signed())),
                          v_b.eq(Mux(f["DIV"], dneg, Mux(f["CLAMP"], 0, zo))), v.eq(v_a + v_b)]
         else:
+            qs = sat(m, q, 11, f"qs{lane}")
             with m.If(f["DIV"]):
                 m.d.comb += v.eq(Mux(a_acc < 0, -qs, qs))
             with m.Elif(f["CLAMP"]):
                 m.d.comb += v.eq(a_act)
             with m.Else():
                 m.d.comb += v.eq(qs + zo)          # q: mbqm's / srm's result (srm's may be 2**31)
+        return self._lane_out(ctx, lane, a8, by_func, qa, v, wide, sum32, mx)
+
+    def _lane_out(self, ctx, lane, a8, by_func, qa, v, wide, sum32, mx):
+        """A lane's clamp, LUT, result select and result registers (``qa``: the serial lane's first
+        result register or None; ``v``: the value to clamp; ``wide``: the function's result is
+        ``sum32``; ``mx``: MAX's)."""
+        m, C, f, is_lut, lc = ctx.m, ctx.C, ctx.f, ctx.is_lut, ctx.lc
+        lut_lines, lut_row, lut_sync, lut_we, pline = ctx.lut_lines, ctx.lut_row, ctx.lut_sync, ctx.lut_we, ctx.pline
         lo = by_func([(vf.name, "lo") for vf in VEC_FUNCS if "lo" in vf.params], 0)
         hi = by_func([(vf.name, "hi") for vf in VEC_FUNCS if "hi" in vf.params], 0)
-        clamped = clamp(v, lo, hi)
         # LUT: entry a8 is byte (a8 mod cols) of table line a8 / cols
         # (a synchronous table asks for block RAM: Yosys 0.23 would build it from LUT RAM on ECP5)
         lut = Memory(shape=unsigned(8 * C), depth=lut_lines, init=[],
@@ -594,15 +618,33 @@ class VectorEngine(wiring.Component):
             m.d.sync += byte.eq(a8[:lc])
         lut_out = lrd.data.word_select(byte, 8) if lc else lrd.data
         r = Signal(32, name=f"res{lane}")
-        with m.If(f["SUMW"] | f["BIAS"]):
-            m.d.comb += r.eq(sum32)
-        with m.Elif(f["MAX"]):
-            m.d.comb += r.eq(Mux(a_act > b_act, a_act, b_act)[:8])
-        with m.Elif(is_lut):
-            m.d.comb += r.eq(lut_out)
-        with m.Else():
-            m.d.comb += r.eq(clamped[:8])
-        return r
+        if qa is not None:
+            # serial: the result registers after the saturated sum (depth 3) and after the clamp
+            ra = qa[:32]
+            if ctx.depth >= 3:
+                ra, lut_q = Signal(32, name=f"resa{lane}"), Signal(8, name=f"lutq{lane}")
+                m.d.sync += [ra.eq(Mux(wide | f["MAX"], qa[:32], v.as_signed())), lut_q.eq(lut_out)]
+                v, lut_out = ra[:12].as_signed(), lut_q
+            m.d.comb += r.eq(Mux(wide | f["MAX"], ra, Mux(is_lut, lut_out, clamp(v, lo, hi)[:8])))
+        elif ctx.depth:
+            # the first result register (see _walks): the sum, the max or the value to clamp
+            ra = Signal(32, name=f"resa{lane}")
+            m.d.sync += ra.eq(Mux(wide, sum32, Mux(f["MAX"], mx, v.as_signed())))
+            m.d.comb += r.eq(Mux(wide | f["MAX"], ra, Mux(is_lut, lut_out, clamp(ra[:12].as_signed(), lo, hi)[:8])))
+        else:
+            with m.If(wide):
+                m.d.comb += r.eq(sum32)
+            with m.Elif(f["MAX"]):
+                m.d.comb += r.eq(mx)
+            with m.Elif(is_lut):
+                m.d.comb += r.eq(lut_out)
+            with m.Else():
+                m.d.comb += r.eq(clamp(v, lo, hi)[:8])
+        if ctx.depth < 2:
+            return r
+        rb = Signal(32, name=f"resb{lane}")               # the last result register
+        m.d.sync += rb.eq(r)
+        return rb
 
     def _ports(self, ctx):
         """The line buffer and the scratchpad ports."""
@@ -795,8 +837,8 @@ def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str, single=No
     """The bit-serial lane's fixed-point multiply (``vector_mul_steps`` =
     :data:`~nnaccel.isa.table.SERIAL_MUL_STEPS`): one step of ``mul_step_cycles`` = 66 cycles,
     ``phase`` 0 .. 65 (``en`` in each, ``x``, ``mult``, ``e``, ``srdhm``, ``k`` held still); the
-    result is valid in phase 65 (35 bits, combinational). ``x`` is an int32 value or a function
-    giving its bit ``i`` (a 5-bit index: the lane picks the bit from each source, then chooses):
+    result is valid in phase 65 (35 bits, combinational). ``x`` is an int32 value, needed in
+    phase 0 only (a shift register keeps it for the multiplier bits of the later phases):
 
     * ``srdhm``: ``multiply_by_quantized_multiplier(x, mult, e)`` (``e`` 6-bit signed);
     * else ``(x * mult) >> (30 + k)`` (DIV; MULQ's exact product with ``x``, ``mult`` pre-scaled
@@ -804,7 +846,7 @@ def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str, single=No
 
     One register ``acc`` (35 bits) and one adder. Phases 0 .. 31 multiply LSB first: phase ``t``
     adds ``mult * 4`` when bit ``t`` of ``scaled = wrap32(x << max(e, 0))`` is set (bit ``t - left``
-    of ``x``: the left shift costs nothing), negated for bit 31 (its weight is ``-2**31``), then
+    of ``x``: the shift register starts shifting in phase ``left``, so the left shift costs nothing), negated for bit 31 (its weight is ``-2**31``), then
     shifts ``acc`` right by one, so ``acc`` holds the partial sum over ``2**(t - 2)``: ``P >> 30``
     after phase 31. SRDHM's nudge ``2**30`` is ``acc``'s bit 32 in phase 0 (``acc`` is 0 there), so
     ``floor((P + 2**30) / 2**31)`` (= SRDHM's truncation, see :func:`mbqm`) is one more shift away.
@@ -833,9 +875,14 @@ def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str, single=No
     n = Mux(rounds, rr + 1, k)                      # shifts after the product (up to 33)
     idx = Signal(6, name=f"{name}_idx")
     m.d.comb += idx.eq(phase[:5] - left)
-    xb = Signal(name=f"{name}_xb")                  # bit `phase` of scaled
-    xbit = x if callable(x) else (lambda i: x.as_unsigned().bit_select(i, 1))
-    m.d.comb += xb.eq(mul & ~idx[5] & xbit(idx[:5]))
+    # bit `phase` of scaled: x's bit 0 in phase 0 when left is 0, else the shift register's bit 0
+    # once it shifts (`go`: from phase `left` on; phase 0 loads it, shifted when left is 0)
+    xr = Signal(32, name=f"{name}_xr")
+    go = Signal(name=f"{name}_go")
+    first = phase == 0
+    now = left == 0
+    xb = Signal(name=f"{name}_xb")
+    m.d.comb += xb.eq(mul & Mux(first, now & x[0], go & xr[0]))
     inv = Signal(name=f"{name}_inv")
     m.d.comb += inv.eq(xb & (phase == 31))
     sat = Signal(name=f"{name}_sat")
@@ -856,7 +903,9 @@ def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str, single=No
     at_n = Cat(phase[:5], phase[6]) == n
     shift = mul | (~final & ~shifted & ~at_n)
     with m.If(en):
-        m.d.sync += [acc.eq(Mux(final, 0, Mux(shift, s >> 1, s))), shifted.eq(~mul & ~final & (shifted | at_n))]
+        m.d.sync += [acc.eq(Mux(final, 0, Mux(shift, s >> 1, s))), shifted.eq(~mul & ~final & (shifted | at_n)),
+                     xr.eq(Mux(first, Mux(now, x.as_unsigned() >> 1, x), Mux(go, xr >> 1, xr))),
+                     go.eq(~idx[5] | idx.all())]        # phase + 1 >= left
         with m.If(phase == 32):
             m.d.sync += [rbit.eq(single & s[0]), sticky.eq(single & sticky)]
         with m.Elif(~mul & shift):
