@@ -24,8 +24,9 @@ import numpy as np
 
 from nnaccel.errors import BudgetError, InputError
 from nnaccel.hwconfig import ELEMENT_BYTES, HwConfig, load_config
-from nnaccel.isa import COUNTERS, N_COUNTERS, VEC_BY_CODE, AcceleratorFault, bytes_to_words, decode
+from nnaccel.isa import COUNTERS, VEC_BY_CODE, AcceleratorFault, bytes_to_words, decode
 from nnaccel.isa.cycles import dma_geometry, instruction_cycles, static_events
+from nnaccel.isa.footprint import Lines, footprint
 from nnaccel.isa.table import (
     ADD_LEFT_SHIFT,
     BY_OPCODE,
@@ -52,16 +53,8 @@ def _ceil(a: int, b: int) -> int:
     return -(-a // b)
 
 
-def _span(base: int, nx: int, ny: int, xs: int, ys: int) -> int | None:
-    """Highest line of a 2-D strided iteration, or None when it is empty."""
-    if nx == 0 or ny == 0:
-        return None
-    return base + (ny - 1) * ys + (nx - 1) * xs
-
-
 def _lines(base: int, nx: int, ny: int, xs: int, ys: int) -> np.ndarray:
-    return (base + ys * np.arange(ny, dtype=np.int64)[:, None]
-            + xs * np.arange(nx, dtype=np.int64)[None, :]).reshape(-1)
+    return Lines(base, nx, ny, xs, ys).lines()
 
 
 def _dw_window(d) -> np.ndarray:
@@ -91,51 +84,27 @@ def _check_range(cfg: HwConfig, pc: int, ins: str, space: str, what: str, lo: in
 
 
 def check_instruction(d, pc: int, cfg: HwConfig) -> None:
-    """The configuration-dependent checks of one decoded instruction (faults raise)."""
+    """The configuration-dependent checks of one decoded instruction (faults raise): its own field
+    rules, then every operand of its footprint (``nnaccel.isa.footprint``) inside its scratchpad
+    or the DMA window."""
     name = d.name
     if name in ("LOAD", "STORE"):
-        space = SPACE_ENUM[d.sp]
-        load = name == "LOAD"
         if d.len > cfg.line_elems:
             _fault("ILLEGAL_FIELD", pc, f"{name} len = {d.len} exceeds the line width of "
                                         f"{cfg.line_elems} elements.")
-        if load and (d.pad_top + d.pad_bottom > d.y_size or d.pad_left + d.pad_right > d.x_size):
+        if name == "LOAD" and (d.pad_top + d.pad_bottom > d.y_size or d.pad_left + d.pad_right > d.x_size):
             _fault("ILLEGAL_FIELD", pc, f"LOAD padding ({d.pad_top}+{d.pad_bottom} rows, "
                                         f"{d.pad_left}+{d.pad_right} lines) exceeds the "
                                         f"{d.y_size}x{d.x_size} box.")
-        n = d.x_size * d.y_size
-        _check_range(cfg, pc, name, space, "box", d.sp_addr, d.sp_addr + n - 1 if n else None)
-        rows, cols = dma_geometry(d, load)
-        nbytes = d.len * ELEMENT_BYTES[space]
-        if rows > 0 and cols > 0 and nbytes:
-            _check_window(cfg, pc, name, d.ext_addr,
-                          d.ext_addr + (rows - 1) * d.y_stride + (cols - 1) * d.x_stride + nbytes - 1)
-    elif name == "GEMM":
-        _check_range(cfg, pc, "GEMM", "ACT", "activation", d.act,
-                     _span(d.act, d.nx, d.ny * (d.kt + 1), d.act_xs, d.act_ys))
-        _check_range(cfg, pc, "GEMM", "ACC", "result", d.acc, _span(d.acc, d.nx, d.ny, d.acc_xs, d.acc_ys))
-        if d.preload:
-            _check_range(cfg, pc, "GEMM", "WGT", "weight tiles", d.wgt, d.wgt + (d.kt + 1) * cfg.rows - 1)
-    elif name == "DWCONV":
-        if d.fh > cfg.dw_line_buffers + 1 or d.fh * d.fw > cfg.rows:
-            _fault("ILLEGAL_FIELD", pc, f"DWCONV of {d.fh} x {d.fw} taps: at most {cfg.dw_line_buffers + 1} "
-                                        f"filter rows and {cfg.rows} taps.")
-        _check_range(cfg, pc, "DWCONV", "ACT", "input window", d.act, _dw_window(d)[-1])
-        _check_range(cfg, pc, "DWCONV", "ACC", "result", d.acc, _span(d.acc, d.nx, d.ny, 1, d.acc_ys))
-        _check_range(cfg, pc, "DWCONV", "WGT", "filter tile", d.wgt, d.wgt + cfg.rows - 1)
-    elif name == "VEC":
-        vf = VEC_BY_CODE[d.func]
-        ins = f"VEC {vf.name}"
-        _check_range(cfg, pc, ins, vf.dst, "destination", d.dst, _span(d.dst, d.nx, d.ny, d.dst_xs, d.dst_ys))
-        _check_range(cfg, pc, ins, vf.src, "source", d.src, _span(d.src, d.nx, d.ny, d.src_xs, d.src_ys))
-        if vf.binary:
-            _check_range(cfg, pc, ins, vf.src2, "second source", d.src2,
-                         _span(d.src2, d.nx, d.ny, d.dst_xs, d.dst_ys))
-        p = vf.param_lines(cfg.cols) if vf.params else 0
-        if p:
-            _check_range(cfg, pc, ins, "VEC", "parameter block", d.param, d.param + p - 1)
-    elif name == "RDPERF":
-        _check_window(cfg, pc, name, d.ext_addr, d.ext_addr + 8 * N_COUNTERS - 1)
+    elif name == "DWCONV" and (d.fh > cfg.dw_line_buffers + 1 or d.fh * d.fw > cfg.rows):
+        _fault("ILLEGAL_FIELD", pc, f"DWCONV of {d.fh} x {d.fw} taps: at most {cfg.dw_line_buffers + 1} "
+                                    f"filter rows and {cfg.rows} taps.")
+    ins = f"VEC {VEC_BY_CODE[d.func].name}" if name == "VEC" else name
+    for a in footprint(d, cfg):
+        if a.space == "EXT":
+            _check_window(cfg, pc, name, *a.where)
+        else:
+            _check_range(cfg, pc, ins, a.space, a.what, a.where.base, a.where.last)
 
 
 def _check_window(cfg: HwConfig, pc: int, name: str, lo: int, hi: int) -> None:
@@ -677,43 +646,9 @@ class Conflict:
 
 
 def _accesses(d, cfg: HwConfig):
-    """``[(resource, lines or (lo, hi) interval, writes)]`` of one instruction."""
-    out = []
-    name = d.name
-    if name in ("LOAD", "STORE"):
-        space = SPACE_ENUM[d.sp]
-        n = d.x_size * d.y_size
-        if n:
-            out.append((space, np.arange(d.sp_addr, d.sp_addr + n), name == "LOAD"))
-        rows, cols = dma_geometry(d, name == "LOAD")
-        nbytes = d.len * ELEMENT_BYTES[space]
-        if rows > 0 and cols > 0 and nbytes:
-            hi = d.ext_addr + (rows - 1) * d.y_stride + (cols - 1) * d.x_stride + nbytes - 1
-            out.append(("EXT", (d.ext_addr, hi), name == "STORE"))
-    elif name == "GEMM":
-        if d.preload:
-            out.append(("WGT", np.arange(d.wgt, d.wgt + (d.kt + 1) * cfg.rows), False))
-        if d.nx and d.ny:
-            out.append(("ACT", _lines(d.act, d.nx, d.ny * (d.kt + 1), d.act_xs, d.act_ys), False))
-            out.append(("ACC", _lines(d.acc, d.nx, d.ny, d.acc_xs, d.acc_ys), True))
-    elif name == "DWCONV":
-        out.append(("WGT", np.arange(d.wgt, d.wgt + cfg.rows), False))
-        out.append(("ACT", _dw_window(d), False))
-        out.append(("ACC", _lines(d.acc, d.nx, d.ny, 1, d.acc_ys), True))
-    elif name == "VEC":
-        vf = VEC_BY_CODE[d.func]
-        p = vf.param_lines(cfg.cols) if vf.params else 0
-        if p:
-            out.append(("VEC", np.arange(d.param, d.param + p), False))
-        if d.nx and d.ny:
-            dst = _lines(d.dst, d.nx, d.ny, d.dst_xs, d.dst_ys)
-            out.append((vf.src, _lines(d.src, d.nx, d.ny, d.src_xs, d.src_ys), False))
-            if vf.binary:
-                out.append((vf.src2, dst - d.dst + d.src2, False))
-            out.append((vf.dst, dst, True))
-    elif name == "RDPERF":
-        out.append(("EXT", (d.ext_addr, d.ext_addr + 8 * N_COUNTERS - 1), True))
-    return out
+    """``[(resource, lines or (lo, hi) interval, writes)]`` of one instruction (its footprint)."""
+    return [(a.space, a.where if a.space == "EXT" else a.where.lines(), a.write) for a in footprint(d, cfg)
+            if a.space == "EXT" or not a.where.empty]
 
 
 def _intersects(a, b) -> bool:
@@ -723,52 +658,22 @@ def _intersects(a, b) -> bool:
 
 
 def _bank_uses(d, cfg: HwConfig):
-    """``{(space, "R" or "W"): set of banks}`` of one instruction (the port rules of
+    """``{(space, "R" or "W"): set of banks}`` of one instruction's footprint (the port rules of
     ``docs/isa.md``, "Scratchpad banks"), plus the binary-VEC operand check as ``("src", ...)``."""
     uses: dict = {}
-
-    def add(space, lines, port) -> set:
-        lines = np.asarray(lines)
-        banks = set(np.unique(cfg.bank_of(space, lines)).tolist()) if lines.size else set()
-        if banks:
-            uses.setdefault((space, port), set()).update(banks)
-        return banks
-
-    name = d.name
-    if name in ("LOAD", "STORE"):
-        n = d.x_size * d.y_size
-        add(SPACE_ENUM[d.sp], np.arange(d.sp_addr, d.sp_addr + n), "W" if name == "LOAD" else "R")
-    elif name == "GEMM":
-        if d.preload:
-            add("WGT", np.arange(d.wgt, d.wgt + (d.kt + 1) * cfg.rows), "R")
-        if d.nx and d.ny:
-            add("ACT", _lines(d.act, d.nx, d.ny * (d.kt + 1), d.act_xs, d.act_ys), "R")
-            out = _lines(d.acc, d.nx, d.ny, d.acc_xs, d.acc_ys)
-            add("ACC", out, "W")
-            if d.accumulate or d.kt:
-                add("ACC", out, "R")
-    elif name == "DWCONV":
-        add("WGT", np.arange(d.wgt, d.wgt + cfg.rows), "R")
-        add("ACT", _dw_window(d), "R")
-        out = _lines(d.acc, d.nx, d.ny, 1, d.acc_ys)
-        add("ACC", out, "W")
-        if d.accumulate:
-            add("ACC", out, "R")
-    elif name == "VEC":
-        vf = VEC_BY_CODE[d.func]
-        p = vf.param_lines(cfg.cols) if vf.params else 0
-        add("VEC", np.arange(d.param, d.param + p), "R")
-        if d.nx and d.ny:
-            dst = _lines(d.dst, d.nx, d.ny, d.dst_xs, d.dst_ys)
-            src = _lines(d.src, d.nx, d.ny, d.src_xs, d.src_ys)
-            src_banks = add(vf.src, src, "R")
-            add(vf.dst, dst, "W")
-            if vf.binary:
-                both = src_banks & add(vf.src2, dst - d.dst + d.src2, "R")
-                if both:
-                    uses[("src", "src2")] = both
-            if vf.name == "SUMW" and d.accumulate:
-                add(vf.dst, dst, "R")
+    roles: dict[str, set] = {}
+    for a in footprint(d, cfg):
+        if a.space == "EXT" or a.where.empty:
+            continue
+        banks = set(np.unique(cfg.bank_of(a.space, a.where.lines())).tolist())
+        for port, on in (("R", a.reads), ("W", a.write)):
+            if on:
+                uses.setdefault((a.space, port), set()).update(banks)
+        if a.role:
+            roles[a.role] = banks
+    both = roles.get("src", set()) & roles.get("src2", set())
+    if both:
+        uses[("src", "src2")] = both
     return uses
 
 
