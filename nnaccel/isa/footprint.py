@@ -14,8 +14,8 @@ import numpy as np
 
 from nnaccel.hwconfig import ELEMENT_BYTES, HwConfig
 
-from .table import N_COUNTERS, SPACE_ENUM, VEC_BY_CODE
 from .cycles import dma_geometry
+from .table import N_COUNTERS, SPACE_ENUM, VEC_BY_CODE
 
 __all__ = ["FOOTPRINTS", "Access", "Lines", "footprint"]
 
