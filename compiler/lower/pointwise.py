@@ -170,6 +170,26 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
     return _Pointwise(ctx, s, tiles, groups, plan[1], plan[2], resident_w, resident_p).emit()
 
 
+def req_blocks(cfg: HwConfig, s: ConvSpec, n_tiles: int) -> list:
+    """The REQ parameter block of each output tile (``cols`` channels) of ``s``."""
+    C, out = cfg.cols, []
+    for j in range(n_tiles):
+        sl = slice(j * C, min(s.o, j * C + C))
+        out.append(param_block(cfg, "REQ", **{k: (v[sl] if np.ndim(v) else v) for k, v in s.params.items()}))
+    return out
+
+
+def wgt_tile_loads(R: int, waddr: int, sp_addr: int, first: int, n: int, comment: str) -> list[Ins]:
+    """LOADs of ``n`` consecutive ``R x R`` weight tiles (from tile ``first`` of the constants at
+    ``waddr``) into WGT line ``sp_addr`` on, at most 255 tiles a LOAD."""
+    out = []
+    for k in range(0, n, MAX8):
+        out.append(Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": sp_addr + k * R,
+                                "ext_addr": waddr + (first + k) * R * R, "x_size": R, "y_size": min(MAX8, n - k),
+                                "x_stride": R, "y_stride": R * R}, comment))
+    return out
+
+
 class _Pointwise:
     """The buffers, constants and queues of one pointwise pass (see :func:`pointwise_pass`)."""
 
@@ -195,20 +215,10 @@ class _Pointwise:
             for c0, k in groups[j]:
                 self.group_pos[(j, c0)] = pos
                 pos += k
-        self.pblocks = []
-        for j in range(self.n_tiles):
-            sl = slice(j * self.C, min(s.o, j * self.C + self.C))
-            self.pblocks.append(param_block(cfg, "REQ", **{k: (v[sl] if np.ndim(v) else v)
-                                                            for k, v in s.params.items()}))
+        self.pblocks = req_blocks(cfg, s, self.n_tiles)
 
     def wgt_load(self, sp_addr: int, first: int, n: int, comment: str) -> list[Ins]:
-        R, out = self.R, []
-        for k in range(0, n, MAX8):
-            nt = min(MAX8, n - k)
-            out.append(Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": sp_addr + k * R,
-                                    "ext_addr": self.waddr + (first + k) * R * R, "x_size": R, "y_size": nt,
-                                    "x_stride": R, "y_stride": R * R}, comment))
-        return out
+        return wgt_tile_loads(self.R, self.waddr, sp_addr, first, n, comment)
 
     def input_loads(self, b: int) -> list:
         """The LOADs of block ``b``'s input, as pieces ``(first K tile, end K tile, LOADs)``."""
@@ -467,20 +477,10 @@ class _Chunked:
                 t0, t1 = c * kc, min(self.KT, (c + 1) * kc)
                 order += [(j, t) for j in range(j0, j0 + jn) for t in range(t0, t1)]
         self.waddr = ctx.consts.add(b"".join(tiles[j][(0, 0, t)].tobytes() for j, t in order))
-        self.pblocks = []
-        for j in range(self.NT):
-            sl = slice(j * self.C, min(s.o, j * self.C + self.C))
-            self.pblocks.append(param_block(cfg, "REQ", **{k: (v[sl] if np.ndim(v) else v)
-                                                            for k, v in s.params.items()}))
+        self.pblocks = req_blocks(cfg, s, self.NT)
 
     def wgt_load(self, sp_addr: int, first: int, n: int, comment: str) -> list[Ins]:
-        R, out = self.R, []
-        for k in range(0, n, MAX8):
-            nt = min(MAX8, n - k)
-            out.append(Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": sp_addr + k * R,
-                                    "ext_addr": self.waddr + (first + k) * R * R, "x_size": R, "y_size": nt,
-                                    "x_stride": R, "y_stride": R * R}, comment))
-        return out
+        return wgt_tile_loads(self.R, self.waddr, sp_addr, first, n, comment)
 
     def input_loads(self, b: int, c: int, base: int) -> list[Ins]:
         """The LOADs of chunk ``c`` of block ``b``'s input, K-tile-major at ACT line ``base``."""
