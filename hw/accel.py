@@ -87,7 +87,7 @@ from .decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder, fault_code, field, opco
 from .dma import _BoxWalk, _DmaPath, _step_ge
 from .extmem import ExtMemory, counters_per_beat, load_port_bytes, store_port_bytes, word_bytes
 from .gemm import _Walker
-from .pe import add_or_pass
+from .pe import add_or_pass, shift_add_mul
 from .queue import InstructionQueue
 from .scratchpad import COLLISION_UNDEFINED, BankedScratchpad
 from .sequencer import _DmaEngine, _Engine, _InOrder
@@ -767,7 +767,7 @@ class Accelerator(wiring.Component):
         fh, fw = field(w, "DWCONV", "fh"), field(w, "DWCONV", "fw")
         snx, sny = Signal(8, name="dw_snx"), Signal(8, name="dw_sny")
         taps = Signal(len(fh) + len(fw), name="dw_taps")
-        m.d.comb += [snx.eq(G["nx"] + fw - 1), sny.eq(G["ny"] + fh - 1), taps.eq(fh * fw)]
+        m.d.comb += [snx.eq(G["nx"] + fw - 1), sny.eq(G["ny"] + fh - 1), taps.eq(shift_add_mul(m, fw, fh, "dw_taps_mul"))]
         return SimpleNamespace(is_dw=is_dw, fh=fh, fw=fw, snx=snx, sny=sny, taps=taps)
 
     def _gemm_datapath(self, ctx):

@@ -52,6 +52,8 @@ from nnaccel.isa.table import (
     field_layout,
 )
 
+from .pe import shift_add_mul
+
 __all__ = ["CONTROL_QUEUE", "QUEUE_BITS", "QUEUE_CODE", "Decoder", "fault_code", "field", "opcode_of"]
 
 LAYOUT = field_layout()
@@ -74,20 +76,6 @@ def opcode_of(ins: str) -> int:
 
 def fault_code(name: str) -> int:
     return FAULT_BY_NAME[name].code
-
-
-def _mul(m, a, b, name: str):
-    """Unsigned ``a * b`` as a balanced sum of shifted partial products (no ``$mul`` cell, so no
-    DSP: on the target devices every DSP belongs to the systolic array)."""
-    terms = [Mux(b[k], a, 0) << k for k in range(len(b))]
-    while len(terms) > 1:
-        nxt = [terms[i] + terms[i + 1] for i in range(0, len(terms) - 1, 2)]
-        if len(terms) % 2:
-            nxt.append(terms[-1])
-        terms = nxt
-    out = Signal(len(a) + len(b), name=name)
-    m.d.comb += out.eq(terms[0])
-    return out
 
 
 def _select(sel, options: dict, width: int):
@@ -261,7 +249,7 @@ class Decoder(wiring.Component):
             if name == "DWCONV" and ctx.cfg.depthwise_mode:  # an empty window, too many rows / taps, over 255
                 fh, fw, nx, ny = (F(name, f) for f in ("fh", "fw", "nx", "ny"))
                 taps = Signal(len(fh) + len(fw), name="dw_taps")
-                m.d.comb += taps.eq(_mul(m, fw, fh, "dw_taps_mul"))
+                m.d.comb += taps.eq(shift_add_mul(m, fw, fh, "dw_taps_mul"))
                 fault(name, "ILLEGAL_FIELD", (fh == 0) | (fw == 0) | (nx == 0) | (ny == 0)
                       | _gt(fh, ctx.cfg.dw_line_buffers + 1) | _gt(taps, ctx.cfg.rows)
                       | _gt(nx + fw, 256) | _gt(ny + fh, 256))
@@ -363,7 +351,7 @@ class Decoder(wiring.Component):
         m.d.comb += kt1.eq(F("GEMM", "kt") + 1)
         ny_max = BY_NAME["GEMM"].field_map["ny"].max
         rows_g = Signal((ny_max * MAX_KTILES - 1).bit_length(), name="gemm_act_rows_m1")
-        m.d.comb += rows_g.eq(_mul(m, F("GEMM", "ny"), kt1, "gemm_act_rows") - 1)   # ny = 0: no check
+        m.d.comb += rows_g.eq(shift_add_mul(m, F("GEMM", "ny"), kt1, "gemm_act_rows") - 1)   # ny = 0: no check
         rows_g = latch(rows_g, "gemm_act_rows_m1_q")
 
         nx = _select(op, {g: F("GEMM", "nx"), v: F("VEC", "nx")}, 8)     # (DWCONV's at the same bits)

