@@ -139,6 +139,7 @@ def pool_passes(ctx, s: dict, kind: str) -> list:
     distinct = sorted({int(v) for v in counts.reshape(-1)})
     if kind == "MEAN":
         plines = VEC_BY_NAME["REQ"].param_lines(cfg.cols)
+        blocks = {}
         rows = [param_block(cfg, "REQ", **s["req"], lo=s["lo"], hi=s["hi"])]
     elif avg:
         plines = VEC_BY_NAME["DIV"].param_lines(cfg.cols)
