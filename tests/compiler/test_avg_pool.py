@@ -72,9 +72,17 @@ def test_global_pool_sums_every_channel_block_per_tap():
     assert listing.count("func=SUMW") == 25 * 5
 
 
+RTL_CASES = [  # a global pool of three channel blocks; one-row tiles of two blocks, stride 2
+    ((1, 6, 4, 20), (6, 4), (1, 1), VALID, np.int8),
+    ((1, 3, 9, 13), (3, 3), (1, 2), VALID, np.uint8),
+]
+
+
 @pytest.mark.rtl
-@pytest.mark.slow
-def test_avg_pool_rtl_equals_isa_on_small():
-    model, x = pool_case((1, 6, 4, 20), (6, 4), (1, 1), VALID, np.int8, (0.05, 7), (0.05, 7))
-    pkg, *_ = isa_and_rtl(model, "small", [x])
+@pytest.mark.parametrize("config", ["tiny", pytest.param("small", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("shape, window, stride, pad, dtype", RTL_CASES)
+def test_avg_pool_rtl_equals_isa(config, shape, window, stride, pad, dtype):
+    q = (0.05, 7) if dtype == np.int8 else (0.05, 130)
+    model, x = pool_case(shape, window, stride, pad, dtype, q, q)
+    pkg, *_ = isa_and_rtl(model, config, [x])
     assert "blocks" in pkg.listing      # the folded form ran on the RTL
