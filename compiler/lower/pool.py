@@ -139,6 +139,7 @@ def pool_passes(ctx, s: dict, kind: str) -> list:
     distinct = sorted({int(v) for v in counts.reshape(-1)})
     if kind == "MEAN":
         plines = VEC_BY_NAME["REQ"].param_lines(cfg.cols)
+        blocks = {}
         rows = [param_block(cfg, "REQ", **s["req"], lo=s["lo"], hi=s["hi"])]
     elif avg:
         plines = VEC_BY_NAME["DIV"].param_lines(cfg.cols)
@@ -164,43 +165,51 @@ def pool_passes(ctx, s: dict, kind: str) -> list:
                 loads = list(pre) if st == 0 else []
                 xbase = ctx.addr[s["x"]] + nb * s["h"] * s["w"] * s["c"]
                 computes, stores = [], []
-                for ci in range(c0, min(cb, c0 + cg)):
+                bks = range(c0, min(cb, c0 + cg))
+                # SUMWs over the channel blocks too where that takes fewer instructions: each block
+                # its own ACC lines, one SUMW per tap for all of them
+                fold = avg and _fold_plan(len(bks), th, tw, sh, sw, ih, iw, toh * tow, cfg.lines("ACC"))
+                for ci in bks:
                     ln = min(R, s["c"] - ci * R)
                     src0 = in_base[p] + (ci - c0) * ih * iw
                     loads += load_box(cfg, "ACT", src0, xbase + ci * R, ix0, iy0, s["w"], s["h"], s["c"],
                                       s["w"] * s["c"], iw, (th - 1) * sh + fh, ln, fill, f"{what}: input tile y{oy0} x{ox0} c{ci * R}")
                     dst = out_base[p] + (ci - c0) * toh * tow
-                    for ky in range(fh):
-                        for kx in range(fw):
-                            first = ky == 0 and kx == 0
-                            for r0, nr in _row_groups(th, sh * iw):
-                                src = src0 + ky * iw + kx + r0 * sh * iw
-                                geo = {"nx": tw, "ny": nr, "src_xs": sw, "src_ys": sh * iw if nr > 1 else 0,
-                                       "dst_xs": 1, "dst_ys": tw, "signed": s["signed"], "src": src}
-                                if avg:
-                                    computes.append(Ins("VEC", dict(func="SUMW", accumulate=int(not first),
-                                                                    dst=r0 * tw, **geo),
-                                                        f"{what}: sum tap ({ky},{kx}) c{ci * R}"))
-                                elif first:
-                                    computes.append(Ins("VEC", dict(func="CLAMP", dst=dst + r0 * tw, param=0, **geo),
-                                                        f"{what}: first tap c{ci * R}"))
-                                else:
-                                    computes.append(Ins("VEC", dict(func="MAX", dst=dst + r0 * tw, src2=dst + r0 * tw,
-                                                                    **geo), f"{what}: max tap ({ky},{kx}) c{ci * R}"))
-                    if kind == "MEAN":
-                        computes.append(Ins("VEC", {"func": "REQ", "signed": 0, "dst": dst, "src": 0, "param": 0,
-                                                    "nx": tw, "ny": th, "dst_xs": 1, "dst_ys": tw, "src_xs": 1,
-                                                    "src_ys": tw}, f"{what}: rescaled mean c{ci * R}"))
-                    elif avg:
-                        computes += _div_regions(counts[oy0:oy0 + th, ox0:ox0 + tw], blocks, dst, tw, what, ci * R)
-                    else:
-                        computes.append(Ins("VEC", {"func": "CLAMP", "signed": s["signed"], "dst": dst, "src": dst, "param": plines,
-                                                        "nx": tw, "ny": th, "dst_xs": 1, "dst_ys": tw, "src_xs": 1, "src_ys": tw},
-                                            f"{what}: fused activation c{ci * R}"))
+                    if not fold:
+                        for ky in range(fh):
+                            for kx in range(fw):
+                                first = ky == 0 and kx == 0
+                                for r0, nr in _row_groups(th, sh * iw):
+                                    src = src0 + ky * iw + kx + r0 * sh * iw
+                                    geo = {"nx": tw, "ny": nr, "src_xs": sw, "src_ys": sh * iw if nr > 1 else 0,
+                                           "dst_xs": 1, "dst_ys": tw, "signed": s["signed"], "src": src}
+                                    if avg:
+                                        computes.append(Ins("VEC", dict(func="SUMW", accumulate=int(not first),
+                                                                        dst=r0 * tw, **geo),
+                                                            f"{what}: sum tap ({ky},{kx}) c{ci * R}"))
+                                    elif first:
+                                        computes.append(Ins("VEC", dict(func="CLAMP", dst=dst + r0 * tw, param=0, **geo),
+                                                            f"{what}: first tap c{ci * R}"))
+                                    else:
+                                        computes.append(Ins("VEC", dict(func="MAX", dst=dst + r0 * tw, src2=dst + r0 * tw,
+                                                                        **geo), f"{what}: max tap ({ky},{kx}) c{ci * R}"))
+                        if kind == "MEAN":
+                            computes.append(Ins("VEC", {"func": "REQ", "signed": 0, "dst": dst, "src": 0, "param": 0,
+                                                        "nx": tw, "ny": th, "dst_xs": 1, "dst_ys": tw, "src_xs": 1,
+                                                        "src_ys": tw}, f"{what}: rescaled mean c{ci * R}"))
+                        elif avg:
+                            computes += _div_regions(counts[oy0:oy0 + th, ox0:ox0 + tw], blocks, dst, tw, what, ci * R)
+                        else:
+                            computes.append(Ins("VEC", {"func": "CLAMP", "signed": s["signed"], "dst": dst, "src": dst, "param": plines,
+                                                            "nx": tw, "ny": th, "dst_xs": 1, "dst_ys": tw, "src_xs": 1, "src_ys": tw},
+                                                f"{what}: fused activation c{ci * R}"))
                     ext = ctx.addr[s["y"]] + ((nb * s["oh"] + oy0) * s["ow"] + ox0) * s["c"] + ci * R
                     stores.append(Ins("STORE", {"sp": "ACT", "len": ln, "sp_addr": dst, "ext_addr": ext, "x_size": tw, "y_size": th,
                                                     "x_stride": s["c"], "y_stride": s["ow"] * s["c"]},
                                       f"{what}: output tile y{oy0} x{ox0} c{ci * R}"))
+                if fold:
+                    computes += _folded_ops(fold, s, kind, counts[oy0:oy0 + th, ox0:ox0 + tw], blocks, in_base[p],
+                                            out_base[p], iw, toh * tow, len(bks), what, c0 * R)
                 # MAX keeps the running maximum in the output buffer (its src2), which the STORE of
                 # the previous tile reads: one read port, so max-pooling tiles run one at a time
                 stages.append((loads, computes, stores, not avg))
@@ -229,9 +238,12 @@ def _pool_tile(s: dict, cg: int, in_l: int, stag_l: int, acc_lines: int) -> tupl
     return best
 
 
-def _div_regions(counts: np.ndarray, blocks: dict, dst: int, tw: int, what: str, c0: int) -> list[Ins]:
+def _div_regions(counts: np.ndarray, blocks: dict, dst: int, tw: int, what: str, c0: int, nbk: int = 1,
+                 bacc: int = 0) -> list[Ins]:
     """DIV instructions over rectangles of equal window count (counts = row count x column count,
-    so rows with equal row profiles and columns with equal column profiles form rectangles)."""
+    so rows with equal row profiles and columns with equal column profiles form rectangles), for
+    ``nbk`` channel blocks ``bacc`` lines apart in ACC and ACT (a one-row rectangle of every block
+    in one instruction)."""
     out = []
     row_keys = [tuple(r) for r in counts]
     col_keys = [tuple(c) for c in counts.T]
@@ -240,8 +252,51 @@ def _div_regions(counts: np.ndarray, blocks: dict, dst: int, tw: int, what: str,
     for y0, y1, _ in rr:
         for x0, x1, _ in cr:
             d = int(counts[y0, x0])
-            line = dst + y0 * tw + x0
-            out.append(Ins("VEC", {"func": "DIV", "signed": 0, "dst": line, "src": y0 * tw + x0, "param": blocks[d],
-                                       "nx": x1 - x0, "ny": y1 - y0, "dst_xs": 1, "dst_ys": tw, "src_xs": 1, "src_ys": tw},
-                           f"{what}: average over {d} pixels c{c0}"))
+            one = y1 - y0 == 1 and nbk > 1 and bacc <= MAX8
+            for b in range(1 if one else nbk):
+                line = b * bacc + y0 * tw + x0
+                out.append(Ins("VEC", {"func": "DIV", "signed": 0, "dst": dst + line, "src": line, "param": blocks[d],
+                                       "nx": x1 - x0, "ny": nbk if one else y1 - y0, "dst_xs": 1,
+                                       "dst_ys": bacc if one else tw, "src_xs": 1, "src_ys": bacc if one else tw},
+                               f"{what}: average over {d} pixels c{c0}" + (f" .. {nbk} blocks" if one else "")))
     return out
+
+
+def _fold_plan(nbk: int, th: int, tw: int, sh: int, sw: int, ih: int, iw: int, bacc: int, acc_lines: int):
+    """How one SUMW per tap covers the output tiles of ``nbk`` channel blocks (block ``b``'s
+    input tile ``ih * iw`` ACT lines after block ``b - 1``'s, its sums ``bacc`` ACC lines after):
+    ``(inner, outer, rest)`` loops, each ``(count, ACT stride, ACC stride)``, the instructions'
+    x and y and a loop of instructions; None where it takes no fewer instructions than one
+    block at a time (:func:`_row_groups`) or the blocks' sums do not fit ACC together."""
+    if nbk < 2 or nbk * bacc > acc_lines:
+        return None
+    dims = [(tw, sw, 1), (th, sh * iw, tw), (nbk, ih * iw, bacc)]
+    best, plain = None, nbk * len(_row_groups(th, sh * iw))
+    for a, b in itertools.permutations(range(3), 2):
+        (inner, outer), rest = (dims[a], dims[b]), dims[3 - a - b]
+        if any(n > MAX8 or (n > 1 and max(si, so) > MAX8) for n, si, so in (inner, outer)):
+            continue
+        if rest[0] < plain and (best is None or rest[0] < best[2][0]):
+            best = (inner, outer, rest)
+    return best
+
+
+def _folded_ops(plan, s: dict, kind: str, counts: np.ndarray, blocks: dict, in0: int, out0: int, iw: int,
+                bacc: int, nbk: int, what: str, c0: int) -> list[Ins]:
+    """The window sums of every channel block of a tile as :func:`_fold_plan` lays them out, then
+    their DIV (AVERAGE_POOL_2D) or REQ (MEAN)."""
+    (nx, sxs, dxs), (ny, sys_, dys), (nr, srs, drs) = plan
+    out = []
+    for ky, kx in itertools.product(range(s["filter"][0]), range(s["filter"][1])):
+        for r in range(nr):
+            out.append(Ins("VEC", {"func": "SUMW", "accumulate": int(ky > 0 or kx > 0), "signed": s["signed"],
+                                   "dst": r * drs, "src": in0 + ky * iw + kx + r * srs, "nx": nx, "ny": ny,
+                                   "src_xs": sxs if nx > 1 else 0, "src_ys": sys_ if ny > 1 else 0,
+                                   "dst_xs": dxs if nx > 1 else 0, "dst_ys": dys if ny > 1 else 0},
+                           f"{what}: sum tap ({ky},{kx}) c{c0} ({nx}x{ny} lines)"))
+    if kind != "MEAN":
+        return out + _div_regions(counts, blocks, out0, counts.shape[1], what, c0, nbk, bacc)
+    # MEAN: one output per block (th = tw = 1), its sums ACC lines 0, bacc, 2 * bacc ...
+    return out + [Ins("VEC", {"func": "REQ", "signed": 0, "dst": out0, "src": 0, "param": 0, "nx": 1, "ny": nbk,
+                              "dst_xs": 1, "dst_ys": bacc if nbk > 1 else 0, "src_xs": 1,
+                              "src_ys": bacc if nbk > 1 else 0}, f"{what}: rescaled mean c{c0} .. {nbk} blocks")]
