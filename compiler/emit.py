@@ -34,7 +34,10 @@ order of fetch stalls can deadlock. Between layers a *barrier* drains every chan
 queue pops every outstanding ``s2v`` (all stores of the layer are done, so the next layer may read
 what they wrote) and ``c2v``, then pushes ``v2c``; compute pops every ``l2c`` / ``v2c`` and pushes
 ``c2l``; load pops every ``c2l``. The builder counts pushes and pops per channel, so every layer
-starts with empty channels.
+starts with empty channels. The barrier is emitted when the next layer's first pass arrives: a
+:class:`RawPass` may name ``prefetch`` LOADs of constants, placed before the barrier, after the
+previous layer's GEMMs, or after the barrier, by the lines and banks the previous layer touches
+(:meth:`ProgramBuilder._barrier`).
 """
 
 from __future__ import annotations

@@ -680,7 +680,9 @@ class _Streamed:
         # pass's first filter rows can load while this one's last GEMMs read theirs), else
         # over all of them
         in_l, slot = act_split(cfg)[0], self.kc * nb
-        region = in_l // 2 if 2 * PW_AHEAD * slot <= in_l // 2 * 2 and in_l // 2 >= PW_AHEAD * slot else in_l
+        # (the count of streamed passes lowered so far rides on the model's constant image; the
+        # builder checks that a prefetch really is independent, so a wrong guess only costs time)
+        region = in_l // 2 if in_l // 2 >= PW_AHEAD * slot else in_l
         half = getattr(ctx.consts, "streamed_passes", 0) % 2 if region < in_l else 0
         ctx.consts.streamed_passes = getattr(ctx.consts, "streamed_passes", 0) + 1
         n_steps = len(self.blocks) * len(self.chunks)
