@@ -34,14 +34,18 @@ order of fetch stalls can deadlock. Between layers a *barrier* drains every chan
 queue pops every outstanding ``s2v`` (all stores of the layer are done, so the next layer may read
 what they wrote) and ``c2v``, then pushes ``v2c``; compute pops every ``l2c`` / ``v2c`` and pushes
 ``c2l``; load pops every ``c2l``. The builder counts pushes and pops per channel, so every layer
-starts with empty channels.
+starts with empty channels. The barrier is emitted when the next layer's first pass arrives: a
+:class:`RawPass` may name ``prefetch`` LOADs of constants, placed before the barrier, after the
+previous layer's GEMMs, or after the barrier, by the lines and banks the previous layer touches
+(:meth:`ProgramBuilder._barrier`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from nnaccel.isa import encode, format_instruction
+from nnaccel.isa import decode, encode, format_instruction
+from nnaccel.isa.footprint import footprint
 from nnaccel.isa.table import BY_NAME, FLAG_CHANNEL, QUEUES, TOKEN_CHANNELS, VEC_BY_NAME
 
 #: (queue, channel) -> the flag that pops (consumer) or pushes (producer) on it.
@@ -75,7 +79,15 @@ class Ins:
 
 
 class RawPass(list):
-    """A pass given as one pre-tokenized instruction list (see :meth:`ProgramBuilder.raw`)."""
+    """A pass given as one pre-tokenized instruction list (see :meth:`ProgramBuilder.raw`).
+
+    ``prefetch``: LOADs of constants (no token flags) that the pass needs before its own loads;
+    the barrier before the pass lets them start once the previous layer's compute and vector
+    work is done, without waiting for its stores (:meth:`ProgramBuilder.raw`)."""
+
+    def __init__(self, *args, prefetch=()):
+        super().__init__(*args)
+        self.prefetch: list[Ins] = list(prefetch)
 
 
 def nop(queue: str, comment: str = "") -> Ins:
@@ -165,6 +177,11 @@ class ProgramBuilder:
         self._vreads: list[set] = []
         self._vbase = 0  # the v2c token number of the layer's first step
         self._started = False
+        #: the tag of the layer whose barrier is still to be emitted (the barrier waits for the
+        #: next pass, which may prefetch constants into it), and where that layer's code starts
+        self._barrier_tag = None
+        self._need_barrier = False
+        self._layer_start = 0
 
     # ------------------------------------------------------------------ token helpers
     def _flag(self, ins: Ins, channel: str, kind: str) -> None:
@@ -183,15 +200,25 @@ class ProgramBuilder:
     def layer(self, tag) -> None:
         """Ends the previous layer (flush + barrier) and starts layer ``tag``."""
         self._flush()
-        if self._started:
-            self._barrier()
+        if self._started and not self._need_barrier:
+            self._need_barrier, self._barrier_tag = True, self._tag
         self._started = True
         self._tag = tag
         self._stage_in_layer = 0
 
+    def _settle(self, prefetch=()) -> None:
+        """Emits the pending barrier (with ``prefetch`` inside it where that is safe), else
+        ``prefetch`` as the layer's first instructions."""
+        if self._need_barrier:
+            self._need_barrier = False
+            prefetch = self._barrier(list(prefetch))
+            self._layer_start = len(self.ins)
+        self._append(prefetch)
+
     def stage(self, loads: list[Ins], computes: list[Ins], stores: list[Ins], serial: bool = False) -> None:
         """Adds a stage. ``serial`` (stages without GEMMs only): the stage's loads wait for the
         previous stage's stores and nothing overlaps (buffers that share scratchpad banks)."""
+        self._settle()
         if serial:
             self._serial_stage(loads, computes, stores)
             return
@@ -305,8 +332,10 @@ class ProgramBuilder:
 
     def raw(self, ins: list[Ins]) -> None:
         """Appends a pre-tokenized instruction list (its flags counted; the list must leave every
-        channel it uses with no more pops than pushes)."""
+        channel it uses with no more pops than pushes). The pass's ``prefetch`` LOADs go first,
+        inside the barrier before it where they can (:meth:`_barrier`)."""
         self._flush()
+        self._settle(getattr(ins, "prefetch", ()))
         while self.outstanding(V2C):
             n = nop("compute", "take the requantizations' tokens")
             self._flag(n, V2C, "pop")
@@ -346,19 +375,88 @@ class ProgramBuilder:
             batch.pop()
         self._append(batch)
 
-    def _barrier(self) -> None:
-        tag, self._tag = self._tag, ("barrier", self._tag)
+    def _banks(self, batch: list[Ins], names: tuple, write_only: bool = False) -> set:
+        """``(scratchpad, bank)`` of every line the instructions ``names`` of ``batch`` touch
+        (``write_only``: write)."""
+        out = set()
+        for i in batch:
+            if i.name in names:
+                for a in footprint(decode(i.word()), self.cfg):
+                    if a.space == "EXT" or a.where.empty or (write_only and not a.write):
+                        continue
+                    n = self.cfg.bank_lines(a.space)
+                    first = min(a.where.base, a.where.last)
+                    out.update((a.space, b) for b in range(first // n, max(a.where.base, a.where.last) // n + 1))
+        return out
+
+    def _append_as(self, tag, batch: list[Ins]) -> None:
+        keep, self._tag = self._tag, tag
+        self._append(batch)
+        self._tag = keep
+
+    def _independent(self, prefetch: list[Ins], layer: list[Ins]) -> bool:
+        """Whether the LOADs ``prefetch`` write no line an instruction of ``layer`` touches and
+        no bank one of its GEMMs / VECs / STOREs writes or reads (so they may run at any time
+        during ``layer``)."""
+        lines, banks = set(), set()
+        for i in layer:
+            if i.name in ("NOP", "FINISH"):
+                continue
+            for a in footprint(decode(i.word()), self.cfg):
+                if a.space == "EXT" or a.where.empty:
+                    continue
+                ls = a.where.lines()
+                lines.update((a.space, int(x)) for x in ls)
+                if i.name != "LOAD":
+                    n = self.cfg.bank_lines(a.space)
+                    banks.update((a.space, int(x) // n) for x in ls)
+        for i in prefetch:
+            for a in footprint(decode(i.word()), self.cfg):
+                if a.space == "EXT" or a.where.empty:
+                    continue
+                n = self.cfg.bank_lines(a.space)
+                for x in a.where.lines():
+                    if (a.space, int(x)) in lines or (a.space, int(x) // n) in banks:
+                        return False
+        return True
+
+    def _barrier(self, prefetch: list[Ins]) -> list[Ins]:
+        """Drains every channel of the previous layer. ``prefetch`` (constant LOADs of the next
+        pass, into lines only LOADs and GEMMs touch) goes right after the load queue has popped
+        the layer's outstanding ``c2l`` tokens (its GEMMs are done: the layer's last compute
+        instruction pushes one), so it runs while the layer's requantizations and stores
+        drain; that needs every bank it writes untouched by the layer's VECs and STOREs. Then
+        the vector queue pops every ``s2v`` (stores done) and ``c2v``, compute pops every
+        ``l2c`` / ``v2c``, and the load queue waits for both, so the next pass's own LOADs read
+        finished data. Returns the part of ``prefetch`` still to be emitted (all of it when it
+        could not go inside)."""
+        tag, self._tag = self._tag, ("barrier", self._barrier_tag)
         if self.outstanding(V2S):
             self._drain("store", [V2S], "barrier: drop unused store tokens")
+        layer = self.ins[self._layer_start:]
+        if prefetch and self.cfg is not None and self._independent(prefetch, layer):
+            # no line the layer touches and no bank it writes: before the barrier
+            self._append_as(tag, prefetch)
+            prefetch = []
+        last_compute = next((i for i in reversed(layer) if i.queue == "compute"), None)
+        early = (bool(prefetch) and self.cfg is not None and last_compute is not None
+                 and _FLAG[("compute", C2L)] in last_compute.flags
+                 and not (self._banks(prefetch, ("LOAD",)) & self._banks(layer, ("STORE", "VEC"))))
+        if early:
+            self._drain("load", [C2L], "barrier: the layer's GEMMs are done")
+            self._append_as(tag, prefetch)
+            prefetch = []
         self._drain("vector", [S2V, C2V], "barrier: wait for the layer's stores", push=V2C)
         self._drain("compute", [L2C, V2C], "barrier: wait for the vector queue", push=C2L)
         self._drain("load", [C2L], "barrier: wait for compute")
         assert not any(self.outstanding(c) for c in self.pushed), self.pushed
         self._reset_vreads()
         self._tag = tag
+        return prefetch
 
     def finish(self) -> list[Ins]:
         self._flush()
+        self._settle()
         self.ins.append(Ins("FINISH", {}, "end of segment"))
         self.tags.append(None)
         return self.ins

@@ -675,7 +675,18 @@ class _Streamed:
         self.blocks = [(n0, min(nb, s.o - n0)) for n0 in range(0, s.o, nb)]
         banks, bank_l = cfg.banks("ACC"), cfg.bank_lines("ACC")
         self.acc = [(q % banks) * bank_l + (q // banks) * nb for q in range(len(self.blocks))]
-        self.in_base = [k * self.kc * nb for k in range(PW_AHEAD)]
+        # the filter-row slots: a ring over half the input lines when two halves hold
+        # PW_AHEAD slots each, consecutive streamed passes in alternate halves (so the next
+        # pass's first filter rows can load while this one's last GEMMs read theirs), else
+        # over all of them
+        in_l, slot = act_split(cfg)[0], self.kc * nb
+        # (the count of streamed passes lowered so far rides on the model's constant image; the
+        # builder checks that a prefetch really is independent, so a wrong guess only costs time)
+        region = in_l // 2 if in_l // 2 >= PW_AHEAD * slot else in_l
+        half = getattr(ctx.consts, "streamed_passes", 0) % 2 if region < in_l else 0
+        ctx.consts.streamed_passes = getattr(ctx.consts, "streamed_passes", 0) + 1
+        n_steps = len(self.blocks) * len(self.chunks)
+        self.in_base = [half * region + k * slot for k in range(max(PW_AHEAD, min(n_steps, region // slot)))]
         self.stag_base = [act_split(cfg)[0] + k * nb for k in range(PW_STAGING)]
         w = np.ascontiguousarray(s.weff[0, 0].T)          # [O, C]: the filter rows
         self.waddr = ctx.consts.add(w.tobytes())
@@ -729,12 +740,17 @@ class _Streamed:
     def emit(self) -> RawPass:
         s, R, what = self.s, self.R, self.s.what
         steps = [(q, c) for q in range(len(self.blocks)) for c in range(len(self.chunks))]
-        loads, gemms, vecs = [], [], []
+        loads, gemms, vecs, prefetch = [], [], [], []
         for i, (q, c) in enumerate(steps):
             n0, nn = self.blocks[q]
             t0, k = self.chunks[c]
-            base = self.in_base[i % PW_AHEAD]
+            base = self.in_base[i % len(self.in_base)]
             own = self.weight_loads(q, c, base)
+            if i < PW_AHEAD:
+                # the first steps' filter rows need no earlier GEMM of the pass: they go ahead
+                # of it (into the barrier before it, ProgramBuilder.raw)
+                prefetch += own
+                own = []
             if q == 0:
                 own = self.input_loads(c) + own
             if c == 0:
@@ -742,7 +758,8 @@ class _Streamed:
             if i == min(1, len(self.chunks) - 1):   # before the first REQ's last GEMM
                 own += load_vec(self.cfg, self.ctx.consts, vec_blob([self.pblock]), 0,
                                 f"{what}: requantization parameters")
-            if i >= PW_AHEAD:
+            own = own or [nop("load", f"{what}: filter rows prefetched")]
+            if i >= len(self.in_base):
                 token(own[0], C2L, "pop")
             token(own[-1], L2C, "push")
             loads.append(own)
@@ -776,7 +793,7 @@ class _Streamed:
                 vs = [v, st]
             gemms.append(g)
             vecs.append(vs)
-        out = RawPass()
+        out = RawPass(prefetch=prefetch)
         n = len(steps)
         for t in range(n + 2):
             if t < n:
