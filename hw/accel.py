@@ -96,6 +96,55 @@ from .vecengine import VectorEngine, _Walk, walk_bits
 __all__ = ["Accelerator", "SimTop"]
 
 
+class _LineCount:
+    """An 8-bit line counter of the GEMM engine (px / py: the stream's position, ox / oy: the
+    results'; in order also the VEC's line counters) that counts to its field ``G[n]`` of the
+    word: ``nxt`` is the value its register takes at the clock edge (the register's own unless an
+    engine drives it with :meth:`count` / :meth:`reset`: comb statements, the last one wins);
+    :meth:`clear_when` makes it read as at its start while a condition holds.
+
+    :meth:`last`: the position ``c`` is its last, ``c + 1 >= G[n]``. The queued machine counts
+    ``c`` up. The in-order machine counts down the lines left, ``G[n] - c`` (mod 256), from
+    ``G[n]``, so its last is ``left == 1`` or ``G[n] == 0`` (for ``c < G[n]``, as ``c + 1 ==
+    G[n]``): no carry chain between the counter and the walks' addresses. Its starts take the
+    word's field: the word is on the instruction port from a cycle before the instruction can
+    start (the counters reset while the executor is idle) until it completes."""
+
+    def __init__(self, m: Module, name: str, G: dict, n: str, down: bool):
+        self.m, self.G, self.n, self.down = m, G, n, down
+        self.r = Signal(8, name=f"{name}_{'left' if down else 'r'}")
+        self.nxt = Signal(8, name=f"{name}_n")
+        m.d.comb += self.nxt.eq(self.r)
+        m.d.sync += self.r.eq(self.nxt)
+        self.clear = None
+        self.value = self.r
+
+    def _start(self):
+        return self.G[self.n] if self.down else 0
+
+    def clear_when(self, clear):
+        self.clear = clear
+        self.value = Mux(clear, self._start(), self.r)
+
+    def count(self, inc, wrap):
+        """The statement: one step on by ``inc`` (0 / 1), or back to the start where ``wrap``."""
+        return self.nxt.eq(Mux(wrap, self._start(), (self.value - inc) if self.down else (self.value + inc)))
+
+    def reset(self):
+        return self.nxt.eq(self._start())
+
+    def last(self):
+        f = self.G[self.n]
+        if not self.down:
+            return self.value + 1 >= f
+        one = (self.r == 1) | (f == 0)
+        return one if self.clear is None else Mux(self.clear, f[1:] == 0, one)
+
+    def reached(self, k, nk):
+        """``c + 1 >= k`` for a field ``k`` with ``G[n] = nk + k - 1`` (DWCONV's window: x >= fw - 1)."""
+        return (self.value <= nk) if self.down else (self.value + 1 >= k)
+
+
 class Accelerator(wiring.Component):
     """The accelerator core for one hardware configuration (ports: control/status, counters, and
     the instruction / load / store ports of external memory; see :class:`SimTop`)."""
@@ -644,14 +693,12 @@ class Accelerator(wiring.Component):
         gn_any = (G["nx"] != 0) & (G["ny"] != 0)      # the tiles stream nx*ny lines (counted, no product)
 
         def last_of(c, n):
-            """``c + 1 >= G[n]`` for a line counter ``c`` that counts up by one from 0 and goes back
-            to 0 at its last (in order: px / py / ox / oy, cleared while idle or at completion, so
-            ``c < G[n]`` whenever ``G[n] > 0``; py passes ny - 1 only outside a slot's stream,
-            where its last does not count: ``son`` is 0): ``c + 1 == G[n]``, or ``G[n] == 0``.
-            An equality and the incrementer's sum, where ``>=`` is a carry chain."""
-            if not in_order:
-                return c + 1 >= G[n]
-            return (c + 1 == G[n]) | (G[n] == 0)
+            """``c + 1 >= G[n]`` for a line counter ``c`` (:class:`_LineCount`) that counts by one
+            from its start and goes back to it at its last (in order: px / py / ox / oy, reset while
+            idle or at completion, so ``c < G[n]`` whenever ``G[n] > 0``; py passes ny - 1 only
+            outside a slot's stream, where its last does not count: ``son`` is 0)."""
+            assert c.n == n or (c.n, n) == ("sny", "ny"), (c.n, n)   # (a VEC's sny is its ny)
+            return c.last()
         single = cfg.weight_buffers == 1     # one weight tile: the next tile's weights after the stream
         m.submodules.array = arr = SystolicArray(R, C, dsp_cells=self.dsp_cells, dsp=self.array_dsp,
                                                  buffers=cfg.weight_buffers, line_buffers=cfg.dw_line_buffers,
@@ -674,28 +721,25 @@ class Accelerator(wiring.Component):
         else:
             in_tiles = step >= pre
         # the tile's stream position (x, y) in its slot; son: lines left to stream in this slot
-        px_r = Signal(8)
-        py_r = Signal(8)
+        pxc, pyc = _LineCount(m, "px", G, "snx", in_order), _LineCount(m, "py", G, "sny", in_order)
         son_r = Signal()
         tfirst = tpos == 0
         # (in order px / py are also the VEC's read-side line counters: they clear in a GEMM only)
         pclr = (tfirst & is_arr) if in_order else tfirst
-        px = Mux(pclr, 0, px_r)
-        py = Mux(pclr, 0, py_r)
+        pxc.clear_when(pclr), pyc.clear_when(pclr)
         son = Mux(tfirst, gn_any, son_r)
-        px_last = px + 1 >= G["snx"]
-        s_last = son & px_last & (py + 1 >= G["sny"])
+        px_last = pxc.last()
+        s_last = son & px_last & pyc.last()
         if single:
             # a slot streams its nx*ny lines, then (all but the last tile) reads the next tile's
             # weights in rows steps; tpos counts those steps, `snf` is 0 in a slot's first step
             snf_r = Signal()
             tfirst = ~snf_r
             pclr = (tfirst & is_arr) if in_order else tfirst
-            px = Mux(pclr, 0, px_r)
-            py = Mux(pclr, 0, py_r)
+            pxc.clear_when(pclr), pyc.clear_when(pclr)
             son = Mux(tfirst, gn_any, son_r)
-            px_last = last_of(px, "snx")
-            s_last = son & px_last & last_of(py, "sny")
+            px_last = last_of(pxc, "snx")
+            s_last = son & px_last & last_of(pyc, "sny")
             # the drain (tidx > kt): a flag set as tidx steps from kt to kt + 1, where it stays
             # (tidx counts up by one from 0 and stops there: no comparison, no carry chain)
             drain_r = Signal()
@@ -707,8 +751,8 @@ class Accelerator(wiring.Component):
                              tpos_r.eq(Mux(in_tiles & ~son & ~tlast, tpos + 1, 0)),
                              # (no count in the drain, where tlast holds every step)
                              tidx_r.eq(Mux(in_tiles, tidx + (tlast & ~drain_r), 0)),
-                             drain_r.eq(in_tiles & (drain_r | (tlast & at_kt))),
-                             px_r.eq(Mux(px_last, 0, px + 1)), py_r.eq(py + px_last), son_r.eq(son & ~s_last)]
+                             drain_r.eq(in_tiles & (drain_r | (tlast & at_kt))), son_r.eq(son & ~s_last)]
+                m.d.comb += [pxc.count(1, px_last), pyc.count(px_last, 0)]
             with m.If(ge.complete):
                 m.d.sync += [snf_r.eq(0), drain_r.eq(0)]
         else:
@@ -717,8 +761,8 @@ class Accelerator(wiring.Component):
             tlast = (dw.is_dw | (tpos >= R - 1)) & (~son | s_last)
             with m.If(ge.active):
                 m.d.sync += [tpos_r.eq(Mux(in_tiles, Mux(tlast, 0, Mux(tpos[lr], tpos, tpos + 1)), 0)),
-                             tidx_r.eq(Mux(in_tiles, tidx + tlast, 0)),
-                             px_r.eq(Mux(px_last, 0, px + 1)), py_r.eq(py + px_last), son_r.eq(son & ~s_last)]
+                             tidx_r.eq(Mux(in_tiles, tidx + tlast, 0)), son_r.eq(son & ~s_last)]
+                m.d.comb += [pxc.count(1, px_last), pyc.count(px_last, 0)]
         # the end: rows + cols steps after the last tile's slot
         in_drain = drain_r if single else tidx > G["kt"]
         streaming = gact & in_tiles & son & (~drain_r if single else tidx <= G["kt"])
@@ -753,7 +797,7 @@ class Accelerator(wiring.Component):
         ctx.gact, ctx.ge_rows, ctx.gn_any, ctx.gstart, ctx.in_tiles = gact, ge_rows, gn_any, gstart, in_tiles
         ctx.is_gemm, ctx.last_of, ctx.lr, ctx.macs, ctx.macs_r = is_arr, last_of, lr, macs, macs_r
         ctx.dw = dw
-        ctx.more, ctx.px, ctx.px_last, ctx.px_r, ctx.py, ctx.py_r = more, px, px_last, px_r, py, py_r
+        ctx.more, ctx.px_last, ctx.pxc, ctx.pyc = more, px_last, pxc, pyc
         ctx.single, ctx.son, ctx.step, ctx.streaming, ctx.tidx = single, son, step, streaming, tidx
         ctx.tidx_r, ctx.tpos, ctx.tpos_r, ctx.wk_adv, ctx.wk_last = tidx_r, tpos, tpos_r, wk_adv, wk_last
 
@@ -799,7 +843,7 @@ class Accelerator(wiring.Component):
         a_ok = Signal()
         m.d.sync += [w_we.eq(wread), w_row.eq(wcnt[:max(lr, 1)] if lr else 0), w_sel.eq(b0 ^ wcnt[lr]),
                      a_valid.eq(streaming), a_sel.eq(Mux(G["preload"], b0 ^ tidx[0], cur_buf)),
-                     a_ok.eq(~dw.is_dw | ((ctx.px + 1 >= dw.fw) & (ctx.py + 1 >= dw.fh)))]
+                     a_ok.eq(~dw.is_dw | (ctx.pxc.reached(dw.fw, G["nx"]) & ctx.pyc.reached(dw.fh, G["ny"])))]
         ok_pipe = Signal(arr.latency, name="dw_ok_pipe")
         if cfg.depthwise_mode:
             m.d.sync += ok_pipe.eq((ok_pipe << 1) | a_ok)
@@ -822,21 +866,19 @@ class Accelerator(wiring.Component):
         ]
         # results: tile t's line x is added to ACC (tiles after the first always accumulate)
         gwrite = gact & arr.o_valid & o_ok
-        ox_r = Signal(8)
-        oy_r = Signal(8)
+        oxc, oyc = _LineCount(m, "ox", G, "nx", in_order), _LineCount(m, "oy", G, "ny", in_order)
         otile_r = Signal(5)
-        ox = ox_r
-        oy = oy_r
         otile = otile_r
-        ox_last = last_of(ox, "nx")
-        olast = ox_last & last_of(oy, "ny")
+        ox_last = last_of(oxc, "nx")
+        olast = ox_last & last_of(oyc, "ny")
         with m.If(ge.active):
-            m.d.sync += [ox_r.eq(ox), oy_r.eq(oy), otile_r.eq(otile)]
+            m.d.sync += otile_r.eq(otile)
             with m.If(gwrite):
-                m.d.sync += [ox_r.eq(Mux(ox_last, 0, ox + 1)), oy_r.eq(Mux(olast, 0, oy + ox_last)),
-                             otile_r.eq(otile + olast)]
+                m.d.comb += [oxc.count(1, ox_last), oyc.count(ox_last, olast)]
+                m.d.sync += otile_r.eq(otile + olast)
         with m.If(ge.complete):
-            m.d.sync += [r.eq(0) for r in (tpos_r, tidx_r, dcnt_r, macs_r, wcnt_r, ox_r, oy_r, otile_r)]
+            m.d.sync += [r.eq(0) for r in (tpos_r, tidx_r, dcnt_r, macs_r, wcnt_r, otile_r)]
+            m.d.comb += [oxc.reset(), oyc.reset()]
         if in_order:
             accw = _Walk(m, "wk_src", walk_bits(cfg), None, G["acc"], G["acc_xs"], G["acc_ys"],
                          wk_adv["src"], wk_last["src"], wrap=is_gemm & olast, load=~ex.active)
@@ -877,14 +919,14 @@ class Accelerator(wiring.Component):
             add_event("array_busy", ge.complete & is_gemm, ge.cycles)
             add_event("macs", ge.complete & is_gemm, macs)
 
-        ctx.accw, ctx.gwrite, ctx.ox, ctx.ox_last, ctx.ox_r = accw, gwrite, ox, ox_last, ox_r
+        ctx.accw, ctx.gwrite, ctx.ox_last, ctx.oxc, ctx.oyc = accw, gwrite, ox_last, oxc, oyc
 
     def _vector(self, ctx):
         """The vector engine and its scratchpad ports."""
         m, cfg, accw, act_w, add_event = ctx.m, ctx.cfg, ctx.accw, ctx.act_w, ctx.add_event
         engines, ex, gwrite, in_order, is_gemm = ctx.engines, ctx.ex, ctx.gwrite, ctx.in_order, ctx.is_gemm
-        last_of, mems, n_beats, ox, ox_last = ctx.last_of, ctx.mems, ctx.n_beats, ctx.ox, ctx.ox_last
-        ox_r, px, px_last, px_r, py, py_r = ctx.ox_r, ctx.px, ctx.px_last, ctx.px_r, ctx.py, ctx.py_r
+        last_of, mems, n_beats, ox_last = ctx.last_of, ctx.mems, ctx.n_beats, ctx.ox_last
+        oxc, oyc, px_last, pxc, pyc = ctx.oxc, ctx.oyc, ctx.px_last, ctx.pxc, ctx.pyc
         rv, rv2, streaming, ve, wk_adv = ctx.rv, ctx.rv2, ctx.streaming, ctx.ve, ctx.wk_adv
         wk_last, wv = ctx.wk_last, ctx.wv
         # ---------------------------------------------------------------- vector engine (vector queue)
@@ -895,17 +937,18 @@ class Accelerator(wiring.Component):
             # (px, py) is the VEC's read side (x, y), its results' x (ox) the VEC's write side x;
             # the walks move with the running instruction's advance, to the next row at its last
             m.d.comb += [vu.dst_cur.eq(act_w.cur), vu.src_cur.eq(accw.cur),
-                         vu.rx_last.eq(px_last), vu.rline_last.eq(px_last & last_of(py, "ny")),
+                         vu.rx_last.eq(px_last), vu.rline_last.eq(px_last & last_of(pyc, "ny")),
                          vu.wx_last.eq(ox_last),
                          wk_adv["dst"].eq(streaming | vu.dst_adv), wk_last["dst"].eq(Mux(is_gemm, px_last, ox_last)),
                          wk_adv["src"].eq(gwrite | vu.src_adv), wk_last["src"].eq(Mux(is_gemm, ox_last, px_last))]
             with m.If(~ex.active):
-                m.d.sync += [px_r.eq(0), py_r.eq(0), ox_r.eq(0)]
+                # (oy too, reset at completion: its start is the next instruction's ny)
+                m.d.comb += [pxc.reset(), pyc.reset(), oxc.reset(), oyc.reset()]
             with m.Else():
                 with m.If(vu.src_adv):
-                    m.d.sync += [px_r.eq(Mux(px_last, 0, px + 1)), py_r.eq(py + px_last)]
+                    m.d.comb += [pxc.count(1, px_last), pyc.count(px_last, 0)]
                 with m.If(vu.dst_adv):          # (in the same cycle as a read side's advance, too)
-                    m.d.sync += ox_r.eq(Mux(ox_last, 0, ox + 1))
+                    m.d.comb += oxc.count(1, ox_last)
         is_vec = field(ve.word, "NOP", "opcode") == opcode_of("VEC")
         ve.set_last(m, vu.last)
         m.d.comb += [
