@@ -450,7 +450,7 @@ def test_array_one_weight_buffer_tiles(n0, n1, dsp):
     (8, 2, 3, 5, 3, 1, None, None, 2),
     (8, 2, 4, 1, 3, 1, "signed9", 27, 2),      # signed cells, then LUT cells, in one column
     (16, 3, 3, 6, 4, 2, None, None, 2),
-    (16, 3, 5, 2, 2, 2, "signed9", 100, 2),
+    pytest.param(16, 3, 5, 2, 2, 2, "signed9", 100, 2, marks=pytest.mark.slow),   # (a larger build)
 ])
 def test_array_depthwise_mode(rows, fh, fw, nx, ny, line_buffers, dsp, dsp_cells, buffers):
     """The depthwise mode against a direct loop: a window of ``(ny + fh - 1) x (nx + fw - 1)``
