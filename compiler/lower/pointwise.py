@@ -170,6 +170,21 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
     return _Pointwise(ctx, s, tiles, groups, plan[1], plan[2], resident_w, resident_p).emit()
 
 
+def skewed(out: RawPass, loads: list, computes: list, finishes: list) -> RawPass:
+    """``out`` with step ``t``'s loads, step ``t - 1``'s compute and step ``t - 2``'s vector /
+    store instructions in each slot (the order the queues' tokens pipeline them: each step's input
+    loads while the previous step computes and the one before it drains); one list per step each."""
+    n = len(loads)
+    for t in range(n + 2):
+        if t < n:
+            out += loads[t]
+        if 0 <= t - 1 < n:
+            out += computes[t - 1]
+        if 0 <= t - 2 < n:
+            out += finishes[t - 2]
+    return out
+
+
 def req_blocks(cfg: HwConfig, s: ConvSpec, n_tiles: int) -> list:
     """The REQ parameter block of each output tile (``cols`` channels) of ``s``."""
     C, out = cfg.cols, []
@@ -291,16 +306,7 @@ class _Pointwise:
             gemms.append(g)
             vecs.append(v)
             stores.append(st)
-        out = RawPass()
-        n = len(steps)
-        for t in range(n + 2):
-            if t < n:
-                out += loads[t]
-            if 0 <= t - 1 < n:
-                out.append(gemms[t - 1])
-            if 0 <= t - 2 < n:
-                out += vecs[t - 2] + stores[t - 2]
-        return out
+        return skewed(RawPass(), loads, [[g] for g in gemms], [v + st for v, st in zip(vecs, stores)])
 
     def step_loads(self, i, j, gi, acc_n, pre, lead):
         """Step ``i``'s load batch (tokens set), its REQ parameter slot and its WGT base."""
@@ -584,16 +590,7 @@ class _Chunked:
                     tile += 1
             gemms.append(gs)
             vecs.append(vs)
-        out = RawPass()
-        n = len(steps)
-        for t in range(n + 2):
-            if t < n:
-                out += loads[t]
-            if 0 <= t - 1 < n:
-                out += gemms[t - 1]
-            if 0 <= t - 2 < n:
-                out += vecs[t - 2]
-        return out
+        return skewed(RawPass(), loads, gemms, vecs)
 
 
 # ============================================================ one row: the weights as the stream
@@ -793,13 +790,4 @@ class _Streamed:
                 vs = [v, st]
             gemms.append(g)
             vecs.append(vs)
-        out = RawPass(prefetch=prefetch)
-        n = len(steps)
-        for t in range(n + 2):
-            if t < n:
-                out += loads[t]
-            if 0 <= t - 1 < n:
-                out.append(gemms[t - 1])
-            if 0 <= t - 2 < n:
-                out += vecs[t - 2]
-        return out
+        return skewed(RawPass(prefetch=prefetch), loads, [[g] for g in gemms], vecs)
