@@ -1098,6 +1098,29 @@ def run_both(litert, data, inputs):
     return ref, golden, dataclasses.replace(model, origin="nnapi")
 
 
+def isa_on_tiny(model, inputs, ref) -> list[str]:
+    """``model`` with LiteRT's arithmetic (``Model.origin`` "tflite") compiled for tiny and run on
+    the ISA simulator: asserts its outputs are LiteRT's ``ref`` bit for bit; returns the types of
+    the operations that ran on the accelerator."""
+    from nnaccel.compiler.compile import compile_model
+    from nnaccel.firmware.runtime import run_on_backend
+    outs, report = run_on_backend(compile_model(dataclasses.replace(model, origin="tflite"), "tiny"), inputs, "isa")
+    assert_bit_exact(outs, ref)
+    return [o["type"] for o in report["accelerator_ops"]]
+
+
+def all_bytes_unary(litert, op: str, dtype: str, in_q, out_q, options=None, **fields):
+    """A one-operator TFLite model of ``op`` over all 256 input bytes (``in_q`` / ``out_q`` the
+    (scale, zero point) of input and output), run on LiteRT and imported: ``(ref, golden, model
+    with NNAPI's arithmetic, inputs)``."""
+    b = TFLiteBuilder()
+    x = b.add_tensor((1, 256), dtype, scale=in_q[0], zero_point=in_q[1])
+    y = b.add_tensor((1, 256), dtype, scale=out_q[0], zero_point=out_q[1])
+    b.add_op(op, [x], [y], options, **fields)
+    inputs = [np.arange(256, dtype=np.uint8).view(NP[dtype]).reshape(1, 256)]
+    return (*run_both(litert, b.finish([x], [y]), inputs), inputs)
+
+
 def assert_bit_exact(golden, ref):
     for g, r in zip(golden, ref):
         assert g.dtype == r.dtype and np.array_equal(g.reshape(r.shape), r), (g.reshape(-1)[:16], r.reshape(-1)[:16])
@@ -1298,11 +1321,7 @@ def test_fully_connected_rounds_once_as_litert(litert, dtype, scales):
     assert_bit_exact(golden, ref)
     if scales[:2] != (1.0, 1.0):  # there NNAPI's two roundings happen to agree with LiteRT
         assert not np.array_equal(run_model(model, inputs)[0].reshape(ref[0].shape), ref[0])
-    from nnaccel.compiler.compile import compile_model
-    from nnaccel.firmware.runtime import run_on_backend
-    outs, report = run_on_backend(compile_model(dataclasses.replace(model, origin="tflite"), "tiny"), inputs, "isa")
-    assert [o["type"] for o in report["accelerator_ops"]] == ["FULLY_CONNECTED"]
-    assert_bit_exact(outs, ref)
+    assert isa_on_tiny(model, inputs, ref) == ["FULLY_CONNECTED"]
 
 
 # ------------------------------------------------------------------ LOGISTIC / TANH: LiteRT's table
@@ -1320,19 +1339,10 @@ def test_quantized_logistic_tanh_are_litert_float_table(litert, op, si, dtype):
     LUT is the golden kernel evaluated on every byte, gives LiteRT's too."""
     off = 128 if dtype == "UINT8" else 0
     so, zo = (1 / 256, off - 128) if op == "LOGISTIC" else (1 / 128, off)
-    b = TFLiteBuilder()
-    x = b.add_tensor((1, 256), dtype, scale=si, zero_point=off)
-    y = b.add_tensor((1, 256), dtype, scale=so, zero_point=zo)
-    b.add_op(op, [x], [y])
-    inputs = [np.arange(256, dtype=np.uint8).view(NP[dtype]).reshape(1, 256)]
-    ref, golden, model = run_both(litert, b.finish([x], [y]), inputs)
+    ref, golden, model, inputs = all_bytes_unary(litert, op, dtype, (si, off), (so, zo))
     assert_bit_exact(golden, ref)
     assert not np.array_equal(run_model(model, inputs)[0], ref[0])
-    from nnaccel.compiler.compile import compile_model
-    from nnaccel.firmware.runtime import run_on_backend
-    outs, report = run_on_backend(compile_model(dataclasses.replace(model, origin="tflite"), "tiny"), inputs, "isa")
-    assert [o["type"] for o in report["accelerator_ops"]] == [op]
-    assert_bit_exact(outs, ref)
+    assert isa_on_tiny(model, inputs, ref) == [op]
 
 
 # --------------------------------------------------------- PRELU / LEAKY_RELU: float32 multipliers
@@ -1355,12 +1365,8 @@ def test_leaky_relu_multiplier_is_litert_float32(litert, scales, dtype):
     gives LiteRT's answer, NNAPI's double quotient does not."""
     si, alpha, so = scales
     off = 128 if dtype == "UINT8" else 0
-    b = TFLiteBuilder()
-    x = b.add_tensor((1, 256), dtype, scale=si, zero_point=off)
-    y = b.add_tensor((1, 256), dtype, scale=so, zero_point=off + 5)
-    b.add_op("LEAKY_RELU", [x], [y], "LeakyReluOptions", Alpha=alpha)
-    inputs = [np.arange(256, dtype=np.uint8).view(NP[dtype]).reshape(1, 256)]
-    ref, golden, model = run_both(litert, b.finish([x], [y]), inputs)
+    ref, golden, model, inputs = all_bytes_unary(litert, "LEAKY_RELU", dtype, (si, off), (so, off + 5),
+                                                  "LeakyReluOptions", Alpha=alpha)
     assert_bit_exact(golden, ref)
     assert not np.array_equal(run_model(model, inputs)[0], ref[0])
 
@@ -1429,12 +1435,7 @@ def test_relu_with_another_output_quantization_is_litert(litert, op, scales, dty
     si, so = (float(np.float32(s)) for s in scales)
     off = 128 if dtype == "UINT8" else 0
     zi, zo = off - 3, off - 60
-    b = TFLiteBuilder()
-    x = b.add_tensor((1, 256), dtype, scale=si, zero_point=zi)
-    y = b.add_tensor((1, 256), dtype, scale=so, zero_point=zo)
-    b.add_op(op, [x], [y])
-    inputs = [np.arange(256, dtype=np.uint8).view(NP[dtype]).reshape(1, 256)]
-    ref, golden, model = run_both(litert, b.finish([x], [y]), inputs)
+    ref, golden, model, inputs = all_bytes_unary(litert, op, dtype, (si, zi), (so, zo))
     assert_bit_exact(golden, ref)
     info = np.iinfo(NP[dtype])
     lo, hi = {"RELU": (0.0, None), "RELU6": (0.0, 6.0), "RELU_N1_TO_1": (-1.0, 1.0)}[op]
@@ -1442,11 +1443,7 @@ def test_relu_with_another_output_quantization_is_litert(litert, op, scales, dty
     old = np.clip(float_requantize(inputs[0], si, zi, so, zo, info.min, info.max), max(info.min, bound(lo)),
                   info.max if hi is None else min(info.max, bound(hi)))
     assert not np.array_equal(old, ref[0])
-    from nnaccel.compiler.compile import compile_model
-    from nnaccel.firmware.runtime import run_on_backend
-    outs, report = run_on_backend(compile_model(dataclasses.replace(model, origin="tflite"), "tiny"), inputs, "isa")
-    assert [o["type"] for o in report["accelerator_ops"]] == [{"RELU_N1_TO_1": "RELU1"}.get(op, op)]
-    assert_bit_exact(outs, ref)
+    assert isa_on_tiny(model, inputs, ref) == [{"RELU_N1_TO_1": "RELU1"}.get(op, op)]
 
 
 # ------------------------------------------------------------- per-channel FULLY_CONNECTED's rounding
@@ -1508,11 +1505,7 @@ def test_per_channel_fully_connected_rounds_once_as_litert(litert, equal_runs):
     from nnaccel.quant import multiply_by_quantized_multiplier, quantize_multiplier
     conv = [multiply_by_quantized_multiplier(int(a), *quantize_multiplier(si * s / so)) + 2 for a, s in zip(accs, scales)]
     assert not np.array_equal(np.clip(conv, -128, 127), ref[0].reshape(-1))
-    from nnaccel.compiler.compile import compile_model
-    from nnaccel.firmware.runtime import run_on_backend
-    outs, report = run_on_backend(compile_model(dataclasses.replace(model, origin="tflite"), "tiny"), inputs, "isa")
-    assert "FULLY_CONNECTED" in [o["type"] for o in report["accelerator_ops"]]
-    assert_bit_exact(outs, ref)
+    assert "FULLY_CONNECTED" in isa_on_tiny(model, inputs, ref)
 
 
 # ------------------------------------------------------------------ comparisons of quantized inputs
