@@ -138,11 +138,16 @@ class _Waiting:
 _waiting: _Waiting | None = None
 
 
-def pytest_runtest_logstart(nodeid, location):
+def pytest_configure(config):
+    """One watcher, in the process that reports (under xdist the controller, not each worker)."""
     global _waiting
-    if _waiting is None:
+    if not hasattr(config, "workerinput"):
         _waiting = _Waiting()
-    _waiting.start(nodeid)
+
+
+def pytest_runtest_logstart(nodeid, location):
+    if _waiting is not None:
+        _waiting.start(nodeid)
 
 
 def pytest_runtest_logreport(report):
