@@ -30,7 +30,6 @@ The imported model's inputs / outputs are the TFLite subgraph's inputs / outputs
 
 from __future__ import annotations
 
-import itertools
 import math
 import struct
 from collections.abc import Callable
@@ -141,19 +140,6 @@ class OpMapping:
 
 #: THE op-mapping table: TFLite builtin operator name -> :class:`OpMapping`.
 OP_TABLE: dict[str, OpMapping] = {}
-
-# Why quantized results may legitimately differ from LiteRT's reference kernels (see OpMapping).
-PER_CHANNEL_FC_ROUNDING = ("per-channel int8 weights with more than MAX_FC_SPLIT (8) runs of equal channel "
-                           "scales only: LiteRT's reference FULLY_CONNECTED computes round(double(acc) * "
-                           "double(s_in) * double(s_w) / double(s_out)), one rounding half away from zero; such "
-                           "a layer becomes a 1x1 CONV_2D (one FULLY_CONNECTED per scale would run tens of times "
-                           "slower) and is requantized as LiteRT's convolutions are (a Q31 multiplier, two "
-                           "roundings), so values within about 2^-31 of a half step round apart")
-#: A per-channel int8 FULLY_CONNECTED with at most this many runs of equal channel scales is
-#: imported as one per-tensor FULLY_CONNECTED per run (bit-exact with LiteRT), with more as a
-#: 1x1 CONV_2D (:data:`PER_CHANNEL_FC_ROUNDING`).
-MAX_FC_SPLIT = 8
-
 
 def maps(tfl: str, nnapi: str | tuple, notes: str = "", quant_tolerance: int = 0, difference: str = "",
          float_tolerance: float = 1e-5):
@@ -669,19 +655,21 @@ def _transpose_conv(c, op):
     c.emit("TRANSPOSE_CONV_2D", ins, [_out(c, op)])
 
 
-@maps("FULLY_CONNECTED", ("FULLY_CONNECTED", "RESHAPE", "CONCATENATION", "CONV_2D"),
+@maps("FULLY_CONNECTED", ("FULLY_CONNECTED", "RESHAPE"),
       "weights [units, input_size] as NNAPI's; zero bias when omitted; keep_num_dims -> RESHAPE after; "
-      "per-channel int8 weights (NNAPI FULLY_CONNECTED is per-tensor only) with at most 8 runs of output "
-      "channels with equal scales -> one per-tensor FULLY_CONNECTED per run, CONCATENATION of their units "
-      "(each rounds as LiteRT's per-channel FULLY_CONNECTED, see Model.origin); with more runs, a "
-      "non-constant bias, or uint8 input: RESHAPE to [batch, 1, 1, size], 1x1 CONV_2D with a "
-      "QUANT8_SYMM_PER_CHANNEL filter, RESHAPE back (requantized as a convolution)",
-      quant_tolerance=1, difference=PER_CHANNEL_FC_ROUNDING)
+      "per-channel int8 weights (NNAPI's FULLY_CONNECTED is per-tensor only) -> QUANT8_SYMM_PER_CHANNEL "
+      "weights (channel dim 0), which the golden FULLY_CONNECTED takes in a TFLite model only, "
+      "requantizing each unit as LiteRT's FullyConnectedPerChannel (see Model.origin); per-channel "
+      "weights of a uint8 input are an error, as in LiteRT")
 def _fully_connected(c, op):
     if op.opt("WeightsFormat", 0) != 0:
         c.unsupported("its weights use the shuffled 4x16 int8 format")
     x, w = op.inputs[0], op.inputs[1]
     units, size = c.t(w).shape
+    if c.t(w).per_channel and c.t(x).dtype == "UINT8":
+        raise InputError(f"FULLY_CONNECTED operator {op.index}: its weights are quantized per channel, but "
+                         f"its input is UINT8; LiteRT's FULLY_CONNECTED takes per-channel weights only with an "
+                         f"int8 or int16 input (it fails to prepare this model).")
     bias_t = op.inputs[2] if len(op.inputs) > 2 else -1
     act = c.i32(c.fused(op.opt("FusedActivationFunction")))
     out_shape = c.t(op.outputs[0]).shape
@@ -689,56 +677,9 @@ def _fully_connected(c, op):
     batch = math.prod(xs) // size if xs and all(xs) and size else 0
     direct = len(out_shape) == 2
     tmp = _out(c, op) if direct else c.temp(op.outputs[0], (batch, units))
-    per_channel = c.t(w).per_channel and c.t(x).dtype in ("INT8", "UINT8")
-    if (per_channel and c.t(x).dtype == "INT8" and (bias_t < 0 or c.const(bias_t) is not None)
-            and len(_scale_runs(c.t(w).scales)) <= MAX_FC_SPLIT):
-        _per_channel_fc_runs(c, op, x, w, bias_t, act, batch, tmp)
-    elif per_channel:
-        # a 1x1 CONV_2D over [batch, 1, 1, size] takes per-channel weights (requantized as a conv)
-        wt = c.t(w)
-        values = c.need_const(w, "per-channel weights")
-        filt = c.b.add_constant(T.TENSOR_QUANT8_SYMM_PER_CHANNEL, values.reshape(units, 1, 1, size),
-                                (units, 1, 1, size),
-                                channel_quant=ChannelQuant(tuple(float(s) for s in wt.scales), 0))
-        x4 = c.temp(x, (batch, 1, 1, size))
-        c.emit("RESHAPE", [c.operand(x), c.i32_tensor([-1, 1, 1, size])], [x4])
-        y4 = c.temp(op.outputs[0], (batch, 1, 1, units))
-        c.emit("CONV_2D", [x4, filt, c.bias(bias_t, x, w, units), c.i32(PADDING_CODES[1]), c.i32(1), c.i32(1),
-                           act], [y4])
-        c.emit("RESHAPE", [y4, c.i32_tensor([-1, units])], [tmp])
-    else:
-        c.emit("FULLY_CONNECTED", [c.operand(x), c.filter(w, x), c.bias(bias_t, x, w, units), act], [tmp])
+    c.emit("FULLY_CONNECTED", [c.operand(x), c.filter(w, x), c.bias(bias_t, x, w, units), act], [tmp])
     if not direct:
         c.emit("RESHAPE", [tmp, c.i32_tensor([d if d else -1 for d in out_shape])], [_out(c, op)])
-
-
-def _scale_runs(scales) -> list[tuple[int, int]]:
-    """``(first, end)`` of each run of consecutive output channels with equal scales."""
-    scales = [float(v) for v in scales]
-    starts = [u for u in range(len(scales)) if u == 0 or scales[u] != scales[u - 1]] + [len(scales)]
-    return list(itertools.pairwise(starts))
-
-
-def _per_channel_fc_runs(c, op, x, w, bias_t, act, batch, out) -> None:
-    """A FULLY_CONNECTED with per-channel int8 weights (NNAPI's is per-tensor only) as one
-    per-tensor FULLY_CONNECTED per run of output channels with equal scales, concatenated along
-    the units: each then requantizes as LiteRT's reference ``FullyConnectedPerChannel`` does
-    (``round(double(acc) * double(s_in) * double(s_w[c]) / double(s_out))`` in a TFLite model,
-    see ``Model.origin``)."""
-    wt, xt = c.t(w), c.t(x)
-    values = c.need_const(w, "per-channel weights")
-    units = values.shape[0]
-    scales = [float(v) for v in wt.scales]
-    biases = np.zeros(units, np.int32) if bias_t < 0 else c.const(bias_t).reshape(-1).astype(np.int32)
-    runs = _scale_runs(scales)
-    parts = [out] if len(runs) == 1 else [c.temp(op.outputs[0], (batch, b - a)) for a, b in runs]
-    for part, (a, b) in zip(parts, runs):
-        wq = c.b.add_constant(T.TENSOR_QUANT8_ASYMM_SIGNED, values[a:b], (b - a, values.shape[1]), scale=scales[a],
-                              zero_point=0)
-        bq = c.b.add_constant(T.TENSOR_INT32, biases[a:b], (b - a,), scale=xt.scale * scales[a])
-        c.emit("FULLY_CONNECTED", [c.operand(x), wq, bq, act], [part])
-    if len(parts) > 1:
-        c.emit("CONCATENATION", parts + [c.i32(1)], [out])
 
 
 @maps("BATCH_MATMUL", "BATCH_MATMUL", "adj_x / adj_y -> BOOL scalars")

@@ -842,6 +842,12 @@ def validate_fully_connected(v) -> None:
     if w.rank is not None and w.dimensions and w.rank != 2:
         v.fail(f"has rank {w.rank}, but the weights must be 2-D [num_units, input_size]", input=1)
     check_bias(v)
+    if w.type is Q8PC:
+        if v.model.origin != "tflite":
+            v.fail("is quantized per channel, but NNAPI's FULLY_CONNECTED takes per-tensor weights only "
+                   "(per-channel weights are LiteRT's, in a model of origin \"tflite\", see Model.origin)",
+                   input=1)
+        check_filter_quant(v, 1, 0)
     units = _dim(w, 0)
     _check_bias_size(v, units)
     check_activation(v, 3)
@@ -857,6 +863,7 @@ def validate_fully_connected(v) -> None:
     Sig((F32, F32, F32, INT32), (F32,)),
     Sig((F16, F16, F16, INT32), (F16,), since="V1_2"),
     Sig(("Q", "Q", I32, INT32), ("Q",), types={"Q": QUANT8}),
+    Sig((Q8AS, Q8PC, I32, INT32), (Q8AS,)),   # LiteRT's per-channel weights: TFLite models only
 ], validate_fully_connected)
 def fully_connected(k):
     """FULLY_CONNECTED: ``out[b, u] = act(sum_i x[b, i] * w[u, i] + bias[u])``.
@@ -871,7 +878,9 @@ def fully_connected(k):
 
     In a TFLite model (``Model.origin == "tflite"``) LiteRT's reference instead:
     ``out = clamp(round(double(acc) * (double(s_x) * double(s_w) / double(s_out))) + z_out, ...)``,
-    one rounding, half away from zero (:func:`single_rounding_fc`).
+    one rounding, half away from zero (:func:`single_rounding_fc`). Such a model may also have
+    int8 weights quantized per output unit (TENSOR_QUANT8_SYMM_PER_CHANNEL along dimension 0,
+    LiteRT's ``FullyConnectedPerChannel``; NNAPI has none): ``s_w[u]`` in unit ``u``'s multiplier.
     """
     w = k.inputs[1]
     size = w.shape[1]
@@ -897,10 +906,14 @@ def single_rounding_fc(origin: str, out_type) -> bool:
     return origin == "tflite" and out_type in QUANT8
 
 
-def fc_real_multiplier(in_op, w_op, out_op) -> float:
+def fc_real_multiplier(in_op, w_op, out_op) -> np.ndarray:
     """LiteRT's FULLY_CONNECTED multiplier ``double(s_in) * double(s_w) / double(s_out)`` (no
-    float32 rounding of the product)."""
-    return conv_real_multiplier(in_op.scale, w_op.scale, out_op.scale, exact_product=True)
+    float32 rounding of the product): a 0-d array, or one per output unit for per-channel
+    (TENSOR_QUANT8_SYMM_PER_CHANNEL) weights."""
+    if w_op.type is Q8PC:
+        return np.array([conv_real_multiplier(in_op.scale, s, out_op.scale, exact_product=True)
+                         for s in w_op.channel_quant.scales], np.float64)
+    return np.array(conv_real_multiplier(in_op.scale, w_op.scale, out_op.scale, exact_product=True))
 
 
 def validate_batch_matmul(v) -> None:
