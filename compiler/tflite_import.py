@@ -434,43 +434,21 @@ class ImportContext:
         self.emit(nnapi, inputs, [tmp])
         self.emit(ACTIVATION_OPS[act], [tmp], [self.operand(out_tensor)])
 
-    def emit_same_quant(self, nnapi: str, inputs, in_tensor: int, out_tensor: int, mode: str = "after") -> None:
-        """Emits ``nnapi``, whose NNAPI form needs the output quantized like the input.
-
-        When the TFLite output has another scale / zero point (NNAPI has no requantize op):
-
-        * ``"rescale"`` (the RELU family): a PRELU of unit alpha into the output's quantization
-          (:meth:`rescale_float32_quotient`, LiteRT's ``ReluX`` multiplier), then the op, whose
-          clamp bounds are then LiteRT's (quantized in the output's scale);
-        * ``"first"`` (selecting ops: MAX_POOL_2D, REDUCE_MAX / MIN): DEQUANTIZE + QUANTIZE the
-          input to the output's quantization, then the op;
-        * ``"float"`` (averaging ops: AVERAGE_POOL_2D): DEQUANTIZE, the op in float32, QUANTIZE
-          (one rounding of the exact average, as LiteRT's rescaled average);
-        * ``"after"``: the op, then :meth:`requantize`.
-        """
+    def emit_same_quant(self, nnapi: str, inputs, in_tensor: int, out_tensor: int) -> None:
+        """Emits ``nnapi`` (the RELU family), whose NNAPI form needs the output quantized like the
+        input. When the TFLite output has another scale / zero point (NNAPI has no requantize op),
+        a PRELU of unit alpha first rescales into the output's quantization
+        (:meth:`rescale_float32_quotient`, LiteRT's ``ReluX`` multiplier), then the op, whose clamp
+        bounds are then LiteRT's (quantized in the output's scale)."""
         x, y = self.tensors[in_tensor], self.tensors[out_tensor]
         if x.dtype not in ("INT8", "UINT8") or x.dtype != y.dtype or (
                 x.scale == y.scale and x.zero_point == y.zero_point):
             self.emit(nnapi, inputs, [self.operand(out_tensor)])
             return
-        if mode in ("first", "rescale"):
-            ty, scale, zp, _ = self.nn_type(y)
-            tmp = self.b.add_operand(ty, x.shape, scale, zp)
-            if mode == "rescale":
-                self.rescale_float32_quotient(inputs[0], in_tensor, tmp)
-            else:
-                self._float_requantize(inputs[0], tmp, x.shape)
-            self.emit(nnapi, [tmp, *inputs[1:]], [self.operand(out_tensor)])
-        elif mode == "float":
-            xf = self.b.add_operand(T.TENSOR_FLOAT32, x.shape)
-            self.emit("DEQUANTIZE", [inputs[0]], [xf])
-            yf = self.b.add_operand(T.TENSOR_FLOAT32, y.shape)
-            self.emit(nnapi, [xf, *inputs[1:]], [yf])
-            self.emit("QUANTIZE", [yf], [self.operand(out_tensor)])
-        else:
-            tmp = self.temp(in_tensor, y.shape)
-            self.emit(nnapi, inputs, [tmp])
-            self.requantize(tmp, in_tensor, out_tensor)
+        ty, scale, zp, _ = self.nn_type(y)
+        tmp = self.b.add_operand(ty, x.shape, scale, zp)
+        self.rescale_float32_quotient(inputs[0], in_tensor, tmp)
+        self.emit(nnapi, [tmp, *inputs[1:]], [self.operand(out_tensor)])
 
     def _float_requantize(self, src: int, dst: int, shape) -> None:
         f = self.b.add_operand(T.TENSOR_FLOAT32, shape)
@@ -693,15 +671,14 @@ def _pool(nn):
         pad, sw, sh = _conv_common(c, op)
         ins = [_x(c, op), pad, sw, sh, c.i32(op.opt("FilterWidth", 1)), c.i32(op.opt("FilterHeight", 1)),
                c.i32(c.fused(op.opt("FusedActivationFunction")))]
-        c.emit_same_quant(nn, ins, op.inputs[0], op.outputs[0],
-                          mode="float" if nn == "AVERAGE_POOL_2D" else "first")
+        c.emit(nn, ins, [_out(c, op)])
     return convert
 
 
-register_all("AVERAGE_POOL_2D MAX_POOL_2D L2_POOL_2D", lambda n: n, _pool, also=("DEQUANTIZE", "QUANTIZE"),
-             notes="implicit padding, filter size and strides as scalars; quantized with another output "
-             "quantization: MAX_POOL_2D after DEQUANTIZE + QUANTIZE, AVERAGE_POOL_2D in float32 between "
-             "DEQUANTIZE and QUANTIZE")
+register_all("AVERAGE_POOL_2D MAX_POOL_2D L2_POOL_2D", lambda n: n, _pool,
+             notes="implicit padding, filter size and strides as scalars; a quantized output may have "
+             "another scale / zero point than the input (TFLite models only, see Model.origin): LiteRT's "
+             "kernels then write the stored values unrescaled, as the golden kernels do")
 
 
 @maps("CONCATENATION", ("CONCATENATION", "RELU", "RELU1", "RELU6", "TANH"),
@@ -923,16 +900,21 @@ def _reducer(nn):
         if nn == "MEAN":  # a TFLite model's quantized MEAN may requantize (Model.origin)
             c.emit(nn, [_x(c, op), c.i32_tensor(axes), c.i32(int(keep))], [_out(c, op)])
             return
-        c.emit_same_quant(nn, [_x(c, op), c.i32_tensor(axes), c.boolean(keep)], op.inputs[0], op.outputs[0],
-                          mode="first")
+        x, y = c.t(op.inputs[0]), c.t(op.outputs[0])
+        if (nn in ("REDUCE_MAX", "REDUCE_MIN") and x.dtype in ("INT8", "UINT8")
+                and (x.scale, x.zero_point) != (y.scale, y.zero_point)):
+            raise InputError(f"{op.name} operator {op.index}: its output has scale {y.scale:g} and zero point "
+                             f"{y.zero_point}, but LiteRT's {op.name} requires the input's (scale {x.scale:g}, "
+                             f"zero point {x.zero_point}); it fails to invoke this model.")
+        c.emit(nn, [_x(c, op), c.i32_tensor(axes), c.boolean(keep)], [_out(c, op)])
     return convert
 
 
 _REDUCE_NAMES = {"MEAN": "MEAN", "SUM": "REDUCE_SUM", "REDUCE_MAX": "REDUCE_MAX", "REDUCE_MIN": "REDUCE_MIN",
                  "REDUCE_PROD": "REDUCE_PROD", "REDUCE_ANY": "REDUCE_ANY"}
-register_all("REDUCE_MAX REDUCE_MIN REDUCE_ANY", _REDUCE_NAMES.get, _reducer, also=("DEQUANTIZE", "QUANTIZE"),
-             notes="axes -> TENSOR_INT32, keep_dims -> BOOL; quantized with another output quantization: "
-             "DEQUANTIZE + QUANTIZE first")
+register_all("REDUCE_MAX REDUCE_MIN REDUCE_ANY", _REDUCE_NAMES.get, _reducer,
+             notes="axes -> TENSOR_INT32, keep_dims -> BOOL; a quantized output quantized differently from "
+             "the input is an error, as in LiteRT")
 register_all("SUM REDUCE_PROD", _REDUCE_NAMES.get, _reducer, "axes -> TENSOR_INT32, keep_dims -> BOOL")
 register_all("MEAN", _REDUCE_NAMES.get, _reducer, notes="axes -> TENSOR_INT32, keep_dims -> INT32; quantized: "
              "the output keeps its own quantization (LiteRT's rescaling MEAN, see Model.origin)")
@@ -956,7 +938,7 @@ def _unary(nn):
 
 def _unary_same_quant(nn):
     def convert(c, op):
-        c.emit_same_quant(nn, [_x(c, op)], op.inputs[0], op.outputs[0], mode="rescale")
+        c.emit_same_quant(nn, [_x(c, op)], op.inputs[0], op.outputs[0])
     return convert
 
 

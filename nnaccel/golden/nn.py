@@ -730,10 +730,12 @@ POOL_TYPES = (F32, F16, Q8A, Q8AS)
 
 def validate_pool(v) -> None:
     """Pooling: a 4-D input, the window rules (filter sizes > 0, paddings smaller than the
-    filter), and a quantized output with the input's scale and zero point."""
+    filter), and a quantized output with the input's scale and zero point (in a TFLite model,
+    ``Model.origin``, any: LiteRT's kernels then write the input's values unchanged, see
+    :func:`max_pool_2d`)."""
     _check_rank4(v, 0, "input")
     validate_window(v, POOL_INPUTS)
-    if v.inp(0).type in QUANT8:
+    if v.inp(0).type in QUANT8 and v.model.origin != "tflite":
         o = v.out(0)
         i = v.inp(0)
         if o.scale != i.scale or o.zero_point != i.zero_point:
@@ -795,6 +797,9 @@ def average_pool_2d(k):
         acc = sum q                                      (int32, over the covered pixels)
         avg = (acc + count/2) / count  if acc >= 0 else (acc - count/2) / count   (C++ division)
         out = clamp(avg, activation range)
+
+    In a TFLite model the quantized output may be quantized differently (see :func:`max_pool_2d`):
+    ``avg`` of the stored values, clamped to the activation range in the output's scale.
     """
     win, x, pads, out_hw = _pool_setup(k)
     counts = pool_window_counts(x.shape[1:3], win.filter, win.stride, pads, out_hw)[None, :, :, None]
@@ -810,7 +815,12 @@ def average_pool_2d(k):
 @define("MAX_POOL_2D", window_signatures(POOL_INPUTS, [(("T",), ("T",), {"T": POOL_TYPES})]), validate_pool)
 def max_pool_2d(k):
     """MAX_POOL_2D: the maximum of the input pixels inside each window (padding never wins), then
-    the fused activation (quantized: a clamp to the activation range in the input's scale)."""
+    the fused activation (quantized: a clamp to the activation range in the input's scale).
+
+    In a TFLite model (``Model.origin == "tflite"``) the quantized output may have another scale or
+    zero point than the input; the result is then LiteRT's: the maximum of the stored values, as
+    they are, clamped to the activation range in the output's scale (LiteRT's pooling kernels
+    leave the output's quantization to a debug-only check). AVERAGE_POOL_2D likewise."""
     win, x, pads, out_hw = _pool_setup(k)
     if k.in_ops[0].type in QUANT8:
         return _pool_finish(k, win, _pool_reduce(x.astype(np.int64), win, pads, out_hw, np.maximum, -(2**31)))

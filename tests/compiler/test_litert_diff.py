@@ -188,7 +188,9 @@ def _square(draw, op, dtype):
 def _maxmin(draw, op, dtype):
     a, b = broadcast_pair(draw)
     q = quant(draw, dtype)
-    return single(op, dtype, [a, b], draw, in_qs=[q, q], out_q=q)
+    # three quantizations sometimes: LiteRT compares the stored values whatever they are
+    qs = [q, q, q] if draw(st.booleans()) else [quant(draw, dtype) for _ in range(3)]
+    return single(op, dtype, [a, b], draw, in_qs=qs[:2], out_q=qs[2])
 
 
 @gen("POW", dtypes=F)
@@ -307,7 +309,8 @@ def _cast(draw, op, dtype):
 def _select(draw, op, dtype):
     s = draw(shape_st())
     q = quant(draw, dtype)
-    return single(op, dtype, [s, s, s], draw, in_dtypes=["BOOL", dtype, dtype], in_qs=[{}, q, q], out_q=q)
+    qs = [q, q, q] if draw(st.booleans()) else [quant(draw, dtype) for _ in range(3)]  # as MAXIMUM's
+    return single(op, dtype, [s, s, s], draw, in_dtypes=["BOOL", dtype, dtype], in_qs=[{}, *qs[:2]], out_q=qs[2])
 
 
 # ------------------------------------------------------------------------------------ conv family
@@ -492,7 +495,8 @@ def _pool(draw, op, dtype):
     n, h, w, c = draw(st.integers(1, 2)), draw(st.integers(2, 7)), draw(st.integers(2, 7)), draw(
         st.integers(1, 3))
     q = quant(draw, dtype)
-    return single(op, dtype, [(n, h, w, c)], draw, "Pool2DOptions", out_q=q, in_qs=[q],
+    out_q = q if draw(st.booleans()) else quant(draw, dtype)  # another output quantization sometimes
+    return single(op, dtype, [(n, h, w, c)], draw, "Pool2DOptions", out_q=out_q, in_qs=[q],
                   Padding=draw(st.integers(0, 1)), StrideW=draw(st.integers(1, 2)),
                   StrideH=draw(st.integers(1, 2)), FilterWidth=draw(st.integers(1, w)),
                   FilterHeight=draw(st.integers(1, h)), FusedActivationFunction=draw(ACT))
@@ -1527,6 +1531,82 @@ def test_per_channel_fully_connected_of_uint8_input_is_an_error_as_in_litert(lit
     assert status != "ok"
     with pytest.raises(InputError, match="quantized per channel, but its input is UINT8"):
         import_tflite_bytes(data, name="fc")
+
+
+# ----------------------------------------------- selecting ops whose output is quantized differently
+@pytest.mark.parametrize("op", ["MAX_POOL_2D", "AVERAGE_POOL_2D"])
+@pytest.mark.parametrize("dtype", ["INT8", "UINT8"])
+@pytest.mark.parametrize("act", [0, 1, 3])
+def test_pool_with_another_output_quantization_is_litert(litert, op, dtype, act):
+    """MAX_POOL_2D / AVERAGE_POOL_2D whose output has another scale and zero point than the input
+    (TFLite allows the file; NNAPI does not): LiteRT's kernels write the stored maximum / average
+    unrescaled, clamped to the activation range in the output's scale. The imported model gives
+    that bit for bit on golden and the accelerator; the former import (DEQUANTIZE + QUANTIZE
+    around the op: the values rescaled) does not."""
+    off = 128 if dtype == "UINT8" else 0
+    (si, zi), (so, zo) = (0.05, off + 3), (0.11, off + 40)
+    b = TFLiteBuilder()
+    x = b.add_tensor((1, 16, 16, 2), dtype, scale=si, zero_point=zi)
+    y = b.add_tensor((1, 8, 8, 2), dtype, scale=so, zero_point=zo)
+    b.add_op(op, [x], [y], "Pool2DOptions", Padding=1, StrideW=2, StrideH=2, FilterWidth=2, FilterHeight=2,
+             FusedActivationFunction=act)
+    inputs = [np.arange(512, dtype=np.int64).reshape(1, 16, 16, 2).astype(np.uint8).view(NP[dtype])]
+    ref, golden, model = run_both(litert, b.finish([x], [y]), inputs)
+    assert [o.type for o in model.main.operations] == [op]
+    assert_bit_exact(golden, ref)
+    info = np.iinfo(NP[dtype])
+    windows = inputs[0].astype(np.int64).reshape(1, 8, 2, 8, 2, 2)
+    picked = windows.max(axis=(2, 4)) if op == "MAX_POOL_2D" else windows.mean(axis=(2, 4))
+    rescaled = float_requantize(np.round(picked).astype(np.int64), si, zi, so, zo, info.min, info.max)
+    assert not np.array_equal(rescaled, ref[0].astype(np.int64))
+    assert isa_on_tiny(model, inputs, ref) == [op]
+
+
+@pytest.mark.parametrize("op", ["MAXIMUM", "MINIMUM", "SELECT_V2"])
+@pytest.mark.parametrize("dtype", ["INT8", "UINT8"])
+def test_selection_of_other_quantizations_is_litert(litert, op, dtype):
+    """MAXIMUM / MINIMUM / SELECT over every pair of input bytes, the inputs and the output each
+    quantized differently: LiteRT compares and selects the stored values as they are; the imported
+    model gives that bit for bit, NNAPI's arithmetic (each input requantized to the output first)
+    does not."""
+    off = 128 if dtype == "UINT8" else 0
+    qa, qb, qo = (0.05, off + 3), (0.07, off - 5), (0.11, off + 40)
+    allbytes = np.arange(256, dtype=np.uint8).view(NP[dtype])
+    b = TFLiteBuilder()
+    shape = (256, 256)
+    x = b.add_tensor(shape, dtype, scale=qa[0], zero_point=qa[1])
+    y = b.add_tensor(shape, dtype, scale=qb[0], zero_point=qb[1])
+    o = b.add_tensor(shape, dtype, scale=qo[0], zero_point=qo[1])
+    inputs = [np.repeat(allbytes[:, None], 256, 1), np.repeat(allbytes[None, :], 256, 0)]
+    if op == "SELECT_V2":
+        cond = b.add_tensor(shape, "BOOL")
+        b.add_op(op, [cond, x, y], [o])
+        data = b.finish([cond, x, y], [o])
+        inputs = [np.random.default_rng(2).integers(0, 2, shape).astype(bool), *inputs]
+    else:
+        b.add_op(op, [x, y], [o])
+        data = b.finish([x, y], [o])
+    ref, golden, model = run_both(litert, data, inputs)
+    assert_bit_exact(golden, ref)
+    assert not np.array_equal(run_model(model, inputs)[0], ref[0])  # NNAPI's arithmetic
+
+
+@pytest.mark.parametrize("op", ["REDUCE_MAX", "REDUCE_MIN"])
+@pytest.mark.parametrize("out_q", [(0.11, 3), (0.05, -7)])
+def test_reduce_max_min_of_another_output_quantization_is_an_error_as_in_litert(litert, op, out_q):
+    """LiteRT's REDUCE_MAX / REDUCE_MIN fail to invoke when the output's scale or zero point is not
+    the input's; the importer says so (exit 2) instead of inventing an arithmetic for it."""
+    from nnaccel.errors import InputError
+    b = TFLiteBuilder()
+    x = b.add_tensor((2, 5), "INT8", scale=0.05, zero_point=3)
+    axes = b.add_tensor((1,), "INT32", data=np.array([1], np.int32))
+    y = b.add_tensor((2,), "INT8", scale=out_q[0], zero_point=out_q[1])
+    b.add_op(op, [x, axes], [y], "ReducerOptions", KeepDims=False)
+    data = b.finish([x], [y])
+    status, _ = litert.run(data, [np.zeros((2, 5), np.int8)])
+    assert status != "ok"
+    with pytest.raises(InputError, match=f"LiteRT's {op} requires the input's"):
+        import_tflite_bytes(data, name="reduce")
 
 
 # ------------------------------------------------------------------ comparisons of quantized inputs
