@@ -3,6 +3,7 @@ convolution over an effective dense filter, tiled into output tiles of GEMMs and
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -73,6 +74,13 @@ class ConvSpec:
     what: str
     round: int = 0        # REQ's rounding: 0 NNAPI's double rounding, 1 single (LiteRT's FULLY_CONNECTED)
 
+
+
+@functools.lru_cache(maxsize=64)
+def _single_rounding_pairs(reals: tuple, reach: int) -> tuple:
+    """:func:`~nnaccel.quant.single_rounding_multipliers`, kept for the next :meth:`ConvLowering.spec`
+    of the same operation (one per channel of a large layer: a measurable part of its compile)."""
+    return tuple(single_rounding_multipliers(reals, reach))
 
 
 class ConvLowering(Lowering):
@@ -146,7 +154,7 @@ class ConvLowering(Lowering):
             # (one per output unit for per-channel weights, each the same REQ's per-channel pair)
             reach = max(act_hi - y.zero_point, y.zero_point - act_lo, 1)
             reals = gnn.fc_real_multiplier(x, w, y)
-            pairs = single_rounding_multipliers(reals, reach)
+            pairs = _single_rounding_pairs(tuple(reals.reshape(-1).tolist()), reach)
             if None in pairs:
                 raise CannotLower("no single-rounding multiplier gives LiteRT's requantization of "
                                   "this FULLY_CONNECTED")
