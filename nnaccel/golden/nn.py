@@ -731,7 +731,7 @@ POOL_TYPES = (F32, F16, Q8A, Q8AS)
 def validate_pool(v) -> None:
     """Pooling: a 4-D input, the window rules (filter sizes > 0, paddings smaller than the
     filter), and a quantized output with the input's scale and zero point (in a TFLite model,
-    ``Model.origin``, any: LiteRT's kernels then write the input's values unchanged, see
+    ``Model.origin``, any: LiteRT's kernels then write the pooled stored values unrescaled, see
     :func:`max_pool_2d`)."""
     _check_rank4(v, 0, "input")
     validate_window(v, POOL_INPUTS)
