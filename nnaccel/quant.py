@@ -599,33 +599,3 @@ def single_rounding_multipliers(reals, reach: int) -> list[tuple[int, int] | Non
             out[int(usable[row])] = (int(m), int(shifts[row]))
             pending[row] = False
     return out
-    ks = range(reach)
-    cap = 1 << 31  # a step beyond INT32_MAX is never taken
-    wants = np.minimum(_double_thresholds([reals[k] for k in usable], ks), cap)
-    for k, want in zip(usable, wants):
-        m0, shift = first[k]
-        for m in (m0, m0 - 1, m0 + 1, m0 - 2, m0 + 2):
-            if not (1 << 30) <= m < (1 << 31):
-                continue
-            got = np.minimum(np.array(_single_thresholds(m, shift, ks), np.int64), cap)
-            if np.array_equal(got, want):
-                a = single_rounding_multiply(INT32_MIN, m, shift)
-                b = round_double_product(INT32_MIN, reals[k])
-                if a == b or (a < -reach and b < -reach):
-                    out[k] = (m, shift)
-                    break
-    return out
-    ks = range(reach)
-    want = _double_thresholds(real, ks)
-    cap = 1 << 31  # a step beyond INT32_MAX is never taken
-    want = np.minimum(want, cap)
-    for m in (m0, m0 - 1, m0 + 1, m0 - 2, m0 + 2):
-        if not (1 << 30) <= m < (1 << 31):
-            continue
-        got = np.minimum(np.array(_single_thresholds(m, shift, ks), np.int64), cap)
-        if np.array_equal(got, want):
-            a = single_rounding_multiply(INT32_MIN, m, shift)
-            b = round_double_product(INT32_MIN, real)
-            if a == b or (a < -reach and b < -reach):
-                return m, shift
-    return None
