@@ -44,6 +44,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from nnaccel.isa import decode, encode, format_instruction
 from nnaccel.isa.footprint import footprint
 from nnaccel.isa.table import BY_NAME, FLAG_CHANNEL, QUEUES, TOKEN_CHANNELS, VEC_BY_NAME
@@ -394,58 +396,85 @@ class ProgramBuilder:
         self._append(batch)
         self._tag = keep
 
-    def _independent(self, prefetch: list[Ins], layer: list[Ins]) -> bool:
-        """Whether the LOADs ``prefetch`` write no line an instruction of ``layer`` touches and
-        no bank one of its GEMMs / VECs / STOREs writes or reads (so they may run at any time
-        during ``layer``)."""
-        lines, banks = set(), set()
+    def _touched(self, layer: list[Ins]) -> tuple[dict, set]:
+        """``(lines, banks)``: per scratchpad a mask of the lines the instructions of ``layer``
+        touch, and the ``(scratchpad, bank)`` its GEMMs / VECs write."""
+        lines: dict = {}
+        banks: set = set()
         for i in layer:
             if i.name in ("NOP", "FINISH"):
                 continue
             for a in footprint(decode(i.word()), self.cfg):
                 if a.space == "EXT" or a.where.empty:
                     continue
-                ls = a.where.lines()
-                lines.update((a.space, int(x)) for x in ls)
-                if i.name != "LOAD":
+                ls = np.asarray(a.where.lines(), np.int64)
+                mask = lines.setdefault(a.space, np.zeros(self.cfg.lines(a.space), bool))
+                mask[ls] = True
+                if i.name != "LOAD" and a.write:
                     n = self.cfg.bank_lines(a.space)
-                    banks.update((a.space, int(x) // n) for x in ls)
-        for i in prefetch:
-            for a in footprint(decode(i.word()), self.cfg):
-                if a.space == "EXT" or a.where.empty:
-                    continue
-                n = self.cfg.bank_lines(a.space)
-                for x in a.where.lines():
-                    if (a.space, int(x)) in lines or (a.space, int(x) // n) in banks:
-                        return False
+                    banks.update((a.space, int(b)) for b in np.unique(ls // n))
+        return lines, banks
+
+    def _independent(self, load: Ins, touched: tuple[dict, set]) -> bool:
+        """Whether the LOAD ``load`` writes no line of ``touched[0]`` and no bank of
+        ``touched[1]`` (:meth:`_touched` of a layer: then it may run at any time during the
+        layer, as a LOAD reads no scratchpad and one bank's write and read ports serve two
+        instructions)."""
+        lines, banks = touched
+        for a in footprint(decode(load.word()), self.cfg):
+            if a.space == "EXT" or a.where.empty:
+                continue
+            ls = np.asarray(a.where.lines(), np.int64)
+            n = self.cfg.bank_lines(a.space)
+            if a.space in lines and lines[a.space][ls].any():
+                return False
+            if any((a.space, int(b)) in banks for b in np.unique(ls // n)):
+                return False
         return True
 
+    def _lines(self, batch: list[Ins], names: tuple) -> set:
+        """``(scratchpad, line)`` of every line the instructions ``names`` of ``batch`` touch."""
+        out = set()
+        for i in batch:
+            if i.name in names:
+                for a in footprint(decode(i.word()), self.cfg):
+                    if a.space != "EXT" and not a.where.empty:
+                        out.update((a.space, int(x)) for x in a.where.lines())
+        return out
+
     def _barrier(self, prefetch: list[Ins]) -> list[Ins]:
-        """Drains every channel of the previous layer. ``prefetch`` (constant LOADs of the next
-        pass, into lines only LOADs and GEMMs touch) goes right after the load queue has popped
-        the layer's outstanding ``c2l`` tokens (its GEMMs are done: the layer's last compute
-        instruction pushes one), so it runs while the layer's requantizations and stores
-        drain; that needs every bank it writes untouched by the layer's VECs and STOREs. Then
-        the vector queue pops every ``s2v`` (stores done) and ``c2v``, compute pops every
-        ``l2c`` / ``v2c``, and the load queue waits for both, so the next pass's own LOADs read
-        finished data. Returns the part of ``prefetch`` still to be emitted (all of it when it
-        could not go inside)."""
+        """Drains every channel of the previous layer. Each LOAD of ``prefetch`` (constant LOADs
+        of the next pass) goes before the barrier when it is independent of the layer
+        (:meth:`_independent`); else right after the load queue has popped the layer's
+        outstanding ``c2l`` tokens (its GEMMs are done: the layer's last compute instruction
+        pushes one), so it runs while the layer's requantizations and stores drain, when it
+        writes no line those VECs and STOREs touch and no bank the VECs write; else it is
+        returned. Then the vector queue pops every ``s2v`` (stores done) and ``c2v``, compute
+        pops every ``l2c`` / ``v2c``, and the load queue waits for both, so the next pass's own
+        LOADs read finished data. Returns the part of ``prefetch`` still to be emitted (all of it
+        when it could not go inside)."""
         tag, self._tag = self._tag, ("barrier", self._barrier_tag)
         if self.outstanding(V2S):
             self._drain("store", [V2S], "barrier: drop unused store tokens")
         layer = self.ins[self._layer_start:]
-        if prefetch and self.cfg is not None and self._independent(prefetch, layer):
+        if prefetch and self.cfg is not None:
             # no line the layer touches and no bank it writes: before the barrier
-            self._append_as(tag, prefetch)
-            prefetch = []
+            touched = self._touched(layer)
+            before = [i for i in prefetch if self._independent(i, touched)]
+            self._append_as(tag, before)
+            prefetch = [i for i in prefetch if not any(i is b for b in before)]
         last_compute = next((i for i in reversed(layer) if i.queue == "compute"), None)
-        early = (bool(prefetch) and self.cfg is not None and last_compute is not None
-                 and _FLAG[("compute", C2L)] in last_compute.flags
-                 and not (self._banks(prefetch, ("LOAD",)) & self._banks(layer, ("STORE", "VEC"))))
+        early = []
+        if (prefetch and self.cfg is not None and last_compute is not None
+                and _FLAG[("compute", C2L)] in last_compute.flags):
+            busy = self._lines(layer, ("VEC", "STORE"))
+            written = self._banks(layer, ("VEC",), write_only=True)
+            early = [i for i in prefetch if not (self._lines([i], ("LOAD",)) & busy)
+                     and not (self._banks([i], ("LOAD",)) & written)]
         if early:
             self._drain("load", [C2L], "barrier: the layer's GEMMs are done")
-            self._append_as(tag, prefetch)
-            prefetch = []
+            self._append_as(tag, early)
+            prefetch = [i for i in prefetch if not any(i is e for e in early)]
         self._drain("vector", [S2V, C2V], "barrier: wait for the layer's stores", push=V2C)
         self._drain("compute", [L2C, V2C], "barrier: wait for the vector queue", push=C2L)
         self._drain("load", [C2L], "barrier: wait for compute")

@@ -148,14 +148,14 @@
    144: NOP queue=compute pop_next push_prev  # [op 0 CONV_2D] input buffer read: release it to the load queue
    145: STORE sp=ACT len=8 sp_addr=1024 ext_addr=0x98c x_size=1 y_size=6 x_stride=8 y_stride=27 pop_prev  # [op 0 CONV_2D] CONV_2D: im2col rows
    146: STORE sp=ACT len=1 sp_addr=1030 ext_addr=0x994 x_size=1 y_size=6 x_stride=8 y_stride=27 push_prev  # [op 0 CONV_2D] CONV_2D: im2col rows
-   147: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
-   148: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
-   149: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
-   150: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   151: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   147: LOAD sp=WGT len=8 sp_addr=960 ext_addr=0xa20 x_size=8 y_size=8 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: weight tiles (resident)
+   148: LOAD sp=VEC len=8 sp_addr=116 ext_addr=0xc20 x_size=12 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: requantization parameters
+   149: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
+   150: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
+   151: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
    152: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   153: LOAD sp=WGT len=8 sp_addr=0 ext_addr=0xa20 x_size=8 y_size=8 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: weight tiles (resident)
-   154: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0xc20 x_size=12 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: requantization parameters
+   153: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   154: NOP queue=load pop_next  # [barrier] barrier: wait for compute
    155: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x650 x_size=8 y_size=4 x_stride=27 y_stride=216 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 0..31 k0
    156: LOAD sp=ACT len=8 sp_addr=32 ext_addr=0x658 x_size=8 y_size=4 x_stride=27 y_stride=216 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 0..31 k8
    157: LOAD sp=ACT len=8 sp_addr=64 ext_addr=0x660 x_size=8 y_size=4 x_stride=27 y_stride=216 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 0..31 k16
@@ -165,19 +165,19 @@
    161: LOAD sp=ACT len=8 sp_addr=164 ext_addr=0x9b8 x_size=4 y_size=1 x_stride=27 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 32..35 k8..15
    162: LOAD sp=ACT len=8 sp_addr=168 ext_addr=0x9c0 x_size=4 y_size=1 x_stride=27 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 32..35 k16..23
    163: LOAD sp=ACT len=3 sp_addr=172 ext_addr=0x9c8 x_size=4 y_size=1 x_stride=27 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 32..35 k24
-   164: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=0 acc=0 wgt=0 za=120 zw=128 nx=8 ny=4 act_xs=1 act_ys=8 acc_xs=1 acc_ys=8 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..31 out c0 k0..31
+   164: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=0 acc=0 wgt=960 za=120 zw=128 nx=8 ny=4 act_xs=1 act_ys=8 acc_xs=1 acc_ys=8 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..31 out c0 k0..31
    165: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 2
-   166: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=0 acc=512 wgt=32 za=120 zw=128 nx=8 ny=4 act_xs=1 act_ys=8 acc_xs=1 acc_ys=8 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..31 out c8 k0..31
-   167: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c0
+   166: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=0 acc=512 wgt=992 za=120 zw=128 nx=8 ny=4 act_xs=1 act_ys=8 acc_xs=1 acc_ys=8 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..31 out c8 k0..31
+   167: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c0
    168: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1b0 x_size=8 y_size=4 x_stride=10 y_stride=80 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c0
    169: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 3
-   170: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=160 acc=0 wgt=0 za=120 zw=128 nx=4 ny=1 act_xs=1 act_ys=4 acc_xs=1 acc_ys=4 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 32..35 out c0 k0..31
-   171: VEC func=REQ signed=0 accumulate=0 round=0 dst=2088 src=512 src2=0 param=6 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c8
+   170: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=160 acc=0 wgt=960 za=120 zw=128 nx=4 ny=1 act_xs=1 act_ys=4 acc_xs=1 acc_ys=4 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 32..35 out c0 k0..31
+   171: VEC func=REQ signed=0 accumulate=0 round=0 dst=2088 src=512 src2=0 param=122 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c8
    172: STORE sp=ACT len=2 sp_addr=2088 ext_addr=0x1b8 x_size=8 y_size=4 x_stride=10 y_stride=80 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c8
-   173: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=160 acc=512 wgt=32 za=120 zw=128 nx=4 ny=1 act_xs=1 act_ys=4 acc_xs=1 acc_ys=4 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 32..35 out c8 k0..31
-   174: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 32.. out c0
+   173: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=160 acc=512 wgt=992 za=120 zw=128 nx=4 ny=1 act_xs=1 act_ys=4 acc_xs=1 acc_ys=4 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 32..35 out c8 k0..31
+   174: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 32.. out c0
    175: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x2f0 x_size=4 y_size=1 x_stride=10 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 32.. c0
-   176: VEC func=REQ signed=0 accumulate=0 round=0 dst=2088 src=512 src2=0 param=6 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 32.. out c8
+   176: VEC func=REQ signed=0 accumulate=0 round=0 dst=2088 src=512 src2=0 param=122 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 32.. out c8
    177: STORE sp=ACT len=2 sp_addr=2088 ext_addr=0x2f8 x_size=4 y_size=1 x_stride=10 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 32.. c8
    178: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
    179: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
@@ -264,18 +264,15 @@
    260: NOP queue=compute pop_next push_prev  # [op 3 LOGISTIC] input buffer read: release it to the load queue
    261: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x3e0 x_size=11 y_size=1 x_stride=8 y_stride=88 pop_prev  # [op 3 LOGISTIC] LOGISTIC: output bytes 0
    262: STORE sp=ACT len=2 sp_addr=2059 ext_addr=0x438 x_size=1 y_size=1 x_stride=8 y_stride=0 push_prev  # [op 3 LOGISTIC] LOGISTIC: output bytes 0 (tail)
-   263: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
-   264: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
-   265: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   266: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   267: LOAD sp=WGT len=8 sp_addr=0 ext_addr=0x1400 x_size=8 y_size=12 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: weight tiles (resident)
-   268: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x1700 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: requantization parameters
-   269: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x3e0 x_size=1 y_size=3 x_stride=90 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input rows 0..0 k0..23
-   270: LOAD sp=ACT len=8 sp_addr=3 ext_addr=0x3f8 x_size=1 y_size=3 x_stride=90 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input rows 0..0 k24..47
-   271: LOAD sp=ACT len=8 sp_addr=6 ext_addr=0x410 x_size=1 y_size=3 x_stride=90 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input rows 0..0 k48..71
-   272: LOAD sp=ACT len=8 sp_addr=9 ext_addr=0x428 x_size=1 y_size=2 x_stride=90 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input rows 0..0 k72..87
-   273: LOAD sp=ACT len=2 sp_addr=11 ext_addr=0x438 x_size=1 y_size=1 x_stride=90 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input rows 0..0 k88
-   274: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=11 act=0 acc=0 wgt=0 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev push_prev push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: rows 0..0 out c0 k0..95
-   275: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev push_prev push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: requantize rows 0.. out c0
-   276: STORE sp=ACT len=5 sp_addr=2048 ext_addr=0x440 x_size=1 y_size=1 x_stride=5 y_stride=0 pop_prev push_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: output rows 0.. c0
-   277: FINISH  # end of segment
+   263: LOAD sp=WGT len=8 sp_addr=832 ext_addr=0x1400 x_size=8 y_size=12 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: weight tiles (resident)
+   264: LOAD sp=VEC len=8 sp_addr=116 ext_addr=0x1700 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: requantization parameters
+   265: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
+   266: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
+   267: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   268: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   269: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x3e0 x_size=1 y_size=11 x_stride=90 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input rows 0..0 k0..23
+   270: LOAD sp=ACT len=2 sp_addr=11 ext_addr=0x438 x_size=1 y_size=1 x_stride=90 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input rows 0..0 k88
+   271: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=11 act=0 acc=0 wgt=832 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev push_prev push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: rows 0..0 out c0 k0..95
+   272: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev push_prev push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: requantize rows 0.. out c0
+   273: STORE sp=ACT len=5 sp_addr=2048 ext_addr=0x440 x_size=1 y_size=1 x_stride=5 y_stride=0 pop_prev push_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: output rows 0.. c0
+   274: FINISH  # end of segment
