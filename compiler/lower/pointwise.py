@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -15,6 +16,7 @@ from .base import (
     MAX8,
     MAX16,
     REQ_LINES,
+    CannotLower,
     LowerContext,
     _byte,
     _req_cycles,
@@ -37,6 +39,19 @@ PW_PARAMS = PW_AHEAD + PW_ACC
 #: The K-chunked and the filter-streaming schedules replace the all-K-resident one only where
 #: their estimate is lower by more than this factor (the estimates' own error).
 PW_MARGIN = 0.99
+
+
+@dataclass(frozen=True)
+class StridedRows:
+    """The input of a pointwise pass whose rows are not consecutive: row ``m`` of the
+    ``[rows, C]`` matrix is the ``C`` bytes at ``addr + (m // width) * ys + (m % width) * xs``
+    (``addr`` = the context's address of this key; the im2col strips, ``compiler/lower/im2col.py``).
+    The pass then takes pixel blocks of whole ``width``-row groups."""
+
+    tensor: object
+    width: int
+    xs: int
+    ys: int
 
 
 def _pointwise(s: ConvSpec) -> bool:
@@ -88,7 +103,8 @@ def _top(lines: int, n: int, parity: int) -> int:
     return lines - n * (1 + (parity if 2 * n <= lines // 2 else 0))
 
 
-def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, resident_p: bool):
+def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, resident_p: bool,
+                    width: int | None = None, row_ys: int | None = None):
     """``(estimate, nx, ny)``: the pixel block shape with the lowest estimated cycles (per block
     the largest of GEMM, vector, load and store time, plus the pipeline's fill and drain), or
     None when no block fits the scratchpads and fields."""
@@ -101,6 +117,8 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
     p_max = cfg.lines("ACC") // PW_ACC
     nxs = {min(m, MAX8)} | {ceil_div(m, k) for k in range(1, min(m, 64) + 1)}
     nxs |= {d for d in range(1, min(m, MAX8) + 1) if m % d == 0}
+    if width is not None:   # rows in groups of ``width`` (StridedRows): whole groups per block
+        nxs = {width}
     wl = sum(0 if resident_w else lat + k * R * beats for gs in groups for _, k in gs)
     pl = 0 if resident_p else n_tiles * (lat + REQ_LINES * pbeats)
     # resident weights and parameters load before the first GEMM
@@ -116,7 +134,7 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
             if ins * k_tiles * p <= in_l and PW_STAGING * p <= stag_l:
                 break
             ny -= 1
-        if ny < 1 or (ny > 1 and max(nx * s.c, nx * s.o) > MAX16):
+        if ny < 1 or (ny > 1 and max(nx * s.c if row_ys is None else row_ys, nx * s.o) > MAX16):
             continue
         total = fill = 0
         for _, bx, by in _pixel_blocks(m, nx, ny):
@@ -142,9 +160,12 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
     on the vector queue into one of two staging slots while the next GEMMs run, and the STORE.
     Returns None when no block fits."""
     cfg, R, C = ctx.cfg, ctx.cfg.rows, ctx.cfg.cols
+    strided = s.x if isinstance(s.x, StridedRows) else None
     if R != C or max(s.c, s.o) > MAX16 or cfg.banks("ACC") < 2:
         # the DMA line stride is the channel count; the two ACC slots need two banks (the array
         # accumulating into one while the vector unit reads the other)
+        if strided:
+            raise CannotLower("the strided rows need the pointwise schedule")
         return None
     n_tiles = ceil_div(s.o, C)
     groups = [_ktile_groups(sorted(key[2] for key in per_block[j])) for j in range(n_tiles)]
@@ -157,6 +178,13 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
     resident_p = n_tiles * REQ_LINES <= min(vec_l, MAX8)
     if not resident_p and PW_PARAMS * REQ_LINES > vec_l:
         return None
+    if strided:
+        if max(strided.xs, strided.ys) > MAX16 or strided.width > MAX8:
+            raise CannotLower("the strided rows' strides do not fit the DMA fields")
+        plan = _pointwise_plan(cfg, s, groups, resident_w, resident_p, strided.width, strided.ys)
+        if plan is None:
+            raise CannotLower("no pixel block of the strided rows fits")
+        return _Pointwise(ctx, s, tiles, groups, plan[1], plan[2], resident_w, resident_p).emit()
     plan = _pointwise_plan(cfg, s, groups, resident_w, resident_p)
     k_tiles = ceil_div(s.c, R)
     dense = all(len(per_block[j]) == k_tiles for j in range(n_tiles))
@@ -276,7 +304,8 @@ class _Pointwise:
         s, R = self.s, self.R
         m0, bx, by = self.blocks[b]
         base, p = self.in_base[b % self.n_inputs], bx * by
-        ext = self.ctx.addr[s.x] + m0 * s.c
+        lay = s.x if isinstance(s.x, StridedRows) else StridedRows(s.x, bx, s.c, bx * s.c)
+        ext = self.ctx.addr[s.x] + (m0 // lay.width) * lay.ys + (m0 % lay.width) * lay.xs
         full = s.c // R
         pieces = []
         if by == 1 and full > 1:
@@ -284,7 +313,7 @@ class _Pointwise:
             for f0, n in zip(np.cumsum([0] + split)[:-1], split):
                 f0 = int(f0)
                 pieces.append((f0, f0 + n, [Ins("LOAD", {"sp": "ACT", "len": R, "sp_addr": base + f0 * p,
-                                            "ext_addr": ext + f0 * R, "x_size": bx, "y_size": n, "x_stride": s.c,
+                                            "ext_addr": ext + f0 * R, "x_size": bx, "y_size": n, "x_stride": lay.xs,
                                             "y_stride": R, "fill": _byte(s.zx)},
                                    f"{s.what}: input rows {m0}..{m0 + p - 1} k{f0 * R}..{(f0 + n) * R - 1}")]))
             first = full
@@ -292,8 +321,8 @@ class _Pointwise:
             first = 0
         for t in range(first, self.k_tiles):
             pieces.append((t, t + 1, [Ins("LOAD", {"sp": "ACT", "len": min(R, s.c - t * R), "sp_addr": base + t * p,
-                                        "ext_addr": ext + t * R, "x_size": bx, "y_size": by, "x_stride": s.c,
-                                        "y_stride": bx * s.c if by > 1 else 0, "fill": _byte(s.zx)},
+                                        "ext_addr": ext + t * R, "x_size": bx, "y_size": by, "x_stride": lay.xs,
+                                        "y_stride": lay.ys if by > 1 else 0, "fill": _byte(s.zx)},
                                f"{s.what}: input rows {m0}..{m0 + p - 1} k{t * R}")]))
         return pieces
 
@@ -966,5 +995,6 @@ class _Packed:
                                         "ext_addr": self.ctx.addr[s.y] + full * C, "x_size": 1, "y_size": 1,
                                         "x_stride": C, "y_stride": 0}, f"{what}: output c{full * C}.."))
         token(stores[0], V2S, "pop")
+        token(stores[-1], S2V, "push")   # the barrier after the pass waits for it
         finishes[-1] = [v] + stores
         return skewed(RawPass(prefetch=prefetch), loads, gemms, finishes)

@@ -14,7 +14,7 @@ from nnaccel.isa.table import MAX_KTILES, VEC_BY_NAME, div_params
 from nnaccel.program import param_block, runs
 from nnaccel.quant import activation_range_quantized
 
-from ..emit import C2L, C2V, L2C, V2S, Ins, RawPass, token
+from ..emit import C2L, C2V, L2C, S2V, V2S, Ins, RawPass, token
 from .base import (
     MAX8,
     MAX16,
@@ -382,5 +382,6 @@ def global_pool_pass(ctx, s: dict, kind: str) -> RawPass | None:
                                     "x_size": 1, "y_size": 1, "x_stride": R, "y_stride": 0},
                           f"{what}: output c{full * R}.."))
     token(stores[0], V2S, "pop")
+    token(stores[-1], S2V, "push")   # the barrier after the pass waits for it
     finishes[-1] = [v] + stores
     return skewed(RawPass(prefetch=prefetch), loads, gemms, finishes)

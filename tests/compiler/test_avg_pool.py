@@ -75,6 +75,32 @@ def test_global_pool_sums_on_the_array():
     assert listing.count("GEMM ") == 4
 
 
+def test_global_pool_output_is_stored_before_the_next_layer_reads_it():
+    """A global pool followed by another pool reading its output: the barrier between them waits
+    for the pool's STORE (find_conflicts reports any overlap); bit-exact."""
+    from nnaccel.isa import bytes_to_words
+    from nnaccel.sim.isasim import find_conflicts
+    from support.one_op import one_op_model  # noqa: F401 (the builder below mirrors it)
+    from nnaccel.model import ModelBuilder, OperandType as T
+    rng = np.random.default_rng(3)
+    b = ModelBuilder("two_pools")
+    q = T.TENSOR_QUANT8_ASYMM_SIGNED
+    x = b.add_operand(q, (1, 6, 5, 40), 0.1, -3)
+    y = b.add_operand(q, (1, 1, 1, 40), 0.1, -3)
+    z = b.add_operand(q, (1, 1, 1, 40), 0.1, -3)
+    i32 = lambda v: b.add_constant(T.INT32, v)
+    b.add_operation("AVERAGE_POOL_2D", [x, *[i32(v) for v in (VALID, 1, 1, 5, 6, 0)]], [y])
+    b.add_operation("AVERAGE_POOL_2D", [y, *[i32(v) for v in (VALID, 1, 1, 1, 1, 0)]], [z])
+    b.identify_inputs_and_outputs([x], [z])
+    model = b.finish()
+    data = rng.integers(-128, 128, (1, 6, 5, 40)).astype(np.int8)
+    pkg = compile_model(model, "base")
+    (seg,) = pkg.manifest["segments"]
+    assert find_conflicts(bytes_to_words(pkg.segment_words(seg)), pkg.config()) == []
+    (acc,), _ = Runtime(pkg).run([data], "isa", check=True)
+    np.testing.assert_array_equal(acc, run_model(model, [data])[0])
+
+
 def test_window_sums_in_one_step_a_pooling_tile():
     """A pool with more than one output pixel keeps the vector unit's window sums, one SUMW per
     tap for all channel blocks of a tile."""

@@ -240,3 +240,31 @@ def test_one_row_fully_connected_packs_output_tiles(preset, k, n, signed):
         assert gemms and all(d.nx == 1 and d.ny >= 2 for d in gemms)
     if preset == "base" and k * n >= 65536:
         assert report["total"]["cycles"] <= 1.5 * k * n / cfg.dma_bytes_per_cycle
+
+
+def test_packed_layers_in_a_row_wait_for_each_other():
+    """Two batch-1 FULLY_CONNECTED layers of the packed pass back to back (the autoencoder's
+    shape): the second's input LOAD reads what the first's STORE wrote, so the barrier between
+    them must wait for that STORE (find_conflicts reports any overlap); bit-exact."""
+    rng = np.random.default_rng(5)
+    q = T.TENSOR_QUANT8_ASYMM_SIGNED
+    b = ModelBuilder("two_fc")
+    x = b.add_operand(q, (1, 128), 0.1, -3)
+    cur, scale = x, 0.1
+    for layer in range(2):
+        w = b.add_constant(q, rng.integers(-128, 128, (128, 128)).astype(np.int8), scale=0.002, zero_point=0)
+        bias = b.add_constant(T.TENSOR_INT32, rng.integers(-5000, 5000, 128).astype(np.int32), scale=scale * 0.002)
+        y = b.add_operand(q, (1, 128), 0.6, 4 - layer)
+        scale = 0.6
+        b.add_operation("FULLY_CONNECTED", [cur, w, bias, b.add_constant(T.INT32, 1)], [y])
+        cur = y
+    b.identify_inputs_and_outputs([x], [cur])
+    model = b.finish()
+    data = rng.integers(-128, 128, (1, 128)).astype(np.int8)
+    pkg = compile_model(model, "base")
+    (seg,) = pkg.manifest["segments"]
+    words = bytes_to_words(pkg.segment_words(seg))
+    assert sum(1 for d in map(decode, words) if d.name == "GEMM" and d.ny == 2) == 8
+    assert find_conflicts(words, pkg.config()) == []
+    outs, _ = Runtime(pkg).run([data], "isa", check=True)
+    np.testing.assert_array_equal(outs[0], run_model(model, [data])[0])
