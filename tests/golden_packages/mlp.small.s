@@ -38,15 +38,15 @@
     34: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xc0 x_size=4 y_size=1 x_stride=16 y_stride=0 pop_prev push_prev  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: output rows 0.. c0
     35: VEC func=REQ signed=0 accumulate=0 round=0 dst=2052 src=512 src2=0 param=110 nx=4 ny=1 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev push_prev push_next  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: requantize rows 0.. out c8
     36: STORE sp=ACT len=8 sp_addr=2052 ext_addr=0xc8 x_size=4 y_size=1 x_stride=16 y_stride=0 pop_prev push_prev  # [op 1 FULLY_CONNECTED] FULLY_CONNECTED: output rows 0.. c8
-    37: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
-    38: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
-    39: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+    37: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x9c0 x_size=11 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 ADD] ADD: parameters
+    38: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
+    39: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
     40: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-    41: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
-    42: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+    41: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+    42: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
     43: NOP queue=load pop_next  # [barrier] barrier: wait for compute
     44: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-    45: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x9c0 x_size=11 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 ADD] ADD: parameters
+    45: NOP queue=load pop_next  # [barrier] barrier: wait for compute
     46: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0xc0 x_size=8 y_size=1 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 ADD] ADD: input 0 bytes 0
     47: LOAD sp=ACT len=8 sp_addr=2048 ext_addr=0x0 x_size=8 y_size=1 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 2 ADD] ADD: input 1 bytes 0
     48: NOP queue=compute pop_prev push_next  # [op 2 ADD] pass the load token to the vector queue

@@ -52,16 +52,16 @@
     48: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xdf0 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c32
     49: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=122 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c40
     50: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0xdf8 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c40
-    51: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
-    52: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
-    53: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-    54: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-    55: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
-    56: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-    57: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+    51: LOAD sp=WGT len=8 sp_addr=0 ext_addr=0x2400 x_size=8 y_size=18 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: filter tiles 0..17
+    52: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2880 x_size=36 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantization parameters
+    53: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
+    54: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
+    55: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+    56: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+    57: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
     58: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-    59: LOAD sp=WGT len=8 sp_addr=0 ext_addr=0x2400 x_size=8 y_size=18 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: filter tiles 0..17
-    60: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2880 x_size=36 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantization parameters
+    59: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+    60: NOP queue=load pop_next  # [barrier] barrier: wait for compute
     61: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x200 x_size=6 y_size=10 x_stride=48 y_stride=384 pad_top=1 pad_bottom=1 pad_left=1 pad_right=0 fill=128 push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c0
     62: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x208 x_size=6 y_size=10 x_stride=48 y_stride=384 pad_top=1 pad_bottom=1 pad_left=1 pad_right=0 fill=128 push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c8
     63: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=0 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 pop_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 0..0
@@ -160,15 +160,15 @@
    156: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1a00 x_size=22 y_size=2 x_stride=8 y_stride=176 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 0.. c0
    157: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=116 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 44.. out c0
    158: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x1b60 x_size=20 y_size=1 x_stride=8 y_stride=0 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 44.. c0
-   159: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
-   160: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
-   161: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+   159: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2f40 x_size=11 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: parameters
+   160: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
+   161: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
    162: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-   163: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
-   164: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   163: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+   164: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
    165: NOP queue=load pop_next  # [barrier] barrier: wait for compute
    166: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   167: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2f40 x_size=11 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: parameters
+   167: NOP queue=load pop_next  # [barrier] barrier: wait for compute
    168: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x1a00 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: input 0 bytes 0
    169: LOAD sp=ACT len=8 sp_addr=2048 ext_addr=0x0 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 3 ADD] ADD: input 1 bytes 0
    170: NOP queue=compute pop_prev push_next  # [op 3 ADD] pass the load token to the vector queue
