@@ -268,3 +268,16 @@ def test_packed_layers_in_a_row_wait_for_each_other():
     assert find_conflicts(words, pkg.config()) == []
     outs, _ = Runtime(pkg).run([data], "isa", check=True)
     np.testing.assert_array_equal(outs[0], run_model(model, [data])[0])
+
+
+@pytest.mark.rtl
+@pytest.mark.slow
+def test_packed_fully_connected_rtl_equals_isa():
+    """The packed pass (GEMMs of ``ny`` = 4 lines a K tile, the input regions placed by the LOAD
+    padding fields, the bias LOADed into ACC) on the RTL of small: the ISA simulator's outputs,
+    the golden model's, and the same counters (cycles included)."""
+    from support.one_op import isa_and_rtl
+    model, data = _dense_pointwise("FULLY_CONNECTED", 1, 24, 48, True, 120)
+    pkg, *_ = isa_and_rtl(model, "small", [data])
+    (seg,) = pkg.manifest["segments"]
+    assert any(d.name == "GEMM" and d.ny == 4 for d in map(decode, bytes_to_words(pkg.segment_words(seg))))
