@@ -1,67 +1,67 @@
 ; nnaccel program package: model mobilenet_block_8x8x8, configuration small
 
 ; segment 0: operations 0 CONV_2D, 1 DEPTHWISE_CONV_2D, 2 CONV_2D, 3 ADD
-     0: LOAD sp=WGT len=8 sp_addr=0 ext_addr=0x1e00 x_size=8 y_size=6 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: weight tiles (resident)
-     1: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x1f80 x_size=36 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: requantization parameters
+     0: LOAD sp=WGT len=8 sp_addr=976 ext_addr=0x1e00 x_size=8 y_size=6 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: weight tiles (resident)
+     1: LOAD sp=VEC len=8 sp_addr=92 ext_addr=0x1f80 x_size=36 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: requantization parameters
      2: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x0 x_size=3 y_size=21 x_stride=8 y_stride=24 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=253 push_next  # [op 0 CONV_2D] CONV_2D: input rows 0..62 k0
      3: NOP queue=load push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 1
      4: LOAD sp=ACT len=8 sp_addr=66 ext_addr=0x1f8 x_size=1 y_size=1 x_stride=8 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=253  # [op 0 CONV_2D] CONV_2D: input rows 63..63 k0
-     5: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=0 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c0 k0..7
+     5: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=976 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c0 k0..7
      6: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 2
-     7: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=8 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c8 k0..7
-     8: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c0
+     7: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=984 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c8 k0..7
+     8: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=92 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c0
      9: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x200 x_size=3 y_size=21 x_stride=48 y_stride=144 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c0
     10: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 3
-    11: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=16 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c16 k0..7
-    12: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=6 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c8
+    11: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=992 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c16 k0..7
+    12: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=98 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c8
     13: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x208 x_size=3 y_size=21 x_stride=48 y_stride=144 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c8
     14: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 4
-    15: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=24 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c24 k0..7
-    16: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=12 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c16
+    15: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=1000 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c24 k0..7
+    16: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=104 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c16
     17: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x210 x_size=3 y_size=21 x_stride=48 y_stride=144 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c16
     18: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 5
-    19: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=32 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c32 k0..7
-    20: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=18 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c24
+    19: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=1008 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c32 k0..7
+    20: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=110 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c24
     21: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x218 x_size=3 y_size=21 x_stride=48 y_stride=144 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c24
     22: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 6
-    23: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=40 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c40 k0..7
-    24: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=24 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c32
+    23: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=1016 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c40 k0..7
+    24: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c32
     25: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x220 x_size=3 y_size=21 x_stride=48 y_stride=144 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c32
     26: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 7
-    27: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=0 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c0 k0..7
-    28: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=30 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c40
+    27: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=976 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c0 k0..7
+    28: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=122 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c40
     29: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x228 x_size=3 y_size=21 x_stride=48 y_stride=144 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c40
     30: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 8
-    31: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=8 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c8 k0..7
-    32: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c0
+    31: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=984 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c8 k0..7
+    32: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=92 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c0
     33: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xdd0 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c0
     34: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 9
-    35: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=16 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c16 k0..7
-    36: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=6 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c8
+    35: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=992 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c16 k0..7
+    36: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=98 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c8
     37: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0xdd8 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c8
     38: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 10
-    39: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=24 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c24 k0..7
-    40: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=12 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c16
+    39: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=1000 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c24 k0..7
+    40: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=104 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c16
     41: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xde0 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c16
     42: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 11
-    43: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=32 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c32 k0..7
-    44: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=18 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c24
+    43: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=1008 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c32 k0..7
+    44: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=110 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c24
     45: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0xde8 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c24
-    46: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=40 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c40 k0..7
-    47: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=24 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c32
+    46: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=1016 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c40 k0..7
+    47: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c32
     48: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xdf0 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c32
-    49: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=30 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c40
+    49: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=122 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c40
     50: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0xdf8 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c40
-    51: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
-    52: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
-    53: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-    54: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-    55: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
-    56: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-    57: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+    51: LOAD sp=WGT len=8 sp_addr=0 ext_addr=0x2400 x_size=8 y_size=18 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: filter tiles 0..17
+    52: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2880 x_size=36 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantization parameters
+    53: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
+    54: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
+    55: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+    56: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+    57: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
     58: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-    59: LOAD sp=WGT len=8 sp_addr=0 ext_addr=0x2400 x_size=8 y_size=18 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: filter tiles 0..17
-    60: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2880 x_size=36 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantization parameters
+    59: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+    60: NOP queue=load pop_next  # [barrier] barrier: wait for compute
     61: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x200 x_size=6 y_size=10 x_stride=48 y_stride=384 pad_top=1 pad_bottom=1 pad_left=1 pad_right=0 fill=128 push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c0
     62: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x208 x_size=6 y_size=10 x_stride=48 y_stride=384 pad_top=1 pad_bottom=1 pad_left=1 pad_right=0 fill=128 push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c8
     63: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=0 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 pop_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 0..0
@@ -134,16 +134,16 @@
    130: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=72 acc=512 wgt=136 za=128 zw=0 nx=4 ny=8 act_ys=6 fw=3 acc_ys=4 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 2..2
    131: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=30 nx=4 ny=8 dst_xs=1 dst_ys=4 src_xs=1 src_ys=4 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40
    132: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0xee8 x_size=4 y_size=8 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x4 c40
-   133: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
-   134: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
-   135: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-   136: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-   137: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
-   138: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   139: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   133: LOAD sp=WGT len=8 sp_addr=928 ext_addr=0x2d00 x_size=8 y_size=6 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 CONV_2D] CONV_2D: weight tiles (resident)
+   134: LOAD sp=VEC len=8 sp_addr=116 ext_addr=0x2e80 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 CONV_2D] CONV_2D: requantization parameters
+   135: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
+   136: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
+   137: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+   138: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+   139: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
    140: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   141: LOAD sp=WGT len=8 sp_addr=0 ext_addr=0x2d00 x_size=8 y_size=6 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 CONV_2D] CONV_2D: weight tiles (resident)
-   142: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2e80 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 CONV_2D] CONV_2D: requantization parameters
+   141: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   142: NOP queue=load pop_next  # [barrier] barrier: wait for compute
    143: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0xe00 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k0
    144: LOAD sp=ACT len=8 sp_addr=44 ext_addr=0xe08 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k8
    145: LOAD sp=ACT len=8 sp_addr=88 ext_addr=0xe10 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k16
@@ -154,21 +154,21 @@
    150: LOAD sp=ACT len=8 sp_addr=436 ext_addr=0x1650 x_size=20 y_size=2 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k16..31
    151: LOAD sp=ACT len=8 sp_addr=476 ext_addr=0x1660 x_size=20 y_size=1 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k32..39
    152: LOAD sp=ACT len=8 sp_addr=496 ext_addr=0x1668 x_size=20 y_size=1 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 push_next  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k40..47
-   153: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=0 acc=0 wgt=0 za=128 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 0..43 out c0 k0..47
-   154: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=396 acc=512 wgt=0 za=128 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 44..63 out c0 k0..47
-   155: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 0.. out c0
+   153: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=0 acc=0 wgt=928 za=128 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 0..43 out c0 k0..47
+   154: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=396 acc=512 wgt=928 za=128 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 44..63 out c0 k0..47
+   155: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 0.. out c0
    156: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1a00 x_size=22 y_size=2 x_stride=8 y_stride=176 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 0.. c0
-   157: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=0 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 44.. out c0
+   157: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=116 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 44.. out c0
    158: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x1b60 x_size=20 y_size=1 x_stride=8 y_stride=0 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 44.. c0
-   159: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
-   160: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
-   161: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+   159: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2f40 x_size=11 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: parameters
+   160: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
+   161: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
    162: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-   163: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
-   164: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   163: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+   164: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
    165: NOP queue=load pop_next  # [barrier] barrier: wait for compute
    166: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   167: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2f40 x_size=11 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: parameters
+   167: NOP queue=load pop_next  # [barrier] barrier: wait for compute
    168: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x1a00 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: input 0 bytes 0
    169: LOAD sp=ACT len=8 sp_addr=2048 ext_addr=0x0 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 3 ADD] ADD: input 1 bytes 0
    170: NOP queue=compute pop_prev push_next  # [op 3 ADD] pass the load token to the vector queue
