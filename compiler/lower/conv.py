@@ -361,6 +361,7 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
     dh, dw = s.dilation
     top, _, left, _ = s.pads
     passes = []
+    packed = s.dyn is not None and s.dyn.filter is not None   # weight tiles from the repacked filter
     for g, (_, toh, tow, chunks) in plan:
         kc = len(chunks[0])
         ih = (toh - 1) * sh + (fh - 1) * dh + 1
@@ -375,7 +376,6 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
         # parameter blocks
         worders = [[(co, key) for co in g for key in per_block[co] if not stream or key[2] in c] for c in
                    (chunks if stream else [None])]
-        packed = s.dyn is not None and s.dyn.filter is not None
         waddrs = [None if packed else ctx.consts.add(b"".join(tiles[co][key].tobytes() for co, key in o))
                   for o in worders]
         slots = [{ok: i for i, ok in enumerate(o)} for o in worders]
