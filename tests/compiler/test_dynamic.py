@@ -168,6 +168,19 @@ def test_filter_or_bias_alone_as_input(filter_input, bias_input):
         assert tensors[str(bias)]["bytes"] == 4 * ws[0]
 
 
+def test_streamed_weight_tiles_from_the_repacked_filter():
+    """A filter whose tiles do not fit WGT on ``tiny`` streams them per input chunk, each chunk's
+    tiles LOADed from the repacked filter."""
+    model, data = dynamic_model("CONV_2D", np.random.default_rng(5), np.int8, (1, 6, 6, 40), (40, 3, 3, 40),
+                                (1, 6, 6, 40), [SAME, 1, 1, 0])
+    pkg = compile_model(model, "tiny")
+    assert not pkg.manifest["host_ops"]
+    assert "of chunk 1 (repacked filter)" in pkg.listing
+    (got,), _ = Runtime(pkg).run(data, "isa", check=True)
+    np.testing.assert_array_equal(got, run_model(model, data)[0])
+    assert not find_conflicts(segment_words(pkg), PRESETS["tiny"])
+
+
 def test_depthwise_filter_input_skips_unconnected_tiles():
     """A 17-channel depthwise filter over 16-row tiles: per tap only the two diagonal tiles (the
     others are all zero point, as the constant path finds) are multiplied."""
