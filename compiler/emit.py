@@ -420,6 +420,14 @@ class ProgramBuilder:
                         return False
         return True
 
+    def _ext_overlap(self, prefetch: list[Ins], layer: list[Ins]) -> bool:
+        """Whether the LOADs ``prefetch`` read external bytes an instruction of ``layer`` writes
+        (a filter tensor the previous operation computes): they must wait for the barrier."""
+        written = [a.where for i in layer if i.name == "STORE"
+                   for a in footprint(decode(i.word()), self.cfg) if a.space == "EXT" and a.write]
+        return any(lo <= hi2 and lo2 <= hi for i in prefetch for a in footprint(decode(i.word()), self.cfg)
+                   if a.space == "EXT" for lo, hi in [a.where] for lo2, hi2 in written)
+
     def _barrier(self, prefetch: list[Ins]) -> list[Ins]:
         """Drains every channel of the previous layer. ``prefetch`` (constant LOADs of the next
         pass, into lines only LOADs and GEMMs touch) goes right after the load queue has popped
@@ -434,6 +442,10 @@ class ProgramBuilder:
         if self.outstanding(V2S):
             self._drain("store", [V2S], "barrier: drop unused store tokens")
         layer = self.ins[self._layer_start:]
+        if prefetch and self.cfg is not None and self._ext_overlap(prefetch, layer):
+            prefetch, after = [], prefetch
+        else:
+            after = []
         if prefetch and self.cfg is not None and self._independent(prefetch, layer):
             # no line the layer touches and no bank it writes: before the barrier
             self._append_as(tag, prefetch)
@@ -452,7 +464,7 @@ class ProgramBuilder:
         assert not any(self.outstanding(c) for c in self.pushed), self.pushed
         self._reset_vreads()
         self._tag = tag
-        return prefetch
+        return prefetch + after
 
     def finish(self) -> list[Ins]:
         self._flush()

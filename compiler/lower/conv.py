@@ -42,7 +42,7 @@ from .base import (
 )
 from .depthwise import depthwise_passes, dw_applies
 from .dma import _row_groups, load_box
-from .dynamic import DynamicOperands, dynamic_operands, packed_filter
+from .dynamic import DynamicOperands, dynamic_operands, filter_streams, packed_filter
 from .im2col import im2col_applies, im2col_passes, im2col_scratch
 from .layout import _in_nhwc, _layout_passes_fit, _nhwc_dims, _nhwc_scratch
 from .pointwise import _pointwise, pointwise_pass
@@ -180,7 +180,8 @@ class ConvLowering(Lowering):
     def scratch(self, sg, op, cfg) -> list[int]:
         s = self.spec(sg, op)
         # a filter that is not a constant is repacked into the last area
-        packed = [s.dyn.scratch_bytes(cfg.rows)] if s.dyn is not None and s.dyn.filter is not None else []
+        packed = ([s.dyn.scratch_bytes(cfg.rows)] if s.dyn is not None and s.dyn.filter is not None
+                  and not filter_streams(cfg, s) else [])
         if not self.nchw(sg, op):
             fh, fw = s.weff.shape[:2]
             return (im2col_scratch(s) if s.dyn is None and im2col_applies(cfg, self.kind, s.c, fh * fw, s.dilation)
@@ -190,7 +191,7 @@ class ConvLowering(Lowering):
 
     def passes(self, ctx, op) -> list:
         s = self.spec(ctx.sg, op, ctx.clamp, ctx.model.origin)
-        if s.dyn is not None:
+        if s.dyn is not None and not filter_streams(ctx.cfg, s):
             ctx, pack, s.dyn.packed = packed_filter(ctx, s.dyn)
             return [*pack, *self._passes(ctx, op, s)]
         return self._passes(ctx, op, s)
@@ -315,7 +316,7 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
     for co in range(ob):
         keys = [tuple(int(v) for v in k) for k in np.argwhere(live[co])] or [(0, 0, 0)]
         per_block.append(keys)
-    if _pointwise(s) and s.dyn is None:
+    if _pointwise(s):
         raw = pointwise_pass(ctx, s, tiles, per_block)
         if raw is not None:
             return [raw]

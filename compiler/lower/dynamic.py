@@ -194,6 +194,18 @@ def dynamic_operands(kind: str, sg, op, c: int, o: int, fh: int, fw: int, zw: in
                            o // c if kind == "DEPTHWISE_CONV_2D" else 1)
 
 
+def filter_streams(cfg: HwConfig, s) -> bool:
+    """Whether the convolution ``s`` (a ``ConvSpec`` with dynamic operands) takes the
+    filter-streaming pass of the pointwise schedule (one input row: a batch-1 FULLY_CONNECTED or
+    1x1 convolution), which streams the filter rows straight from the ``[O, C]`` filter tensor
+    and LOADs the bias from its tensor: no repacking (``pointwise_pass`` decides the same way)."""
+    from .pointwise import _pointwise, _streamed_plan
+
+    return (_pointwise(s) and (s.dyn.kind == "FULLY_CONNECTED" or s.dyn.kind == "CONV_2D")
+            and cfg.rows == cfg.cols and max(s.c, s.o) <= MAX16 and cfg.banks("ACC") >= 2
+            and _streamed_plan(cfg, s) is not None)
+
+
 def packed_filter(ctx: LowerContext, dyn: DynamicOperands) -> tuple[LowerContext, list, int | None]:
     """``(context without the packed filter's scratch area, the packing passes, its address)``;
     the area is the last of the operation's scratch areas (``ConvLowering.scratch``)."""

@@ -54,6 +54,16 @@ def test_conformance_models_with_input_filters_run_on_the_accelerator(path):
         assert set(_dynamic_ops(model)) <= accel, (model.name, pkg.manifest["host_ops"])
         outs, _ = Runtime(pkg).run(run_inputs(model, seed=None)[0], "isa", check=True)
         assert compare_outputs(model, outs) is None, model.name
+        _no_races(pkg)
+
+
+def _no_races(pkg):
+    """No two instructions of a segment that overlap in time touch common lines or bytes with one
+    writing (e.g. a filter read before the operation computing it has stored it)."""
+    from nnaccel.isa import bytes_to_words
+
+    for seg in pkg.manifest["segments"]:
+        assert not find_conflicts(bytes_to_words(pkg.segment_words(seg)), PRESETS[pkg.manifest["config"]["name"]])
 
 
 def test_grouped_nchw_conformance_model_with_input_filter():
@@ -127,6 +137,7 @@ def dynamic_model(kind, rng, dtype, x_shape, w_shape, out_shape, scalars, per_ch
 
 LAYERS = {  # kind, input, filter, output, scalars
     "fc": ("FULLY_CONNECTED", (5, 37), (19, 37), (5, 19), [1]),
+    "fc_row": ("FULLY_CONNECTED", (1, 70), (45, 70), (1, 45), [0]),      # the filter rows streamed
     "conv": ("CONV_2D", (1, 6, 7, 20), (18, 3, 3, 20), (1, 3, 4, 18), [SAME, 2, 2, 1]),
     "conv1x1": ("CONV_2D", (2, 4, 4, 9), (33, 1, 1, 9), (2, 4, 4, 33), [VALID, 1, 1, 0]),
     "depthwise": ("DEPTHWISE_CONV_2D", (1, 5, 6, 17), (1, 3, 3, 17), (1, 5, 6, 17), [SAME, 1, 1, 1, 3]),
@@ -179,6 +190,38 @@ def test_streamed_weight_tiles_from_the_repacked_filter():
     (got,), _ = Runtime(pkg).run(data, "isa", check=True)
     np.testing.assert_array_equal(got, run_model(model, data)[0])
     assert not find_conflicts(segment_words(pkg), PRESETS["tiny"])
+
+
+def test_filter_computed_by_the_previous_layer_is_read_after_its_stores():
+    """A batch-1 FULLY_CONNECTED streams its filter rows from the filter tensor, and prefetches the
+    first of them across the barrier; when the previous accelerated operation computes that
+    filter (here a FULLY_CONNECTED, through a RESHAPE that shares its bytes), they wait for its
+    stores: bit-exact, no race."""
+    q = T.TENSOR_QUANT8_ASYMM_SIGNED
+    rng = np.random.default_rng(1)
+    K0, K, N = 32, 16, 16
+    mb = ModelBuilder("fc_filter_from_fc")
+    x0 = mb.add_operand(q, [1, K0], 0.05, 3)
+    w0 = mb.add_constant(q, rand(rng, np.int8, (N * K, K0)), scale=0.02, zero_point=0)
+    b0 = mb.add_constant(T.TENSOR_INT32, np.zeros(N * K, np.int32), scale=0.001)
+    flat = mb.add_operand(q, [1, N * K], 0.1, 0)
+    mb.add_operation("FULLY_CONNECTED", [x0, w0, b0, mb.add_constant(T.INT32, 0)], [flat])
+    w = mb.add_operand(q, [N, K], 0.1, 0)
+    mb.add_operation("RESHAPE", [flat, mb.add_constant(T.TENSOR_INT32, np.array([N, K], np.int32))], [w])
+    x = mb.add_operand(q, [1, K], 0.05, -2)
+    bias = mb.add_constant(T.TENSOR_INT32, np.arange(N, dtype=np.int32) * 10, scale=0.005)
+    y = mb.add_operand(q, [1, N], 0.3, 1)
+    mb.add_operation("FULLY_CONNECTED", [x, w, bias, mb.add_constant(T.INT32, 0)], [y])
+    mb.identify_inputs_and_outputs([x0, x], [y])
+    model = mb.finish()
+    data = [rand(rng, np.int8, (1, K0)), rand(rng, np.int8, (1, K))]
+    for preset in ("small", "base"):
+        pkg = compile_model(model, preset)
+        assert len(pkg.manifest["accelerator_ops"]) == 3 and len(pkg.manifest["segments"]) == 1
+        assert "(filter rows streamed)" in pkg.listing
+        (got,), _ = Runtime(pkg).run(data, "isa", check=True)
+        np.testing.assert_array_equal(got, run_model(model, data)[0])
+        assert not find_conflicts(segment_words(pkg), PRESETS[preset])
 
 
 def test_depthwise_filter_input_skips_unconnected_tiles():
