@@ -24,6 +24,7 @@ from .base import (
     load_vec,
     vec_blob,
 )
+from .dynamic import filter_streams
 
 if TYPE_CHECKING:
     from .conv import ConvSpec
@@ -143,8 +144,7 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
     if s.dyn is not None:
         # a filter or bias that is not a constant: only the filter-streaming pass, which reads
         # both where they lie (.dynamic)
-        streamed = _streamed_plan(cfg, s)
-        return None if streamed is None else _Streamed(ctx, s, *streamed[1:]).emit()
+        return _Streamed(ctx, s, *_streamed_plan(cfg, s)[1:]).emit() if filter_streams(cfg, s) else None
     n_tiles = ceil_div(s.o, C)
     groups = [_ktile_groups(sorted(key[2] for key in per_block[j])) for j in range(n_tiles)]
     ntiles = sum(k for gs in groups for _, k in gs)

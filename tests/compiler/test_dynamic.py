@@ -141,6 +141,7 @@ LAYERS = {  # kind, input, filter, output, scalars
     "conv": ("CONV_2D", (1, 6, 7, 20), (18, 3, 3, 20), (1, 3, 4, 18), [SAME, 2, 2, 1]),
     "conv1x1": ("CONV_2D", (2, 4, 4, 9), (33, 1, 1, 9), (2, 4, 4, 33), [VALID, 1, 1, 0]),
     "depthwise": ("DEPTHWISE_CONV_2D", (1, 5, 6, 17), (1, 3, 3, 17), (1, 5, 6, 17), [SAME, 1, 1, 1, 3]),
+    "depthwise_1px": ("DEPTHWISE_CONV_2D", (1, 1, 1, 20), (1, 1, 1, 20), (1, 1, 1, 20), [VALID, 1, 1, 1, 0]),
     "depthwise_mult2": ("DEPTHWISE_CONV_2D", (1, 4, 4, 3), (1, 2, 2, 6), (1, 3, 3, 6), [VALID, 1, 1, 2, 0]),
     "grouped": ("GROUPED_CONV_2D", (1, 5, 5, 12), (8, 3, 3, 6), (1, 5, 5, 8), [SAME, 1, 1, 2, 0, False]),
 }
@@ -241,9 +242,14 @@ def test_depthwise_filter_input_skips_unconnected_tiles():
 
 # ------------------------------------------------------------------------ the RTL
 @pytest.mark.rtl
-@pytest.mark.parametrize("layer", ["fc", "conv"])
-def test_rtl_runs_dynamic_filter_layers_with_isa_bytes_and_cycles(layer):
+@pytest.mark.parametrize("layer, preset", [
+    ("fc", "tiny"), ("conv", "tiny"),
+    # the filter rows streamed from the filter tensor (two ACC banks: not on tiny)
+    pytest.param("fc_row", "small", marks=pytest.mark.slow)])
+def test_rtl_runs_dynamic_filter_layers_with_isa_bytes_and_cycles(layer, preset):
     kind, xs, ws, os_, scalars = LAYERS[layer]
     model, data = dynamic_model(kind, np.random.default_rng(11), np.uint8, xs, ws, os_, scalars)
-    _, _, isa, rtl = isa_and_rtl(model, "tiny", data)
+    pkg, _, isa, rtl = isa_and_rtl(model, preset, data)
+    assert ("(filter rows streamed)" in pkg.listing) == (layer == "fc_row")
+    assert ("(repacked filter)" in pkg.listing) == (layer != "fc_row")
     assert rtl["total"]["cycles"] == isa["total"]["cycles"] > 0
