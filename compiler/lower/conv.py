@@ -179,9 +179,10 @@ class ConvLowering(Lowering):
 
     def scratch(self, sg, op, cfg) -> list[int]:
         s = self.spec(sg, op)
-        # a filter that is not a constant is repacked into the last area
+        # a filter that is not a constant is repacked into the last area, unless the schedule
+        # reads it where it lies (.dynamic)
         packed = ([s.dyn.scratch_bytes(cfg.rows)] if s.dyn is not None and s.dyn.filter is not None
-                  and not filter_streams(cfg, s) else [])
+                  and not filter_streams(cfg, s) and not dw_applies(cfg, s) else [])
         if not self.nchw(sg, op):
             fh, fw = s.weff.shape[:2]
             return (im2col_scratch(s) if s.dyn is None and im2col_applies(cfg, self.kind, s.c, fh * fw, s.dilation)
@@ -191,9 +192,8 @@ class ConvLowering(Lowering):
 
     def passes(self, ctx, op) -> list:
         s = self.spec(ctx.sg, op, ctx.clamp, ctx.model.origin)
-        if s.dyn is not None and not filter_streams(ctx.cfg, s):
-            ctx, pack, s.dyn.packed = packed_filter(ctx, s.dyn)
-            return [*pack, *self._passes(ctx, op, s)]
+        if s.dyn is not None and not filter_streams(ctx.cfg, s) and not dw_applies(ctx.cfg, s):
+            ctx, s.dyn.packed = packed_filter(ctx, s.dyn)
         return self._passes(ctx, op, s)
 
     def _passes(self, ctx, op, s) -> list:
@@ -322,12 +322,15 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
             return [raw]
     if s.c * s.w > MAX16 or s.o * s.ow > MAX16:
         raise CannotLower("a tensor row is wider than the DMA stride field")
-    if dw_applies(cfg, s) and s.dyn is None:
+    if dw_applies(cfg, s):
         mark = ctx.consts.mark()
         try:
             return depthwise_passes(ctx, s)
         except CannotLower:  # the general schedule below
             ctx.consts.rollback(mark)
+    packed = s.dyn is not None and s.dyn.filter is not None   # weight tiles from the repacked filter
+    if packed and s.dyn.packed is None:
+        raise CannotLower("no scratch memory for the repacked filter")
     wgt_tiles = cfg.lines("WGT") // R
     vec_blocks = min(cfg.lines("VEC") // REQ_LINES, MAX8 // REQ_LINES)
     # resident weights: passes of at most ``cap`` output blocks whose weight tiles fit the WGT
@@ -361,8 +364,8 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
     sh, sw = s.stride
     dh, dw = s.dilation
     top, _, left, _ = s.pads
-    passes = []
-    packed = s.dyn is not None and s.dyn.filter is not None   # weight tiles from the repacked filter
+    # a filter that is not a constant is repacked first (.dynamic)
+    passes = s.dyn.pack_passes(cfg, ctx.addr[s.dyn.filter], s.dyn.packed) if packed else []
     for g, (_, toh, tow, chunks) in plan:
         kc = len(chunks[0])
         ih = (toh - 1) * sh + (fh - 1) * dh + 1

@@ -206,15 +206,12 @@ def filter_streams(cfg: HwConfig, s) -> bool:
             and _streamed_plan(cfg, s) is not None)
 
 
-def packed_filter(ctx: LowerContext, dyn: DynamicOperands) -> tuple[LowerContext, list, int | None]:
-    """``(context without the packed filter's scratch area, the packing passes, its address)``;
-    the area is the last of the operation's scratch areas (``ConvLowering.scratch``)."""
+def packed_filter(ctx: LowerContext, dyn: DynamicOperands) -> tuple[LowerContext, int | None]:
+    """``(context without the repacked filter's scratch area, its address)``: the area is the
+    last of the operation's scratch areas (``ConvLowering.scratch``); None without a filter to
+    repack or without scratch memory (a schedule that needs it then raises :class:`CannotLower`)."""
     import dataclasses
 
-    if dyn.filter is None:
-        return ctx, [], None
-    if not ctx.scratch:
-        raise CannotLower("no scratch memory for the repacked filter")
-    area = ctx.scratch[-1]
-    sub = dataclasses.replace(ctx, scratch=list(ctx.scratch[:-1]))
-    return sub, dyn.pack_passes(ctx.cfg, ctx.addr[dyn.filter], area), area
+    if dyn.filter is None or not ctx.scratch:
+        return ctx, None
+    return dataclasses.replace(ctx, scratch=list(ctx.scratch[:-1])), ctx.scratch[-1]

@@ -225,14 +225,28 @@ def test_filter_computed_by_the_previous_layer_is_read_after_its_stores():
         assert not find_conflicts(segment_words(pkg), PRESETS[preset])
 
 
+def test_depthwise_filter_input_on_dwconv_reads_the_filter_tensor():
+    """On the array's depthwise mode each filter tile line (one tap's channels) is LOADed from the
+    filter tensor: no repacked copy, no GEMM."""
+    kind, xs, ws, os_, scalars = LAYERS["depthwise"]
+    model, data = dynamic_model(kind, np.random.default_rng(3), np.int8, xs, ws, os_, scalars)
+    pkg = compile_model(model, "base")
+    assert "DWCONV" in pkg.listing and " GEMM " not in pkg.listing
+    assert "scratch" not in pkg.manifest and "repacked" not in pkg.listing
+    assert pkg.listing.count(": filter tap (") == 9 * 2        # taps x channel blocks
+    (got,), _ = Runtime(pkg).run(data, "isa", check=True)
+    np.testing.assert_array_equal(got, run_model(model, data)[0])
+
+
 def test_depthwise_filter_input_skips_unconnected_tiles():
-    """A 17-channel depthwise filter over 16-row tiles: per tap only the two diagonal tiles (the
-    others are all zero point, as the constant path finds) are multiplied."""
+    """Without the depthwise mode, a 17-channel depthwise filter over 16-row tiles: per tap only
+    the two diagonal tiles (the others are all zero point, as the constant path finds) are
+    multiplied."""
     import re
 
     kind, xs, ws, os_, scalars = LAYERS["depthwise"]
     model, data = dynamic_model(kind, np.random.default_rng(3), np.int8, xs, ws, os_, scalars)
-    pkg = compile_model(model, "base")
+    pkg = compile_model(model, PRESETS["base"].replace(name="base-nodw", depthwise_mode=False, dw_line_buffers=0))
     gemms = re.findall(r"\bGEMM\b.*out c(\d+) tap \((\d),(\d)\) in c(\d+)", pkg.listing)
     assert {(o, i) for o, _, _, i in gemms} == {("0", "0"), ("16", "16")}
     assert {(a, b) for _, a, b, _ in gemms} == {(str(a), str(b)) for a in range(3) for b in range(3)}
@@ -244,12 +258,15 @@ def test_depthwise_filter_input_skips_unconnected_tiles():
 @pytest.mark.rtl
 @pytest.mark.parametrize("layer, preset", [
     ("fc", "tiny"), ("conv", "tiny"),
-    # the filter rows streamed from the filter tensor (two ACC banks: not on tiny)
-    pytest.param("fc_row", "small", marks=pytest.mark.slow)])
+    # the filter rows streamed from the filter tensor (two ACC banks), DWCONV's tile lines LOADed
+    # from it (the depthwise mode): not on tiny
+    pytest.param("fc_row", "small", marks=pytest.mark.slow),
+    pytest.param("depthwise", "small", marks=pytest.mark.slow)])
 def test_rtl_runs_dynamic_filter_layers_with_isa_bytes_and_cycles(layer, preset):
     kind, xs, ws, os_, scalars = LAYERS[layer]
     model, data = dynamic_model(kind, np.random.default_rng(11), np.uint8, xs, ws, os_, scalars)
     pkg, _, isa, rtl = isa_and_rtl(model, preset, data)
     assert ("(filter rows streamed)" in pkg.listing) == (layer == "fc_row")
-    assert ("(repacked filter)" in pkg.listing) == (layer != "fc_row")
+    assert ("DWCONV" in pkg.listing) == (layer == "depthwise")
+    assert ("(repacked filter)" in pkg.listing) == (layer in ("fc", "conv"))
     assert rtl["total"]["cycles"] == isa["total"]["cycles"] > 0
