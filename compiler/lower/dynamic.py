@@ -20,8 +20,11 @@ multipliers and shifts depend only on the scales, which are part of the operand 
   into the bias line of each REQ parameter block after the block itself, whose bias line the
   constant image holds as zeros (:meth:`DynamicOperands.bias_loads`).
 
-Such a convolution takes the general schedule (one GEMM per tap and input block), not the
-pointwise, depthwise (DWCONV) or im2col schedules, which read the filter in layouts of their own.
+Such a convolution takes the general schedule (one GEMM per tap and input block), except where a
+schedule reads the filter where it lies: one input row streams the filter rows from the ``[O, C]``
+filter tensor (:func:`filter_streams`, the pointwise schedule's filter-streaming pass), and the
+depthwise schedule LOADs each DWCONV tile line (one tap's channels) from the ``[1, fh, fw, C]``
+filter tensor. The other pointwise and the im2col schedules take only constant filters.
 """
 
 from __future__ import annotations
