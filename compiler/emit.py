@@ -443,7 +443,7 @@ class ProgramBuilder:
             self._drain("store", [V2S], "barrier: drop unused store tokens")
         layer = self.ins[self._layer_start:]
         if prefetch and self.cfg is not None and self._ext_overlap(prefetch, layer):
-            prefetch, after = [], prefetch
+            prefetch, after = [], prefetch      # all of it after the barrier
         else:
             after = []
         if prefetch and self.cfg is not None and self._independent(prefetch, layer):

@@ -42,7 +42,7 @@ from .base import (
 )
 from .depthwise import depthwise_passes, dw_applies
 from .dma import _row_groups, load_box
-from .dynamic import DynamicOperands, dynamic_operands, filter_streams, packed_filter
+from .dynamic import DynamicOperands, dynamic_operands, packed_filter, repacks
 from .im2col import im2col_applies, im2col_passes, im2col_scratch
 from .layout import _in_nhwc, _layout_passes_fit, _nhwc_dims, _nhwc_scratch
 from .pointwise import _pointwise, pointwise_pass
@@ -181,8 +181,7 @@ class ConvLowering(Lowering):
         s = self.spec(sg, op)
         # a filter that is not a constant is repacked into the last area, unless the schedule
         # reads it where it lies (.dynamic)
-        packed = ([s.dyn.scratch_bytes(cfg.rows)] if s.dyn is not None and s.dyn.filter is not None
-                  and not filter_streams(cfg, s) and not dw_applies(cfg, s) else [])
+        packed = [s.dyn.scratch_bytes(cfg.rows)] if repacks(cfg, s) else []
         if not self.nchw(sg, op):
             fh, fw = s.weff.shape[:2]
             return (im2col_scratch(s) if s.dyn is None and im2col_applies(cfg, self.kind, s.c, fh * fw, s.dilation)
@@ -192,7 +191,7 @@ class ConvLowering(Lowering):
 
     def passes(self, ctx, op) -> list:
         s = self.spec(ctx.sg, op, ctx.clamp, ctx.model.origin)
-        if s.dyn is not None and not filter_streams(ctx.cfg, s) and not dw_applies(ctx.cfg, s):
+        if repacks(ctx.cfg, s):
             ctx, s.dyn.packed = packed_filter(ctx, s.dyn)
         return self._passes(ctx, op, s)
 

@@ -209,6 +209,15 @@ def filter_streams(cfg: HwConfig, s) -> bool:
             and _streamed_plan(cfg, s) is not None)
 
 
+def repacks(cfg: HwConfig, s) -> bool:
+    """Whether the convolution ``s`` (a ``ConvSpec``) needs its filter repacked: a filter that is
+    not a constant, on a schedule that does not read it where it lies (:func:`filter_streams`,
+    the depthwise schedule)."""
+    from .depthwise import dw_applies
+
+    return s.dyn is not None and s.dyn.filter is not None and not filter_streams(cfg, s) and not dw_applies(cfg, s)
+
+
 def packed_filter(ctx: LowerContext, dyn: DynamicOperands) -> tuple[LowerContext, int | None]:
     """``(context without the repacked filter's scratch area, its address)``: the area is the
     last of the operation's scratch areas (``ConvLowering.scratch``); None without a filter to
