@@ -30,7 +30,7 @@ from nnaccel import __version__
 from nnaccel.errors import InputError
 from nnaccel.hwconfig import DEFAULT_CONFIG, HwConfig, load_config
 from nnaccel.isa import words_to_bytes
-from nnaccel.model import Model, Subgraph
+from nnaccel.model import TYPE_INFO, Model, Subgraph
 from nnaccel.package import FORMAT, VERSION, Package
 
 from . import lower as L
@@ -45,6 +45,12 @@ class CompileWarning(UserWarning):
 
 def _align(n: int) -> int:
     return -(-n // ALIGN) * ALIGN
+
+
+def _nbytes(o) -> int:
+    """Bytes of a tensor in external memory: its elements, little-endian (four bytes each for
+    the int32 bias of a convolution whose bias is not a constant)."""
+    return int(np.prod(o.dimensions)) * TYPE_INFO[o.type].dtype.itemsize
 
 
 @dataclass(frozen=True)
@@ -153,7 +159,7 @@ def allocate(plan: Plan) -> None:
                 plan.addr[j] = plan.addr[op.inputs[0]]
                 continue
             plan.addr[j] = pos
-            pos = _align(pos + int(np.prod(sg.operands[j].dimensions)))
+            pos = _align(pos + _nbytes(sg.operands[j]))
     for i in plan.candidates:
         sizes = plan.lows[i].scratch(sg, ops[i], cfg)
         if sizes and pos + sum(_align(n) for n in sizes) > cfg.dma_base + cfg.dma_size:
@@ -305,7 +311,7 @@ def _manifest(plan: Plan, seg_docs: list, size: int) -> dict:
     cfg, sg, ops, lows = plan.cfg, plan.sg, plan.sg.operations, plan.lows
     accel = plan.accelerated
     tensors = {str(j): {"addr": a, "shape": list(sg.operands[j].dimensions), "type": sg.operands[j].type.name,
-                        "bytes": int(np.prod(sg.operands[j].dimensions))}
+                        "bytes": _nbytes(sg.operands[j])}
                for j, a in plan.addr.items() if any(j in lows[i].tensors(sg, ops[i]) for i in accel)}
     scratch = {str(i): a for i, a in plan.scratch.items() if i in accel}
     return {

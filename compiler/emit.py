@@ -489,6 +489,9 @@ class ProgramBuilder:
         if self.outstanding(V2S):
             self._drain("store", [V2S], "barrier: drop unused store tokens")
         layer = self.ins[self._layer_start:]
+        after = []
+        if prefetch and self.cfg is not None and any(self._reads_stored(i) for i in prefetch):
+            prefetch, after = [], prefetch      # reads bytes a STORE writes (a dynamic filter): after the barrier
         if prefetch and self.cfg is not None:
             # no line the layer touches and no bank it writes: before the barrier
             spaces = {i.fields["sp"] for i in prefetch}
@@ -512,7 +515,7 @@ class ProgramBuilder:
         assert not any(self.outstanding(c) for c in self.pushed), self.pushed
         self._reset_vreads()
         self._tag = tag
-        return prefetch
+        return prefetch + after
 
     def finish(self) -> list[Ins]:
         self._flush()

@@ -185,7 +185,7 @@ class Runtime:
             if a is None:
                 raise ExecutionError(f"Operand {j} has no value when accelerator segment {seg['index']} starts.")
             a = np.asarray(a)
-            if list(a.shape) != list(t["shape"]) and a.size != t["bytes"]:
+            if list(a.shape) != list(t["shape"]) and a.nbytes != t["bytes"]:
                 raise ExecutionError(f"Operand {j} has shape {list(a.shape)}, but the package was compiled for "
                                      f"{t['shape']}.")
             mem[t["addr"]:t["addr"] + t["bytes"]] = _raw(a)

@@ -18,7 +18,8 @@ Families, one module each (:data:`LOWERINGS` maps an operation name to its :clas
   the filter zero point (depthwise / grouped filters are block diagonal; all-zero weight tiles
   are skipped). Per stage (an output tile of ``toh x tow`` pixels): for each output-channel block,
   one GEMM per (filter tap, input-channel block) streams the whole tile through the array
-  (strided ACT addressing does the im2col), then a REQ requantizes the block into ACT.
+  (strided ACT addressing does the im2col), then a REQ requantizes the block into ACT. A filter or
+  bias that is not a constant arrives through DMA at run time (:mod:`.dynamic`).
 * **pool** (:mod:`.pool`) — AVERAGE_POOL_2D (SUMW per tap + DIV per region of equal window count), MAX_POOL_2D
   (MAX per tap, padding filled with the type minimum), a TFLite model's MEAN over height and width
   (SUMW per tap + one REQ with LiteRT's rescaling; channel blocks in groups where a tile of all

@@ -43,6 +43,7 @@ from .base import (
 )
 from .depthwise import depthwise_passes, dw_applies
 from .dma import _row_groups, load_box
+from .dynamic import DynamicOperands, dynamic_operands, packed_filter, repacks
 from .im2col import im2col_applies, im2col_passes, im2col_scratch
 from .layout import _in_nhwc, _layout_passes_fit, _nhwc_dims, _nhwc_scratch
 from .pointwise import _pointwise, pointwise_pass
@@ -73,6 +74,8 @@ class ConvSpec:
     pads: tuple           # top, bottom, left, right
     what: str
     round: int = 0        # REQ's rounding: 0 NNAPI's double rounding, 1 single (LiteRT's FULLY_CONNECTED)
+    #: The filter / bias that are not constants (``weff`` then holds only the zero point), or None.
+    dyn: DynamicOperands | None = None
 
 
 
@@ -102,14 +105,14 @@ class ConvLowering(Lowering):
         y = sg.operands[op.outputs[0]]
         _need_quant8(sg, [op.inputs[0], op.outputs[0]])
         _need_known(sg, [op.inputs[0], op.inputs[1], op.outputs[0]])
-        if not w.is_constant or not b.is_constant:
-            raise CannotLower("the filter and bias must be constants")
         if w.type not in QUANT8 and w.type is not T.TENSOR_QUANT8_SYMM_PER_CHANNEL:
             raise CannotLower(f"the filter is {w.type.name}")
         _need_const(sg, op, range(3, len(op.inputs)))
-        wraw = np.asarray(w.data)
-        wbytes = wraw.view(np.uint8) if wraw.dtype == np.int8 else wraw.astype(np.uint8)
         zw = 0 if w.type is T.TENSOR_QUANT8_SYMM_PER_CHANNEL else w.zero_point
+        # a filter that is not a constant: its bytes are the zero point here, its tiles are
+        # packed at run time (.dynamic)
+        wraw = np.asarray(w.data) if w.is_constant else np.full(w.dimensions, zw, np.int64)
+        wbytes = wraw.view(np.uint8) if wraw.dtype == np.int8 else wraw.astype(np.uint8)
         if self.kind == "FULLY_CONNECTED":
             units, size = wraw.shape
             total = int(np.prod(x.dimensions))
@@ -161,14 +164,21 @@ class ConvLowering(Lowering):
             m, e = (np.array(v, np.int64).reshape(reals.shape) for v in zip(*pairs))
         else:
             m, e = gnn.conv_multipliers(x, w, y, gnn.exact_conv_product(origin, self.kind, x.type))
-        bias = np.asarray(b.data, np.int64).reshape(-1)
+        fh, fw = weff.shape[:2]
+        dyn = dynamic_operands(self.kind, sg, op, c, o, fh, fw, zw, win.extra if self.kind == "GROUPED_CONV_2D" else 1)
+        bias = np.asarray(b.data, np.int64).reshape(-1) if dyn is None or dyn.bias is None else np.zeros(o, np.int64)
         params = {"bias": bias, "mult": np.broadcast_to(m, (o,)), "shift": np.broadcast_to(e, (o,)), "zo": y.zero_point,
                       "lo": act_lo, "hi": act_hi}
         if self.kind != "FULLY_CONNECTED" and win.nchw:
             _layout_passes_fit((n, h, wd, c), (n, oh, ow, o))
         return ConvSpec(op.inputs[0], op.outputs[0], n, h, wd, c, oh, ow, o, weff, x.zero_point, zw,
                         _signed(x), int(w.type is not T.TENSOR_QUANT8_ASYMM), params, tuple(stride),
-                        tuple(dil), tuple(pads), self.kind, rounding)
+                        tuple(dil), tuple(pads), self.kind, rounding, dyn)
+
+    def tensors(self, sg, op) -> list[int]:
+        # a filter or bias that is not a constant is read from external memory too (.dynamic)
+        dynamic = [i for i in op.inputs[1:3] if not (sg.operands[i].is_constant or sg.operands[i].is_omitted)]
+        return [op.inputs[0], *dynamic, op.outputs[0]]
 
     def nchw(self, sg, op) -> bool:
         if self.kind == "FULLY_CONNECTED":
@@ -178,17 +188,27 @@ class ConvLowering(Lowering):
         return _window_spec(sg, op, spec_inputs).nchw
 
     def scratch(self, sg, op, cfg) -> list[int]:
+        s = self.spec(sg, op)
+        # a filter that is not a constant is repacked into the last area, unless the schedule
+        # reads it where it lies (.dynamic)
+        packed = [s.dyn.scratch_bytes(cfg.rows)] if repacks(cfg, s) else []
         if not self.nchw(sg, op):
-            s = self.spec(sg, op)
             fh, fw = s.weff.shape[:2]
-            return im2col_scratch(s) if im2col_applies(cfg, self.kind, s.c, fh * fw, s.dilation) else []
-        return [math.prod(sg.operands[op.inputs[0]].dimensions), math.prod(sg.operands[op.outputs[0]].dimensions)]
+            return (im2col_scratch(s) if s.dyn is None and im2col_applies(cfg, self.kind, s.c, fh * fw, s.dilation)
+                    else packed)
+        return [math.prod(sg.operands[op.inputs[0]].dimensions), math.prod(sg.operands[op.outputs[0]].dimensions),
+                *packed]
 
     def passes(self, ctx, op) -> list:
         s = self.spec(ctx.sg, op, ctx.clamp, ctx.model.origin)
+        if repacks(ctx.cfg, s):
+            ctx, s.dyn.packed = packed_filter(ctx, s.dyn)
+        return self._passes(ctx, op, s)
+
+    def _passes(self, ctx, op, s) -> list:
         if not self.nchw(ctx.sg, op):
             fh, fw = s.weff.shape[:2]
-            if ctx.scratch and im2col_applies(ctx.cfg, self.kind, s.c, fh * fw, s.dilation):
+            if ctx.scratch and s.dyn is None and im2col_applies(ctx.cfg, self.kind, s.c, fh * fw, s.dilation):
                 mark = ctx.consts.mark()
                 try:
                     pre, sub, flat = im2col_passes(ctx, s)
@@ -300,7 +320,7 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
     wpad = np.full((fh, fw, cb * R, ob * R), _byte(s.zw), np.uint8)
     wpad[:, :, :s.c, :s.o] = s.weff
     tiles = wpad.reshape(fh, fw, cb, R, ob, R).transpose(4, 0, 1, 2, 3, 5)  # [ob, fh, fw, cb, R, R]
-    live = (tiles != _byte(s.zw)).any(axis=(4, 5))
+    live = (tiles != _byte(s.zw)).any(axis=(4, 5)) if s.dyn is None or s.dyn.filter is None else s.dyn.live(R)
     per_block = []
     for co in range(ob):
         keys = [tuple(int(v) for v in k) for k in np.argwhere(live[co])] or [(0, 0, 0)]
@@ -317,6 +337,9 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
             return depthwise_passes(ctx, s)
         except CannotLower:  # the general schedule below
             ctx.consts.rollback(mark)
+    packed = s.dyn is not None and s.dyn.filter is not None   # weight tiles from the repacked filter
+    if packed and s.dyn.packed is None:
+        raise CannotLower("no scratch memory for the repacked filter")
     wgt_tiles = cfg.lines("WGT") // R
     vec_blocks = min(cfg.lines("VEC") // REQ_LINES, MAX8 // REQ_LINES)
     # resident weights: passes of at most ``cap`` output blocks whose weight tiles fit the WGT
@@ -350,7 +373,8 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
     sh, sw = s.stride
     dh, dw = s.dilation
     top, _, left, _ = s.pads
-    passes = []
+    # a filter that is not a constant is repacked first (.dynamic)
+    passes = s.dyn.pack_passes(cfg, ctx.addr[s.dyn.filter], s.dyn.packed) if packed else []
     for g, (_, toh, tow, chunks) in plan:
         kc = len(chunks[0])
         ih = (toh - 1) * sh + (fh - 1) * dh + 1
@@ -365,7 +389,8 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
         # parameter blocks
         worders = [[(co, key) for co in g for key in per_block[co] if not stream or key[2] in c] for c in
                    (chunks if stream else [None])]
-        waddrs = [ctx.consts.add(b"".join(tiles[co][key].tobytes() for co, key in o)) for o in worders]
+        waddrs = [None if packed else ctx.consts.add(b"".join(tiles[co][key].tobytes() for co, key in o))
+                  for o in worders]
         slots = [{ok: i for i, ok in enumerate(o)} for o in worders]
         half = cfg.lines("WGT") // R // 2
         blocks = []
@@ -373,6 +398,9 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
             sl = slice(co * R, min(s.o, co * R + R))
             blocks.append(param_block(cfg, "REQ", **{k: (v[sl] if np.ndim(v) else v) for k, v in s.params.items()}))
         def wload(which: int, base: int, worders=worders, waddrs=waddrs) -> list[Ins]:
+            if packed:
+                return s.dyn.tile_loads(cfg, s.dyn.packed, worders[which], base, f"{s.what}: weight tiles"
+                                        + (f" of chunk {which}" if stream else "") + " (repacked filter)")
             out, n = [], len(worders[which])
             for k in range(0, n, MAX8):
                 nt = min(MAX8, n - k)
@@ -384,6 +412,8 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
 
         pre = [] if stream else wload(0, 0)
         pre += load_vec(cfg, ctx.consts, vec_blob(blocks), 0, f"{s.what}: requantization parameters")
+        if s.dyn is not None and s.dyn.bias is not None:
+            pre += s.dyn.bias_loads(cfg, ctx.addr[s.dyn.bias], g, 0, f"{s.what}: bias")
         # an output block is requantized and stored in the stage of the last chunk it reads
         stages = []
         st = nreq = 0

@@ -123,27 +123,46 @@ def _dw_estimate(cfg: HwConfig, s, phases, toh: int, tow: int, nblocks: int) -> 
     return total + _window_lines(phases, toh, tow) * beats + toh * tow * beats
 
 
-def _filter_tiles(cfg: HwConfig, s, phases, blocks) -> bytes:
+def _tile_taps(s, phases, blocks):
     """The filter tiles of ``blocks`` in the order the DWCONVs use them (per block, phase, row
-    group): line ``t`` of a tile holds tap ``T - 1 - t`` of its group (DWCONV)."""
-    R = cfg.rows
-    fh, fw = s.weff.shape[:2]
+    group), as ``(tile, line, ky, kx, block)``: line ``t`` of a tile holds tap ``T - 1 - t`` of its
+    group (DWCONV)."""
     sh, sw = s.stride
-    nb = ceil_div(s.c, R)
-    ch = np.arange(s.c)
-    wdw = np.full((fh, fw, nb * R), _byte(s.zw), np.uint8)
-    wdw[:, :, :s.c] = s.weff[:, :, ch, ch]      # the diagonal of the effective dense filter
-    tiles = bytearray()
+    k = 0
     for cb in blocks:
         for p in phases:
             for a0, gr in p.groups:
                 taps = gr * p.fw
-                t = np.full((R, R), _byte(s.zw), np.uint8)
                 for line in range(taps):
                     a, b = divmod(taps - 1 - line, p.fw)
-                    t[line] = wdw[p.py + sh * (a0 + a), p.px + sw * b, cb * R:(cb + 1) * R]
-                tiles += t.tobytes()
-    return bytes(tiles)
+                    yield k, line, p.py + sh * (a0 + a), p.px + sw * b, cb
+                k += 1
+
+
+def _filter_tiles(cfg: HwConfig, s, phases, blocks) -> bytes:
+    """The filter tiles of ``blocks`` (:func:`_tile_taps`), lines past a group's taps the zero point."""
+    R = cfg.rows
+    fh, fw = s.weff.shape[:2]
+    nb = ceil_div(s.c, R)
+    ch = np.arange(s.c)
+    wdw = np.full((fh, fw, nb * R), _byte(s.zw), np.uint8)
+    wdw[:, :, :s.c] = s.weff[:, :, ch, ch]      # the diagonal of the effective dense filter
+    tiles = np.full((len(blocks) * sum(len(p.groups) for p in phases), R, R), _byte(s.zw), np.uint8)
+    for k, line, ky, kx, cb in _tile_taps(s, phases, blocks):
+        tiles[k, line] = wdw[ky, kx, cb * R:(cb + 1) * R]
+    return tiles.tobytes()
+
+
+def _filter_loads(cfg: HwConfig, s, phases, blocks, addr: int) -> list[Ins]:
+    """The WGT LOADs of the filter tiles of ``blocks`` from a filter that is not a constant, at
+    ``addr`` (``[1, fh, fw, C]``: the channels of a tap are contiguous), one per tile line (the
+    lines of a tile hold the taps last first)."""
+    R, fw = cfg.rows, s.weff.shape[1]
+    return [Ins("LOAD", {"sp": "WGT", "len": min(R, s.c - cb * R), "sp_addr": k * R + line,
+                         "ext_addr": addr + (ky * fw + kx) * s.c + cb * R, "x_size": 1, "y_size": 1,
+                         "x_stride": 0, "y_stride": 0, "fill": _byte(s.zw)},
+                f"{s.what}: filter tap ({ky},{kx}) c{cb * R}")
+            for k, line, ky, kx, cb in _tile_taps(s, phases, blocks)]
 
 
 def depthwise_passes(ctx, s) -> list:
@@ -170,9 +189,12 @@ def depthwise_passes(ctx, s) -> list:
     passes = []
     for b0 in range(0, nb, per_pass):
         blocks = list(range(b0, min(nb, b0 + per_pass)))
-        waddr = ctx.consts.add(_filter_tiles(cfg, s, phases, blocks))
-        pre = []
-        nt = len(blocks) * ntiles
+        dyn = s.dyn
+        if dyn is not None and dyn.filter is not None:   # a filter that is not a constant (.dynamic)
+            pre, nt = _filter_loads(cfg, s, phases, blocks, ctx.addr[dyn.filter]), 0
+        else:
+            waddr = ctx.consts.add(_filter_tiles(cfg, s, phases, blocks))
+            pre, nt = [], len(blocks) * ntiles
         for k in range(0, nt, MAX8):
             n = min(MAX8, nt - k)
             pre.append(Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": k * R, "ext_addr": waddr + k * R * R,
@@ -181,6 +203,8 @@ def depthwise_passes(ctx, s) -> list:
         req = [param_block(cfg, "REQ", **{k: (v[cb * R:min(s.o, cb * R + R)] if np.ndim(v) else v)
                                            for k, v in s.params.items()}) for cb in blocks]
         pre += load_vec(cfg, ctx.consts, vec_blob(req), 0, f"{s.what}: requantization parameters")
+        if dyn is not None and dyn.bias is not None:
+            pre += dyn.bias_loads(cfg, ctx.addr[dyn.bias], blocks, 0, f"{s.what}: bias")
         stages = []
         st = 0
         for nbx in range(s.n):

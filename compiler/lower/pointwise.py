@@ -26,6 +26,7 @@ from .base import (
     load_vec,
     vec_blob,
 )
+from .dynamic import filter_streams
 
 if TYPE_CHECKING:
     from .conv import ConvSpec
@@ -167,6 +168,10 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
         if strided:
             raise CannotLower("the strided rows need the pointwise schedule")
         return None
+    if s.dyn is not None:
+        # a filter or bias that is not a constant: only the filter-streaming pass, which reads
+        # both where they lie (.dynamic)
+        return _Streamed(ctx, s, *_streamed_plan(cfg, s)[1:]).emit() if filter_streams(cfg, s) else None
     n_tiles = ceil_div(s.o, C)
     groups = [_ktile_groups(sorted(key[2] for key in per_block[j])) for j in range(n_tiles)]
     ntiles = sum(k for gs in groups for _, k in gs)
@@ -752,8 +757,12 @@ class _Streamed:
         self.in_base = [half * region + k * slot for k in range(max(PW_AHEAD, min(n_steps, region // slot)))]
         self.stag_base = [act_split(cfg)[0] + k * nb for k in range(PW_STAGING)]
         w = np.ascontiguousarray(s.weff[0, 0].T)          # [O, C]: the filter rows
-        self.waddr = ctx.consts.add(w.tobytes())
-        self.baddr = ctx.consts.add(np.asarray(s.params["bias"], np.int64).astype("<i4").tobytes())
+        dyn = s.dyn
+        # a filter / bias that is not a constant is read from its tensor: the same [O, C] rows,
+        # the same little-endian int32 (.dynamic)
+        self.waddr = ctx.addr[dyn.filter] if dyn and dyn.filter is not None else ctx.consts.add(w.tobytes())
+        self.baddr = (ctx.addr[dyn.bias] if dyn and dyn.bias is not None else
+                      ctx.consts.add(np.asarray(s.params["bias"], np.int64).astype("<i4").tobytes()))
         params = {k: (np.asarray(v).reshape(-1)[0] if np.ndim(v) else v) for k, v in s.params.items()}
         params["bias"] = 0
         self.pblock = param_block(cfg, "REQ", **params)
