@@ -45,6 +45,7 @@ from .dma import _row_groups, load_box
 from .im2col import im2col_applies, im2col_passes, im2col_scratch
 from .layout import _in_nhwc, _layout_passes_fit, _nhwc_dims, _nhwc_scratch
 from .pointwise import _pointwise, pointwise_pass
+from .stacked import stack_applies, stack_plan, stacked_passes
 
 
 # ================================================================================ convolution
@@ -338,7 +339,8 @@ def _general_plan(cfg: HwConfig, s: ConvSpec, per_block: list):
 
 def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
     """The passes of the convolution ``s``: the pointwise schedule where it applies, else the
-    depthwise one, else the general schedule (``_general_plan``, ``_general_pass``)."""
+    depthwise one, else the general schedule (``_general_plan``, ``_general_pass``) or the
+    stacked-taps one (``compiler/lower/stacked.py``), whichever has the lower estimate."""
     cfg = ctx.cfg
     tiles, per_block = _weight_tiles(cfg, s)
     if _pointwise(s):
@@ -354,6 +356,10 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
         except CannotLower:  # the general schedule below
             ctx.consts.rollback(mark)
     stream, plan = _general_plan(cfg, s, per_block)
+    if stack_applies(cfg, s):
+        stacked = stack_plan(cfg, s)
+        if stacked is not None and stacked.estimate < sum(p[0] for _, p in plan):
+            return stacked_passes(ctx, s, tiles, stacked)
     return [_general_pass(ctx, s, tiles, per_block, g, toh, tow, chunks, stream)
             for g, (_, toh, tow, chunks) in plan]
 

@@ -1,0 +1,242 @@
+"""The stacked-taps schedule of a dense KxK convolution (``docs/compiler.md``): the output in
+blocks of whole rows; a block's K tiles are its (tap, input-channel block) windows, LOADed one
+after another into ACT (tile ``(ky, kx, ci)``: the input pixels under tap ``(ky, kx)`` of the
+block's output pixels, a strided LOAD box with the padding), so that one GEMM chains up to
+``MAX_KTILES`` of them (``kt``) as the pointwise schedule chains input channels. The input is read
+once per tap instead of once, and the array's weight load, fill and drain are paid once per chain
+instead of once per (tap, input block): the better schedule for small images of many channels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from nnaccel.hwconfig import HwConfig
+from nnaccel.isa.table import MAX_KTILES
+from nnaccel.program import param_block
+
+from ..emit import C2L, C2V, L2C, S2V, V2C, V2S, Ins, RawPass, nop, token
+from .base import (
+    MAX8,
+    MAX16,
+    REQ_LINES,
+    _byte,
+    _req_cycles,
+    acc_slot,
+    acc_tiles_fit,
+    act_split,
+    ceil_div,
+    load_vec,
+    vec_blob,
+)
+from .dma import load_box
+
+
+@dataclass
+class StackPlan:
+    """Output blocks of ``th`` full rows; ``chunks``: the K tiles whose weights one stage uses
+    (all of them when the weights are ``resident`` in WGT for the whole pass)."""
+
+    estimate: int
+    th: int
+    chunks: list
+    resident: bool
+
+
+def stack_applies(cfg: HwConfig, s) -> bool:
+    """A CONV_2D of more than one tap, dilation 1, whose output rows fit a GEMM's 8-bit fields and
+    whose strided input rows fit the DMA stride fields."""
+    fh, fw = s.weff.shape[:2]
+    sh, sw = s.stride
+    return (s.what == "CONV_2D" and fh * fw > 1 and s.dilation == (1, 1) and s.ow <= MAX8
+            and cfg.rows == cfg.cols and cfg.banks("ACC") >= 2 and sh * s.w * s.c <= MAX16 and sw * s.c <= MAX16
+            and ceil_div(s.o, cfg.cols) * REQ_LINES <= min(cfg.lines("VEC"), MAX8))
+
+
+def _split(n: int, most: int) -> list[int]:
+    """``n`` as the fewest near-equal parts of at most ``most``."""
+    parts = ceil_div(n, most)
+    q, r = divmod(n, parts)
+    return [q + (1 if k < r else 0) for k in range(parts)]
+
+
+def _runs(chunk: list) -> list[tuple[int, int]]:
+    """A chunk's K tiles as GEMM chains ``(first, count)`` of at most ``MAX_KTILES``."""
+    out, t = [], chunk[0]
+    for n in _split(len(chunk), MAX_KTILES):
+        out.append((t, n))
+        t += n
+    return out
+
+
+def stack_plan(cfg: HwConfig, s) -> StackPlan | None:
+    """The block height and weight chunking of the lowest estimated cycles (per stage the
+    largest of GEMM, vector, load and store time, summed per engine over the layer, plus the first
+    block's input load and the last block's requantization and store), or None when nothing fits."""
+    R, C, lat = cfg.rows, cfg.cols, cfg.ext_latency
+    fh, fw = s.weff.shape[:2]
+    nk = fh * fw * ceil_div(s.c, R)
+    ob = ceil_div(s.o, C)
+    beats = ceil_div(R, cfg.dma_bytes_per_cycle)
+    in_l, stag_l = act_split(cfg)
+    wgt_tiles = cfg.lines("WGT") // R
+    # one stage per GEMM chain, so that the first one waits only for its own K tiles
+    cuts = _split(nk, min(MAX_KTILES, wgt_tiles // 2))
+    chunks = [list(range(sum(cuts[:k]), sum(cuts[:k + 1]))) for k in range(len(cuts))]
+    options = [(ob * nk <= wgt_tiles, chunks)]
+    best = None
+    for resident, chunks in options:
+        for th in sorted({min(s.oh, MAX8), *[ceil_div(s.oh, k) for k in range(2, 17)]}, reverse=True):
+            p = th * s.ow
+            nblocks = s.n * ceil_div(s.oh, th)
+            slots = 1 if nblocks == 1 else 2
+            if slots * nk * p > in_l or 2 * p > stag_l or not acc_tiles_fit(cfg, p, 0):
+                continue
+            comp = nblocks * ob * sum(R + n * max(p, R) + R + C for c in chunks for _, n in _runs(c))
+            inp = nk * (lat + p * beats)
+            wl = 0 if resident else ob * sum(lat + len(c) * R * beats for c in chunks)
+            load = nblocks * (inp + wl)
+            vec = nblocks * ob * (p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + REQ_LINES + cfg.vector_latency)
+            store = nblocks * ob * (lat + p * beats)
+            dma = load + store if cfg.dma_engines == 1 else max(load, store)
+            busy = comp + vec + dma if cfg.in_order else max(comp, vec, dma)
+            pre = (lat + ob * nk * R * beats) if resident else 0
+            est = busy + pre + inp // len(chunks) + (vec + store) // (nblocks * ob)
+            if best is None or est < best.estimate:
+                best = StackPlan(est, th, chunks, resident)
+    return best
+
+
+def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
+    """The one pass of the stacked-taps schedule, pre-tokenized. A *unit* is (row block, output
+    block); per step (unit, weight chunk): the chunk's weight tiles (when streamed, into one WGT
+    half of two), a share of the next block's K tiles (block ``b + 1`` loads over the steps of
+    block ``b`` after its first, into the other of two input slots; block 0's each in the step of
+    its first chain), the GEMM chains of the chunk into the unit's ACC tile (two in turn), and
+    after the last chunk the REQ into one of two staging slots and the STORE. Tokens: step ``t``'s
+    loads wait for the GEMMs of step ``t - 2`` (``c2l``), its GEMMs for its loads (``l2c``) and, in a
+    unit's first step, for the REQ of the unit two before (``v2c``); a REQ waits for its GEMMs
+    (``c2v``) and for the STORE of the unit two before (``s2v``), a STORE for its REQ (``v2s``).
+    Each step's loads, GEMMs and REQ / STORE follow one another in program order (the queues run
+    ahead of one another by their depth), so that a long load batch does not hold back the fetch
+    of the GEMMs before it."""
+    cfg, R, C = ctx.cfg, ctx.cfg.rows, ctx.cfg.cols
+    fh, fw = s.weff.shape[:2]
+    cb, ob = ceil_div(s.c, R), ceil_div(s.o, C)
+    nk = fh * fw * cb
+    order = [(co, (t // (fw * cb), (t // cb) % fw, t % cb)) for co in range(ob) for t in range(nk)]
+    waddr = ctx.consts.add(b"".join(tiles[co][key].tobytes() for co, key in order))
+    blocks = [(nbx, oy0, min(plan.th, s.oh - oy0)) for nbx in range(s.n) for oy0 in range(0, s.oh, plan.th)]
+    pmax = plan.th * s.ow
+    in_base = (0, nk * pmax)
+    stag0 = act_split(cfg)[0]
+    out_base = (stag0, stag0 + pmax)
+    half = cfg.lines("WGT") // 2
+    req = [param_block(cfg, "REQ", **{k: (v[co * C:min(s.o, co * C + C)] if getattr(v, "ndim", 0) else v)
+                                      for k, v in s.params.items()}) for co in range(ob)]
+    params = load_vec(cfg, ctx.consts, vec_blob(req), 0, f"{s.what}: requantization parameters")
+    steps = [(b, co, k) for b in range(len(blocks)) for co in range(ob) for k in range(len(plan.chunks))]
+    spread = _spread_inputs(ctx, s, blocks, steps, plan.chunks, in_base, nk)
+    out = RawPass()
+    for t, (b, co, k) in enumerate(steps):
+        chunk, last = plan.chunks[k], k == len(plan.chunks) - 1
+        unit = b * ob + co
+        wbase = 0 if plan.resident else (t % 2) * half
+        loads = []
+        if t == 0 and plan.resident:
+            loads += _wgt_loads(R, waddr, 0, 0, ob * nk, f"{s.what}: weight tiles (resident)")
+        elif not plan.resident:
+            loads += _wgt_loads(R, waddr, wbase, co * nk + chunk[0], len(chunk),
+                                f"{s.what}: weight tiles out c{co * C} k{chunk[0]}..{chunk[-1]}")
+        loads += spread.get(t, [])
+        if unit == 0 and last:
+            loads += params          # before the first REQ's GEMMs (their l2c token)
+        loads = loads or [nop("load", f"{s.what}: nothing to load for step {t}")]
+        if t >= 2:
+            token(loads[0], C2L, "pop")
+        token(loads[-1], L2C, "push")
+        nbx, oy0, th = blocks[b]
+        acc = acc_slot(cfg, pmax, unit % 2)
+        gemms = []
+        for t0, n in _runs(chunk):
+            wt = co * nk + t0 if plan.resident else t0 - chunk[0]
+            gemms.append(Ins("GEMM", {
+                "accumulate": int(t0 > 0), "preload": 1, "kt": n - 1, "act_signed": s.x_signed,
+                "wgt_signed": s.w_signed, "act": in_base[b % 2] + t0 * th * s.ow, "acc": acc, "wgt": wbase + wt * R,
+                "za": _byte(s.zx), "zw": _byte(s.zw), "nx": s.ow, "ny": th, "act_xs": 1, "act_ys": s.ow,
+                "acc_xs": 1, "acc_ys": s.ow}, f"{s.what}: rows {oy0}.. out c{co * C} k{t0}..{t0 + n - 1}"))
+        token(gemms[0], L2C, "pop")
+        if k == 0 and unit >= 2:
+            token(gemms[0], V2C, "pop")
+        token(gemms[-1], C2L, "push")
+        out += loads + gemms
+        if not last:
+            continue
+        token(gemms[-1], C2V, "push")
+        dst = out_base[unit % 2]
+        vec = Ins("VEC", {"func": "REQ", "signed": 0, "round": s.round, "dst": dst, "src": acc,
+                          "param": REQ_LINES * co, "nx": s.ow, "ny": th, "dst_xs": 1, "dst_ys": s.ow,
+                          "src_xs": 1, "src_ys": s.ow}, f"{s.what}: requantize rows {oy0}.. out c{co * C}")
+        token(vec, C2V, "pop")
+        if unit >= 2:
+            token(vec, S2V, "pop")
+        token(vec, V2S, "push")
+        token(vec, V2C, "push")
+        ext = ctx.addr[s.y] + ((nbx * s.oh + oy0) * s.ow) * s.o + co * C
+        st = Ins("STORE", {"sp": "ACT", "len": min(C, s.o - co * C), "sp_addr": dst, "ext_addr": ext,
+                           "x_size": s.ow, "y_size": th, "x_stride": s.o, "y_stride": s.ow * s.o},
+                 f"{s.what}: output rows n{nbx} y{oy0} c{co * C}")
+        token(st, V2S, "pop")
+        token(st, S2V, "push")
+        out += [vec, st]
+    return [out]
+
+
+def _wgt_loads(R: int, waddr: int, sp_line: int, first: int, n: int, comment: str) -> list[Ins]:
+    out = []
+    for k in range(0, n, MAX8):
+        out.append(Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": sp_line + k * R, "ext_addr": waddr + (first + k) * R * R,
+                                "x_size": R, "y_size": min(MAX8, n - k), "x_stride": R, "y_stride": R * R}, comment))
+    return out
+
+
+def _spread_inputs(ctx, s, blocks, steps, chunks, in_base, nk) -> dict:
+    """Step -> the K-tile LOADs it carries: block 0's each in the step of its GEMM chain (of
+    output block 0); block ``b``'s spread
+    over the steps of block ``b - 1`` after its first (block ``b - 2``, which used the same slot,
+    is done then: a step's loads wait for the GEMMs two steps before), the last of them in
+    block ``b``'s own first step."""
+    first = {}
+    for st, (b, _, _) in enumerate(steps):
+        first.setdefault(b, st)
+    out: dict[int, list] = {}
+    for b in range(len(blocks)):
+        tiles = [_tile_load(ctx, s, blocks[b], in_base[b % 2], t, nk) for t in range(nk)]
+        if b == 0:   # each K tile in the stage of the first GEMM chain that reads it
+            for st, (b0, co, k) in enumerate(steps):
+                if b0 == 0 and co == 0:
+                    for t in chunks[k]:
+                        out.setdefault(st, []).extend(tiles[t])
+            continue
+        slots = list(range(first[b - 1] + 1, first[b] + 1))
+        for n, ld in enumerate(tiles):
+            out.setdefault(slots[n * len(slots) // len(tiles)], []).extend(ld)
+    return out
+
+
+def _tile_load(ctx, s, block, base: int, t: int, nk: int) -> list[Ins]:
+    """The LOADs of K tile ``t`` (tap ``(ky, kx)``, input block ``ci``) of a block of output rows:
+    line ``(y, x)`` of the tile is input pixel ``((oy0 + y) * sh + ky - top, x * sw + kx - left)``,
+    the grid of input pixels at the stride from the first at or after the padding."""
+    cfg, R = ctx.cfg, ctx.cfg.rows
+    fh, fw = s.weff.shape[:2]
+    cb = nk // (fh * fw)
+    ky, kx, ci = t // (fw * cb), (t // cb) % fw, t % cb
+    nbx, oy0, th = block
+    sh, sw = s.stride
+    top, _, left, _ = s.pads
+    i0, j0 = max(0, ceil_div(top - ky, sh)), max(0, ceil_div(left - kx, sw))
+    r0, c0 = i0 * sh + ky - top, j0 * sw + kx - left
+    hp, wp = max(0, ceil_div(s.h - r0, sh)), max(0, ceil_div(s.w - c0, sw))
+    xbase = ctx.addr[s.x] + nbx * s.h * s.w * s.c + ci * R + (r0 * s.w + c0) * s.c
+    return load_box(cfg, "ACT", base + t * th * s.ow, xbase, -j0, oy0 - i0, wp, hp, sw * s.c, sh * s.w * s.c,
+                    s.ow, th, min(R, s.c - ci * R), s.zx, f"{s.what}: rows {oy0}.. tap ({ky},{kx}) c{ci * R}")
