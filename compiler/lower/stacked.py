@@ -106,16 +106,63 @@ def stack_plan(cfg: HwConfig, s) -> StackPlan | None:
     return best
 
 
+class _AccReads:
+    """The ACC lines and banks each REQ of the pass reads, in the order of their ``v2c`` tokens,
+    and how many of those tokens the compute queue has taken: a GEMM that overwrites lines a REQ
+    reads, or reads a bank one reads (when it accumulates or chains K tiles: one read port per
+    bank), first takes the tokens up to that REQ's (``docs/isa.md``, scratchpad banks)."""
+
+    def __init__(self, cfg: HwConfig):
+        self.bank = cfg.bank_lines("ACC")
+        self.reads: list[tuple[range, set]] = []
+        self.taken = 0
+
+    def banks(self, lines: range) -> set:
+        return set(range(lines[0] // self.bank, lines[-1] // self.bank + 1))
+
+    def push(self, vec: Ins, lines: range) -> None:
+        token(vec, V2C, "push")
+        self.reads.append((lines, self.banks(lines)))
+
+    def waits(self, gemm: Ins, lines: range, reads: bool) -> list[Ins]:
+        """The compute NOPs to emit before ``gemm`` (which takes the last needed token itself)."""
+        banks = self.banks(lines) if reads else set()
+        need = max((k for k in range(self.taken, len(self.reads))
+                    if (self.reads[k][0][0] <= lines[-1] and lines[0] <= self.reads[k][0][-1]) or self.reads[k][1] & banks),
+                   default=-1)
+        nops = []
+        while self.taken <= need:
+            self.taken += 1
+            if self.taken <= need:
+                nops.append(token(nop("compute", "wait for the requantization reading these accumulators"), V2C, "pop"))
+            else:
+                token(gemm, V2C, "pop")
+        return nops
+
+
+def _acc_tiles(cfg: HwConfig, ob: int, pmax: int):
+    """``(run_major, tile)``: whether a row block's output blocks take the GEMM chains in turn
+    (chain ``k`` of every output block before chain ``k + 1``, so that the next chain's K tiles
+    load while the array works: one ACC tile per output block, those of consecutive blocks in
+    different banks, the row blocks' in turn in the two halves of ACC), and ``tile(b, co)``: the
+    first ACC line of unit (row block ``b``, output block ``co``)."""
+    half, quarter = cfg.lines("ACC") // 2, cfg.lines("ACC") // 4
+    if ob > 1 and cfg.banks("ACC") >= 4 and ceil_div(ob, 2) * pmax <= quarter:
+        return True, lambda b, co: (b % 2) * half + (co % 2) * quarter + (co // 2) * pmax
+    return False, lambda b, co: acc_slot(cfg, pmax, (b * ob + co) % 2)
+
+
 def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
     """The one pass of the stacked-taps schedule, pre-tokenized. A *unit* is (row block, output
-    block); per step (unit, weight chunk): the chunk's weight tiles (when streamed, into one WGT
-    half of two), a share of the next block's K tiles (block ``b + 1`` loads over the steps of
-    block ``b`` after its first, into the other of two input slots; block 0's each in the step of
-    its first chain), the GEMM chains of the chunk into the unit's ACC tile (two in turn), and
-    after the last chunk the REQ into one of two staging slots and the STORE. Tokens: step ``t``'s
-    loads wait for the GEMMs of step ``t - 2`` (``c2l``), its GEMMs for its loads (``l2c``) and, in a
-    unit's first step, for the REQ of the unit two before (``v2c``); a REQ waits for its GEMMs
-    (``c2v``) and for the STORE of the unit two before (``s2v``), a STORE for its REQ (``v2s``).
+    block); per step (unit, weight chunk): the chunk's weight tiles (resident ones in the first
+    row block, streamed ones into one WGT half of two), a share of the next block's K tiles (block
+    ``b + 1`` loads over the steps of block ``b`` after its first, into the other of two input
+    slots; block 0's each in the step of the first chain that reads it), the GEMM chains of the
+    chunk into the unit's ACC tile, and after the last chunk the REQ into one of two staging slots
+    and the STORE (``_acc_tiles``: the steps' order and the ACC tiles). Tokens: step ``t``'s loads
+    wait for the GEMMs of step ``t - 2`` (``c2l``), its GEMMs for its loads (``l2c``) and for the
+    REQs reading their accumulators or banks (``v2c``, :class:`_AccReads`); a REQ waits for its
+    GEMMs (``c2v``) and for the STORE two REQs before (``s2v``), a STORE for its REQ (``v2s``).
     Each step's loads, GEMMs and REQ / STORE follow one another in program order (the queues run
     ahead of one another by their depth), so that a long load batch does not hold back the fetch
     of the GEMMs before it."""
@@ -134,53 +181,65 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
     req = [param_block(cfg, "REQ", **{k: (v[co * C:min(s.o, co * C + C)] if getattr(v, "ndim", 0) else v)
                                       for k, v in s.params.items()}) for co in range(ob)]
     params = load_vec(cfg, ctx.consts, vec_blob(req), 0, f"{s.what}: requantization parameters")
-    steps = [(b, co, k) for b in range(len(blocks)) for co in range(ob) for k in range(len(plan.chunks))]
-    spread = _spread_inputs(ctx, s, blocks, steps, plan.chunks, in_base, nk)
+    run_major, acc_tile = _acc_tiles(cfg, ob, pmax)
+    nc = len(plan.chunks)
+    steps = [(b, co, k) for b in range(len(blocks))
+             for co, k in ([(co, k) for k in range(nc) for co in range(ob)] if run_major else
+                           [(co, k) for co in range(ob) for k in range(nc)])]
+    lead, trail = _spread_inputs(ctx, s, blocks, steps, plan.chunks, in_base, nk)
+    guard, nreq = _AccReads(cfg), 0
     out = RawPass()
     for t, (b, co, k) in enumerate(steps):
-        chunk, last = plan.chunks[k], k == len(plan.chunks) - 1
-        unit = b * ob + co
+        chunk, last = plan.chunks[k], k == nc - 1
         wbase = 0 if plan.resident else (t % 2) * half
-        loads = []
-        if t == 0 and plan.resident:
-            loads += _wgt_loads(R, waddr, 0, 0, ob * nk, f"{s.what}: weight tiles (resident)")
+        # first what goes to lines no earlier step uses (block 0's K tiles, resident weights, the
+        # parameters), then, after the wait for the GEMMs two steps before, the rest
+        fresh, reused = [], []
+        if plan.resident and b == 0:
+            fresh += _wgt_loads(R, waddr, (co * nk + chunk[0]) * R, co * nk + chunk[0], len(chunk),
+                                f"{s.what}: weight tiles out c{co * C} k{chunk[0]}..{chunk[-1]} (resident)")
         elif not plan.resident:
-            loads += _wgt_loads(R, waddr, wbase, co * nk + chunk[0], len(chunk),
-                                f"{s.what}: weight tiles out c{co * C} k{chunk[0]}..{chunk[-1]}")
-        loads += spread.get(t, [])
-        if unit == 0 and last:
-            loads += params          # before the first REQ's GEMMs (their l2c token)
-        loads = loads or [nop("load", f"{s.what}: nothing to load for step {t}")]
+            reused += _wgt_loads(R, waddr, wbase, co * nk + chunk[0], len(chunk),
+                                 f"{s.what}: weight tiles out c{co * C} k{chunk[0]}..{chunk[-1]}")
+        (fresh if b == 0 else reused).extend(lead.get(t, []))
+        if nreq == 0 and last:
+            fresh += params          # before the first REQ's GEMMs (their l2c token)
         if t >= 2:
-            token(loads[0], C2L, "pop")
+            reused = reused or [nop("load", f"{s.what}: the GEMMs of step {t - 2} are done")]
+            token(reused[0], C2L, "pop")
+        loads = fresh + reused or [nop("load", f"{s.what}: nothing to load for step {t}")]
         token(loads[-1], L2C, "push")
+        loads += trail.get(t, [])
         nbx, oy0, th = blocks[b]
-        acc = acc_slot(cfg, pmax, unit % 2)
+        acc = acc_tile(b, co)
+        lines = range(acc, acc + th * s.ow)
+        out += loads
         gemms = []
         for t0, n in _runs(chunk):
             wt = co * nk + t0 if plan.resident else t0 - chunk[0]
-            gemms.append(Ins("GEMM", {
+            g = Ins("GEMM", {
                 "accumulate": int(t0 > 0), "preload": 1, "kt": n - 1, "act_signed": s.x_signed,
                 "wgt_signed": s.w_signed, "act": in_base[b % 2] + t0 * th * s.ow, "acc": acc, "wgt": wbase + wt * R,
                 "za": _byte(s.zx), "zw": _byte(s.zw), "nx": s.ow, "ny": th, "act_xs": 1, "act_ys": s.ow,
-                "acc_xs": 1, "acc_ys": s.ow}, f"{s.what}: rows {oy0}.. out c{co * C} k{t0}..{t0 + n - 1}"))
-        token(gemms[0], L2C, "pop")
-        if k == 0 and unit >= 2:
-            token(gemms[0], V2C, "pop")
+                "acc_xs": 1, "acc_ys": s.ow}, f"{s.what}: rows {oy0}.. out c{co * C} k{t0}..{t0 + n - 1}")
+            if not gemms:
+                token(g, L2C, "pop")
+            gemms += guard.waits(g, lines, t0 > 0 or n > 1) + [g]
         token(gemms[-1], C2L, "push")
-        out += loads + gemms
+        out += gemms
         if not last:
             continue
         token(gemms[-1], C2V, "push")
-        dst = out_base[unit % 2]
+        dst = out_base[nreq % 2]
         vec = Ins("VEC", {"func": "REQ", "signed": 0, "round": s.round, "dst": dst, "src": acc,
                           "param": REQ_LINES * co, "nx": s.ow, "ny": th, "dst_xs": 1, "dst_ys": s.ow,
                           "src_xs": 1, "src_ys": s.ow}, f"{s.what}: requantize rows {oy0}.. out c{co * C}")
         token(vec, C2V, "pop")
-        if unit >= 2:
+        if nreq >= 2:
             token(vec, S2V, "pop")
         token(vec, V2S, "push")
-        token(vec, V2C, "push")
+        guard.push(vec, lines)
+        nreq += 1
         ext = ctx.addr[s.y] + ((nbx * s.oh + oy0) * s.ow) * s.o + co * C
         st = Ins("STORE", {"sp": "ACT", "len": min(C, s.o - co * C), "sp_addr": dst, "ext_addr": ext,
                            "x_size": s.ow, "y_size": th, "x_stride": s.o, "y_stride": s.ow * s.o},
@@ -199,28 +258,32 @@ def _wgt_loads(R: int, waddr: int, sp_line: int, first: int, n: int, comment: st
     return out
 
 
-def _spread_inputs(ctx, s, blocks, steps, chunks, in_base, nk) -> dict:
-    """Step -> the K-tile LOADs it carries: block 0's each in the step of its GEMM chain (of
-    output block 0); block ``b``'s spread
-    over the steps of block ``b - 1`` after its first (block ``b - 2``, which used the same slot,
-    is done then: a step's loads wait for the GEMMs two steps before), the last of them in
-    block ``b``'s own first step."""
+def _spread_inputs(ctx, s, blocks, steps, chunks, in_base, nk) -> tuple[dict, dict]:
+    """Where the K-tile LOADs go: ``(lead, trail)``, per step the LOADs before its ``l2c`` token
+    (its own GEMMs wait for them) and after it (for later steps). Block 0's K tiles lead the step
+    of the first chain that reads them; block ``b``'s trail the steps of block ``b - 1`` after its
+    first (block ``b - 2``, which used the same slot, is done then: those steps' loads wait for the
+    GEMMs two steps before), or lead block ``b``'s first step when block ``b - 1`` has one step."""
     first = {}
     for st, (b, _, _) in enumerate(steps):
         first.setdefault(b, st)
-    out: dict[int, list] = {}
+    lead: dict[int, list] = {}
+    trail: dict[int, list] = {}
     for b in range(len(blocks)):
         tiles = [_tile_load(ctx, s, blocks[b], in_base[b % 2], t, nk) for t in range(nk)]
-        if b == 0:   # each K tile in the stage of the first GEMM chain that reads it
+        if b == 0:
             for st, (b0, co, k) in enumerate(steps):
                 if b0 == 0 and co == 0:
                     for t in chunks[k]:
-                        out.setdefault(st, []).extend(tiles[t])
+                        lead.setdefault(st, []).extend(tiles[t])
             continue
-        slots = list(range(first[b - 1] + 1, first[b] + 1))
+        slots = list(range(first[b - 1] + 1, first[b]))
+        if not slots:
+            lead.setdefault(first[b], []).extend(ld for tile in tiles for ld in tile)
+            continue
         for n, ld in enumerate(tiles):
-            out.setdefault(slots[n * len(slots) // len(tiles)], []).extend(ld)
-    return out
+            trail.setdefault(slots[n * len(slots) // len(tiles)], []).extend(ld)
+    return lead, trail
 
 
 def _tile_load(ctx, s, block, base: int, t: int, nk: int) -> list[Ins]:
