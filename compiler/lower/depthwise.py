@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nnaccel.hwconfig import HwConfig
+from nnaccel.isa.table import VEC_BY_NAME
 from nnaccel.program import param_block
 
 from ..emit import C2L, C2V, L2C, S2V, V2C, V2S, Ins, RawPass, nop, token
@@ -32,7 +33,6 @@ from .base import (
     vec_blob,
 )
 from .dma import load_box
-from .pointwise import skewed
 
 
 def dw_rows(cfg: HwConfig, fh: int, fw: int) -> int:
@@ -145,24 +145,29 @@ def _tiles(s, plan: _Plan):
 
 
 def _dw_estimate(cfg: HwConfig, s, plan: _Plan, nblocks: int) -> int:
-    """Cycles of the layer: per stage (tile, block) about the largest of the array, vector, load
-    and store times (all of them on an in-order machine), plus the first window's load and the
-    last tile's requantization and store that nothing overlaps."""
+    """Cycles of the layer: the busiest engine's total plus what cannot overlap it (the first
+    stage's work before it, the last stage's after it; the last stage requantizes and stores in
+    two halves). On one DMA engine loads and stores add up; on an in-order machine everything."""
     R, C, lat = cfg.rows, cfg.cols, cfg.ext_latency
     beats = ceil_div(R, cfg.dma_bytes_per_cycle)
-    total = 0
-    times = []
+    p_lines = VEC_BY_NAME["REQ"].param_lines(C)
+    stages = []
     for _, _, th, tw in _tiles(s, plan):
         ah, aw = _acc_dims(s, plan.dense, th, tw)
         comp = sum(2 * R + C + (gr + ah - 1) * (aw + p.fw - 1) for p in plan.phases for _, gr in p.groups)
-        vec = th * tw * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + REQ_LINES + cfg.vector_latency
-        load = _window_lines(s, plan, th, tw) * beats + len(plan.phases) * (lat + 2)
-        store = th * tw * beats + lat + 2
-        dma = load + store if cfg.dma_engines == 1 else max(load, store)
-        stage = comp + vec + dma if cfg.in_order else max(comp, vec, dma)
-        total += s.n * nblocks * stage
-        times.append((load, vec, store))
-    return total + times[0][0] + (times[-1][1] + times[-1][2]) // 2
+        vec = p_lines + th * tw * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency
+        load = _window_lines(s, plan, th, tw) * beats + len(plan.phases) * lat
+        store = th * tw * beats + lat
+        stages += [(load, comp, vec, store)] * (s.n * nblocks)
+    total = [sum(st[k] for st in stages) for k in range(4)]
+    (load0, comp0, vec0, _), (_, compn, vecn, storen) = stages[0], stages[-1]
+    tail = vecn // 2 + max(vecn, storen) // 2 + storen // 2
+    if cfg.in_order:
+        return sum(total)
+    if cfg.dma_engines == 1:
+        return max(total[0] + total[3], load0 + total[1] + tail, load0 + comp0 + total[2] + storen)
+    return max(total[0] + compn + tail, load0 + total[1] + tail, load0 + comp0 + total[2] + storen,
+               load0 + comp0 + vec0 + total[3])
 
 
 def _filter_tiles(cfg: HwConfig, s, phases, blocks) -> bytes:
@@ -289,7 +294,15 @@ class _DwPass:
             loads.append(ld)
             computes.append(comp)
             finishes.append(self.finish(t, nbx, tile, j, halves=t == len(steps) - 1))
-        return skewed(RawPass(), loads, computes, finishes)
+        # program order: stage t's loads, then stage t - 1's DWCONVs and its REQ / STORE (so that
+        # a REQ is fetched right after the DWCONVs it waits for, whichever engine is the busiest)
+        out = RawPass()
+        for t in range(len(steps) + 1):
+            if t < len(steps):
+                out += loads[t]
+            if t:
+                out += computes[t - 1] + finishes[t - 1]
+        return out
 
     def param_loads(self, steps, first: int, group: int) -> list[Ins]:
         """LOADs of the REQ parameters of the stages ``first .. first + group - 1`` into their

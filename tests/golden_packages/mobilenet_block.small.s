@@ -61,159 +61,123 @@
     57: NOP queue=load pop_next  # [barrier] barrier: wait for compute
     58: NOP queue=load pop_next  # [barrier] barrier: wait for compute
     59: LOAD sp=WGT len=8 sp_addr=0 ext_addr=0x2400 x_size=8 y_size=18 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: filter tiles 0..17
-    60: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x200 x_size=10 y_size=5 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c0
+    60: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x200 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c0
     61: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2880 x_size=36 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantization parameters c0..
-    62: LOAD sp=ACT len=8 sp_addr=50 ext_addr=0x208 x_size=10 y_size=5 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c8
-    63: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=0 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 pop_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 0..0
-    64: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=8 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 1..1
-    65: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=16 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 2..2
+    62: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x208 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c8
+    63: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=0 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 0..0
+    64: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=8 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 1..1
+    65: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=16 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 2..2
     66: NOP queue=compute pop_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantization parameters loaded
-    67: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x210 x_size=10 y_size=5 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c16
-    68: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=50 acc=512 wgt=24 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 pop_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 0..0
-    69: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=32 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 1..1
-    70: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=40 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 2..2
-    71: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=8 ny=3 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c0
-    72: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xe00 x_size=8 y_size=3 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c0
-    73: LOAD sp=ACT len=8 sp_addr=50 ext_addr=0x218 x_size=10 y_size=5 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c24
-    74: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=48 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 0..0
-    75: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=56 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 1..1
-    76: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=64 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 2..2
-    77: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=6 nx=8 ny=3 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c8
-    78: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0xe08 x_size=8 y_size=3 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c8
-    79: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x220 x_size=10 y_size=5 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c32
-    80: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=50 acc=512 wgt=72 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 0..0
-    81: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=80 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 1..1
-    82: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=88 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 2..2
-    83: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=12 nx=8 ny=3 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c16
-    84: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xe10 x_size=8 y_size=3 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c16
-    85: LOAD sp=ACT len=8 sp_addr=50 ext_addr=0x228 x_size=10 y_size=5 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c40
-    86: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=96 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 0..0
-    87: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=104 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 1..1
-    88: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=112 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 2..2
-    89: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=18 nx=8 ny=3 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c24
-    90: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0xe18 x_size=8 y_size=3 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c24
-    91: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x500 x_size=10 y_size=5 x_stride=48 y_stride=384 pad_top=0 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y3 x0 c0
-    92: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=50 acc=512 wgt=120 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 0..0
-    93: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=128 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 1..1
-    94: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=136 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 2..2
-    95: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=24 nx=8 ny=3 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c32
-    96: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xe20 x_size=8 y_size=3 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c32
-    97: LOAD sp=ACT len=8 sp_addr=50 ext_addr=0x508 x_size=10 y_size=5 x_stride=48 y_stride=384 pad_top=0 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y3 x0 c8
-    98: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=0 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 0..0
-    99: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=8 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 1..1
-   100: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=16 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 2..2
-   101: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=30 nx=8 ny=3 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40
-   102: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0xe28 x_size=8 y_size=3 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c40
-   103: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x510 x_size=10 y_size=5 x_stride=48 y_stride=384 pad_top=0 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y3 x0 c16
-   104: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=50 acc=512 wgt=24 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 0..0
-   105: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=32 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 1..1
-   106: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=40 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 2..2
-   107: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=8 ny=3 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c0
-   108: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1280 x_size=8 y_size=3 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y3 x0 c0
-   109: LOAD sp=ACT len=8 sp_addr=50 ext_addr=0x518 x_size=10 y_size=5 x_stride=48 y_stride=384 pad_top=0 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y3 x0 c24
-   110: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=48 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 0..0
-   111: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=56 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 1..1
-   112: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=64 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 2..2
-   113: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=6 nx=8 ny=3 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c8
-   114: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0x1288 x_size=8 y_size=3 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y3 x0 c8
-   115: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x520 x_size=10 y_size=5 x_stride=48 y_stride=384 pad_top=0 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y3 x0 c32
-   116: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=50 acc=512 wgt=72 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 0..0
-   117: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=80 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 1..1
-   118: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=88 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 2..2
-   119: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=12 nx=8 ny=3 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c16
-   120: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1290 x_size=8 y_size=3 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y3 x0 c16
-   121: LOAD sp=ACT len=8 sp_addr=50 ext_addr=0x528 x_size=10 y_size=5 x_stride=48 y_stride=384 pad_top=0 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y3 x0 c40
-   122: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=96 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 0..0
-   123: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=104 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 1..1
-   124: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=112 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 2..2
-   125: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=18 nx=8 ny=3 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c24
-   126: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0x1298 x_size=8 y_size=3 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y3 x0 c24
-   127: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x980 x_size=10 y_size=4 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y6 x0 c0
-   128: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=50 acc=512 wgt=120 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 0..0
-   129: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=128 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 1..1
-   130: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=136 za=128 zw=0 nx=8 ny=3 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 2..2
-   131: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=24 nx=8 ny=3 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c32
-   132: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x12a0 x_size=8 y_size=3 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y3 x0 c32
-   133: LOAD sp=ACT len=8 sp_addr=50 ext_addr=0x988 x_size=10 y_size=4 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y6 x0 c8
-   134: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=0 za=128 zw=0 nx=8 ny=2 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 0..0
-   135: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=8 za=128 zw=0 nx=8 ny=2 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 1..1
-   136: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=16 za=128 zw=0 nx=8 ny=2 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 2..2
-   137: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=30 nx=8 ny=3 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40
-   138: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0x12a8 x_size=8 y_size=3 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y3 x0 c40
-   139: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x990 x_size=10 y_size=4 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y6 x0 c16
-   140: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=50 acc=512 wgt=24 za=128 zw=0 nx=8 ny=2 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 0..0
-   141: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=32 za=128 zw=0 nx=8 ny=2 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 1..1
-   142: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=40 za=128 zw=0 nx=8 ny=2 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 2..2
-   143: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=8 ny=2 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c0
-   144: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1700 x_size=8 y_size=2 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y6 x0 c0
-   145: LOAD sp=ACT len=8 sp_addr=50 ext_addr=0x998 x_size=10 y_size=4 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y6 x0 c24
-   146: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=48 za=128 zw=0 nx=8 ny=2 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 0..0
-   147: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=56 za=128 zw=0 nx=8 ny=2 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 1..1
-   148: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=64 za=128 zw=0 nx=8 ny=2 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 2..2
-   149: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=6 nx=8 ny=2 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c8
-   150: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0x1708 x_size=8 y_size=2 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y6 x0 c8
-   151: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x9a0 x_size=10 y_size=4 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y6 x0 c32
-   152: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=50 acc=512 wgt=72 za=128 zw=0 nx=8 ny=2 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 0..0
-   153: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=80 za=128 zw=0 nx=8 ny=2 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 1..1
-   154: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=88 za=128 zw=0 nx=8 ny=2 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 2..2
-   155: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=12 nx=8 ny=2 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c16
-   156: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1710 x_size=8 y_size=2 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y6 x0 c16
-   157: LOAD sp=ACT len=8 sp_addr=50 ext_addr=0x9a8 x_size=10 y_size=4 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y6 x0 c40
-   158: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=96 za=128 zw=0 nx=8 ny=2 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 0..0
-   159: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=104 za=128 zw=0 nx=8 ny=2 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 1..1
-   160: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=112 za=128 zw=0 nx=8 ny=2 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 2..2
-   161: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=18 nx=8 ny=2 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c24
-   162: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0x1718 x_size=8 y_size=2 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y6 x0 c24
-   163: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=50 acc=512 wgt=120 za=128 zw=0 nx=8 ny=2 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 0..0
-   164: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=128 za=128 zw=0 nx=8 ny=2 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 1..1
-   165: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=136 za=128 zw=0 nx=8 ny=2 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 2..2
-   166: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=24 nx=8 ny=2 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c32
-   167: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1720 x_size=8 y_size=2 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y6 x0 c32
-   168: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=30 nx=8 ny=1 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40 rows 0..
-   169: VEC func=REQ signed=0 accumulate=0 round=0 dst=3080 src=520 src2=0 param=30 nx=8 ny=1 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40 rows 1..
-   170: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0x1728 x_size=8 y_size=1 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y6 x0 c40
-   171: STORE sp=ACT len=8 sp_addr=3080 ext_addr=0x18a8 x_size=8 y_size=1 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y7 x0 c40
-   172: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
-   173: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
-   174: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
-   175: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-   176: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-   177: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
-   178: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   179: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   180: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   181: LOAD sp=WGT len=8 sp_addr=0 ext_addr=0x2d00 x_size=8 y_size=6 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 CONV_2D] CONV_2D: weight tiles (resident)
-   182: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2e80 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 CONV_2D] CONV_2D: requantization parameters
-   183: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0xe00 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k0
-   184: LOAD sp=ACT len=8 sp_addr=44 ext_addr=0xe08 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k8
-   185: LOAD sp=ACT len=8 sp_addr=88 ext_addr=0xe10 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k16
-   186: LOAD sp=ACT len=8 sp_addr=132 ext_addr=0xe18 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k24
-   187: LOAD sp=ACT len=8 sp_addr=176 ext_addr=0xe20 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k32
-   188: LOAD sp=ACT len=8 sp_addr=220 ext_addr=0xe28 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 push_next  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k40
-   189: LOAD sp=ACT len=8 sp_addr=396 ext_addr=0x1640 x_size=20 y_size=2 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k0..15
-   190: LOAD sp=ACT len=8 sp_addr=436 ext_addr=0x1650 x_size=20 y_size=2 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k16..31
-   191: LOAD sp=ACT len=8 sp_addr=476 ext_addr=0x1660 x_size=20 y_size=1 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k32..39
-   192: LOAD sp=ACT len=8 sp_addr=496 ext_addr=0x1668 x_size=20 y_size=1 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 push_next  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k40..47
-   193: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=0 acc=0 wgt=0 za=128 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 0..43 out c0 k0..47
-   194: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=396 acc=512 wgt=0 za=128 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 44..63 out c0 k0..47
-   195: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 0.. out c0
-   196: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1a00 x_size=22 y_size=2 x_stride=8 y_stride=176 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 0.. c0
-   197: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=0 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 44.. out c0
-   198: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x1b60 x_size=20 y_size=1 x_stride=8 y_stride=0 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 44.. c0
-   199: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
-   200: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
-   201: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-   202: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-   203: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
-   204: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   205: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   206: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   207: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2f40 x_size=11 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: parameters
-   208: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x1a00 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: input 0 bytes 0
-   209: LOAD sp=ACT len=8 sp_addr=2048 ext_addr=0x0 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 3 ADD] ADD: input 1 bytes 0
-   210: NOP queue=compute pop_prev push_next  # [op 3 ADD] pass the load token to the vector queue
-   211: VEC func=ADDQ signed=1 accumulate=0 round=0 dst=0 src=0 src2=2048 param=0 nx=64 ny=1 dst_xs=1 dst_ys=64 src_xs=1 src_ys=64 pop_prev push_next  # [op 3 ADD] ADD
-   212: STORE sp=ACT len=8 sp_addr=0 ext_addr=0x1c00 x_size=64 y_size=1 x_stride=8 y_stride=512 pop_prev push_prev  # [op 3 ADD] ADD: output bytes 0
-   213: NOP queue=vector pop_next push_prev  # [op 3 ADD] serial stage: the stores are done
-   214: NOP queue=compute pop_next push_prev  # [op 3 ADD] serial stage: release the load queue
-   215: FINISH  # end of segment
+    67: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c0
+    68: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xe00 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c0
+    69: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x210 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c16
+    70: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=24 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 0..0
+    71: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=32 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 1..1
+    72: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=80 acc=512 wgt=40 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 2..2
+    73: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=6 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c8
+    74: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0xe08 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c8
+    75: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x218 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c24
+    76: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=48 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 0..0
+    77: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=56 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 1..1
+    78: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=64 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 2..2
+    79: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=12 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c16
+    80: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xe10 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c16
+    81: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x220 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c32
+    82: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=72 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 0..0
+    83: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=80 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 1..1
+    84: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=80 acc=512 wgt=88 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 2..2
+    85: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=18 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c24
+    86: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0xe18 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c24
+    87: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x228 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c40
+    88: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=96 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 0..0
+    89: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=104 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 1..1
+    90: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=112 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 2..2
+    91: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=24 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c32
+    92: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xe20 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c32
+    93: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x680 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y4 x0 c0
+    94: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=120 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 0..0
+    95: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=128 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 1..1
+    96: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=80 acc=512 wgt=136 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 2..2
+    97: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=30 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40
+    98: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0xe28 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c40
+    99: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x688 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y4 x0 c8
+   100: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=0 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 0..0
+   101: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=8 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 1..1
+   102: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=16 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 2..2
+   103: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c0
+   104: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1400 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c0
+   105: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x690 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y4 x0 c16
+   106: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=24 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 0..0
+   107: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=32 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 1..1
+   108: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=80 acc=512 wgt=40 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 2..2
+   109: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=6 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c8
+   110: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0x1408 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c8
+   111: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x698 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y4 x0 c24
+   112: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=48 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 0..0
+   113: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=56 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 1..1
+   114: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=64 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 2..2
+   115: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=12 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c16
+   116: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1410 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c16
+   117: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x6a0 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y4 x0 c32
+   118: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=72 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 0..0
+   119: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=80 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 1..1
+   120: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=80 acc=512 wgt=88 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 2..2
+   121: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=18 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c24
+   122: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0x1418 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c24
+   123: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x6a8 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y4 x0 c40
+   124: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=96 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 0..0
+   125: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=104 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 1..1
+   126: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=112 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 2..2
+   127: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=24 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c32
+   128: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1420 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c32
+   129: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=120 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 0..0
+   130: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=128 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 1..1
+   131: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=80 acc=512 wgt=136 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 2..2
+   132: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=30 nx=8 ny=2 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40 rows 0..
+   133: VEC func=REQ signed=0 accumulate=0 round=0 dst=3088 src=528 src2=0 param=30 nx=8 ny=2 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40 rows 2..
+   134: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0x1428 x_size=8 y_size=2 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c40
+   135: STORE sp=ACT len=8 sp_addr=3088 ext_addr=0x1728 x_size=8 y_size=2 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y6 x0 c40
+   136: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
+   137: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
+   138: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
+   139: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+   140: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+   141: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
+   142: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   143: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   144: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   145: LOAD sp=WGT len=8 sp_addr=0 ext_addr=0x2d00 x_size=8 y_size=6 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 CONV_2D] CONV_2D: weight tiles (resident)
+   146: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2e80 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 CONV_2D] CONV_2D: requantization parameters
+   147: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0xe00 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k0
+   148: LOAD sp=ACT len=8 sp_addr=44 ext_addr=0xe08 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k8
+   149: LOAD sp=ACT len=8 sp_addr=88 ext_addr=0xe10 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k16
+   150: LOAD sp=ACT len=8 sp_addr=132 ext_addr=0xe18 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k24
+   151: LOAD sp=ACT len=8 sp_addr=176 ext_addr=0xe20 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k32
+   152: LOAD sp=ACT len=8 sp_addr=220 ext_addr=0xe28 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 push_next  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k40
+   153: LOAD sp=ACT len=8 sp_addr=396 ext_addr=0x1640 x_size=20 y_size=2 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k0..15
+   154: LOAD sp=ACT len=8 sp_addr=436 ext_addr=0x1650 x_size=20 y_size=2 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k16..31
+   155: LOAD sp=ACT len=8 sp_addr=476 ext_addr=0x1660 x_size=20 y_size=1 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k32..39
+   156: LOAD sp=ACT len=8 sp_addr=496 ext_addr=0x1668 x_size=20 y_size=1 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 push_next  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k40..47
+   157: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=0 acc=0 wgt=0 za=128 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 0..43 out c0 k0..47
+   158: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=396 acc=512 wgt=0 za=128 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 44..63 out c0 k0..47
+   159: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 0.. out c0
+   160: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1a00 x_size=22 y_size=2 x_stride=8 y_stride=176 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 0.. c0
+   161: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=0 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 44.. out c0
+   162: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x1b60 x_size=20 y_size=1 x_stride=8 y_stride=0 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 44.. c0
+   163: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
+   164: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
+   165: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+   166: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+   167: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
+   168: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   169: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   170: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   171: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2f40 x_size=11 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: parameters
+   172: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x1a00 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: input 0 bytes 0
+   173: LOAD sp=ACT len=8 sp_addr=2048 ext_addr=0x0 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 3 ADD] ADD: input 1 bytes 0
+   174: NOP queue=compute pop_prev push_next  # [op 3 ADD] pass the load token to the vector queue
+   175: VEC func=ADDQ signed=1 accumulate=0 round=0 dst=0 src=0 src2=2048 param=0 nx=64 ny=1 dst_xs=1 dst_ys=64 src_xs=1 src_ys=64 pop_prev push_next  # [op 3 ADD] ADD
+   176: STORE sp=ACT len=8 sp_addr=0 ext_addr=0x1c00 x_size=64 y_size=1 x_stride=8 y_stride=512 pop_prev push_prev  # [op 3 ADD] ADD: output bytes 0
+   177: NOP queue=vector pop_next push_prev  # [op 3 ADD] serial stage: the stores are done
+   178: NOP queue=compute pop_next push_prev  # [op 3 ADD] serial stage: release the load queue
+   179: FINISH  # end of segment
