@@ -358,10 +358,25 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
     stream, plan = _general_plan(cfg, s, per_block)
     if stack_applies(cfg, s):
         stacked = stack_plan(cfg, s)
-        if stacked is not None and stacked.estimate < sum(p[0] for _, p in plan):
+        if stacked is not None and stacked.estimate < _general_total(cfg, s, stream, plan, per_block):
             return stacked_passes(ctx, s, tiles, stacked)
     return [_general_pass(ctx, s, tiles, per_block, g, toh, tow, chunks, stream)
             for g, (_, toh, tow, chunks) in plan]
+
+
+def _general_total(cfg: HwConfig, s: ConvSpec, stream: bool, plan: list, per_block: list) -> int:
+    """The general schedule's estimate with what ``_conv_plan`` leaves out because it is the same
+    for all its tilings: per pass the resident weights' and the REQ parameters' loads before the
+    first GEMM, and the last REQ after the last GEMM."""
+    R, C, lat = cfg.rows, cfg.cols, cfg.ext_latency
+    beats, pbeats = ceil_div(R, cfg.dma_bytes_per_cycle), ceil_div(4 * C, cfg.dma_bytes_per_cycle)
+    total = 0
+    for g, (est, toh, tow, _) in plan:
+        wl = 0 if stream else lat + sum(len(per_block[co]) for co in g) * R * beats
+        pl = lat + len(g) * REQ_LINES * pbeats
+        last_req = toh * tow * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + REQ_LINES + cfg.vector_latency
+        total += est + wl + pl + last_req
+    return total
 
 
 def _general_pass(ctx: LowerContext, s: ConvSpec, tiles, per_block: list, g: list, toh: int, tow: int,

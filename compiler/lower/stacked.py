@@ -33,13 +33,46 @@ from .dma import load_box
 
 @dataclass
 class StackPlan:
-    """Output blocks of ``th`` full rows; ``chunks``: the K tiles whose weights one stage uses
-    (all of them when the weights are ``resident`` in WGT for the whole pass)."""
+    """Output blocks of ``th`` full rows; ``chunks``: the items (K tiles, or with ``rows`` row
+    windows, see :class:`_Items`) whose weights one step uses; ``resident``: all the weights stay
+    in WGT for the whole pass."""
 
     estimate: int
     th: int
     chunks: list
     resident: bool
+    rows: bool = False
+
+
+@dataclass
+class _Items:
+    """What a row block LOADs: ``count`` items of ``lines`` ACT lines each. Taps (``rows``
+    false): item ``t`` is the K tile of tap ``(ky, kx)`` and input block ``ci``, ``t = (ky * fw +
+    kx) * cb + ci``, and a GEMM chains up to ``MAX_KTILES`` consecutive items. Rows (stride 1 in
+    the rows): item ``w = kx * cb + ci`` is the window of ``th + fh - 1`` input rows under the
+    taps ``(*, kx)``, one GEMM per item over the block as one line of ``th x ow`` pixels chaining
+    its ``fh`` taps (K tile ``ky`` starts ``ky x ow`` lines into the window): the input is read
+    ``fw`` times instead of ``fh x fw``. ``taps``: weight tiles per item."""
+
+    rows: bool
+    count: int
+    lines: int
+    taps: int
+
+
+def _item_line(items: _Items, t: int, th: int, ow: int) -> int:
+    """First ACT line of item ``t`` in its input slot for a block of ``th`` rows: K tiles follow
+    one another at ``th x ow`` lines (the stride a GEMM chains them at), row windows at the slot's
+    window size."""
+    return t * (items.lines if items.rows else th * ow)
+
+
+def _items(cfg: HwConfig, s, th: int, rows: bool) -> _Items:
+    fh, fw = s.weff.shape[:2]
+    cb = ceil_div(s.c, cfg.rows)
+    if rows:
+        return _Items(True, fw * cb, (th + fh - 1) * s.ow, fh)
+    return _Items(False, fh * fw * cb, th * s.ow, 1)
 
 
 def stack_applies(cfg: HwConfig, s) -> bool:
@@ -59,8 +92,11 @@ def _split(n: int, most: int) -> list[int]:
     return [q + (1 if k < r else 0) for k in range(parts)]
 
 
-def _runs(chunk: list) -> list[tuple[int, int]]:
-    """A chunk's K tiles as GEMM chains ``(first, count)`` of at most ``MAX_KTILES``."""
+def _runs(chunk: list, items: _Items) -> list[tuple[int, int]]:
+    """A chunk's GEMM chains ``(first item, items)``: up to ``MAX_KTILES`` K tiles each, or one
+    row window each."""
+    if items.rows:
+        return [(w, 1) for w in chunk]
     out, t = [], chunk[0]
     for n in _split(len(chunk), MAX_KTILES):
         out.append((t, n))
@@ -69,40 +105,43 @@ def _runs(chunk: list) -> list[tuple[int, int]]:
 
 
 def stack_plan(cfg: HwConfig, s) -> StackPlan | None:
-    """The block height and weight chunking of the lowest estimated cycles (per stage the
-    largest of GEMM, vector, load and store time, summed per engine over the layer, plus the first
-    block's input load and the last block's requantization and store), or None when nothing fits."""
+    """The mode (taps or rows, :class:`_Items`), block height and weight chunking of the lowest
+    estimated cycles (per engine its total over the layer; the busiest plus the first chunk's
+    input load and the last block's requantization and store), or None when nothing fits."""
     R, C, lat = cfg.rows, cfg.cols, cfg.ext_latency
     fh, fw = s.weff.shape[:2]
-    nk = fh * fw * ceil_div(s.c, R)
     ob = ceil_div(s.o, C)
     beats = ceil_div(R, cfg.dma_bytes_per_cycle)
     in_l, stag_l = act_split(cfg)
     wgt_tiles = cfg.lines("WGT") // R
-    # one stage per GEMM chain, so that the first one waits only for its own K tiles
-    cuts = _split(nk, min(MAX_KTILES, wgt_tiles // 2))
-    chunks = [list(range(sum(cuts[:k]), sum(cuts[:k + 1]))) for k in range(len(cuts))]
-    options = [(ob * nk <= wgt_tiles, chunks)]
     best = None
-    for resident, chunks in options:
+    for rows in ((False, True) if s.stride[0] == 1 and fh <= MAX_KTILES else (False,)):
         for th in sorted({min(s.oh, MAX8), *[ceil_div(s.oh, k) for k in range(2, 17)]}, reverse=True):
+            items = _items(cfg, s, th, rows)
             p = th * s.ow
             nblocks = s.n * ceil_div(s.oh, th)
             slots = 1 if nblocks == 1 else 2
-            if slots * nk * p > in_l or 2 * p > stag_l or not acc_tiles_fit(cfg, p, 0):
+            if ((rows and p > MAX8) or slots * items.count * items.lines > in_l or 2 * p > stag_l
+                    or not acc_tiles_fit(cfg, p, 0)):
                 continue
-            comp = nblocks * ob * sum(R + n * max(p, R) + R + C for c in chunks for _, n in _runs(c))
-            inp = nk * (lat + p * beats)
-            wl = 0 if resident else ob * sum(lat + len(c) * R * beats for c in chunks)
+            # one step per GEMM chain (per few windows), so that the first waits only for its items
+            per = max(1, min(MAX_KTILES, wgt_tiles // 2) // items.taps)
+            cuts = _split(items.count, per)
+            chunks = [list(range(sum(cuts[:k]), sum(cuts[:k + 1]))) for k in range(len(cuts))]
+            resident = ob * items.count * items.taps <= wgt_tiles
+            comp = nblocks * ob * sum(R + n * items.taps * max(p, R) + R + C for c in chunks for _, n in _runs(c, items))
+            inp = items.count * (lat + items.lines * beats)
+            wl = 0 if resident else ob * sum(lat + len(c) * items.taps * R * beats for c in chunks)
             load = nblocks * (inp + wl)
             vec = nblocks * ob * (p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + REQ_LINES + cfg.vector_latency)
             store = nblocks * ob * (lat + p * beats)
             dma = load + store if cfg.dma_engines == 1 else max(load, store)
             busy = comp + vec + dma if cfg.in_order else max(comp, vec, dma)
-            pre = (lat + ob * nk * R * beats) if resident else 0
-            est = busy + pre + inp // len(chunks) + (vec + store) // (nblocks * ob)
+            # + the first chunk's weights and input before the first GEMM, the last REQ and STORE
+            first = lat + len(chunks[0]) * items.taps * R * beats + inp // len(chunks)
+            est = busy + first + (vec + store) // (nblocks * ob)
             if best is None or est < best.estimate:
-                best = StackPlan(est, th, chunks, resident)
+                best = StackPlan(est, th, chunks, resident, rows)
     return best
 
 
@@ -169,12 +208,16 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
     cfg, R, C = ctx.cfg, ctx.cfg.rows, ctx.cfg.cols
     fh, fw = s.weff.shape[:2]
     cb, ob = ceil_div(s.c, R), ceil_div(s.o, C)
-    nk = fh * fw * cb
-    order = [(co, (t // (fw * cb), (t // cb) % fw, t % cb)) for co in range(ob) for t in range(nk)]
+    items = _items(cfg, s, plan.th, plan.rows)
+    nk = fh * fw * cb        # weight tiles per output block, in the order of the items' taps
+    if plan.rows:
+        order = [(co, (ky, w // cb, w % cb)) for co in range(ob) for w in range(items.count) for ky in range(fh)]
+    else:
+        order = [(co, (t // (fw * cb), (t // cb) % fw, t % cb)) for co in range(ob) for t in range(nk)]
     waddr = ctx.consts.add(b"".join(tiles[co][key].tobytes() for co, key in order))
     blocks = [(nbx, oy0, min(plan.th, s.oh - oy0)) for nbx in range(s.n) for oy0 in range(0, s.oh, plan.th)]
     pmax = plan.th * s.ow
-    in_base = (0, nk * pmax)
+    in_base = (0, items.count * items.lines)
     stag0 = act_split(cfg)[0]
     out_base = (stag0, stag0 + pmax)
     half = cfg.lines("WGT") // 2
@@ -186,7 +229,7 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
     steps = [(b, co, k) for b in range(len(blocks))
              for co, k in ([(co, k) for k in range(nc) for co in range(ob)] if run_major else
                            [(co, k) for co in range(ob) for k in range(nc)])]
-    lead, trail = _spread_inputs(ctx, s, blocks, steps, plan.chunks, in_base, nk)
+    lead, trail = _spread_inputs(ctx, s, blocks, steps, plan.chunks, in_base, items)
     guard, nreq = _AccReads(cfg), 0
     out = RawPass()
     for t, (b, co, k) in enumerate(steps):
@@ -195,12 +238,13 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
         # first what goes to lines no earlier step uses (block 0's K tiles, resident weights, the
         # parameters), then, after the wait for the GEMMs two steps before, the rest
         fresh, reused = [], []
+        w0, nw = co * nk + chunk[0] * items.taps, len(chunk) * items.taps   # the chunk's weight tiles
         if plan.resident and b == 0:
-            fresh += _wgt_loads(R, waddr, (co * nk + chunk[0]) * R, co * nk + chunk[0], len(chunk),
-                                f"{s.what}: weight tiles out c{co * C} k{chunk[0]}..{chunk[-1]} (resident)")
+            fresh += _wgt_loads(R, waddr, w0 * R, w0, nw,
+                                f"{s.what}: weight tiles out c{co * C} items {chunk[0]}..{chunk[-1]} (resident)")
         elif not plan.resident:
-            reused += _wgt_loads(R, waddr, wbase, co * nk + chunk[0], len(chunk),
-                                 f"{s.what}: weight tiles out c{co * C} k{chunk[0]}..{chunk[-1]}")
+            reused += _wgt_loads(R, waddr, wbase, w0, nw,
+                                 f"{s.what}: weight tiles out c{co * C} items {chunk[0]}..{chunk[-1]}")
         (fresh if b == 0 else reused).extend(lead.get(t, []))
         if nreq == 0 and last:
             fresh += params          # before the first REQ's GEMMs (their l2c token)
@@ -215,16 +259,20 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
         lines = range(acc, acc + th * s.ow)
         out += loads
         gemms = []
-        for t0, n in _runs(chunk):
-            wt = co * nk + t0 if plan.resident else t0 - chunk[0]
+        for t0, n in _runs(chunk, items):
+            wt = (co * nk if plan.resident else -chunk[0] * items.taps) + t0 * items.taps
+            # taps: K tile t at t x th x ow (ny x act_ys); rows: the window as one line of th x ow
+            # pixels, K tile ky at ky x ow (act_ys)
+            shape = ({"nx": th * s.ow, "ny": 1} if items.rows else {"nx": s.ow, "ny": th})
             g = Ins("GEMM", {
-                "accumulate": int(t0 > 0), "preload": 1, "kt": n - 1, "act_signed": s.x_signed,
-                "wgt_signed": s.w_signed, "act": in_base[b % 2] + t0 * th * s.ow, "acc": acc, "wgt": wbase + wt * R,
-                "za": _byte(s.zx), "zw": _byte(s.zw), "nx": s.ow, "ny": th, "act_xs": 1, "act_ys": s.ow,
-                "acc_xs": 1, "acc_ys": s.ow}, f"{s.what}: rows {oy0}.. out c{co * C} k{t0}..{t0 + n - 1}")
+                "accumulate": int(t0 > 0), "preload": 1, "kt": n * items.taps - 1, "act_signed": s.x_signed,
+                "wgt_signed": s.w_signed, "act": in_base[b % 2] + _item_line(items, t0, th, s.ow),
+                "acc": acc, "wgt": wbase + wt * R, "za": _byte(s.zx), "zw": _byte(s.zw), **shape, "act_xs": 1,
+                "act_ys": s.ow, "acc_xs": 1, "acc_ys": s.ow},
+                f"{s.what}: rows {oy0}.. out c{co * C} items {t0}..{t0 + n - 1}")
             if not gemms:
                 token(g, L2C, "pop")
-            gemms += guard.waits(g, lines, t0 > 0 or n > 1) + [g]
+            gemms += guard.waits(g, lines, t0 > 0 or n * items.taps > 1) + [g]
         token(gemms[-1], C2L, "push")
         out += gemms
         if not last:
@@ -258,7 +306,7 @@ def _wgt_loads(R: int, waddr: int, sp_line: int, first: int, n: int, comment: st
     return out
 
 
-def _spread_inputs(ctx, s, blocks, steps, chunks, in_base, nk) -> tuple[dict, dict]:
+def _spread_inputs(ctx, s, blocks, steps, chunks, in_base, items: _Items) -> tuple[dict, dict]:
     """Where the K-tile LOADs go: ``(lead, trail)``, per step the LOADs before its ``l2c`` token
     (its own GEMMs wait for them) and after it (for later steps). Block 0's K tiles lead the step
     of the first chain that reads them; block ``b``'s trail the steps of block ``b - 1`` after its
@@ -270,7 +318,7 @@ def _spread_inputs(ctx, s, blocks, steps, chunks, in_base, nk) -> tuple[dict, di
     lead: dict[int, list] = {}
     trail: dict[int, list] = {}
     for b in range(len(blocks)):
-        tiles = [_tile_load(ctx, s, blocks[b], in_base[b % 2], t, nk) for t in range(nk)]
+        tiles = [_item_load(ctx, s, blocks[b], in_base[b % 2], t, items) for t in range(items.count)]
         if b == 0:
             for st, (b0, co, k) in enumerate(steps):
                 if b0 == 0 and co == 0:
@@ -286,14 +334,18 @@ def _spread_inputs(ctx, s, blocks, steps, chunks, in_base, nk) -> tuple[dict, di
     return lead, trail
 
 
-def _tile_load(ctx, s, block, base: int, t: int, nk: int) -> list[Ins]:
-    """The LOADs of K tile ``t`` (tap ``(ky, kx)``, input block ``ci``) of a block of output rows:
-    line ``(y, x)`` of the tile is input pixel ``((oy0 + y) * sh + ky - top, x * sw + kx - left)``,
-    the grid of input pixels at the stride from the first at or after the padding."""
+def _item_load(ctx, s, block, base: int, t: int, items: _Items) -> list[Ins]:
+    """The LOADs of item ``t`` of a block of output rows (:class:`_Items`). Taps: line ``(y, x)``
+    is input pixel ``((oy0 + y) * sh + ky - top, x * sw + kx - left)``; rows: line ``(r, x)`` is
+    input pixel ``(oy0 + r - top, x * sw + kx - left)``; the grid is the input pixels at the
+    stride from the first at or after the padding."""
     cfg, R = ctx.cfg, ctx.cfg.rows
     fh, fw = s.weff.shape[:2]
-    cb = nk // (fh * fw)
-    ky, kx, ci = t // (fw * cb), (t // cb) % fw, t % cb
+    cb = ceil_div(s.c, R)
+    if items.rows:
+        ky, kx, ci = 0, t // cb, t % cb
+    else:
+        ky, kx, ci = t // (fw * cb), (t // cb) % fw, t % cb
     nbx, oy0, th = block
     sh, sw = s.stride
     top, _, left, _ = s.pads
@@ -301,5 +353,7 @@ def _tile_load(ctx, s, block, base: int, t: int, nk: int) -> list[Ins]:
     r0, c0 = i0 * sh + ky - top, j0 * sw + kx - left
     hp, wp = max(0, ceil_div(s.h - r0, sh)), max(0, ceil_div(s.w - c0, sw))
     xbase = ctx.addr[s.x] + nbx * s.h * s.w * s.c + ci * R + (r0 * s.w + c0) * s.c
-    return load_box(cfg, "ACT", base + t * th * s.ow, xbase, -j0, oy0 - i0, wp, hp, sw * s.c, sh * s.w * s.c,
-                    s.ow, th, min(R, s.c - ci * R), s.zx, f"{s.what}: rows {oy0}.. tap ({ky},{kx}) c{ci * R}")
+    box_h = th + fh - 1 if items.rows else th
+    return load_box(cfg, "ACT", base + _item_line(items, t, th, s.ow), xbase, -j0, oy0 - i0, wp, hp, sw * s.c, sh * s.w * s.c,
+                    s.ow, box_h, min(R, s.c - ci * R), s.zx,
+                    f"{s.what}: rows {oy0}.. " + (f"taps (*,{kx})" if items.rows else f"tap ({ky},{kx})") + f" c{ci * R}")

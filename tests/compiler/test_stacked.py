@@ -72,6 +72,9 @@ CASES = [
     ("base", 10, 9, 48, 64, (3, 3), (0, 1, 0, 1), (2, 2)),
     ("base", 6, 6, 64, 64, (5, 5), (2, 2, 2, 2), (1, 1)),
     ("base", 7, 7, 64, 48, (2, 2), (0, 0, 0, 0), (1, 1)),
+    ("base", 17, 17, 32, 32, (3, 3), (1, 1, 1, 1), (1, 1)),    # a shorter last row block
+    ("base", 12, 12, 32, 64, (3, 3), (0, 1, 0, 1), (2, 2)),
+    ("base", 13, 7, 64, 32, (3, 3), (1, 1, 1, 1), (1, 1)),
     ("small", 6, 6, 32, 32, (3, 3), (1, 1, 1, 1), (1, 1)),
     ("small", 9, 8, 32, 32, (3, 3), (1, 1, 1, 1), (2, 1)),
 ]
@@ -113,3 +116,14 @@ def test_resnet_block_conv_on_base():
     gemms = run_checked(model, x, "base")
     assert sum(g.kt + 1 for g in gemms) == 36 * 4
     assert {(g.nx, g.ny) for g in gemms} == {(8, 8)}
+
+
+def test_resnet_stem_conv_in_row_windows_on_base():
+    """32x32x16 -> 16, 3x3, padding 1 (ResNet-8's first block): per block of rows one window of
+    input rows per filter column, each GEMM streaming the block as one line of pixels and
+    chaining the column's three taps; every output pixel gets all nine taps exactly once."""
+    rng = np.random.default_rng(2)
+    model, x = conv_model(32, 32, 16, 16, 3, 3, (1, 1, 1, 1), (1, 1), True, 1, rng)
+    gemms = run_checked(model, x, "base")
+    assert {(g.ny, g.kt) for g in gemms} == {(1, 2)}
+    assert sum(g.nx * (g.kt + 1) for g in gemms) == 32 * 32 * 9
