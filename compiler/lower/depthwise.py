@@ -151,16 +151,21 @@ def _dw_estimate(cfg: HwConfig, s, plan: _Plan, nblocks: int) -> int:
     R, C, lat = cfg.rows, cfg.cols, cfg.ext_latency
     beats = ceil_div(R, cfg.dma_bytes_per_cycle)
     p_lines = VEC_BY_NAME["REQ"].param_lines(C)
-    stages = []
+    total, first, last = [0, 0, 0, 0], None, None
+    # the tiles of one shape cost the same: at most four shapes (full, short last row / column)
+    shapes: dict = {}
     for _, _, th, tw in _tiles(s, plan):
+        shapes[(th, tw)] = shapes.get((th, tw), 0) + 1
+    for (th, tw), count in shapes.items():
         ah, aw = _acc_dims(s, plan.dense, th, tw)
         comp = sum(2 * R + C + (gr + ah - 1) * (aw + p.fw - 1) for p in plan.phases for _, gr in p.groups)
         vec = p_lines + th * tw * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency
         load = _window_lines(s, plan, th, tw) * beats + len(plan.phases) * lat
         store = th * tw * beats + lat
-        stages += [(load, comp, vec, store)] * (s.n * nblocks)
-    total = [sum(st[k] for st in stages) for k in range(4)]
-    (load0, comp0, vec0, _), (_, compn, vecn, storen) = stages[0], stages[-1]
+        stage = (load, comp, vec, store)
+        total = [a + count * s.n * nblocks * b for a, b in zip(total, stage)]
+        first, last = first or stage, stage
+    (load0, comp0, vec0, _), (_, compn, vecn, storen) = first, last
     tail = vecn // 2 + max(vecn, storen) // 2 + storen // 2
     if cfg.in_order:
         return sum(total)
