@@ -44,6 +44,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from nnaccel.isa import decode, encode, format_instruction
 from nnaccel.isa.footprint import footprint
 from nnaccel.isa.table import BY_NAME, FLAG_CHANNEL, QUEUES, TOKEN_CHANNELS, VEC_BY_NAME
@@ -107,6 +109,13 @@ def token(ins: Ins, channel: str, kind: str) -> Ins:
         raise ValueError(f"{ins.name} already uses {f}")
     ins.flags.add(f)
     return ins
+
+
+#: The scratchpads each kind of instruction can touch (LOAD / STORE: the one its ``sp`` names).
+_SPACES = {"GEMM": {"ACT", "ACC", "WGT"}, "DWCONV": {"ACT", "ACC", "WGT"}, "VEC": {"ACT", "ACC", "VEC"},
+           "RDPERF": set()}
+#: ... and the scratchpads it can write.
+_WRITES = {"GEMM": {"ACC"}, "DWCONV": {"ACC"}, "VEC": {"ACT", "ACC"}, "STORE": set(), "RDPERF": set()}
 
 
 def _popped(ins: Ins) -> set:
@@ -182,6 +191,9 @@ class ProgramBuilder:
         self._barrier_tag = None
         self._need_barrier = False
         self._layer_start = 0
+        #: external byte intervals the program's STOREs write so far
+        self._stored: list[tuple[int, int]] = []
+        self._fp_cache: dict = {}
 
     # ------------------------------------------------------------------ token helpers
     def _flag(self, ins: Ins, channel: str, kind: str) -> None:
@@ -192,6 +204,18 @@ class ProgramBuilder:
         for i in batch:
             self.ins.append(i)
             self.tags.append(self._tag)
+            if i.name in ("STORE", "RDPERF") and self.cfg is not None:
+                self._stored += [a.where for a in footprint(decode(i.word()), self.cfg) if a.space == "EXT"]
+
+    def _reads_stored(self, load: Ins) -> bool:
+        """Whether ``load`` reads an external byte that an earlier STORE of the program writes
+        (without a configuration: assumed so)."""
+        if self.cfg is None:
+            return True
+        for a in footprint(decode(load.word()), self.cfg):
+            if a.space == "EXT" and any(lo <= a.where[1] and a.where[0] <= hi for lo, hi in self._stored):
+                return True
+        return False
 
     def outstanding(self, channel: str) -> int:
         return self.pushed[channel] - self.popped[channel]
@@ -218,6 +242,13 @@ class ProgramBuilder:
     def stage(self, loads: list[Ins], computes: list[Ins], stores: list[Ins], serial: bool = False) -> None:
         """Adds a stage. ``serial`` (stages without GEMMs only): the stage's loads wait for the
         previous stage's stores and nothing overlaps (buffers that share scratchpad banks)."""
+        loads = list(loads)
+        if self._need_barrier and self._stage_in_layer == 0:
+            # the layer's leading LOADs that read no byte an earlier STORE wrote (constants,
+            # fills) need nothing of the previous layer: they may load during it (_barrier)
+            n = next((k for k, i in enumerate(loads) if i.name != "LOAD" or self._reads_stored(i)), len(loads))
+            self._settle(loads[:n])
+            loads = loads[n:]
         self._settle()
         if serial:
             self._serial_stage(loads, computes, stores)
@@ -375,77 +406,106 @@ class ProgramBuilder:
             batch.pop()
         self._append(batch)
 
-    def _banks(self, batch: list[Ins], names: tuple, write_only: bool = False) -> set:
+    def _fp(self, i: Ins) -> list:
+        """The scratchpad operands of ``i`` (its footprint without EXT), each ``(space, lines,
+        write)``, computed once per instruction."""
+        key = id(i)
+        hit = self._fp_cache.get(key)
+        if hit is None or hit[0] is not i:
+            ops = [(a.space, np.asarray(a.where.lines(), np.int64), a.write)
+                   for a in footprint(decode(i.word()), self.cfg) if a.space != "EXT" and not a.where.empty]
+            hit = self._fp_cache[key] = (i, ops)
+        return hit[1]
+
+    def _banks(self, batch: list[Ins], names: tuple, write_only: bool = False, spaces: set | None = None) -> set:
         """``(scratchpad, bank)`` of every line the instructions ``names`` of ``batch`` touch
-        (``write_only``: write)."""
+        (``write_only``: write; ``spaces``: only instructions that can write one of these)."""
         out = set()
         for i in batch:
-            if i.name in names:
-                for a in footprint(decode(i.word()), self.cfg):
-                    if a.space == "EXT" or a.where.empty or (write_only and not a.write):
-                        continue
-                    n = self.cfg.bank_lines(a.space)
-                    first = min(a.where.base, a.where.last)
-                    out.update((a.space, b) for b in range(first // n, max(a.where.base, a.where.last) // n + 1))
+            if i.name in names and (spaces is None or (_WRITES.get(i.name) or {i.fields.get("sp")}) & spaces):
+                for space, ls, write in self._fp(i):
+                    if write or not write_only:
+                        out.update((space, int(b)) for b in np.unique(ls // self.cfg.bank_lines(space)))
         return out
+
+    def _mask(self, batch: list[Ins], names: tuple | None = None, spaces: set | None = None) -> dict:
+        """Per scratchpad (of ``spaces``, all when None) a mask of the lines the instructions
+        ``names`` (all but NOP / FINISH when None) of ``batch`` touch."""
+        masks: dict = {}
+        for i in batch:
+            if i.name in ("NOP", "FINISH") or (names is not None and i.name not in names):
+                continue
+            if spaces is not None and not (_SPACES.get(i.name) or {i.fields.get("sp")}) & spaces:
+                continue    # (the scratchpads an instruction can touch, from its kind)
+            for space, ls, _ in self._fp(i):
+                m = masks.get(space)
+                if m is None:
+                    m = masks[space] = np.zeros(self.cfg.lines(space), bool)
+                m[ls] = True
+        return masks
+
+    def _hits(self, load: Ins, masks: dict) -> bool:
+        """Whether ``load`` touches a line of ``masks`` (:meth:`_mask`)."""
+        return any(space in masks and masks[space][ls].any() for space, ls, _ in self._fp(load))
+
+    def _independent(self, load: Ins, touched: tuple[dict, set]) -> bool:
+        """Whether the LOAD ``load`` writes no line of ``touched[0]`` (the :meth:`_mask` of a
+        layer) and no bank of ``touched[1]`` (the banks its GEMMs / VECs write): then it may
+        run at any time during the layer, as a LOAD reads no scratchpad and one bank's write
+        and read ports serve two instructions."""
+        lines, banks = touched
+        return not self._hits(load, lines) and not (self._banks([load], ("LOAD",)) & banks)
 
     def _append_as(self, tag, batch: list[Ins]) -> None:
         keep, self._tag = self._tag, tag
         self._append(batch)
         self._tag = keep
 
-    def _independent(self, prefetch: list[Ins], layer: list[Ins]) -> bool:
-        """Whether the LOADs ``prefetch`` write no line an instruction of ``layer`` touches and
-        no bank one of its GEMMs / VECs / STOREs writes or reads (so they may run at any time
-        during ``layer``)."""
-        lines, banks = set(), set()
-        for i in layer:
-            if i.name in ("NOP", "FINISH"):
-                continue
-            for a in footprint(decode(i.word()), self.cfg):
-                if a.space == "EXT" or a.where.empty:
-                    continue
-                ls = a.where.lines()
-                lines.update((a.space, int(x)) for x in ls)
-                if i.name != "LOAD":
-                    n = self.cfg.bank_lines(a.space)
-                    banks.update((a.space, int(x) // n) for x in ls)
-        for i in prefetch:
-            for a in footprint(decode(i.word()), self.cfg):
-                if a.space == "EXT" or a.where.empty:
-                    continue
-                n = self.cfg.bank_lines(a.space)
-                for x in a.where.lines():
-                    if (a.space, int(x)) in lines or (a.space, int(x) // n) in banks:
-                        return False
-        return True
+    def _overtaking(self, loads: list[Ins], ok) -> tuple[list[Ins], list[Ins]]:
+        """``(moved, kept)``: the LOADs of ``loads`` for which ``ok`` holds and that write no line
+        an earlier kept one writes (so they may go ahead of the kept ones), and the others, each
+        in their order."""
+        moved, kept = [], []
+        for i in loads:
+            if ok(i) and not self._hits(i, self._mask(kept)):
+                moved.append(i)
+            else:
+                kept.append(i)
+        return moved, kept
 
     def _barrier(self, prefetch: list[Ins]) -> list[Ins]:
-        """Drains every channel of the previous layer. ``prefetch`` (constant LOADs of the next
-        pass, into lines only LOADs and GEMMs touch) goes right after the load queue has popped
-        the layer's outstanding ``c2l`` tokens (its GEMMs are done: the layer's last compute
-        instruction pushes one), so it runs while the layer's requantizations and stores
-        drain; that needs every bank it writes untouched by the layer's VECs and STOREs. Then
-        the vector queue pops every ``s2v`` (stores done) and ``c2v``, compute pops every
-        ``l2c`` / ``v2c``, and the load queue waits for both, so the next pass's own LOADs read
-        finished data. Returns the part of ``prefetch`` still to be emitted (all of it when it
-        could not go inside)."""
+        """Drains every channel of the previous layer. The LOADs of ``prefetch`` (constant LOADs
+        of the next pass) go before the barrier where they are independent of the layer
+        (:meth:`_independent`); the others right after the load queue has popped the layer's
+        outstanding ``c2l`` tokens (its GEMMs are done: the layer's last compute instruction
+        pushes one), so they run while the layer's requantizations and stores drain, where they
+        write no line those VECs and STOREs touch and no bank the VECs write; the rest are
+        returned. A LOAD goes ahead of one kept back only where their lines differ
+        (:meth:`_overtaking`). Then the vector queue pops every ``s2v`` (stores done) and ``c2v``, compute
+        pops every ``l2c`` / ``v2c``, and the load queue waits for both, so the next pass's own
+        LOADs read finished data. Returns the part of ``prefetch`` still to be emitted (all of it
+        when it could not go inside)."""
         tag, self._tag = self._tag, ("barrier", self._barrier_tag)
         if self.outstanding(V2S):
             self._drain("store", [V2S], "barrier: drop unused store tokens")
         layer = self.ins[self._layer_start:]
-        if prefetch and self.cfg is not None and self._independent(prefetch, layer):
+        if prefetch and self.cfg is not None:
             # no line the layer touches and no bank it writes: before the barrier
-            self._append_as(tag, prefetch)
-            prefetch = []
+            spaces = {i.fields["sp"] for i in prefetch}
+            touched = (self._mask(layer, spaces=spaces),
+                       self._banks(layer, ("GEMM", "DWCONV", "VEC"), write_only=True, spaces=spaces))
+            ahead, prefetch = self._overtaking(prefetch, lambda i: self._independent(i, touched))
+            self._append_as(tag, ahead)
         last_compute = next((i for i in reversed(layer) if i.queue == "compute"), None)
-        early = (bool(prefetch) and self.cfg is not None and last_compute is not None
-                 and _FLAG[("compute", C2L)] in last_compute.flags
-                 and not (self._banks(prefetch, ("LOAD",)) & self._banks(layer, ("STORE", "VEC"))))
-        if early:
-            self._drain("load", [C2L], "barrier: the layer's GEMMs are done")
-            self._append_as(tag, prefetch)
-            prefetch = []
+        if (prefetch and self.cfg is not None and last_compute is not None
+                and _FLAG[("compute", C2L)] in last_compute.flags):
+            busy = self._mask(layer, ("VEC", "STORE"), {i.fields["sp"] for i in prefetch})
+            written = self._banks(layer, ("VEC",), write_only=True, spaces={i.fields["sp"] for i in prefetch})
+            early, prefetch = self._overtaking(prefetch, lambda i: not (self._hits(i, busy)
+                                                                        or self._banks([i], ("LOAD",)) & written))
+            if early:
+                self._drain("load", [C2L], "barrier: the layer's GEMMs are done")
+                self._append_as(tag, early)
         self._drain("vector", [S2V, C2V], "barrier: wait for the layer's stores", push=V2C)
         self._drain("compute", [L2C, V2C], "barrier: wait for the vector queue", push=C2L)
         self._drain("load", [C2L], "barrier: wait for compute")

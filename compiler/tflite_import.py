@@ -30,7 +30,6 @@ The imported model's inputs / outputs are the TFLite subgraph's inputs / outputs
 
 from __future__ import annotations
 
-import itertools
 import math
 import struct
 from collections.abc import Callable
@@ -141,19 +140,6 @@ class OpMapping:
 
 #: THE op-mapping table: TFLite builtin operator name -> :class:`OpMapping`.
 OP_TABLE: dict[str, OpMapping] = {}
-
-# Why quantized results may legitimately differ from LiteRT's reference kernels (see OpMapping).
-PER_CHANNEL_FC_ROUNDING = ("per-channel int8 weights with more than MAX_FC_SPLIT (8) runs of equal channel "
-                           "scales only: LiteRT's reference FULLY_CONNECTED computes round(double(acc) * "
-                           "double(s_in) * double(s_w) / double(s_out)), one rounding half away from zero; such "
-                           "a layer becomes a 1x1 CONV_2D (one FULLY_CONNECTED per scale would run tens of times "
-                           "slower) and is requantized as LiteRT's convolutions are (a Q31 multiplier, two "
-                           "roundings), so values within about 2^-31 of a half step round apart")
-#: A per-channel int8 FULLY_CONNECTED with at most this many runs of equal channel scales is
-#: imported as one per-tensor FULLY_CONNECTED per run (bit-exact with LiteRT), with more as a
-#: 1x1 CONV_2D (:data:`PER_CHANNEL_FC_ROUNDING`).
-MAX_FC_SPLIT = 8
-
 
 def maps(tfl: str, nnapi: str | tuple, notes: str = "", quant_tolerance: int = 0, difference: str = "",
          float_tolerance: float = 1e-5):
@@ -448,43 +434,21 @@ class ImportContext:
         self.emit(nnapi, inputs, [tmp])
         self.emit(ACTIVATION_OPS[act], [tmp], [self.operand(out_tensor)])
 
-    def emit_same_quant(self, nnapi: str, inputs, in_tensor: int, out_tensor: int, mode: str = "after") -> None:
-        """Emits ``nnapi``, whose NNAPI form needs the output quantized like the input.
-
-        When the TFLite output has another scale / zero point (NNAPI has no requantize op):
-
-        * ``"rescale"`` (the RELU family): a PRELU of unit alpha into the output's quantization
-          (:meth:`rescale_float32_quotient`, LiteRT's ``ReluX`` multiplier), then the op, whose
-          clamp bounds are then LiteRT's (quantized in the output's scale);
-        * ``"first"`` (selecting ops: MAX_POOL_2D, REDUCE_MAX / MIN): DEQUANTIZE + QUANTIZE the
-          input to the output's quantization, then the op;
-        * ``"float"`` (averaging ops: AVERAGE_POOL_2D): DEQUANTIZE, the op in float32, QUANTIZE
-          (one rounding of the exact average, as LiteRT's rescaled average);
-        * ``"after"``: the op, then :meth:`requantize`.
-        """
+    def emit_same_quant(self, nnapi: str, inputs, in_tensor: int, out_tensor: int) -> None:
+        """Emits ``nnapi`` (the RELU family), whose NNAPI form needs the output quantized like the
+        input. When the TFLite output has another scale / zero point (NNAPI has no requantize op),
+        a PRELU of unit alpha first rescales into the output's quantization
+        (:meth:`rescale_float32_quotient`, LiteRT's ``ReluX`` multiplier), then the op, whose clamp
+        bounds are then LiteRT's (quantized in the output's scale)."""
         x, y = self.tensors[in_tensor], self.tensors[out_tensor]
         if x.dtype not in ("INT8", "UINT8") or x.dtype != y.dtype or (
                 x.scale == y.scale and x.zero_point == y.zero_point):
             self.emit(nnapi, inputs, [self.operand(out_tensor)])
             return
-        if mode in ("first", "rescale"):
-            ty, scale, zp, _ = self.nn_type(y)
-            tmp = self.b.add_operand(ty, x.shape, scale, zp)
-            if mode == "rescale":
-                self.rescale_float32_quotient(inputs[0], in_tensor, tmp)
-            else:
-                self._float_requantize(inputs[0], tmp, x.shape)
-            self.emit(nnapi, [tmp, *inputs[1:]], [self.operand(out_tensor)])
-        elif mode == "float":
-            xf = self.b.add_operand(T.TENSOR_FLOAT32, x.shape)
-            self.emit("DEQUANTIZE", [inputs[0]], [xf])
-            yf = self.b.add_operand(T.TENSOR_FLOAT32, y.shape)
-            self.emit(nnapi, [xf, *inputs[1:]], [yf])
-            self.emit("QUANTIZE", [yf], [self.operand(out_tensor)])
-        else:
-            tmp = self.temp(in_tensor, y.shape)
-            self.emit(nnapi, inputs, [tmp])
-            self.requantize(tmp, in_tensor, out_tensor)
+        ty, scale, zp, _ = self.nn_type(y)
+        tmp = self.b.add_operand(ty, x.shape, scale, zp)
+        self.rescale_float32_quotient(inputs[0], in_tensor, tmp)
+        self.emit(nnapi, [tmp, *inputs[1:]], [self.operand(out_tensor)])
 
     def _float_requantize(self, src: int, dst: int, shape) -> None:
         f = self.b.add_operand(T.TENSOR_FLOAT32, shape)
@@ -669,19 +633,21 @@ def _transpose_conv(c, op):
     c.emit("TRANSPOSE_CONV_2D", ins, [_out(c, op)])
 
 
-@maps("FULLY_CONNECTED", ("FULLY_CONNECTED", "RESHAPE", "CONCATENATION", "CONV_2D"),
+@maps("FULLY_CONNECTED", ("FULLY_CONNECTED", "RESHAPE"),
       "weights [units, input_size] as NNAPI's; zero bias when omitted; keep_num_dims -> RESHAPE after; "
-      "per-channel int8 weights (NNAPI FULLY_CONNECTED is per-tensor only) with at most 8 runs of output "
-      "channels with equal scales -> one per-tensor FULLY_CONNECTED per run, CONCATENATION of their units "
-      "(each rounds as LiteRT's per-channel FULLY_CONNECTED, see Model.origin); with more runs, a "
-      "non-constant bias, or uint8 input: RESHAPE to [batch, 1, 1, size], 1x1 CONV_2D with a "
-      "QUANT8_SYMM_PER_CHANNEL filter, RESHAPE back (requantized as a convolution)",
-      quant_tolerance=1, difference=PER_CHANNEL_FC_ROUNDING)
+      "per-channel int8 weights (NNAPI's FULLY_CONNECTED is per-tensor only) -> QUANT8_SYMM_PER_CHANNEL "
+      "weights (channel dim 0), which the golden FULLY_CONNECTED takes in a TFLite model only, "
+      "requantizing each unit as LiteRT's FullyConnectedPerChannel (see Model.origin); per-channel "
+      "weights of a uint8 input are an error, as in LiteRT")
 def _fully_connected(c, op):
     if op.opt("WeightsFormat", 0) != 0:
         c.unsupported("its weights use the shuffled 4x16 int8 format")
     x, w = op.inputs[0], op.inputs[1]
     units, size = c.t(w).shape
+    if c.t(w).per_channel and c.t(x).dtype == "UINT8":
+        raise InputError(f"FULLY_CONNECTED operator {op.index}: its weights are quantized per channel, but "
+                         f"its input is UINT8; LiteRT's FULLY_CONNECTED takes per-channel weights only with an "
+                         f"int8 or int16 input (it fails to prepare this model).")
     bias_t = op.inputs[2] if len(op.inputs) > 2 else -1
     act = c.i32(c.fused(op.opt("FusedActivationFunction")))
     out_shape = c.t(op.outputs[0]).shape
@@ -689,56 +655,9 @@ def _fully_connected(c, op):
     batch = math.prod(xs) // size if xs and all(xs) and size else 0
     direct = len(out_shape) == 2
     tmp = _out(c, op) if direct else c.temp(op.outputs[0], (batch, units))
-    per_channel = c.t(w).per_channel and c.t(x).dtype in ("INT8", "UINT8")
-    if (per_channel and c.t(x).dtype == "INT8" and (bias_t < 0 or c.const(bias_t) is not None)
-            and len(_scale_runs(c.t(w).scales)) <= MAX_FC_SPLIT):
-        _per_channel_fc_runs(c, op, x, w, bias_t, act, batch, tmp)
-    elif per_channel:
-        # a 1x1 CONV_2D over [batch, 1, 1, size] takes per-channel weights (requantized as a conv)
-        wt = c.t(w)
-        values = c.need_const(w, "per-channel weights")
-        filt = c.b.add_constant(T.TENSOR_QUANT8_SYMM_PER_CHANNEL, values.reshape(units, 1, 1, size),
-                                (units, 1, 1, size),
-                                channel_quant=ChannelQuant(tuple(float(s) for s in wt.scales), 0))
-        x4 = c.temp(x, (batch, 1, 1, size))
-        c.emit("RESHAPE", [c.operand(x), c.i32_tensor([-1, 1, 1, size])], [x4])
-        y4 = c.temp(op.outputs[0], (batch, 1, 1, units))
-        c.emit("CONV_2D", [x4, filt, c.bias(bias_t, x, w, units), c.i32(PADDING_CODES[1]), c.i32(1), c.i32(1),
-                           act], [y4])
-        c.emit("RESHAPE", [y4, c.i32_tensor([-1, units])], [tmp])
-    else:
-        c.emit("FULLY_CONNECTED", [c.operand(x), c.filter(w, x), c.bias(bias_t, x, w, units), act], [tmp])
+    c.emit("FULLY_CONNECTED", [c.operand(x), c.filter(w, x), c.bias(bias_t, x, w, units), act], [tmp])
     if not direct:
         c.emit("RESHAPE", [tmp, c.i32_tensor([d if d else -1 for d in out_shape])], [_out(c, op)])
-
-
-def _scale_runs(scales) -> list[tuple[int, int]]:
-    """``(first, end)`` of each run of consecutive output channels with equal scales."""
-    scales = [float(v) for v in scales]
-    starts = [u for u in range(len(scales)) if u == 0 or scales[u] != scales[u - 1]] + [len(scales)]
-    return list(itertools.pairwise(starts))
-
-
-def _per_channel_fc_runs(c, op, x, w, bias_t, act, batch, out) -> None:
-    """A FULLY_CONNECTED with per-channel int8 weights (NNAPI's is per-tensor only) as one
-    per-tensor FULLY_CONNECTED per run of output channels with equal scales, concatenated along
-    the units: each then requantizes as LiteRT's reference ``FullyConnectedPerChannel`` does
-    (``round(double(acc) * double(s_in) * double(s_w[c]) / double(s_out))`` in a TFLite model,
-    see ``Model.origin``)."""
-    wt, xt = c.t(w), c.t(x)
-    values = c.need_const(w, "per-channel weights")
-    units = values.shape[0]
-    scales = [float(v) for v in wt.scales]
-    biases = np.zeros(units, np.int32) if bias_t < 0 else c.const(bias_t).reshape(-1).astype(np.int32)
-    runs = _scale_runs(scales)
-    parts = [out] if len(runs) == 1 else [c.temp(op.outputs[0], (batch, b - a)) for a, b in runs]
-    for part, (a, b) in zip(parts, runs):
-        wq = c.b.add_constant(T.TENSOR_QUANT8_ASYMM_SIGNED, values[a:b], (b - a, values.shape[1]), scale=scales[a],
-                              zero_point=0)
-        bq = c.b.add_constant(T.TENSOR_INT32, biases[a:b], (b - a,), scale=xt.scale * scales[a])
-        c.emit("FULLY_CONNECTED", [c.operand(x), wq, bq, act], [part])
-    if len(parts) > 1:
-        c.emit("CONCATENATION", parts + [c.i32(1)], [out])
 
 
 @maps("BATCH_MATMUL", "BATCH_MATMUL", "adj_x / adj_y -> BOOL scalars")
@@ -752,15 +671,14 @@ def _pool(nn):
         pad, sw, sh = _conv_common(c, op)
         ins = [_x(c, op), pad, sw, sh, c.i32(op.opt("FilterWidth", 1)), c.i32(op.opt("FilterHeight", 1)),
                c.i32(c.fused(op.opt("FusedActivationFunction")))]
-        c.emit_same_quant(nn, ins, op.inputs[0], op.outputs[0],
-                          mode="float" if nn == "AVERAGE_POOL_2D" else "first")
+        c.emit(nn, ins, [_out(c, op)])
     return convert
 
 
-register_all("AVERAGE_POOL_2D MAX_POOL_2D L2_POOL_2D", lambda n: n, _pool, also=("DEQUANTIZE", "QUANTIZE"),
-             notes="implicit padding, filter size and strides as scalars; quantized with another output "
-             "quantization: MAX_POOL_2D after DEQUANTIZE + QUANTIZE, AVERAGE_POOL_2D in float32 between "
-             "DEQUANTIZE and QUANTIZE")
+register_all("AVERAGE_POOL_2D MAX_POOL_2D L2_POOL_2D", lambda n: n, _pool,
+             notes="implicit padding, filter size and strides as scalars; a quantized output may have "
+             "another scale / zero point than the input (TFLite models only, see Model.origin): LiteRT's "
+             "kernels then write the stored values unrescaled, as the golden kernels do")
 
 
 @maps("CONCATENATION", ("CONCATENATION", "RELU", "RELU1", "RELU6", "TANH"),
@@ -982,16 +900,21 @@ def _reducer(nn):
         if nn == "MEAN":  # a TFLite model's quantized MEAN may requantize (Model.origin)
             c.emit(nn, [_x(c, op), c.i32_tensor(axes), c.i32(int(keep))], [_out(c, op)])
             return
-        c.emit_same_quant(nn, [_x(c, op), c.i32_tensor(axes), c.boolean(keep)], op.inputs[0], op.outputs[0],
-                          mode="first")
+        x, y = c.t(op.inputs[0]), c.t(op.outputs[0])
+        if (nn in ("REDUCE_MAX", "REDUCE_MIN") and x.dtype in ("INT8", "UINT8")
+                and (x.scale, x.zero_point) != (y.scale, y.zero_point)):
+            raise InputError(f"{op.name} operator {op.index}: its output has scale {y.scale:g} and zero point "
+                             f"{y.zero_point}, but LiteRT's {op.name} requires the input's (scale {x.scale:g}, "
+                             f"zero point {x.zero_point}); it fails to invoke this model.")
+        c.emit(nn, [_x(c, op), c.i32_tensor(axes), c.boolean(keep)], [_out(c, op)])
     return convert
 
 
 _REDUCE_NAMES = {"MEAN": "MEAN", "SUM": "REDUCE_SUM", "REDUCE_MAX": "REDUCE_MAX", "REDUCE_MIN": "REDUCE_MIN",
                  "REDUCE_PROD": "REDUCE_PROD", "REDUCE_ANY": "REDUCE_ANY"}
-register_all("REDUCE_MAX REDUCE_MIN REDUCE_ANY", _REDUCE_NAMES.get, _reducer, also=("DEQUANTIZE", "QUANTIZE"),
-             notes="axes -> TENSOR_INT32, keep_dims -> BOOL; quantized with another output quantization: "
-             "DEQUANTIZE + QUANTIZE first")
+register_all("REDUCE_MAX REDUCE_MIN REDUCE_ANY", _REDUCE_NAMES.get, _reducer,
+             notes="axes -> TENSOR_INT32, keep_dims -> BOOL; a quantized output quantized differently from "
+             "the input is an error, as in LiteRT")
 register_all("SUM REDUCE_PROD", _REDUCE_NAMES.get, _reducer, "axes -> TENSOR_INT32, keep_dims -> BOOL")
 register_all("MEAN", _REDUCE_NAMES.get, _reducer, notes="axes -> TENSOR_INT32, keep_dims -> INT32; quantized: "
              "the output keeps its own quantization (LiteRT's rescaling MEAN, see Model.origin)")
@@ -1015,7 +938,7 @@ def _unary(nn):
 
 def _unary_same_quant(nn):
     def convert(c, op):
-        c.emit_same_quant(nn, [_x(c, op)], op.inputs[0], op.outputs[0], mode="rescale")
+        c.emit_same_quant(nn, [_x(c, op)], op.inputs[0], op.outputs[0])
     return convert
 
 

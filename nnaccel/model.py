@@ -129,7 +129,10 @@ FLOAT_TENSOR_TYPES = (OperandType.TENSOR_FLOAT32, OperandType.TENSOR_FLOAT16)
 #: * ``"tflite"`` (set by the TFLite importer): LiteRT's reference kernels (``BUILTIN_REF``), so that
 #:   an imported model gives LiteRT's answer bit for bit. It changes the int8 requantization
 #:   multiplier of CONV_2D / DEPTHWISE_CONV_2D / GROUPED_CONV_2D / TRANSPOSE_CONV_2D
-#:   (``nnaccel.golden.nn.conv_real_multiplier``), quantized MEAN (``nnaccel.golden.shape.mean``),
+#:   (``nnaccel.golden.nn.conv_real_multiplier``), quantized FULLY_CONNECTED (one rounding, and
+#:   int8 weights quantized per unit, which NNAPI lacks: ``nnaccel.golden.nn.fully_connected``),
+#:   quantized MEAN (``nnaccel.golden.shape.mean``), quantized MAX_POOL_2D / AVERAGE_POOL_2D
+#:   of another output quantization and MAXIMUM / MINIMUM / SELECT (the stored values unrescaled),
 #:   quantized RESIZE_BILINEAR (``nnaccel.golden.nn.resize_bilinear``) and the float32 summation
 #:   order of CONV_2D / GROUPED_CONV_2D (``nnaccel.golden.nn.grouped_conv_accumulate``).
 #:

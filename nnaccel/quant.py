@@ -506,14 +506,14 @@ def rounding_divide_by_pot_int16(x, exponent: int):
 # --- single rounding (LiteRT's reference FULLY_CONNECTED) -----------------------------------------
 
 
-def round_double_product(x, real: float):
+def round_double_product(x, real):
     """LiteRT's reference FULLY_CONNECTED requantization (``reference_integer_ops::FullyConnected``
     / ``FullyConnectedPerChannel`` with the tensors' scales, and ``reference_ops::FullyConnected``
     for uint8): ``(int32) round(double(x) * real)``, the product one IEEE double multiplication
     (rounded to nearest even), ``std::round`` half away from zero. ``real`` is
-    ``double(s_in) * double(s_w) / double(s_out)``. Values beyond the int32 range (undefined in
-    C++) saturate."""
-    p = np.asarray(x, np.int64).astype(np.float64) * np.float64(real)
+    ``double(s_in) * double(s_w) / double(s_out)``, a scalar or one per channel (broadcast along
+    the last axis of ``x``). Values beyond the int32 range (undefined in C++) saturate."""
+    p = np.asarray(x, np.int64).astype(np.float64) * np.asarray(real, np.float64)
     return np.clip(round_half_away(p), INT32_MIN, INT32_MAX).astype(np.int64)
 
 
@@ -529,23 +529,33 @@ def single_rounding_multiply(x, multiplier, shift):
     return rounding_divide_by_pot(h, np.maximum(-shift, 0) + 1)
 
 
-def _single_thresholds(multiplier: int, shift: int, ks) -> list[int]:
-    """The least ``x >= 0`` with ``single_rounding_multiply(x, m, shift) > k`` for each ``k``
-    (``shift <= 0``): ``ceil((2k + 1) * 2**(30 - shift) / m)``."""
-    return [-((-(2 * k + 1) << (30 - shift)) // multiplier) for k in ks]
-
-
-def _double_thresholds(real: float, ks) -> np.ndarray:
-    """The least ``x >= 0`` with ``round_double_product(x, real) > k`` for each ``k``."""
+def _single_thresholds(multipliers, shifts, ks, cap: int) -> np.ndarray:
+    """The least ``x >= 0`` with ``single_rounding_multiply(x, m, shift) > k`` (``shift <= 0``):
+    ``ceil((2k + 1) * 2**(30 - shift) / m)``, at most ``cap``; one row per ``(m, shift)`` pair and
+    one column per ``k`` of ``ks`` (exact: int64 where the numerators fit, Python integers beyond)."""
     ks = np.asarray(ks, np.int64)
-    x0 = np.ceil((ks + 0.5) / real).astype(np.int64)
-    out = np.full(ks.shape, -1, np.int64)
+    out = np.empty((len(multipliers), ks.size), np.int64)
+    for row, (m, shift) in enumerate(zip(np.asarray(multipliers).tolist(), np.asarray(shifts).tolist())):
+        if (2 * ks.size + 1) << (30 - shift) < 1 << 62:
+            out[row] = np.minimum(-(-((2 * ks + 1) << (30 - shift)) // m), cap)
+        else:
+            out[row] = [min(-((-(2 * k + 1) << (30 - shift)) // m), cap) for k in ks.tolist()]
+    return out
+
+
+def _double_thresholds(reals, ks) -> np.ndarray:
+    """The least ``x >= 0`` with ``round_double_product(x, real) > k``, one row per real of
+    ``reals`` and one column per ``k`` of ``ks``."""
+    ks = np.asarray(ks, np.int64)[None, :]
+    reals = np.asarray(reals, np.float64).reshape(-1, 1)
+    x0 = np.ceil((ks + 0.5) / reals).astype(np.int64)
+    out = np.full(x0.shape, -1, np.int64)
     for d in range(-3, 4):  # the product's rounding moves the step by at most one
         x = np.maximum(x0 + d, 0)
-        hit = (out < 0) & (round_double_product(x, real) > ks)
+        hit = (out < 0) & (round_double_product(x, reals) > ks)
         out[hit] = x[hit]
-    if (out < 0).any() or (round_double_product(np.maximum(out - 1, 0), real) > ks)[out > 0].any():
-        raise ArithmeticError(f"no step found for the multiplier {real!r}")
+    if (out < 0).any() or (round_double_product(np.maximum(out - 1, 0), reals) > ks)[out > 0].any():
+        raise ArithmeticError(f"no step found for a multiplier of {reals.reshape(-1)!r}")
     return out
 
 
@@ -557,20 +567,35 @@ def single_rounding_multiplier(real: float, reach: int) -> tuple[int, int] | Non
     onto a half step where no 31-bit multiplier follows). Both functions are odd and
     nondecreasing, so they agree iff their steps ``k -> k + 1`` (``k < reach``) lie at the same
     ``x``; ``x = INT32_MIN`` is checked by itself."""
-    m0, shift = quantize_multiplier(real)
-    if m0 == 0 or shift > 0:
-        return None
-    ks = range(reach)
-    want = _double_thresholds(real, ks)
+    return single_rounding_multipliers([real], reach)[0]
+
+
+def single_rounding_multipliers(reals, reach: int) -> list[tuple[int, int] | None]:
+    """:func:`single_rounding_multiplier` of each of ``reals`` (one per channel of a per-channel
+    requantization), computed together: the first of ``m0, m0 - 1, m0 + 1, m0 - 2, m0 + 2``
+    (``m0`` :func:`quantize_multiplier`'s) whose steps are the double product's."""
+    reals = np.asarray(reals, np.float64).reshape(-1)
+    first = [quantize_multiplier(float(r)) for r in reals]
+    out: list[tuple[int, int] | None] = [None] * reals.size
+    usable = np.array([k for k, (m0, shift) in enumerate(first) if m0 != 0 and shift <= 0], np.int64)
+    if not usable.size:
+        return out
+    ks = np.arange(reach)
     cap = 1 << 31  # a step beyond INT32_MAX is never taken
-    want = np.minimum(want, cap)
-    for m in (m0, m0 - 1, m0 + 1, m0 - 2, m0 + 2):
-        if not (1 << 30) <= m < (1 << 31):
+    wants = np.minimum(_double_thresholds(reals[usable], ks), cap)
+    m0s = np.array([first[k][0] for k in usable], np.int64)
+    shifts = np.array([first[k][1] for k in usable], np.int64)
+    at_min = round_double_product(INT32_MIN, reals[usable])
+    pending = np.ones(usable.size, bool)
+    for delta in (0, -1, 1, -2, 2):
+        rows = np.flatnonzero(pending & ((1 << 30) <= m0s + delta) & (m0s + delta < (1 << 31)))
+        if not rows.size:
             continue
-        got = np.minimum(np.array(_single_thresholds(m, shift, ks), np.int64), cap)
-        if np.array_equal(got, want):
-            a = single_rounding_multiply(INT32_MIN, m, shift)
-            b = round_double_product(INT32_MIN, real)
-            if a == b or (a < -reach and b < -reach):
-                return m, shift
-    return None
+        ms = m0s[rows] + delta
+        got = _single_thresholds(ms, shifts[rows], ks, cap)
+        a, b = single_rounding_multiply(INT32_MIN, ms, shifts[rows]), at_min[rows]
+        ok = (got == wants[rows]).all(axis=1) & ((a == b) | ((a < -reach) & (b < -reach)))
+        for row, m in zip(rows[ok], ms[ok]):
+            out[int(usable[row])] = (int(m), int(shifts[row]))
+            pending[row] = False
+    return out

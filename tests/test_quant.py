@@ -64,3 +64,26 @@ def test_activation_ranges():
     assert quant.activation_range_quantized(3, 0.5, 10, 0, 255) == (10, 22)
     assert quant.activation_range_quantized(2, 0.5, 10, 0, 255) == (8, 12)
     assert quant.activation_range_quantized(0, 0.5, 10, -128, 127) == (-128, 127)
+
+
+def test_single_rounding_multipliers_reproduce_the_double_product_over_the_reach():
+    """Each pair :func:`quant.single_rounding_multipliers` returns gives, through REQ's single
+    rounding, LiteRT's ``round(double(x) * real)`` for every ``x`` whose result lies within the
+    reach, and beyond the reach where it does not (checked on every ``x`` up to just past the reach
+    and on ``INT32_MIN``), one pair per channel as the scalar
+    function gives; ``real >= 1`` has none."""
+    r = np.random.default_rng(11)
+    reach = 130
+    reals = np.concatenate([r.uniform(1e-4, 0.9, 24), [0.5, 0.25, 1.5]])
+    pairs = quant.single_rounding_multipliers(reals, reach)
+    assert pairs == [quant.single_rounding_multiplier(float(v), reach) for v in reals]
+    assert pairs[-1] is None
+    for real, pair in zip(reals[:-1], pairs[:-1]):
+        assert pair is not None, real
+        top = int(math.ceil((reach + 0.5) / real))
+        x = np.concatenate([np.arange(-top, top + 1), [quant.INT32_MIN]])
+        want = quant.round_double_product(x, float(real))
+        got = quant.single_rounding_multiply(x, *pair)
+        inside = np.abs(want) <= reach
+        assert np.array_equal(got[inside], want[inside]), real
+        assert np.all(np.abs(got[~inside]) > reach) and np.array_equal(np.sign(got[~inside]), np.sign(want[~inside]))

@@ -3,6 +3,7 @@ convolution over an effective dense filter, tiled into output tiles of GEMMs and
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -12,7 +13,7 @@ from nnaccel.golden import nn as gnn
 from nnaccel.golden.common import qrange
 from nnaccel.hwconfig import HwConfig
 from nnaccel.program import param_block
-from nnaccel.quant import activation_range_quantized, single_rounding_multiplier
+from nnaccel.quant import activation_range_quantized, single_rounding_multipliers
 
 from ..emit import Ins
 from .base import (
@@ -74,6 +75,13 @@ class ConvSpec:
     what: str
     round: int = 0        # REQ's rounding: 0 NNAPI's double rounding, 1 single (LiteRT's FULLY_CONNECTED)
 
+
+
+@functools.lru_cache(maxsize=64)
+def _single_rounding_pairs(reals: tuple, reach: int) -> tuple:
+    """:func:`~nnaccel.quant.single_rounding_multipliers`, kept for the next :meth:`ConvLowering.spec`
+    of the same operation (one per channel of a large layer: a measurable part of its compile)."""
+    return tuple(single_rounding_multipliers(reals, reach))
 
 
 class ConvLowering(Lowering):
@@ -144,12 +152,14 @@ class ConvLowering(Lowering):
         if rounding:
             # the golden kernel's round(double(acc) * real): REQ's single rounding with a Q31
             # multiplier checked to give the same result wherever the clamp lets it through
+            # (one per output unit for per-channel weights, each the same REQ's per-channel pair)
             reach = max(act_hi - y.zero_point, y.zero_point - act_lo, 1)
-            me = single_rounding_multiplier(gnn.fc_real_multiplier(x, w, y), reach)
-            if me is None:
+            reals = gnn.fc_real_multiplier(x, w, y)
+            pairs = _single_rounding_pairs(tuple(reals.reshape(-1).tolist()), reach)
+            if None in pairs:
                 raise CannotLower("no single-rounding multiplier gives LiteRT's requantization of "
                                   "this FULLY_CONNECTED")
-            m, e = (np.array(v, np.int64) for v in me)
+            m, e = (np.array(v, np.int64).reshape(reals.shape) for v in zip(*pairs))
         else:
             m, e = gnn.conv_multipliers(x, w, y, gnn.exact_conv_product(origin, self.kind, x.type))
         bias = np.asarray(b.data, np.int64).reshape(-1)

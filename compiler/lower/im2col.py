@@ -2,7 +2,11 @@
 (each output pixel's window as one row of ``fh x fw x C`` bytes, the filter's own byte order),
 then the pointwise schedule on those rows with the filter as a ``[fh x fw x C, O]`` matrix. A
 K tile then holds taps as well as channels: a 10x4 filter on one channel streams 3 K tiles of
-16 instead of 40 GEMMs of 1 live row each."""
+16 instead of 40 GEMMs of 1 live row each. With batch 1 the rows are not copied out one per
+pixel: the DMA writes one *strip* per output column (that column's ``fw x C`` bytes of every
+padded row, one after the other), in which the window of output row ``oy`` is the contiguous
+``fh x fw x C`` bytes from strip row ``oy * sh``; the pointwise schedule reads those overlapping
+rows in place (:class:`~nnaccel.compiler.lower.pointwise.StridedRows`)."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from nnaccel.hwconfig import HwConfig
 
 from .dma import copy_stages
 from .pad import pad_passes
+from .pointwise import StridedRows
 
 
 def im2col_applies(cfg: HwConfig, kind: str, c: int, taps: int, dilation: tuple) -> bool:
@@ -26,8 +31,18 @@ def _padded_dims(s) -> tuple:
     return s.n, s.h + top + bottom, s.w + left + right, s.c
 
 
+def _strips(cfg: HwConfig, s) -> bool:
+    """Whether the window rows go through column strips (below): batch 1, the strips smaller
+    than the im2col rows (a filter taller than its vertical stride), and a configuration whose
+    pointwise schedule takes strided rows (two ACC banks)."""
+    fh, fw = s.weff.shape[:2]
+    _, hp, _, _ = _padded_dims(s)
+    return s.n == 1 and s.ow * hp * fw < s.oh * s.ow * fh * fw and cfg.banks("ACC") >= 2 and cfg.rows == cfg.cols
+
+
 def im2col_scratch(s) -> list[int]:
-    """Sizes of the padded input copy (0 without padding) and of the im2col rows."""
+    """Sizes of the padded input copy (0 without padding) and of the im2col rows (the strips,
+    where they are used, are smaller)."""
     fh, fw = s.weff.shape[:2]
     return [math.prod(_padded_dims(s)) if any(s.pads) else 0, s.n * s.oh * s.ow * fh * fw * s.c]
 
@@ -49,12 +64,22 @@ def im2col_passes(ctx, s):
         # rows of W x C bytes: one DMA line carries several pixels
         passes += pad_passes(cfg, ctx.addr[s.x], (s.n, s.h, s.w * c), src, (n, hp, wp * c), (0, top, left * c),
                              s.zx, f"{s.what}: padded input")
-    # row (n, oy, ox, ky) = the fw x C bytes of padded row oy * sh + ky from column ox * sw
-    src_st = [hp * wp * c, wp * c, sh * wp * c, sw * c]
-    dst_st = [s.oh * s.ow * k, fw * c, s.ow * k, k]
-    passes.append(copy_stages(cfg, src, src_st, ctx.scratch[1], dst_st, [s.n, fh, s.oh, s.ow], fw * c,
-                              f"{s.what}: im2col rows"))
-    key = ("im2col", s.y)
+    if _strips(cfg, s):
+        # strip ox = the fw x C bytes of every padded row from column ox * sw, the rows fw x C
+        # bytes apart: the window of (oy, ox) is then the fh x fw x C bytes of strip ox from its
+        # row oy * sh, so the rows of the product overlap (sh of fh window rows apart) and the
+        # DMA copies each padded row's bytes fw / sw times instead of fh / sh
+        strip = hp * fw * c
+        passes.append(copy_stages(cfg, src, [sw * c, wp * c], ctx.scratch[1], [strip, fw * c], [s.ow, hp], fw * c,
+                                  f"{s.what}: im2col strips"))
+        key = StridedRows(("im2col", s.y), s.ow, strip, sh * fw * c)
+    else:
+        # row (n, oy, ox, ky) = the fw x C bytes of padded row oy * sh + ky from column ox * sw
+        src_st = [hp * wp * c, wp * c, sh * wp * c, sw * c]
+        dst_st = [s.oh * s.ow * k, fw * c, s.ow * k, k]
+        passes.append(copy_stages(cfg, src, src_st, ctx.scratch[1], dst_st, [s.n, fh, s.oh, s.ow], fw * c,
+                                  f"{s.what}: im2col rows"))
+        key = ("im2col", s.y)
     sub = dataclasses.replace(ctx, addr={**ctx.addr, key: ctx.scratch[1]})
     o = s.weff.shape[3]
     spec = dataclasses.replace(s, x=key, h=s.oh, w=s.ow, c=k, weff=s.weff.reshape(1, 1, k, o), stride=(1, 1),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -15,6 +16,7 @@ from .base import (
     MAX8,
     MAX16,
     REQ_LINES,
+    CannotLower,
     LowerContext,
     _byte,
     _req_cycles,
@@ -37,6 +39,19 @@ PW_PARAMS = PW_AHEAD + PW_ACC
 #: The K-chunked and the filter-streaming schedules replace the all-K-resident one only where
 #: their estimate is lower by more than this factor (the estimates' own error).
 PW_MARGIN = 0.99
+
+
+@dataclass(frozen=True)
+class StridedRows:
+    """The input of a pointwise pass whose rows are not consecutive: row ``m`` of the
+    ``[rows, C]`` matrix is the ``C`` bytes at ``addr + (m // width) * ys + (m % width) * xs``
+    (``addr`` = the context's address of this key; the im2col strips, ``compiler/lower/im2col.py``).
+    The pass then takes pixel blocks of whole ``width``-row groups."""
+
+    tensor: object
+    width: int
+    xs: int
+    ys: int
 
 
 def _pointwise(s: ConvSpec) -> bool:
@@ -82,7 +97,14 @@ def _pixel_blocks(m: int, nx: int, ny: int) -> list[tuple[int, int, int]]:
     return out
 
 
-def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, resident_p: bool):
+def _top(lines: int, n: int, parity: int) -> int:
+    """First line of an ``n``-line block at the top of a ``lines``-line scratchpad: the last
+    ``n`` lines, or with ``parity`` 1 the ``n`` below them where both fit the upper half."""
+    return lines - n * (1 + (parity if 2 * n <= lines // 2 else 0))
+
+
+def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, resident_p: bool,
+                    width: int | None = None, row_ys: int | None = None):
     """``(estimate, nx, ny)``: the pixel block shape with the lowest estimated cycles (per block
     the largest of GEMM, vector, load and store time, plus the pipeline's fill and drain), or
     None when no block fits the scratchpads and fields."""
@@ -95,6 +117,8 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
     p_max = cfg.lines("ACC") // PW_ACC
     nxs = {min(m, MAX8)} | {ceil_div(m, k) for k in range(1, min(m, 64) + 1)}
     nxs |= {d for d in range(1, min(m, MAX8) + 1) if m % d == 0}
+    if width is not None:   # rows in groups of ``width`` (StridedRows): whole groups per block
+        nxs = {width}
     wl = sum(0 if resident_w else lat + k * R * beats for gs in groups for _, k in gs)
     pl = 0 if resident_p else n_tiles * (lat + REQ_LINES * pbeats)
     # resident weights and parameters load before the first GEMM
@@ -110,7 +134,7 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
             if ins * k_tiles * p <= in_l and PW_STAGING * p <= stag_l:
                 break
             ny -= 1
-        if ny < 1 or (ny > 1 and max(nx * s.c, nx * s.o) > MAX16):
+        if ny < 1 or (ny > 1 and max(nx * s.c if row_ys is None else row_ys, nx * s.o) > MAX16):
             continue
         total = fill = 0
         for _, bx, by in _pixel_blocks(m, nx, ny):
@@ -136,9 +160,12 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
     on the vector queue into one of two staging slots while the next GEMMs run, and the STORE.
     Returns None when no block fits."""
     cfg, R, C = ctx.cfg, ctx.cfg.rows, ctx.cfg.cols
+    strided = s.x if isinstance(s.x, StridedRows) else None
     if R != C or max(s.c, s.o) > MAX16 or cfg.banks("ACC") < 2:
         # the DMA line stride is the channel count; the two ACC slots need two banks (the array
         # accumulating into one while the vector unit reads the other)
+        if strided:
+            raise CannotLower("the strided rows need the pointwise schedule")
         return None
     n_tiles = ceil_div(s.o, C)
     groups = [_ktile_groups(sorted(key[2] for key in per_block[j])) for j in range(n_tiles)]
@@ -151,6 +178,13 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
     resident_p = n_tiles * REQ_LINES <= min(vec_l, MAX8)
     if not resident_p and PW_PARAMS * REQ_LINES > vec_l:
         return None
+    if strided:
+        if max(strided.xs, strided.ys) > MAX16 or strided.width > MAX8:
+            raise CannotLower("the strided rows' strides do not fit the DMA fields")
+        plan = _pointwise_plan(cfg, s, groups, resident_w, resident_p, strided.width, strided.ys)
+        if plan is None:
+            raise CannotLower("no pixel block of the strided rows fits")
+        return _Pointwise(ctx, s, tiles, groups, plan[1], plan[2], resident_w, resident_p).emit()
     plan = _pointwise_plan(cfg, s, groups, resident_w, resident_p)
     k_tiles = ceil_div(s.c, R)
     dense = all(len(per_block[j]) == k_tiles for j in range(n_tiles))
@@ -161,6 +195,9 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
         chunked = _chunked_plan(cfg, s)
     # the other schedules only where their estimate is lower by more than the estimates' error
     streamed = _streamed_plan(cfg, s) if dense else None
+    packed = _packed_plan(cfg, s) if dense else None
+    if packed is not None and all(packed[0] < PW_MARGIN * p[0] for p in (plan, chunked, streamed) if p is not None):
+        return _Packed(ctx, s, tiles, *packed[1:]).emit()
     if streamed is not None and all(streamed[0] < PW_MARGIN * p[0] for p in (plan, chunked) if p is not None):
         return _Streamed(ctx, s, *streamed[1:]).emit()
     if chunked is not None and (plan is None or chunked[0] < PW_MARGIN * plan[0]):
@@ -191,6 +228,26 @@ def req_blocks(cfg: HwConfig, s: ConvSpec, n_tiles: int) -> list:
     for j in range(n_tiles):
         sl = slice(j * C, min(s.o, j * C + C))
         out.append(param_block(cfg, "REQ", **{k: (v[sl] if np.ndim(v) else v) for k, v in s.params.items()}))
+    return out
+
+
+def merge_loads(loads: list[Ins]) -> list[Ins]:
+    """``loads`` with each LOAD that continues the previous one (the next rows of the same box:
+    same line shape and strides, no padding, lines and bytes right after it) folded into it, so
+    the pieces one step needs pay the external latency once."""
+    out: list[Ins] = []
+    for ld in loads:
+        f = ld.fields
+        if out and out[-1].name == ld.name == "LOAD" and not out[-1].flags and not ld.flags:
+            p = out[-1].fields
+            same = all(p.get(k, 0) == f.get(k, 0) for k in ("sp", "len", "x_size", "x_stride", "y_stride", "fill"))
+            pads = any(p.get(k, 0) or f.get(k, 0) for k in ("pad_top", "pad_bottom", "pad_left", "pad_right"))
+            if (same and not pads and f["sp_addr"] == p["sp_addr"] + p["x_size"] * p["y_size"]
+                    and f["ext_addr"] == p["ext_addr"] + p["y_size"] * p["y_stride"]
+                    and p["y_size"] + f["y_size"] <= MAX8):
+                out[-1] = Ins("LOAD", {**p, "y_size": p["y_size"] + f["y_size"]}, out[-1].comment)
+                continue
+        out.append(ld)
     return out
 
 
@@ -231,6 +288,13 @@ class _Pointwise:
                 self.group_pos[(j, c0)] = pos
                 pos += k
         self.pblocks = req_blocks(cfg, s, self.n_tiles)
+        # resident weights and parameters at the top of WGT / VEC (alternating between two
+        # places there where both fit the upper half), clear of the lines the previous layer
+        # most likely used, so that they load while it runs (prefetch, ProgramBuilder.raw)
+        parity = getattr(ctx.consts, "pointwise_passes", 0) % 2
+        ctx.consts.pointwise_passes = getattr(ctx.consts, "pointwise_passes", 0) + 1
+        self.wgt_off = _top(cfg.lines("WGT"), self.ntiles * self.R, parity) if resident_w else 0
+        self.vec_off = _top(cfg.lines("VEC"), self.n_tiles * REQ_LINES, parity) if resident_p else 0
 
     def wgt_load(self, sp_addr: int, first: int, n: int, comment: str) -> list[Ins]:
         return wgt_tile_loads(self.R, self.waddr, sp_addr, first, n, comment)
@@ -240,7 +304,8 @@ class _Pointwise:
         s, R = self.s, self.R
         m0, bx, by = self.blocks[b]
         base, p = self.in_base[b % self.n_inputs], bx * by
-        ext = self.ctx.addr[s.x] + m0 * s.c
+        lay = s.x if isinstance(s.x, StridedRows) else StridedRows(s.x, bx, s.c, bx * s.c)
+        ext = self.ctx.addr[s.x] + (m0 // lay.width) * lay.ys + (m0 % lay.width) * lay.xs
         full = s.c // R
         pieces = []
         if by == 1 and full > 1:
@@ -248,7 +313,7 @@ class _Pointwise:
             for f0, n in zip(np.cumsum([0] + split)[:-1], split):
                 f0 = int(f0)
                 pieces.append((f0, f0 + n, [Ins("LOAD", {"sp": "ACT", "len": R, "sp_addr": base + f0 * p,
-                                            "ext_addr": ext + f0 * R, "x_size": bx, "y_size": n, "x_stride": s.c,
+                                            "ext_addr": ext + f0 * R, "x_size": bx, "y_size": n, "x_stride": lay.xs,
                                             "y_stride": R, "fill": _byte(s.zx)},
                                    f"{s.what}: input rows {m0}..{m0 + p - 1} k{f0 * R}..{(f0 + n) * R - 1}")]))
             first = full
@@ -256,8 +321,8 @@ class _Pointwise:
             first = 0
         for t in range(first, self.k_tiles):
             pieces.append((t, t + 1, [Ins("LOAD", {"sp": "ACT", "len": min(R, s.c - t * R), "sp_addr": base + t * p,
-                                        "ext_addr": ext + t * R, "x_size": bx, "y_size": by, "x_stride": s.c,
-                                        "y_stride": bx * s.c if by > 1 else 0, "fill": _byte(s.zx)},
+                                        "ext_addr": ext + t * R, "x_size": bx, "y_size": by, "x_stride": lay.xs,
+                                        "y_stride": lay.ys if by > 1 else 0, "fill": _byte(s.zx)},
                                f"{s.what}: input rows {m0}..{m0 + p - 1} k{t * R}")]))
         return pieces
 
@@ -276,7 +341,7 @@ class _Pointwise:
         for t0, t1, pc in self.input_loads(0):
             first = next((i for i, (b, j, gi) in enumerate(steps) if b == 0 and
                           groups[j][gi][0] < t1 and t0 < groups[j][gi][0] + groups[j][gi][1]), 0)
-            lead.setdefault(first, []).extend(pc)
+            lead[first] = merge_loads(lead.get(first, []) + pc)
         for b in range(1, len(self.blocks)):
             k0, k1 = first_of_block[b - 1] + 1, first_of_block[b]
             pieces = self.input_loads(b)
@@ -292,33 +357,34 @@ class _Pointwise:
         lead, trail = self.spread_inputs(steps)
         pre = []
         if self.resident_w:
-            pre += self.wgt_load(0, 0, self.ntiles, f"{what}: weight tiles (resident)")
+            pre += self.wgt_load(self.wgt_off, 0, self.ntiles, f"{what}: weight tiles (resident)")
         if self.resident_p:
-            pre += load_vec(cfg, self.ctx.consts, vec_blob(self.pblocks), 0, f"{what}: requantization parameters")
+            pre += load_vec(cfg, self.ctx.consts, vec_blob(self.pblocks), self.vec_off,
+                            f"{what}: requantization parameters")
         loads, gemms, vecs, stores = [], [], [], []
         acc_n = -1   # accumulator tiles used so far (one per (block, output tile))
         for i, (b, j, gi) in enumerate(steps):
             if gi == 0:
                 acc_n += 1
-            own, pslot, wbase = self.step_loads(i, j, gi, acc_n, pre if i == 0 else [], lead.get(i, []))
+            own, pslot, wbase = self.step_loads(i, j, gi, acc_n, lead.get(i, []))
             loads.append(own + trail.get(i, []))
             g, v, st = self.step_compute(b, j, gi, acc_n, pslot, wbase)
             gemms.append(g)
             vecs.append(v)
             stores.append(st)
-        return skewed(RawPass(), loads, [[g] for g in gemms], [v + st for v, st in zip(vecs, stores)])
+        return skewed(RawPass(prefetch=pre), loads, [[g] for g in gemms], [v + st for v, st in zip(vecs, stores)])
 
-    def step_loads(self, i, j, gi, acc_n, pre, lead):
+    def step_loads(self, i, j, gi, acc_n, lead):
         """Step ``i``'s load batch (tokens set), its REQ parameter slot and its WGT base."""
         R, C, what = self.R, self.C, self.s.what
         c0, k = self.groups[j][gi]
-        own = list(pre)
+        own = []
         if self.resident_w:
-            wbase = self.group_pos[(j, c0)] * R
+            wbase = self.wgt_off + self.group_pos[(j, c0)] * R
         else:
             wbase = (i % PW_AHEAD) * self.gmax * R
             own += self.wgt_load(wbase, self.group_pos[(j, c0)], k, f"{what}: weight tiles out c{j * C} k{c0 * R}..")
-        pslot = j * REQ_LINES if self.resident_p else (acc_n % PW_PARAMS) * REQ_LINES
+        pslot = self.vec_off + j * REQ_LINES if self.resident_p else (acc_n % PW_PARAMS) * REQ_LINES
         if not self.resident_p and gi == 0:
             own += load_vec(self.cfg, self.ctx.consts, vec_blob([self.pblocks[j]]), pslot,
                             f"{what}: requantization parameters out c{j * C}")
@@ -791,3 +857,144 @@ class _Streamed:
             gemms.append(g)
             vecs.append(vs)
         return skewed(RawPass(prefetch=prefetch), loads, [[g] for g in gemms], vecs)
+
+
+# ===================================================== one row: several output tiles per GEMM
+#: Output tiles one packed GEMM serves (``_Packed``): each K tile streams this many lines, one of
+#: them the input, the others zero lines, and the input regions are placed with the LOAD padding
+#: fields (at most ``MAX_PAD`` lines per side), so at most four.
+PACK_MAX = 4
+
+
+def _per_tensor(s: ConvSpec) -> bool:
+    return not any(np.ndim(s.params[k]) and len(set(np.asarray(s.params[k]).tolist())) > 1
+                   for k in ("mult", "shift"))
+
+
+def _packed_plan(cfg: HwConfig, s: ConvSpec):
+    """``(estimate, G)`` for :class:`_Packed` (``G`` output tiles per GEMM), or None where it does
+    not apply: one input row, per-tensor multiplier and shift, at least two output tiles per GEMM
+    (``G x K tiles <= MAX_KTILES``), two WGT slots of a GEMM's tiles in each half of WGT."""
+    R, C = cfg.rows, cfg.cols
+    KT, NT = ceil_div(s.c, R), ceil_div(s.o, C)
+    if s.n * s.h * s.w != 1 or not _per_tensor(s) or R != C or NT > MAX8:
+        return None
+    G = min(PACK_MAX, MAX_KTILES // KT, NT, R)
+    if G < 2 or 2 * PW_AHEAD * G * KT * R > cfg.lines("WGT") or G * G * KT > act_split(cfg)[0]:
+        return None
+    if 2 * ceil_div(NT, G) * G > cfg.lines("ACC") or NT > act_split(cfg)[1]:
+        return None
+    lat, beats = cfg.ext_latency, ceil_div(R, cfg.dma_bytes_per_cycle)
+    gemm = 2 * R + C + G * KT * max(G, R)
+    load = lat + G * KT * R * beats
+    groups = ceil_div(NT, G)
+    inp = G * (lat + KT * G)
+    drain = REQ_LINES + NT * _req_cycles(cfg) + cfg.vector_latency + lat + NT * beats
+    est = inp + load + groups * max(gemm, load) + drain
+    return est, G
+
+
+class _Packed:
+    """One input row, weights stationary, ``G`` output tiles per GEMM. A GEMM over one row streams
+    one activation line per K tile but takes ``rows`` cycles per tile (the weight preload), and
+    pays its preload and fill / drain once: so each K tile of the GEMM streams ``G`` lines
+    (``ny = G``) into ``G`` accumulator lines, the input in line ``g`` and zero lines (the input
+    zero point) elsewhere, and the GEMM runs the K tiles of ``G`` output tiles in turn: those of
+    output tile ``g`` read the input region ``g`` (the input in its line ``g``), so they add to
+    accumulator line ``g`` only. The weight tiles stream through two WGT slots; the bias is LOADed
+    into the accumulator lines (the GEMMs accumulate onto it), and one REQ with the per-tensor
+    multiplier and shift requantizes every output tile after the last GEMM. Consecutive packed
+    passes use alternate halves of WGT, ACC and VEC, so the next one's constants load while this
+    one runs."""
+
+    def __init__(self, ctx, s, tiles, G):
+        cfg = ctx.cfg
+        self.ctx, self.cfg, self.s, self.R, self.C = ctx, cfg, s, cfg.rows, cfg.cols
+        self.KT, self.NT, self.G = ceil_div(s.c, self.R), ceil_div(s.o, self.C), G
+        self.groups = [(j0, min(G, self.NT - j0)) for j0 in range(0, self.NT, G)]
+        # (the count of packed passes lowered so far rides on the constant image, as for the
+        # streamed passes: the builder checks that a prefetch really is independent)
+        half = getattr(ctx.consts, "packed_passes", 0) % 2
+        ctx.consts.packed_passes = getattr(ctx.consts, "packed_passes", 0) + 1
+        slot = G * self.KT * self.R
+        self.wgt_base = [half * (cfg.lines("WGT") // 2) + k * slot for k in range(PW_AHEAD)]
+        self.acc = half * (cfg.lines("ACC") // 2)
+        self.param = half * (cfg.lines("VEC") // 2)
+        self.stag = act_split(cfg)[0]
+        order = [(j, t) for j in range(self.NT) for t in range(self.KT)]
+        self.waddr = ctx.consts.add(b"".join(tiles[j][(0, 0, t)].tobytes() for j, t in order))
+        bias = np.zeros(self.NT * self.C, np.int64)
+        bias[:s.o] = np.asarray(s.params["bias"], np.int64).reshape(-1)
+        self.baddr = ctx.consts.add(bias.astype("<i4").tobytes())
+        params = {k: (np.asarray(v).reshape(-1)[0] if np.ndim(v) else v) for k, v in s.params.items()}
+        params["bias"] = 0
+        self.pblock = param_block(cfg, "REQ", **params)
+
+    def input_loads(self) -> list[Ins]:
+        """Input region ``g`` (``KT x G`` lines): row ``t`` holds K tile ``t`` in its line ``g``,
+        the other lines are filled with the input zero point."""
+        s, R, G, KT = self.s, self.R, self.G, self.KT
+        xa, full = self.ctx.addr[s.x], s.c // R
+        out = []
+        for g in range(G):
+            pads = {"pad_left": g, "pad_right": G - 1 - g, "fill": _byte(s.zx)}
+            base = g * KT * G
+            if full:
+                out.append(Ins("LOAD", {"sp": "ACT", "len": R, "sp_addr": base, "ext_addr": xa, "x_size": G,
+                                        "y_size": full, "x_stride": R, "y_stride": R, **pads},
+                               f"{s.what}: input row, region {g}"))
+            if full < KT:
+                out.append(Ins("LOAD", {"sp": "ACT", "len": s.c - full * R, "sp_addr": base + full * G,
+                                        "ext_addr": xa + full * R, "x_size": G, "y_size": 1, "x_stride": R,
+                                        "y_stride": 0, **pads}, f"{s.what}: input row k{full * R}.., region {g}"))
+        return out
+
+    def emit(self) -> RawPass:
+        s, R, C, G, KT, what = self.s, self.R, self.C, self.G, self.KT, self.s.what
+        prefetch = [Ins("LOAD", {"sp": "ACC", "len": C, "sp_addr": self.acc, "ext_addr": self.baddr,
+                                 "x_size": self.NT, "y_size": 1, "x_stride": 4 * C, "y_stride": 0},
+                        f"{what}: bias")]
+        params = load_vec(self.cfg, self.ctx.consts, vec_blob([self.pblock]), self.param,
+                          f"{what}: requantization parameters")
+        loads, gemms, finishes = [], [], []
+        for i, (j0, jn) in enumerate(self.groups):
+            wbase = self.wgt_base[i % PW_AHEAD]
+            own = wgt_tile_loads(R, self.waddr, wbase, j0 * KT, jn * KT, f"{what}: weight tiles out c{j0 * C}..")
+            if i == 0:
+                # the first weight tiles go ahead of the pass (into the barrier before it, as
+                # far as the previous layer allows); only the input row waits for that layer
+                prefetch += own
+                own = self.input_loads()
+            if i == min(1, len(self.groups) - 1):
+                own += params   # read by the REQ after the last GEMM
+            if i >= PW_AHEAD:
+                token(own[0], C2L, "pop")
+            token(own[-1], L2C, "push")
+            loads.append(own)
+            g = Ins("GEMM", {"accumulate": 1, "preload": 1, "kt": jn * KT - 1, "act": 0, "acc": self.acc + j0,
+                             "wgt": wbase, "nx": 1, "ny": G, "act_xs": 1, "act_ys": 1, "acc_xs": 1, "acc_ys": 1,
+                             "act_signed": s.x_signed, "wgt_signed": s.w_signed, "za": _byte(s.zx),
+                             "zw": _byte(s.zw)}, f"{what}: out c{j0 * C}..{(j0 + jn) * C - 1} (packed)")
+            token(g, L2C, "pop")
+            token(g, C2L, "push")
+            gemms.append([g])
+            finishes.append([])
+        token(gemms[-1][0], C2V, "push")
+        v = Ins("VEC", {"func": "REQ", "signed": 0, "round": s.round, "dst": self.stag, "src": self.acc,
+                        "param": self.param, "nx": self.NT, "ny": 1, "dst_xs": 1, "dst_ys": self.NT, "src_xs": 1,
+                        "src_ys": self.NT}, f"{what}: requantize")
+        token(v, C2V, "pop")
+        token(v, V2S, "push")
+        full = s.o // C
+        stores = []
+        if full:
+            stores.append(Ins("STORE", {"sp": "ACT", "len": C, "sp_addr": self.stag, "ext_addr": self.ctx.addr[s.y],
+                                        "x_size": full, "y_size": 1, "x_stride": C, "y_stride": 0}, f"{what}: output"))
+        if full < self.NT:
+            stores.append(Ins("STORE", {"sp": "ACT", "len": s.o - full * C, "sp_addr": self.stag + full,
+                                        "ext_addr": self.ctx.addr[s.y] + full * C, "x_size": 1, "y_size": 1,
+                                        "x_stride": C, "y_stride": 0}, f"{what}: output c{full * C}.."))
+        token(stores[0], V2S, "pop")
+        token(stores[-1], S2V, "push")   # the barrier after the pass waits for it
+        finishes[-1] = [v] + stores
+        return skewed(RawPass(prefetch=prefetch), loads, gemms, finishes)

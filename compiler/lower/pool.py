@@ -10,11 +10,11 @@ import numpy as np
 from nnaccel.golden import nn as gnn
 from nnaccel.golden import shape as gshape
 from nnaccel.golden.common import qrange
-from nnaccel.isa.table import VEC_BY_NAME, div_params
+from nnaccel.isa.table import MAX_KTILES, VEC_BY_NAME, div_params
 from nnaccel.program import param_block, runs
 from nnaccel.quant import activation_range_quantized
 
-from ..emit import Ins
+from ..emit import C2L, C2V, L2C, S2V, V2S, Ins, RawPass, token
 from .base import (
     MAX8,
     MAX16,
@@ -34,6 +34,7 @@ from .base import (
 )
 from .dma import _row_groups, load_box
 from .layout import _in_nhwc, _layout_passes_fit, _nhwc_dims, _nhwc_scratch
+from .pointwise import skewed
 
 
 # ================================================================================ pooling
@@ -112,6 +113,10 @@ class MeanLowering(PoolLowering):
 
 
 def pool_passes(ctx, s: dict, kind: str) -> list:
+    if kind in ("AVERAGE_POOL_2D", "MEAN"):
+        gemm = global_pool_pass(ctx, s, kind)
+        if gemm is not None:
+            return [gemm]
     cfg, R = ctx.cfg, ctx.cfg.rows
     fh, fw = s["filter"]
     sh, sw = s["stride"]
@@ -300,3 +305,83 @@ def _folded_ops(plan, s: dict, kind: str, counts: np.ndarray, blocks: dict, in0:
     return out + [Ins("VEC", {"func": "REQ", "signed": 0, "dst": out0, "src": 0, "param": 0, "nx": 1, "ny": nbk,
                               "dst_xs": 1, "dst_ys": bacc if nbk > 1 else 0, "src_xs": 1,
                               "src_ys": bacc if nbk > 1 else 0}, f"{what}: rescaled mean c{c0} .. {nbk} blocks")]
+
+
+# ====================================================================== global pooling on the array
+def global_pool_pass(ctx, s: dict, kind: str) -> RawPass | None:
+    """A window over the whole image (one output pixel, no padding, batch 1) as GEMMs: the array
+    sums over its rows, so channel block ``b``'s pixels are its weight tiles (WGT line ``k`` of
+    tile ``q`` = pixel ``q * rows + k``, the block's ``rows`` channels along the columns) and one
+    activation line of ones streams per tile: ACC line ``b`` gets every pixel's sum per channel
+    (the last tile's line has ones only for the pixels there). One GEMM per block (``kt`` over the
+    pixel tiles, several accumulating where there are more than ``MAX_KTILES``), the blocks through
+    a ring of WGT slots, then one DIV (AVERAGE_POOL_2D) or REQ (MEAN) over the blocks' sums and the
+    STORE. Each block's pixels are one LOAD, where one SUMW per pixel takes a fetch slot each.
+    Returns None where it does not apply (the vector-unit schedule then runs)."""
+    cfg, R = ctx.cfg, ctx.cfg.rows
+    h, w, c = s["h"], s["w"], s["c"]
+    pixels, cb = h * w, ceil_div(c, R)
+    if (s["n"], s["oh"], s["ow"]) != (1, 1, 1) or any(s["pads"]) or tuple(s["filter"]) != (h, w):
+        return None
+    if R != cfg.cols or w > MAX8 or h > MAX8 or w * c > MAX16 or cb > min(MAX8, act_split(cfg)[1]):
+        return None
+    pt = ceil_div(pixels, R)
+    slot = pt * R
+    nslots = min(cb, cfg.lines("WGT") // slot)
+    ones = act_split(cfg)[0] - pt     # below the staging bank, away from the lines layers start at
+    if nslots < 1 or ones < 0 or cb > cfg.lines("ACC"):
+        return None
+    what = kind
+    if kind == "MEAN":
+        block = param_block(cfg, "REQ", **s["req"], lo=s["lo"], hi=s["hi"])
+    else:
+        block = param_block(cfg, "DIV", **dict(zip(("half", "m", "s"), div_params(pixels))), lo=s["lo"], hi=s["hi"])
+    pattern = np.ones((pt, R), np.uint8)
+    pattern.reshape(-1)[pixels:] = 0
+    prefetch = [Ins("LOAD", {"sp": "ACT", "len": R, "sp_addr": ones, "ext_addr": ctx.consts.add(pattern.tobytes()),
+                             "x_size": pt, "y_size": 1, "x_stride": R, "y_stride": 0}, f"{what}: lines of ones")]
+    param = cfg.lines("VEC") - VEC_BY_NAME["DIV" if kind != "MEAN" else "REQ"].param_lines(cfg.cols)
+    prefetch += load_vec(cfg, ctx.consts, vec_blob([block]), param, f"{what}: parameters")
+    xa = ctx.addr[s["x"]]
+    loads, gemms, finishes = [], [], []
+    for b in range(cb):
+        wbase = (b % nslots) * slot
+        ld = Ins("LOAD", {"sp": "WGT", "len": min(R, c - b * R), "sp_addr": wbase, "ext_addr": xa + b * R,
+                          "x_size": w, "y_size": h, "x_stride": c, "y_stride": w * c, "fill": 0},
+                 f"{what}: pixels of c{b * R}.. as weight tiles")
+        if b >= nslots:
+            token(ld, C2L, "pop")
+        token(ld, L2C, "push")
+        loads.append([ld])
+        step = []
+        for t0 in range(0, pt, MAX_KTILES):
+            k = min(MAX_KTILES, pt - t0)
+            step.append(Ins("GEMM", {"accumulate": int(t0 > 0), "preload": 1, "kt": k - 1, "act": ones + t0,
+                                     "acc": b, "wgt": wbase + t0 * R, "nx": 1, "ny": 1, "act_xs": 1, "act_ys": 1,
+                                     "acc_xs": 1, "acc_ys": 1, "act_signed": 0, "wgt_signed": s["signed"],
+                                     "za": 0, "zw": 0}, f"{what}: sum of c{b * R}.. over pixels {t0 * R}.."))
+        token(step[0], L2C, "pop")
+        token(step[-1], C2L, "push")
+        gemms.append(step)
+        finishes.append([])
+    token(gemms[-1][-1], C2V, "push")
+    stag = act_split(cfg)[0]
+    func = "REQ" if kind == "MEAN" else "DIV"
+    v = Ins("VEC", {"func": func, "signed": 0, "dst": stag, "src": 0, "param": param, "nx": cb, "ny": 1,
+                    "dst_xs": 1, "dst_ys": cb, "src_xs": 1, "src_ys": cb}, f"{what}: {func} of the sums")
+    token(v, C2V, "pop")
+    token(v, V2S, "push")
+    full = c // R
+    stores = []
+    ya = ctx.addr[s["y"]]
+    if full:
+        stores.append(Ins("STORE", {"sp": "ACT", "len": R, "sp_addr": stag, "ext_addr": ya, "x_size": full,
+                                    "y_size": 1, "x_stride": R, "y_stride": 0}, f"{what}: output"))
+    if full < cb:
+        stores.append(Ins("STORE", {"sp": "ACT", "len": c - full * R, "sp_addr": stag + full, "ext_addr": ya + full * R,
+                                    "x_size": 1, "y_size": 1, "x_stride": R, "y_stride": 0},
+                          f"{what}: output c{full * R}.."))
+    token(stores[0], V2S, "pop")
+    token(stores[-1], S2V, "push")   # the barrier after the pass waits for it
+    finishes[-1] = [v] + stores
+    return skewed(RawPass(prefetch=prefetch), loads, gemms, finishes)

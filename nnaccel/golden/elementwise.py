@@ -758,7 +758,7 @@ def requantize_float(q: np.ndarray, src, dst) -> np.ndarray:
 
 def _minmax(k, is_min: bool):
     a, b = k.inputs[0], k.inputs[1]
-    if k.in_ops[0].type in QUANT8:
+    if k.in_ops[0].type in QUANT8 and k.model.origin != "tflite":
         a = requantize_float(a, k.in_ops[0], k.out_ops[0])
         b = requantize_float(b, k.in_ops[1], k.out_ops[0])
     # std::min(a, b) = b < a ? b : a;  std::max(a, b) = a < b ? b : a  (NaN handling included)
@@ -772,13 +772,18 @@ MINMAX_SIGS = sigs_for(("T", "T"), ("T",), MINMAX_SELECT_TYPES)
 def maximum(k):
     """MAXIMUM: ``std::max(a, b)`` with broadcasting. quant8: both inputs are first requantized to
     the output's scale and zero point with :func:`requantize_float` (the reference works in
-    float/double here), then compared as integers."""
+    float/double here), then compared as integers.
+
+    In a TFLite model (``Model.origin == "tflite"``) quant8 is LiteRT's reference instead: the
+    stored values compared as they are, whatever the scales and zero points (LiteRT's
+    ``MaximumMinimum`` reads no quantization)."""
     return [_minmax(k, False)]
 
 
 @define("MINIMUM", MINMAX_SIGS, validate_broadcast_binary)
 def minimum(k):
-    """MINIMUM: ``std::min(a, b)`` with broadcasting; quant8 as :func:`maximum`."""
+    """MINIMUM: ``std::min(a, b)`` with broadcasting; quant8 as :func:`maximum` (also in a TFLite
+    model)."""
     return [_minmax(k, True)]
 
 
@@ -793,12 +798,14 @@ def validate_select(v) -> None:
 def select(k):
     """SELECT: ``out = cond ? a : b`` elementwise; the three inputs have one shape (no
     broadcasting). quant8: ``a`` and ``b`` are requantized to the output with
-    :func:`requantize_float` (in float, as the reference), then selected."""
+    :func:`requantize_float` (in float, as the reference), then selected. In a TFLite model
+    (``Model.origin == "tflite"``) the stored values are selected as they are (LiteRT's ``Select``
+    reads no quantization)."""
     cond, a, b = k.inputs
     if cond.shape != a.shape or a.shape != b.shape:
         k.fail(f"the inputs have shapes {list(cond.shape)}, {list(a.shape)} and {list(b.shape)}, "
                f"but they must all be the same")
-    if k.in_ops[1].type in QUANT8:
+    if k.in_ops[1].type in QUANT8 and k.model.origin != "tflite":
         a = requantize_float(a, k.in_ops[1], k.out_ops[0])
         b = requantize_float(b, k.in_ops[2], k.out_ops[0])
     return [np.where(cond.astype(bool), a, b)]

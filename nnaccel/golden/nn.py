@@ -730,10 +730,12 @@ POOL_TYPES = (F32, F16, Q8A, Q8AS)
 
 def validate_pool(v) -> None:
     """Pooling: a 4-D input, the window rules (filter sizes > 0, paddings smaller than the
-    filter), and a quantized output with the input's scale and zero point."""
+    filter), and a quantized output with the input's scale and zero point (in a TFLite model,
+    ``Model.origin``, any: LiteRT's kernels then write the pooled stored values unrescaled, see
+    :func:`max_pool_2d`)."""
     _check_rank4(v, 0, "input")
     validate_window(v, POOL_INPUTS)
-    if v.inp(0).type in QUANT8:
+    if v.inp(0).type in QUANT8 and v.model.origin != "tflite":
         o = v.out(0)
         i = v.inp(0)
         if o.scale != i.scale or o.zero_point != i.zero_point:
@@ -795,6 +797,9 @@ def average_pool_2d(k):
         acc = sum q                                      (int32, over the covered pixels)
         avg = (acc + count/2) / count  if acc >= 0 else (acc - count/2) / count   (C++ division)
         out = clamp(avg, activation range)
+
+    In a TFLite model the quantized output may be quantized differently (see :func:`max_pool_2d`):
+    ``avg`` of the stored values, clamped to the activation range in the output's scale.
     """
     win, x, pads, out_hw = _pool_setup(k)
     counts = pool_window_counts(x.shape[1:3], win.filter, win.stride, pads, out_hw)[None, :, :, None]
@@ -810,7 +815,12 @@ def average_pool_2d(k):
 @define("MAX_POOL_2D", window_signatures(POOL_INPUTS, [(("T",), ("T",), {"T": POOL_TYPES})]), validate_pool)
 def max_pool_2d(k):
     """MAX_POOL_2D: the maximum of the input pixels inside each window (padding never wins), then
-    the fused activation (quantized: a clamp to the activation range in the input's scale)."""
+    the fused activation (quantized: a clamp to the activation range in the input's scale).
+
+    In a TFLite model (``Model.origin == "tflite"``) the quantized output may have another scale or
+    zero point than the input; the result is then LiteRT's: the maximum of the stored values, as
+    they are, clamped to the activation range in the output's scale (LiteRT's pooling kernels
+    leave the output's quantization to a debug-only check). AVERAGE_POOL_2D likewise."""
     win, x, pads, out_hw = _pool_setup(k)
     if k.in_ops[0].type in QUANT8:
         return _pool_finish(k, win, _pool_reduce(x.astype(np.int64), win, pads, out_hw, np.maximum, -(2**31)))
@@ -842,6 +852,12 @@ def validate_fully_connected(v) -> None:
     if w.rank is not None and w.dimensions and w.rank != 2:
         v.fail(f"has rank {w.rank}, but the weights must be 2-D [num_units, input_size]", input=1)
     check_bias(v)
+    if w.type is Q8PC:
+        if v.model.origin != "tflite":
+            v.fail("is quantized per channel, but NNAPI's FULLY_CONNECTED takes per-tensor weights only "
+                   "(per-channel weights are LiteRT's, in a model of origin \"tflite\", see Model.origin)",
+                   input=1)
+        check_filter_quant(v, 1, 0)
     units = _dim(w, 0)
     _check_bias_size(v, units)
     check_activation(v, 3)
@@ -857,6 +873,7 @@ def validate_fully_connected(v) -> None:
     Sig((F32, F32, F32, INT32), (F32,)),
     Sig((F16, F16, F16, INT32), (F16,), since="V1_2"),
     Sig(("Q", "Q", I32, INT32), ("Q",), types={"Q": QUANT8}),
+    Sig((Q8AS, Q8PC, I32, INT32), (Q8AS,)),   # LiteRT's per-channel weights: TFLite models only
 ], validate_fully_connected)
 def fully_connected(k):
     """FULLY_CONNECTED: ``out[b, u] = act(sum_i x[b, i] * w[u, i] + bias[u])``.
@@ -871,7 +888,9 @@ def fully_connected(k):
 
     In a TFLite model (``Model.origin == "tflite"``) LiteRT's reference instead:
     ``out = clamp(round(double(acc) * (double(s_x) * double(s_w) / double(s_out))) + z_out, ...)``,
-    one rounding, half away from zero (:func:`single_rounding_fc`).
+    one rounding, half away from zero (:func:`single_rounding_fc`). Such a model may also have
+    int8 weights quantized per output unit (TENSOR_QUANT8_SYMM_PER_CHANNEL along dimension 0,
+    LiteRT's ``FullyConnectedPerChannel``; NNAPI has none): ``s_w[u]`` in unit ``u``'s multiplier.
     """
     w = k.inputs[1]
     size = w.shape[1]
@@ -897,10 +916,14 @@ def single_rounding_fc(origin: str, out_type) -> bool:
     return origin == "tflite" and out_type in QUANT8
 
 
-def fc_real_multiplier(in_op, w_op, out_op) -> float:
+def fc_real_multiplier(in_op, w_op, out_op) -> np.ndarray:
     """LiteRT's FULLY_CONNECTED multiplier ``double(s_in) * double(s_w) / double(s_out)`` (no
-    float32 rounding of the product)."""
-    return conv_real_multiplier(in_op.scale, w_op.scale, out_op.scale, exact_product=True)
+    float32 rounding of the product): a 0-d array, or one per output unit for per-channel
+    (TENSOR_QUANT8_SYMM_PER_CHANNEL) weights."""
+    if w_op.type is Q8PC:
+        return np.array([conv_real_multiplier(in_op.scale, s, out_op.scale, exact_product=True)
+                         for s in w_op.channel_quant.scales], np.float64)
+    return np.array(conv_real_multiplier(in_op.scale, w_op.scale, out_op.scale, exact_product=True))
 
 
 def validate_batch_matmul(v) -> None:

@@ -108,7 +108,7 @@ def _big_filter_conv(c: int):
 def test_layer_that_cannot_be_tiled_falls_back_with_a_warning():
     """A 10x10 CONV_2D on 16 channels needs 100 weight tiles per output block (one per tap) at once;
     base's WGT holds 64 (and streaming needs all taps of an input block in half of it); small's
-    holds 128 (on 8 channels). On 4 channels base runs it: the im2col rows put the taps into 25 K tiles."""
+    holds 128 (on 8 channels). On 4 channels base runs it: the im2col strips put the taps into 25 K tiles."""
     rng = np.random.default_rng(0)
     model = _big_filter_conv(16)
     with pytest.warns(CompileWarning, match=r"operation 0 \(CONV_2D\) runs on the host: no tiling fits: one "
@@ -121,7 +121,7 @@ def test_layer_that_cannot_be_tiled_falls_back_with_a_warning():
     assert compile_model(_big_filter_conv(8), "small").manifest["accelerator_ops"] == [{"index": 0, "type": "CONV_2D"}]
     few = _big_filter_conv(4)
     pkg = compile_model(few, "base")
-    assert pkg.manifest["accelerator_ops"] == [{"index": 0, "type": "CONV_2D"}] and "im2col rows" in pkg.listing
+    assert pkg.manifest["accelerator_ops"] == [{"index": 0, "type": "CONV_2D"}] and "im2col strips" in pkg.listing
     xin = rng.integers(0, 256, (1, 10, 10, 4)).astype(np.uint8)
     np.testing.assert_array_equal(Runtime(pkg).run([xin], "isa", check=True)[0][0], run_model(few, [xin])[0])
 

@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, note, reject, settings
 from hypothesis import strategies as st
-from nnaccel.compiler.tflite_import import MAX_FC_SPLIT, OP_TABLE, OpMapping, import_tflite_bytes
+from nnaccel.compiler.tflite_import import OP_TABLE, OpMapping, import_tflite_bytes
 from support.tflite_build import TFLiteBuilder
 from support.tflite_litert import LiteRTWorker
 
@@ -188,7 +188,9 @@ def _square(draw, op, dtype):
 def _maxmin(draw, op, dtype):
     a, b = broadcast_pair(draw)
     q = quant(draw, dtype)
-    return single(op, dtype, [a, b], draw, in_qs=[q, q], out_q=q)
+    # three quantizations sometimes: LiteRT compares the stored values whatever they are
+    qs = [q, q, q] if draw(st.booleans()) else [quant(draw, dtype) for _ in range(3)]
+    return single(op, dtype, [a, b], draw, in_qs=qs[:2], out_q=qs[2])
 
 
 @gen("POW", dtypes=F)
@@ -307,7 +309,8 @@ def _cast(draw, op, dtype):
 def _select(draw, op, dtype):
     s = draw(shape_st())
     q = quant(draw, dtype)
-    return single(op, dtype, [s, s, s], draw, in_dtypes=["BOOL", dtype, dtype], in_qs=[{}, q, q], out_q=q)
+    qs = [q, q, q] if draw(st.booleans()) else [quant(draw, dtype) for _ in range(3)]  # as MAXIMUM's
+    return single(op, dtype, [s, s, s], draw, in_dtypes=["BOOL", dtype, dtype], in_qs=[{}, *qs[:2]], out_q=qs[2])
 
 
 # ------------------------------------------------------------------------------------ conv family
@@ -492,7 +495,8 @@ def _pool(draw, op, dtype):
     n, h, w, c = draw(st.integers(1, 2)), draw(st.integers(2, 7)), draw(st.integers(2, 7)), draw(
         st.integers(1, 3))
     q = quant(draw, dtype)
-    return single(op, dtype, [(n, h, w, c)], draw, "Pool2DOptions", out_q=q, in_qs=[q],
+    out_q = q if draw(st.booleans()) else quant(draw, dtype)  # another output quantization sometimes
+    return single(op, dtype, [(n, h, w, c)], draw, "Pool2DOptions", out_q=out_q, in_qs=[q],
                   Padding=draw(st.integers(0, 1)), StrideW=draw(st.integers(1, 2)),
                   StrideH=draw(st.integers(1, 2)), FilterWidth=draw(st.integers(1, w)),
                   FilterHeight=draw(st.integers(1, h)), FusedActivationFunction=draw(ACT))
@@ -1458,39 +1462,17 @@ def conv_vs_fc_accumulator(si: float, sw: float, so: float, seed: int) -> int:
     return int(np.random.default_rng(seed).choice(hits)) if hits.size else 0
 
 
-def test_per_channel_fully_connected_of_many_scales_is_a_conv_within_one_step(litert):
-    """More than MAX_FC_SPLIT runs of equal channel scales: one 1x1 CONV_2D (not a FULLY_CONNECTED
-    per scale), within the documented one step of LiteRT."""
-    r = np.random.default_rng(5)
-    n, k = 40, 24
-    si, so = 0.0215, 0.173
-    scales = [float(np.float32(s)) for s in r.uniform(0.004, 0.02, n)]
-    b = TFLiteBuilder()
-    x = b.add_tensor((2, k), "INT8", scale=si, zero_point=-3)
-    w = b.add_tensor((n, k), "INT8", data=r.integers(-127, 128, (n, k)), scale=scales, zero_point=[0] * n,
-                     quantized_dimension=0)
-    bias = b.add_tensor((n,), "INT32", data=r.integers(-500, 500, n), scale=[si * s for s in scales],
-                        zero_point=[0] * n)
-    y = b.add_tensor((2, n), "INT8", scale=so, zero_point=2)
-    b.add_op("FULLY_CONNECTED", [x, w, bias], [y], "FullyConnectedOptions", FusedActivationFunction=0)
-    ref, golden, model = run_both(litert, b.finish([x], [y]), [r.integers(-128, 128, (2, k)).astype(np.int8)])
-    assert [op.type for op in model.main.operations] == ["RESHAPE", "CONV_2D", "RESHAPE"]
-    assert np.abs(golden[0].astype(int) - ref[0].reshape(golden[0].shape).astype(int)).max() <= 1
-
-
-@pytest.mark.parametrize("equal_runs", [False, True])
-def test_per_channel_fully_connected_rounds_once_as_litert(litert, equal_runs):
-    """FULLY_CONNECTED with per-channel int8 weights (one scale per unit, or runs of equal scales)
+@pytest.mark.parametrize("units,repeats", [(40, 1), (4, 3)])
+def test_per_channel_fully_connected_rounds_once_as_litert(litert, units, repeats):
+    """FULLY_CONNECTED with per-channel int8 weights (a scale per unit, or runs of equal scales)
     whose accumulators lie on half steps: LiteRT's reference rounds ``double(acc) * s_in * s_w[c] /
-    s_out`` once per channel. The imported model (one per-tensor FULLY_CONNECTED per run of equal
-    scales) gives that bit for bit, a 1x1 CONV_2D's requantization (the former import) does not,
-    and so does the accelerator."""
+    s_out`` once per channel. The imported model (one FULLY_CONNECTED with per-channel weights)
+    gives that bit for bit, a 1x1 CONV_2D's requantization (gemmlowp's two roundings) does not,
+    and so does the accelerator (REQ's single rounding with a multiplier per channel)."""
     r = np.random.default_rng(4)
-    n = 12 if equal_runs else MAX_FC_SPLIT        # at most MAX_FC_SPLIT runs of equal scales
+    n = units * repeats
     si, so = float(np.float32(0.0215)), float(np.float32(0.173))
-    scales = [float(np.float32(s)) for s in r.uniform(0.004, 0.02, n // 3 if equal_runs else n)]
-    if equal_runs:
-        scales = [s for s in scales for _ in range(3)]
+    scales = [float(np.float32(s)) for s in r.uniform(0.004, 0.02, units) for _ in range(repeats)]
     accs = np.array([conv_vs_fc_accumulator(si, s, so, k) for k, s in enumerate(scales)], np.int32)
     b = TFLiteBuilder()
     x = b.add_tensor((1, 1), "INT8", scale=si, zero_point=-3)
@@ -1501,11 +1483,130 @@ def test_per_channel_fully_connected_rounds_once_as_litert(litert, equal_runs):
     b.add_op("FULLY_CONNECTED", [x, w, bias], [y], "FullyConnectedOptions", FusedActivationFunction=0)
     inputs = [np.full((1, 1), -3, np.int8)]  # q - z_in = 0: the accumulator is the bias
     ref, golden, model = run_both(litert, b.finish([x], [y]), inputs)
+    assert [op.type for op in model.main.operations] == ["FULLY_CONNECTED"]
     assert_bit_exact(golden, ref)
     from nnaccel.quant import multiply_by_quantized_multiplier, quantize_multiplier
     conv = [multiply_by_quantized_multiplier(int(a), *quantize_multiplier(si * s / so)) + 2 for a, s in zip(accs, scales)]
-    assert not np.array_equal(np.clip(conv, -128, 127), ref[0].reshape(-1))
-    assert "FULLY_CONNECTED" in isa_on_tiny(model, inputs, ref)
+    assert np.count_nonzero(np.clip(conv, -128, 127) != ref[0].reshape(-1)) >= n // 2
+    assert isa_on_tiny(model, inputs, ref) == ["FULLY_CONNECTED"]
+
+
+def test_per_channel_fully_connected_head_is_bit_exact(litert):
+    """A classifier head of random per-channel weights (a scale per unit, batch 2, RELU6): golden
+    and the accelerator give LiteRT's outputs bit for bit."""
+    r = np.random.default_rng(5)
+    n, k = 96, 48
+    si, so = 0.0215, 0.0173
+    scales = [float(np.float32(s)) for s in r.uniform(0.0004, 0.002, n)]
+    b = TFLiteBuilder()
+    x = b.add_tensor((2, k), "INT8", scale=si, zero_point=-3)
+    w = b.add_tensor((n, k), "INT8", data=r.integers(-127, 128, (n, k)), scale=scales, zero_point=[0] * n,
+                     quantized_dimension=0)
+    bias = b.add_tensor((n,), "INT32", data=r.integers(-5000, 5000, n), scale=[si * s for s in scales],
+                        zero_point=[0] * n)
+    y = b.add_tensor((2, n), "INT8", scale=so, zero_point=-100)
+    b.add_op("FULLY_CONNECTED", [x, w, bias], [y], "FullyConnectedOptions", FusedActivationFunction=3)
+    inputs = [r.integers(-128, 128, (2, k)).astype(np.int8)]
+    ref, golden, model = run_both(litert, b.finish([x], [y]), inputs)
+    assert_bit_exact(golden, ref)
+    assert isa_on_tiny(model, inputs, ref) == ["FULLY_CONNECTED"]
+
+
+def test_per_channel_fully_connected_of_uint8_input_is_an_error_as_in_litert(litert):
+    """LiteRT's FULLY_CONNECTED fails to prepare per-channel weights under a uint8 input; the
+    importer says so (exit 2) instead of inventing an arithmetic for it."""
+    from nnaccel.errors import InputError
+    n, k = 6, 5
+    scales = [0.01 * (i + 1) for i in range(n)]
+    b = TFLiteBuilder()
+    x = b.add_tensor((1, k), "UINT8", scale=0.02, zero_point=128)
+    w = b.add_tensor((n, k), "INT8", data=np.ones((n, k), np.int8), scale=scales, zero_point=[0] * n,
+                     quantized_dimension=0)
+    bias = b.add_tensor((n,), "INT32", data=np.zeros(n, np.int32), scale=[0.02 * s for s in scales],
+                        zero_point=[0] * n)
+    y = b.add_tensor((1, n), "UINT8", scale=0.1, zero_point=128)
+    b.add_op("FULLY_CONNECTED", [x, w, bias], [y], "FullyConnectedOptions", FusedActivationFunction=0)
+    data = b.finish([x], [y])
+    status, _ = litert.run(data, [np.zeros((1, k), np.uint8)])
+    assert status != "ok"
+    with pytest.raises(InputError, match="quantized per channel, but its input is UINT8"):
+        import_tflite_bytes(data, name="fc")
+
+
+# ----------------------------------------------- selecting ops whose output is quantized differently
+@pytest.mark.parametrize("op", ["MAX_POOL_2D", "AVERAGE_POOL_2D"])
+@pytest.mark.parametrize("dtype", ["INT8", "UINT8"])
+@pytest.mark.parametrize("act", [0, 1, 3])
+def test_pool_with_another_output_quantization_is_litert(litert, op, dtype, act):
+    """MAX_POOL_2D / AVERAGE_POOL_2D whose output has another scale and zero point than the input
+    (TFLite allows the file; NNAPI does not): LiteRT's kernels write the stored maximum / average
+    unrescaled, clamped to the activation range in the output's scale. The imported model gives
+    that bit for bit on golden and the accelerator; the former import (DEQUANTIZE + QUANTIZE
+    around the op: the values rescaled) does not."""
+    off = 128 if dtype == "UINT8" else 0
+    (si, zi), (so, zo) = (0.05, off + 3), (0.11, off + 40)
+    b = TFLiteBuilder()
+    x = b.add_tensor((1, 16, 16, 2), dtype, scale=si, zero_point=zi)
+    y = b.add_tensor((1, 8, 8, 2), dtype, scale=so, zero_point=zo)
+    b.add_op(op, [x], [y], "Pool2DOptions", Padding=1, StrideW=2, StrideH=2, FilterWidth=2, FilterHeight=2,
+             FusedActivationFunction=act)
+    inputs = [np.arange(512, dtype=np.int64).reshape(1, 16, 16, 2).astype(np.uint8).view(NP[dtype])]
+    ref, golden, model = run_both(litert, b.finish([x], [y]), inputs)
+    assert [o.type for o in model.main.operations] == [op]
+    assert_bit_exact(golden, ref)
+    info = np.iinfo(NP[dtype])
+    windows = inputs[0].astype(np.int64).reshape(1, 8, 2, 8, 2, 2)
+    picked = windows.max(axis=(2, 4)) if op == "MAX_POOL_2D" else windows.mean(axis=(2, 4))
+    rescaled = float_requantize(np.round(picked).astype(np.int64), si, zi, so, zo, info.min, info.max)
+    assert not np.array_equal(rescaled, ref[0].astype(np.int64))
+    assert isa_on_tiny(model, inputs, ref) == [op]
+
+
+@pytest.mark.parametrize("op", ["MAXIMUM", "MINIMUM", "SELECT_V2"])
+@pytest.mark.parametrize("dtype", ["INT8", "UINT8"])
+def test_selection_of_other_quantizations_is_litert(litert, op, dtype):
+    """MAXIMUM / MINIMUM / SELECT over every pair of input bytes, the inputs and the output each
+    quantized differently: LiteRT compares and selects the stored values as they are; the imported
+    model gives that bit for bit, NNAPI's arithmetic (each input requantized to the output first)
+    does not."""
+    off = 128 if dtype == "UINT8" else 0
+    qa, qb, qo = (0.05, off + 3), (0.07, off - 5), (0.11, off + 40)
+    allbytes = np.arange(256, dtype=np.uint8).view(NP[dtype])
+    b = TFLiteBuilder()
+    shape = (256, 256)
+    x = b.add_tensor(shape, dtype, scale=qa[0], zero_point=qa[1])
+    y = b.add_tensor(shape, dtype, scale=qb[0], zero_point=qb[1])
+    o = b.add_tensor(shape, dtype, scale=qo[0], zero_point=qo[1])
+    inputs = [np.repeat(allbytes[:, None], 256, 1), np.repeat(allbytes[None, :], 256, 0)]
+    if op == "SELECT_V2":
+        cond = b.add_tensor(shape, "BOOL")
+        b.add_op(op, [cond, x, y], [o])
+        data = b.finish([cond, x, y], [o])
+        inputs = [np.random.default_rng(2).integers(0, 2, shape).astype(bool), *inputs]
+    else:
+        b.add_op(op, [x, y], [o])
+        data = b.finish([x, y], [o])
+    ref, golden, model = run_both(litert, data, inputs)
+    assert_bit_exact(golden, ref)
+    assert not np.array_equal(run_model(model, inputs)[0], ref[0])  # NNAPI's arithmetic
+
+
+@pytest.mark.parametrize("op", ["REDUCE_MAX", "REDUCE_MIN"])
+@pytest.mark.parametrize("out_q", [(0.11, 3), (0.05, -7)])
+def test_reduce_max_min_of_another_output_quantization_is_an_error_as_in_litert(litert, op, out_q):
+    """LiteRT's REDUCE_MAX / REDUCE_MIN fail to invoke when the output's scale or zero point is not
+    the input's; the importer says so (exit 2) instead of inventing an arithmetic for it."""
+    from nnaccel.errors import InputError
+    b = TFLiteBuilder()
+    x = b.add_tensor((2, 5), "INT8", scale=0.05, zero_point=3)
+    axes = b.add_tensor((1,), "INT32", data=np.array([1], np.int32))
+    y = b.add_tensor((2,), "INT8", scale=out_q[0], zero_point=out_q[1])
+    b.add_op(op, [x, axes], [y], "ReducerOptions", KeepDims=False)
+    data = b.finish([x], [y])
+    status, _ = litert.run(data, [np.zeros((2, 5), np.int8)])
+    assert status != "ok"
+    with pytest.raises(InputError, match=f"LiteRT's {op} requires the input's"):
+        import_tflite_bytes(data, name="reduce")
 
 
 # ------------------------------------------------------------------ comparisons of quantized inputs

@@ -137,15 +137,15 @@ def test_int8_fully_connected_types_and_bias_scale():
     assert b.scale == float(np.float32(x.scale * w.scale))  # NNAPI scales are C++ floats
 
 
-def test_per_channel_fully_connected_becomes_per_tensor_ones_with_exact_results():
+def test_per_channel_fully_connected_keeps_per_channel_weights_with_exact_results():
     data, w, ws = quant_fc(True)
     m = import_tflite_bytes(data)
-    # NNAPI's FULLY_CONNECTED is per-tensor: one per output unit (three scales), concatenated
-    assert ops_of(m) == ["FULLY_CONNECTED"] * 3 + ["CONCATENATION"]
-    for u, op in enumerate(m.main.operations[:3]):
-        filt, bias = (m.main.operands[i] for i in op.inputs[1:3])
-        assert filt.type is T.TENSOR_QUANT8_ASYMM_SIGNED and filt.dimensions == (1, 4)
-        assert filt.scale == pytest.approx(ws[u]) and bias.scale == pytest.approx(0.1 * ws[u])
+    # one FULLY_CONNECTED with LiteRT's per-channel weights (NNAPI has none: TFLite models only)
+    assert ops_of(m) == ["FULLY_CONNECTED"] and m.origin == "tflite"
+    filt, bias = (m.main.operands[i] for i in m.main.operations[0].inputs[1:3])
+    assert filt.type is T.TENSOR_QUANT8_SYMM_PER_CHANNEL and filt.dimensions == (3, 4)
+    assert filt.channel_quant.channel_dim == 0 and filt.channel_quant.scales == pytest.approx(ws)
+    assert bias.scale == 0.0
     xq = np.array([[1, 2, 3, 4], [-50, 60, -70, 80]], np.int8)
     out = run_model(m, [xq])[0]
     real = ((xq.astype(np.float64) - 3) * 0.1) @ (w * ws[:, None]).T + np.array([10, -20, 30]) * 0.1 * ws

@@ -309,6 +309,34 @@ def test_quant_fully_connected_matches_float_reference(qt, batch, size, units, s
     assert np.abs(got - expected).max(initial=0) <= 1
 
 
+def test_per_channel_fully_connected_is_litert_only():
+    """Per-channel int8 weights: NNAPI's FULLY_CONNECTED has none (rejected in an NNAPI model); in a
+    TFLite model each unit rounds ``acc * s_in * s_w[u] / s_out`` once, half away from zero (here
+    against exact rational arithmetic on the same double scales)."""
+    from fractions import Fraction
+    rng = np.random.default_rng(3)
+    units, size, s_in, s_out, z_in, z_out = 7, 9, 0.0215, 0.173, -3, 2
+    scales = tuple(float(np.float32(v)) for v in rng.uniform(0.004, 0.02, units))
+    x = rng.integers(-128, 128, (3, size))
+    w = rng.integers(-127, 128, (units, size))
+    bias = rng.integers(-500, 500, units)
+
+    def op():
+        return (Op("FULLY_CONNECTED").inp(Q8AS, x, s_in, z_in).const(Q8PC, w, cq=ChannelQuant(scales, 0))
+                .const(I32, bias).i32(0))
+    rejects(op(), "NNAPI's FULLY_CONNECTED takes per-tensor weights only", (Q8AS, (3, units), s_out, z_out))
+    litert = op()
+    litert.b.origin = "tflite"
+    got = litert.run((Q8AS, (3, units), s_out, z_out))[0].astype(np.int64)
+    acc = (x - z_in) @ w.T + bias
+    expected = np.empty_like(acc)
+    for (b, u), a in np.ndenumerate(acc):
+        exact = Fraction(int(a)) * Fraction(float(np.float32(s_in))) * Fraction(scales[u]) / Fraction(float(np.float32(s_out)))
+        rounded = math.floor(abs(exact) + Fraction(1, 2)) * (1 if exact >= 0 else -1)
+        expected[b, u] = min(max(rounded + z_out, -128), 127)
+    assert np.array_equal(got, expected)
+
+
 # --------------------------------------------------------------------------------------------
 # Float kernels against independent NumPy references.
 

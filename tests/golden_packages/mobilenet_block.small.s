@@ -1,56 +1,56 @@
 ; nnaccel program package: model mobilenet_block_8x8x8, configuration small
 
 ; segment 0: operations 0 CONV_2D, 1 DEPTHWISE_CONV_2D, 2 CONV_2D, 3 ADD
-     0: LOAD sp=WGT len=8 sp_addr=0 ext_addr=0x1e00 x_size=8 y_size=6 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: weight tiles (resident)
-     1: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x1f80 x_size=36 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: requantization parameters
+     0: LOAD sp=WGT len=8 sp_addr=976 ext_addr=0x1e00 x_size=8 y_size=6 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: weight tiles (resident)
+     1: LOAD sp=VEC len=8 sp_addr=92 ext_addr=0x1f80 x_size=36 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: requantization parameters
      2: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x0 x_size=3 y_size=21 x_stride=8 y_stride=24 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=253 push_next  # [op 0 CONV_2D] CONV_2D: input rows 0..62 k0
      3: NOP queue=load push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 1
      4: LOAD sp=ACT len=8 sp_addr=66 ext_addr=0x1f8 x_size=1 y_size=1 x_stride=8 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=253  # [op 0 CONV_2D] CONV_2D: input rows 63..63 k0
-     5: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=0 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c0 k0..7
+     5: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=976 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c0 k0..7
      6: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 2
-     7: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=8 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c8 k0..7
-     8: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c0
+     7: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=984 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c8 k0..7
+     8: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=92 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c0
      9: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x200 x_size=3 y_size=21 x_stride=48 y_stride=144 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c0
     10: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 3
-    11: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=16 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c16 k0..7
-    12: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=6 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c8
+    11: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=992 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c16 k0..7
+    12: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=98 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c8
     13: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x208 x_size=3 y_size=21 x_stride=48 y_stride=144 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c8
     14: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 4
-    15: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=24 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c24 k0..7
-    16: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=12 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c16
+    15: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=1000 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c24 k0..7
+    16: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=104 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c16
     17: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x210 x_size=3 y_size=21 x_stride=48 y_stride=144 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c16
     18: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 5
-    19: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=32 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c32 k0..7
-    20: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=18 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c24
+    19: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=0 wgt=1008 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c32 k0..7
+    20: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=110 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c24
     21: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x218 x_size=3 y_size=21 x_stride=48 y_stride=144 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c24
     22: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 6
-    23: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=40 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c40 k0..7
-    24: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=24 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c32
+    23: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=0 acc=512 wgt=1016 za=253 zw=0 nx=3 ny=21 act_xs=1 act_ys=3 acc_xs=1 acc_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..62 out c40 k0..7
+    24: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c32
     25: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x220 x_size=3 y_size=21 x_stride=48 y_stride=144 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c32
     26: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 7
-    27: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=0 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c0 k0..7
-    28: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=30 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c40
+    27: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=976 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c0 k0..7
+    28: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=122 nx=3 ny=21 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c40
     29: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x228 x_size=3 y_size=21 x_stride=48 y_stride=144 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c40
     30: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 8
-    31: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=8 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c8 k0..7
-    32: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c0
+    31: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=984 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c8 k0..7
+    32: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=92 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c0
     33: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xdd0 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c0
     34: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 9
-    35: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=16 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c16 k0..7
-    36: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=6 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c8
+    35: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=992 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c16 k0..7
+    36: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=98 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c8
     37: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0xdd8 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c8
     38: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 10
-    39: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=24 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c24 k0..7
-    40: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=12 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c16
+    39: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=1000 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c24 k0..7
+    40: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=104 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c16
     41: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xde0 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c16
     42: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 11
-    43: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=32 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c32 k0..7
-    44: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=18 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c24
+    43: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=0 wgt=1008 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c32 k0..7
+    44: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=110 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c24
     45: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0xde8 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c24
-    46: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=40 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c40 k0..7
-    47: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=24 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c32
+    46: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=0 act=66 acc=512 wgt=1016 za=253 zw=0 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 63..63 out c40 k0..7
+    47: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c32
     48: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xdf0 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c32
-    49: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=30 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c40
+    49: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=122 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 63.. out c40
     50: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0xdf8 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c40
     51: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
     52: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
@@ -137,17 +137,17 @@
    133: VEC func=REQ signed=0 accumulate=0 round=0 dst=3088 src=528 src2=0 param=30 nx=8 ny=2 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40 rows 2..
    134: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0x1428 x_size=8 y_size=2 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c40
    135: STORE sp=ACT len=8 sp_addr=3088 ext_addr=0x1728 x_size=8 y_size=2 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y6 x0 c40
-   136: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
-   137: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
-   138: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
-   139: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-   140: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-   141: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
-   142: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   143: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   136: LOAD sp=WGT len=8 sp_addr=928 ext_addr=0x2d00 x_size=8 y_size=6 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 CONV_2D] CONV_2D: weight tiles (resident)
+   137: LOAD sp=VEC len=8 sp_addr=116 ext_addr=0x2e80 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 CONV_2D] CONV_2D: requantization parameters
+   138: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
+   139: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
+   140: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
+   141: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+   142: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+   143: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
    144: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   145: LOAD sp=WGT len=8 sp_addr=0 ext_addr=0x2d00 x_size=8 y_size=6 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 CONV_2D] CONV_2D: weight tiles (resident)
-   146: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2e80 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 CONV_2D] CONV_2D: requantization parameters
+   145: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   146: NOP queue=load pop_next  # [barrier] barrier: wait for compute
    147: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0xe00 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k0
    148: LOAD sp=ACT len=8 sp_addr=44 ext_addr=0xe08 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k8
    149: LOAD sp=ACT len=8 sp_addr=88 ext_addr=0xe10 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k16
@@ -158,21 +158,21 @@
    154: LOAD sp=ACT len=8 sp_addr=436 ext_addr=0x1650 x_size=20 y_size=2 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k16..31
    155: LOAD sp=ACT len=8 sp_addr=476 ext_addr=0x1660 x_size=20 y_size=1 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k32..39
    156: LOAD sp=ACT len=8 sp_addr=496 ext_addr=0x1668 x_size=20 y_size=1 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 push_next  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k40..47
-   157: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=0 acc=0 wgt=0 za=128 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 0..43 out c0 k0..47
-   158: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=396 acc=512 wgt=0 za=128 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 44..63 out c0 k0..47
-   159: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 0.. out c0
+   157: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=0 acc=0 wgt=928 za=128 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 0..43 out c0 k0..47
+   158: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=396 acc=512 wgt=928 za=128 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 44..63 out c0 k0..47
+   159: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 0.. out c0
    160: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1a00 x_size=22 y_size=2 x_stride=8 y_stride=176 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 0.. c0
-   161: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=0 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 44.. out c0
+   161: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=116 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 44.. out c0
    162: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x1b60 x_size=20 y_size=1 x_stride=8 y_stride=0 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 44.. c0
-   163: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
-   164: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
-   165: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+   163: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2f40 x_size=11 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: parameters
+   164: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
+   165: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
    166: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-   167: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
-   168: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   167: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+   168: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
    169: NOP queue=load pop_next  # [barrier] barrier: wait for compute
    170: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   171: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2f40 x_size=11 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: parameters
+   171: NOP queue=load pop_next  # [barrier] barrier: wait for compute
    172: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x1a00 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: input 0 bytes 0
    173: LOAD sp=ACT len=8 sp_addr=2048 ext_addr=0x0 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 3 ADD] ADD: input 1 bytes 0
    174: NOP queue=compute pop_prev push_next  # [op 3 ADD] pass the load token to the vector queue
