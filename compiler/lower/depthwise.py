@@ -237,12 +237,14 @@ def depthwise_passes(ctx, s) -> list:
 
 class _DwPass:
     """One pass of the depthwise schedule over the channel blocks ``blocks``, as one pre-tokenized
-    instruction list. Its filter tiles load first; per stage (output tile, block) the stage's input windows are LOADed (one per phase, padding by
-    the LOAD) into one of two window slots, one DWCONV per phase and group of filter rows
-    accumulates into one of two ACC tiles, the REQ writes one of two staging slots, the STORE
-    writes the output. The REQ parameters load right after the first window, so that the first
-    DWCONV does not wait for them (a compute NOP after it hands their token to the vector queue);
-    the last stage requantizes and stores in two halves, so that its STORE starts earlier.
+    instruction list. Its filter tiles and resident REQ parameters are a prefetch (they may load
+    during the layer before); per stage (output tile, block) the stage's input windows are LOADed
+    (one per phase, padding by the LOAD) into one of two window slots, one DWCONV per phase and
+    group of filter rows accumulates into one of two ACC tiles, the REQ writes one of two staging
+    slots, the STORE writes the output. Rotating REQ parameters load right after the first window,
+    so that the first DWCONV does not wait for them (a compute NOP after it hands their token to
+    the vector queue); the last stage requantizes and stores in two halves, so that its STORE
+    starts earlier.
     Tokens: stage ``t``'s loads wait for stage ``t - 2``'s DWCONVs (``c2l``: its window slot is
     free), its DWCONVs for the loads (``l2c``) and for the REQ of stage ``t - 2`` (``v2c``: its ACC
     tile is read), its REQ for the DWCONVs (``c2v``) and the STORE of stage ``t - 2`` (``s2v``),
@@ -270,13 +272,18 @@ class _DwPass:
         steps = [(nbx, tile, j) for nbx in range(s.n) for tile in _tiles(s, self.plan) for j in range(len(self.blocks))]
         # the REQ parameters: resident (block j in slot j) when all the pass's blocks fit VEC, else
         # in groups of consecutive stages through the two halves of VEC in turn
+        # (at the bottom of VEC, as the filter tiles at the bottom of WGT: the pointwise schedule's
+        # resident ones are at the top, so that either may load while the other runs)
         resident = len(self.blocks) <= _vec_blocks(cfg)
         group = len(self.blocks) if resident else _vec_blocks(cfg) // 2
         self.param_slot = [(j if resident else (t // group) % 2 * group + t % group) * REQ_LINES
                            for t, (_, _, j) in enumerate(steps)]
+        # constants the pass's own loads come after: the builder may load them during the layer
+        # before (emit.ProgramBuilder._barrier)
+        prefetch = filters + (self.param_loads(steps, 0, group) if resident else [])
         loads, computes, finishes = [], [], []
         for t, (nbx, tile, j) in enumerate(steps):
-            ld = (filters if t == 0 else []) + self.window_loads(t, nbx, tile, j)
+            ld = self.window_loads(t, nbx, tile, j)
             if t >= 2:
                 token(ld[0], C2L, "pop")
             token(ld[-1], L2C, "push")
@@ -285,7 +292,7 @@ class _DwPass:
             if t >= 2:
                 token(comp[0], V2C, "pop")
             token(comp[-1], C2L, "push")
-            if t == 0:
+            if t == 0 and not resident:
                 # the first group's parameters after the first window; the first REQ waits for
                 # them through a compute NOP (there is no token from the load to the vector queue)
                 ld += self.param_loads(steps, 0, group)
@@ -301,7 +308,7 @@ class _DwPass:
             finishes.append(self.finish(t, nbx, tile, j, halves=t == len(steps) - 1))
         # program order: stage t's loads, then stage t - 1's DWCONVs and its REQ / STORE (so that
         # a REQ is fetched right after the DWCONVs it waits for, whichever engine is the busiest)
-        out = RawPass()
+        out = RawPass(prefetch=prefetch)
         for t in range(len(steps) + 1):
             if t < len(steps):
                 out += loads[t]
