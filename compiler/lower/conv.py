@@ -47,6 +47,7 @@ from .dynamic import DynamicOperands, dynamic_operands, packed_filter, repacks
 from .im2col import im2col_applies, im2col_passes, im2col_scratch
 from .layout import _in_nhwc, _layout_passes_fit, _nhwc_dims, _nhwc_scratch
 from .pointwise import _pointwise, pointwise_pass
+from .stacked import stack_applies, stack_plan, stacked_passes
 
 
 # ================================================================================ convolution
@@ -312,19 +313,67 @@ def _conv_plan(cfg: HwConfig, s: ConvSpec, cb: int, group: list, per_block: list
     return best
 
 
-def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
-    cfg, R = ctx.cfg, ctx.cfg.rows
+def _weight_tiles(cfg: HwConfig, s: ConvSpec):
+    """``(tiles, per_block)``: the effective dense filter as ``rows x cols`` weight tiles
+    ``[ob, fh, fw, cb, R, R]`` and, per output block, the keys ``(tap_y, tap_x, c block)`` of its
+    tiles whose bytes are not all the zero point (at least one)."""
+    R = cfg.rows
     fh, fw = s.weff.shape[:2]
     cb, ob = ceil_div(s.c, R), ceil_div(s.o, R)
-    # weight tiles per output block: (tap_y, tap_x, c block) whose bytes are not all the zero point
     wpad = np.full((fh, fw, cb * R, ob * R), _byte(s.zw), np.uint8)
     wpad[:, :, :s.c, :s.o] = s.weff
-    tiles = wpad.reshape(fh, fw, cb, R, ob, R).transpose(4, 0, 1, 2, 3, 5)  # [ob, fh, fw, cb, R, R]
+    tiles = wpad.reshape(fh, fw, cb, R, ob, R).transpose(4, 0, 1, 2, 3, 5)
+    # a filter that is not a constant: the tiles its connection pattern can make nonzero (.dynamic)
     live = (tiles != _byte(s.zw)).any(axis=(4, 5)) if s.dyn is None or s.dyn.filter is None else s.dyn.live(R)
-    per_block = []
-    for co in range(ob):
-        keys = [tuple(int(v) for v in k) for k in np.argwhere(live[co])] or [(0, 0, 0)]
-        per_block.append(keys)
+    per_block = [[tuple(int(v) for v in k) for k in np.argwhere(live[co])] or [(0, 0, 0)] for co in range(ob)]
+    return tiles, per_block
+
+
+def _general_plan(cfg: HwConfig, s: ConvSpec, per_block: list):
+    """``(stream, plan)`` of the general schedule: ``plan`` lists per pass ``(output blocks,
+    (estimate, toh, tow, chunks))``, ``stream`` whether the weight tiles are loaded per chunk.
+    Resident weights: passes of at most ``cap`` output blocks whose weight tiles fit WGT (fewer
+    blocks per pass leave room for larger tiles, at the price of re-reading the input once per
+    pass); streamed weights: passes of ``ng`` output blocks, each chunk's tiles loaded with its
+    input. The plan of the lowest estimate wins."""
+    R = cfg.rows
+    cb, ob = ceil_div(s.c, R), ceil_div(s.o, R)
+    wgt_tiles = cfg.lines("WGT") // R
+    vec_blocks = min(cfg.lines("VEC") // REQ_LINES, MAX8 // REQ_LINES)
+    most = min(ob, vec_blocks)
+    plans = []
+    if max(len(k) for k in per_block) <= wgt_tiles:
+        for cap in sorted({most, *[n for n in (1, 2, 3, 4, 6, 8) if n < most]}):
+            groups, cur, used = [], [], 0
+            for co in range(ob):
+                k = len(per_block[co])
+                if cur and (used + k > wgt_tiles or len(cur) >= cap):
+                    groups.append(cur)
+                    cur, used = [], 0
+                cur.append(co)
+                used += k
+            groups.append(cur)
+            plan = [(g, _conv_plan(cfg, s, cb, g, per_block)) for g in groups]
+            if all(p is not None for _, p in plan):
+                plans.append((sum(p[0] for _, p in plan), False, plan))
+    for ng in sorted({most, *[n for n in (1, 2, 4, 8, 16) if n < most]}):
+        groups = [list(range(c, min(ob, c + ng))) for c in range(0, ob, ng)]
+        plan = [(g, _conv_plan(cfg, s, cb, g, per_block, stream=True)) for g in groups]
+        if all(p is not None for _, p in plan):
+            plans.append((sum(p[0] for _, p in plan), True, plan))
+    if not plans:
+        raise CannotLower(f"no tiling fits: one output block needs {max(len(k) for k in per_block)} weight "
+                          f"tiles, WGT holds {wgt_tiles}")
+    _, stream, plan = min(plans, key=lambda x: (x[0], x[1]))
+    return stream, plan
+
+
+def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
+    """The passes of the convolution ``s``: the pointwise schedule where it applies, else the
+    depthwise one, else the general schedule (``_general_plan``, ``_general_pass``) or the
+    stacked-taps one (``compiler/lower/stacked.py``), whichever has the lower estimate."""
+    cfg = ctx.cfg
+    tiles, per_block = _weight_tiles(cfg, s)
     if _pointwise(s):
         raw = pointwise_pass(ctx, s, tiles, per_block)
         if raw is not None:
@@ -340,140 +389,137 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
     packed = s.dyn is not None and s.dyn.filter is not None   # weight tiles from the repacked filter
     if packed and s.dyn.packed is None:
         raise CannotLower("no scratch memory for the repacked filter")
-    wgt_tiles = cfg.lines("WGT") // R
-    vec_blocks = min(cfg.lines("VEC") // REQ_LINES, MAX8 // REQ_LINES)
-    # resident weights: passes of at most ``cap`` output blocks whose weight tiles fit the WGT
-    # scratchpad (fewer blocks per pass leave room for larger tiles, at the price of re-reading
-    # the input once per pass)
-    plans = []
-    if max(len(k) for k in per_block) <= wgt_tiles:
-        for cap in sorted({min(ob, vec_blocks), *[n for n in (1, 2, 3, 4, 6, 8) if n < min(ob, vec_blocks)]}):
-            groups, cur, used = [], [], 0
-            for co in range(ob):
-                k = len(per_block[co])
-                if cur and (used + k > wgt_tiles or len(cur) >= cap):
-                    groups.append(cur)
-                    cur, used = [], 0
-                cur.append(co)
-                used += k
-            groups.append(cur)
-            plan = [(g, _conv_plan(cfg, s, cb, g, per_block)) for g in groups]
-            if all(p is not None for _, p in plan):
-                plans.append((sum(p[0] for _, p in plan), False, plan))
-    # streamed weights: passes of ``ng`` output blocks, each chunk's tiles loaded with its input
-    for ng in sorted({min(ob, vec_blocks), *[n for n in (1, 2, 4, 8, 16) if n < min(ob, vec_blocks)]}):
-        groups = [list(range(c, min(ob, c + ng))) for c in range(0, ob, ng)]
-        plan = [(g, _conv_plan(cfg, s, cb, g, per_block, stream=True)) for g in groups]
-        if all(p is not None for _, p in plan):
-            plans.append((sum(p[0] for _, p in plan), True, plan))
-    if not plans:
-        raise CannotLower(f"no tiling fits: one output block needs {max(len(k) for k in per_block)} weight "
-                          f"tiles, WGT holds {wgt_tiles}")
-    _, stream, plan = min(plans, key=lambda x: (x[0], x[1]))
+    stream, plan = _general_plan(cfg, s, per_block)
+    if s.dyn is None and stack_applies(cfg, s):    # (the stacked schedule takes constant tiles)
+        stacked = stack_plan(cfg, s)
+        if stacked is not None and stacked.estimate < _general_total(cfg, s, stream, plan, per_block):
+            return stacked_passes(ctx, s, tiles, stacked)
+    # a filter that is not a constant is repacked first (.dynamic)
+    passes = s.dyn.pack_passes(cfg, ctx.addr[s.dyn.filter], s.dyn.packed) if packed else []
+    return passes + [_general_pass(ctx, s, tiles, per_block, g, toh, tow, chunks, stream, packed)
+                     for g, (_, toh, tow, chunks) in plan]
+
+
+def _general_total(cfg: HwConfig, s: ConvSpec, stream: bool, plan: list, per_block: list) -> int:
+    """The general schedule's estimate with what ``_conv_plan`` leaves out because it is the same
+    for all its tilings: per pass the resident weights' and the REQ parameters' loads before the
+    first GEMM, and the last REQ after the last GEMM."""
+    R, C, lat = cfg.rows, cfg.cols, cfg.ext_latency
+    beats, pbeats = ceil_div(R, cfg.dma_bytes_per_cycle), ceil_div(4 * C, cfg.dma_bytes_per_cycle)
+    total = 0
+    for g, (est, toh, tow, _) in plan:
+        wl = 0 if stream else lat + sum(len(per_block[co]) for co in g) * R * beats
+        pl = lat + len(g) * REQ_LINES * pbeats
+        last_req = toh * tow * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + REQ_LINES + cfg.vector_latency
+        total += est + wl + pl + last_req
+    return total
+
+
+def _general_pass(ctx: LowerContext, s: ConvSpec, tiles, per_block: list, g: list, toh: int, tow: int,
+                  chunks: list, stream: bool, packed: bool = False) -> list:
+    """The stages of one pass of the general schedule: output blocks ``g`` over output tiles of
+    ``toh x tow``, input-channel blocks in ``chunks``; per stage (tile, chunk) the chunk's input
+    windows (and, with ``stream``, its weight tiles) LOADed, one GEMM per (tap, input block, row
+    group) into the block's ACC tile, and for the blocks the chunk completes their REQ and
+    STORE (an output block is requantized and stored in the stage of the last chunk it reads).
+    ``packed``: the weight tiles come from the repacked copy of a filter that is not a constant
+    (``s.dyn``, .dynamic)."""
+    cfg, R = ctx.cfg, ctx.cfg.rows
+    fh, fw = s.weff.shape[:2]
     sh, sw = s.stride
     dh, dw = s.dilation
     top, _, left, _ = s.pads
-    # a filter that is not a constant is repacked first (.dynamic)
-    passes = s.dyn.pack_passes(cfg, ctx.addr[s.dyn.filter], s.dyn.packed) if packed else []
-    for g, (_, toh, tow, chunks) in plan:
-        kc = len(chunks[0])
-        ih = (toh - 1) * sh + (fh - 1) * dh + 1
-        iw = (tow - 1) * sw + (fw - 1) * dw + 1
-        in_lines = kc * ih * iw
-        _, done_at, span, ndone = _chunk_blocks(g, per_block, chunks)
-        out_lines = ndone * toh * tow
-        in_base = (0, in_lines)
-        stag0 = act_split(cfg)[0]
-        out_base = (stag0, stag0 + out_lines)
-        # constants of the pass: weight tiles in the order of use (per chunk when streamed), REQ
-        # parameter blocks
-        worders = [[(co, key) for co in g for key in per_block[co] if not stream or key[2] in c] for c in
-                   (chunks if stream else [None])]
-        waddrs = [None if packed else ctx.consts.add(b"".join(tiles[co][key].tobytes() for co, key in o))
-                  for o in worders]
-        slots = [{ok: i for i, ok in enumerate(o)} for o in worders]
-        half = cfg.lines("WGT") // R // 2
-        blocks = []
-        for co in g:
-            sl = slice(co * R, min(s.o, co * R + R))
-            blocks.append(param_block(cfg, "REQ", **{k: (v[sl] if np.ndim(v) else v) for k, v in s.params.items()}))
-        def wload(which: int, base: int, worders=worders, waddrs=waddrs) -> list[Ins]:
-            if packed:
-                return s.dyn.tile_loads(cfg, s.dyn.packed, worders[which], base, f"{s.what}: weight tiles"
-                                        + (f" of chunk {which}" if stream else "") + " (repacked filter)")
-            out, n = [], len(worders[which])
-            for k in range(0, n, MAX8):
-                nt = min(MAX8, n - k)
-                out.append(Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": base + k * R,
-                                        "ext_addr": waddrs[which] + k * R * R, "x_size": R, "y_size": nt,
-                                        "x_stride": R, "y_stride": R * R},
-                               f"{s.what}: weight tiles {k}..{k + nt - 1}" + (f" of chunk {which}" if stream else "")))
-            return out
+    kc = len(chunks[0])
+    ih = (toh - 1) * sh + (fh - 1) * dh + 1
+    iw = (tow - 1) * sw + (fw - 1) * dw + 1
+    _, done_at, span, ndone = _chunk_blocks(g, per_block, chunks)
+    in_base = (0, kc * ih * iw)
+    stag0 = act_split(cfg)[0]
+    out_base = (stag0, stag0 + ndone * toh * tow)
+    # constants of the pass: weight tiles in the order of use (per chunk when streamed), REQ
+    # parameter blocks
+    worders = [[(co, key) for co in g for key in per_block[co] if not stream or key[2] in c] for c in
+               (chunks if stream else [None])]
+    waddrs = [None if packed else ctx.consts.add(b"".join(tiles[co][key].tobytes() for co, key in o))
+              for o in worders]
+    slots = [{ok: i for i, ok in enumerate(o)} for o in worders]
+    half = cfg.lines("WGT") // R // 2
+    blocks = [param_block(cfg, "REQ", **{k: (v[co * R:min(s.o, co * R + R)] if np.ndim(v) else v)
+                                         for k, v in s.params.items()}) for co in g]
 
-        pre = [] if stream else wload(0, 0)
-        pre += load_vec(cfg, ctx.consts, vec_blob(blocks), 0, f"{s.what}: requantization parameters")
-        if s.dyn is not None and s.dyn.bias is not None:
-            pre += s.dyn.bias_loads(cfg, ctx.addr[s.dyn.bias], g, 0, f"{s.what}: bias")
-        # an output block is requantized and stored in the stage of the last chunk it reads
-        stages = []
-        st = nreq = 0
-        for nb in range(s.n):
-            xbase = ctx.addr[s.x] + nb * s.h * s.w * s.c
-            for oy0 in range(0, s.oh, toh):
-                th = min(toh, s.oh - oy0)
-                ih_t = (th - 1) * sh + (fh - 1) * dh + 1
-                for ox0 in range(0, s.ow, tow):
-                    tw = min(tow, s.ow - ox0)
-                    iy0, ix0 = oy0 * sh - top, ox0 * sw - left
-                    started = set()
-                    for kk, chunk in enumerate(chunks):
-                        p = st % 2
-                        loads = list(pre) if st == 0 else []
-                        wbase = p * half * R if stream else 0
-                        if stream:
-                            loads += wload(kk, wbase)
-                        slot = slots[kk if stream else 0]
-                        for q, ci in enumerate(chunk):
-                            ln = min(R, s.c - ci * R)
-                            loads += load_box(cfg, "ACT", in_base[p] + q * ih * iw, xbase + ci * R, ix0, iy0,
-                                              s.w, s.h, s.c, s.w * s.c, iw, ih_t, ln, s.zx,
-                                              f"{s.what}: input tile n{nb} y{oy0} x{ox0} c{ci * R}")
-                        computes, stores = [], []
-                        ndone_here = 0
-                        for j, co in enumerate(g):
-                            # one accumulator tile per output block spanning chunks, else two
-                            # alternating: the REQ of one block overlaps the GEMMs of the next
-                            acc0 = acc_slot(cfg, toh * tow, nreq % 2, span.get(co))
-                            for key in per_block[co]:
-                                ky, kx, ci = key
-                                if ci not in chunk:
-                                    continue
-                                a0 = in_base[p] + chunk.index(ci) * ih * iw + ky * dh * iw + kx * dw
-                                for r0, nr in _row_groups(th, sh * iw):
-                                    computes.append(Ins("GEMM", {
-                                        "accumulate": int(co in started), "preload": int(r0 == 0),
-                                        "act_signed": s.x_signed, "wgt_signed": s.w_signed, "act": a0 + r0 * sh * iw,
-                                        "acc": acc0 + r0 * tw, "wgt": wbase + slot[(co, key)] * R, "za": _byte(s.zx),
-                                        "zw": _byte(s.zw), "nx": tw, "ny": nr, "act_xs": sw,
-                                        "act_ys": sh * iw if nr > 1 else 0, "acc_xs": 1, "acc_ys": tw},
-                                        f"{s.what}: out c{co * R} tap ({ky},{kx}) in c{ci * R}"))
-                                started.add(co)
-                            if kk != done_at[co]:
+    def wload(which: int, base: int) -> list[Ins]:
+        if packed:
+            return s.dyn.tile_loads(cfg, s.dyn.packed, worders[which], base, f"{s.what}: weight tiles"
+                                    + (f" of chunk {which}" if stream else "") + " (repacked filter)")
+        out, n = [], len(worders[which])
+        for k in range(0, n, MAX8):
+            nt = min(MAX8, n - k)
+            out.append(Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": base + k * R,
+                                    "ext_addr": waddrs[which] + k * R * R, "x_size": R, "y_size": nt,
+                                    "x_stride": R, "y_stride": R * R},
+                           f"{s.what}: weight tiles {k}..{k + nt - 1}" + (f" of chunk {which}" if stream else "")))
+        return out
+
+    pre = [] if stream else wload(0, 0)
+    pre += load_vec(cfg, ctx.consts, vec_blob(blocks), 0, f"{s.what}: requantization parameters")
+    if s.dyn is not None and s.dyn.bias is not None:
+        pre += s.dyn.bias_loads(cfg, ctx.addr[s.dyn.bias], g, 0, f"{s.what}: bias")
+    stages = []
+    st = nreq = 0
+    for nb in range(s.n):
+        xbase = ctx.addr[s.x] + nb * s.h * s.w * s.c
+        for oy0 in range(0, s.oh, toh):
+            th = min(toh, s.oh - oy0)
+            ih_t = (th - 1) * sh + (fh - 1) * dh + 1
+            for ox0 in range(0, s.ow, tow):
+                tw = min(tow, s.ow - ox0)
+                iy0, ix0 = oy0 * sh - top, ox0 * sw - left
+                started = set()
+                for kk, chunk in enumerate(chunks):
+                    p = st % 2
+                    loads = list(pre) if st == 0 else []
+                    wbase = p * half * R if stream else 0
+                    if stream:
+                        loads += wload(kk, wbase)
+                    slot = slots[kk if stream else 0]
+                    for q, ci in enumerate(chunk):
+                        loads += load_box(cfg, "ACT", in_base[p] + q * ih * iw, xbase + ci * R, ix0, iy0,
+                                          s.w, s.h, s.c, s.w * s.c, iw, ih_t, min(R, s.c - ci * R), s.zx,
+                                          f"{s.what}: input tile n{nb} y{oy0} x{ox0} c{ci * R}")
+                    computes, stores = [], []
+                    ndone_here = 0
+                    for j, co in enumerate(g):
+                        # one accumulator tile per output block spanning chunks, else two
+                        # alternating: the REQ of one block overlaps the GEMMs of the next
+                        acc0 = acc_slot(cfg, toh * tow, nreq % 2, span.get(co))
+                        for key in per_block[co]:
+                            ky, kx, ci = key
+                            if ci not in chunk:
                                 continue
-                            nreq += 1
-                            dst = out_base[p] + ndone_here * toh * tow
-                            ndone_here += 1
-                            computes.append(Ins("VEC", {"func": "REQ", "signed": 0, "round": s.round, "dst": dst, "src": acc0,
-                                                        "param": REQ_LINES * j, "nx": tw, "ny": th, "dst_xs": 1, "dst_ys": tw,
-                                                        "src_xs": 1, "src_ys": tw},
-                                                f"{s.what}: requantize out c{co * R}"))
-                            ln = min(R, s.o - co * R)
-                            ext = ctx.addr[s.y] + ((nb * s.oh + oy0) * s.ow + ox0) * s.o + co * R
-                            stores.append(Ins("STORE", {"sp": "ACT", "len": ln, "sp_addr": dst, "ext_addr": ext,
-                                                        "x_size": tw, "y_size": th, "x_stride": s.o,
-                                                        "y_stride": s.ow * s.o},
-                                              f"{s.what}: output tile n{nb} y{oy0} x{ox0} c{co * R}"))
-                        stages.append((loads, computes, stores))
-                        st += 1
-        passes.append(stages)
-    return passes
+                            a0 = in_base[p] + chunk.index(ci) * ih * iw + ky * dh * iw + kx * dw
+                            for r0, nr in _row_groups(th, sh * iw):
+                                computes.append(Ins("GEMM", {
+                                    "accumulate": int(co in started), "preload": int(r0 == 0),
+                                    "act_signed": s.x_signed, "wgt_signed": s.w_signed, "act": a0 + r0 * sh * iw,
+                                    "acc": acc0 + r0 * tw, "wgt": wbase + slot[(co, key)] * R, "za": _byte(s.zx),
+                                    "zw": _byte(s.zw), "nx": tw, "ny": nr, "act_xs": sw,
+                                    "act_ys": sh * iw if nr > 1 else 0, "acc_xs": 1, "acc_ys": tw},
+                                    f"{s.what}: out c{co * R} tap ({ky},{kx}) in c{ci * R}"))
+                            started.add(co)
+                        if kk != done_at[co]:
+                            continue
+                        nreq += 1
+                        dst = out_base[p] + ndone_here * toh * tow
+                        ndone_here += 1
+                        computes.append(Ins("VEC", {"func": "REQ", "signed": 0, "round": s.round, "dst": dst, "src": acc0,
+                                                    "param": REQ_LINES * j, "nx": tw, "ny": th, "dst_xs": 1, "dst_ys": tw,
+                                                    "src_xs": 1, "src_ys": tw},
+                                            f"{s.what}: requantize out c{co * R}"))
+                        ext = ctx.addr[s.y] + ((nb * s.oh + oy0) * s.ow + ox0) * s.o + co * R
+                        stores.append(Ins("STORE", {"sp": "ACT", "len": min(R, s.o - co * R), "sp_addr": dst,
+                                                    "ext_addr": ext, "x_size": tw, "y_size": th, "x_stride": s.o,
+                                                    "y_stride": s.ow * s.o},
+                                          f"{s.what}: output tile n{nb} y{oy0} x{ox0} c{co * R}"))
+                    stages.append((loads, computes, stores))
+                    st += 1
+    return stages

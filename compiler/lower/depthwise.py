@@ -1,8 +1,11 @@
 """Depthwise convolutions (multiplier 1, no dilation) on the array's depthwise mode: one DWCONV
 per (output tile, channel block, stride phase, group of filter rows), REQ per block on the vector
-queue (``docs/compiler.md``, the depthwise schedule). A strided layer is the sum of stride-1
-convolutions, one per phase ``(py, px)`` of the stride: the input pixels ``(i * sh + py, j * sw +
-px)`` (a LOAD with the stride in its byte strides) with the taps ``(py + sh * a, px + sw * b)``."""
+queue (``docs/compiler.md``, the depthwise schedule). A strided layer is either the sum of
+stride-1 convolutions, one per phase ``(py, px)`` of the stride: the input pixels ``(i * sh + py,
+j * sw + px)`` (a LOAD with the stride in its byte strides) with the taps ``(py + sh * a, px + sw *
+b)``; or *dense*: the stride-1 convolution over the tile's whole input window, of which the REQ
+reads every ``sh``-th row and ``sw``-th column (one window and all taps in one DWCONV, for layers
+whose tiles are small). The estimate of the layer's cycles picks between them."""
 
 from __future__ import annotations
 
@@ -11,9 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from nnaccel.hwconfig import HwConfig
+from nnaccel.isa.table import VEC_BY_NAME
 from nnaccel.program import param_block
 
-from ..emit import Ins
+from ..emit import C2L, C2V, L2C, S2V, V2C, V2S, Ins, RawPass, nop, token
 from .base import (
     MAX8,
     MAX16,
@@ -47,7 +51,8 @@ def dw_applies(cfg: HwConfig, s) -> bool:
 @dataclass
 class _Phase:
     """One stride phase: input pixels ``(i * sh + py, j * sw + px)``, taps ``(py + sh * a, px + sw * b)``
-    (``a < fh``, ``b < fw``), run as DWCONVs over ``groups`` of ``(first a, rows)``."""
+    (``a < fh``, ``b < fw``), run as DWCONVs over ``groups`` of ``(first a, rows)``. A dense layer
+    has one phase, ``(0, 0)`` over every tap, on the input at stride 1."""
 
     py: int
     px: int
@@ -56,9 +61,20 @@ class _Phase:
     groups: list
 
 
-def _phases(cfg: HwConfig, s) -> list[_Phase]:
+@dataclass
+class _Plan:
+    """The tiling of a depthwise layer: output tiles of ``toh x tow``, its ``phases``, and whether
+    the layer is computed ``dense`` (stride 1, subsampled by the REQ)."""
+
+    dense: bool
+    phases: list
+    toh: int
+    tow: int
+
+
+def _phases(cfg: HwConfig, s, dense: bool) -> list[_Phase]:
     fh, fw = s.weff.shape[:2]
-    sh, sw = s.stride
+    sh, sw = (1, 1) if dense else s.stride
     out = []
     for py in range(sh):
         for px in range(sw):
@@ -80,54 +96,90 @@ def dw_act_layout(cfg: HwConfig) -> tuple[int, tuple[int, int]]:
     return in_l, (in_l, in_l + stag_l // 2)
 
 
-def _window_lines(phases, th: int, tw: int) -> int:
+def _acc_dims(s, dense: bool, th: int, tw: int) -> tuple[int, int]:
+    """Rows and columns of the DWCONVs' outputs (the ACC tile) for a ``th x tw`` output tile:
+    the same, or for a dense layer every stride-1 position from the first output to the last."""
+    if not dense:
+        return th, tw
+    return (th - 1) * s.stride[0] + 1, (tw - 1) * s.stride[1] + 1
+
+
+def _window_lines(s, plan: _Plan, th: int, tw: int) -> int:
     """ACT lines of one stage's input windows (every phase's)."""
-    return sum((th + p.fh - 1) * (tw + p.fw - 1) for p in phases)
+    ah, aw = _acc_dims(s, plan.dense, th, tw)
+    return sum((ah + p.fh - 1) * (aw + p.fw - 1) for p in plan.phases)
 
 
-def _dw_tiles(cfg: HwConfig, s, phases):
-    """Candidate output tiles ``(toh, tow)``: per width the tallest whose double-buffered input
-    windows fit below the staging slots, output tiles in a slot and two accumulator tiles in ACC."""
+def _dw_tiles(cfg: HwConfig, s, dense: bool) -> list[_Plan]:
+    """Candidate plans: per tile width the tallest tile whose double-buffered input windows fit
+    below the staging slots, whose output tile fits a slot, whose ACC tile fits twice in ACC and
+    whose fields fit the ISA."""
+    phases = _phases(cfg, s, dense)
     in_l, (o0, o1) = dw_act_layout(cfg)
     slot = abs(o1 - o0)
-    wmax = min(s.ow, MAX8 - max(p.fw for p in phases) + 1)
-    hmax = min(s.oh, MAX8 - max(p.fh for p in phases) + 1)
+    fw_max, fh_max = max(p.fw for p in phases), max(p.fh for p in phases)
     out = []
-    for tow in sorted({wmax, *[ceil_div(s.ow, k) for k in range(2, 9) if ceil_div(s.ow, k) <= wmax]}, reverse=True):
-        toh = hmax
-        while toh > 0 and not (2 * _window_lines(phases, toh, tow) <= in_l and toh * tow <= slot
-                               and acc_tiles_fit(cfg, toh * tow, 0)):
+    for tow in sorted({s.ow, *[ceil_div(s.ow, k) for k in range(2, 9)]}, reverse=True):
+        aw = _acc_dims(s, dense, 1, tow)[1]
+        if aw + fw_max - 1 > MAX8 or (dense and s.stride[0] * aw > MAX8):
+            continue
+        toh = s.oh
+        while toh > 0:
+            ah = _acc_dims(s, dense, toh, tow)[0]
+            plan = _Plan(dense, phases, toh, tow)
+            if (ah + fh_max - 1 <= MAX8 and 2 * _window_lines(s, plan, toh, tow) <= in_l and toh * tow <= slot
+                    and acc_tiles_fit(cfg, ah * aw, 0)):
+                break
             toh -= 1
-        if toh:
-            out.append((toh, tow))
+        # the tallest, and the heights that split the rows evenly in as many tiles
+        for h in sorted({toh, *[ceil_div(s.oh, k) for k in range(2, 9)]}, reverse=True):
+            if 0 < h <= toh:
+                out.append(_Plan(dense, phases, h, tow))
     return out
 
 
-def _dw_estimate(cfg: HwConfig, s, phases, toh: int, tow: int, nblocks: int) -> int:
-    """Cycles of the layer at tile ``toh x tow``: per stage (tile, block) about the largest of the
-    array, vector, load and store times (all of them on an in-order machine), plus the fill."""
-    R, C = cfg.rows, cfg.cols
+def _tiles(s, plan: _Plan):
+    """The output tiles ``(oy0, ox0, th, tw)`` of one image, row-major."""
+    return [(oy0, ox0, min(plan.toh, s.oh - oy0), min(plan.tow, s.ow - ox0))
+            for oy0 in range(0, s.oh, plan.toh) for ox0 in range(0, s.ow, plan.tow)]
+
+
+def _dw_estimate(cfg: HwConfig, s, plan: _Plan, nblocks: int) -> int:
+    """Cycles of the layer: the busiest engine's total plus what cannot overlap it (the first
+    stage's work before it, the last stage's after it; the last stage requantizes and stores in
+    two halves). On one DMA engine loads and stores add up; on an in-order machine everything."""
+    R, C, lat = cfg.rows, cfg.cols, cfg.ext_latency
     beats = ceil_div(R, cfg.dma_bytes_per_cycle)
-    total = 0
-    for oy in range(0, s.oh, toh):
-        th = min(toh, s.oh - oy)
-        for ox in range(0, s.ow, tow):
-            tw = min(tow, s.ow - ox)
-            comp = sum(2 * R + C + 10 + (gr + th - 1) * (tw + p.fw - 1) for p in phases for _, gr in p.groups)
-            vec = th * tw * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + REQ_LINES + cfg.vector_latency
-            load = _window_lines(phases, th, tw) * beats + len(phases) * (cfg.ext_latency + 10)
-            store = th * tw * beats + cfg.ext_latency + 10
-            dma = load + store if cfg.dma_engines == 1 else max(load, store)
-            stage = comp + vec + dma if cfg.in_order else max(comp, vec, dma)
-            total += nblocks * stage
-    return total + _window_lines(phases, toh, tow) * beats + toh * tow * beats
+    p_lines = VEC_BY_NAME["REQ"].param_lines(C)
+    total, first, last = [0, 0, 0, 0], None, None
+    # the tiles of one shape cost the same: at most four shapes (full, short last row / column)
+    shapes: dict = {}
+    for _, _, th, tw in _tiles(s, plan):
+        shapes[(th, tw)] = shapes.get((th, tw), 0) + 1
+    for (th, tw), count in shapes.items():
+        ah, aw = _acc_dims(s, plan.dense, th, tw)
+        comp = sum(2 * R + C + (gr + ah - 1) * (aw + p.fw - 1) for p in plan.phases for _, gr in p.groups)
+        vec = p_lines + th * tw * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency
+        load = _window_lines(s, plan, th, tw) * beats + len(plan.phases) * lat
+        store = th * tw * beats + lat
+        stage = (load, comp, vec, store)
+        total = [a + count * s.n * nblocks * b for a, b in zip(total, stage)]
+        first, last = first or stage, stage
+    (load0, comp0, vec0, _), (_, compn, vecn, storen) = first, last
+    tail = vecn // 2 + max(vecn, storen) // 2 + storen // 2
+    if cfg.in_order:
+        return sum(total)
+    if cfg.dma_engines == 1:
+        return max(total[0] + total[3], load0 + total[1] + tail, load0 + comp0 + total[2] + storen)
+    return max(total[0] + compn + tail, load0 + total[1] + tail, load0 + comp0 + total[2] + storen,
+               load0 + comp0 + vec0 + total[3])
 
 
 def _tile_taps(s, phases, blocks):
     """The filter tiles of ``blocks`` in the order the DWCONVs use them (per block, phase, row
     group), as ``(tile, line, ky, kx, block)``: line ``t`` of a tile holds tap ``T - 1 - t`` of its
     group (DWCONV)."""
-    sh, sw = s.stride
+    sh, sw = (1, 1) if len(phases) == 1 else s.stride
     k = 0
     for cb in blocks:
         for p in phases:
@@ -165,104 +217,225 @@ def _filter_loads(cfg: HwConfig, s, phases, blocks, addr: int) -> list[Ins]:
             for k, line, ky, kx, cb in _tile_taps(s, phases, blocks)]
 
 
+#: The fewest REQ parameter blocks per group when the parameters of a pass rotate through VEC in
+#: two groups: group ``k + 1`` loads in the stage ``3`` after group ``k``'s first (the REQs of
+#: group ``k - 1`` are done then: the loads of stage ``t`` wait for the DWCONVs of ``t - 2``, which
+#: waited for the REQ of ``t - 4``), which must come before group ``k + 1``'s first stage.
+PARAM_GROUP_MIN = 4
+
+
+def _vec_blocks(cfg: HwConfig) -> int:
+    """REQ parameter blocks VEC holds (and the 8-bit ``param`` field reaches)."""
+    return min(cfg.lines("VEC") // REQ_LINES, MAX8 // REQ_LINES)
+
+
 def depthwise_passes(ctx, s) -> list:
     """The passes of a depthwise convolution ``s`` (``dw_applies``): passes of channel blocks whose
-    filter tiles fit WGT and REQ parameters VEC; per stage one output tile of one block: its input
-    windows LOADed (one per stride phase, padding by the LOAD), one DWCONV per phase and group of
-    filter rows (accumulating), the REQ into a staging slot, the STORE."""
+    filter tiles fit WGT and REQ parameters VEC, each one pre-tokenized pass (:class:`_DwPass`)."""
     cfg, R = ctx.cfg, ctx.cfg.rows
-    phases = _phases(cfg, s)
-    ntiles = sum(len(p.groups) for p in phases)          # filter tiles per block
     nb = ceil_div(s.c, R)
-    vec_blocks = min(cfg.lines("VEC") // REQ_LINES, MAX8 // REQ_LINES)
-    per_pass = min(nb, vec_blocks, cfg.lines("WGT") // (R * ntiles))
-    if per_pass < 1:
-        raise CannotLower("the depthwise filter tiles do not fit WGT")
-    cands = _dw_tiles(cfg, s, phases)
-    if not cands:
+    vec_blocks = _vec_blocks(cfg)
+    best = None
+    for dense in ((False, True) if s.stride != (1, 1) else (False,)):
+        ntiles = sum(len(p.groups) for p in _phases(cfg, s, dense))   # filter tiles per block
+        per_pass = min(nb, cfg.lines("WGT") // (R * ntiles))
+        if vec_blocks // 2 < PARAM_GROUP_MIN:    # no two groups of parameter blocks: resident
+            per_pass = min(per_pass, vec_blocks)
+        if per_pass < 1:
+            continue
+        for plan in _dw_tiles(cfg, s, dense):
+            est = _dw_estimate(cfg, s, plan, nb)
+            if best is None or est < best[0]:
+                best = (est, plan, per_pass)
+    if best is None:
         raise CannotLower("no depthwise tile fits the scratchpads")
-    toh, tow = min(cands, key=lambda t: _dw_estimate(cfg, s, phases, t[0], t[1], nb))
-    in_l, out_base = dw_act_layout(cfg)
-    win = _window_lines(phases, toh, tow)
-    in_base = (0, win)
-    assert 2 * win <= in_l
-    passes = []
-    for b0 in range(0, nb, per_pass):
-        blocks = list(range(b0, min(nb, b0 + per_pass)))
+    _, plan, per_pass = best
+    return [_DwPass(ctx, s, plan, list(range(b0, min(nb, b0 + per_pass)))).emit()
+            for b0 in range(0, nb, per_pass)]
+
+
+class _DwPass:
+    """One pass of the depthwise schedule over the channel blocks ``blocks``, as one pre-tokenized
+    instruction list. Its filter tiles and resident REQ parameters are a prefetch (they may load
+    during the layer before); per stage (output tile, block) the stage's input windows are LOADed
+    (one per phase, padding by the LOAD) into one of two window slots, one DWCONV per phase and
+    group of filter rows accumulates into one of two ACC tiles, the REQ writes one of two staging
+    slots, the STORE writes the output. Rotating REQ parameters load right after the first window,
+    so that the first DWCONV does not wait for them (a compute NOP after it hands their token to
+    the vector queue); the last stage requantizes and stores in two halves, so that its STORE
+    starts earlier.
+    Tokens: stage ``t``'s loads wait for stage ``t - 2``'s DWCONVs (``c2l``: its window slot is
+    free), its DWCONVs for the loads (``l2c``) and for the REQ of stage ``t - 2`` (``v2c``: its ACC
+    tile is read), its REQ for the DWCONVs (``c2v``) and the STORE of stage ``t - 2`` (``s2v``),
+    its STORE for the REQ (``v2s``)."""
+
+    def __init__(self, ctx, s, plan: _Plan, blocks: list):
+        cfg = ctx.cfg
+        self.ctx, self.cfg, self.s, self.plan, self.blocks = ctx, cfg, s, plan, blocks
+        self.R = cfg.rows
+        self.ntiles = sum(len(p.groups) for p in plan.phases)
+        in_l, self.out_base = dw_act_layout(cfg)
+        win = _window_lines(s, plan, plan.toh, plan.tow)
+        assert 2 * win <= in_l
+        self.in_base = (0, win)
+        ah, aw = _acc_dims(s, plan.dense, plan.toh, plan.tow)
+        self.acc_base = (acc_slot(cfg, ah * aw, 0), acc_slot(cfg, ah * aw, 1))
+
+    def emit(self) -> RawPass:
+        cfg, s, R, what = self.cfg, self.s, self.R, self.s.what
         dyn = s.dyn
         if dyn is not None and dyn.filter is not None:   # a filter that is not a constant (.dynamic)
-            pre, nt = _filter_loads(cfg, s, phases, blocks, ctx.addr[dyn.filter]), 0
+            filters = _filter_loads(cfg, s, self.plan.phases, self.blocks, self.ctx.addr[dyn.filter])
         else:
-            waddr = ctx.consts.add(_filter_tiles(cfg, s, phases, blocks))
-            pre, nt = [], len(blocks) * ntiles
-        for k in range(0, nt, MAX8):
-            n = min(MAX8, nt - k)
-            pre.append(Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": k * R, "ext_addr": waddr + k * R * R,
-                                    "x_size": R, "y_size": n, "x_stride": R, "y_stride": R * R},
-                           f"{s.what}: filter tiles {k}..{k + n - 1}"))
+            waddr = self.ctx.consts.add(_filter_tiles(cfg, s, self.plan.phases, self.blocks))
+            nt = len(self.blocks) * self.ntiles
+            filters = [Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": k * R, "ext_addr": waddr + k * R * R,
+                                     "x_size": R, "y_size": min(MAX8, nt - k), "x_stride": R, "y_stride": R * R},
+                            f"{what}: filter tiles {k}..{k + min(MAX8, nt - k) - 1}") for k in range(0, nt, MAX8)]
+        steps = [(nbx, tile, j) for nbx in range(s.n) for tile in _tiles(s, self.plan) for j in range(len(self.blocks))]
+        # the REQ parameters: resident (block j in slot j) when all the pass's blocks fit VEC, else
+        # in groups of consecutive stages through the two halves of VEC in turn
+        # (at the bottom of VEC, as the filter tiles at the bottom of WGT: the pointwise schedule's
+        # resident ones are at the top, so that either may load while the other runs)
+        resident = len(self.blocks) <= _vec_blocks(cfg)
+        group = len(self.blocks) if resident else _vec_blocks(cfg) // 2
+        self.param_slot = [(j if resident else (t // group) % 2 * group + t % group) * REQ_LINES
+                           for t, (_, _, j) in enumerate(steps)]
+        # constants the pass's own loads come after: the builder may load them during the layer
+        # before (emit.ProgramBuilder._barrier)
+        prefetch = filters + (self.param_loads(steps, 0, group) if resident else [])
+        loads, computes, finishes = [], [], []
+        for t, (nbx, tile, j) in enumerate(steps):
+            ld = self.window_loads(t, nbx, tile, j)
+            if t >= 2:
+                token(ld[0], C2L, "pop")
+            token(ld[-1], L2C, "push")
+            comp = self.dwconvs(t, tile, j)
+            token(comp[0], L2C, "pop")
+            if t >= 2:
+                token(comp[0], V2C, "pop")
+            token(comp[-1], C2L, "push")
+            if t == 0 and not resident:
+                # the first group's parameters after the first window; the first REQ waits for
+                # them through a compute NOP (there is no token from the load to the vector queue)
+                ld += self.param_loads(steps, 0, group)
+                token(ld[-1], L2C, "push")
+                comp.append(token(nop("compute", f"{what}: requantization parameters loaded"), L2C, "pop"))
+            elif not resident and t % group == 3 and t - 3 + group < len(steps):
+                # group k + 1 in the load queue before the window of its first stage, whose
+                # DWCONVs (and so the REQs after them) wait for it
+                ld += self.param_loads(steps, t - 3 + group, group)
+            token(comp[-1], C2V, "push")
+            loads.append(ld)
+            computes.append(comp)
+            finishes.append(self.finish(t, nbx, tile, j, halves=t == len(steps) - 1))
+        # program order: stage t's loads, then stage t - 1's DWCONVs and its REQ / STORE (so that
+        # a REQ is fetched right after the DWCONVs it waits for, whichever engine is the busiest)
+        out = RawPass(prefetch=prefetch)
+        for t in range(len(steps) + 1):
+            if t < len(steps):
+                out += loads[t]
+            if t:
+                out += computes[t - 1] + finishes[t - 1]
+        return out
+
+    def param_loads(self, steps, first: int, group: int) -> list[Ins]:
+        """LOADs of the REQ parameters of the stages ``first .. first + group - 1`` into their
+        slots (one group: consecutive slots)."""
+        cfg, s, R = self.cfg, self.s, self.R
+        blocks = [self.blocks[j] for _, _, j in steps[first:first + group]]
         req = [param_block(cfg, "REQ", **{k: (v[cb * R:min(s.o, cb * R + R)] if np.ndim(v) else v)
                                            for k, v in s.params.items()}) for cb in blocks]
-        pre += load_vec(cfg, ctx.consts, vec_blob(req), 0, f"{s.what}: requantization parameters")
-        if dyn is not None and dyn.bias is not None:
-            pre += dyn.bias_loads(cfg, ctx.addr[dyn.bias], blocks, 0, f"{s.what}: bias")
-        stages = []
-        st = 0
-        for nbx in range(s.n):
-            xbase = ctx.addr[s.x] + nbx * s.h * s.w * s.c
-            for oy0 in range(0, s.oh, toh):
-                th = min(toh, s.oh - oy0)
-                for ox0 in range(0, s.ow, tow):
-                    tw = min(tow, s.ow - ox0)
-                    for j, cb in enumerate(blocks):
-                        stages.append(_stage(ctx, s, phases, cb, j, ntiles, st, pre if st == 0 else [],
-                                             xbase, oy0, ox0, th, tw, toh * tow, in_base, out_base))
-                        st += 1
-        passes.append(stages)
-    return passes
+        out = load_vec(cfg, self.ctx.consts, vec_blob(req), self.param_slot[first],
+                       f"{s.what}: requantization parameters c{blocks[0] * R}..")
+        if s.dyn is not None and s.dyn.bias is not None:     # a bias that is not a constant (.dynamic)
+            out += s.dyn.bias_loads(cfg, self.ctx.addr[s.dyn.bias], blocks, self.param_slot[first],
+                                    f"{s.what}: bias")
+        return out
 
+    def window_loads(self, t: int, nbx: int, tile, j: int) -> list[Ins]:
+        """Stage ``t``'s input windows (every phase's) for block ``j`` of the pass."""
+        cfg, s, R = self.cfg, self.s, self.R
+        oy0, ox0, th, tw = tile
+        cb = self.blocks[j]
+        ln = min(R, s.c - cb * R)
+        xbase = self.ctx.addr[s.x] + nbx * s.h * s.w * s.c + cb * R
+        ah, aw = _acc_dims(s, self.plan.dense, th, tw)
+        out, buf = [], self.in_base[t % 2]
+        for p in self.plan.phases:
+            ph = f" phase ({p.py},{p.px})" if len(self.plan.phases) > 1 else ""
+            out += load_box(*self.window_box(p, buf, xbase, oy0, ox0, ah, aw, ln),
+                            f"{s.what}: input window y{oy0} x{ox0} c{cb * R}{ph}")
+            buf += (ah + p.fh - 1) * (aw + p.fw - 1)
+        return out
 
-def _stage(ctx, s, phases, cb, j, ntiles, st, pre, xbase, oy0, ox0, th, tw, tile, in_base, out_base):
-    """One stage: block ``cb`` (the pass's ``j``-th) of the output tile at ``(oy0, ox0)``."""
-    cfg, R = ctx.cfg, ctx.cfg.rows
-    p_ = st % 2
-    loads, computes = list(pre), []
-    ln = min(R, s.c - cb * R)
-    acc0 = acc_slot(cfg, tile, st % 2)
-    buf, k = in_base[p_], 0
-    for p in phases:
-        ph = f" phase ({p.py},{p.px})" if len(phases) > 1 else ""
-        iw = tw + p.fw - 1
-        loads += load_box(*_phase_box(cfg, s, p, buf, xbase + cb * R, oy0, ox0, th, tw, ln),
-                          f"{s.what}: input window y{oy0} x{ox0} c{cb * R}{ph}")
-        for a0, gr in p.groups:
-            computes.append(Ins("DWCONV", {
-                "accumulate": int(k > 0), "act_signed": s.x_signed, "wgt_signed": s.w_signed,
-                "fh": gr, "fw": p.fw, "act": buf + a0 * iw, "acc": acc0, "wgt": (j * ntiles + k) * R,
-                "za": _byte(s.zx), "zw": _byte(s.zw), "nx": tw, "ny": th, "act_ys": iw, "acc_ys": tw},
-                f"{s.what}: c{cb * R}{ph} filter rows {a0}..{a0 + gr - 1}"))
-            k += 1
-        buf += (th + p.fh - 1) * iw
-    dst = out_base[p_]
-    computes.append(Ins("VEC", {"func": "REQ", "signed": 0, "dst": dst, "src": acc0, "param": REQ_LINES * j,
-                                "nx": tw, "ny": th, "dst_xs": 1, "dst_ys": tw, "src_xs": 1, "src_ys": tw},
-                        f"{s.what}: requantize c{cb * R}"))
-    nbx = (xbase - ctx.addr[s.x]) // (s.h * s.w * s.c)
-    ext = ctx.addr[s.y] + ((nbx * s.oh + oy0) * s.ow + ox0) * s.o + cb * R
-    stores = [Ins("STORE", {"sp": "ACT", "len": min(R, s.o - cb * R), "sp_addr": dst, "ext_addr": ext,
-                            "x_size": tw, "y_size": th, "x_stride": s.o, "y_stride": s.ow * s.o},
-                  f"{s.what}: output tile n{nbx} y{oy0} x{ox0} c{cb * R}")]
-    return loads, computes, stores
+    def window_box(self, p: _Phase, buf, base, oy0, ox0, ah, aw, ln):
+        """``load_box``'s arguments for phase ``p``'s input window of the output tile at ``(oy0,
+        ox0)`` (``ah x aw`` DWCONV outputs). Phased: the grid is the input pixels ``(r0 + g * sh,
+        c0 + k * sw)`` (``r0``, ``c0`` the first at or after the padding), read with the stride in
+        the byte strides; dense: the input at stride 1 from ``(oy0 * sh, ox0 * sw)`` of the padded
+        input. Lines outside the input are the zero point."""
+        cfg, s = self.cfg, self.s
+        top, _, left, _ = s.pads
+        box = (aw + p.fw - 1, ah + p.fh - 1, ln, s.zx)
+        if self.plan.dense:
+            sh, sw = s.stride
+            return (cfg, "ACT", buf, base, ox0 * sw - left, oy0 * sh - top, s.w, s.h, s.c, s.w * s.c, *box)
+        sh, sw = s.stride
+        i0, j0 = max(0, -(-(top - p.py) // sh)), max(0, -(-(left - p.px) // sw))
+        r0, c0 = i0 * sh + p.py - top, j0 * sw + p.px - left
+        hp, wp = max(0, -(-(s.h - r0) // sh)), max(0, -(-(s.w - c0) // sw))
+        return (cfg, "ACT", buf, base + (r0 * s.w + c0) * s.c, ox0 - j0, oy0 - i0, wp, hp, sw * s.c,
+                sh * s.w * s.c, *box)
 
+    def dwconvs(self, t: int, tile, j: int) -> list[Ins]:
+        """Stage ``t``'s DWCONVs: one per phase and group of filter rows, accumulating."""
+        s, R = self.s, self.R
+        oy0, ox0, th, tw = tile
+        cb = self.blocks[j]
+        ah, aw = _acc_dims(s, self.plan.dense, th, tw)
+        out, buf, k = [], self.in_base[t % 2], 0
+        for p in self.plan.phases:
+            ph = f" phase ({p.py},{p.px})" if len(self.plan.phases) > 1 else ""
+            iw = aw + p.fw - 1
+            for a0, gr in p.groups:
+                out.append(Ins("DWCONV", {
+                    "accumulate": int(k > 0), "act_signed": s.x_signed, "wgt_signed": s.w_signed,
+                    "fh": gr, "fw": p.fw, "act": buf + a0 * iw, "acc": self.acc_base[t % 2],
+                    "wgt": (j * self.ntiles + k) * R, "za": _byte(s.zx), "zw": _byte(s.zw), "nx": aw, "ny": ah,
+                    "act_ys": iw, "acc_ys": aw},
+                    f"{s.what}: c{cb * R}{ph} filter rows {a0}..{a0 + gr - 1}"))
+                k += 1
+            buf += (ah + p.fh - 1) * iw
+        return out
 
-def _phase_box(cfg, s, p, buf, base, oy0, ox0, th, tw, ln):
-    """``load_box``'s arguments for phase ``p``'s input window of the output tile at ``(oy0, ox0)``:
-    its grid is the input pixels ``(r0 + g * sh, c0 + k * sw)`` (``r0``, ``c0`` the first at or after
-    the padding), read with the stride in the byte strides; lines outside the input are the zero
-    point."""
-    sh, sw = s.stride
-    top, _, left, _ = s.pads
-    i0, j0 = max(0, -(-(top - p.py) // sh)), max(0, -(-(left - p.px) // sw))
-    r0, c0 = i0 * sh + p.py - top, j0 * sw + p.px - left
-    hp, wp = max(0, -(-(s.h - r0) // sh)), max(0, -(-(s.w - c0) // sw))
-    return (cfg, "ACT", buf, base + (r0 * s.w + c0) * s.c, ox0 - j0, oy0 - i0, wp, hp, sw * s.c,
-            sh * s.w * s.c, tw + p.fw - 1, th + p.fh - 1, ln, s.zx)
+    def finish(self, t: int, nbx: int, tile, j: int, halves: bool) -> list[Ins]:
+        """Stage ``t``'s REQs and STOREs (one of each, or with ``halves`` two of each over the
+        tile's top and bottom rows)."""
+        s, R = self.s, self.R
+        oy0, ox0, th, tw = tile
+        cb = self.blocks[j]
+        sh, sw = s.stride if self.plan.dense else (1, 1)
+        aw = _acc_dims(s, self.plan.dense, th, tw)[1]
+        dst = self.out_base[t % 2]
+        parts = [(0, th)] if not halves or th < 2 else [(0, th // 2), (th // 2, th - th // 2)]
+        reqs, stores = [], []
+        for r0, nr in parts:
+            reqs.append(Ins("VEC", {
+                "func": "REQ", "signed": 0, "dst": dst + r0 * tw, "src": self.acc_base[t % 2] + r0 * sh * aw,
+                "param": self.param_slot[t], "nx": tw, "ny": nr, "dst_xs": 1, "dst_ys": tw, "src_xs": sw,
+                "src_ys": sh * aw}, f"{s.what}: requantize c{cb * R}" + (f" rows {r0}.." if halves else "")))
+            ext = self.ctx.addr[s.y] + ((nbx * s.oh + oy0 + r0) * s.ow + ox0) * s.o + cb * R
+            stores.append(Ins("STORE", {"sp": "ACT", "len": min(R, s.o - cb * R), "sp_addr": dst + r0 * tw,
+                                        "ext_addr": ext, "x_size": tw, "y_size": nr, "x_stride": s.o,
+                                        "y_stride": s.ow * s.o},
+                                f"{s.what}: output tile n{nbx} y{oy0 + r0} x{ox0} c{cb * R}"))
+        token(reqs[0], C2V, "pop")
+        if t >= 2:
+            token(reqs[0], S2V, "pop")
+        for r, st in zip(reqs, stores):
+            token(r, V2S, "push")
+            token(st, V2S, "pop")
+            token(st, S2V, "push")
+        token(reqs[-1], V2C, "push")
+        return reqs + stores

@@ -75,9 +75,25 @@ def test_mobilenet_depthwise_uses_the_line_buffers_on_base():
 
 
 def test_strided_depthwise_as_stride_phases():
-    """A 3x3 stride-2 layer: four phases (2x2, 2x1, 1x2 and 1x1 taps) accumulating into each output."""
+    """A 3x3 stride-2 layer where the array has 4 rows and no line buffer (tiny with the depthwise
+    mode): four phases (2x2, 2x1, 1x2 and 1x1 taps, one filter row per DWCONV) accumulating into
+    each output, every output computed once per phase row."""
     rng = np.random.default_rng(6)
     model, x = depthwise_model(20, 18, 20, 3, 3, (0, 1, 0, 1), False, False, 0, rng, stride=(2, 2))
-    _, dw = run_checked(model, x, "base")
-    assert sorted({(d.fh, d.fw) for d in dw}) == [(1, 1), (1, 2), (2, 1), (2, 2)]
-    assert sum(d.nx * d.ny for d in dw) == 4 * 10 * 9 * 2
+    pkg, dw = run_checked(model, x, TINY_DW)
+    assert sorted({(d.fh, d.fw) for d in dw}) == [(1, 1), (1, 2)]
+    # 10 x 9 outputs, 5 channel blocks of 4, 2 + 2 + 1 + 1 filter rows over the four phases
+    assert sum(d.nx * d.ny for d in dw) == 6 * 10 * 9 * 5
+
+
+def test_strided_depthwise_dense_on_base():
+    """The same layer on base: one stride-1 DWCONV of all nine taps per tile and block over the
+    tile's whole window, of which the REQ reads every second column and every second row."""
+    rng = np.random.default_rng(6)
+    model, x = depthwise_model(20, 18, 20, 3, 3, (0, 1, 0, 1), False, False, 0, rng, stride=(2, 2))
+    pkg, dw = run_checked(model, x, "base")
+    assert {(d.fh, d.fw) for d in dw} == {(3, 3)}
+    words = [w for seg in pkg.manifest["segments"] for w in bytes_to_words(pkg.segment_words(seg))]
+    reqs = [d for d in (decode(w) for w in words) if d.name == "VEC"]
+    assert reqs and {d.src_xs for d in reqs} == {2}
+    assert {d.src_ys for d in reqs} <= {2 * d.acc_ys for d in dw}
