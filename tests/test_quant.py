@@ -80,7 +80,7 @@ def test_single_rounding_multipliers_reproduce_the_double_product_over_the_reach
     assert pairs[-1] is None
     for real, pair in zip(reals[:-1], pairs[:-1]):
         assert pair is not None, real
-        top = int(math.ceil((reach + 0.5) / real))
+        top = math.ceil((reach + 0.5) / real)
         x = np.concatenate([np.arange(-top, top + 1), [quant.INT32_MIN]])
         want = quant.round_double_product(x, float(real))
         got = quant.single_rounding_multiply(x, *pair)

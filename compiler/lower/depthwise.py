@@ -355,7 +355,7 @@ class _DwPass:
 
     def window_loads(self, t: int, nbx: int, tile, j: int) -> list[Ins]:
         """Stage ``t``'s input windows (every phase's) for block ``j`` of the pass."""
-        cfg, s, R = self.cfg, self.s, self.R
+        s, R = self.s, self.R
         oy0, ox0, th, tw = tile
         cb = self.blocks[j]
         ln = min(R, s.c - cb * R)
@@ -391,7 +391,7 @@ class _DwPass:
     def dwconvs(self, t: int, tile, j: int) -> list[Ins]:
         """Stage ``t``'s DWCONVs: one per phase and group of filter rows, accumulating."""
         s, R = self.s, self.R
-        oy0, ox0, th, tw = tile
+        _, _, th, tw = tile
         cb = self.blocks[j]
         ah, aw = _acc_dims(s, self.plan.dense, th, tw)
         out, buf, k = [], self.in_base[t % 2], 0

@@ -109,7 +109,7 @@ def stack_plan(cfg: HwConfig, s) -> StackPlan | None:
     estimated cycles (per engine its total over the layer; the busiest plus the first chunk's
     input load and the last block's requantization and store), or None when nothing fits."""
     R, C, lat = cfg.rows, cfg.cols, cfg.ext_latency
-    fh, fw = s.weff.shape[:2]
+    fh = s.weff.shape[0]
     ob = ceil_div(s.o, C)
     beats = ceil_div(R, cfg.dma_bytes_per_cycle)
     in_l, stag_l = act_split(cfg)

@@ -78,10 +78,12 @@ def test_global_pool_sums_on_the_array():
 def test_global_pool_output_is_stored_before_the_next_layer_reads_it():
     """A global pool followed by another pool reading its output: the barrier between them waits
     for the pool's STORE (find_conflicts reports any overlap); bit-exact."""
-    from nnaccel.isa import bytes_to_words
     from nnaccel.sim.isasim import find_conflicts
     from support.one_op import one_op_model  # noqa: F401 (the builder below mirrors it)
-    from nnaccel.model import ModelBuilder, OperandType as T
+
+    from nnaccel.isa import bytes_to_words
+    from nnaccel.model import ModelBuilder
+    from nnaccel.model import OperandType as T
     rng = np.random.default_rng(3)
     b = ModelBuilder("two_pools")
     q = T.TENSOR_QUANT8_ASYMM_SIGNED

@@ -80,7 +80,7 @@ def test_strided_depthwise_as_stride_phases():
     each output, every output computed once per phase row."""
     rng = np.random.default_rng(6)
     model, x = depthwise_model(20, 18, 20, 3, 3, (0, 1, 0, 1), False, False, 0, rng, stride=(2, 2))
-    pkg, dw = run_checked(model, x, TINY_DW)
+    _, dw = run_checked(model, x, TINY_DW)
     assert sorted({(d.fh, d.fw) for d in dw}) == [(1, 1), (1, 2)]
     # 10 x 9 outputs, 5 channel blocks of 4, 2 + 2 + 1 + 1 filter rows over the four phases
     assert sum(d.nx * d.ny for d in dw) == 6 * 10 * 9 * 5
