@@ -981,11 +981,12 @@ class Accelerator(wiring.Component):
         m, IDLE, mems, ring_collision, state = ctx.m, ctx.IDLE, ctx.mems, ctx.ring_collision, ctx.state
         vu = ctx.vu
         # (or another block RAM marked COLLISION_UNDEFINED: the vector engine's LUT, cnt_ring)
-        # (a cycle's collision is registered first and shows from the next cycle on: by then done
-        # has not risen yet, or rises in the same cycle)
+        # (a cycle's collision shows from the next cycle on: by then done has not risen yet, or
+        # rises in the same cycle; the scratchpads register their own, BankedScratchpad.collision)
         collided = Signal()
-        collide = Signal()
-        m.d.sync += collide.eq(Cat(*[mems[s].collision for s in SPACE_ENUM], vu.collision, ring_collision).any())
+        collide_other = Signal()
+        m.d.sync += collide_other.eq(vu.collision | ring_collision)
+        collide = Cat(*[mems[s].collision for s in SPACE_ENUM], collide_other).any()
         with m.If((state == IDLE) & self.start):
             m.d.sync += collided.eq(0)
         with m.Elif(collide):

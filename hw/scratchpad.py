@@ -57,6 +57,20 @@ class Scratchpad(wiring.Component):
         return m
 
 
+def _match_late(m: Module, name: str, en, a, b):
+    """``en & (a == b)`` of the previous cycle: the addresses' bits compared two by two before the
+    clock edge (on the iCE40 one LUT4 a pair, its flip-flop in the same logic cell) and the pairs
+    and ``en`` combined after it, so the compare does not lengthen the path of the addresses."""
+    assert len(a) == len(b)
+    en_r = Signal(name=f"{name}_en")
+    m.d.sync += en_r.eq(en)
+    if len(a) == 0:
+        return en_r
+    pairs = Signal((len(a) + 1) // 2, name=f"{name}_pairs")
+    m.d.sync += [pairs[i // 2].eq(a[i:i + 2] == b[i:i + 2]) for i in range(0, len(a), 2)]
+    return en_r & pairs.all()
+
+
 def read_port_signature(depth: int, width: int) -> wiring.Signature:
     """A scratchpad read port, seen from its reader: ``addr`` (out, a line), ``valid`` (out: the
     reader needs this cycle's line; it wins its bank over readers that do not) and ``data`` (in, the
@@ -115,8 +129,8 @@ class BankedScratchpad(Elaboratable):
     picked as the readers are otherwise. Without it (the queue cores) every port is multiplexed
     onto every bank (the rules above).
 
-    ``collision`` is 1 in a cycle in which some bank writes the line that a reader with ``valid``
-    set reads from it. The bank's read is then read-before-write in simulation, but synthesis
+    ``collision`` is 1 in the cycle after one in which some bank writes the line that a reader
+    with ``valid`` set reads from it (registered: :func:`_match_late`). The bank's read is then read-before-write in simulation, but synthesis
     leaves such a read undefined (block RAM does not define a read of the line its other port
     writes, and emulating it costs a register and a multiplexer per bit: ``SynthHarness``,
     ``docs/rtl.md``), so the accelerator reports it (:class:`~nnaccel.hw.accel.Accelerator`'s
@@ -219,7 +233,7 @@ class BankedScratchpad(Elaboratable):
             needed = Const(0, 1)
             for req in reqs:
                 needed = needed | req
-            collide = collide | (en & needed & (waddr == raddr))
+            collide = collide | _match_late(m, f"{self.name}_bank{b}_meet", en & needed, waddr, raddr)
         m.d.comb += self.collision.eq(collide)
         for p in self._r:
             if self.banks == 1:
@@ -300,7 +314,7 @@ class BankedScratchpad(Elaboratable):
             needed = Const(0, 1)
             for req in reqs:
                 needed = needed | req
-            collide = collide | (wen_any & hit & needed & (waddr[:lb] == ra))
+            collide = collide | _match_late(m, f"{self.name}_bank{b}_meet", wen_any & hit & needed, waddr[:lb], ra)
         m.d.comb += self.collision.eq(collide)
         for ln in lanes:
             if self.banks == 1:

@@ -881,29 +881,38 @@ def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str, single=No
     go = Signal(name=f"{name}_go")
     first = phase == 0
     now = left == 0
+    # Phase 0 (acc is 0): the adder forms mult * 4 (+ the nudge) whatever x's bit 0, and the
+    # register takes the nudge alone where that bit (``xb0``) is 0: x and the shift reach the
+    # register's input multiplexer, not the adder's carry path, whose inputs come from registers
+    mult4 = Cat(Const(0, 2), mult.as_signed()).as_signed()
+    xb0 = Signal(name=f"{name}_xb0")
+    m.d.comb += xb0.eq(now & x[0])
     xb = Signal(name=f"{name}_xb")
-    m.d.comb += xb.eq(mul & Mux(first, now & x[0], go & xr[0]))
+    m.d.comb += xb.eq(first | (mul & go & xr[0]))
     inv = Signal(name=f"{name}_inv")
     m.d.comb += inv.eq(xb & (phase == 31))
     sat = Signal(name=f"{name}_sat")
     m.d.comb += sat.eq(srdhm & (phase == 32) & acc[32] & ~acc[-1])
     addend = Signal(W, name=f"{name}_add")
-    m.d.comb += addend.eq(((Cat(Const(0, 2), mult.as_signed()).as_signed() & xb.replicate(W))
-                           ^ inv.replicate(W)) | Cat(Const(0, 1), sat.replicate(W - 1)))
+    m.d.comb += addend.eq(((mult4 & xb.replicate(W)) ^ inv.replicate(W)) | Cat(Const(0, 1), sat.replicate(W - 1)))
     a_in = Signal(W, name=f"{name}_ain")
-    m.d.comb += a_in.eq(acc | ((srdhm & (phase == 0)) << 32))
+    m.d.comb += a_in.eq(acc | ((srdhm & first) << 32))
     rnd = rounds & rbit & (~acc[-1] | sticky)
     cin = inv | (final & rnd)
     s = Signal(signed(W), name=f"{name}_s")
     m.d.comb += s.eq((Cat(cin, a_in) + Cat(cin, addend))[1:W + 1])
     # phase - 32 < n in phases 32 .. 64 (where it counts), without a comparison: phase - 32 is
     # Cat(phase[:5], phase[6]) there; `shifted` is set after the phase where it equals n (n is
-    # held still, the phases come one a cycle with en) and cleared in phases 0 .. 31 and 65
+    # held still, the phases come one a cycle with en) and cleared in phases 0 .. 31 and 65; n
+    # from a register (its inputs are held from phase 0 on, it counts from phase 32 on)
+    n_r = Signal(6, name=f"{name}_n")
+    m.d.sync += n_r.eq(n)
     shifted = Signal(name=f"{name}_shifted")
-    at_n = Cat(phase[:5], phase[6]) == n
+    at_n = Cat(phase[:5], phase[6]) == n_r
     shift = mul | (~final & ~shifted & ~at_n)
     with m.If(en):
-        m.d.sync += [acc.eq(Mux(final, 0, Mux(shift, s >> 1, s))), shifted.eq(~mul & ~final & (shifted | at_n)),
+        m.d.sync += [acc.eq(Mux(final | (first & ~xb0), Mux(final, 0, srdhm << 31), Mux(shift, s >> 1, s))),
+                     shifted.eq(~mul & ~final & (shifted | at_n)),
                      xr.eq(Mux(first, Mux(now, x.as_unsigned() >> 1, x), Mux(go, xr >> 1, xr))),
                      go.eq(~idx[5] | idx.all())]        # phase + 1 >= left
         with m.If(phase == 32):

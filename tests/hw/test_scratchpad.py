@@ -46,8 +46,8 @@ def _run(steps):
             for i, line, valid in reads:
                 ctx.set(dut.r[i].addr, line)
                 ctx.set(dut.r[i].valid, valid)
-            flag = ctx.get(dut.sp.collision)
             await ctx.tick()
+            flag = ctx.get(dut.sp.collision)        # (registered: the cycle's flag after its edge)
             seen.append((flag, [ctx.get(dut.r[i].data) for i, _, _ in reads]))
 
     sim = Simulator(dut)
@@ -80,8 +80,8 @@ def test_reads_and_writes_reach_their_banks():
 
 
 def test_collision_flag():
-    """The flag rises only when a bank writes the line that a valid reader of that bank reads in
-    the same cycle."""
+    """The flag rises (in the next cycle) only when a bank writes the line that a valid reader of
+    that bank reads in the same cycle."""
     steps = [
         ([(0, 3, 0x11)], [(0, 3, 1)]),     # same line, valid reader: collision
         ([(0, 3, 0x22)], [(0, 3, 0)]),     # same line, reader not valid: none
@@ -109,8 +109,8 @@ def test_exclusive_ports_against_a_model(banks):
     """Each cycle at most one writer has ``en`` (one instruction at a time), at most one reader of
     each lane is valid and the two lanes' valid readers use different banks; idle readers point
     anywhere. Every valid reader gets its line one cycle later (read-before-write), every write
-    lands, and ``collision`` is 1 exactly in the cycles in which the written line is a valid
-    reader's line (decided here from the addresses)."""
+    lands, and ``collision`` is 1 exactly in the cycles after those in which the written line is a
+    valid reader's line (decided here from the addresses)."""
     dut, ws, lane0, lane1 = _exclusive(banks)
     bl = XDEPTH // banks
     rng = np.random.default_rng(banks)
@@ -146,9 +146,9 @@ def test_exclusive_ports_against_a_model(banks):
                 ctx.set(ws[writer].addr, lines[0])           # now and then: the line being read
                 write = (lines[0], write[1])
             collide = write is not None and write[0] in lines
-            assert ctx.get(dut.collision) == collide
             checked[1] += collide
             await ctx.tick()
+            assert ctx.get(dut.collision) == collide        # (registered: after the cycle's edge)
             for p, v in expect:
                 assert ctx.get(p.data) == v
                 checked[0] += 1
