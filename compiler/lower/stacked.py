@@ -245,21 +245,31 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
         elif not plan.resident:
             reused += _wgt_loads(R, waddr, wbase, w0, nw,
                                  f"{s.what}: weight tiles out c{co * C} items {chunk[0]}..{chunk[-1]}")
-        (fresh if b == 0 else reused).extend(lead.get(t, []))
+        # the step's own K tiles per GEMM chain: each chain waits only for its own (its l2c token)
+        runs = _runs(chunk, items)
+        led = lead.get(t, {})
+        per_run = [[ld for w in range(t0, t0 + n) for ld in led.get(w, [])] for t0, n in runs]
+        (fresh if b == 0 else reused).extend(per_run[0])
+        later = per_run[1:]
         if nreq == 0 and last:
-            fresh += params          # before the first REQ's GEMMs (their l2c token)
+            # before the first REQ's GEMMs (their l2c token)
+            (later[-1] if later and later[-1] else fresh).extend(params)
         if t >= 2:
             reused = reused or [nop("load", f"{s.what}: the GEMMs of step {t - 2} are done")]
             token(reused[0], C2L, "pop")
         loads = fresh + reused or [nop("load", f"{s.what}: nothing to load for step {t}")]
         token(loads[-1], L2C, "push")
+        for group in later:
+            if group:
+                token(group[-1], L2C, "push")
+                loads += group
         loads += trail.get(t, [])
         nbx, oy0, th = blocks[b]
         acc = acc_tile(b, co)
         lines = range(acc, acc + th * s.ow)
         out += loads
         gemms = []
-        for t0, n in _runs(chunk, items):
+        for r, (t0, n) in enumerate(runs):
             wt = (co * nk if plan.resident else -chunk[0] * items.taps) + t0 * items.taps
             # taps: K tile t at t x th x ow (ny x act_ys); rows: the window as one line of th x ow
             # pixels, K tile ky at ky x ow (act_ys)
@@ -270,7 +280,7 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
                 "acc": acc, "wgt": wbase + wt * R, "za": _byte(s.zx), "zw": _byte(s.zw), **shape, "act_xs": 1,
                 "act_ys": s.ow, "acc_xs": 1, "acc_ys": s.ow},
                 f"{s.what}: rows {oy0}.. out c{co * C} items {t0}..{t0 + n - 1}")
-            if not gemms:
+            if r == 0 or per_run[r]:
                 token(g, L2C, "pop")
             gemms += guard.waits(g, lines, t0 > 0 or n * items.taps > 1) + [g]
         token(gemms[-1], C2L, "push")
@@ -307,15 +317,15 @@ def _wgt_loads(R: int, waddr: int, sp_line: int, first: int, n: int, comment: st
 
 
 def _spread_inputs(ctx, s, blocks, steps, chunks, in_base, items: _Items) -> tuple[dict, dict]:
-    """Where the K-tile LOADs go: ``(lead, trail)``, per step the LOADs before its ``l2c`` token
-    (its own GEMMs wait for them) and after it (for later steps). Block 0's K tiles lead the step
+    """Where the K-tile LOADs go: ``(lead, trail)``, per step the LOADs its own GEMMs wait for (per
+    item: each GEMM chain waits only for its items) and those after (for later steps). Block 0's K tiles lead the step
     of the first chain that reads them; block ``b``'s trail the steps of block ``b - 1`` after its
     first (block ``b - 2``, which used the same slot, is done then: those steps' loads wait for the
     GEMMs two steps before), or lead block ``b``'s first step when block ``b - 1`` has one step."""
     first = {}
     for st, (b, _, _) in enumerate(steps):
         first.setdefault(b, st)
-    lead: dict[int, list] = {}
+    lead: dict[int, dict[int, list]] = {}
     trail: dict[int, list] = {}
     for b in range(len(blocks)):
         tiles = [_item_load(ctx, s, blocks[b], in_base[b % 2], t, items) for t in range(items.count)]
@@ -323,11 +333,11 @@ def _spread_inputs(ctx, s, blocks, steps, chunks, in_base, items: _Items) -> tup
             for st, (b0, co, k) in enumerate(steps):
                 if b0 == 0 and co == 0:
                     for t in chunks[k]:
-                        lead.setdefault(st, []).extend(tiles[t])
+                        lead.setdefault(st, {})[t] = tiles[t]
             continue
         slots = list(range(first[b - 1] + 1, first[b]))
         if not slots:
-            lead.setdefault(first[b], []).extend(ld for tile in tiles for ld in tile)
+            lead.setdefault(first[b], {}).update(enumerate(tiles))
             continue
         for n, ld in enumerate(tiles):
             trail.setdefault(slots[n * len(slots) // len(tiles)], []).extend(ld)
