@@ -92,13 +92,21 @@ def _split(n: int, most: int) -> list[int]:
     return [q + (1 if k < r else 0) for k in range(parts)]
 
 
-def _runs(chunk: list, items: _Items) -> list[tuple[int, int]]:
+def _runs(chunk: list, items: _Items, ramp: bool = False) -> list[tuple[int, int]]:
     """A chunk's GEMM chains ``(first item, items)``: up to ``MAX_KTILES`` K tiles each, or one
-    row window each."""
+    row window each. ``ramp`` (the first row block, whose K tiles load while its GEMMs wait): chains
+    of 1, 2, 4, ... K tiles, so that the first GEMM starts after one K tile's LOAD, not a chain's."""
     if items.rows:
         return [(w, 1) for w in chunk]
+    sizes = _split(len(chunk), MAX_KTILES)
+    if ramp:
+        sizes, left, n = [], len(chunk), 1
+        while left:
+            sizes.append(min(n, left, MAX_KTILES))
+            left -= sizes[-1]
+            n *= 2
     out, t = [], chunk[0]
-    for n in _split(len(chunk), MAX_KTILES):
+    for n in sizes:
         out.append((t, n))
         t += n
     return out
@@ -246,8 +254,8 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
             reused += _wgt_loads(R, waddr, wbase, w0, nw,
                                  f"{s.what}: weight tiles out c{co * C} items {chunk[0]}..{chunk[-1]}")
         # the step's own K tiles per GEMM chain: each chain waits only for its own (its l2c token)
-        runs = _runs(chunk, items)
         led = lead.get(t, {})
+        runs = _runs(chunk, items, ramp=b == 0 and bool(led))
         per_run = [[ld for w in range(t0, t0 + n) for ld in led.get(w, [])] for t0, n in runs]
         (fresh if b == 0 else reused).extend(per_run[0])
         later = per_run[1:]
@@ -262,8 +270,6 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
         for group in later:
             if group:
                 token(group[-1], L2C, "push")
-                loads += group
-        loads += trail.get(t, [])
         nbx, oy0, th = blocks[b]
         acc = acc_tile(b, co)
         lines = range(acc, acc + th * s.ow)
@@ -282,10 +288,13 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
                 f"{s.what}: rows {oy0}.. out c{co * C} items {t0}..{t0 + n - 1}")
             if r == 0 or per_run[r]:
                 token(g, L2C, "pop")
-            gemms += guard.waits(g, lines, t0 > 0 or n * items.taps > 1) + [g]
+            # a chain's own LOADs just before it in program order: fetch reaches the first
+            # chains without waiting for the load queue to take the later ones
+            gemms += (per_run[r] if r else []) + guard.waits(g, lines, t0 > 0 or n * items.taps > 1) + [g]
         token(gemms[-1], C2L, "push")
         out += gemms
         if not last:
+            out += trail.get(t, [])
             continue
         token(gemms[-1], C2V, "push")
         dst = out_base[nreq % 2]
@@ -304,7 +313,7 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
                  f"{s.what}: output rows n{nbx} y{oy0} c{co * C}")
         token(st, V2S, "pop")
         token(st, S2V, "push")
-        out += [vec, st]
+        out += [vec, st] + trail.get(t, [])     # the next block's K tiles after the step in program order
     return [out]
 
 
