@@ -114,8 +114,9 @@ def _runs(chunk: list, items: _Items, ramp: bool = False) -> list[tuple[int, int
 
 def stack_plan(cfg: HwConfig, s) -> StackPlan | None:
     """The mode (taps or rows, :class:`_Items`), block height and weight chunking of the lowest
-    estimated cycles (per engine its total over the layer; the busiest plus the first chunk's
-    input load and the last block's requantization and store), or None when nothing fits."""
+    estimated cycles (per engine its total over the layer's blocks; the busiest plus the wait for
+    the first GEMM and the last block's requantization and store, at least the second block's
+    GEMMs after the first two blocks' loads), or None when nothing fits."""
     R, C, lat = cfg.rows, cfg.cols, cfg.ext_latency
     fh = s.weff.shape[0]
     ob = ceil_div(s.o, C)
@@ -137,17 +138,26 @@ def stack_plan(cfg: HwConfig, s) -> StackPlan | None:
             cuts = _split(items.count, per)
             chunks = [list(range(sum(cuts[:k]), sum(cuts[:k + 1]))) for k in range(len(cuts))]
             resident = ob * items.count * items.taps <= wgt_tiles
-            comp = nblocks * ob * sum(R + n * items.taps * max(p, R) + R + C for c in chunks for _, n in _runs(c, items))
-            inp = items.count * (lat + items.lines * beats)
-            wl = 0 if resident else ob * sum(lat + len(c) * items.taps * R * beats for c in chunks)
-            load = nblocks * (inp + wl)
-            vec = nblocks * ob * (p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + REQ_LINES + cfg.vector_latency)
-            store = nblocks * ob * (lat + p * beats)
-            dma = load + store if cfg.dma_engines == 1 else max(load, store)
-            busy = comp + vec + dma if cfg.in_order else max(comp, vec, dma)
-            # + the first chunk's weights and input before the first GEMM, the last REQ and STORE
-            first = lat + len(chunks[0]) * items.taps * R * beats + inp // len(chunks)
-            est = busy + first + (vec + store) // (nblocks * ob)
+            weights = ob * sum(lat + len(c) * items.taps * R * beats for c in chunks)
+            # per block and engine, each block at its own height (a shorter last one)
+            comp, load, vec, store = [], [], [], []
+            for b, oy0 in enumerate(list(range(0, s.oh, th)) * s.n):
+                ph = min(th, s.oh - oy0) * s.ow
+                comp.append(sum(R + n * items.taps * max(ph, R) + R + C for co in range(ob) for c in chunks
+                                for _, n in _runs(c, items, ramp=b == 0 and co == 0)))
+                load.append(items.count * (lat + _items(cfg, s, min(th, s.oh - oy0), rows).lines * beats)
+                            + (weights if b == 0 or not resident else 0))
+                vec.append(ob * (ph * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + REQ_LINES
+                                 + cfg.vector_latency))
+                store.append(ob * (lat + ph * beats))
+            dma = sum(load) + sum(store) if cfg.dma_engines == 1 else max(sum(load), sum(store))
+            busy = (sum(comp) + sum(vec) + dma if cfg.in_order else max(sum(comp), sum(vec), dma))
+            # + the first chunk's weights and the first K tile before the first GEMM (each chain
+            # waits for its own), the last REQ and STORE; and at least (where the loads outpace
+            # the GEMMs at the start) the second block's GEMMs after the first two blocks' loads
+            tail = (vec[-1] + store[-1]) // ob
+            first = 2 * lat + len(chunks[0]) * items.taps * R * beats + items.lines * beats
+            est = max(busy + first, sum(load[:2]) + sum(comp[1:]) if len(comp) > 1 else 0) + tail
             if best is None or est < best.estimate:
                 best = StackPlan(est, th, chunks, resident, rows)
     return best
