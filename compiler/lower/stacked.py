@@ -154,10 +154,18 @@ def stack_plan(cfg: HwConfig, s) -> StackPlan | None:
             busy = (sum(comp) + sum(vec) + dma if cfg.in_order else max(sum(comp), sum(vec), dma))
             # + the first chunk's weights and the first K tile before the first GEMM (each chain
             # waits for its own), the last REQ and STORE; and at least (where the loads outpace
-            # the GEMMs at the start) the second block's GEMMs after the first two blocks' loads
+            # the GEMMs at the start) the second block's GEMMs after the first two blocks' loads,
+            # or for one block with resident weights, the first output block's last chain after
+            # the block's loads and the other output blocks after it
             tail = (vec[-1] + store[-1]) // ob
             first = 2 * lat + len(chunks[0]) * items.taps * R * beats + items.lines * beats
-            est = max(busy + first, sum(load[:2]) + sum(comp[1:]) if len(comp) > 1 else 0) + tail
+            start = 0
+            if len(comp) > 1:
+                start = sum(load[:2]) + sum(comp[1:])
+            elif resident:
+                n_last = _runs(chunks[-1], items, ramp=True)[-1][1]
+                start = load[0] + R + n_last * items.taps * max(p, R) + R + C + comp[0] * (ob - 1) // ob
+            est = max(busy + first, start) + tail
             if best is None or est < best.estimate:
                 best = StackPlan(est, th, chunks, resident, rows)
     return best
