@@ -273,6 +273,7 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
                                  f"{s.what}: weight tiles out c{co * C} items {chunk[0]}..{chunk[-1]}")
         # the step's own K tiles per GEMM chain: each chain waits only for its own (its l2c token)
         led = lead.get(t, {})
+        assert set(led) <= set(chunk), "a step leads only the K tiles of its own chains"
         runs = _runs(chunk, items, ramp=b == 0 and bool(led))
         per_run = [[ld for w in range(t0, t0 + n) for ld in led.get(w, [])] for t0, n in runs]
         (fresh if b == 0 else reused).extend(per_run[0])
