@@ -8,6 +8,8 @@ import numpy as np
 
 from nnaccel.golden.common import qrange
 from nnaccel.golden.elementwise import add_sub_real_multipliers, f32, mul_real_multiplier
+from nnaccel.hwconfig import HwConfig
+from nnaccel.isa.table import VEC_BY_NAME
 from nnaccel.model import Operand
 from nnaccel.program import param_block
 from nnaccel.quant import activation_range_quantized, quantize_multiplier
@@ -23,6 +25,7 @@ from .base import (
     _need_quant8,
     _scalar,
     _signed,
+    ceil_div,
     load_vec,
     tighten,
     vec_blob,
@@ -54,6 +57,30 @@ def _broadcast_kind(x: Operand, o: Operand):
         if 0 < size <= MAX16:
             return ("rows", size)
     return None
+
+
+def _stage_lines(cfg: HwConfig, func: str, nsrc: int, nlines: int) -> int | None:
+    """Lines per stage of a line-wise ``func`` over ``nlines`` ACT lines from ``nsrc`` loaded
+    inputs, double-buffered: the size with the lowest estimate of ``first stage's LOADs + (stages
+    - 1) x the slowest engine's stage + last VEC + last STORE`` (the ISA's LOAD / STORE / VEC
+    cycles). Short stages start the VEC and the STORE early; each costs a DMA latency per box.
+    None (a whole buffer region) when the stages run one at a time."""
+    serial, region, _, _ = _line_layout(cfg, 2)
+    if serial or nlines <= 1:
+        return None
+    vf = VEC_BY_NAME[func]
+    per_line_dma = max(1, ceil_div(cfg.cols, cfg.dma_bytes_per_cycle))
+    per_line_vec = ceil_div(cfg.cols, cfg.vector_lanes) * vf.group_cycles(cfg.vector_mul_steps)
+
+    def estimate(n: int) -> int:
+        stages = ceil_div(nlines, n)
+        load = nsrc * (cfg.ext_latency + n * per_line_dma)
+        vec = vf.param_lines(cfg.cols) + n * per_line_vec + cfg.vector_latency
+        store = cfg.ext_latency + n * per_line_dma
+        return load + (stages - 1) * max(load, vec, store) + vec + store
+
+    sizes = {min(region - 1, 1 << k) for k in range(4, (region - 1).bit_length() + 1)} | {region - 1}
+    return min(sorted(sizes), key=estimate)
 
 
 def row_broadcast_passes(ctx, what, srcs, row, dst_index, nbytes, func, param_rows, signed) -> list:
@@ -154,4 +181,6 @@ class EltwiseLowering(Lowering):
                     row = (i, kind[1])
         if row is not None:
             return row_broadcast_passes(ctx, self.kind, srcs, row, op.outputs[0], n, func, rows, _signed(a))
-        return lines_passes(ctx, self.kind, srcs, op.outputs[0], n, func, rows, _signed(a))
+        loaded = sum(1 for src in srcs if not isinstance(src, tuple))
+        stage = _stage_lines(ctx.cfg, func, loaded, ceil_div(n, ctx.cfg.cols))
+        return lines_passes(ctx, self.kind, srcs, op.outputs[0], n, func, rows, _signed(a), stage_lines=stage)

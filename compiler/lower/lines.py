@@ -85,15 +85,17 @@ def _line_layout(cfg: HwConfig, nsrc: int):
     return True, b, (lambda k, p: k * b), (lambda p: 0)
 
 
-def lines_passes(ctx, what, srcs, dst_index, nbytes, func, param_rows, signed, table=None) -> list:
+def lines_passes(ctx, what, srcs, dst_index, nbytes, func, param_rows, signed, table=None,
+                 stage_lines=None) -> list:
     """A line-wise vector operation over ``nbytes`` bytes: ``srcs`` (one or two operand indexes)
     loaded to ACT input buffers, ``func`` applied into an output buffer, stored to ``dst_index``
     (input buffers are only read by compute and output buffers only written by it, as the stage
-    tokens require)."""
+    tokens require). A stage takes at most ``stage_lines`` lines (default: a whole buffer region)."""
     cfg = ctx.cfg
     nsrc = len(srcs)
     serial, region, in_at, out_at_p = _line_layout(cfg, nsrc)
-    chunks = _line_chunks(cfg, nbytes, region - 1)
+    budget = region - 1 if stage_lines is None else max(1, min(stage_lines, region - 1))
+    chunks = _line_chunks(cfg, nbytes, budget)
     if table is not None:
         pre = load_vec(cfg, ctx.consts, vec_blob([lut_block(cfg, table)]), 0, f"{what}: lookup table")
     else:

@@ -92,13 +92,21 @@ def _split(n: int, most: int) -> list[int]:
     return [q + (1 if k < r else 0) for k in range(parts)]
 
 
-def _runs(chunk: list, items: _Items) -> list[tuple[int, int]]:
+def _runs(chunk: list, items: _Items, ramp: bool = False) -> list[tuple[int, int]]:
     """A chunk's GEMM chains ``(first item, items)``: up to ``MAX_KTILES`` K tiles each, or one
-    row window each."""
+    row window each. ``ramp`` (the first row block, whose K tiles load while its GEMMs wait): chains
+    of 1, 2, 4, ... K tiles, so that the first GEMM starts after one K tile's LOAD, not a chain's."""
     if items.rows:
         return [(w, 1) for w in chunk]
+    sizes = _split(len(chunk), MAX_KTILES)
+    if ramp:
+        sizes, left, n = [], len(chunk), 1
+        while left:
+            sizes.append(min(n, left, MAX_KTILES))
+            left -= sizes[-1]
+            n *= 2
     out, t = [], chunk[0]
-    for n in _split(len(chunk), MAX_KTILES):
+    for n in sizes:
         out.append((t, n))
         t += n
     return out
@@ -106,8 +114,9 @@ def _runs(chunk: list, items: _Items) -> list[tuple[int, int]]:
 
 def stack_plan(cfg: HwConfig, s) -> StackPlan | None:
     """The mode (taps or rows, :class:`_Items`), block height and weight chunking of the lowest
-    estimated cycles (per engine its total over the layer; the busiest plus the first chunk's
-    input load and the last block's requantization and store), or None when nothing fits."""
+    estimated cycles (per engine its total over the layer's blocks; the busiest plus the wait for
+    the first GEMM and the last block's requantization and store, at least the second block's
+    GEMMs after the first two blocks' loads), or None when nothing fits."""
     R, C, lat = cfg.rows, cfg.cols, cfg.ext_latency
     fh = s.weff.shape[0]
     ob = ceil_div(s.o, C)
@@ -129,17 +138,34 @@ def stack_plan(cfg: HwConfig, s) -> StackPlan | None:
             cuts = _split(items.count, per)
             chunks = [list(range(sum(cuts[:k]), sum(cuts[:k + 1]))) for k in range(len(cuts))]
             resident = ob * items.count * items.taps <= wgt_tiles
-            comp = nblocks * ob * sum(R + n * items.taps * max(p, R) + R + C for c in chunks for _, n in _runs(c, items))
-            inp = items.count * (lat + items.lines * beats)
-            wl = 0 if resident else ob * sum(lat + len(c) * items.taps * R * beats for c in chunks)
-            load = nblocks * (inp + wl)
-            vec = nblocks * ob * (p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + REQ_LINES + cfg.vector_latency)
-            store = nblocks * ob * (lat + p * beats)
-            dma = load + store if cfg.dma_engines == 1 else max(load, store)
-            busy = comp + vec + dma if cfg.in_order else max(comp, vec, dma)
-            # + the first chunk's weights and input before the first GEMM, the last REQ and STORE
-            first = lat + len(chunks[0]) * items.taps * R * beats + inp // len(chunks)
-            est = busy + first + (vec + store) // (nblocks * ob)
+            weights = ob * sum(lat + len(c) * items.taps * R * beats for c in chunks)
+            # per block and engine, each block at its own height (a shorter last one)
+            comp, load, vec, store = [], [], [], []
+            for b, oy0 in enumerate(list(range(0, s.oh, th)) * s.n):
+                ph = min(th, s.oh - oy0) * s.ow
+                comp.append(sum(R + n * items.taps * max(ph, R) + R + C for co in range(ob) for c in chunks
+                                for _, n in _runs(c, items, ramp=b == 0 and co == 0)))
+                load.append(items.count * (lat + _items(cfg, s, min(th, s.oh - oy0), rows).lines * beats)
+                            + (weights if b == 0 or not resident else 0))
+                vec.append(ob * (ph * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + REQ_LINES
+                                 + cfg.vector_latency))
+                store.append(ob * (lat + ph * beats))
+            dma = sum(load) + sum(store) if cfg.dma_engines == 1 else max(sum(load), sum(store))
+            busy = (sum(comp) + sum(vec) + dma if cfg.in_order else max(sum(comp), sum(vec), dma))
+            # + the first chunk's weights and the first K tile before the first GEMM (each chain
+            # waits for its own), the last REQ and STORE; and at least (where the loads outpace
+            # the GEMMs at the start) the second block's GEMMs after the first two blocks' loads,
+            # or for one block with resident weights, the first output block's last chain after
+            # the block's loads and the other output blocks after it
+            tail = (vec[-1] + store[-1]) // ob
+            first = 2 * lat + len(chunks[0]) * items.taps * R * beats + items.lines * beats
+            start = 0
+            if len(comp) > 1:
+                start = sum(load[:2]) + sum(comp[1:])
+            elif resident:
+                n_last = _runs(chunks[-1], items, ramp=True)[-1][1]
+                start = load[0] + R + n_last * items.taps * max(p, R) + R + C + comp[0] * (ob - 1) // ob
+            est = max(busy + first, start) + tail
             if best is None or est < best.estimate:
                 best = StackPlan(est, th, chunks, resident, rows)
     return best
@@ -245,21 +271,30 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
         elif not plan.resident:
             reused += _wgt_loads(R, waddr, wbase, w0, nw,
                                  f"{s.what}: weight tiles out c{co * C} items {chunk[0]}..{chunk[-1]}")
-        (fresh if b == 0 else reused).extend(lead.get(t, []))
+        # the step's own K tiles per GEMM chain: each chain waits only for its own (its l2c token)
+        led = lead.get(t, {})
+        assert set(led) <= set(chunk), "a step leads only the K tiles of its own chains"
+        runs = _runs(chunk, items, ramp=b == 0 and bool(led))
+        per_run = [[ld for w in range(t0, t0 + n) for ld in led.get(w, [])] for t0, n in runs]
+        (fresh if b == 0 else reused).extend(per_run[0])
+        later = per_run[1:]
         if nreq == 0 and last:
-            fresh += params          # before the first REQ's GEMMs (their l2c token)
+            # before the first REQ's GEMMs (their l2c token)
+            (later[-1] if later and later[-1] else fresh).extend(params)
         if t >= 2:
             reused = reused or [nop("load", f"{s.what}: the GEMMs of step {t - 2} are done")]
             token(reused[0], C2L, "pop")
         loads = fresh + reused or [nop("load", f"{s.what}: nothing to load for step {t}")]
         token(loads[-1], L2C, "push")
-        loads += trail.get(t, [])
+        for group in later:
+            if group:
+                token(group[-1], L2C, "push")
         nbx, oy0, th = blocks[b]
         acc = acc_tile(b, co)
         lines = range(acc, acc + th * s.ow)
         out += loads
         gemms = []
-        for t0, n in _runs(chunk, items):
+        for r, (t0, n) in enumerate(runs):
             wt = (co * nk if plan.resident else -chunk[0] * items.taps) + t0 * items.taps
             # taps: K tile t at t x th x ow (ny x act_ys); rows: the window as one line of th x ow
             # pixels, K tile ky at ky x ow (act_ys)
@@ -270,12 +305,15 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
                 "acc": acc, "wgt": wbase + wt * R, "za": _byte(s.zx), "zw": _byte(s.zw), **shape, "act_xs": 1,
                 "act_ys": s.ow, "acc_xs": 1, "acc_ys": s.ow},
                 f"{s.what}: rows {oy0}.. out c{co * C} items {t0}..{t0 + n - 1}")
-            if not gemms:
+            if r == 0 or per_run[r]:
                 token(g, L2C, "pop")
-            gemms += guard.waits(g, lines, t0 > 0 or n * items.taps > 1) + [g]
+            # a chain's own LOADs just before it in program order: fetch reaches the first
+            # chains without waiting for the load queue to take the later ones
+            gemms += (per_run[r] if r else []) + guard.waits(g, lines, t0 > 0 or n * items.taps > 1) + [g]
         token(gemms[-1], C2L, "push")
         out += gemms
         if not last:
+            out += trail.get(t, [])
             continue
         token(gemms[-1], C2V, "push")
         dst = out_base[nreq % 2]
@@ -294,7 +332,7 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
                  f"{s.what}: output rows n{nbx} y{oy0} c{co * C}")
         token(st, V2S, "pop")
         token(st, S2V, "push")
-        out += [vec, st]
+        out += [vec, st] + trail.get(t, [])     # the next block's K tiles after the step in program order
     return [out]
 
 
@@ -307,15 +345,15 @@ def _wgt_loads(R: int, waddr: int, sp_line: int, first: int, n: int, comment: st
 
 
 def _spread_inputs(ctx, s, blocks, steps, chunks, in_base, items: _Items) -> tuple[dict, dict]:
-    """Where the K-tile LOADs go: ``(lead, trail)``, per step the LOADs before its ``l2c`` token
-    (its own GEMMs wait for them) and after it (for later steps). Block 0's K tiles lead the step
+    """Where the K-tile LOADs go: ``(lead, trail)``, per step the LOADs its own GEMMs wait for (per
+    item: each GEMM chain waits only for its items) and those after (for later steps). Block 0's K tiles lead the step
     of the first chain that reads them; block ``b``'s trail the steps of block ``b - 1`` after its
     first (block ``b - 2``, which used the same slot, is done then: those steps' loads wait for the
     GEMMs two steps before), or lead block ``b``'s first step when block ``b - 1`` has one step."""
     first = {}
     for st, (b, _, _) in enumerate(steps):
         first.setdefault(b, st)
-    lead: dict[int, list] = {}
+    lead: dict[int, dict[int, list]] = {}
     trail: dict[int, list] = {}
     for b in range(len(blocks)):
         tiles = [_item_load(ctx, s, blocks[b], in_base[b % 2], t, items) for t in range(items.count)]
@@ -323,11 +361,11 @@ def _spread_inputs(ctx, s, blocks, steps, chunks, in_base, items: _Items) -> tup
             for st, (b0, co, k) in enumerate(steps):
                 if b0 == 0 and co == 0:
                     for t in chunks[k]:
-                        lead.setdefault(st, []).extend(tiles[t])
+                        lead.setdefault(st, {})[t] = tiles[t]
             continue
         slots = list(range(first[b - 1] + 1, first[b]))
         if not slots:
-            lead.setdefault(first[b], []).extend(ld for tile in tiles for ld in tile)
+            lead.setdefault(first[b], {}).update(enumerate(tiles))
             continue
         for n, ld in enumerate(tiles):
             trail.setdefault(slots[n * len(slots) // len(tiles)], []).extend(ld)
