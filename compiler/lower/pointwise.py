@@ -973,12 +973,11 @@ class _Packed:
             wbase = self.wgt_base[i % PW_AHEAD]
             own = wgt_tile_loads(R, self.waddr, wbase, j0 * KT, jn * KT, f"{what}: weight tiles out c{j0 * C}..")
             if i == 0:
-                # the first weight tiles go ahead of the pass (into the barrier before it, as
-                # far as the previous layer allows); only the input row waits for that layer
-                prefetch += own
+                # the first weight tiles and the REQ parameters go ahead of the pass (into the
+                # barrier before it, as far as the previous layer allows); only the input row
+                # waits for that layer
+                prefetch += own + params
                 own = self.input_loads()
-            if i == min(1, len(self.groups) - 1):
-                own += params   # read by the REQ after the last GEMM
             if i >= PW_AHEAD:
                 token(own[0], C2L, "pop")
             token(own[-1], L2C, "push")
