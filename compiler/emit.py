@@ -37,7 +37,9 @@ what they wrote) and ``c2v``, then pushes ``v2c``; compute pops every ``l2c`` / 
 starts with empty channels. The barrier is emitted when the next layer's first pass arrives: a
 :class:`RawPass` may name ``prefetch`` LOADs of constants, placed before the barrier, after the
 previous layer's GEMMs, or after the barrier, by the lines and banks the previous layer touches
-(:meth:`ProgramBuilder._barrier`).
+(:meth:`ProgramBuilder._barrier`); its leading input LOADs go inside the barrier once the stores
+whose bytes they read are done, where those are not all of the layer's
+(:meth:`ProgramBuilder._early_loads`).
 """
 
 from __future__ import annotations
@@ -160,6 +162,22 @@ def split_steps(computes: list[Ins]) -> list[tuple[list[Ins], list[Ins]]]:
     return steps
 
 
+def _row_splits(load: Ins) -> list[tuple[Ins, Ins | None]]:
+    """``(first rows, the other rows)`` of a LOAD box without padding, split after each of its
+    rows (the most rows first), the second part with the token flags; the whole LOAD is
+    ``(load, None)``."""
+    f = load.fields
+    if any(f.get(k, 0) for k in ("pad_top", "pad_bottom", "pad_left", "pad_right")):
+        return []
+    out = []
+    for r in range(f["y_size"] - 1, 0, -1):
+        first = Ins("LOAD", {**f, "y_size": r}, load.comment)
+        rest = Ins("LOAD", {**f, "y_size": f["y_size"] - r, "sp_addr": f["sp_addr"] + r * f["x_size"],
+                            "ext_addr": f["ext_addr"] + r * f["y_stride"]}, load.comment, set(load.flags))
+        out.append((first, rest))
+    return out
+
+
 class ProgramBuilder:
     """Collects the instructions of one accelerator program (one segment) with their tokens.
 
@@ -230,14 +248,18 @@ class ProgramBuilder:
         self._tag = tag
         self._stage_in_layer = 0
 
-    def _settle(self, prefetch=()) -> None:
-        """Emits the pending barrier (with ``prefetch`` inside it where that is safe), else
-        ``prefetch`` as the layer's first instructions."""
+    def _settle(self, prefetch=(), early=()) -> tuple[int, Ins | None]:
+        """Emits the pending barrier (with ``prefetch`` inside it where that is safe, and a
+        leading part of ``early`` where the stores it reads are done: :meth:`_early_loads`),
+        else ``prefetch`` as the layer's first instructions. Returns how many of ``early`` went
+        inside the barrier whole, and what is left of the next one (None when nothing is)."""
+        moved = (0, None)
         if self._need_barrier:
             self._need_barrier = False
-            prefetch = self._barrier(list(prefetch))
+            prefetch, moved = self._barrier(list(prefetch), list(early))
             self._layer_start = len(self.ins)
         self._append(prefetch)
+        return moved
 
     def stage(self, loads: list[Ins], computes: list[Ins], stores: list[Ins], serial: bool = False) -> None:
         """Adds a stage. ``serial`` (stages without GEMMs only): the stage's loads wait for the
@@ -364,9 +386,26 @@ class ProgramBuilder:
     def raw(self, ins: list[Ins]) -> None:
         """Appends a pre-tokenized instruction list (its flags counted; the list must leave every
         channel it uses with no more pops than pushes). The pass's ``prefetch`` LOADs go first,
-        inside the barrier before it where they can (:meth:`_barrier`)."""
+        inside the barrier before it where they can (:meth:`_barrier`); so do its leading input
+        LOADs where the previous layer's stores they read are done (:meth:`_early_loads`): a
+        moved LOAD's token flags stay in the pass on a load-queue NOP in its place."""
         self._flush()
-        self._settle(getattr(ins, "prefetch", ()))
+        lead = []
+        for i in ins:
+            if i.name != "LOAD" or not i.flags <= {_FLAG[("load", L2C)]}:
+                break
+            lead.append(i)
+            if i.flags:
+                break
+        moved, tail = self._settle(getattr(ins, "prefetch", ()), lead)
+        if tail is not None:
+            ins = [tail] + list(ins[moved + 1:])
+        elif moved:
+            rest = []
+            if lead[moved - 1].flags:
+                rest = [nop("load", f"{lead[moved - 1].comment} (loaded in the barrier)")]
+                rest[0].flags = set(lead[moved - 1].flags)
+            ins = rest + list(ins[moved:])
         while self.outstanding(V2C):
             n = nop("compute", "take the requantizations' tokens")
             self._flag(n, V2C, "pop")
@@ -405,6 +444,10 @@ class ProgramBuilder:
         elif not any(b.flags for b in batch[-1:]):
             batch.pop()
         self._append(batch)
+
+    def _ext_span(self, i: Ins) -> list[tuple[int, int]]:
+        """The external byte ranges (first, last) of instruction ``i``'s footprint."""
+        return [a.where for a in footprint(decode(i.word()), self.cfg) if a.space == "EXT"]
 
     def _fp(self, i: Ins) -> list:
         """The scratchpad operands of ``i`` (its footprint without EXT), each ``(space, lines,
@@ -473,7 +516,7 @@ class ProgramBuilder:
                 kept.append(i)
         return moved, kept
 
-    def _barrier(self, prefetch: list[Ins]) -> list[Ins]:
+    def _barrier(self, prefetch: list[Ins], first_loads: list[Ins]) -> tuple[list[Ins], tuple[int, Ins | None]]:
         """Drains every channel of the previous layer. The LOADs of ``prefetch`` (constant LOADs
         of the next pass) go before the barrier where they are independent of the layer
         (:meth:`_independent`); the others right after the load queue has popped the layer's
@@ -483,8 +526,10 @@ class ProgramBuilder:
         returned. A LOAD goes ahead of one kept back only where their lines differ
         (:meth:`_overtaking`). Then the vector queue pops every ``s2v`` (stores done) and ``c2v``, compute
         pops every ``l2c`` / ``v2c``, and the load queue waits for both, so the next pass's own
-        LOADs read finished data. Returns the part of ``prefetch`` still to be emitted (all of it
-        when it could not go inside)."""
+        LOADs read finished data; the leading part of ``first_loads`` (the pass's own first
+        LOADs) that :meth:`_early_loads` allows goes before that, once the stores it reads are
+        done. Returns the part of ``prefetch`` still to be emitted (all of it when it could not
+        go inside) and the :meth:`_early_loads` result."""
         tag, self._tag = self._tag, ("barrier", self._barrier_tag)
         if self.outstanding(V2S):
             self._drain("store", [V2S], "barrier: drop unused store tokens")
@@ -509,13 +554,83 @@ class ProgramBuilder:
             if early:
                 self._drain("load", [C2L], "barrier: the layer's GEMMs are done")
                 self._append_as(tag, early)
+        moved = (self._early_loads(layer, first_loads, prefetch + after, tag)
+                 if first_loads and self.cfg is not None else (0, None))
         self._drain("vector", [S2V, C2V], "barrier: wait for the layer's stores", push=V2C)
         self._drain("compute", [L2C, V2C], "barrier: wait for the vector queue", push=C2L)
         self._drain("load", [C2L], "barrier: wait for compute")
         assert not any(self.outstanding(c) for c in self.pushed), self.pushed
         self._reset_vreads()
         self._tag = tag
-        return prefetch + after
+        return prefetch + after, moved
+
+    def _early_loads(self, layer: list[Ins], loads: list[Ins], later: list[Ins], tag) -> tuple[int, Ins | None]:
+        """Inside the barrier after ``layer``: the longest leading part of the LOADs ``loads``
+        (the rows of a box counted one by one: a LOAD whose first rows only are ready is split)
+        that needs only the first ``k`` of the layer's outstanding store tokens, ``k`` below all
+        of them: it reads no external byte a later STORE of the layer writes, and it writes no
+        line the layer's STOREs read or a LOAD of ``later`` (which it overtakes) writes. The
+        vector queue pops those ``k`` tokens (those stores are done), compute and load pass that
+        on, and the LOADs (without their token flags) follow; the full barrier comes after
+        them. The layer's GEMMs and VECs are done by then (the NOPs come after them on their
+        in-order queues). Returns how many of ``loads`` went in whole, and the rows left of the
+        next one where its first rows went in (else None)."""
+        pending = self.outstanding(S2V)
+        if not pending:
+            return 0, None
+        # the layer's store-queue instructions, each with the number of the first s2v token
+        # pushed at or after it (its completion), None when none is
+        stores, pushes = [], 0
+        for i in layer:
+            if i.queue == "store":
+                stores.append([i, None])
+                if _FLAG[("store", S2V)] in i.flags:
+                    for st in stores:
+                        if st[1] is None:
+                            st[1] = pushes
+                    pushes += 1
+        first_pending = pushes - pending      # the tokens before this one are popped already
+        # the stores not known to be done: the tokens to pop for each, and the external byte
+        # range it writes (the span, as the race check compares them: nnaccel.sim.isasim)
+        waiting = [(pending if number is None else number - first_pending + 1, self._ext_span(i))
+                   for i, number in stores if number is None or number >= first_pending]
+
+        def tokens(load: Ins) -> int:
+            """The outstanding tokens to pop before ``load`` reads finished bytes."""
+            reads = self._ext_span(load)
+            return max([k for k, writes in waiting
+                        if any(lo <= r_hi and r_lo <= hi for lo, hi in writes for r_lo, r_hi in reads)], default=0)
+
+        busy = self._mask(layer, ("STORE",), {i.fields["sp"] for i in loads})
+        later_mask = self._mask(later)
+        need, moved, head, tail = 0, 0, None, None
+        for load in loads:
+            ok = next(((part, rest) for part, rest in [(load, None)] + _row_splits(load)
+                       if not self._hits(part, busy) and not self._hits(part, later_mask)
+                       and max(need, tokens(part)) < pending), None)
+            if ok is None:
+                break
+            part, rest = ok
+            need = max(need, tokens(part))
+            if rest is None:
+                moved += 1
+                continue
+            head, tail = part, rest
+            break
+        if not moved and head is None:
+            return 0, None
+        batch = []
+        for _ in range(max(1, need)):
+            n = nop("vector", "barrier: wait for the stores the next pass's first loads read")
+            if need:
+                self._flag(n, S2V, "pop")
+            batch.append(n)
+        self._flag(batch[-1], V2C, "push")
+        self._append(batch)
+        self._drain("compute", [V2C], "barrier: the first stores are done", push=C2L)
+        self._drain("load", [C2L], "barrier: the first stores are done")
+        self._append_as(tag, [Ins(i.name, dict(i.fields), i.comment) for i in loads[:moved] + ([head] if head else [])])
+        return moved, tail
 
     def finish(self) -> list[Ins]:
         self._flush()

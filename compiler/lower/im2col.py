@@ -15,7 +15,9 @@ import math
 
 from nnaccel.hwconfig import HwConfig
 
-from .dma import copy_stages
+from .base import MAX8, CannotLower
+from .dma import DMA_BUFFERS, copy_stages
+from .lines import _fill_lines, _line_dma
 from .pad import pad_passes
 from .pointwise import StridedRows
 
@@ -58,21 +60,19 @@ def im2col_passes(ctx, s):
     passes = []
     n, hp, wp, c = _padded_dims(s)
     src = ctx.addr[s.x]
-    if any(s.pads):
+    direct = _padded_strips(cfg, s, src, ctx.scratch[1], s.what) if any(s.pads) and _strips(cfg, s) else None
+    if direct is not None:
+        passes.append(direct)
+    elif any(s.pads):
         top, _, left, _ = s.pads
         src = ctx.scratch[0]
         # rows of W x C bytes: one DMA line carries several pixels
         passes += pad_passes(cfg, ctx.addr[s.x], (s.n, s.h, s.w * c), src, (n, hp, wp * c), (0, top, left * c),
                              s.zx, f"{s.what}: padded input")
     if _strips(cfg, s):
-        # strip ox = the fw x C bytes of every padded row from column ox * sw, the rows fw x C
-        # bytes apart: the window of (oy, ox) is then the fh x fw x C bytes of strip ox from its
-        # row oy * sh, so the rows of the product overlap (sh of fh window rows apart) and the
-        # DMA copies each padded row's bytes fw / sw times instead of fh / sh
-        strip = hp * fw * c
-        passes.append(copy_stages(cfg, src, [sw * c, wp * c], ctx.scratch[1], [strip, fw * c], [s.ow, hp], fw * c,
-                                  f"{s.what}: im2col strips"))
-        key = StridedRows(("im2col", s.y), s.ow, strip, sh * fw * c)
+        if direct is None:
+            passes.append(_strip_copy(cfg, s, src, ctx.scratch[1]))
+        key = StridedRows(("im2col", s.y), s.ow, hp * fw * c, sh * fw * c)
     else:
         # row (n, oy, ox, ky) = the fw x C bytes of padded row oy * sh + ky from column ox * sw
         src_st = [hp * wp * c, wp * c, sh * wp * c, sw * c]
@@ -85,3 +85,51 @@ def im2col_passes(ctx, s):
     spec = dataclasses.replace(s, x=key, h=s.oh, w=s.ow, c=k, weff=s.weff.reshape(1, 1, k, o), stride=(1, 1),
                                dilation=(1, 1), pads=(0, 0, 0, 0))
     return passes, sub, spec
+
+
+def _strip_copy(cfg: HwConfig, s, src: int, dst: int) -> list:
+    """The stages that copy the strips out of the padded input at ``src`` (below)."""
+    fw, sw = s.weff.shape[1], s.stride[1]
+    _, hp, wp, c = _padded_dims(s)
+    # strip ox = the fw x C bytes of every padded row from column ox * sw, the rows fw x C
+    # bytes apart: the window of (oy, ox) is then the fh x fw x C bytes of strip ox from its
+    # row oy * sh, so the rows of the product overlap (sh of fh window rows apart) and the
+    # DMA copies each padded row's bytes fw / sw times instead of fh / sh
+    return copy_stages(cfg, src, [sw * c, wp * c], dst, [hp * fw * c, fw * c], [s.ow, hp], fw * c,
+                       f"{s.what}: im2col strips")
+
+
+def _padded_strips(cfg: HwConfig, s, src: int, dst: int, what: str) -> list | None:
+    """The strips (above) of a padding convolution straight from its input at ``src``, without
+    the padded copy: one stage fills every strip with the input zero point, then the input
+    rows' bytes go to their place in each strip (strips whose window columns lie alike in the
+    input, consecutive ones, in one copy; the store queue keeps them after the fill). None where
+    the fill does not fit one DMA buffer or a stride does not fit the DMA fields."""
+    fw, sw = s.weff.shape[1], s.stride[1]
+    top, _, left, _ = s.pads
+    _, hp, _, c = _padded_dims(s)
+    strip, R = hp * fw * c, cfg.cols
+    full, tail = divmod(s.ow * strip, R)
+    if full + (1 if tail else 0) > min(cfg.lines("ACT") // DMA_BUFFERS, MAX8 * MAX8):
+        return None
+    stages = [(_fill_lines(cfg, 0, full + (1 if tail else 0), s.zx, f"{what}: strips' pad value"), [],
+               _line_dma(cfg, "STORE", 0, dst, full, tail, f"{what}: strips' pad value"))]
+    groups: list[list] = []   # [(first window column in the input, columns), first strip, strips]
+    for ox in range(s.ow):
+        x0 = ox * sw - left
+        c0, c1 = max(0, x0), min(s.w, x0 + fw)
+        if c1 <= c0:
+            continue
+        place = (c0 - x0, c1 - c0)
+        if groups and groups[-1][0] == place and groups[-1][1] + groups[-1][2] == ox:
+            groups[-1][2] += 1
+        else:
+            groups.append([place, ox, 1])
+    try:
+        for (off, cols), ox0, n in groups:
+            stages += copy_stages(cfg, src + (ox0 * sw - left + off) * c, [sw * c, s.w * c],
+                                  dst + ox0 * strip + top * fw * c + off * c, [strip, fw * c], [n, s.h], cols * c,
+                                  f"{what}: im2col strips", first_stage=len(stages))
+    except CannotLower:
+        return None
+    return stages

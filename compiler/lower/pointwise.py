@@ -295,10 +295,13 @@ class _Pointwise:
         self.pblocks = req_blocks(cfg, s, self.n_tiles)
         # resident weights and parameters at the top of WGT / VEC (alternating between two
         # places there where both fit the upper half), clear of the lines the previous layer
-        # most likely used, so that they load while it runs (prefetch, ProgramBuilder.raw)
+        # most likely used, so that they load while it runs (prefetch, ProgramBuilder.raw);
+        # streamed weights' slots at the top of WGT too, so that the next pass's first weight
+        # tiles (a packed pass starts at the bottom, _Packed) load during this pass's GEMMs
         parity = getattr(ctx.consts, "pointwise_passes", 0) % 2
         ctx.consts.pointwise_passes = getattr(ctx.consts, "pointwise_passes", 0) + 1
-        self.wgt_off = _top(cfg.lines("WGT"), self.ntiles * self.R, parity) if resident_w else 0
+        self.wgt_off = _top(cfg.lines("WGT"), self.ntiles * self.R if resident_w else PW_AHEAD * self.gmax * self.R,
+                            parity)
         self.vec_off = _top(cfg.lines("VEC"), self.n_tiles * REQ_LINES, parity) if resident_p else 0
 
     def wgt_load(self, sp_addr: int, first: int, n: int, comment: str) -> list[Ins]:
@@ -387,7 +390,7 @@ class _Pointwise:
         if self.resident_w:
             wbase = self.wgt_off + self.group_pos[(j, c0)] * R
         else:
-            wbase = (i % PW_AHEAD) * self.gmax * R
+            wbase = self.wgt_off + (i % PW_AHEAD) * self.gmax * R
             own += self.wgt_load(wbase, self.group_pos[(j, c0)], k, f"{what}: weight tiles out c{j * C} k{c0 * R}..")
         pslot = self.vec_off + j * REQ_LINES if self.resident_p else (acc_n % PW_PARAMS) * REQ_LINES
         if not self.resident_p and gi == 0:
@@ -970,12 +973,11 @@ class _Packed:
             wbase = self.wgt_base[i % PW_AHEAD]
             own = wgt_tile_loads(R, self.waddr, wbase, j0 * KT, jn * KT, f"{what}: weight tiles out c{j0 * C}..")
             if i == 0:
-                # the first weight tiles go ahead of the pass (into the barrier before it, as
-                # far as the previous layer allows); only the input row waits for that layer
-                prefetch += own
+                # the first weight tiles and the REQ parameters go ahead of the pass (into the
+                # barrier before it, as far as the previous layer allows); only the input row
+                # waits for that layer
+                prefetch += own + params
                 own = self.input_loads()
-            if i == min(1, len(self.groups) - 1):
-                own += params   # read by the REQ after the last GEMM
             if i >= PW_AHEAD:
                 token(own[0], C2L, "pop")
             token(own[-1], L2C, "push")

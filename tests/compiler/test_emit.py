@@ -5,7 +5,7 @@ compute (double buffering) and barriers separating layers."""
 from __future__ import annotations
 
 import pytest
-from nnaccel.compiler.emit import Ins, ProgramBuilder, nop
+from nnaccel.compiler.emit import L2C, Ins, ProgramBuilder, nop, token
 from nnaccel.sim.isasim import decode_program, schedule
 
 from nnaccel.hwconfig import load_config
@@ -152,3 +152,44 @@ def test_serial_stages_do_not_overlap():
     for k in range(1, 5):
         assert sch.start[loads[k]] >= sch.end[stores[k - 1]]
     assert all(b.popped[c] <= b.pushed[c] for c in b.pushed)
+
+
+def _two_store_layer_then_load(reads_ext: int):
+    """A layer of two stages (the first stores ACT lines to external byte 64, the second a long
+    box to byte 1024), then a pass whose first LOAD reads 8 bytes at ``reads_ext``, on ``base``
+    (a load and a store engine)."""
+    cfg = load_config("base")
+    b = ProgramBuilder(cfg)
+    b.layer("first")
+    for k, (ext, lines) in enumerate([(64, 2), (1024, 64)]):
+        load = Ins("LOAD", {"sp": "ACT", "len": 4, "sp_addr": 100 * k, "ext_addr": 0, "x_size": lines,
+                            "y_size": 1, "x_stride": 4, "y_stride": 0}, f"load {k}")
+        comp = Ins("VEC", {"func": "CLAMP", "dst": 100 * k + 300, "src": 100 * k, "param": 0, "nx": lines, "ny": 1,
+                           "dst_xs": 1, "src_xs": 1}, f"compute {k}")
+        store = Ins("STORE", {"sp": "ACT", "len": 4, "sp_addr": 100 * k + 300, "ext_addr": ext, "x_size": lines,
+                              "y_size": 1, "x_stride": 4, "y_stride": 0}, f"store {k}")
+        b.stage([load], [comp], [store])
+    b.layer("second")
+    first = Ins("LOAD", {"sp": "ACT", "len": 4, "sp_addr": 600, "ext_addr": reads_ext, "x_size": 2, "y_size": 1,
+                         "x_stride": 4, "y_stride": 0}, "the next pass's input")
+    use = nop("compute", "read it")
+    token(first, L2C, "push")
+    token(use, L2C, "pop")
+    b.raw([first, use])
+    ins = b.finish()
+    words = [i.word() for i in ins]
+    sch = schedule(decode_program(words, cfg), cfg)
+    at = {i.comment: k for k, i in enumerate(ins)}
+    return ins, sch, at
+
+
+def test_first_input_load_waits_only_for_the_stores_it_reads():
+    # it reads the first store's bytes only: it runs while the second, long store still drains
+    ins, sch, at = _two_store_layer_then_load(64)
+    load = next(k for k, i in enumerate(ins) if i.name == "LOAD" and i.comment == "the next pass's input")
+    assert sch.start[load] >= sch.end[at["store 0"]]
+    assert sch.start[load] < sch.end[at["store 1"]]
+    # it reads the second store's bytes: it waits for the whole barrier
+    ins, sch, at = _two_store_layer_then_load(1024)
+    load = next(k for k, i in enumerate(ins) if i.name == "LOAD" and i.comment == "the next pass's input")
+    assert sch.start[load] >= sch.end[at["store 1"]]

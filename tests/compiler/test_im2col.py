@@ -74,4 +74,5 @@ def test_kws_first_layer_streams_taps_as_k_tiles():
     rep = static_report(pkg)
     assert rep["total"]["cycles"] < 42_904 // 4
     assert "im2col strips" in pkg.listing    # batch 1: the window rows read in place from strips
+    assert "padded input" not in pkg.listing  # the strips are built from the input, not a padded copy
     assert rep["total"]["useful_macs"] == 25 * 5 * 64 * 40

@@ -54,129 +54,136 @@
     50: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0xdf8 x_size=1 y_size=1 x_stride=48 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 63.. c40
     51: LOAD sp=WGT len=8 sp_addr=0 ext_addr=0x2400 x_size=8 y_size=18 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: filter tiles 0..17
     52: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2880 x_size=36 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantization parameters c0..
-    53: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
-    54: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
-    55: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-    56: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-    57: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
-    58: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-    59: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-    60: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-    61: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x200 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c0
-    62: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x208 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c8
-    63: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=0 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 0..0
-    64: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=8 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 1..1
-    65: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=16 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 2..2
-    66: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c0
-    67: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xe00 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c0
-    68: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x210 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c16
-    69: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=24 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 0..0
-    70: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=32 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 1..1
-    71: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=80 acc=512 wgt=40 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 2..2
-    72: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=6 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c8
-    73: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0xe08 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c8
-    74: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x218 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c24
-    75: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=48 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 0..0
-    76: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=56 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 1..1
-    77: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=64 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 2..2
-    78: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=12 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c16
-    79: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xe10 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c16
-    80: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x220 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c32
-    81: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=72 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 0..0
-    82: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=80 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 1..1
-    83: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=80 acc=512 wgt=88 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 2..2
-    84: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=18 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c24
-    85: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0xe18 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c24
-    86: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x228 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c40
-    87: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=96 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 0..0
-    88: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=104 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 1..1
-    89: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=112 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 2..2
-    90: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=24 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c32
-    91: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xe20 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c32
-    92: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x680 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y4 x0 c0
-    93: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=120 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 0..0
-    94: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=128 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 1..1
-    95: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=80 acc=512 wgt=136 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 2..2
-    96: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=30 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40
-    97: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0xe28 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c40
-    98: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x688 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y4 x0 c8
-    99: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=0 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 0..0
-   100: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=8 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 1..1
-   101: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=16 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 2..2
-   102: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c0
-   103: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1400 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c0
-   104: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x690 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y4 x0 c16
-   105: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=24 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 0..0
-   106: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=32 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 1..1
-   107: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=80 acc=512 wgt=40 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 2..2
-   108: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=6 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c8
-   109: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0x1408 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c8
-   110: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x698 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y4 x0 c24
-   111: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=48 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 0..0
-   112: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=56 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 1..1
-   113: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=64 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 2..2
-   114: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=12 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c16
-   115: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1410 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c16
-   116: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x6a0 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y4 x0 c32
-   117: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=72 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 0..0
-   118: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=80 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 1..1
-   119: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=80 acc=512 wgt=88 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 2..2
-   120: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=18 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c24
-   121: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0x1418 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c24
-   122: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x6a8 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y4 x0 c40
-   123: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=96 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 0..0
-   124: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=104 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 1..1
-   125: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=112 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 2..2
-   126: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=24 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c32
-   127: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1420 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c32
-   128: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=120 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 0..0
-   129: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=128 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 1..1
-   130: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=80 acc=512 wgt=136 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 2..2
-   131: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=30 nx=8 ny=2 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40 rows 0..
-   132: VEC func=REQ signed=0 accumulate=0 round=0 dst=3088 src=528 src2=0 param=30 nx=8 ny=2 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40 rows 2..
-   133: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0x1428 x_size=8 y_size=2 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c40
-   134: STORE sp=ACT len=8 sp_addr=3088 ext_addr=0x1728 x_size=8 y_size=2 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y6 x0 c40
-   135: LOAD sp=WGT len=8 sp_addr=928 ext_addr=0x2d00 x_size=8 y_size=6 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 CONV_2D] CONV_2D: weight tiles (resident)
-   136: LOAD sp=VEC len=8 sp_addr=116 ext_addr=0x2e80 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 CONV_2D] CONV_2D: requantization parameters
-   137: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
-   138: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
-   139: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
-   140: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-   141: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-   142: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
-   143: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   144: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   145: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   146: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0xe00 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k0
-   147: LOAD sp=ACT len=8 sp_addr=44 ext_addr=0xe08 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k8
-   148: LOAD sp=ACT len=8 sp_addr=88 ext_addr=0xe10 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k16
-   149: LOAD sp=ACT len=8 sp_addr=132 ext_addr=0xe18 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k24
-   150: LOAD sp=ACT len=8 sp_addr=176 ext_addr=0xe20 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k32
-   151: LOAD sp=ACT len=8 sp_addr=220 ext_addr=0xe28 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 push_next  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k40
-   152: LOAD sp=ACT len=8 sp_addr=396 ext_addr=0x1640 x_size=20 y_size=2 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k0..15
-   153: LOAD sp=ACT len=8 sp_addr=436 ext_addr=0x1650 x_size=20 y_size=2 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k16..31
-   154: LOAD sp=ACT len=8 sp_addr=476 ext_addr=0x1660 x_size=20 y_size=1 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k32..39
-   155: LOAD sp=ACT len=8 sp_addr=496 ext_addr=0x1668 x_size=20 y_size=1 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 push_next  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k40..47
-   156: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=0 acc=0 wgt=928 za=128 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 0..43 out c0 k0..47
-   157: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=396 acc=512 wgt=928 za=128 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 44..63 out c0 k0..47
-   158: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 0.. out c0
-   159: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1a00 x_size=22 y_size=2 x_stride=8 y_stride=176 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 0.. c0
-   160: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=116 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 44.. out c0
-   161: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x1b60 x_size=20 y_size=1 x_stride=8 y_stride=0 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 44.. c0
-   162: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2f40 x_size=11 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: parameters
-   163: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
-   164: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
-   165: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-   166: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-   167: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
-   168: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   169: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   170: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   171: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x1a00 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: input 0 bytes 0
-   172: LOAD sp=ACT len=8 sp_addr=2048 ext_addr=0x0 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 3 ADD] ADD: input 1 bytes 0
-   173: NOP queue=compute pop_prev push_next  # [op 3 ADD] pass the load token to the vector queue
-   174: VEC func=ADDQ signed=1 accumulate=0 round=0 dst=0 src=0 src2=2048 param=0 nx=64 ny=1 dst_xs=1 dst_ys=64 src_xs=1 src_ys=64 pop_prev push_next  # [op 3 ADD] ADD
-   175: STORE sp=ACT len=8 sp_addr=0 ext_addr=0x1c00 x_size=64 y_size=1 x_stride=8 y_stride=512 pop_prev push_prev  # [op 3 ADD] ADD: output bytes 0
-   176: NOP queue=vector pop_next push_prev  # [op 3 ADD] serial stage: the stores are done
-   177: NOP queue=compute pop_next push_prev  # [op 3 ADD] serial stage: release the load queue
-   178: FINISH  # end of segment
+    53: NOP queue=vector push_prev  # [barrier] barrier: wait for the stores the next pass's first loads read
+    54: NOP queue=compute pop_next  # [barrier] barrier: the first stores are done
+    55: NOP queue=compute pop_next  # [barrier] barrier: the first stores are done
+    56: NOP queue=compute pop_next push_prev  # [barrier] barrier: the first stores are done
+    57: NOP queue=load pop_next  # [barrier] barrier: the first stores are done
+    58: NOP queue=load pop_next  # [barrier] barrier: the first stores are done
+    59: NOP queue=load pop_next  # [barrier] barrier: the first stores are done
+    60: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x200 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c0
+    61: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
+    62: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
+    63: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
+    64: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+    65: NOP queue=load push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c0 (loaded in the barrier)
+    66: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x208 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c8
+    67: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=0 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 0..0
+    68: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=8 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 1..1
+    69: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=16 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 2..2
+    70: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c0
+    71: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xe00 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c0
+    72: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x210 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c16
+    73: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=24 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 0..0
+    74: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=32 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 1..1
+    75: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=80 acc=512 wgt=40 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 2..2
+    76: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=6 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c8
+    77: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0xe08 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c8
+    78: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x218 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c24
+    79: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=48 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 0..0
+    80: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=56 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 1..1
+    81: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=64 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 2..2
+    82: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=12 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c16
+    83: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xe10 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c16
+    84: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x220 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c32
+    85: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=72 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 0..0
+    86: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=80 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 1..1
+    87: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=80 acc=512 wgt=88 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 2..2
+    88: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=18 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c24
+    89: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0xe18 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c24
+    90: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x228 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=1 pad_bottom=0 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y0 x0 c40
+    91: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=96 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 0..0
+    92: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=104 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 1..1
+    93: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=112 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 2..2
+    94: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=24 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c32
+    95: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0xe20 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c32
+    96: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x680 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y4 x0 c0
+    97: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=120 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 0..0
+    98: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=128 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 1..1
+    99: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=80 acc=512 wgt=136 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 2..2
+   100: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=30 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40
+   101: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0xe28 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y0 x0 c40
+   102: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x688 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y4 x0 c8
+   103: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=0 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 0..0
+   104: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=8 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 1..1
+   105: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=16 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c0 filter rows 2..2
+   106: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c0
+   107: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1400 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c0
+   108: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x690 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y4 x0 c16
+   109: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=24 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 0..0
+   110: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=32 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 1..1
+   111: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=80 acc=512 wgt=40 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c8 filter rows 2..2
+   112: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=6 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c8
+   113: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0x1408 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c8
+   114: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x698 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y4 x0 c24
+   115: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=48 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 0..0
+   116: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=56 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 1..1
+   117: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=64 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c16 filter rows 2..2
+   118: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=12 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c16
+   119: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1410 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c16
+   120: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x6a0 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y4 x0 c32
+   121: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=72 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 0..0
+   122: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=80 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 1..1
+   123: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=80 acc=512 wgt=88 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c24 filter rows 2..2
+   124: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=18 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c24
+   125: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0x1418 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c24
+   126: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x6a8 x_size=10 y_size=6 x_stride=48 y_stride=384 pad_top=0 pad_bottom=1 pad_left=1 pad_right=1 fill=128 pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: input window y4 x0 c40
+   127: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=0 acc=0 wgt=96 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 0..0
+   128: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=10 acc=0 wgt=104 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 1..1
+   129: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=20 acc=0 wgt=112 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c32 filter rows 2..2
+   130: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=24 nx=8 ny=4 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c32
+   131: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1420 x_size=8 y_size=4 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c32
+   132: DWCONV accumulate=0 act_signed=1 wgt_signed=1 fh=1 act=60 acc=512 wgt=120 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 pop_prev pop_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 0..0
+   133: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=70 acc=512 wgt=128 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 1..1
+   134: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 act=80 acc=512 wgt=136 za=128 zw=0 nx=8 ny=4 act_ys=10 fw=3 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 2..2
+   135: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=30 nx=8 ny=2 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40 rows 0..
+   136: VEC func=REQ signed=0 accumulate=0 round=0 dst=3088 src=528 src2=0 param=30 nx=8 ny=2 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40 rows 2..
+   137: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0x1428 x_size=8 y_size=2 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c40
+   138: STORE sp=ACT len=8 sp_addr=3088 ext_addr=0x1728 x_size=8 y_size=2 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y6 x0 c40
+   139: LOAD sp=WGT len=8 sp_addr=928 ext_addr=0x2d00 x_size=8 y_size=6 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 CONV_2D] CONV_2D: weight tiles (resident)
+   140: LOAD sp=VEC len=8 sp_addr=116 ext_addr=0x2e80 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 CONV_2D] CONV_2D: requantization parameters
+   141: NOP queue=vector pop_next  # [barrier] barrier: wait for the stores the next pass's first loads read
+   142: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the stores the next pass's first loads read
+   143: NOP queue=compute pop_next  # [barrier] barrier: the first stores are done
+   144: NOP queue=compute pop_next  # [barrier] barrier: the first stores are done
+   145: NOP queue=compute pop_next push_prev  # [barrier] barrier: the first stores are done
+   146: NOP queue=load pop_next  # [barrier] barrier: the first stores are done
+   147: NOP queue=load pop_next  # [barrier] barrier: the first stores are done
+   148: NOP queue=load pop_next  # [barrier] barrier: the first stores are done
+   149: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0xe00 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k0
+   150: LOAD sp=ACT len=8 sp_addr=44 ext_addr=0xe08 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k8
+   151: LOAD sp=ACT len=8 sp_addr=88 ext_addr=0xe10 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k16
+   152: LOAD sp=ACT len=8 sp_addr=132 ext_addr=0xe18 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k24
+   153: LOAD sp=ACT len=8 sp_addr=176 ext_addr=0xe20 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k32
+   154: LOAD sp=ACT len=8 sp_addr=220 ext_addr=0xe28 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k40
+   155: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
+   156: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
+   157: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   158: NOP queue=load push_next  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k40 (loaded in the barrier)
+   159: LOAD sp=ACT len=8 sp_addr=396 ext_addr=0x1640 x_size=20 y_size=2 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k0..15
+   160: LOAD sp=ACT len=8 sp_addr=436 ext_addr=0x1650 x_size=20 y_size=2 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k16..31
+   161: LOAD sp=ACT len=8 sp_addr=476 ext_addr=0x1660 x_size=20 y_size=1 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k32..39
+   162: LOAD sp=ACT len=8 sp_addr=496 ext_addr=0x1668 x_size=20 y_size=1 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 push_next  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k40..47
+   163: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=0 acc=0 wgt=928 za=128 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 0..43 out c0 k0..47
+   164: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=396 acc=512 wgt=928 za=128 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 44..63 out c0 k0..47
+   165: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 0.. out c0
+   166: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1a00 x_size=22 y_size=2 x_stride=8 y_stride=176 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 0.. c0
+   167: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=116 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 44.. out c0
+   168: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x1b60 x_size=20 y_size=1 x_stride=8 y_stride=0 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 44.. c0
+   169: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2f40 x_size=11 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: parameters
+   170: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
+   171: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
+   172: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+   173: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+   174: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
+   175: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   176: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   177: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   178: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x1a00 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: input 0 bytes 0
+   179: LOAD sp=ACT len=8 sp_addr=2048 ext_addr=0x0 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 3 ADD] ADD: input 1 bytes 0
+   180: NOP queue=compute pop_prev push_next  # [op 3 ADD] pass the load token to the vector queue
+   181: VEC func=ADDQ signed=1 accumulate=0 round=0 dst=0 src=0 src2=2048 param=0 nx=64 ny=1 dst_xs=1 dst_ys=64 src_xs=1 src_ys=64 pop_prev push_next  # [op 3 ADD] ADD
+   182: STORE sp=ACT len=8 sp_addr=0 ext_addr=0x1c00 x_size=64 y_size=1 x_stride=8 y_stride=512 pop_prev push_prev  # [op 3 ADD] ADD: output bytes 0
+   183: NOP queue=vector pop_next push_prev  # [op 3 ADD] serial stage: the stores are done
+   184: NOP queue=compute pop_next push_prev  # [op 3 ADD] serial stage: release the load queue
+   185: FINISH  # end of segment
