@@ -84,7 +84,7 @@ def build_bitstream(board, output=None, seed: int = 1, workdir=None, log=print) 
     log(f"build: {board.title}, {cfg.describe()}, SoC clock {board.clock_mhz:g} MHz, {board.baud} baud; "
         f"work folder {wd}")
     # --freq: the SoC clock's constraint also where nextpnr does not find the constrained net's name
-    pnr_opts = f"--seed {seed} --freq {board.clock_mhz:g} --timing-allow-fail"
+    pnr_opts = " ".join((f"--seed {seed} --freq {board.clock_mhz:g} --timing-allow-fail", *board.pnr_opts))
     plan = platform.build(BoardTop(board), name="top", build_dir=str(wd), do_build=False,
                           synth_opts=synth_opts, nextpnr_opts=pnr_opts)
     il = plan.files["top.il"]

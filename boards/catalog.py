@@ -36,6 +36,8 @@ class Board:
     uart_tx_enable: bool = False    # a resource "uart_tx_enable" must be driven high (ULX3S)
     #: Fields of the preset the board changes (a leaner machine that fits), as (field, value) pairs.
     changes: tuple = ()
+    #: More nextpnr options for the board's build (e.g. its router), as in nextpnr's command line.
+    pnr_opts: tuple[str, ...] = ()
 
     @property
     def extension(self) -> str:
@@ -66,7 +68,8 @@ BOARDS = {b.name: b for b in (
     # maintained Amaranth SDRAM controller installs with pip; docs/boards.md), which holds KWS.
     Board("ulx3s-85f", "Radiona ULX3S (ECP5 LFE5U-85F)", "amaranth_boards.ulx3s:ULX3S_85F_Platform",
           "ecp5-85f", "small", osc_mhz=25.0, clock_mhz=10.0, clock="pll", memory="bram", mem_bytes=256 * 1024,
-          baud=1_000_000, leds=("led", "led"), program=("openFPGALoader", "-b", "ulx3s"), uart_tx_enable=True),
+          baud=1_000_000, leds=("led", "led"), program=("openFPGALoader", "-b", "ulx3s"), uart_tx_enable=True,
+          pnr_opts=("--router", "router2")),
 )}
 
 
