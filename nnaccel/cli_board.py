@@ -69,7 +69,7 @@ def board_run(args, obj, inputs, wave=None):
     if args.backend == "board":
         if not args.port:
             raise InputError("--backend board needs --port DEVICE (the board's UART, e.g. /dev/ttyUSB1).")
-        transport = SerialTransport(args.port, b.baud)
+        transport = SerialTransport(args.port, b.baud, timeout=getattr(args, "link_timeout", 1.0))
     else:
         from .boards.boardsim import BoardSim
         sim = BoardSim(b, log=say, wave=wave)

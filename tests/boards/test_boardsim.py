@@ -81,6 +81,40 @@ def test_conv_quant8_bit_exact_with_isa_cycles(sim, cts_root):
     assert rep["segments"][0]["counters"]["macs"] == isa["segments"][0]["counters"]["macs"]
 
 
+def test_board_backend_through_a_pty_to_the_simulation(sim, cts_root, tmp_path, capsys):
+    """``nnaccel run --backend board --port PTY``: the board backend opens a pseudo-terminal with
+    pyserial, whose far end is bridged to the simulated SoC's UART; the outputs equal the golden
+    model's and the segment cycles the ISA simulator's."""
+    import json
+
+    from nnaccel.cli import main
+    from nnaccel.compiler.compile import compile_model
+    from nnaccel.firmware.runtime import Runtime
+    from nnaccel.formats import load_model
+    from support.pty_link import PtyBridge
+    model = cts_root / "V1_0" / "conv_quant8.json.gz"
+    outs, report = tmp_path / "o.npz", tmp_path / "r.json"
+    with PtyBridge(sim.sock) as pty:
+        assert main(["run", str(model), "--name", "conv_quant8", "--backend", "board", "--board", "icebreaker",
+                     "--port", pty.path, "--link-timeout", "30", "--outputs", str(outs),
+                     "--report", str(report)]) == 0
+    golden = tmp_path / "g.npz"
+    assert main(["run", str(model), "--name", "conv_quant8", "--backend", "golden", "--outputs", str(golden)]) == 0
+    got, want = np.load(outs), np.load(golden)
+    assert got.files == want.files
+    for k in want.files:
+        np.testing.assert_array_equal(got[k], want[k])
+    rep = json.loads(report.read_text())
+    assert rep["backend"] == "board"
+    loaded = load_model(model, "conv_quant8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pkg = compile_model(loaded, board("icebreaker").config())
+    _, isa = Runtime(pkg).run(loaded.stored_inputs, "isa")
+    assert [s["cycles"] for s in rep["segments"]] == [s["cycles"] for s in isa["segments"]]
+    capsys.readouterr()
+
+
 def test_corrupted_frames_are_retried(sim):
     t = Faulty(sim.transport)
     c = LinkClient(t, retries=3)
