@@ -301,9 +301,19 @@ class SoC(wiring.Component):
         m = Module()
         cfg = self.cfg
         acc = self.accelerator()
-        m.domains.acc = ClockDomain("acc")
+        m.domains.acc = cd_acc = ClockDomain("acc")
         acc_rst = Signal()
-        m.d.comb += [ClockSignal("acc").eq(ClockSignal("sync")), ResetSignal("acc").eq(ResetSignal("sync") | acc_rst)]
+        m.d.comb += cd_acc.clk.eq(ClockSignal("sync"))
+        # the accelerator's reset reaches nearly all of its flip-flops: on the clock network where the
+        # target has a buffer for it (ECP5's DCCA; nextpnr-ecp5 promotes only clocks by itself, and
+        # on general routing this one net crowds every tile's wires)
+        acc_reset = Signal()
+        m.d.comb += acc_reset.eq(ResetSignal("sync") | acc_rst)
+        if self.target.reset_buffer and not self.sim:
+            m.submodules.acc_reset_buffer = Instance(self.target.reset_buffer, i_CLKI=acc_reset, i_CE=Const(1, 1),
+                                                     o_CLKO=cd_acc.rst)
+        else:
+            m.d.comb += cd_acc.rst.eq(acc_reset)
         ce = Signal()
         m.submodules.accel = StepEnable({"acc": ce})(DomainRenamer({"sync": "acc"})(acc))
         m.submodules.mem = mem = MemoryAdapter(cfg, self.board.mem_bytes, spram=self.board.memory == "spram"
@@ -562,10 +572,9 @@ class BoardTop(Elaboratable):
         with m.Elif(~por_done):
             m.d.sync += por.eq(por + 1)
         m.d.sync += rst_raw.eq(~por_done)
-        if b.target.startswith("ecp5"):   # the reset on the clock network (see SynthHarness)
-            m.submodules.rst_buf = Instance("DCCA", i_CLKI=rst_raw, i_CE=Const(1, 1), o_CLKO=cd.rst)
-        else:
-            m.d.comb += cd.rst.eq(rst_raw)
+        # on general routing: the SoC's own flip-flops are few; the accelerator's reset, which is
+        # this one or the link's, goes on the clock network inside SoC
+        m.d.comb += cd.rst.eq(rst_raw)
         uart = platform.request("uart", 0)
         m.d.comb += [soc.rx.eq(uart.rx.i), uart.tx.o.eq(soc.tx)]
         if b.uart_tx_enable:
