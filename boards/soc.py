@@ -46,10 +46,22 @@ from amaranth.lib.wiring import In, Out
 from nnaccel import linkproto as lp
 from nnaccel.isa.table import N_COUNTERS
 
-__all__ = ["BoardTop", "MemoryAdapter", "SoC", "StepEnable", "UartRx", "UartTx", "baud_divisor"]
+__all__ = ["BoardTop", "MemoryAdapter", "SoC", "StepEnable", "UartRx", "UartTx", "baud_divisor",
+           "max_step_cycles"]
 
 #: Clock-enable pin of each clocked vendor primitive that may appear inside the accelerator.
 PRIMITIVE_ENABLE = {"SB_MAC16": "CE"}
+
+
+def max_step_cycles(cfg) -> int:
+    """SoC cycles one accelerator cycle (a step of :class:`MemoryAdapter`) takes at most: 2, and
+    ``1 + 16 / (2 W)`` more when the instruction changes."""
+    return 2 + 1 + _instruction_reads(cfg.dma_bytes_per_cycle)
+
+
+def _instruction_reads(bank_bytes: int) -> int:
+    """Reads of both banks (``bank_bytes``-byte words) that fetch one 16-byte instruction."""
+    return 16 // (2 * bank_bytes)
 
 
 def baud_divisor(clock_hz: float, baud: int) -> int:
@@ -155,7 +167,7 @@ class MemoryAdapter(wiring.Component):
         self.depth = mem_bytes // (2 * W)
         self.spram = spram
         self.abits = (mem_bytes - 1).bit_length()
-        self.n_if = 16 // (2 * W)
+        self.n_if = _instruction_reads(W)
         super().__init__({
             "i_addr": In(32), "i_data": Out(128), "ld_addr": In(32), "ld_data": Out(8 * W),
             "st_en": In(1), "st_addr": In(32), "st_len": In(range(W + 1)), "st_data": In(8 * W),
