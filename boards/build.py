@@ -84,12 +84,13 @@ def build_bitstream(board, output=None, seed: int = 1, workdir=None, log=print) 
     log(f"build: {board.title}, {cfg.describe()}, SoC clock {board.clock_mhz:g} MHz, {board.baud} baud; "
         f"work folder {wd}")
     # --freq: the SoC clock's constraint also where nextpnr does not find the constrained net's name
-    pnr_opts = f"--seed {seed} --freq {board.clock_mhz:g} --timing-allow-fail"
+    pnr_opts = " ".join((f"--seed {seed} --freq {board.clock_mhz:g} --timing-allow-fail", *board.pnr_opts))
     plan = platform.build(BoardTop(board), name="top", build_dir=str(wd), do_build=False,
                           synth_opts=synth_opts, nextpnr_opts=pnr_opts)
     il = plan.files["top.il"]
     ys = plan.files["top.ys"]
-    plan.files["top.ys"] = ys.replace("read_rtlil top.il", "read_rtlil top.il\n" + collision_script(memories(il)), 1)
+    ys = ys.replace("read_rtlil top.il", "read_rtlil top.il\n" + collision_script(memories(il)), 1)
+    plan.files["top.ys"] = _without_autoname(ys, t.synth.split()[0])
     t0 = time.perf_counter()
     log("build: Yosys, nextpnr and the packer (minutes; the logs are in the work folder)")
     try:
@@ -121,6 +122,22 @@ def build_bitstream(board, output=None, seed: int = 1, workdir=None, log=print) 
     rep["bitstream"] = str(out)
     rep["bytes"] = out.stat().st_size
     return rep
+
+
+#: The ``check`` step of Yosys's ``synth_ice40`` / ``synth_ecp5`` without its first command,
+#: ``autoname``, which only renames internal nets and takes most of Yosys's time on the SoCs.
+CHECK_WITHOUT_AUTONAME = "hierarchy -check\nstat\ncheck -noinit\nblackbox =A:whitebox\n"
+
+
+def _without_autoname(ys: str, synth: str) -> str:
+    """The platform's Yosys script with its ``synth`` command run up to its ``check`` step, then that
+    step without ``autoname``."""
+    lines = ys.splitlines(keepends=True)
+    at = [i for i, line in enumerate(lines) if line.split()[:1] == [synth]]
+    if len(at) != 1:
+        raise BuildError(f"The platform's Yosys script has {len(at)} {synth} commands, not one:\n{ys}")
+    lines[at[0]] = lines[at[0]].rstrip("\n") + " -run :check\n" + CHECK_WITHOUT_AUTONAME
+    return "".join(lines)
 
 
 def _clock_fmax(text: str, clock_mhz: float) -> float | None:

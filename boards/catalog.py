@@ -1,7 +1,7 @@
 """The FPGA boards nnaccel builds for: one declarative entry each (plain data; importing this needs no
 Amaranth). A board names its ``amaranth-boards`` platform, the accelerator preset it carries, its
 oscillator and the SoC clock derived from it, its memory behind the accelerator's external-memory
-port, its host link and LEDs. ``docs/boards.md`` describes each.
+port, its host link and LEDs. ``docs/boards.md`` describes the SoC, ``docs/boards-NAME.md`` each board.
 
 The SoC clock is below the frequency the preset's accelerator routes at on the board's FPGA, so
 timing is met (``nnaccel build`` checks it): on the iCE40 the oscillator is divided by a flip-flop
@@ -36,6 +36,8 @@ class Board:
     uart_tx_enable: bool = False    # a resource "uart_tx_enable" must be driven high (ULX3S)
     #: Fields of the preset the board changes (a leaner machine that fits), as (field, value) pairs.
     changes: tuple = ()
+    #: More nextpnr options for the board's build (e.g. its router), as in nextpnr's command line.
+    pnr_opts: tuple[str, ...] = ()
 
     @property
     def extension(self) -> str:
@@ -61,12 +63,14 @@ BOARDS = {b.name: b for b in (
     Board("icebreaker", "1BitSquared iCEBreaker (iCE40UP5K)", "amaranth_boards.icebreaker:ICEBreakerPlatform",
           "ice40", "tiny", osc_mhz=12.0, clock_mhz=6.0, clock="divide", memory="spram", mem_bytes=128 * 1024,
           baud=1_000_000, leds=("led_g", "led_r"), program=("iceprog",), changes=(("rows", 2), ("cols", 2))),
-    # ECP5-85F: small (17,587 TRELLIS_COMB on the 25F) routes at ~13 MHz; an EHXPLLL makes 10 MHz
-    # from the 25 MHz oscillator. Memory: 256 KiB of block RAM beside small's scratchpads (no
-    # maintained Amaranth SDRAM controller installs with pip; docs/boards.md), which holds KWS.
+    # ECP5-85F: small; an EHXPLLL makes 10 MHz from the 25 MHz oscillator, below the fmax its
+    # build reaches (build-ulx3s-85f in docs/results.md). Memory: 256 KiB of block RAM beside small's
+    # scratchpads (no maintained Amaranth SDRAM controller installs with pip; docs/boards-ulx3s-85f.md),
+    # which holds KWS. Routed by nextpnr's router2.
     Board("ulx3s-85f", "Radiona ULX3S (ECP5 LFE5U-85F)", "amaranth_boards.ulx3s:ULX3S_85F_Platform",
           "ecp5-85f", "small", osc_mhz=25.0, clock_mhz=10.0, clock="pll", memory="bram", mem_bytes=256 * 1024,
-          baud=1_000_000, leds=("led", "led"), program=("openFPGALoader", "-b", "ulx3s"), uart_tx_enable=True),
+          baud=1_000_000, leds=("led", "led"), program=("openFPGALoader", "-b", "ulx3s"), uart_tx_enable=True,
+          pnr_opts=("--router", "router2")),
 )}
 
 

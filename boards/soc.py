@@ -46,10 +46,22 @@ from amaranth.lib.wiring import In, Out
 from nnaccel import linkproto as lp
 from nnaccel.isa.table import N_COUNTERS
 
-__all__ = ["BoardTop", "MemoryAdapter", "SoC", "StepEnable", "UartRx", "UartTx", "baud_divisor"]
+__all__ = ["BoardTop", "MemoryAdapter", "SoC", "StepEnable", "UartRx", "UartTx", "baud_divisor",
+           "max_step_cycles"]
 
 #: Clock-enable pin of each clocked vendor primitive that may appear inside the accelerator.
 PRIMITIVE_ENABLE = {"SB_MAC16": "CE"}
+
+
+def max_step_cycles(cfg) -> int:
+    """SoC cycles one accelerator cycle (a step of :class:`MemoryAdapter`) takes at most: 2, and
+    ``1 + 16 / (2 W)`` more when the instruction changes."""
+    return 2 + 1 + _instruction_reads(cfg.dma_bytes_per_cycle)
+
+
+def _instruction_reads(bank_bytes: int) -> int:
+    """Reads of both banks (``bank_bytes``-byte words) that fetch one 16-byte instruction."""
+    return 16 // (2 * bank_bytes)
 
 
 def baud_divisor(clock_hz: float, baud: int) -> int:
@@ -155,7 +167,7 @@ class MemoryAdapter(wiring.Component):
         self.depth = mem_bytes // (2 * W)
         self.spram = spram
         self.abits = (mem_bytes - 1).bit_length()
-        self.n_if = 16 // (2 * W)
+        self.n_if = _instruction_reads(W)
         super().__init__({
             "i_addr": In(32), "i_data": Out(128), "ld_addr": In(32), "ld_data": Out(8 * W),
             "st_en": In(1), "st_addr": In(32), "st_len": In(range(W + 1)), "st_data": In(8 * W),
@@ -301,9 +313,19 @@ class SoC(wiring.Component):
         m = Module()
         cfg = self.cfg
         acc = self.accelerator()
-        m.domains.acc = ClockDomain("acc")
+        m.domains.acc = cd_acc = ClockDomain("acc")
         acc_rst = Signal()
-        m.d.comb += [ClockSignal("acc").eq(ClockSignal("sync")), ResetSignal("acc").eq(ResetSignal("sync") | acc_rst)]
+        m.d.comb += cd_acc.clk.eq(ClockSignal("sync"))
+        # the accelerator's reset reaches nearly all of its flip-flops: on the clock network where the
+        # target has a buffer for it (ECP5's DCCA; nextpnr-ecp5 promotes only clocks by itself, and
+        # on general routing this one net crowds every tile's wires)
+        acc_reset = Signal()
+        m.d.comb += acc_reset.eq(ResetSignal("sync") | acc_rst)
+        if self.target.reset_buffer and not self.sim:
+            m.submodules.acc_reset_buffer = Instance(self.target.reset_buffer, i_CLKI=acc_reset, i_CE=Const(1, 1),
+                                                     o_CLKO=cd_acc.rst)
+        else:
+            m.d.comb += cd_acc.rst.eq(acc_reset)
         ce = Signal()
         m.submodules.accel = StepEnable({"acc": ce})(DomainRenamer({"sync": "acc"})(acc))
         m.submodules.mem = mem = MemoryAdapter(cfg, self.board.mem_bytes, spram=self.board.memory == "spram"
@@ -562,10 +584,9 @@ class BoardTop(Elaboratable):
         with m.Elif(~por_done):
             m.d.sync += por.eq(por + 1)
         m.d.sync += rst_raw.eq(~por_done)
-        if b.target.startswith("ecp5"):   # the reset on the clock network (see SynthHarness)
-            m.submodules.rst_buf = Instance("DCCA", i_CLKI=rst_raw, i_CE=Const(1, 1), o_CLKO=cd.rst)
-        else:
-            m.d.comb += cd.rst.eq(rst_raw)
+        # on general routing: the SoC's own flip-flops are few; the accelerator's reset, which is
+        # this one or the link's, goes on the clock network inside SoC
+        m.d.comb += cd.rst.eq(rst_raw)
         uart = platform.request("uart", 0)
         m.d.comb += [soc.rx.eq(uart.rx.i), uart.tx.o.eq(soc.tx)]
         if b.uart_tx_enable:

@@ -219,7 +219,7 @@ class LinkClient:
         return {c.name: vals[c.id] for c in COUNTERS}
 
     def run(self, program: bytes, memory: np.ndarray, mem_bytes: int, budget_cycles: int,
-            cycles_per_byte: float, min_wait_s: float = MIN_WAIT_S, poll_s: float = 0.05):
+            cycles_per_byte: float, step_cycles: float, min_wait_s: float = MIN_WAIT_S, poll_s: float = 0.05):
         """Loads ``memory`` at 0 and ``program`` above it, runs it, and returns ``(memory after,
         counters)``. Raises :class:`nnaccel.isa.AcceleratorFault` on a fault and
         :class:`~nnaccel.errors.BudgetError` when the run takes more than ``budget_cycles``.
@@ -228,8 +228,9 @@ class LinkClient:
         time: the device's cycles per second are estimated from the upload (``cycles_per_byte``
         device cycles per link byte: 10 bit times of the UART divisor; on the board that gives its
         clock, on board-sim the simulation's speed), and the host waits for twice the budget at that
-        pace, at least ``min_wait_s``. A run that ends is checked against the budget exactly (its
-        ``cycles`` counter)."""
+        pace, at least ``min_wait_s``; an accelerator cycle takes up to ``step_cycles`` device cycles
+        (:func:`nnaccel.boards.soc.max_step_cycles`). A run that ends is checked against the budget
+        exactly (its ``cycles`` counter)."""
         from nnaccel.isa import FAULTS, AcceleratorFault
         prog_addr = -(-memory.size // 64) * 64
         if prog_addr + len(program) > mem_bytes:
@@ -239,7 +240,7 @@ class LinkClient:
         self.write(0, memory.tobytes())
         self.write(prog_addr, program)
         rate = (self.moved - moved0) * cycles_per_byte / max(time.monotonic() - t0, 1e-6)  # cycles / s
-        wait_s = max(min_wait_s, 2 * budget_cycles / rate)
+        wait_s = max(min_wait_s, 2 * budget_cycles * step_cycles / rate)
         self.start(prog_addr, len(program) // 16)
         deadline = time.monotonic() + wait_s
         while True:
@@ -248,7 +249,8 @@ class LinkClient:
                 break
             if time.monotonic() > deadline:
                 raise BudgetError(f"the device did not finish within {wait_s:.1f} s, twice the budget of "
-                                  f"{budget_cycles} cycles at the pace the link measured ({rate:.3g} cycles/s)")
+                                  f"{budget_cycles} cycles at the pace the link measured ({rate:.3g} device "
+                                  f"cycles/s, up to {step_cycles:g} a cycle of the accelerator)")
             time.sleep(poll_s)
         if st["error"]:
             name = {f.code: f.name for f in FAULTS}[st["error"]]
@@ -262,10 +264,12 @@ class LinkClient:
         return mem, counters
 
 
-def board_backend(client: LinkClient, mem_bytes: int, cycles_per_byte: float, min_wait_s: float = MIN_WAIT_S):
+def board_backend(client: LinkClient, mem_bytes: int, cycles_per_byte: float, step_cycles: float,
+                  min_wait_s: float = MIN_WAIT_S):
     """A runtime backend function (for ``nnaccel.firmware.runtime.Runtime.run``) that runs each segment on the board
     behind ``client``, within :func:`nnaccel.firmware.runtime.cycle_budget` (see :meth:`LinkClient.run`;
-    ``cycles_per_byte``: :func:`cycles_per_byte` of the board; ``min_wait_s``: the least wait
+    ``cycles_per_byte``: :func:`cycles_per_byte` of the board; ``step_cycles``: its device cycles
+    per accelerator cycle at most (:func:`nnaccel.boards.soc.max_step_cycles`); ``min_wait_s``: the least wait
     for a run to end). ``run_cycles`` is the ``cycles`` counter, which wraps at ``2 ** counter_bits``."""
     from .runtime import cycle_budget
     checked = []
@@ -275,6 +279,7 @@ def board_backend(client: LinkClient, mem_bytes: int, cycles_per_byte: float, mi
             client.check_identity(cfg)
             checked.append(True)
         budget = min(cycle_budget(cfg, program, max_cycles), (1 << cfg.counter_bits) - 1)
-        mem, counters = client.run(bytes(program), memory, mem_bytes, budget, cycles_per_byte, min_wait_s)
+        mem, counters = client.run(bytes(program), memory, mem_bytes, budget, cycles_per_byte, step_cycles,
+                                   min_wait_s)
         return mem, dict(counters, run_cycles=counters["cycles"]), None
     return backend

@@ -28,6 +28,16 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(EXIT_INVALID)
 
 
+def _positive_seconds(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not v > 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number of seconds")
+    return v
+
+
 def _positive(text: str) -> int:
     try:
         v = int(text, 0)
@@ -178,6 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                    "configuration")
     r.add_argument("--port", metavar="DEVICE", help="serial port of the board's UART (--backend board), "
                                                     "e.g. /dev/ttyUSB1")
+    r.add_argument("--link-timeout", type=_positive_seconds, default=1.0, metavar="SECONDS",
+                   help="--backend board: how long the host waits for a reply before it retries the request "
+                        "(default 1; more for a port that reaches the board's simulation or a slow adapter)")
     r.add_argument("--config", default=None, metavar="NAME|FILE",
                    help="hardware configuration for isa / rtl: tiny, small, base, large or a .toml / .json "
                         f"file (default {DEFAULT_CONFIG}; a package must match it)")

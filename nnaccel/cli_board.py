@@ -46,6 +46,7 @@ def board_run(args, obj, inputs, wave=None):
     import warnings
 
     from .boards.catalog import board
+    from .boards.soc import max_step_cycles
     from .firmware import runtime
     from .firmware.link import LinkClient, SerialTransport, SocketTransport, board_backend, cycles_per_byte
     from .package import Package
@@ -69,7 +70,7 @@ def board_run(args, obj, inputs, wave=None):
     if args.backend == "board":
         if not args.port:
             raise InputError("--backend board needs --port DEVICE (the board's UART, e.g. /dev/ttyUSB1).")
-        transport = SerialTransport(args.port, b.baud)
+        transport = SerialTransport(args.port, b.baud, timeout=getattr(args, "link_timeout", 1.0))
     else:
         from .boards.boardsim import BoardSim
         sim = BoardSim(b, log=say, wave=wave)
@@ -77,7 +78,8 @@ def board_run(args, obj, inputs, wave=None):
     try:
         client = LinkClient(transport, log=say)
         return runtime.Runtime(pkg, cfg, max_cycles=getattr(args, "max_cycles", None)).run(
-            inputs, board_backend(client, b.mem_bytes, cycles_per_byte(b)), name=args.backend)
+            inputs, board_backend(client, b.mem_bytes, cycles_per_byte(b), max_step_cycles(cfg)),
+            name=args.backend)
     finally:
         (sim or transport).close()
 

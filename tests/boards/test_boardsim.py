@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from nnaccel.boards.catalog import board
+from nnaccel.boards.soc import max_step_cycles
 from nnaccel.firmware.link import IdentityError, LinkClient, LinkError, SocketTransport, cycles_per_byte
 
 from nnaccel import linkproto as lp
@@ -71,14 +72,50 @@ def test_conv_quant8_bit_exact_with_isa_cycles(sim, cts_root):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         pkg = compile_model(model, b.config())
-    outs, rep = Runtime(pkg).run(inputs, board_backend(LinkClient(sim.transport), b.mem_bytes, cycles_per_byte(b)),
-                                 name="board-sim")
+    client = LinkClient(sim.transport)
+    backend = board_backend(client, b.mem_bytes, cycles_per_byte(b), max_step_cycles(b.config()))
+    outs, rep = Runtime(pkg).run(inputs, backend, name="board-sim")
     assert rep["backend"] == "board-sim"
     for got, want in zip(outs, Interpreter(model).run(inputs)):
         np.testing.assert_array_equal(got, want)
     _, isa = Runtime(pkg).run(inputs, "isa")
     assert [s["cycles"] for s in rep["segments"]] == [s["cycles"] for s in isa["segments"]]
     assert rep["segments"][0]["counters"]["macs"] == isa["segments"][0]["counters"]["macs"]
+
+
+def test_board_backend_through_a_pty_to_the_simulation(sim, cts_root, tmp_path, capsys):
+    """``nnaccel run --backend board --port PTY``: the board backend opens a pseudo-terminal with
+    pyserial, whose far end is bridged to the simulated SoC's UART; the outputs equal the golden
+    model's and the segment cycles the ISA simulator's."""
+    import json
+
+    from nnaccel.compiler.compile import compile_model
+    from nnaccel.firmware.runtime import Runtime
+    from support.pty_link import PtyBridge
+
+    from nnaccel.cli import main
+    from nnaccel.formats import load_model
+    model = cts_root / "V1_0" / "conv_quant8.json.gz"
+    outs, report = tmp_path / "o.npz", tmp_path / "r.json"
+    with PtyBridge(sim.sock) as pty:
+        assert main(["run", str(model), "--name", "conv_quant8", "--backend", "board", "--board", "icebreaker",
+                     "--port", pty.path, "--link-timeout", "30", "--outputs", str(outs),
+                     "--report", str(report)]) == 0
+    golden = tmp_path / "g.npz"
+    assert main(["run", str(model), "--name", "conv_quant8", "--backend", "golden", "--outputs", str(golden)]) == 0
+    got, want = np.load(outs), np.load(golden)
+    assert got.files == want.files
+    for k in want.files:
+        np.testing.assert_array_equal(got[k], want[k])
+    rep = json.loads(report.read_text())
+    assert rep["backend"] == "board"
+    loaded = load_model(model, "conv_quant8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pkg = compile_model(loaded, board("icebreaker").config())
+    _, isa = Runtime(pkg).run(loaded.stored_inputs, "isa")
+    assert [s["cycles"] for s in rep["segments"]] == [s["cycles"] for s in isa["segments"]]
+    capsys.readouterr()
 
 
 def test_corrupted_frames_are_retried(sim):
@@ -132,7 +169,8 @@ def test_mlperf_kws_on_the_ulx3s_bit_exact_with_isa_cycles(mlperf_tiny_root):
         pkg = compile_model(model, b.config())
     with BoardSim(b) as s:
         client = LinkClient(SocketTransport(s.sock, timeout=30.0))
-        outs, rep = Runtime(pkg).run(inputs, board_backend(client, b.mem_bytes, cycles_per_byte(b)), name="board-sim")
+        backend = board_backend(client, b.mem_bytes, cycles_per_byte(b), max_step_cycles(b.config()))
+        outs, rep = Runtime(pkg).run(inputs, backend, name="board-sim")
     for got, want in zip(outs, Interpreter(model).run(inputs)):
         np.testing.assert_array_equal(got, want)
     _, isa = Runtime(pkg).run(inputs, "isa")

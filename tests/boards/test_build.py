@@ -1,6 +1,7 @@
 """``nnaccel build``: each board's bitstream through the pip toolchain (YoWASP), routed, with timing
 met at the board clock, in the format its loader reads (the iCE40 preamble ``7E AA 99 7E``; the
-ECP5 ``.bit`` header ``FF 00`` ... ``00 FF`` and then the sync word ``BD B3``)."""
+ECP5 ``.bit`` header ``FF 00`` ... ``00 FF``, then the sync word ``BD B3`` and the device's
+IDCODE)."""
 
 import pytest
 from nnaccel.boards.build import build_bitstream
@@ -17,6 +18,8 @@ def _check_format(name, raw):
         end = raw.index(b"\x00\xff", 2)
         assert b"LFE5U-85F" in raw[:end]
         assert b"\xbd\xb3" in raw[end:end + 16]
+        # VERIFY_ID (E2, three zero bytes) with the LFE5U-85F's JTAG IDCODE (Lattice: 0x41113043)
+        assert bytes.fromhex("E200000041113043") in raw[end:end + 64]
 
 
 # the iCEBreaker's is the cheaper build (minutes): CI runs it (-m ci_slow)

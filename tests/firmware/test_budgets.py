@@ -101,6 +101,7 @@ def test_board_sim_segment_over_its_budget_is_named(tmp_path, capsys):
     time. Both name the segment."""
     from nnaccel.boards.boardsim import BoardSim
     from nnaccel.boards.catalog import board
+    from nnaccel.boards.soc import max_step_cycles
     from nnaccel.firmware.link import LinkClient, SocketTransport, board_backend, cycles_per_byte
 
     from nnaccel.formats import save_models
@@ -118,7 +119,8 @@ def test_board_sim_segment_over_its_budget_is_named(tmp_path, capsys):
                    f"the program took {isa_cycles} cycles, more than the budget of 50.")
     with BoardSim(b) as sim:
         client = LinkClient(SocketTransport(sim.sock, timeout=30.0))
-        backend = board_backend(client, b.mem_bytes, cycles_per_byte(b), min_wait_s=0)
+        backend = board_backend(client, b.mem_bytes, cycles_per_byte(b), max_step_cycles(b.config()),
+                                min_wait_s=0)
         with pytest.raises(BudgetError, match=r"^The accelerator segment 0 \(operations 0\.\.3\) on the board-sim "
                                               r"backend stopped: the device did not finish within [\d.]+ s, twice "
                                               r"the budget of 1 cycles at the pace the link measured"):
