@@ -63,9 +63,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, unsigned
+from amaranth.hdl import Array, Cat, Const, Fragment, Module, Mux, Signal, unsigned
 from amaranth.lib import wiring
-from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from nnaccel.hwconfig import ELEMENT_BYTES, load_config
@@ -82,14 +81,15 @@ from nnaccel.isa.table import (
 )
 
 from .array import SystolicArray
-from .bounds import CNT, ENTRY_PC, LAYOUT, _bits, _ceil, max_cycles, max_event
+from .bounds import ENTRY_PC, LAYOUT, _bits, _ceil, max_cycles, max_event
+from .counters import CounterEvents, PerfCounters, counter_read_signature
 from .decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder, fault_code, field, opcode_of
 from .dma import _BoxWalk, _DmaPath, _step_ge
 from .extmem import ExtMemory, counters_per_beat, load_port_bytes, store_port_bytes, word_bytes
 from .gemm import _Walker
 from .pe import add_or_pass, shift_add_mul
 from .queue import InstructionQueue
-from .scratchpad import COLLISION_UNDEFINED, BankedScratchpad
+from .scratchpad import BankedScratchpad
 from .sequencer import _DmaEngine, _Engine, _InOrder
 from .vecengine import VectorEngine, _Walk, walk_bits
 
@@ -182,6 +182,13 @@ class Accelerator(wiring.Component):
             "st_en": Out(1), "st_len": Out(range(self.sb + 1)), "st_data": Out(8 * self.sb),
         })
 
+    def counters_block(self):
+        """A fresh :class:`~nnaccel.hw.counters.PerfCounters` with the increment ports this
+        accelerator's counters have (it elaborates the accelerator to collect its terms), for
+        synthesizing the block alone."""
+        Fragment.get(self, None)
+        return PerfCounters(self.cfg, self.counter_inputs)
+
     # ------------------------------------------------------------------------------------------
     def elaborate(self, platform):
         m = Module()
@@ -245,15 +252,15 @@ class Accelerator(wiring.Component):
         state = Signal(2)
         pc = Signal(ENTRY_PC)
         finished = Signal()
-        # counters: see "counters" below; ring positions 0 .. k-1 hold counters k*phase .. (k
-        # counters per RDPERF data cycle), cnt_out their values (the events before this cycle)
-        k_per = counters_per_beat(cfg)
-        n_beats = _ceil(N_COUNTERS, k_per)
-        phase = Signal(range(n_beats))
-        CB = cfg.counter_bits       # counters wrap modulo 2 ** CB; the port zero-extends them to 64
-        cnt_out = [Signal(CB, name=f"cnt_out{j}") for j in range(k_per)]
+        # the counters' read side (hw/counters.py: built by count_events, once every term is known):
+        # the k counters at the ring's head, zero-extended to 64 bits on the port
+        counter_bits = cfg.counter_bits
+        counter_read = counter_read_signature(cfg).flip().create(path=("counter_read",))
+        phase = counter_read.phase
         m.d.comb += [self.busy.eq((state == RUN) | (state == SCAN)), self.done.eq(state == DONE),
-                     self.cnt_id.eq(phase), self.cnt_data.eq(Cat(*[Cat(c, Const(0, 64 - CB)) for c in cnt_out]))]
+                     self.cnt_id.eq(phase),
+                     self.cnt_data.eq(Cat(*[Cat(counter_read.data[counter_bits * j:counter_bits * (j + 1)],
+                                                Const(0, 64 - counter_bits)) for j in range(self.k_per)]))]
 
         # in order (``in_order``): no queues, the fetch unit holds the checked instruction
         in_order = cfg.in_order
@@ -321,10 +328,10 @@ class Accelerator(wiring.Component):
                 m.d.sync += count.eq(count + sum(incs) - sum(decs))
 
         # fetch
-        ctx.CB, ctx.DONE, ctx.IDLE, ctx.RUN, ctx.SCAN, ctx.cnt_out = CB, DONE, IDLE, RUN, SCAN, cnt_out
+        ctx.DONE, ctx.IDLE, ctx.RUN, ctx.SCAN, ctx.counter_read = DONE, IDLE, RUN, SCAN, counter_read
         ctx.dec, ctx.dma, ctx.engines, ctx.ex, ctx.fifos = dec, dma, engines, ex, fifos
-        ctx.finished, ctx.ge, ctx.held, ctx.in_order, ctx.k_per = finished, ge, held, in_order, k_per
-        ctx.le, ctx.n_beats, ctx.pc, ctx.phase, ctx.se, ctx.state = le, n_beats, pc, phase, se, state
+        ctx.finished, ctx.ge, ctx.held, ctx.in_order, ctx.k_per = finished, ge, held, in_order, self.k_per
+        ctx.le, ctx.n_beats, ctx.pc, ctx.phase, ctx.se, ctx.state = le, self.n_beats, pc, phase, se, state
         ctx.tok_ok, ctx.ve = tok_ok, ve
 
     def _fetch(self, ctx):
@@ -448,138 +455,34 @@ class Accelerator(wiring.Component):
         ctx.any_busy, ctx.any_queued, ctx.fetch_stall = any_busy, any_queued, fetch_stall
 
     def _counters(self, ctx):
-        """The performance counters' events and their ring."""
-        m, cfg, C, CB, IDLE, R, RUN = ctx.m, ctx.cfg, ctx.C, ctx.CB, ctx.IDLE, ctx.R, ctx.RUN
-        any_busy, any_queued, cnt_out, dpc = ctx.any_busy, ctx.any_queued, ctx.cnt_out, ctx.dpc
-        engines, fetch_stall, finished, halt = ctx.engines, ctx.fetch_stall, ctx.finished, ctx.halt
-        in_order, k_per, n_beats, phase, state = ctx.in_order, ctx.k_per, ctx.n_beats, ctx.phase, ctx.state
-        # ---------------------------------------------------------------- counters at completion
-        events = {c: [] for c in CNT}
-        # in order (``in_order``): events count as they pass (bounds[name]: the most the terms can
-        # add in n_beats consecutive cycles; scale[name]: the unit an accumulator counts in)
-        bounds = {c: 0 for c in CNT}
-        scale = {}
-
-        def add_event(name, cond, value, window=None):
-            """``value`` at ``cond``; ``window`` (in order): the most this term adds in ``n_beats``
-            consecutive cycles."""
-            events[name].append(Mux(cond, value, 0))
-            if window is not None:
-                bounds[name] += window
-
-        def every(cycles: int) -> int:
-            """How often an event at most ``cycles`` cycles apart can occur in ``n_beats`` cycles."""
-            return (n_beats - 1) // max(1, cycles) + 1
-
-        ring_collision = Signal(name="ring_collision")     # (count_events: the ring in block RAM)
-
-        def count_events():
-            """The counters, once every event is known. The ``counter_bits``-wide values (they wrap
-            modulo ``2 ** counter_bits``, the ISA's rule) rotate through a ring of ``n_beats``
-            groups of ``k`` (block RAM ``cnt_ring``, one group read and one written a cycle; with
-            one group, registers); each counter's events accumulate in a narrow register (as wide
-            as ``n_beats`` cycles of its events can need) that is added into its ring value when that
-            reaches the head:
-            ``cnt_out`` = head + accumulator is the counter's value, which RDPERF writes and the
-            host reads (``cnt_id`` / ``cnt_data``) with no 64-bit multiplexer."""
-            run = state == RUN
-            terms = dict(events, cycles=[Mux(counting, 1, 0)])
-            acc, regs = {}, []
-            # a counter of one engine's instructions: those completing in any n_beats consecutive
-            # cycles ran one after another, within max_cycles + n_beats - 1 cycles, and add at most
-            # `rate` per cycle they ran (busy: 1; macs: one line of rows * cols a step; DMA bytes:
-            # dma_bytes_per_cycle, a line of n bytes takes ceil(n / dpc) steps, RDPERF's 8 *
-            # N_COUNTERS bytes ceil(8 * N_COUNTERS / dpc) steps)
-            per_cycle = {"load_busy": ("load", 1), "store_busy": ("store", 1), "array_busy": ("compute", 1),
-                         "vector_busy": ("vector", 1), "macs": ("compute", R * C),
-                         "dma_load_bytes": ("load", dpc), "dma_store_bytes": ("store", dpc)}
-            for name, cid in CNT.items():
-                if cfg.in_order:
-                    # events counted as they pass: a few bits (the terms' own bounds); a counter
-                    # with no terms (the stall counters: 0 in order) has no accumulator
-                    if not terms[name]:
-                        continue
-                    bound = bounds[name] if name != "cycles" else n_beats
-                else:
-                    bound = n_beats * sum((1 << len(t)) - 1 for t in terms[name])
-                    if name in per_cycle:
-                        q, rate = per_cycle[name]
-                        bound = min(bound, rate * (max_cycles(cfg, q) + n_beats - 1))
-                unit = scale.get(name, 1)
-                assert unit & (unit - 1) == 0           # rows * cols: powers of two (hwconfig)
-                shift = (unit - 1).bit_length()
-                a = Signal(min(max(1, CB - shift), _bits(bound)), name=f"acc_{name}")     # wraps with its counter
-                inc = Mux(run, sum(terms[name]), 0) if terms[name] else 0
-                if cfg.in_order:    # cleared at its phase: selected after the adder (see cnt_out)
-                    m.d.sync += a.eq(Mux(phase == cid // k_per, inc, a + inc))
-                else:
-                    m.d.sync += a.eq(Mux(phase == cid // k_per, 0, a) + inc)
-                acc[cid] = a if shift == 0 else Cat(Const(0, shift), a)
-                regs.append(a)
-            run_start = (state == IDLE) & self.start
-            if n_beats > 1:
-                # the ring in block RAM: entry b holds group b (counters k*b .. k*b + k - 1), read
-                # one cycle ahead (the group of the next phase) and written back at its phase;
-                # ``fresh`` marks the groups not yet written since the run started (they read 0)
-                # it reads the line it writes only when a run starts at phase 0 (phase_next is
-                # phase + 1 otherwise), and that read is not used: the next cycle's group is fresh.
-                # ``ring_collision``: a read of the written line whose value is then used
-                m.submodules.cnt_ring = ring_mem = Memory(shape=unsigned(CB * k_per), depth=n_beats, init=[],
-                                                          attrs={"ram_style": "block", **COLLISION_UNDEFINED})
-                rp = ring_mem.read_port()
-                wp = ring_mem.write_port()
-                phase_next = Signal.like(phase)
-                m.d.comb += phase_next.eq(Mux(run_start | (phase == n_beats - 1), 0, phase + 1))
-                if cfg.in_order:
-                    # the phase restarts at 0 with the run, so a group is fresh exactly in the
-                    # ring's first round: one bit (cleared at the last phase)
-                    fresh = Signal(init=1)
-                    fresh_now = fresh
-                else:
-                    fresh = Signal(n_beats, init=(1 << n_beats) - 1)
-                    fresh_now = fresh.bit_select(phase, 1)
-                head = rp.data if cfg.in_order else Mux(fresh_now, 0, rp.data)
-                m.d.comb += [rp.addr.eq(phase_next), wp.addr.eq(phase), wp.en.eq(1),
-                             wp.data.eq(Cat(*cnt_out))]
-                m.d.sync += phase.eq(phase_next)
-                if cfg.in_order:
-                    with m.If(phase == n_beats - 1):
-                        m.d.sync += fresh.eq(0)
-                else:
-                    m.d.sync += fresh.bit_select(phase, 1).eq(0)
-                heads = [head[CB * j:CB * j + CB] for j in range(k_per)]
-                same_line = Signal(name="ring_same_line")
-                m.d.sync += same_line.eq(wp.en & (rp.addr == wp.addr))
-                m.d.comb += ring_collision.eq(same_line & ~fresh_now)
-            else:
-                heads = [Signal(CB, name=f"ring{j}") for j in range(k_per)]
-                m.d.sync += [r.eq(cnt_out[j]) for j, r in enumerate(heads)]
-            for j in range(k_per):
-                pick = Array([acc.get(k_per * b + j, Const(0, 1)) for b in range(n_beats)])
-                add = pick[phase] if n_beats > 1 else pick[0]
-                if cfg.in_order and n_beats > 1:
-                    # a fresh group's head reads 0: selected after the adder (on the iCE40 an
-                    # operand gated in front of a carry chain takes a LUT of its own per bit)
-                    m.d.comb += cnt_out[j].eq(Mux(fresh_now, add, heads[j] + add)[:CB])
-                else:
-                    m.d.comb += cnt_out[j].eq((heads[j] + add)[:CB])
-            with m.If(run_start):          # a run starts: every counter 0
-                m.d.sync += [a.eq(0) for a in regs]
-                if n_beats > 1:
-                    m.d.sync += fresh.eq((1 << len(fresh)) - 1)
-                else:
-                    m.d.sync += [r.eq(0) for r in heads]
-
+        """The performance counters: the engines add their terms (:class:`CounterEvents`, here the
+        cycles and the stalls); ``count_events`` builds the counters (:class:`PerfCounters`) once
+        every term is known."""
+        m, cfg, IDLE, RUN = ctx.m, ctx.cfg, ctx.IDLE, ctx.RUN
+        any_busy, any_queued, engines, fetch_stall = ctx.any_busy, ctx.any_queued, ctx.engines, ctx.fetch_stall
+        finished, halt, state = ctx.finished, ctx.halt, ctx.state
+        events = CounterEvents(cfg)
         # cycles: every cycle of the run but the one that ends it
         counting = (state == RUN) & ~halt & ~(finished & ~any_busy & ~any_queued)
         # the stall counters count each stall cycle as it passes (docs/isa.md, the queue model)
-        if not in_order:    # in order there are no token or fetch stalls (docs/isa.md): no terms
-            add_event("fetch_stall", fetch_stall, 1)
+        if not cfg.in_order:    # in order there are no token or fetch stalls (docs/isa.md): no terms
+            events.add("fetch_stall", fetch_stall, 1)
             for q, e in enumerate(engines):
-                add_event(f"{QUEUES[q]}_token_stall", e.waiting, 1)
+                events.add(f"{QUEUES[q]}_token_stall", e.waiting, 1)
+        ring_collision = Signal(name="ring_collision")
 
-        ctx.add_event, ctx.count_events, ctx.every = add_event, count_events, every
-        ctx.ring_collision, ctx.scale = ring_collision, scale
+        def count_events():
+            events.add("cycles", counting, 1, events.n_beats)
+            self.counter_inputs = events.inputs()
+            m.submodules.counters = counters = PerfCounters(cfg, self.counter_inputs)
+            sums = events.sums()
+            m.d.comb += [counters.run.eq(state == RUN), counters.clear.eq((state == IDLE) & self.start),
+                         ring_collision.eq(counters.collision)]
+            m.d.comb += [getattr(counters, f"inc_{name}").eq(sums.get(name, 0)) for name in counters.inputs]
+            wiring.connect(m, counters.read, ctx.counter_read)
+
+        ctx.add_event, ctx.count_events, ctx.every = events.add, count_events, events.every
+        ctx.ring_collision, ctx.scale = ring_collision, events.units
 
     def _dma(self, ctx):
         """The load / store engines, or the one DMA engine."""
