@@ -198,6 +198,9 @@ def design_for(config, block: str, target: Target):
     if block == "counters":
         from nnaccel.hw.accel import Accelerator
         return Accelerator(cfg, dsp_cells=target.array_dsp_cells(cfg), array_dsp=target.array_dsp).counters_block()
+    if block == "dma":
+        from nnaccel.hw.accel import Accelerator
+        return Accelerator(cfg, dsp_cells=target.array_dsp_cells(cfg), array_dsp=target.array_dsp).dma_block()
     if block == "top":
         from nnaccel.hw.accel import Accelerator
         return Accelerator(cfg, dsp_cells=target.array_dsp_cells(cfg), array_dsp=target.array_dsp)

@@ -27,11 +27,12 @@ Inside an instruction (step ``k``, relative to its start):
 
 - LOAD / STORE: ``ext_latency`` steps of memory latency, then one line per
   ``B = max(1, ceil(len * element_bytes / dma_bytes_per_cycle))`` steps, one beat of
-  ``dma_bytes_per_cycle`` bytes a step (:class:`_DmaPath`: the load / store ports are one beat
-  wide; LOAD writes each element at the beat that carries it, the fill at the line's first beat;
-  STORE reads its scratchpad line one step ahead and sends a beat a step). With ``dma_engines = 1``
-  (tiny) one engine (:class:`_DmaEngine`: one step counter, one box walk, one byte count) serves
-  the load and store queues, one instruction at a time (``DMA_PRIORITY``'s queue first on a tie).
+  ``dma_bytes_per_cycle`` bytes a step (:class:`~nnaccel.hw.dma.DmaEngine`: the load / store ports
+  are one beat wide; LOAD writes each element at the beat that carries it, the fill at the line's
+  first beat; STORE reads its scratchpad line one step ahead and sends a beat a step). With
+  ``dma_engines = 1`` (tiny) one engine (one sequencer, :class:`_DmaEngine`: one step counter;
+  one box walk, one byte count) serves the load and store queues, one instruction at a time
+  (``DMA_PRIORITY``'s queue first on a tie).
 - GEMM (``kt + 1`` K tiles, slot ``T = max(nx * ny, rows)`` each): with ``preload``, steps
   ``0 .. rows-1`` read tile 0's weights (loaded into the idle buffer of the array one step later);
   from step ``pre`` on, tile ``t`` streams one activation line per step in steps
@@ -84,13 +85,13 @@ from .array import SystolicArray
 from .bounds import ENTRY_PC, LAYOUT, _bits, _ceil, max_cycles, max_event
 from .counters import CounterEvents, PerfCounters, counter_read_signature
 from .decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder, fault_code, field, opcode_of
-from .dma import _BoxWalk, _DmaPath, _step_ge
+from .dma import DmaEngine
 from .extmem import ExtMemory, counters_per_beat, load_port_bytes, store_port_bytes, word_bytes
 from .gemm import _Walker
 from .pe import add_or_pass, shift_add_mul
 from .queue import InstructionQueue
 from .scratchpad import BankedScratchpad
-from .sequencer import _DmaEngine, _Engine, _InOrder
+from .sequencer import _DmaEngine, _Engine, _InOrder, _step_ge
 from .vecengine import VectorEngine, _Walk, walk_bits
 
 __all__ = ["Accelerator", "SimTop"]
@@ -189,6 +190,12 @@ class Accelerator(wiring.Component):
         Fragment.get(self, None)
         return PerfCounters(self.cfg, self.counter_inputs)
 
+    def dma_block(self):
+        """A fresh :class:`~nnaccel.hw.dma.DmaEngine` like this accelerator's engine of the load
+        queue (with one DMA engine, the engine of both queues), for synthesizing the block alone."""
+        Fragment.get(self, None)
+        return DmaEngine(self.cfg, *self.dma_params)
+
     # ------------------------------------------------------------------------------------------
     def elaborate(self, platform):
         m = Module()
@@ -219,7 +226,7 @@ class Accelerator(wiring.Component):
         # each, shared by the logical ports below through per-bank multiplexers (docs/rtl.md)
         mems = {}
         for s in SPACE_ENUM:
-            # (a line of more than one DMA beat is written element by element: _DmaPath.load)
+            # (a line of more than one DMA beat is written element by element: DmaEngine's write masks)
             # (in order: one write bus and one read bus per lane, see BankedScratchpad's exclusive)
             m.submodules[f"sp_{s.lower()}"] = mems[s] = BankedScratchpad(cfg.lines(s), widths[s], cfg.banks(s),
                                                                          name=f"sp_{s.lower()}",
@@ -309,7 +316,8 @@ class Accelerator(wiring.Component):
             engines = [dma.views[QUEUES[q]] if dma is not None and QUEUES[q] in DMA_QUEUES else
                        _Engine(m, QUEUES[q], fifos[q], oks[q], _bits(max_cycles(cfg, QUEUES[q])))
                        for q in range(len(QUEUES))]
-        le, ge, ve, se = (engines[QUEUE_CODE[q]] for q in ("load", "compute", "vector", "store"))
+        load_engine, compute_engine, vector_engine, store_engine = (
+            engines[QUEUE_CODE[q]] for q in ("load", "compute", "vector", "store"))
 
         for ch, count in tok.items():
             incs, decs = [], []
@@ -330,9 +338,12 @@ class Accelerator(wiring.Component):
         # fetch
         ctx.DONE, ctx.IDLE, ctx.RUN, ctx.SCAN, ctx.counter_read = DONE, IDLE, RUN, SCAN, counter_read
         ctx.dec, ctx.dma, ctx.engines, ctx.ex, ctx.fifos = dec, dma, engines, ex, fifos
-        ctx.finished, ctx.ge, ctx.held, ctx.in_order, ctx.k_per = finished, ge, held, in_order, self.k_per
-        ctx.le, ctx.n_beats, ctx.pc, ctx.phase, ctx.se, ctx.state = le, self.n_beats, pc, phase, se, state
-        ctx.tok_ok, ctx.ve = tok_ok, ve
+        ctx.finished, ctx.held, ctx.in_order, ctx.k_per = finished, held, in_order, self.k_per
+        ctx.load_engine, ctx.compute_engine, ctx.vector_engine, ctx.store_engine = (
+            load_engine, compute_engine, vector_engine, store_engine)
+        ctx.ge = compute_engine     # (the GEMM sequencing's name for it)
+        ctx.n_beats, ctx.pc, ctx.phase, ctx.state = self.n_beats, pc, phase, state
+        ctx.tok_ok = tok_ok
 
     def _fetch(self, ctx):
         """Fetch: the instruction at ``pc`` into its queue (or held, in order)."""
@@ -485,90 +496,77 @@ class Accelerator(wiring.Component):
         ctx.ring_collision, ctx.scale = ring_collision, events.units
 
     def _dma(self, ctx):
-        """The load / store engines, or the one DMA engine."""
-        m, cfg, L, add_event, dma, dpc = ctx.m, ctx.cfg, ctx.L, ctx.add_event, ctx.dma, ctx.dpc
-        every, in_order, k_per, le, mems = ctx.every, ctx.in_order, ctx.k_per, ctx.le, ctx.mems
-        n_beats, phase, rs, se, wl = ctx.n_beats, ctx.phase, ctx.rs, ctx.se, ctx.wl
-        path = _DmaPath(m, cfg, self, phase, n_beats, k_per)
-        no = Const(0, 1)
+        """The load and store engines (a :class:`DmaEngine` each), or one DMA engine for both
+        queues, and their counters."""
+        m, cfg, L, add_event, dma = ctx.m, ctx.cfg, ctx.L, ctx.add_event, ctx.dma
         if dma is None:
-            # ---------------------------------------------------------------- load engine
-            w = le.word
-            is_load = field(w, "NOP", "opcode") == opcode_of("LOAD")
-            F = {n: field(w, "LOAD", n) for n in ("sp", "len", "sp_addr", "ext_addr", "x_size", "y_size",
-                                                  "x_stride", "y_stride", "pad_top", "pad_bottom",
-                                                  "pad_left", "pad_right", "fill")}
-            lw = _BoxWalk(m, "load", cfg, F, le, is_load, (F["pad_top"], F["pad_bottom"], F["pad_left"], F["pad_right"]),
-                          _bits(max_event(cfg, ["LOAD"], "dma_load_bytes")))
-            le.set_last(m, path.last(le, lw, is_load, no))
-            path.load(lw, F, is_load, wl, mems)
-            add_event("load_busy", le.complete, le.cycles)
-            add_event("dma_load_bytes", le.complete & is_load, lw.bytes)
-            add_event("dma_latency", le.complete & is_load, L)
-
-            # ---------------------------------------------------------------- store engine
-            w = se.word
-            op = field(w, "NOP", "opcode")
-            is_store = op == opcode_of("STORE")
-            is_rdperf = op == opcode_of("RDPERF")
-            S = {n: field(w, "STORE", n) for n in ("sp", "len", "sp_addr", "ext_addr", "x_size", "y_size",
-                                                   "x_stride", "y_stride")}
-            assert LAYOUT["RDPERF"]["fields"]["ext_addr"] == LAYOUT["STORE"]["fields"]["ext_addr"]
-            sw = _BoxWalk(m, "store", cfg, S, se, is_store, None, _bits(max_event(cfg, ["STORE"], "dma_store_bytes")))
-            se.set_last(m, path.last(se, sw, is_store, is_rdperf))
-            path.store(se, sw, S, is_store, is_rdperf, rs)
-            add_event("store_busy", se.complete, se.cycles)
-            add_event("dma_store_bytes", se.complete & is_store, sw.bytes)
-            add_event("dma_store_bytes", se.complete & is_rdperf, 8 * N_COUNTERS)
-            add_event("dma_latency", se.complete & (is_store | is_rdperf), L)
+            load_engine, store_engine = ctx.load_engine, ctx.store_engine
+            load, store = self._dma_engine(ctx, ("load",), load_engine), self._dma_engine(ctx, ("store",), store_engine)
+            m.d.comb += [self.ld_addr.eq(load.ld.addr), self.st_addr.eq(store.st.addr)]
+            add_event("load_busy", load_engine.complete, load_engine.cycles)
+            add_event("dma_load_bytes", load_engine.complete & load.is_load, load.bytes)
+            add_event("dma_latency", load_engine.complete & load.is_load, L)
+            add_event("store_busy", store_engine.complete, store_engine.cycles)
+            add_event("dma_store_bytes", store_engine.complete & store.is_store, store.bytes)
+            add_event("dma_store_bytes", store_engine.complete & store.is_rdperf, 8 * N_COUNTERS)
+            add_event("dma_latency", store_engine.complete & (store.is_store | store.is_rdperf), L)
+            return
+        # one engine for the load and store queues: one walk of the box for the instruction running
+        d = self._dma_engine(ctx, ("load", "store"), dma)
+        m.d.comb += self.dma_addr.eq(d.st.addr)
+        is_load, is_store, is_rdperf = d.is_load, d.is_store, d.is_rdperf
+        is_box = is_load | is_store
+        lv, sv = dma.views["load"], dma.views["store"]
+        if cfg.in_order:
+            # as they pass: a busy cycle, a data line's bytes at its end (a line of n bytes
+            # takes >= n / dma_bytes_per_cycle steps); RDPERF's own events at its completion
+            # (it samples only completed instructions: its busy cycles, bytes and latency are
+            # constants of the ISA)
+            beat_bytes, n_beats, every = cfg.dma_bytes_per_cycle, ctx.n_beats, ctx.every
+            rd_cycles = L + d.perf_cycles
+            beats_max = max(1, _ceil(cfg.line_elems * max(ELEMENT_BYTES.values()), beat_bytes))
+            byte_window = beat_bytes * (n_beats + beats_max - 1)
+            add_event("load_busy", lv.active, 1, n_beats)
+            add_event("store_busy", sv.active & ~is_rdperf, 1, n_beats)
+            add_event("store_busy", sv.complete & is_rdperf, rd_cycles, rd_cycles * every(rd_cycles))
+            add_event("dma_load_bytes", is_load, d.line_bytes, byte_window)
+            add_event("dma_store_bytes", is_store, d.line_bytes, byte_window)
+            add_event("dma_store_bytes", dma.complete & is_rdperf, 8 * N_COUNTERS,
+                      8 * N_COUNTERS * every(rd_cycles))
+            add_event("dma_latency", dma.complete & (is_box | is_rdperf), L, L * every(L + 1))
         else:
-            # ------------------------------------------------------------ one DMA engine (load + store queues)
-            # one walk of the box (step, beat, x / y, line, external row / cursor, bytes) for the
-            # instruction running, LOAD or STORE (STORE's padding fields read 0: the store queue's
-            # entries do not keep those bits), and the one datapath (_DmaPath)
-            w = dma.word
-            op = field(w, "NOP", "opcode")
-            is_load = op == opcode_of("LOAD")
-            is_store = op == opcode_of("STORE")
-            is_rdperf = op == opcode_of("RDPERF")
-            is_box = is_load | is_store
-            assert all(LAYOUT["LOAD"]["fields"][n] == LAYOUT["STORE"]["fields"][n] for n in LAYOUT["STORE"]["fields"])
-            assert LAYOUT["RDPERF"]["fields"]["ext_addr"] == LAYOUT["STORE"]["fields"]["ext_addr"]
-            F = {n: field(w, "LOAD", n) for n in ("sp", "len", "sp_addr", "ext_addr", "x_size", "y_size",
-                                                  "x_stride", "y_stride", "pad_top", "pad_bottom",
-                                                  "pad_left", "pad_right", "fill")}
-            # ------------------------------------------------------------ DMA walk
-            dw = _BoxWalk(m, "dma", cfg, F, dma, is_box, (F["pad_top"], F["pad_bottom"], F["pad_left"], F["pad_right"]),
-                          max(_bits(max_event(cfg, ["LOAD"], "dma_load_bytes")),
-                              _bits(max_event(cfg, ["STORE"], "dma_store_bytes"))))
-            dma.set_last(m, path.last(dma, dw, is_box, is_rdperf))
-            path.store(dma, dw, F, is_store, is_rdperf, rs)
-            path.load(dw, F, is_load, wl, mems, addr=path.addr)
-            lv, sv = dma.views["load"], dma.views["store"]
-            if in_order:
-                # as they pass: a busy cycle, a data line's bytes at its end (a line of n bytes
-                # takes >= n / dma_bytes_per_cycle steps); RDPERF's own events at its completion
-                # (it samples only completed instructions: its busy cycles, bytes and latency are
-                # constants of the ISA)
-                rd_cycles = L + path.perf_cycles
-                beats_max = max(1, _ceil(cfg.line_elems * max(ELEMENT_BYTES.values()), dpc))
-                line_bytes = Mux(dw.line_end & dw.data_line, dw.nbytes, 0)
-                byte_window = dpc * (n_beats + beats_max - 1)
-                add_event("load_busy", lv.active, 1, n_beats)
-                add_event("store_busy", sv.active & ~is_rdperf, 1, n_beats)
-                add_event("store_busy", sv.complete & is_rdperf, rd_cycles, rd_cycles * every(rd_cycles))
-                add_event("dma_load_bytes", is_load, line_bytes, byte_window)
-                add_event("dma_store_bytes", is_store, line_bytes, byte_window)
-                add_event("dma_store_bytes", dma.complete & is_rdperf, 8 * N_COUNTERS,
-                          8 * N_COUNTERS * every(rd_cycles))
-                add_event("dma_latency", dma.complete & (is_box | is_rdperf), L, L * every(L + 1))
-            else:
-                add_event("load_busy", lv.complete, dma.cycles)
-                add_event("store_busy", sv.complete, dma.cycles)
-                add_event("dma_load_bytes", dma.complete & is_load, dw.bytes)
-                add_event("dma_store_bytes", dma.complete & is_store, dw.bytes)
-                add_event("dma_store_bytes", dma.complete & is_rdperf, 8 * N_COUNTERS)
-                add_event("dma_latency", dma.complete & (is_box | is_rdperf), L)
+            add_event("load_busy", lv.complete, dma.cycles)
+            add_event("store_busy", sv.complete, dma.cycles)
+            add_event("dma_load_bytes", dma.complete & is_load, d.bytes)
+            add_event("dma_store_bytes", dma.complete & is_store, d.bytes)
+            add_event("dma_store_bytes", dma.complete & is_rdperf, 8 * N_COUNTERS)
+            add_event("dma_latency", dma.complete & (is_box | is_rdperf), L)
+
+    def _dma_engine(self, ctx, queues, eng):
+        """A :class:`DmaEngine` of ``queues`` run by the sequencer ``eng``, on its scratchpad
+        ports, the memory ports and the counters."""
+        m, cfg, mems = ctx.m, ctx.cfg, ctx.mems
+        d = DmaEngine(cfg, queues, len(eng.step))
+        if "load" in queues:
+            self.dma_params = (queues, len(eng.step))
+        m.submodules[f"{d.name}_engine"] = d
+        m.d.comb += [d.seq.word.eq(eng.word), d.seq.start.eq(eng.start), d.seq.active.eq(eng.active),
+                     d.seq.complete.eq(eng.complete), d.seq.step.eq(eng.step)]
+        m.d.comb += [getattr(d.seq, f"at_least_{c}").eq(eng.step_ge(c)) for c in d.marks]
+        eng.set_last(m, d.seq.last)
+        for s in SPACE_ENUM:
+            if "load" in queues:
+                wiring.connect(m, getattr(d, f"wr_{s.lower()}"), ctx.wl[s])
+                if not d.one_beat[s]:       # a line of more than one beat: element write enables
+                    m.d.comb += mems[s].write_mask(ctx.wl[s], 8 * ELEMENT_BYTES[s]).eq(getattr(d, f"wr_{s.lower()}_mask"))
+            if "store" in queues:
+                wiring.connect(m, getattr(d, f"rd_{s.lower()}"), ctx.rs[s])
+        if "load" in queues:
+            m.d.comb += d.ld.data.eq(self.ld_data)
+        if "store" in queues:
+            m.d.comb += [self.st_en.eq(d.st.en), self.st_len.eq(d.st.len), self.st_data.eq(d.st.data),
+                         d.counters.phase.eq(ctx.counter_read.phase), d.counters.data.eq(ctx.counter_read.data)]
+        return d
 
 
     def _gemm_sequence(self, ctx):
@@ -830,7 +828,7 @@ class Accelerator(wiring.Component):
         engines, ex, gwrite, in_order, is_gemm = ctx.engines, ctx.ex, ctx.gwrite, ctx.in_order, ctx.is_gemm
         last_of, mems, n_beats, ox_last = ctx.last_of, ctx.mems, ctx.n_beats, ctx.ox_last
         oxc, oyc, px_last, pxc, pyc = ctx.oxc, ctx.oyc, ctx.px_last, ctx.pxc, ctx.pyc
-        rv, rv2, streaming, ve, wk_adv = ctx.rv, ctx.rv2, ctx.streaming, ctx.ve, ctx.wk_adv
+        rv, rv2, streaming, vector_engine, wk_adv = ctx.rv, ctx.rv2, ctx.streaming, ctx.vector_engine, ctx.wk_adv
         wk_last, wv = ctx.wk_last, ctx.wv
         # ---------------------------------------------------------------- vector engine (vector queue)
         # hw/vecengine.py: driven by the vector queue's engine skeleton, on its own scratchpad ports
@@ -852,10 +850,10 @@ class Accelerator(wiring.Component):
                     m.d.comb += [pxc.count(1, px_last), pyc.count(px_last, 0)]
                 with m.If(vu.dst_adv):          # (in the same cycle as a read side's advance, too)
                     m.d.comb += oxc.count(1, ox_last)
-        is_vec = field(ve.word, "NOP", "opcode") == opcode_of("VEC")
-        ve.set_last(m, vu.last)
+        is_vec = field(vector_engine.word, "NOP", "opcode") == opcode_of("VEC")
+        vector_engine.set_last(m, vu.last)
         m.d.comb += [
-            vu.word.eq(ve.word), vu.start.eq(ve.start), vu.active.eq(ve.active), vu.busy.eq(ve.busy),
+            vu.word.eq(vector_engine.word), vu.start.eq(vector_engine.start), vu.active.eq(vector_engine.active), vu.busy.eq(vector_engine.busy),
         ]
         for port, sp in ((vu.rd_act, rv["ACT"]), (vu.rd_act2, rv2), (vu.rd_acc, rv["ACC"]), (vu.rd_vec, rv["VEC"]),
                          (vu.wr_act, wv["ACT"]), (vu.wr_acc, wv["ACC"])):
@@ -868,10 +866,10 @@ class Accelerator(wiring.Component):
                                                                        ("ACC", rv["ACC"]))]
             m.d.comb += mems["VEC"].read_hold(rv["VEC"]).eq(vu.vhold)
         if cfg.in_order:
-            add_event("vector_busy", ve.active & is_vec, 1, n_beats)
+            add_event("vector_busy", vector_engine.active & is_vec, 1, n_beats)
             add_event("instructions", ex.complete, 1, n_beats)
         else:
-            add_event("vector_busy", ve.complete & is_vec, ve.cycles)
+            add_event("vector_busy", vector_engine.complete & is_vec, vector_engine.cycles)
             for q, e in enumerate(engines):
                 add_event("instructions", e.complete, 1)
 

@@ -99,7 +99,7 @@ def _select(sel, options: dict, width: int):
     return r
 
 
-def _ge(v, c: int):
+def _at_least(v, c: int):
     """Unsigned ``v >= c`` for a constant ``c``, as an AND / OR chain over the bits: Yosys would
     make a ``$ge`` a carry chain (one LUT per bit, which ABC cannot simplify); this is a few LUTs."""
     if c <= 0:
@@ -112,9 +112,9 @@ def _ge(v, c: int):
     return ~lt
 
 
-def _gt(v, c: int):
-    """Unsigned ``v > c`` for a constant ``c`` (see :func:`_ge`)."""
-    return _ge(v, c + 1)
+def _above(v, c: int):
+    """Unsigned ``v > c`` for a constant ``c`` (see :func:`_at_least`)."""
+    return _at_least(v, c + 1)
 
 
 def _borrows(name: str, other: str, extra: tuple[str, ...]) -> bool:
@@ -238,7 +238,7 @@ class Decoder(wiring.Component):
             name = ins.name
             for f in ins.fields:
                 if f.enum is not None and len(f.enum) < (1 << f.width):
-                    fault(name, "ILLEGAL_FIELD", _ge(F(name, f.name), len(f.enum)))
+                    fault(name, "ILLEGAL_FIELD", _at_least(F(name, f.name), len(f.enum)))
             if name == "VEC":
                 ok = Const(0, 1)
                 for vf in VEC_FUNCS:
@@ -251,8 +251,8 @@ class Decoder(wiring.Component):
                 taps = Signal(len(fh) + len(fw), name="dw_taps")
                 m.d.comb += taps.eq(shift_add_mul(m, fw, fh, "dw_taps_mul"))
                 fault(name, "ILLEGAL_FIELD", (fh == 0) | (fw == 0) | (nx == 0) | (ny == 0)
-                      | _gt(fh, ctx.cfg.dw_line_buffers + 1) | _gt(taps, ctx.cfg.rows)
-                      | _gt(nx + fw, 256) | _gt(ny + fh, 256))
+                      | _above(fh, ctx.cfg.dw_line_buffers + 1) | _above(taps, ctx.cfg.rows)
+                      | _above(nx + fw, 256) | _above(ny + fh, 256))
             if name == "NOP":
                 qf = F(name, "queue")
                 queues = [(qf == QUEUE_CODE[q], q) for q in QUEUES]
@@ -274,7 +274,7 @@ class Decoder(wiring.Component):
         pads = ("pad_top", "pad_bottom", "pad_left", "pad_right")
         geo = {}    # per DMA instruction: rows - 1, cols - 1 (padding removed), both rows / cols > 0
         for name in dma:
-            fault(name, "ILLEGAL_FIELD", _gt(F(name, "len"), cfg.line_elems))
+            fault(name, "ILLEGAL_FIELD", _above(F(name, "len"), cfg.line_elems))
             fm = BY_NAME[name].field_map
             if "pad_top" in fm:
                 ys, xs = F(name, "y_size"), F(name, "x_size")
@@ -480,11 +480,11 @@ class Decoder(wiring.Component):
         for name in dma:
             _, _, ok_pad = geo[name]
             data = ok_pad & (F(name, "len") != 0)
-            fault(name, "DMA_WINDOW", data & ~_ge(F(name, "ext_addr"), cfg.dma_base))
+            fault(name, "DMA_WINDOW", data & ~_at_least(F(name, "ext_addr"), cfg.dma_base))
             fault(name, "DMA_WINDOW", data, late=over2)
         # RDPERF: ext_addr + 8 * N_COUNTERS - 1 >= end, a comparison of ext_addr with a constant
         rd = F("RDPERF", "ext_addr")
-        fault("RDPERF", "DMA_WINDOW", ~_ge(rd, cfg.dma_base) | _gt(rd, end - 8 * N_COUNTERS))
+        fault("RDPERF", "DMA_WINDOW", ~_at_least(rd, cfg.dma_base) | _above(rd, end - 8 * N_COUNTERS))
 
         # ---- GEMM / VEC: strided line ranges
         ne = {n: (F(n, "nx") != 0) & (F(n, "ny") != 0) for n in ("GEMM", "VEC")}
@@ -492,16 +492,16 @@ class Decoder(wiring.Component):
         fault("GEMM", "SCRATCHPAD_RANGE", ne["GEMM"], late=over2)
         rows_c = cfg.rows
         wgt_end = F("GEMM", "wgt") + sum((kt1 << s_) for s_ in range(rows_c.bit_length()) if rows_c >> s_ & 1)
-        fault("GEMM", "SCRATCHPAD_RANGE", F("GEMM", "preload") & _gt(wgt_end, lines["WGT"]))
+        fault("GEMM", "SCRATCHPAD_RANGE", F("GEMM", "preload") & _above(wgt_end, lines["WGT"]))
         if dw is not None:
             fault("DWCONV", "SCRATCHPAD_RANGE", Const(1, 1), late=over1)     # (the window is never empty)
             fault("DWCONV", "SCRATCHPAD_RANGE", Const(1, 1), late=over2)
-            fault("DWCONV", "SCRATCHPAD_RANGE", _gt(F("DWCONV", "wgt"), lines["WGT"] - rows_c))
+            fault("DWCONV", "SCRATCHPAD_RANGE", _above(F("DWCONV", "wgt"), lines["WGT"] - rows_c))
         param = Const(0, 1)
         for vf in VEC_FUNCS:
             p = vf.param_lines(cfg.cols) if vf.params else 0
             if p:                                  # param + p - 1 >= lines: a constant comparison
-                param = param | ((func == vf.code) & _gt(F("VEC", "param"), lines["VEC"] - p))
+                param = param | ((func == vf.code) & _above(F("VEC", "param"), lines["VEC"] - p))
         fault("VEC", "SCRATCHPAD_RANGE", param)
         fault("VEC", "SCRATCHPAD_RANGE", ne["VEC"], late=over1)
         fault("VEC", "SCRATCHPAD_RANGE", ne["VEC"], late=over2)

@@ -11,6 +11,13 @@ from nnaccel.isa.table import QUEUES
 from .queue import InstructionQueue
 
 
+def _step_ge(eng, c: int):
+    """``eng.step >= c`` for a constant ``c``: the in-order executor's flag (:meth:`_InOrder.step_ge`),
+    else the comparison."""
+    ge = getattr(eng, "step_ge", None)
+    return ge(c) if ge is not None else eng.step >= c
+
+
 class _Engine:
     """Shared engine skeleton: start/busy/step, the current instruction, completion.
 
@@ -130,7 +137,7 @@ class _InOrder:
     def __init__(self, m: Module, word_in, queue_in, held, can_start, step_bits: int):
         n = len(QUEUES)
         self.m = m
-        self._ge = {}
+        self._step_flags = {}
         self.busy = Signal(name="ex_busy")
         self.step_r = Signal(step_bits, name="ex_step")
         self.step = self.step_r                            # 0 while idle: it clears at completion
@@ -169,12 +176,12 @@ class _InOrder:
         iCE40 one logic cell a bit whose LUT is unused)."""
         if c <= 0:
             return Const(1, 1)
-        if c not in self._ge:
+        if c not in self._step_flags:
             k = (c - 1).bit_length()
-            f = self._ge[c] = Signal(name=f"ex_ge{c}")
+            f = self._step_flags[c] = Signal(name=f"ex_ge{c}")
             with self.m.If(self.active):
                 self.m.d.sync += f.eq(~self.last & (f | (self.step[:k] == c - 1)))
-        return self._ge[c]
+        return self._step_flags[c]
 
     def dma_view(self, m: Module, load: int, store: int):
         """The load + store queues' views as the shared DMA datapath uses them (:class:`_DmaEngine`'s
@@ -192,5 +199,6 @@ class _InOrder:
             sv.set_last(m, last)
         d.set_last = set_last
         return d
+
 
 
