@@ -70,10 +70,7 @@ from amaranth.lib.wiring import In, Out
 
 from nnaccel.hwconfig import ELEMENT_BYTES, load_config
 from nnaccel.isa.table import (
-    DMA_PRIORITY,
-    DMA_QUEUES,
     FLAG_CHANNEL,
-    INSTRUCTIONS,
     MAX_KTILES,
     N_COUNTERS,
     QUEUES,
@@ -82,16 +79,15 @@ from nnaccel.isa.table import (
 )
 
 from .array import SystolicArray
-from .bounds import ENTRY_PC, LAYOUT, _bits, _ceil, max_cycles, max_event
+from .bounds import ENTRY_PC, LAYOUT, _bits, _ceil, max_event
 from .counters import CounterEvents, PerfCounters, counter_read_signature
 from .decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder, fault_code, field, opcode_of
 from .dma import DmaEngine
 from .extmem import ExtMemory, counters_per_beat, load_port_bytes, store_port_bytes, word_bytes
 from .gemm import _Walker
 from .pe import add_or_pass, shift_add_mul
-from .queue import InstructionQueue
 from .scratchpad import BankedScratchpad
-from .sequencer import _DmaEngine, _Engine, _InOrder, _step_ge
+from .sequencer import _step_ge, sequencer_for
 from .vecengine import VectorEngine, _Walk, walk_bits
 
 __all__ = ["Accelerator", "SimTop"]
@@ -200,7 +196,7 @@ class Accelerator(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         cfg = self.cfg
-        ctx = SimpleNamespace(m=m, cfg=cfg, R=cfg.rows, C=cfg.cols, L=cfg.ext_latency, dpc=cfg.dma_bytes_per_cycle)
+        ctx = SimpleNamespace(m=m, cfg=cfg, R=cfg.rows, C=cfg.cols, L=cfg.ext_latency)
         self._scratchpads(ctx)
         self._control(ctx)
         self._fetch(ctx)
@@ -269,15 +265,11 @@ class Accelerator(wiring.Component):
                      self.cnt_data.eq(Cat(*[Cat(counter_read.data[counter_bits * j:counter_bits * (j + 1)],
                                                 Const(0, 64 - counter_bits)) for j in range(self.k_per)]))]
 
-        # in order (``in_order``): no queues, the fetch unit holds the checked instruction
-        in_order = cfg.in_order
-        fifos = [] if in_order else [InstructionQueue(cfg, q) for q in QUEUES]
-        for f in fifos:
-            m.submodules[f"{f.queue}_queue"] = f
         held = Signal()             # (in order) the instruction at pc is checked and waits to start
-
         m.submodules.decoder = dec = Decoder(cfg)
         m.d.comb += [self.i_addr.eq(self.prog_addr + (pc << 4)), dec.word.eq(self.i_data)]
+        # the machine, queued or in order (hw/sequencer.py), chosen once
+        seq = sequencer_for(m, cfg, dec, self.i_data)
 
         # tokens: one counter per channel of the table; each queue's flags name its channels
         tok = {c: Signal(16, name=f"tok_{c}") for c in TOKEN_CHANNELS.values()}
@@ -290,32 +282,13 @@ class Accelerator(wiring.Component):
             return field(word, "NOP", flag)
 
         oks = []
-        for q in range(len(QUEUES)):
-            head = self.i_data if in_order else fifos[q].unpack(m, fifos[q].r_data, f"{QUEUES[q]}_head")
+        for q, head in enumerate(seq.heads(m)):
             ok = Const(1, 1)
             for flag, ch in pops[q].items():
                 ok = ok & (~hdr(head, flag) | (tok[ch] != 0))
             oks.append(ok & (state == RUN))
-        dma = ex = None
-        tok_ok = Signal()           # (in order) the held instruction's tokens are there
-        if in_order:
-            # registered: the word is on the instruction port from the cycle after pc moves on and
-            # the tokens stay put until an instruction starts, and held (the first cycle it can
-            # start) comes a cycle later still
-            m.d.sync += tok_ok.eq(Cat(*[(dec.queue == q) & oks[q] for q in range(len(QUEUES))]).any())
-            ex = _InOrder(m, self.i_data, dec.queue, held, held & tok_ok,
-                          max(_bits(max_cycles(cfg, q)) for q in QUEUES))
-            dma = ex.dma_view(m, QUEUE_CODE["load"], QUEUE_CODE["store"])
-            engines = ex.views
-        elif cfg.dma_engines == 1:
-            # one DMA engine for the load and store queues (an ISA rule of the configuration)
-            dma = _DmaEngine(m, {q: fifos[QUEUE_CODE[q]] for q in DMA_QUEUES},
-                             {q: oks[QUEUE_CODE[q]] for q in DMA_QUEUES},
-                             max(_bits(max_cycles(cfg, q)) for q in DMA_QUEUES), DMA_PRIORITY)
-        if not in_order:
-            engines = [dma.views[QUEUES[q]] if dma is not None and QUEUES[q] in DMA_QUEUES else
-                       _Engine(m, QUEUES[q], fifos[q], oks[q], _bits(max_cycles(cfg, QUEUES[q])))
-                       for q in range(len(QUEUES))]
+        seq.start_engines(m, oks, held)
+        engines = seq.engines
         load_engine, compute_engine, vector_engine, store_engine = (
             engines[QUEUE_CODE[q]] for q in ("load", "compute", "vector", "store"))
 
@@ -337,28 +310,22 @@ class Accelerator(wiring.Component):
 
         # fetch
         ctx.DONE, ctx.IDLE, ctx.RUN, ctx.SCAN, ctx.counter_read = DONE, IDLE, RUN, SCAN, counter_read
-        ctx.dec, ctx.dma, ctx.engines, ctx.ex, ctx.fifos = dec, dma, engines, ex, fifos
-        ctx.finished, ctx.held, ctx.in_order, ctx.k_per = finished, held, in_order, self.k_per
+        ctx.dec, ctx.dma, ctx.engines, ctx.ex, ctx.fifos = dec, seq.dma, engines, seq.executor, seq.fifos
+        ctx.finished, ctx.held, ctx.in_order, ctx.k_per = finished, held, cfg.in_order, self.k_per
+        ctx.seq, ctx.top = seq, self
         ctx.load_engine, ctx.compute_engine, ctx.vector_engine, ctx.store_engine = (
             load_engine, compute_engine, vector_engine, store_engine)
         ctx.ge = compute_engine     # (the GEMM sequencing's name for it)
         ctx.n_beats, ctx.pc, ctx.phase, ctx.state = self.n_beats, pc, phase, state
-        ctx.tok_ok = tok_ok
 
     def _fetch(self, ctx):
-        """Fetch: the instruction at ``pc`` into its queue (or held, in order)."""
-        m, IDLE, RUN, dec, ex, fifos = ctx.m, ctx.IDLE, ctx.RUN, ctx.dec, ctx.ex, ctx.fifos
-        finished, held, in_order, pc, state = ctx.finished, ctx.held, ctx.in_order, ctx.pc, ctx.state
-        q_of = dec.queue
-        room = Signal()
-        m.d.comb += room.eq(q_of >= len(QUEUES))
-        for q, f in enumerate(fifos):
-            with m.If(q_of == q):
-                m.d.comb += room.eq(f.count < f.depth)
-        for q, f in enumerate(fifos):
-            m.d.comb += f.w_data.eq(self.i_data)
+        """Fetch: the instruction at ``pc`` checked and passed on (into its queue, or held in order:
+        the sequencer's :meth:`accept`)."""
+        m, IDLE, RUN, dec, seq = ctx.m, ctx.IDLE, ctx.RUN, ctx.dec, ctx.seq
+        finished, held, pc, state = ctx.finished, ctx.held, ctx.pc, ctx.state
+        room = seq.room(m)
         fetching = (state == RUN) & ~finished
-        advance = Signal()      # the word is appended: the decoder's checks restart on the next one
+        advance = Signal()      # the word is passed on: the decoder's checks restart on the next one
         m.d.comb += dec.restart.eq(advance | ((state == IDLE) & self.start))
         halt = Signal()
         halt_code = Signal(3)
@@ -370,116 +337,44 @@ class Accelerator(wiring.Component):
                 m.d.comb += [halt.eq(1), halt_code.eq(dec.fault), halt_pc.eq(pc)]
             with m.Elif(dec.is_finish):
                 m.d.sync += finished.eq(1)
-            with m.Elif(dec.ready & (Const(1, 1) if in_order else room)):
-                if in_order:
-                    # fetched (f(i)): held from the next cycle, it starts once held and its tokens
-                    # are there and runs from the instruction port; at its completion the next
-                    # instruction's checks begin
-                    with m.If(ex.complete):
-                        m.d.comb += advance.eq(1)
-                        m.d.sync += [pc.eq(pc + 1), held.eq(0)]
-                    with m.Else():
-                        m.d.sync += held.eq(~ex.active)
-                else:
-                    for q, f in enumerate(fifos):
-                        m.d.comb += f.push.eq(q_of == q)
-                    m.d.comb += advance.eq(1)
-                    m.d.sync += pc.eq(pc + 1)
-
-        # deadlock: nothing busy, nothing can start, fetch cannot go on, something still queued
+            with m.Elif(dec.ready & room):
+                seq.accept(m, advance, pc, held)
         ctx.fetching, ctx.halt, ctx.halt_code, ctx.halt_pc = fetching, halt, halt_code, halt_pc
-        ctx.room = room
 
     def _halts(self, ctx):
-        """Deadlock, the DEADLOCK PC search (SCAN) and the run's state machine."""
-        m, cfg, DONE, IDLE, RUN, SCAN, dec = ctx.m, ctx.cfg, ctx.DONE, ctx.IDLE, ctx.RUN, ctx.SCAN, ctx.dec
-        engines, ex, fetching, fifos, finished = ctx.engines, ctx.ex, ctx.fetching, ctx.fifos, ctx.finished
-        halt, halt_code, halt_pc, held = ctx.halt, ctx.halt_code, ctx.halt_pc, ctx.held
-        in_order, pc, room, state, tok_ok = ctx.in_order, ctx.pc, ctx.room, ctx.state, ctx.tok_ok
+        """Deadlock (the sequencer's rule) and the run's state machine."""
+        m, IDLE, RUN, seq = ctx.m, ctx.IDLE, ctx.RUN, ctx.seq
+        finished, held, pc, state = ctx.finished, ctx.held, ctx.pc, ctx.state
         any_busy = Const(0, 1)
         any_start = Const(0, 1)
         any_queued = Const(0, 1)
         any_push = Const(0, 1)
-        for e in engines:
+        for e in ctx.engines:
             any_busy = any_busy | e.busy
             any_start = any_start | e.start
-        for f in fifos:
+        for f in seq.fifos:
             any_queued = any_queued | (f.count != 0)
             any_push = any_push | f.push
-        deadlock = Signal()
-        if in_order:
-            # every halt is at pc, which stays put from then on (DONE lasts until reset): fault_pc
-            # is pc itself (on a run without a fault, FINISH's index), no register
-            m.d.comb += self.fault_pc.eq(pc)
-            # the held instruction's token will never come: nothing runs that could push it
-            m.d.comb += deadlock.eq((state == RUN) & held & ~ex.busy & ~tok_ok)
-            with m.If(deadlock):
-                m.d.comb += [halt.eq(1), halt_code.eq(fault_code("DEADLOCK")), halt_pc.eq(pc)]
-            fetch_stall = Const(0, 1)       # no queues: a held instruction's wait is a token stall
-        else:
-            fetch_blocked = finished | (dec.ready & (~room | dec.is_finish))
-            m.d.comb += deadlock.eq((state == RUN) & ~any_busy & ~any_start & any_queued & fetch_blocked
-                                    & ~(fetching & (pc == self.prog_len)) & ~(fetching & (dec.fault != 0)))
-            with m.If(deadlock):
-                m.d.comb += [halt.eq(1), halt_code.eq(fault_code("DEADLOCK"))]
-            # a fetch-stall cycle: the next instruction, its checks done, waits for room in its queue
-            fetch_stall = fetching & ~halt & ~dec.is_finish & dec.ready & ~any_push
-
-        # SCAN reads instruction pc (from the last fetched one down) and counts, per queue, the
-        # instructions still queued; the one that completes the count is the lowest queued PC
-        remaining = [Signal(range(cfg.queue_depth_of(q) + 1), name=f"scan_{q}") for q in QUEUES]
-        op = field(self.i_data, "NOP", "opcode")
-        scan_q = Signal(range(len(QUEUES) + 1))
-        m.d.comb += scan_q.eq(Mux(op == opcode_of("NOP"), field(self.i_data, "NOP", "queue"), len(QUEUES)))
-        for ins in INSTRUCTIONS:
-            if ins.queue in QUEUES:
-                with m.If(op == ins.opcode):
-                    m.d.comb += scan_q.eq(QUEUE_CODE[ins.queue])
-        left = Const(0, 1)
-        for q, r in enumerate(remaining):
-            hit = (scan_q == q) & (r != 0)
-            left = left | ((r - hit) != 0)
-            with m.If((state == SCAN) & hit):
-                m.d.sync += r.eq(r - 1)
-
+        ctx.any_busy, ctx.any_start, ctx.any_queued, ctx.any_push = any_busy, any_start, any_queued, any_push
+        deadlock, fetch_stall = seq.deadlock(m, ctx)
         with m.Switch(state):
             with m.Case(IDLE), m.If(self.start):
                 m.d.sync += [state.eq(RUN), pc.eq(0), finished.eq(0), held.eq(0)]
             with m.Case(RUN):
-                with m.If(deadlock & Const(int(not in_order), 1)):   # in order: a halt at pc (below)
-                    m.d.sync += [state.eq(SCAN), self.error.eq(halt_code), pc.eq(pc - 1)]
-                    m.d.sync += [r.eq(f.count) for r, f in zip(remaining, fifos)]
-                with m.Elif(halt):
-                    m.d.sync += [state.eq(DONE), self.error.eq(halt_code)]
-                    if not in_order:
-                        m.d.sync += self.fault_pc.eq(halt_pc)
-                with m.Elif(finished & ~any_busy & ~any_queued):
-                    m.d.sync += state.eq(DONE)
-            if not in_order:        # (in order: the DEADLOCK PC is pc, no search)
-                with m.Case(SCAN):
-                    m.d.comb += self.i_addr.eq(self.prog_addr + (pc << 4))
-                    with m.If(left):
-                        m.d.sync += pc.eq(pc - 1)
-                    with m.Else():
-                        m.d.sync += [state.eq(DONE), self.fault_pc.eq(pc)]
-
-        ctx.any_busy, ctx.any_queued, ctx.fetch_stall = any_busy, any_queued, fetch_stall
+                seq.run_state(m, ctx, deadlock)
+            seq.other_states(m, ctx)
+        ctx.fetch_stall = fetch_stall
 
     def _counters(self, ctx):
         """The performance counters: the engines add their terms (:class:`CounterEvents`, here the
         cycles and the stalls); ``count_events`` builds the counters (:class:`PerfCounters`) once
         every term is known."""
         m, cfg, IDLE, RUN = ctx.m, ctx.cfg, ctx.IDLE, ctx.RUN
-        any_busy, any_queued, engines, fetch_stall = ctx.any_busy, ctx.any_queued, ctx.engines, ctx.fetch_stall
-        finished, halt, state = ctx.finished, ctx.halt, ctx.state
+        any_busy, any_queued, finished, halt, state = ctx.any_busy, ctx.any_queued, ctx.finished, ctx.halt, ctx.state
         events = CounterEvents(cfg)
         # cycles: every cycle of the run but the one that ends it
         counting = (state == RUN) & ~halt & ~(finished & ~any_busy & ~any_queued)
-        # the stall counters count each stall cycle as it passes (docs/isa.md, the queue model)
-        if not cfg.in_order:    # in order there are no token or fetch stalls (docs/isa.md): no terms
-            events.add("fetch_stall", fetch_stall, 1)
-            for q, e in enumerate(engines):
-                events.add(f"{QUEUES[q]}_token_stall", e.waiting, 1)
+        ctx.seq.count_stalls(events, ctx.fetch_stall)
         ring_collision = Signal(name="ring_collision")
 
         def count_events():
@@ -501,7 +396,8 @@ class Accelerator(wiring.Component):
         m, cfg, L, add_event, dma = ctx.m, ctx.cfg, ctx.L, ctx.add_event, ctx.dma
         if dma is None:
             load_engine, store_engine = ctx.load_engine, ctx.store_engine
-            load, store = self._dma_engine(ctx, ("load",), load_engine), self._dma_engine(ctx, ("store",), store_engine)
+            load = self._dma_engine(ctx, ("load",), load_engine)
+            store = self._dma_engine(ctx, ("store",), store_engine)
             m.d.comb += [self.ld_addr.eq(load.ld.addr), self.st_addr.eq(store.st.addr)]
             add_event("load_busy", load_engine.complete, load_engine.cycles)
             add_event("dma_load_bytes", load_engine.complete & load.is_load, load.bytes)
@@ -558,14 +454,16 @@ class Accelerator(wiring.Component):
             if "load" in queues:
                 wiring.connect(m, getattr(d, f"wr_{s.lower()}"), ctx.wl[s])
                 if not d.one_beat[s]:       # a line of more than one beat: element write enables
-                    m.d.comb += mems[s].write_mask(ctx.wl[s], 8 * ELEMENT_BYTES[s]).eq(getattr(d, f"wr_{s.lower()}_mask"))
+                    mask = mems[s].write_mask(ctx.wl[s], 8 * ELEMENT_BYTES[s])
+                    m.d.comb += mask.eq(getattr(d, f"wr_{s.lower()}_mask"))
             if "store" in queues:
                 wiring.connect(m, getattr(d, f"rd_{s.lower()}"), ctx.rs[s])
         if "load" in queues:
             m.d.comb += d.ld.data.eq(self.ld_data)
         if "store" in queues:
             m.d.comb += [self.st_en.eq(d.st.en), self.st_len.eq(d.st.len), self.st_data.eq(d.st.data),
-                         d.counters.phase.eq(ctx.counter_read.phase), d.counters.data.eq(ctx.counter_read.data)]
+                         d.counters.phase.eq(ctx.counter_read.phase),
+                         d.counters.data.eq(ctx.counter_read.data)]
         return d
 
 
