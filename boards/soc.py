@@ -23,6 +23,8 @@ enable on their clock-enable pin (:class:`StepEnable`); any other clocked primit
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from amaranth.hdl import (
     Cat,
     ClockDomain,
@@ -406,143 +408,161 @@ class _Link(wiring.Component):
             m.d.sync += idle.eq(0)
         with m.Elif(~timeout):
             m.d.sync += idle.eq(idle + 1)
+        s = SimpleNamespace(urx=urx, utx=utx, crc=crc, cmd=cmd, addr=addr, length=length, prog_line=prog_line,
+                            hdr=hdr, code=code, dropping=dropping, timeout=timeout, ident=ident, status=status,
+                            n_cnt=n_cnt, beat_bytes=beat_bytes, bidx=bidx, sent=sent, want=want, CM=CM)
         with m.FSM():
-            with m.State("SYNC"):
-                m.d.sync += [hdr.eq(0), code.eq(lp.CODE["OK"]), dropping.eq(0)]
-                with m.If(urx.valid & (urx.data == lp.REQ_SYNC)):
-                    m.d.comb += crc.start.eq(1)
-                    m.next = "HEADER"
-            with m.State("HEADER"):
-                with m.If(urx.valid):
-                    m.d.comb += crc.valid.eq(1)
-                    m.d.sync += hdr.eq(hdr + 1)
-                    with m.If(hdr == 0):
-                        m.d.sync += cmd.eq(urx.data)
-                        with m.If((urx.data == 0) | (urx.data > max(CM.values()))):
-                            m.d.sync += code.eq(lp.CODE["BAD_COMMAND"])
-                    for field, first, n in ((addr, 1, lp.ADDR_BYTES), (length, 1 + lp.ADDR_BYTES, lp.LEN_BYTES)):
-                        for i in range(n):
-                            with m.Elif(hdr == first + i):
-                                keep = max(0, min(8, len(field) - 8 * i))
-                                if keep:
-                                    m.d.sync += field[8 * i:8 * i + keep].eq(urx.data[:keep])
-                                if keep < 8:
-                                    with m.If(urx.data[keep:] != 0):
-                                        m.d.sync += code.eq(lp.CODE["BAD_COMMAND"])
-                    with m.If(hdr == lp.ADDR_BYTES + lp.LEN_BYTES):
-                        m.d.sync += hdr.eq(0)
-                        top = 8 * (lp.LEN_BYTES - 1)        # the last length byte is arriving
-                        with m.If((cmd == CM["WRITE"]) & ((length[:top] != 0) | (urx.data != 0))):
-                            m.d.sync += dropping.eq(self.busy)
-                            m.next = "PAYLOAD"
-                        with m.Else():
-                            m.next = "CRC"
-                with m.Elif(timeout):
-                    m.next = "SYNC"
-            with m.State("PAYLOAD"):            # WRITE: each byte stored as it arrives
-                m.d.comb += self.hold.eq(~dropping)
-                with m.If(urx.valid):
-                    m.d.comb += [crc.valid.eq(1), self.h_we.eq(~dropping & self.held)]
-                    m.d.sync += [addr.eq(addr + 1), length.eq(length - 1)]
-                    with m.If(length == 1):
-                        m.next = "CRC"
-                with m.Elif(timeout):
-                    m.next = "SYNC"
-            with m.State("CRC"):
-                with m.If(urx.valid):
-                    m.d.comb += crc.valid.eq(1)
-                    m.d.sync += hdr.eq(hdr + 1)
-                    with m.If(hdr == 1):
-                        m.next = "CHECK"
-                with m.Elif(timeout):
-                    m.next = "SYNC"
-            with m.State("CHECK"):
-                with m.If(~crc.match_detected):
-                    m.d.sync += code.eq(lp.CODE["CRC_ERROR"])
-                    m.next = "REPLY"
-                with m.Elif(code != lp.CODE["OK"]):
-                    m.next = "REPLY"
-                with m.Elif(dropping | (self.busy & ((cmd == CM["READ"]) | (cmd == CM["START"]) |
-                                                     (cmd == CM["COUNTERS"])))):
-                    m.d.sync += code.eq(lp.CODE["BUSY"])
-                    m.next = "REPLY"
-                with m.Elif(cmd == CM["START"]):
-                    m.next = "RESET"
-                with m.Else():
-                    m.next = "REPLY"
-            with m.State("RESET"):              # START: the accelerator reset with the memory held
-                m.d.comb += self.hold.eq(1)
-                with m.If(self.held):
-                    m.d.comb += [self.acc_rst.eq(1), self.ce.eq(1)]
-                    m.d.sync += [prog_line.eq(addr[4:]), self.prog_len.eq(length), self.start.eq(1)]
-                    m.next = "REPLY"
-            with m.State("REPLY"), m.If(~utx.busy):
-                m.d.comb += [utx.data.eq(lp.RSP_SYNC), utx.start.eq(1)]
-                m.next = "CODE"
-            with m.State("CODE"), m.If(~utx.busy):
-                m.d.comb += [utx.data.eq(code), utx.start.eq(1), crc.data.eq(code), crc.start.eq(1),
-                             crc.valid.eq(1)]
-                m.d.sync += [bidx.eq(0), sent.eq(0), want.eq(0)]
-                with m.If(code != lp.CODE["OK"]):
-                    m.next = "CRC_HI"
-                with m.Elif(cmd == CM["IDENT"]):
-                    m.next = "IDENT"
-                with m.Elif(cmd == CM["STATUS"]):
-                    m.next = "STATUS"
-                with m.Elif((cmd == CM["READ"]) & (length != 0)):
-                    m.next = "READ"
-                with m.Elif(cmd == CM["COUNTERS"]):
-                    m.next = "COUNTERS"
-                with m.Else():
-                    m.next = "CRC_HI"
-
-            def send(byte, last, nxt):
-                with m.If(~utx.busy):
-                    m.d.comb += [utx.data.eq(byte), utx.start.eq(1), crc.data.eq(byte), crc.valid.eq(1)]
-                    m.d.sync += bidx.eq(bidx + 1)
-                    with m.If(last):
-                        m.next = nxt
-
-            with m.State("IDENT"):
-                send(Const(int.from_bytes(ident, "little"), 8 * len(ident)).word_select(bidx[:3], 8),
-                     bidx == len(ident) - 1, "CRC_HI")
-            with m.State("STATUS"):
-                send(status.word_select(bidx[:2], 8), bidx == lp.STATUS_BYTES - 1, "CRC_HI")
-            with m.State("READ"):               # one byte: hold, read, send
-                m.d.comb += self.hold.eq(1)
-                with m.If(self.held & ~utx.busy):
-                    m.next = "READ_DATA"
-            with m.State("READ_DATA"):
-                m.d.comb += self.hold.eq(1)
-                m.d.comb += [utx.data.eq(self.h_rdata), utx.start.eq(1), crc.data.eq(self.h_rdata),
-                             crc.valid.eq(1)]
-                m.d.sync += [addr.eq(addr + 1), length.eq(length - 1)]
-                with m.If(length == 1):
-                    m.next = "CRC_HI"
-                with m.Else():
-                    m.next = "READ"
-            with m.State("COUNTERS"):           # the counter ring stepped to beat `want`, then sent
-                m.d.comb += self.hold.eq(1)
-                with m.If(self.held):
-                    with m.If(self.cnt_id != want):
-                        m.d.comb += self.ce.eq(1)
-                    with m.Elif(~utx.busy):
-                        byte = self.cnt_data.word_select(bidx[:(beat_bytes - 1).bit_length()], 8)
-                        m.d.comb += [utx.data.eq(byte), utx.start.eq(1), crc.data.eq(byte), crc.valid.eq(1)]
-                        m.d.sync += [bidx.eq(bidx + 1), sent.eq(sent + 1)]
-                        with m.If(bidx == beat_bytes - 1):
-                            m.d.sync += [bidx.eq(0), want.eq(want + 1)]
-                        with m.If(sent == n_cnt - 1):
-                            m.next = "CRC_HI"
-            with m.State("CRC_HI"), m.If(~utx.busy):
-                m.d.comb += [utx.data.eq(crc.crc[8:]), utx.start.eq(1)]
-                m.next = "CRC_LO"
-            with m.State("CRC_LO"), m.If(~utx.busy):
-                m.d.comb += [utx.data.eq(crc.crc[:8]), utx.start.eq(1)]
-                m.next = "SYNC"
+            self._request(m, s)
+            self._reply(m, s)
         with m.If(self.stepped):
             m.d.sync += self.start.eq(0)
         return m
+
+    def _request(self, m, s):
+        """The FSM's states that take a request in: its header, a WRITE's payload (stored as it
+        arrives), the CRC, the checks, and a START's reset of the accelerator."""
+        urx, crc, cmd, addr, length, prog_line = s.urx, s.crc, s.cmd, s.addr, s.length, s.prog_line
+        hdr, code, dropping, timeout, CM = s.hdr, s.code, s.dropping, s.timeout, s.CM
+        with m.State("SYNC"):
+            m.d.sync += [hdr.eq(0), code.eq(lp.CODE["OK"]), dropping.eq(0)]
+            with m.If(urx.valid & (urx.data == lp.REQ_SYNC)):
+                m.d.comb += crc.start.eq(1)
+                m.next = "HEADER"
+        with m.State("HEADER"):
+            with m.If(urx.valid):
+                m.d.comb += crc.valid.eq(1)
+                m.d.sync += hdr.eq(hdr + 1)
+                with m.If(hdr == 0):
+                    m.d.sync += cmd.eq(urx.data)
+                    with m.If((urx.data == 0) | (urx.data > max(CM.values()))):
+                        m.d.sync += code.eq(lp.CODE["BAD_COMMAND"])
+                for field, first, n in ((addr, 1, lp.ADDR_BYTES), (length, 1 + lp.ADDR_BYTES, lp.LEN_BYTES)):
+                    for i in range(n):
+                        with m.Elif(hdr == first + i):
+                            keep = max(0, min(8, len(field) - 8 * i))
+                            if keep:
+                                m.d.sync += field[8 * i:8 * i + keep].eq(urx.data[:keep])
+                            if keep < 8:
+                                with m.If(urx.data[keep:] != 0):
+                                    m.d.sync += code.eq(lp.CODE["BAD_COMMAND"])
+                with m.If(hdr == lp.ADDR_BYTES + lp.LEN_BYTES):
+                    m.d.sync += hdr.eq(0)
+                    top = 8 * (lp.LEN_BYTES - 1)        # the last length byte is arriving
+                    with m.If((cmd == CM["WRITE"]) & ((length[:top] != 0) | (urx.data != 0))):
+                        m.d.sync += dropping.eq(self.busy)
+                        m.next = "PAYLOAD"
+                    with m.Else():
+                        m.next = "CRC"
+            with m.Elif(timeout):
+                m.next = "SYNC"
+        with m.State("PAYLOAD"):            # WRITE: each byte stored as it arrives
+            m.d.comb += self.hold.eq(~dropping)
+            with m.If(urx.valid):
+                m.d.comb += [crc.valid.eq(1), self.h_we.eq(~dropping & self.held)]
+                m.d.sync += [addr.eq(addr + 1), length.eq(length - 1)]
+                with m.If(length == 1):
+                    m.next = "CRC"
+            with m.Elif(timeout):
+                m.next = "SYNC"
+        with m.State("CRC"):
+            with m.If(urx.valid):
+                m.d.comb += crc.valid.eq(1)
+                m.d.sync += hdr.eq(hdr + 1)
+                with m.If(hdr == 1):
+                    m.next = "CHECK"
+            with m.Elif(timeout):
+                m.next = "SYNC"
+        with m.State("CHECK"):
+            with m.If(~crc.match_detected):
+                m.d.sync += code.eq(lp.CODE["CRC_ERROR"])
+                m.next = "REPLY"
+            with m.Elif(code != lp.CODE["OK"]):
+                m.next = "REPLY"
+            with m.Elif(dropping | (self.busy & ((cmd == CM["READ"]) | (cmd == CM["START"]) |
+                                                 (cmd == CM["COUNTERS"])))):
+                m.d.sync += code.eq(lp.CODE["BUSY"])
+                m.next = "REPLY"
+            with m.Elif(cmd == CM["START"]):
+                m.next = "RESET"
+            with m.Else():
+                m.next = "REPLY"
+        with m.State("RESET"):              # START: the accelerator reset with the memory held
+            m.d.comb += self.hold.eq(1)
+            with m.If(self.held):
+                m.d.comb += [self.acc_rst.eq(1), self.ce.eq(1)]
+                m.d.sync += [prog_line.eq(addr[4:]), self.prog_len.eq(length), self.start.eq(1)]
+                m.next = "REPLY"
+
+    def _reply(self, m, s):
+        """The FSM's states that send the reply: its code, then the identity, the status, the
+        bytes read or the counters, and the CRC."""
+        utx, crc, cmd, addr, length, code = s.utx, s.crc, s.cmd, s.addr, s.length, s.code
+        ident, status, n_cnt, beat_bytes, bidx, sent, want, CM = (s.ident, s.status, s.n_cnt, s.beat_bytes,
+                                                                 s.bidx, s.sent, s.want, s.CM)
+        with m.State("REPLY"), m.If(~utx.busy):
+            m.d.comb += [utx.data.eq(lp.RSP_SYNC), utx.start.eq(1)]
+            m.next = "CODE"
+        with m.State("CODE"), m.If(~utx.busy):
+            m.d.comb += [utx.data.eq(code), utx.start.eq(1), crc.data.eq(code), crc.start.eq(1),
+                         crc.valid.eq(1)]
+            m.d.sync += [bidx.eq(0), sent.eq(0), want.eq(0)]
+            with m.If(code != lp.CODE["OK"]):
+                m.next = "CRC_HI"
+            with m.Elif(cmd == CM["IDENT"]):
+                m.next = "IDENT"
+            with m.Elif(cmd == CM["STATUS"]):
+                m.next = "STATUS"
+            with m.Elif((cmd == CM["READ"]) & (length != 0)):
+                m.next = "READ"
+            with m.Elif(cmd == CM["COUNTERS"]):
+                m.next = "COUNTERS"
+            with m.Else():
+                m.next = "CRC_HI"
+
+        def send(byte, last, nxt):
+            with m.If(~utx.busy):
+                m.d.comb += [utx.data.eq(byte), utx.start.eq(1), crc.data.eq(byte), crc.valid.eq(1)]
+                m.d.sync += bidx.eq(bidx + 1)
+                with m.If(last):
+                    m.next = nxt
+
+        with m.State("IDENT"):
+            send(Const(int.from_bytes(ident, "little"), 8 * len(ident)).word_select(bidx[:3], 8),
+                 bidx == len(ident) - 1, "CRC_HI")
+        with m.State("STATUS"):
+            send(status.word_select(bidx[:2], 8), bidx == lp.STATUS_BYTES - 1, "CRC_HI")
+        with m.State("READ"):               # one byte: hold, read, send
+            m.d.comb += self.hold.eq(1)
+            with m.If(self.held & ~utx.busy):
+                m.next = "READ_DATA"
+        with m.State("READ_DATA"):
+            m.d.comb += self.hold.eq(1)
+            m.d.comb += [utx.data.eq(self.h_rdata), utx.start.eq(1), crc.data.eq(self.h_rdata),
+                         crc.valid.eq(1)]
+            m.d.sync += [addr.eq(addr + 1), length.eq(length - 1)]
+            with m.If(length == 1):
+                m.next = "CRC_HI"
+            with m.Else():
+                m.next = "READ"
+        with m.State("COUNTERS"):           # the counter ring stepped to beat `want`, then sent
+            m.d.comb += self.hold.eq(1)
+            with m.If(self.held):
+                with m.If(self.cnt_id != want):
+                    m.d.comb += self.ce.eq(1)
+                with m.Elif(~utx.busy):
+                    byte = self.cnt_data.word_select(bidx[:(beat_bytes - 1).bit_length()], 8)
+                    m.d.comb += [utx.data.eq(byte), utx.start.eq(1), crc.data.eq(byte), crc.valid.eq(1)]
+                    m.d.sync += [bidx.eq(bidx + 1), sent.eq(sent + 1)]
+                    with m.If(bidx == beat_bytes - 1):
+                        m.d.sync += [bidx.eq(0), want.eq(want + 1)]
+                    with m.If(sent == n_cnt - 1):
+                        m.next = "CRC_HI"
+        with m.State("CRC_HI"), m.If(~utx.busy):
+            m.d.comb += [utx.data.eq(crc.crc[8:]), utx.start.eq(1)]
+            m.next = "CRC_LO"
+        with m.State("CRC_LO"), m.If(~utx.busy):
+            m.d.comb += [utx.data.eq(crc.crc[:8]), utx.start.eq(1)]
+            m.next = "SYNC"
 
 
 # ------------------------------------------------------------------------------------ board top

@@ -195,6 +195,12 @@ def design_for(config, block: str, target: Target):
     if block == "queue":
         from nnaccel.hw.queue import InstructionQueue
         return InstructionQueue(cfg.replace(in_order=False) if cfg.in_order else cfg, "compute")
+    if block == "counters":
+        from nnaccel.hw.accel import Accelerator
+        return Accelerator(cfg, dsp_cells=target.array_dsp_cells(cfg), array_dsp=target.array_dsp).counters_block()
+    if block == "dma":
+        from nnaccel.hw.accel import Accelerator
+        return Accelerator(cfg, dsp_cells=target.array_dsp_cells(cfg), array_dsp=target.array_dsp).dma_block()
     if block == "top":
         from nnaccel.hw.accel import Accelerator
         return Accelerator(cfg, dsp_cells=target.array_dsp_cells(cfg), array_dsp=target.array_dsp)

@@ -15,8 +15,12 @@ __all__ = ["DESIGNS", "TARGETS", "Target"]
 #: accelerator's vector engine alone (:class:`~nnaccel.hw.vecengine.VectorEngine`, its scratchpad
 #: ports and instruction word in the harness); ``queue`` is one engine's instruction queue
 #: (:class:`~nnaccel.hw.queue.InstructionQueue`, the compute queue, of the queued machine when the
-#: preset runs in order).
-DESIGNS = ("core", "top", "array", "requant", "mbqm", "decoder", "scratchpad", "vector", "queue")
+#: preset runs in order); ``counters`` the performance counters
+#: (:class:`~nnaccel.hw.counters.PerfCounters`, with the accelerator's increment ports); ``dma`` the
+#: DMA engine of the load queue (:class:`~nnaccel.hw.dma.DmaEngine`; with one DMA engine, the engine
+#: of both queues).
+DESIGNS = ("core", "top", "array", "requant", "mbqm", "decoder", "scratchpad", "vector", "queue", "counters",
+           "dma")
 
 
 @dataclass(frozen=True)

@@ -27,11 +27,12 @@ Inside an instruction (step ``k``, relative to its start):
 
 - LOAD / STORE: ``ext_latency`` steps of memory latency, then one line per
   ``B = max(1, ceil(len * element_bytes / dma_bytes_per_cycle))`` steps, one beat of
-  ``dma_bytes_per_cycle`` bytes a step (:class:`_DmaPath`: the load / store ports are one beat
-  wide; LOAD writes each element at the beat that carries it, the fill at the line's first beat;
-  STORE reads its scratchpad line one step ahead and sends a beat a step). With ``dma_engines = 1``
-  (tiny) one engine (:class:`_DmaEngine`: one step counter, one box walk, one byte count) serves
-  the load and store queues, one instruction at a time (``DMA_PRIORITY``'s queue first on a tie).
+  ``dma_bytes_per_cycle`` bytes a step (:class:`~nnaccel.hw.dma.DmaEngine`: the load / store ports
+  are one beat wide; LOAD writes each element at the beat that carries it, the fill at the line's
+  first beat; STORE reads its scratchpad line one step ahead and sends a beat a step). With
+  ``dma_engines = 1`` (tiny) one engine (one sequencer, :class:`_DmaEngine`: one step counter;
+  one box walk, one byte count) serves the load and store queues, one instruction at a time
+  (``DMA_PRIORITY``'s queue first on a tie).
 - GEMM (``kt + 1`` K tiles, slot ``T = max(nx * ny, rows)`` each): with ``preload``, steps
   ``0 .. rows-1`` read tile 0's weights (loaded into the idle buffer of the array one step later);
   from step ``pre`` on, tile ``t`` streams one activation line per step in steps
@@ -63,17 +64,13 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, unsigned
+from amaranth.hdl import Array, Cat, Const, Fragment, Module, Mux, Signal, unsigned
 from amaranth.lib import wiring
-from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from nnaccel.hwconfig import ELEMENT_BYTES, load_config
 from nnaccel.isa.table import (
-    DMA_PRIORITY,
-    DMA_QUEUES,
     FLAG_CHANNEL,
-    INSTRUCTIONS,
     MAX_KTILES,
     N_COUNTERS,
     QUEUES,
@@ -82,15 +79,15 @@ from nnaccel.isa.table import (
 )
 
 from .array import SystolicArray
-from .bounds import CNT, ENTRY_PC, LAYOUT, _bits, _ceil, max_cycles, max_event
+from .bounds import ENTRY_PC, LAYOUT, _bits, _ceil, max_event
+from .counters import CounterEvents, PerfCounters, counter_read_signature
 from .decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder, fault_code, field, opcode_of
-from .dma import _BoxWalk, _DmaPath, _step_ge
+from .dma import DmaEngine
 from .extmem import ExtMemory, counters_per_beat, load_port_bytes, store_port_bytes, word_bytes
 from .gemm import _Walker
 from .pe import add_or_pass, shift_add_mul
-from .queue import InstructionQueue
-from .scratchpad import COLLISION_UNDEFINED, BankedScratchpad
-from .sequencer import _DmaEngine, _Engine, _InOrder
+from .scratchpad import BankedScratchpad
+from .sequencer import _step_ge, sequencer_for
 from .vecengine import VectorEngine, _Walk, walk_bits
 
 __all__ = ["Accelerator", "SimTop"]
@@ -182,11 +179,24 @@ class Accelerator(wiring.Component):
             "st_en": Out(1), "st_len": Out(range(self.sb + 1)), "st_data": Out(8 * self.sb),
         })
 
+    def counters_block(self):
+        """A fresh :class:`~nnaccel.hw.counters.PerfCounters` with the increment ports this
+        accelerator's counters have (it elaborates the accelerator to collect its terms), for
+        synthesizing the block alone."""
+        Fragment.get(self, None)
+        return PerfCounters(self.cfg, self.counter_inputs)
+
+    def dma_block(self):
+        """A fresh :class:`~nnaccel.hw.dma.DmaEngine` like this accelerator's engine of the load
+        queue (with one DMA engine, the engine of both queues), for synthesizing the block alone."""
+        Fragment.get(self, None)
+        return DmaEngine(self.cfg, *self.dma_params)
+
     # ------------------------------------------------------------------------------------------
     def elaborate(self, platform):
         m = Module()
         cfg = self.cfg
-        ctx = SimpleNamespace(m=m, cfg=cfg, R=cfg.rows, C=cfg.cols, L=cfg.ext_latency, dpc=cfg.dma_bytes_per_cycle)
+        ctx = SimpleNamespace(m=m, cfg=cfg, R=cfg.rows, C=cfg.cols, L=cfg.ext_latency)
         self._scratchpads(ctx)
         self._control(ctx)
         self._fetch(ctx)
@@ -212,7 +222,7 @@ class Accelerator(wiring.Component):
         # each, shared by the logical ports below through per-bank multiplexers (docs/rtl.md)
         mems = {}
         for s in SPACE_ENUM:
-            # (a line of more than one DMA beat is written element by element: _DmaPath.load)
+            # (a line of more than one DMA beat is written element by element: DmaEngine's write masks)
             # (in order: one write bus and one read bus per lane, see BankedScratchpad's exclusive)
             m.submodules[f"sp_{s.lower()}"] = mems[s] = BankedScratchpad(cfg.lines(s), widths[s], cfg.banks(s),
                                                                          name=f"sp_{s.lower()}",
@@ -245,25 +255,21 @@ class Accelerator(wiring.Component):
         state = Signal(2)
         pc = Signal(ENTRY_PC)
         finished = Signal()
-        # counters: see "counters" below; ring positions 0 .. k-1 hold counters k*phase .. (k
-        # counters per RDPERF data cycle), cnt_out their values (the events before this cycle)
-        k_per = counters_per_beat(cfg)
-        n_beats = _ceil(N_COUNTERS, k_per)
-        phase = Signal(range(n_beats))
-        CB = cfg.counter_bits       # counters wrap modulo 2 ** CB; the port zero-extends them to 64
-        cnt_out = [Signal(CB, name=f"cnt_out{j}") for j in range(k_per)]
+        # the counters' read side (hw/counters.py: built by count_events, once every term is known):
+        # the k counters at the ring's head, zero-extended to 64 bits on the port
+        counter_bits = cfg.counter_bits
+        counter_read = counter_read_signature(cfg).flip().create(path=("counter_read",))
+        phase = counter_read.phase
         m.d.comb += [self.busy.eq((state == RUN) | (state == SCAN)), self.done.eq(state == DONE),
-                     self.cnt_id.eq(phase), self.cnt_data.eq(Cat(*[Cat(c, Const(0, 64 - CB)) for c in cnt_out]))]
+                     self.cnt_id.eq(phase),
+                     self.cnt_data.eq(Cat(*[Cat(counter_read.data[counter_bits * j:counter_bits * (j + 1)],
+                                                Const(0, 64 - counter_bits)) for j in range(self.k_per)]))]
 
-        # in order (``in_order``): no queues, the fetch unit holds the checked instruction
-        in_order = cfg.in_order
-        fifos = [] if in_order else [InstructionQueue(cfg, q) for q in QUEUES]
-        for f in fifos:
-            m.submodules[f"{f.queue}_queue"] = f
         held = Signal()             # (in order) the instruction at pc is checked and waits to start
-
         m.submodules.decoder = dec = Decoder(cfg)
         m.d.comb += [self.i_addr.eq(self.prog_addr + (pc << 4)), dec.word.eq(self.i_data)]
+        # the machine, queued or in order (hw/sequencer.py), chosen once
+        seq = sequencer_for(m, cfg, dec, self.i_data)
 
         # tokens: one counter per channel of the table; each queue's flags name its channels
         tok = {c: Signal(16, name=f"tok_{c}") for c in TOKEN_CHANNELS.values()}
@@ -276,33 +282,15 @@ class Accelerator(wiring.Component):
             return field(word, "NOP", flag)
 
         oks = []
-        for q in range(len(QUEUES)):
-            head = self.i_data if in_order else fifos[q].unpack(m, fifos[q].r_data, f"{QUEUES[q]}_head")
+        for q, head in enumerate(seq.heads(m)):
             ok = Const(1, 1)
             for flag, ch in pops[q].items():
                 ok = ok & (~hdr(head, flag) | (tok[ch] != 0))
             oks.append(ok & (state == RUN))
-        dma = ex = None
-        tok_ok = Signal()           # (in order) the held instruction's tokens are there
-        if in_order:
-            # registered: the word is on the instruction port from the cycle after pc moves on and
-            # the tokens stay put until an instruction starts, and held (the first cycle it can
-            # start) comes a cycle later still
-            m.d.sync += tok_ok.eq(Cat(*[(dec.queue == q) & oks[q] for q in range(len(QUEUES))]).any())
-            ex = _InOrder(m, self.i_data, dec.queue, held, held & tok_ok,
-                          max(_bits(max_cycles(cfg, q)) for q in QUEUES))
-            dma = ex.dma_view(m, QUEUE_CODE["load"], QUEUE_CODE["store"])
-            engines = ex.views
-        elif cfg.dma_engines == 1:
-            # one DMA engine for the load and store queues (an ISA rule of the configuration)
-            dma = _DmaEngine(m, {q: fifos[QUEUE_CODE[q]] for q in DMA_QUEUES},
-                             {q: oks[QUEUE_CODE[q]] for q in DMA_QUEUES},
-                             max(_bits(max_cycles(cfg, q)) for q in DMA_QUEUES), DMA_PRIORITY)
-        if not in_order:
-            engines = [dma.views[QUEUES[q]] if dma is not None and QUEUES[q] in DMA_QUEUES else
-                       _Engine(m, QUEUES[q], fifos[q], oks[q], _bits(max_cycles(cfg, QUEUES[q])))
-                       for q in range(len(QUEUES))]
-        le, ge, ve, se = (engines[QUEUE_CODE[q]] for q in ("load", "compute", "vector", "store"))
+        seq.start_engines(m, oks, held)
+        engines = seq.engines
+        load_engine, compute_engine, vector_engine, store_engine = (
+            engines[QUEUE_CODE[q]] for q in ("load", "compute", "vector", "store"))
 
         for ch, count in tok.items():
             incs, decs = [], []
@@ -321,26 +309,23 @@ class Accelerator(wiring.Component):
                 m.d.sync += count.eq(count + sum(incs) - sum(decs))
 
         # fetch
-        ctx.CB, ctx.DONE, ctx.IDLE, ctx.RUN, ctx.SCAN, ctx.cnt_out = CB, DONE, IDLE, RUN, SCAN, cnt_out
-        ctx.dec, ctx.dma, ctx.engines, ctx.ex, ctx.fifos = dec, dma, engines, ex, fifos
-        ctx.finished, ctx.ge, ctx.held, ctx.in_order, ctx.k_per = finished, ge, held, in_order, k_per
-        ctx.le, ctx.n_beats, ctx.pc, ctx.phase, ctx.se, ctx.state = le, n_beats, pc, phase, se, state
-        ctx.tok_ok, ctx.ve = tok_ok, ve
+        ctx.DONE, ctx.IDLE, ctx.RUN, ctx.SCAN, ctx.counter_read = DONE, IDLE, RUN, SCAN, counter_read
+        ctx.dec, ctx.dma, ctx.engines, ctx.ex, ctx.fifos = dec, seq.dma, engines, seq.executor, seq.fifos
+        ctx.finished, ctx.held, ctx.in_order, ctx.k_per = finished, held, cfg.in_order, self.k_per
+        ctx.seq, ctx.top = seq, self
+        ctx.load_engine, ctx.compute_engine, ctx.vector_engine, ctx.store_engine = (
+            load_engine, compute_engine, vector_engine, store_engine)
+        ctx.ge = compute_engine     # (the GEMM sequencing's name for it)
+        ctx.n_beats, ctx.pc, ctx.phase, ctx.state = self.n_beats, pc, phase, state
 
     def _fetch(self, ctx):
-        """Fetch: the instruction at ``pc`` into its queue (or held, in order)."""
-        m, IDLE, RUN, dec, ex, fifos = ctx.m, ctx.IDLE, ctx.RUN, ctx.dec, ctx.ex, ctx.fifos
-        finished, held, in_order, pc, state = ctx.finished, ctx.held, ctx.in_order, ctx.pc, ctx.state
-        q_of = dec.queue
-        room = Signal()
-        m.d.comb += room.eq(q_of >= len(QUEUES))
-        for q, f in enumerate(fifos):
-            with m.If(q_of == q):
-                m.d.comb += room.eq(f.count < f.depth)
-        for q, f in enumerate(fifos):
-            m.d.comb += f.w_data.eq(self.i_data)
+        """Fetch: the instruction at ``pc`` checked and passed on (into its queue, or held in order:
+        the sequencer's :meth:`accept`)."""
+        m, IDLE, RUN, dec, seq = ctx.m, ctx.IDLE, ctx.RUN, ctx.dec, ctx.seq
+        finished, held, pc, state = ctx.finished, ctx.held, ctx.pc, ctx.state
+        room = seq.room(m)
         fetching = (state == RUN) & ~finished
-        advance = Signal()      # the word is appended: the decoder's checks restart on the next one
+        advance = Signal()      # the word is passed on: the decoder's checks restart on the next one
         m.d.comb += dec.restart.eq(advance | ((state == IDLE) & self.start))
         halt = Signal()
         halt_code = Signal(3)
@@ -352,320 +337,134 @@ class Accelerator(wiring.Component):
                 m.d.comb += [halt.eq(1), halt_code.eq(dec.fault), halt_pc.eq(pc)]
             with m.Elif(dec.is_finish):
                 m.d.sync += finished.eq(1)
-            with m.Elif(dec.ready & (Const(1, 1) if in_order else room)):
-                if in_order:
-                    # fetched (f(i)): held from the next cycle, it starts once held and its tokens
-                    # are there and runs from the instruction port; at its completion the next
-                    # instruction's checks begin
-                    with m.If(ex.complete):
-                        m.d.comb += advance.eq(1)
-                        m.d.sync += [pc.eq(pc + 1), held.eq(0)]
-                    with m.Else():
-                        m.d.sync += held.eq(~ex.active)
-                else:
-                    for q, f in enumerate(fifos):
-                        m.d.comb += f.push.eq(q_of == q)
-                    m.d.comb += advance.eq(1)
-                    m.d.sync += pc.eq(pc + 1)
-
-        # deadlock: nothing busy, nothing can start, fetch cannot go on, something still queued
+            with m.Elif(dec.ready & room):
+                seq.accept(m, advance, pc, held)
         ctx.fetching, ctx.halt, ctx.halt_code, ctx.halt_pc = fetching, halt, halt_code, halt_pc
-        ctx.room = room
 
     def _halts(self, ctx):
-        """Deadlock, the DEADLOCK PC search (SCAN) and the run's state machine."""
-        m, cfg, DONE, IDLE, RUN, SCAN, dec = ctx.m, ctx.cfg, ctx.DONE, ctx.IDLE, ctx.RUN, ctx.SCAN, ctx.dec
-        engines, ex, fetching, fifos, finished = ctx.engines, ctx.ex, ctx.fetching, ctx.fifos, ctx.finished
-        halt, halt_code, halt_pc, held = ctx.halt, ctx.halt_code, ctx.halt_pc, ctx.held
-        in_order, pc, room, state, tok_ok = ctx.in_order, ctx.pc, ctx.room, ctx.state, ctx.tok_ok
+        """Deadlock (the sequencer's rule) and the run's state machine."""
+        m, IDLE, RUN, seq = ctx.m, ctx.IDLE, ctx.RUN, ctx.seq
+        finished, held, pc, state = ctx.finished, ctx.held, ctx.pc, ctx.state
         any_busy = Const(0, 1)
         any_start = Const(0, 1)
         any_queued = Const(0, 1)
         any_push = Const(0, 1)
-        for e in engines:
+        for e in ctx.engines:
             any_busy = any_busy | e.busy
             any_start = any_start | e.start
-        for f in fifos:
+        for f in seq.fifos:
             any_queued = any_queued | (f.count != 0)
             any_push = any_push | f.push
-        deadlock = Signal()
-        if in_order:
-            # every halt is at pc, which stays put from then on (DONE lasts until reset): fault_pc
-            # is pc itself (on a run without a fault, FINISH's index), no register
-            m.d.comb += self.fault_pc.eq(pc)
-            # the held instruction's token will never come: nothing runs that could push it
-            m.d.comb += deadlock.eq((state == RUN) & held & ~ex.busy & ~tok_ok)
-            with m.If(deadlock):
-                m.d.comb += [halt.eq(1), halt_code.eq(fault_code("DEADLOCK")), halt_pc.eq(pc)]
-            fetch_stall = Const(0, 1)       # no queues: a held instruction's wait is a token stall
-        else:
-            fetch_blocked = finished | (dec.ready & (~room | dec.is_finish))
-            m.d.comb += deadlock.eq((state == RUN) & ~any_busy & ~any_start & any_queued & fetch_blocked
-                                    & ~(fetching & (pc == self.prog_len)) & ~(fetching & (dec.fault != 0)))
-            with m.If(deadlock):
-                m.d.comb += [halt.eq(1), halt_code.eq(fault_code("DEADLOCK"))]
-            # a fetch-stall cycle: the next instruction, its checks done, waits for room in its queue
-            fetch_stall = fetching & ~halt & ~dec.is_finish & dec.ready & ~any_push
-
-        # SCAN reads instruction pc (from the last fetched one down) and counts, per queue, the
-        # instructions still queued; the one that completes the count is the lowest queued PC
-        remaining = [Signal(range(cfg.queue_depth_of(q) + 1), name=f"scan_{q}") for q in QUEUES]
-        op = field(self.i_data, "NOP", "opcode")
-        scan_q = Signal(range(len(QUEUES) + 1))
-        m.d.comb += scan_q.eq(Mux(op == opcode_of("NOP"), field(self.i_data, "NOP", "queue"), len(QUEUES)))
-        for ins in INSTRUCTIONS:
-            if ins.queue in QUEUES:
-                with m.If(op == ins.opcode):
-                    m.d.comb += scan_q.eq(QUEUE_CODE[ins.queue])
-        left = Const(0, 1)
-        for q, r in enumerate(remaining):
-            hit = (scan_q == q) & (r != 0)
-            left = left | ((r - hit) != 0)
-            with m.If((state == SCAN) & hit):
-                m.d.sync += r.eq(r - 1)
-
+        ctx.any_busy, ctx.any_start, ctx.any_queued, ctx.any_push = any_busy, any_start, any_queued, any_push
+        deadlock, fetch_stall = seq.deadlock(m, ctx)
         with m.Switch(state):
             with m.Case(IDLE), m.If(self.start):
                 m.d.sync += [state.eq(RUN), pc.eq(0), finished.eq(0), held.eq(0)]
             with m.Case(RUN):
-                with m.If(deadlock & Const(int(not in_order), 1)):   # in order: a halt at pc (below)
-                    m.d.sync += [state.eq(SCAN), self.error.eq(halt_code), pc.eq(pc - 1)]
-                    m.d.sync += [r.eq(f.count) for r, f in zip(remaining, fifos)]
-                with m.Elif(halt):
-                    m.d.sync += [state.eq(DONE), self.error.eq(halt_code)]
-                    if not in_order:
-                        m.d.sync += self.fault_pc.eq(halt_pc)
-                with m.Elif(finished & ~any_busy & ~any_queued):
-                    m.d.sync += state.eq(DONE)
-            if not in_order:        # (in order: the DEADLOCK PC is pc, no search)
-                with m.Case(SCAN):
-                    m.d.comb += self.i_addr.eq(self.prog_addr + (pc << 4))
-                    with m.If(left):
-                        m.d.sync += pc.eq(pc - 1)
-                    with m.Else():
-                        m.d.sync += [state.eq(DONE), self.fault_pc.eq(pc)]
-
-        ctx.any_busy, ctx.any_queued, ctx.fetch_stall = any_busy, any_queued, fetch_stall
+                seq.run_state(m, ctx, deadlock)
+            seq.other_states(m, ctx)
+        ctx.fetch_stall = fetch_stall
 
     def _counters(self, ctx):
-        """The performance counters' events and their ring."""
-        m, cfg, C, CB, IDLE, R, RUN = ctx.m, ctx.cfg, ctx.C, ctx.CB, ctx.IDLE, ctx.R, ctx.RUN
-        any_busy, any_queued, cnt_out, dpc = ctx.any_busy, ctx.any_queued, ctx.cnt_out, ctx.dpc
-        engines, fetch_stall, finished, halt = ctx.engines, ctx.fetch_stall, ctx.finished, ctx.halt
-        in_order, k_per, n_beats, phase, state = ctx.in_order, ctx.k_per, ctx.n_beats, ctx.phase, ctx.state
-        # ---------------------------------------------------------------- counters at completion
-        events = {c: [] for c in CNT}
-        # in order (``in_order``): events count as they pass (bounds[name]: the most the terms can
-        # add in n_beats consecutive cycles; scale[name]: the unit an accumulator counts in)
-        bounds = {c: 0 for c in CNT}
-        scale = {}
-
-        def add_event(name, cond, value, window=None):
-            """``value`` at ``cond``; ``window`` (in order): the most this term adds in ``n_beats``
-            consecutive cycles."""
-            events[name].append(Mux(cond, value, 0))
-            if window is not None:
-                bounds[name] += window
-
-        def every(cycles: int) -> int:
-            """How often an event at most ``cycles`` cycles apart can occur in ``n_beats`` cycles."""
-            return (n_beats - 1) // max(1, cycles) + 1
-
-        ring_collision = Signal(name="ring_collision")     # (count_events: the ring in block RAM)
-
-        def count_events():
-            """The counters, once every event is known. The ``counter_bits``-wide values (they wrap
-            modulo ``2 ** counter_bits``, the ISA's rule) rotate through a ring of ``n_beats``
-            groups of ``k`` (block RAM ``cnt_ring``, one group read and one written a cycle; with
-            one group, registers); each counter's events accumulate in a narrow register (as wide
-            as ``n_beats`` cycles of its events can need) that is added into its ring value when that
-            reaches the head:
-            ``cnt_out`` = head + accumulator is the counter's value, which RDPERF writes and the
-            host reads (``cnt_id`` / ``cnt_data``) with no 64-bit multiplexer."""
-            run = state == RUN
-            terms = dict(events, cycles=[Mux(counting, 1, 0)])
-            acc, regs = {}, []
-            # a counter of one engine's instructions: those completing in any n_beats consecutive
-            # cycles ran one after another, within max_cycles + n_beats - 1 cycles, and add at most
-            # `rate` per cycle they ran (busy: 1; macs: one line of rows * cols a step; DMA bytes:
-            # dma_bytes_per_cycle, a line of n bytes takes ceil(n / dpc) steps, RDPERF's 8 *
-            # N_COUNTERS bytes ceil(8 * N_COUNTERS / dpc) steps)
-            per_cycle = {"load_busy": ("load", 1), "store_busy": ("store", 1), "array_busy": ("compute", 1),
-                         "vector_busy": ("vector", 1), "macs": ("compute", R * C),
-                         "dma_load_bytes": ("load", dpc), "dma_store_bytes": ("store", dpc)}
-            for name, cid in CNT.items():
-                if cfg.in_order:
-                    # events counted as they pass: a few bits (the terms' own bounds); a counter
-                    # with no terms (the stall counters: 0 in order) has no accumulator
-                    if not terms[name]:
-                        continue
-                    bound = bounds[name] if name != "cycles" else n_beats
-                else:
-                    bound = n_beats * sum((1 << len(t)) - 1 for t in terms[name])
-                    if name in per_cycle:
-                        q, rate = per_cycle[name]
-                        bound = min(bound, rate * (max_cycles(cfg, q) + n_beats - 1))
-                unit = scale.get(name, 1)
-                assert unit & (unit - 1) == 0           # rows * cols: powers of two (hwconfig)
-                shift = (unit - 1).bit_length()
-                a = Signal(min(max(1, CB - shift), _bits(bound)), name=f"acc_{name}")     # wraps with its counter
-                inc = Mux(run, sum(terms[name]), 0) if terms[name] else 0
-                if cfg.in_order:    # cleared at its phase: selected after the adder (see cnt_out)
-                    m.d.sync += a.eq(Mux(phase == cid // k_per, inc, a + inc))
-                else:
-                    m.d.sync += a.eq(Mux(phase == cid // k_per, 0, a) + inc)
-                acc[cid] = a if shift == 0 else Cat(Const(0, shift), a)
-                regs.append(a)
-            run_start = (state == IDLE) & self.start
-            if n_beats > 1:
-                # the ring in block RAM: entry b holds group b (counters k*b .. k*b + k - 1), read
-                # one cycle ahead (the group of the next phase) and written back at its phase;
-                # ``fresh`` marks the groups not yet written since the run started (they read 0)
-                # it reads the line it writes only when a run starts at phase 0 (phase_next is
-                # phase + 1 otherwise), and that read is not used: the next cycle's group is fresh.
-                # ``ring_collision``: a read of the written line whose value is then used
-                m.submodules.cnt_ring = ring_mem = Memory(shape=unsigned(CB * k_per), depth=n_beats, init=[],
-                                                          attrs={"ram_style": "block", **COLLISION_UNDEFINED})
-                rp = ring_mem.read_port()
-                wp = ring_mem.write_port()
-                phase_next = Signal.like(phase)
-                m.d.comb += phase_next.eq(Mux(run_start | (phase == n_beats - 1), 0, phase + 1))
-                if cfg.in_order:
-                    # the phase restarts at 0 with the run, so a group is fresh exactly in the
-                    # ring's first round: one bit (cleared at the last phase)
-                    fresh = Signal(init=1)
-                    fresh_now = fresh
-                else:
-                    fresh = Signal(n_beats, init=(1 << n_beats) - 1)
-                    fresh_now = fresh.bit_select(phase, 1)
-                head = rp.data if cfg.in_order else Mux(fresh_now, 0, rp.data)
-                m.d.comb += [rp.addr.eq(phase_next), wp.addr.eq(phase), wp.en.eq(1),
-                             wp.data.eq(Cat(*cnt_out))]
-                m.d.sync += phase.eq(phase_next)
-                if cfg.in_order:
-                    with m.If(phase == n_beats - 1):
-                        m.d.sync += fresh.eq(0)
-                else:
-                    m.d.sync += fresh.bit_select(phase, 1).eq(0)
-                heads = [head[CB * j:CB * j + CB] for j in range(k_per)]
-                same_line = Signal(name="ring_same_line")
-                m.d.sync += same_line.eq(wp.en & (rp.addr == wp.addr))
-                m.d.comb += ring_collision.eq(same_line & ~fresh_now)
-            else:
-                heads = [Signal(CB, name=f"ring{j}") for j in range(k_per)]
-                m.d.sync += [r.eq(cnt_out[j]) for j, r in enumerate(heads)]
-            for j in range(k_per):
-                pick = Array([acc.get(k_per * b + j, Const(0, 1)) for b in range(n_beats)])
-                add = pick[phase] if n_beats > 1 else pick[0]
-                if cfg.in_order and n_beats > 1:
-                    # a fresh group's head reads 0: selected after the adder (on the iCE40 an
-                    # operand gated in front of a carry chain takes a LUT of its own per bit)
-                    m.d.comb += cnt_out[j].eq(Mux(fresh_now, add, heads[j] + add)[:CB])
-                else:
-                    m.d.comb += cnt_out[j].eq((heads[j] + add)[:CB])
-            with m.If(run_start):          # a run starts: every counter 0
-                m.d.sync += [a.eq(0) for a in regs]
-                if n_beats > 1:
-                    m.d.sync += fresh.eq((1 << len(fresh)) - 1)
-                else:
-                    m.d.sync += [r.eq(0) for r in heads]
-
+        """The performance counters: the engines add their terms (:class:`CounterEvents`, here the
+        cycles and the stalls); ``count_events`` builds the counters (:class:`PerfCounters`) once
+        every term is known."""
+        m, cfg, IDLE, RUN = ctx.m, ctx.cfg, ctx.IDLE, ctx.RUN
+        any_busy, any_queued, finished, halt, state = ctx.any_busy, ctx.any_queued, ctx.finished, ctx.halt, ctx.state
+        events = CounterEvents(cfg)
         # cycles: every cycle of the run but the one that ends it
         counting = (state == RUN) & ~halt & ~(finished & ~any_busy & ~any_queued)
-        # the stall counters count each stall cycle as it passes (docs/isa.md, the queue model)
-        if not in_order:    # in order there are no token or fetch stalls (docs/isa.md): no terms
-            add_event("fetch_stall", fetch_stall, 1)
-            for q, e in enumerate(engines):
-                add_event(f"{QUEUES[q]}_token_stall", e.waiting, 1)
+        ctx.seq.count_stalls(events, ctx.fetch_stall)
+        ring_collision = Signal(name="ring_collision")
 
-        ctx.add_event, ctx.count_events, ctx.every = add_event, count_events, every
-        ctx.ring_collision, ctx.scale = ring_collision, scale
+        def count_events():
+            events.add("cycles", counting, 1, events.n_beats)
+            self.counter_inputs = events.inputs()
+            m.submodules.counters = counters = PerfCounters(cfg, self.counter_inputs)
+            sums = events.sums()
+            m.d.comb += [counters.run.eq(state == RUN), counters.clear.eq((state == IDLE) & self.start),
+                         ring_collision.eq(counters.collision)]
+            m.d.comb += [getattr(counters, f"inc_{name}").eq(sums.get(name, 0)) for name in counters.inputs]
+            wiring.connect(m, counters.read, ctx.counter_read)
+
+        ctx.add_event, ctx.count_events, ctx.every = events.add, count_events, events.every
+        ctx.ring_collision, ctx.scale = ring_collision, events.units
 
     def _dma(self, ctx):
-        """The load / store engines, or the one DMA engine."""
-        m, cfg, L, add_event, dma, dpc = ctx.m, ctx.cfg, ctx.L, ctx.add_event, ctx.dma, ctx.dpc
-        every, in_order, k_per, le, mems = ctx.every, ctx.in_order, ctx.k_per, ctx.le, ctx.mems
-        n_beats, phase, rs, se, wl = ctx.n_beats, ctx.phase, ctx.rs, ctx.se, ctx.wl
-        path = _DmaPath(m, cfg, self, phase, n_beats, k_per)
-        no = Const(0, 1)
+        """The load and store engines (a :class:`DmaEngine` each), or one DMA engine for both
+        queues, and their counters."""
+        m, cfg, L, add_event, dma = ctx.m, ctx.cfg, ctx.L, ctx.add_event, ctx.dma
         if dma is None:
-            # ---------------------------------------------------------------- load engine
-            w = le.word
-            is_load = field(w, "NOP", "opcode") == opcode_of("LOAD")
-            F = {n: field(w, "LOAD", n) for n in ("sp", "len", "sp_addr", "ext_addr", "x_size", "y_size",
-                                                  "x_stride", "y_stride", "pad_top", "pad_bottom",
-                                                  "pad_left", "pad_right", "fill")}
-            lw = _BoxWalk(m, "load", cfg, F, le, is_load, (F["pad_top"], F["pad_bottom"], F["pad_left"], F["pad_right"]),
-                          _bits(max_event(cfg, ["LOAD"], "dma_load_bytes")))
-            le.set_last(m, path.last(le, lw, is_load, no))
-            path.load(lw, F, is_load, wl, mems)
-            add_event("load_busy", le.complete, le.cycles)
-            add_event("dma_load_bytes", le.complete & is_load, lw.bytes)
-            add_event("dma_latency", le.complete & is_load, L)
-
-            # ---------------------------------------------------------------- store engine
-            w = se.word
-            op = field(w, "NOP", "opcode")
-            is_store = op == opcode_of("STORE")
-            is_rdperf = op == opcode_of("RDPERF")
-            S = {n: field(w, "STORE", n) for n in ("sp", "len", "sp_addr", "ext_addr", "x_size", "y_size",
-                                                   "x_stride", "y_stride")}
-            assert LAYOUT["RDPERF"]["fields"]["ext_addr"] == LAYOUT["STORE"]["fields"]["ext_addr"]
-            sw = _BoxWalk(m, "store", cfg, S, se, is_store, None, _bits(max_event(cfg, ["STORE"], "dma_store_bytes")))
-            se.set_last(m, path.last(se, sw, is_store, is_rdperf))
-            path.store(se, sw, S, is_store, is_rdperf, rs)
-            add_event("store_busy", se.complete, se.cycles)
-            add_event("dma_store_bytes", se.complete & is_store, sw.bytes)
-            add_event("dma_store_bytes", se.complete & is_rdperf, 8 * N_COUNTERS)
-            add_event("dma_latency", se.complete & (is_store | is_rdperf), L)
+            load_engine, store_engine = ctx.load_engine, ctx.store_engine
+            load = self._dma_engine(ctx, ("load",), load_engine)
+            store = self._dma_engine(ctx, ("store",), store_engine)
+            m.d.comb += [self.ld_addr.eq(load.ld.addr), self.st_addr.eq(store.st.addr)]
+            add_event("load_busy", load_engine.complete, load_engine.cycles)
+            add_event("dma_load_bytes", load_engine.complete & load.is_load, load.bytes)
+            add_event("dma_latency", load_engine.complete & load.is_load, L)
+            add_event("store_busy", store_engine.complete, store_engine.cycles)
+            add_event("dma_store_bytes", store_engine.complete & store.is_store, store.bytes)
+            add_event("dma_store_bytes", store_engine.complete & store.is_rdperf, 8 * N_COUNTERS)
+            add_event("dma_latency", store_engine.complete & (store.is_store | store.is_rdperf), L)
+            return
+        # one engine for the load and store queues: one walk of the box for the instruction running
+        d = self._dma_engine(ctx, ("load", "store"), dma)
+        m.d.comb += self.dma_addr.eq(d.st.addr)
+        is_load, is_store, is_rdperf = d.is_load, d.is_store, d.is_rdperf
+        is_box = is_load | is_store
+        lv, sv = dma.views["load"], dma.views["store"]
+        if cfg.in_order:
+            # as they pass: a busy cycle, a data line's bytes at its end (a line of n bytes
+            # takes >= n / dma_bytes_per_cycle steps); RDPERF's own events at its completion
+            # (it samples only completed instructions: its busy cycles, bytes and latency are
+            # constants of the ISA)
+            beat_bytes, n_beats, every = cfg.dma_bytes_per_cycle, ctx.n_beats, ctx.every
+            rd_cycles = L + d.perf_cycles
+            beats_max = max(1, _ceil(cfg.line_elems * max(ELEMENT_BYTES.values()), beat_bytes))
+            byte_window = beat_bytes * (n_beats + beats_max - 1)
+            add_event("load_busy", lv.active, 1, n_beats)
+            add_event("store_busy", sv.active & ~is_rdperf, 1, n_beats)
+            add_event("store_busy", sv.complete & is_rdperf, rd_cycles, rd_cycles * every(rd_cycles))
+            add_event("dma_load_bytes", is_load, d.line_bytes, byte_window)
+            add_event("dma_store_bytes", is_store, d.line_bytes, byte_window)
+            add_event("dma_store_bytes", dma.complete & is_rdperf, 8 * N_COUNTERS,
+                      8 * N_COUNTERS * every(rd_cycles))
+            add_event("dma_latency", dma.complete & (is_box | is_rdperf), L, L * every(L + 1))
         else:
-            # ------------------------------------------------------------ one DMA engine (load + store queues)
-            # one walk of the box (step, beat, x / y, line, external row / cursor, bytes) for the
-            # instruction running, LOAD or STORE (STORE's padding fields read 0: the store queue's
-            # entries do not keep those bits), and the one datapath (_DmaPath)
-            w = dma.word
-            op = field(w, "NOP", "opcode")
-            is_load = op == opcode_of("LOAD")
-            is_store = op == opcode_of("STORE")
-            is_rdperf = op == opcode_of("RDPERF")
-            is_box = is_load | is_store
-            assert all(LAYOUT["LOAD"]["fields"][n] == LAYOUT["STORE"]["fields"][n] for n in LAYOUT["STORE"]["fields"])
-            assert LAYOUT["RDPERF"]["fields"]["ext_addr"] == LAYOUT["STORE"]["fields"]["ext_addr"]
-            F = {n: field(w, "LOAD", n) for n in ("sp", "len", "sp_addr", "ext_addr", "x_size", "y_size",
-                                                  "x_stride", "y_stride", "pad_top", "pad_bottom",
-                                                  "pad_left", "pad_right", "fill")}
-            # ------------------------------------------------------------ DMA walk
-            dw = _BoxWalk(m, "dma", cfg, F, dma, is_box, (F["pad_top"], F["pad_bottom"], F["pad_left"], F["pad_right"]),
-                          max(_bits(max_event(cfg, ["LOAD"], "dma_load_bytes")),
-                              _bits(max_event(cfg, ["STORE"], "dma_store_bytes"))))
-            dma.set_last(m, path.last(dma, dw, is_box, is_rdperf))
-            path.store(dma, dw, F, is_store, is_rdperf, rs)
-            path.load(dw, F, is_load, wl, mems, addr=path.addr)
-            lv, sv = dma.views["load"], dma.views["store"]
-            if in_order:
-                # as they pass: a busy cycle, a data line's bytes at its end (a line of n bytes
-                # takes >= n / dma_bytes_per_cycle steps); RDPERF's own events at its completion
-                # (it samples only completed instructions: its busy cycles, bytes and latency are
-                # constants of the ISA)
-                rd_cycles = L + path.perf_cycles
-                beats_max = max(1, _ceil(cfg.line_elems * max(ELEMENT_BYTES.values()), dpc))
-                line_bytes = Mux(dw.line_end & dw.data_line, dw.nbytes, 0)
-                byte_window = dpc * (n_beats + beats_max - 1)
-                add_event("load_busy", lv.active, 1, n_beats)
-                add_event("store_busy", sv.active & ~is_rdperf, 1, n_beats)
-                add_event("store_busy", sv.complete & is_rdperf, rd_cycles, rd_cycles * every(rd_cycles))
-                add_event("dma_load_bytes", is_load, line_bytes, byte_window)
-                add_event("dma_store_bytes", is_store, line_bytes, byte_window)
-                add_event("dma_store_bytes", dma.complete & is_rdperf, 8 * N_COUNTERS,
-                          8 * N_COUNTERS * every(rd_cycles))
-                add_event("dma_latency", dma.complete & (is_box | is_rdperf), L, L * every(L + 1))
-            else:
-                add_event("load_busy", lv.complete, dma.cycles)
-                add_event("store_busy", sv.complete, dma.cycles)
-                add_event("dma_load_bytes", dma.complete & is_load, dw.bytes)
-                add_event("dma_store_bytes", dma.complete & is_store, dw.bytes)
-                add_event("dma_store_bytes", dma.complete & is_rdperf, 8 * N_COUNTERS)
-                add_event("dma_latency", dma.complete & (is_box | is_rdperf), L)
+            add_event("load_busy", lv.complete, dma.cycles)
+            add_event("store_busy", sv.complete, dma.cycles)
+            add_event("dma_load_bytes", dma.complete & is_load, d.bytes)
+            add_event("dma_store_bytes", dma.complete & is_store, d.bytes)
+            add_event("dma_store_bytes", dma.complete & is_rdperf, 8 * N_COUNTERS)
+            add_event("dma_latency", dma.complete & (is_box | is_rdperf), L)
+
+    def _dma_engine(self, ctx, queues, eng):
+        """A :class:`DmaEngine` of ``queues`` run by the sequencer ``eng``, on its scratchpad
+        ports, the memory ports and the counters."""
+        m, cfg, mems = ctx.m, ctx.cfg, ctx.mems
+        d = DmaEngine(cfg, queues, len(eng.step))
+        if "load" in queues:
+            self.dma_params = (queues, len(eng.step))
+        m.submodules[f"{d.name}_engine"] = d
+        m.d.comb += [d.seq.word.eq(eng.word), d.seq.start.eq(eng.start), d.seq.active.eq(eng.active),
+                     d.seq.complete.eq(eng.complete), d.seq.step.eq(eng.step)]
+        m.d.comb += [getattr(d.seq, f"at_least_{c}").eq(eng.step_ge(c)) for c in d.marks]
+        eng.set_last(m, d.seq.last)
+        for s in SPACE_ENUM:
+            if "load" in queues:
+                wiring.connect(m, getattr(d, f"wr_{s.lower()}"), ctx.wl[s])
+                if not d.one_beat[s]:       # a line of more than one beat: element write enables
+                    mask = mems[s].write_mask(ctx.wl[s], 8 * ELEMENT_BYTES[s])
+                    m.d.comb += mask.eq(getattr(d, f"wr_{s.lower()}_mask"))
+            if "store" in queues:
+                wiring.connect(m, getattr(d, f"rd_{s.lower()}"), ctx.rs[s])
+        if "load" in queues:
+            m.d.comb += d.ld.data.eq(self.ld_data)
+        if "store" in queues:
+            m.d.comb += [self.st_en.eq(d.st.en), self.st_len.eq(d.st.len), self.st_data.eq(d.st.data),
+                         d.counters.phase.eq(ctx.counter_read.phase),
+                         d.counters.data.eq(ctx.counter_read.data)]
+        return d
 
 
     def _gemm_sequence(self, ctx):
@@ -927,7 +726,7 @@ class Accelerator(wiring.Component):
         engines, ex, gwrite, in_order, is_gemm = ctx.engines, ctx.ex, ctx.gwrite, ctx.in_order, ctx.is_gemm
         last_of, mems, n_beats, ox_last = ctx.last_of, ctx.mems, ctx.n_beats, ctx.ox_last
         oxc, oyc, px_last, pxc, pyc = ctx.oxc, ctx.oyc, ctx.px_last, ctx.pxc, ctx.pyc
-        rv, rv2, streaming, ve, wk_adv = ctx.rv, ctx.rv2, ctx.streaming, ctx.ve, ctx.wk_adv
+        rv, rv2, streaming, vector_engine, wk_adv = ctx.rv, ctx.rv2, ctx.streaming, ctx.vector_engine, ctx.wk_adv
         wk_last, wv = ctx.wk_last, ctx.wv
         # ---------------------------------------------------------------- vector engine (vector queue)
         # hw/vecengine.py: driven by the vector queue's engine skeleton, on its own scratchpad ports
@@ -949,10 +748,10 @@ class Accelerator(wiring.Component):
                     m.d.comb += [pxc.count(1, px_last), pyc.count(px_last, 0)]
                 with m.If(vu.dst_adv):          # (in the same cycle as a read side's advance, too)
                     m.d.comb += oxc.count(1, ox_last)
-        is_vec = field(ve.word, "NOP", "opcode") == opcode_of("VEC")
-        ve.set_last(m, vu.last)
+        is_vec = field(vector_engine.word, "NOP", "opcode") == opcode_of("VEC")
+        vector_engine.set_last(m, vu.last)
         m.d.comb += [
-            vu.word.eq(ve.word), vu.start.eq(ve.start), vu.active.eq(ve.active), vu.busy.eq(ve.busy),
+            vu.word.eq(vector_engine.word), vu.start.eq(vector_engine.start), vu.active.eq(vector_engine.active), vu.busy.eq(vector_engine.busy),
         ]
         for port, sp in ((vu.rd_act, rv["ACT"]), (vu.rd_act2, rv2), (vu.rd_acc, rv["ACC"]), (vu.rd_vec, rv["VEC"]),
                          (vu.wr_act, wv["ACT"]), (vu.wr_acc, wv["ACC"])):
@@ -965,10 +764,10 @@ class Accelerator(wiring.Component):
                                                                        ("ACC", rv["ACC"]))]
             m.d.comb += mems["VEC"].read_hold(rv["VEC"]).eq(vu.vhold)
         if cfg.in_order:
-            add_event("vector_busy", ve.active & is_vec, 1, n_beats)
+            add_event("vector_busy", vector_engine.active & is_vec, 1, n_beats)
             add_event("instructions", ex.complete, 1, n_beats)
         else:
-            add_event("vector_busy", ve.complete & is_vec, ve.cycles)
+            add_event("vector_busy", vector_engine.complete & is_vec, vector_engine.cycles)
             for q, e in enumerate(engines):
                 add_event("instructions", e.complete, 1)
 

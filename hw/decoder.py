@@ -99,7 +99,7 @@ def _select(sel, options: dict, width: int):
     return r
 
 
-def _ge(v, c: int):
+def _at_least(v, c: int):
     """Unsigned ``v >= c`` for a constant ``c``, as an AND / OR chain over the bits: Yosys would
     make a ``$ge`` a carry chain (one LUT per bit, which ABC cannot simplify); this is a few LUTs."""
     if c <= 0:
@@ -112,9 +112,9 @@ def _ge(v, c: int):
     return ~lt
 
 
-def _gt(v, c: int):
-    """Unsigned ``v > c`` for a constant ``c`` (see :func:`_ge`)."""
-    return _ge(v, c + 1)
+def _above(v, c: int):
+    """Unsigned ``v > c`` for a constant ``c`` (see :func:`_at_least`)."""
+    return _at_least(v, c + 1)
 
 
 def _borrows(name: str, other: str, extra: tuple[str, ...]) -> bool:
@@ -177,7 +177,7 @@ class Decoder(wiring.Component):
             m.d.comb += is_[ins.name].eq(op == ins.opcode)
         lines = {s: cfg.lines(s) for s in SPACE_ENUM}
 
-        def F(ins, name):
+        def field_of(ins, name):
             return field(w, ins, name)
 
         # Faults by code: per code the OR of its conditions (each gated by its opcode). Within one
@@ -201,12 +201,12 @@ class Decoder(wiring.Component):
             conds.setdefault((code, slow), []).append(is_[ins] & cond if ins else cond)
             if ins:
                 order.setdefault(ins, []).append(code)
-        ctx.F, ctx.cfg, ctx.conds, ctx.fault, ctx.is_, ctx.lates = F, cfg, conds, fault, is_, lates
+        ctx.field_of, ctx.cfg, ctx.conds, ctx.fault, ctx.is_, ctx.lates = field_of, cfg, conds, fault, is_, lates
         ctx.lines, ctx.op, ctx.order, ctx.w = lines, op, order, w
 
     def _legal(self, ctx):
         """ILLEGAL_OPCODE and ILLEGAL_FIELD: opcodes, reserved bits and field values."""
-        m, F, fault, is_, w = ctx.m, ctx.F, ctx.fault, ctx.is_, ctx.w
+        m, field_of, fault, is_, w = ctx.m, ctx.field_of, ctx.fault, ctx.is_, ctx.w
         known = Const(0, 1)
         for ins in INSTRUCTIONS:
             known = known | is_[ins.name]
@@ -238,23 +238,23 @@ class Decoder(wiring.Component):
             name = ins.name
             for f in ins.fields:
                 if f.enum is not None and len(f.enum) < (1 << f.width):
-                    fault(name, "ILLEGAL_FIELD", _ge(F(name, f.name), len(f.enum)))
+                    fault(name, "ILLEGAL_FIELD", _at_least(field_of(name, f.name), len(f.enum)))
             if name == "VEC":
                 ok = Const(0, 1)
                 for vf in VEC_FUNCS:
-                    ok = ok | (F(name, "func") == vf.code)
+                    ok = ok | (field_of(name, "func") == vf.code)
                 fault(name, "ILLEGAL_FIELD", ~ok)
             if name == "GEMM":    # more K tiles than one need the weights preloaded
-                fault(name, "ILLEGAL_FIELD", (F(name, "kt") != 0) & ~F(name, "preload"))
+                fault(name, "ILLEGAL_FIELD", (field_of(name, "kt") != 0) & ~field_of(name, "preload"))
             if name == "DWCONV" and ctx.cfg.depthwise_mode:  # an empty window, too many rows / taps, over 255
-                fh, fw, nx, ny = (F(name, f) for f in ("fh", "fw", "nx", "ny"))
+                fh, fw, nx, ny = (field_of(name, f) for f in ("fh", "fw", "nx", "ny"))
                 taps = Signal(len(fh) + len(fw), name="dw_taps")
                 m.d.comb += taps.eq(shift_add_mul(m, fw, fh, "dw_taps_mul"))
                 fault(name, "ILLEGAL_FIELD", (fh == 0) | (fw == 0) | (nx == 0) | (ny == 0)
-                      | _gt(fh, ctx.cfg.dw_line_buffers + 1) | _gt(taps, ctx.cfg.rows)
-                      | _gt(nx + fw, 256) | _gt(ny + fh, 256))
+                      | _above(fh, ctx.cfg.dw_line_buffers + 1) | _above(taps, ctx.cfg.rows)
+                      | _above(nx + fw, 256) | _above(ny + fh, 256))
             if name == "NOP":
-                qf = F(name, "queue")
+                qf = field_of(name, "queue")
                 queues = [(qf == QUEUE_CODE[q], q) for q in QUEUES]
             else:
                 queues = [(Const(1, 1), ins.queue)]
@@ -262,30 +262,30 @@ class Decoder(wiring.Component):
             for sel, q in queues:
                 for fl in FLAG_NAMES:
                     if (q, fl) not in FLAG_CHANNEL:
-                        bad = bad | (sel & F(name, fl))
+                        bad = bad | (sel & field_of(name, fl))
             fault(name, "ILLEGAL_FIELD", bad)
 
 
     def _geometry(self, ctx):
         """The DMA boxes' data rows and columns (padding removed)."""
-        m, cfg, F, fault = ctx.m, ctx.cfg, ctx.F, ctx.fault
+        m, cfg, field_of, fault = ctx.m, ctx.cfg, ctx.field_of, ctx.fault
         # ---- LOAD / STORE: len, padding; (data rows - 1, data lines - 1) of the DMA iteration
         dma = ("LOAD", "STORE")
         pads = ("pad_top", "pad_bottom", "pad_left", "pad_right")
         geo = {}    # per DMA instruction: rows - 1, cols - 1 (padding removed), both rows / cols > 0
         for name in dma:
-            fault(name, "ILLEGAL_FIELD", _gt(F(name, "len"), cfg.line_elems))
+            fault(name, "ILLEGAL_FIELD", _above(field_of(name, "len"), cfg.line_elems))
             fm = BY_NAME[name].field_map
             if "pad_top" in fm:
-                ys, xs = F(name, "y_size"), F(name, "x_size")
+                ys, xs = field_of(name, "y_size"), field_of(name, "x_size")
                 # d = size - (pad + pad) - 1, signed: data rows - 1 when >= 0; -1: no data rows;
                 # below -1: more padding than the box (ILLEGAL_FIELD)
                 dy, dx = Signal(signed(len(ys) + 2), name="load_dy"), Signal(signed(len(xs) + 2), name="load_dx")
-                m.d.comb += [dy.eq(ys - (F(name, pads[0]) + F(name, pads[1])) - 1),
-                             dx.eq(xs - (F(name, pads[2]) + F(name, pads[3])) - 1)]
+                m.d.comb += [dy.eq(ys - (field_of(name, pads[0]) + field_of(name, pads[1])) - 1),
+                             dx.eq(xs - (field_of(name, pads[2]) + field_of(name, pads[3])) - 1)]
                 # (the fault itself, pad + pad > size, compares a 3-bit sum: no carry chain)
-                fault(name, "ILLEGAL_FIELD", _lt(ys, F(name, pads[0]) + F(name, pads[1]))
-                      | _lt(xs, F(name, pads[2]) + F(name, pads[3])))
+                fault(name, "ILLEGAL_FIELD", _lt(ys, field_of(name, pads[0]) + field_of(name, pads[1]))
+                      | _lt(xs, field_of(name, pads[2]) + field_of(name, pads[3])))
                 geo[name] = (dy[:len(ys)], dx[:len(xs)], ~dy[-1] & ~dx[-1])
             else:
                 other = [n for n in dma if n != name and "pad_top" in BY_NAME[n].field_map]
@@ -294,7 +294,7 @@ class Decoder(wiring.Component):
                     # padded instruction's geometry (the same wires) is this one's
                     geo[name] = geo[other[0]]
                     continue
-                ys, xs = F(name, "y_size"), F(name, "x_size")
+                ys, xs = field_of(name, "y_size"), field_of(name, "x_size")
                 rm1, cm1 = Signal(len(ys), name=f"{name.lower()}_rows_m1"), Signal(len(xs), name=f"{name.lower()}_cols_m1")
                 m.d.comb += [rm1.eq(ys - 1), cm1.eq(xs - 1)]
                 geo[name] = (rm1, cm1, (ys != 0) & (xs != 0))
@@ -303,7 +303,7 @@ class Decoder(wiring.Component):
 
     def _sequence(self, ctx):
         """The bit-serial range checks' step counter and accumulators."""
-        m, F, geo, is_, lines, op = ctx.m, ctx.F, ctx.geo, ctx.is_, ctx.lines, ctx.op
+        m, field_of, geo, is_, lines, op = ctx.m, ctx.field_of, ctx.geo, ctx.is_, ctx.lines, ctx.op
         # ---- bit-serial products: two accumulators, Horner's rule over CHECK_STEPS bits, MSB first
         #   A (scratchpad lines, saturating): LOAD / STORE box lines y_size * x_size; GEMM activation
         #     offset act_ys * (ny * (kt + 1) - 1) + act_xs * (nx - 1); VEC destination (and src2)
@@ -347,40 +347,40 @@ class Decoder(wiring.Component):
         # DWCONV's range products (none without the depthwise mode: DWCONV is ILLEGAL_OPCODE then)
         dw = opcode_of("DWCONV") if self.cfg.depthwise_mode else None
         ld, st = opcode_of("LOAD"), opcode_of("STORE")
-        kt1 = Signal(len(F("GEMM", "kt")) + 1, name="gemm_tiles")
-        m.d.comb += kt1.eq(F("GEMM", "kt") + 1)
+        kt1 = Signal(len(field_of("GEMM", "kt")) + 1, name="gemm_tiles")
+        m.d.comb += kt1.eq(field_of("GEMM", "kt") + 1)
         ny_max = BY_NAME["GEMM"].field_map["ny"].max
         rows_g = Signal((ny_max * MAX_KTILES - 1).bit_length(), name="gemm_act_rows_m1")
-        m.d.comb += rows_g.eq(shift_add_mul(m, F("GEMM", "ny"), kt1, "gemm_act_rows") - 1)   # ny = 0: no check
+        m.d.comb += rows_g.eq(shift_add_mul(m, field_of("GEMM", "ny"), kt1, "gemm_act_rows") - 1)   # ny = 0: no check
         rows_g = latch(rows_g, "gemm_act_rows_m1_q")
 
-        nx = _select(op, {g: F("GEMM", "nx"), v: F("VEC", "nx")}, 8)     # (DWCONV's at the same bits)
-        ny = _select(op, {g: F("GEMM", "ny"), v: F("VEC", "ny")}, 8)
+        nx = _select(op, {g: field_of("GEMM", "nx"), v: field_of("VEC", "nx")}, 8)     # (DWCONV's at the same bits)
+        ny = _select(op, {g: field_of("GEMM", "ny"), v: field_of("VEC", "ny")}, 8)
         nxm1, nym1 = Signal(len(nx), name="nx_m1"), Signal(len(ny), name="ny_m1")
         m.d.comb += [nxm1.eq(nx - 1), nym1.eq(ny - 1)]
         # DWCONV: the window's last line is act + (ny + fh - 2) * act_ys + (nx + fw - 2) (stride 1)
         dw_rows, dw_cols = Signal(9, name="dw_rows_m1"), Signal(9, name="dw_cols_m1")
-        m.d.comb += [dw_rows.eq(F("DWCONV", "ny") + F("DWCONV", "fh") - 2),
-                     dw_cols.eq(F("DWCONV", "nx") + F("DWCONV", "fw") - 2)]
+        m.d.comb += [dw_rows.eq(field_of("DWCONV", "ny") + field_of("DWCONV", "fh") - 2),
+                     dw_cols.eq(field_of("DWCONV", "nx") + field_of("DWCONV", "fw") - 2)]
         one = Const(1, 1)
 
         def opt(d: dict) -> dict:
             return {k: x for k, x in d.items() if k is not None}
         a_terms = [
-            (walk(opt({ld: F("LOAD", "y_size"), st: F("STORE", "y_size"), g: F("GEMM", "act_ys"),
-                       v: F("VEC", "dst_ys"), dw: F("DWCONV", "act_ys")}), "walk_a1"),
-             _select(op, opt({ld: F("LOAD", "x_size"), st: F("STORE", "x_size"), g: rows_g, v: nym1, dw: dw_rows}),
+            (walk(opt({ld: field_of("LOAD", "y_size"), st: field_of("STORE", "y_size"), g: field_of("GEMM", "act_ys"),
+                       v: field_of("VEC", "dst_ys"), dw: field_of("DWCONV", "act_ys")}), "walk_a1"),
+             _select(op, opt({ld: field_of("LOAD", "x_size"), st: field_of("STORE", "x_size"), g: rows_g, v: nym1, dw: dw_rows}),
                      len(rows_g))),
-            (walk(opt({g: F("GEMM", "act_xs"), v: F("VEC", "dst_xs"), dw: one}), "walk_a2"),
+            (walk(opt({g: field_of("GEMM", "act_xs"), v: field_of("VEC", "dst_xs"), dw: one}), "walk_a2"),
              nxm1 if dw is None else Mux(op == dw, dw_cols, nxm1)),
         ]
         b_terms = [
-            (walk(opt({ld: geo["LOAD"][0], st: geo["STORE"][0], g: F("GEMM", "acc_ys"), v: F("VEC", "src_ys"),
-                       dw: F("DWCONV", "acc_ys")}), "walk_b1"),
-             _select(op, opt({ld: F("LOAD", "y_stride"), st: F("STORE", "y_stride"), g: nym1, v: nym1, dw: nym1}), 16)),
-            (walk(opt({ld: geo["LOAD"][1], st: geo["STORE"][1], g: F("GEMM", "acc_xs"), v: F("VEC", "src_xs"),
+            (walk(opt({ld: geo["LOAD"][0], st: geo["STORE"][0], g: field_of("GEMM", "acc_ys"), v: field_of("VEC", "src_ys"),
+                       dw: field_of("DWCONV", "acc_ys")}), "walk_b1"),
+             _select(op, opt({ld: field_of("LOAD", "y_stride"), st: field_of("STORE", "y_stride"), g: nym1, v: nym1, dw: nym1}), 16)),
+            (walk(opt({ld: geo["LOAD"][1], st: geo["STORE"][1], g: field_of("GEMM", "acc_xs"), v: field_of("VEC", "src_xs"),
                        dw: one}), "walk_b2"),
-             _select(op, opt({ld: F("LOAD", "x_stride"), st: F("STORE", "x_stride"), g: nxm1, v: nxm1, dw: nxm1}), 16)),
+             _select(op, opt({ld: field_of("LOAD", "x_stride"), st: field_of("STORE", "x_stride"), g: nxm1, v: nxm1, dw: nxm1}), 16)),
         ]
         wa = max(lines.values()).bit_length()        # A saturates: A >= 2**wa exceeds every space
         acc_a = Signal(wa, name="check_a")
@@ -403,25 +403,25 @@ class Decoder(wiring.Component):
 
     def _ranges(self, ctx):
         """SCRATCHPAD_RANGE and DMA_WINDOW of every instruction."""
-        m, cfg, F, acc_a, acc_b, dma, fault = ctx.m, ctx.cfg, ctx.F, ctx.acc_a, ctx.acc_b, ctx.dma, ctx.fault
+        m, cfg, field_of, acc_a, acc_b, dma, fault = ctx.m, ctx.cfg, ctx.field_of, ctx.acc_a, ctx.acc_b, ctx.dma, ctx.fault
         g, geo, kt1, ld, lines, op, ovf_a = ctx.g, ctx.geo, ctx.kt1, ctx.ld, ctx.lines, ctx.op, ctx.ovf_a
         dw = ctx.dw
         st, v = ctx.st, ctx.v
         # ---- bases minus their limits, latched in step 0: each range / window check is then the
         # sign of (latched base - limit) + accumulator, a carry chain with nothing after it
-        func = F("VEC", "func")
+        func = field_of("VEC", "func")
         binary = Const(0, 1)
         for vf in VEC_FUNCS:
             if vf.binary:
                 binary = binary | (func == vf.code)
         nbytes = {}
         for name in dma:
-            sp = F(name, "sp")
+            sp = field_of(name, "sp")
             eb4 = Const(0, 1)
             for n_, s_ in enumerate(SPACE_ENUM):
                 if ELEMENT_BYTES[s_] == 4:
                     eb4 = eb4 | (sp == n_)
-            nbytes[name] = Mux(eb4, F(name, "len") << 2, F(name, "len"))
+            nbytes[name] = Mux(eb4, field_of(name, "len") << 2, field_of(name, "len"))
         end = cfg.dma_base + cfg.dma_size
         wl = max(max(lines.values()) + 1, 1 << 16).bit_length() + 1       # signed line arithmetic
         we = max(end, 1 << 32).bit_length() + 3                            # signed byte arithmetic
@@ -429,7 +429,7 @@ class Decoder(wiring.Component):
         def limit(name, role):
             """The limit a base is checked against, a constant selected by the word's fields."""
             if name in dma:     # box: sp_addr + n - 1 >= lines, i.e. base - (lines + 1) + n >= 0
-                return _pick(F(name, "sp"), {n_: lines[s_] + 1 for n_, s_ in enumerate(SPACE_ENUM)})
+                return _pick(field_of(name, "sp"), {n_: lines[s_] + 1 for n_, s_ in enumerate(SPACE_ENUM)})
             if name in ("GEMM", "DWCONV"):
                 return Const(lines["ACT" if role == "dst" else "ACC"])
             return _pick(func, {vf.code: lines[getattr(vf, role)] for vf in VEC_FUNCS
@@ -449,18 +449,18 @@ class Decoder(wiring.Component):
             return pos | (m1 & total[-1])
 
         # S1: box / activation / destination base (line) - limit, + A; S3: VEC second source
-        bases1 = {ld: F("LOAD", "sp_addr"), st: F("STORE", "sp_addr"), g: F("GEMM", "act"), v: F("VEC", "dst")}
+        bases1 = {ld: field_of("LOAD", "sp_addr"), st: field_of("STORE", "sp_addr"), g: field_of("GEMM", "act"), v: field_of("VEC", "dst")}
         if dw is not None:
-            bases1[dw] = F("DWCONV", "act")
+            bases1[dw] = field_of("DWCONV", "act")
         lims1 = {o: limit(BY_OPCODE[o].name, "dst") for o in bases1}
         off1 = Signal(signed(wl), name="check_off1")
         m.d.comb += off1.eq(_s(_select(op, bases1, 16), wl) - _s(_select(op, lims1, wl - 1), wl))
         off3 = Signal(signed(wl), name="check_off3")
-        m.d.comb += off3.eq(_s(F("VEC", "src2"), wl) - _s(limit("VEC", "src2"), wl))
+        m.d.comb += off3.eq(_s(field_of("VEC", "src2"), wl) - _s(limit("VEC", "src2"), wl))
         # S2: DMA bytes (ext_addr + line bytes - 1 - window end) / result / source (line) - limit, + B
-        bases2 = {**{opcode_of(n): F(n, "ext_addr") for n in dma}, g: F("GEMM", "acc"), v: F("VEC", "src")}
+        bases2 = {**{opcode_of(n): field_of(n, "ext_addr") for n in dma}, g: field_of("GEMM", "acc"), v: field_of("VEC", "src")}
         if dw is not None:
-            bases2[dw] = F("DWCONV", "acc")
+            bases2[dw] = field_of("DWCONV", "acc")
         adj2 = {}
         for name in dma:
             adj2[opcode_of(name)] = Signal(signed(we), name=f"{name.lower()}_adj2")
@@ -479,29 +479,29 @@ class Decoder(wiring.Component):
             fault(name, "SCRATCHPAD_RANGE", (acc_a != 0) | ovf_a, late=over1)
         for name in dma:
             _, _, ok_pad = geo[name]
-            data = ok_pad & (F(name, "len") != 0)
-            fault(name, "DMA_WINDOW", data & ~_ge(F(name, "ext_addr"), cfg.dma_base))
+            data = ok_pad & (field_of(name, "len") != 0)
+            fault(name, "DMA_WINDOW", data & ~_at_least(field_of(name, "ext_addr"), cfg.dma_base))
             fault(name, "DMA_WINDOW", data, late=over2)
         # RDPERF: ext_addr + 8 * N_COUNTERS - 1 >= end, a comparison of ext_addr with a constant
-        rd = F("RDPERF", "ext_addr")
-        fault("RDPERF", "DMA_WINDOW", ~_ge(rd, cfg.dma_base) | _gt(rd, end - 8 * N_COUNTERS))
+        rd = field_of("RDPERF", "ext_addr")
+        fault("RDPERF", "DMA_WINDOW", ~_at_least(rd, cfg.dma_base) | _above(rd, end - 8 * N_COUNTERS))
 
         # ---- GEMM / VEC: strided line ranges
-        ne = {n: (F(n, "nx") != 0) & (F(n, "ny") != 0) for n in ("GEMM", "VEC")}
+        ne = {n: (field_of(n, "nx") != 0) & (field_of(n, "ny") != 0) for n in ("GEMM", "VEC")}
         fault("GEMM", "SCRATCHPAD_RANGE", ne["GEMM"], late=over1)
         fault("GEMM", "SCRATCHPAD_RANGE", ne["GEMM"], late=over2)
         rows_c = cfg.rows
-        wgt_end = F("GEMM", "wgt") + sum((kt1 << s_) for s_ in range(rows_c.bit_length()) if rows_c >> s_ & 1)
-        fault("GEMM", "SCRATCHPAD_RANGE", F("GEMM", "preload") & _gt(wgt_end, lines["WGT"]))
+        wgt_end = field_of("GEMM", "wgt") + sum((kt1 << s_) for s_ in range(rows_c.bit_length()) if rows_c >> s_ & 1)
+        fault("GEMM", "SCRATCHPAD_RANGE", field_of("GEMM", "preload") & _above(wgt_end, lines["WGT"]))
         if dw is not None:
             fault("DWCONV", "SCRATCHPAD_RANGE", Const(1, 1), late=over1)     # (the window is never empty)
             fault("DWCONV", "SCRATCHPAD_RANGE", Const(1, 1), late=over2)
-            fault("DWCONV", "SCRATCHPAD_RANGE", _gt(F("DWCONV", "wgt"), lines["WGT"] - rows_c))
+            fault("DWCONV", "SCRATCHPAD_RANGE", _above(field_of("DWCONV", "wgt"), lines["WGT"] - rows_c))
         param = Const(0, 1)
         for vf in VEC_FUNCS:
             p = vf.param_lines(cfg.cols) if vf.params else 0
             if p:                                  # param + p - 1 >= lines: a constant comparison
-                param = param | ((func == vf.code) & _gt(F("VEC", "param"), lines["VEC"] - p))
+                param = param | ((func == vf.code) & _above(field_of("VEC", "param"), lines["VEC"] - p))
         fault("VEC", "SCRATCHPAD_RANGE", param)
         fault("VEC", "SCRATCHPAD_RANGE", ne["VEC"], late=over1)
         fault("VEC", "SCRATCHPAD_RANGE", ne["VEC"], late=over2)
@@ -510,7 +510,7 @@ class Decoder(wiring.Component):
 
     def _outputs(self, ctx):
         """The fault code in priority order, the queue and the fetch cycles."""
-        m, F, conds, is_, latch, lates = ctx.m, ctx.F, ctx.conds, ctx.is_, ctx.latch, ctx.lates
+        m, field_of, conds, is_, latch, lates = ctx.m, ctx.field_of, ctx.conds, ctx.is_, ctx.latch, ctx.lates
         order, ready = ctx.order, ctx.ready
         # ---- priority over the codes, in the order every instruction checks them
         codes = ["ILLEGAL_OPCODE", "ILLEGAL_FIELD", "SCRATCHPAD_RANGE", "DMA_WINDOW"]
@@ -531,7 +531,7 @@ class Decoder(wiring.Component):
 
         queue = Const(CONTROL_QUEUE, QUEUE_BITS)
         for ins in INSTRUCTIONS:
-            q = F("NOP", "queue") if ins.name == "NOP" else QUEUE_CODE.get(ins.queue, CONTROL_QUEUE)
+            q = field_of("NOP", "queue") if ins.name == "NOP" else QUEUE_CODE.get(ins.queue, CONTROL_QUEUE)
             queue = Mux(is_[ins.name], q, queue)
         cycles = Const(1, len(self.fetch_cycles))
         for ins in INSTRUCTIONS:

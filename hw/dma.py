@@ -1,18 +1,25 @@
-"""The DMA blocks: the walk of a LOAD / STORE box and the one-beat DMA datapath."""
+"""The DMA engine: the walk of a LOAD / STORE box and the one-beat DMA datapath, and the
+signatures of an engine's sequencer port and of the external-memory beats."""
 
 from __future__ import annotations
 
 from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
 
 from nnaccel.hwconfig import ELEMENT_BYTES
 from nnaccel.isa.table import N_COUNTERS, SPACE_ENUM
 
-from .bounds import SP, _bits, _ceil, ext_bits
-from .decoder import _ge
-from .extmem import rdperf_split
+from .bounds import LAYOUT, SP, _bits, _ceil, ext_bits, max_event
+from .counters import counter_read_signature
+from .decoder import _at_least, field, opcode_of
+from .extmem import counters_per_beat, load_port_bytes, rdperf_split, store_port_bytes
+from .scratchpad import read_port_signature, write_port_signature
+
+__all__ = ["DmaEngine", "engine_signature", "load_beat_signature", "store_beat_signature"]
 
 
-def _ge_narrow(v, t):
+def _at_least_narrow(v, t):
     """Unsigned ``v >= t`` for a narrow ``t`` (a 2-bit padding field): ``v``'s bits above ``t``'s
     width, or a bitwise comparison of the low bits (logic, not a carry chain as wide as ``v``)."""
     w = len(t)
@@ -22,29 +29,27 @@ def _ge_narrow(v, t):
     return (v[w:] != 0) | ge if len(v) > w else ge
 
 
-def _step_ge(eng, c: int):
-    """``eng.step >= c`` for a constant ``c``: the in-order executor's flag (:meth:`_InOrder.step_ge`),
-    else the comparison."""
-    ge = getattr(eng, "step_ge", None)
-    return ge(c) if ge is not None else eng.step >= c
+def _line_bytes(length, four_bytes):
+    """A line's bytes: ``length`` elements of 4 bytes (``four_bytes``) or of 1."""
+    return Mux(four_bytes, length << 2, length)
 
 
-def _step_lt(eng, c: int):
-    """``eng.step < c`` for a constant ``c`` (see :func:`_step_ge`)."""
-    ge = getattr(eng, "step_ge", None)
-    return ~ge(c) if ge is not None else eng.step < c
+def _byte_count(before, line_done, nbytes):
+    """The bytes moved: ``before``, and ``nbytes`` more where ``line_done``."""
+    return before + Mux(line_done, nbytes, 0)
 
 
-def _step_eq(eng, c: int):
-    """``eng.step == c`` for a constant ``c``: in order, ``step < c + 1`` (a flag) and the low bits."""
-    ge = getattr(eng, "step_ge", None)
-    if ge is None:
-        return eng.step == c
-    return ~ge(c + 1) & (eng.step[:c.bit_length()] == c)
+def _count_widths(cfg, byte_bits: int) -> tuple[int, int]:
+    """The widths of :class:`_BoxWalk`'s ``bytes`` and ``nbytes`` (its ``len`` is as wide as its
+    legal values in order, the field elsewhere)."""
+    length = Signal(_bits(cfg.line_elems) if cfg.in_order else LAYOUT["LOAD"]["fields"]["len"][1])
+    nbytes = _line_bytes(length, Signal())
+    return len(_byte_count(Signal(byte_bits), Signal(), nbytes)), len(nbytes)
 
 
 class _BoxWalk:
-    """The walk of a LOAD / STORE box for the engine ``eng`` (its instruction's fields ``F``) while
+    """The walk of a LOAD / STORE box for the engine ``eng`` (a :class:`_Steps`; its instruction's
+    fields ``F``) while
     ``run``: ``ext_latency`` latency steps, then one line per ``beats`` = ``max(1, ceil(len *
     element_bytes / dma_bytes_per_cycle))`` steps; ``line_end`` is the last step of a line's slot.
     It keeps the beat, the line, x / y, the external row and cursor (``cur``: the line's external
@@ -55,21 +60,21 @@ class _BoxWalk:
     LOAD (padding lines are not data: no bytes, the cursor stays), or None (every line is data)."""
 
     def __init__(self, m: Module, name: str, cfg, F, eng, run, pads, byte_bits: int):
-        L, dpc, XB = cfg.ext_latency, cfg.dma_bytes_per_cycle, ext_bits(cfg)
-        beats_max = max(1, _ceil(cfg.line_elems * max(ELEMENT_BYTES.values()), dpc))
+        L, beat_bytes, addr_bits = cfg.ext_latency, cfg.dma_bytes_per_cycle, ext_bits(cfg)
+        beats_max = max(1, _ceil(cfg.line_elems * max(ELEMENT_BYTES.values()), beat_bytes))
         eb4 = (F["sp"] == SP["ACC"]) | (F["sp"] == SP["VEC"])
         # (in order: `len` as wide as its legal values, 0 .. line_elems, which the decoder checks
         # (ILLEGAL_FIELD above): the byte count, the beats and their adders that narrow)
         self.len = ln = F["len"][:_bits(cfg.line_elems)] if cfg.in_order else F["len"]
-        self.nbytes = nbytes = Mux(eb4, ln << 2, ln)
+        self.nbytes = nbytes = _line_bytes(ln, eb4)
         beats = Signal(range(beats_max + 1), name=f"{name}_beats")
-        m.d.comb += beats.eq(Mux(nbytes == 0, 1, (nbytes + dpc - 1) // dpc))
+        m.d.comb += beats.eq(Mux(nbytes == 0, 1, (nbytes + beat_bytes - 1) // beat_bytes))
         beat = Signal(range(max(2, beats_max)), name=f"{name}_beat")
         self.line = line = Signal(max(_bits(cfg.lines(s) - 1) for s in SPACE_ENUM), name=f"{name}_line")
         x, y = Signal(8, name=f"{name}_x"), Signal(8, name=f"{name}_y")
-        row, self.cur = Signal(XB, name=f"{name}_row"), Signal(XB, name=f"{name}_cur")
+        row, self.cur = Signal(addr_bits, name=f"{name}_row"), Signal(addr_bits, name=f"{name}_cur")
         cur = self.cur
-        in_data = _step_ge(eng, L)
+        in_data = eng.ge(L)
         #: a data step of the box (``beat`` is this step's beat of its line, ``addr`` its external address)
         self.in_beat = in_beat = eng.active & run & in_data
         self.beat, self.beats = beat, beats
@@ -96,8 +101,8 @@ class _BoxWalk:
             # cleared with the counter; none of its lines are data when xb (yb) is 0
             ypad_r, xpad_r = Signal(name=f"{name}_ypad"), Signal(name=f"{name}_xpad")
             x_to_pad = x + 1 == xb
-            self.data_line = data_line = (_ge_narrow(y, top) & ~ypad_r & (yb != 0) &
-                                          _ge_narrow(x, left) & ~xpad_r & (xb != 0))
+            self.data_line = data_line = (_at_least_narrow(y, top) & ~ypad_r & (yb != 0) &
+                                          _at_least_narrow(x, left) & ~xpad_r & (xb != 0))
             last_dx = x_to_pad                     # (used in data lines only, where x < xb)
             with m.If(eng.active):
                 with m.If(line_end):
@@ -113,9 +118,9 @@ class _BoxWalk:
         self.empty = (F["x_size"] == 0) | (F["y_size"] == 0)
         self.last_line = last_x & last_y
         bytes_r = Signal(byte_bits, name=f"{name}_bytes")
-        self.bytes = bytes_r + Mux(line_end & data_line, nbytes, 0)
+        self.bytes = _byte_count(bytes_r, line_end & data_line, nbytes)
         with m.If(eng.start):
-            m.d.sync += [row.eq(F["ext_addr"][:XB]), cur.eq(F["ext_addr"][:XB])]
+            m.d.sync += [row.eq(F["ext_addr"][:addr_bits]), cur.eq(F["ext_addr"][:addr_bits])]
         with m.If(eng.active):
             m.d.sync += bytes_r.eq(self.bytes)
             with m.If(run & in_data):
@@ -131,50 +136,159 @@ class _BoxWalk:
                 m.d.sync += [beat.eq(0), x.eq(0), y.eq(0), line.eq(0), bytes_r.eq(0)]
 
 
-class _DmaPath:
-    """The DMA datapath, one beat (``dma_bytes_per_cycle`` bytes) a data step, used by the load /
-    store engines (``dma_engines = 2``) and by the one DMA engine (``dma_engines = 1``) alike.
+def engine_signature(step_bits: int, marks=()) -> wiring.Signature:
+    """An engine's port to the sequencer that runs its queue's instructions, seen from the
+    sequencer: ``word`` (the instruction, 128 bits: those its queue keeps), ``start`` (its first
+    step), ``active`` (it runs, or starts, this cycle), ``complete`` (its last step), ``step`` (its
+    steps so far, 0 while idle: it clears at completion), ``at_least_<c>`` for each constant ``c``
+    of ``marks``: ``step >= c`` as a flag (the in-order executor's, :meth:`_InOrder.step_ge`), and
+    from the engine ``last`` (in: the running instruction ends at this step)."""
+    return wiring.Signature({"word": Out(128), "start": Out(1), "active": Out(1), "complete": Out(1),
+                             "step": Out(step_bits), **{f"at_least_{c}": Out(1) for c in marks},
+                             "last": In(1)})
 
-    LOAD (:meth:`load`): beat ``b`` of a line reads its bytes at the line's external address + ``b *
-    dma_bytes_per_cycle`` (``ld_data`` is one beat) and writes the scratchpad elements they hold in
-    that step (element write enables: ``BankedScratchpad.write_mask``); the elements past
-    ``len``, and every element of a padding line, get the fill byte (sign-extended for the int32
-    spaces) at the line's last beat. A 1-byte space's line is one beat (``cols <= dma_bytes_per_cycle``,
-    checked by :class:`Accelerator`), written whole at that beat. The line's elements end as before
-    (at the last step of the slot); the ones of a multi-beat line are written at their beats.
 
-    STORE (:meth:`store`): the scratchpad line is read one step ahead of its slot (the read port
+def load_beat_signature(cfg) -> wiring.Signature:
+    """The DMA's load port, seen from the DMA: ``addr`` (out: the beat's external byte address) and
+    ``data`` (in: the ``dma_bytes_per_cycle`` bytes there, in the same cycle)."""
+    return wiring.Signature({"addr": Out(32), "data": In(8 * load_port_bytes(cfg))})
+
+
+def store_beat_signature(cfg) -> wiring.Signature:
+    """The DMA's store port, seen from the DMA: with ``en``, the first ``len`` bytes of ``data`` are
+    written at ``addr`` (all out)."""
+    sb = store_port_bytes(cfg)
+    return wiring.Signature({"en": Out(1), "addr": Out(32), "len": Out(range(sb + 1)), "data": Out(8 * sb)})
+
+
+class DmaEngine(wiring.Component):
+    """The DMA engine of ``queues`` for configuration ``cfg``: ``("load",)`` or ``("store",)`` (the
+    two engines of ``dma_engines = 2``), or ``("load", "store")`` (one engine for both queues:
+    ``dma_engines = 1``, and the in-order machine). It runs the instruction its sequencer starts,
+    LOAD / STORE (one box walk, :class:`_BoxWalk`) or RDPERF, and ends it.
+
+    Ports:
+
+    - ``seq`` (in, :func:`engine_signature`): the sequencer's instruction and steps (``step_bits``
+      wide; in order with the step flags of :attr:`marks`); ``seq.last`` is the engine's end;
+    - ``wr_<space>`` (out, :func:`~nnaccel.hw.scratchpad.write_port_signature`, a LOAD engine):
+      the scratchpad lines it writes, and ``wr_<space>_mask`` (out, ``cols`` bits) the element write
+      enables of the spaces whose line is more than one beat;
+    - ``rd_<space>`` (out, :func:`~nnaccel.hw.scratchpad.read_port_signature`, a STORE engine): the
+      lines it stores;
+    - ``ld`` (:func:`load_beat_signature`, a LOAD engine) and ``st`` (:func:`store_beat_signature`,
+      a STORE engine): the external-memory beats; one engine for both queues has one address
+      (``st.addr``, which ``ld.addr`` repeats);
+    - ``counters`` (in, :func:`~nnaccel.hw.counters.counter_read_signature`, a STORE engine): the
+      counters at the ring's head, which RDPERF writes;
+    - ``is_load`` / ``is_store`` / ``is_rdperf`` (out): the instruction in ``seq.word`` is one;
+    - ``bytes`` (out): the data bytes the instruction has moved, this step's beat included (its
+      total at completion); ``line_bytes`` (out): the bytes of a data line in its last step, else 0
+      (an in-order machine counts them as they pass).
+
+    Timing: ``ext_latency`` steps of memory latency, then one line per ``B = max(1, ceil(len *
+    element_bytes / dma_bytes_per_cycle))`` steps, one beat a step. LOAD (:meth:`_load`): beat
+    ``b`` of a line reads its bytes at the line's external address + ``b * dma_bytes_per_cycle``
+    and writes the scratchpad elements they hold in that step; the elements past ``len``, and
+    every element of a padding line, get the fill byte (sign-extended for the int32 spaces) at the
+    line's first beat. A 1-byte space's line is one beat (``cols <= dma_bytes_per_cycle``,
+    checked by :class:`~nnaccel.hw.accel.Accelerator`), written whole at that beat.
+
+    STORE (:meth:`_store`): the scratchpad line is read one step ahead of its slot (the read port
     holds it through the slot: a STORE reads its bank alone, the ISA's bank rules) and beat ``b``
     writes its ``dma_bytes_per_cycle`` bytes at the line's address + ``b * dma_bytes_per_cycle``
-    (``st_len``: those of the line's ``len`` elements). RDPERF: the ``k`` counters at the ring's
+    (``st.len``: those of the line's ``len`` elements). RDPERF: the ``k`` counters at the ring's
     head in each of its first ``n_beats`` data steps (``rdperf_sample_cycle``); with 4-byte beats
     and ``counter_bits <= 32`` (:func:`~nnaccel.hw.extmem.rdperf_split`) their low halves there and
-    the zero upper halves in the remaining data steps."""
+    the zero upper halves in the remaining data steps. A LOAD engine's NOP (a store engine's too)
+    ends at its first step."""
 
-    def __init__(self, m: Module, cfg, top, phase, n_beats: int, k_per: int):
-        self.m, self.cfg, self.top = m, cfg, top
-        self.phase, self.n_beats, self.k_per = phase, n_beats, k_per
+    def __init__(self, cfg, queues: tuple, step_bits: int):
+        assert queues in (("load",), ("store",), ("load", "store")), queues
+        self.cfg, self.queues = cfg, queues
+        self.name = queues[0] if len(queues) == 1 else "dma"
+        L = cfg.ext_latency
+        self.k_per = counters_per_beat(cfg)
+        self.n_beats = _ceil(N_COUNTERS, self.k_per)
+        #: RDPERF's data steps: its ``8 * N_COUNTERS`` bytes, a beat a step
         self.perf_cycles = _ceil(8 * N_COUNTERS, cfg.dma_bytes_per_cycle)
+        #: the step flags an in-order sequencer gives (``step >= c``): the data steps, an empty
+        #: box's and RDPERF's last steps, RDPERF's sample steps
+        self.marks = tuple(sorted({L, L + self.perf_cycles, L + self.n_beats})) if cfg.in_order else ()
+        loads, stores = "load" in queues, "store" in queues
+        byte_bits = max(_bits(max_event(cfg, [q.upper()], f"dma_{q}_bytes")) for q in queues)
+        self.byte_bits = byte_bits
+        count_bits, line_bits = _count_widths(cfg, byte_bits)
+        ports = {"seq": In(engine_signature(step_bits, self.marks))}
+        self.one_beat = {}
+        for s in SPACE_ENUM:
+            eb = ELEMENT_BYTES[s]
+            if loads:
+                ports[f"wr_{s.lower()}"] = Out(write_port_signature(cfg.lines(s), cfg.cols * 8 * eb))
+                self.one_beat[s] = cfg.cols * eb <= cfg.dma_bytes_per_cycle
+                if not self.one_beat[s]:
+                    ports[f"wr_{s.lower()}_mask"] = Out(cfg.cols)
+            if stores:
+                ports[f"rd_{s.lower()}"] = Out(read_port_signature(cfg.lines(s), cfg.cols * 8 * eb))
+        if loads:
+            ports["ld"] = Out(load_beat_signature(cfg))
+        if stores:
+            ports["st"] = Out(store_beat_signature(cfg))
+            ports["counters"] = In(counter_read_signature(cfg))
+        ports.update(is_load=Out(1), is_store=Out(1), is_rdperf=Out(1),
+                     bytes=Out(count_bits), line_bytes=Out(line_bits))
+        super().__init__(ports)
 
-    def last(self, eng, walk, is_box, is_rdperf):
+    def elaborate(self, platform):
+        m = Module()
+        cfg, queues, seq = self.cfg, self.queues, self.seq
+        w = seq.word
+        op = field(w, "NOP", "opcode")
+        loads, stores = "load" in queues, "store" in queues
+        if loads:
+            m.d.comb += self.is_load.eq(op == opcode_of("LOAD"))
+        if stores:
+            m.d.comb += [self.is_store.eq(op == opcode_of("STORE")), self.is_rdperf.eq(op == opcode_of("RDPERF"))]
+        is_box = self.is_load | self.is_store
+        # STORE's fields lie at LOAD's (an engine of both queues reads LOAD's: STORE's padding
+        # fields read 0, the store queue's entries do not keep those bits); RDPERF's ext_addr at STORE's
+        assert all(LAYOUT["LOAD"]["fields"][n] == LAYOUT["STORE"]["fields"][n] for n in LAYOUT["STORE"]["fields"])
+        assert LAYOUT["RDPERF"]["fields"]["ext_addr"] == LAYOUT["STORE"]["fields"]["ext_addr"]
+        names = ["sp", "len", "sp_addr", "ext_addr", "x_size", "y_size", "x_stride", "y_stride"]
+        if loads:
+            names += ["pad_top", "pad_bottom", "pad_left", "pad_right", "fill"]
+        fields = {n: field(w, "LOAD" if loads else "STORE", n) for n in names}
+        marks = {c: getattr(seq, f"at_least_{c}") for c in self.marks}
+        eng = _Steps(seq, marks if cfg.in_order else None)
+        pads = (fields["pad_top"], fields["pad_bottom"], fields["pad_left"], fields["pad_right"]) if loads else None
+        walk = _BoxWalk(m, self.name, cfg, fields, eng, is_box, pads, self.byte_bits)
+        assert len(walk.bytes) == len(self.bytes) and len(walk.nbytes) == len(self.line_bytes)
+        m.d.comb += [seq.last.eq(self._last(eng, walk, is_box)), self.bytes.eq(walk.bytes),
+                     self.line_bytes.eq(Mux(walk.line_end & walk.data_line, walk.nbytes, 0))]
+        addr = None
+        if stores:
+            addr = self._store(m, eng, walk, fields)
+        if loads:
+            self._load(m, walk, fields, addr)
+        return m
+
+    def _last(self, eng, walk, is_box):
         """The instruction's last step: a box's last line, or the latency alone for an empty box;
         RDPERF after its ``ceil(8 * N_COUNTERS / dma_bytes_per_cycle)`` data steps."""
         L = self.cfg.ext_latency
-        return Mux(is_box, Mux(walk.empty, _step_eq(eng, L - 1), walk.line_end & walk.last_line),
-                   Mux(is_rdperf, _step_eq(eng, L + self.perf_cycles - 1), 1))
+        return Mux(is_box, Mux(walk.empty, eng.eq(L - 1), walk.line_end & walk.last_line),
+                   Mux(self.is_rdperf, eng.eq(L + self.perf_cycles - 1), 1))
 
-    def load(self, walk, F, is_load, wl, mems, addr=None):
-        """``addr``: this beat's external address when :meth:`store` made it (one engine), else
-        the walk's line address + the beat's offset; ``mems``: the scratchpads (a line of more than
-        one beat is written element by element: their write masks)."""
-        m, cfg, top = self.m, self.cfg, self.top
-        dpc = cfg.dma_bytes_per_cycle
-        # ---------------------------------------------------------------- DMA load beat
+    def _load(self, m, walk, fields, addr):
+        """The LOAD beat. ``addr``: this beat's external address when :meth:`_store` made it (one
+        engine for both queues), else the walk's line address + the beat's offset."""
+        cfg = self.cfg
+        beat_bytes = cfg.dma_bytes_per_cycle
         if addr is None:
-            addr = (walk.cur + (walk.beat << (dpc.bit_length() - 1)))[:ext_bits(cfg)]
-            m.d.comb += top.ld_addr.eq(addr)
-        fill8 = F["fill"]
-        go = walk.in_beat & is_load
+            addr = (walk.cur + (walk.beat << (beat_bytes.bit_length() - 1)))[:ext_bits(cfg)]
+        m.d.comb += self.ld.addr.eq(addr)
+        fill8 = fields["fill"]
+        go = walk.in_beat & self.is_load
         first = walk.beat == 0
         # an element of the line's first beat: its bytes or the fill, at that beat; an element of a
         # later beat: its bytes at its beat, or the fill at the first beat (then its beat's place
@@ -183,13 +297,13 @@ class _DmaPath:
         for s in SPACE_ENUM:
             eb = ELEMENT_BYTES[s]
             fill = fill8 if eb == 1 else Cat(fill8, fill8[7].replicate(8 * eb - 8))
-            here = go & (F["sp"] == SP[s])
+            here = go & (fields["sp"] == SP[s])
             data, en = [], []
             for e in range(cfg.cols):
                 # (in order: a comparison with a constant as logic, not a carry chain)
-                valid = walk.data_line & (_ge(walk.len, e + 1) if cfg.in_order else e < F["len"])
-                b, o = divmod(e * eb, dpc)                # its beat and its bytes' place in it
-                ld = top.ld_data[8 * o:8 * o + 8 * eb]
+                valid = walk.data_line & (_at_least(walk.len, e + 1) if cfg.in_order else e < fields["len"])
+                b, o = divmod(e * eb, beat_bytes)                # its beat and its bytes' place in it
+                ld = self.ld.data[8 * o:8 * o + 8 * eb]
                 if b == 0:
                     key = (eb, "first", e)
                     if key not in buses:
@@ -201,62 +315,91 @@ class _DmaPath:
                         buses[key] = Mux(first, fill, ld)
                     en.append(here & Mux(valid, walk.beat == b, first))
                 data.append(buses[key])
-            one = cfg.cols * eb <= dpc                  # a one-beat line: written whole at its beat
-            m.d.comb += [wl[s].addr.eq(F["sp_addr"] + walk.line), wl[s].data.eq(Cat(*data)),
-                         wl[s].en.eq(here & first if one else Cat(*en).any())]
+            wr = getattr(self, f"wr_{s.lower()}")
+            one = self.one_beat[s]                      # a one-beat line: written whole at its beat
+            m.d.comb += [wr.addr.eq(fields["sp_addr"] + walk.line), wr.data.eq(Cat(*data)),
+                         wr.en.eq(here & first if one else Cat(*en).any())]
             if not one:                                 # element write enables
-                m.d.comb += mems[s].write_mask(wl[s], 8 * eb).eq(Cat(*en))
+                m.d.comb += getattr(self, f"wr_{s.lower()}_mask").eq(Cat(*en))
 
-    def store(self, eng, walk, F, is_store, is_rdperf, rs):
-        m, cfg, top = self.m, self.cfg, self.top
-        dpc, L, C = cfg.dma_bytes_per_cycle, cfg.ext_latency, cfg.cols
-        XB = ext_bits(cfg)
-        k_per, n_beats, phase = self.k_per, self.n_beats, self.phase
-        # ---------------------------------------------------------------- DMA store beat
+    def _store(self, m, eng, walk, fields):
+        """The STORE and RDPERF beats; returns this step's external address."""
+        cfg = self.cfg
+        beat_bytes, L, C = cfg.dma_bytes_per_cycle, cfg.ext_latency, cfg.cols
+        k_per, n_beats, phase = self.k_per, self.n_beats, self.counters.phase
+        rd = {s: getattr(self, f"rd_{s.lower()}") for s in SPACE_ENUM}
         # the scratchpad line of the slot that contains the next step
-        rd_line = F["sp_addr"] + walk.line + walk.line_end
+        rd_line = fields["sp_addr"] + walk.line + walk.line_end
         for s in SPACE_ENUM:
-            m.d.comb += [rs[s].addr.eq(rd_line),
-                         rs[s].valid.eq(eng.active & is_store & (F["sp"] == SP[s]) & ~(walk.line_end & walk.last_line))]
+            m.d.comb += [rd[s].addr.eq(rd_line),
+                         rd[s].valid.eq(eng.active & self.is_store & (fields["sp"] == SP[s])
+                                        & ~(walk.line_end & walk.last_line))]
         # this beat's bytes of the line of space sp: the 1-byte spaces' line is one beat; the
         # 4-byte spaces' beat is picked by sp[0] and the beat at once (sp[1] tells the two kinds
-        # apart). (ACC / VEC first, then the beat: tiny 2 logic cells fewer, small 120
-        # TRELLIS_COMB more.)
+        # apart; ACC / VEC first, then the beat, takes fewer logic cells on the iCE40)
         assert SPACE_ENUM == ("ACT", "WGT", "ACC", "VEC")
-        P = 8 * dpc
-        narrow = Mux(F["sp"][0], rs["WGT"].data, rs["ACT"].data)
-        nch = max(1, 4 * C // dpc)
-        chunks = [rs[s].data[P * i:P * i + P] for s in ("ACC", "VEC") for i in range(nch)]
+        P = 8 * beat_bytes
+        narrow = Mux(fields["sp"][0], rd["WGT"].data, rd["ACT"].data)
+        nch = max(1, 4 * C // beat_bytes)
+        chunks = [rd[s].data[P * i:P * i + P] for s in ("ACC", "VEC") for i in range(nch)]
         lg = (nch - 1).bit_length()
-        wide = Array(chunks)[Cat(walk.beat[:lg], F["sp"][0])] if lg else Mux(F["sp"][0], chunks[1], chunks[0])
-        bdata = Mux(F["sp"][1], wide, narrow)
+        wide = Array(chunks)[Cat(walk.beat[:lg], fields["sp"][0])] if lg else Mux(fields["sp"][0], chunks[1], chunks[0])
+        bdata = Mux(fields["sp"][1], wide, narrow)
         nbytes = walk.nbytes
-        rem = nbytes[:dpc.bit_length() - 1]
-        blen = Mux(walk.line_end & (rem != 0), rem, Mux(nbytes == 0, 0, dpc)) if dpc > 1 else (nbytes != 0)
-        # ---------------------------------------------------------------- DMA RDPERF
-        # (the walk's cursor is RDPERF's ext_addr: it loads at the start, moves only in a box)
-        in_data = eng.active & is_rdperf & _step_ge(eng, L)
-        sample = _step_lt(eng, L + n_beats)            # the first n_beats data steps
+        rem = nbytes[:beat_bytes.bit_length() - 1]
+        blen = (Mux(walk.line_end & (rem != 0), rem, Mux(nbytes == 0, 0, beat_bytes)) if beat_bytes > 1
+                else (nbytes != 0))
+        # RDPERF (the walk's cursor is its ext_addr: it loads at the start, moves only in a box);
+        # the counters zero-extended to 64 bits
+        bits = cfg.counter_bits
+        counters = Cat(*[Cat(self.counters.data[bits * j:bits * (j + 1)], Const(0, 64 - bits))
+                         for j in range(k_per)])
+        in_data = eng.active & self.is_rdperf & eng.ge(L)
+        sample = eng.lt(L + n_beats)            # the first n_beats data steps
         if rdperf_split(cfg):
             # the low half of the counter at the ring's head at each sample step, then its zero
             # upper half at each later data step (the ring goes round once more: each once)
             perf_write = in_data
-            perf_len = dpc
+            perf_len = beat_bytes
             perf_off = Cat(Const(0, 2), ~sample, phase)
-            perf_data = Mux(sample, top.cnt_data[:P], 0)
+            perf_data = Mux(sample, counters[:P], 0)
         else:
             perf_write = in_data & sample
             perf_len = Mux(phase == n_beats - 1, 8 * (N_COUNTERS - (n_beats - 1) * k_per), 8 * k_per)
             perf_off = phase * (8 * k_per)
-            perf_data = top.cnt_data
-        #: this step's external address (a box's beat, or RDPERF's counters)
-        self.addr = (walk.cur + Mux(is_rdperf, perf_off, walk.beat << (dpc.bit_length() - 1)))[:XB]
-        # ---------------------------------------------------------------- DMA store port
+            perf_data = counters
+        addr = (walk.cur + Mux(self.is_rdperf, perf_off, walk.beat << (beat_bytes.bit_length() - 1)))[:ext_bits(cfg)]
         m.d.comb += [
-            top.st_en.eq((walk.in_beat & is_store) | perf_write),
-            (top.dma_addr if self.cfg.dma_engines == 1 else top.st_addr).eq(self.addr),
-            top.st_len.eq(Mux(is_rdperf, perf_len, blen)),
-            top.st_data.eq(Mux(is_rdperf, perf_data, bdata)),
+            self.st.en.eq((walk.in_beat & self.is_store) | perf_write),
+            self.st.addr.eq(addr),
+            self.st.len.eq(Mux(self.is_rdperf, perf_len, blen)),
+            self.st.data.eq(Mux(self.is_rdperf, perf_data, bdata)),
         ]
+        return addr
 
 
+class _Steps:
+    """The sequencer port ``seq`` as :class:`_BoxWalk` and :class:`DmaEngine` use it: ``active``,
+    ``start``, ``complete``, ``step``, and comparisons of the step with constants: with ``flags``
+    (``{c: step >= c}``, the in-order executor's) from those flags and the step's low bits, else
+    comparisons (the queued engines)."""
+
+    def __init__(self, seq, flags: dict | None):
+        self.active, self.start, self.complete, self.step = seq.active, seq.start, seq.complete, seq.step
+        self.flags = flags
+
+    def ge(self, c: int):
+        """``step >= c``."""
+        if self.flags is None:
+            return self.step >= c
+        return Const(1, 1) if c <= 0 else self.flags[c]
+
+    def lt(self, c: int):
+        """``step < c``."""
+        return ~self.ge(c) if self.flags is not None else self.step < c
+
+    def eq(self, c: int):
+        """``step == c``: in order ``step < c + 1`` (a flag) and the low bits."""
+        if self.flags is None:
+            return self.step == c
+        return ~self.ge(c + 1) & (self.step[:c.bit_length()] == c)

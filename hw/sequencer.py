@@ -6,9 +6,20 @@ from types import SimpleNamespace
 
 from amaranth.hdl import Cat, Const, Module, Mux, Signal
 
-from nnaccel.isa.table import QUEUES
+from nnaccel.isa.table import DMA_PRIORITY, DMA_QUEUES, INSTRUCTIONS, QUEUES
 
+from .bounds import _bits, max_cycles
+from .decoder import QUEUE_CODE, fault_code, field, opcode_of
 from .queue import InstructionQueue
+
+__all__ = ["InOrderSequencer", "QueuedSequencer", "sequencer_for"]
+
+
+def _step_ge(eng, c: int):
+    """``eng.step >= c`` for a constant ``c``: the in-order executor's flag (:meth:`_InOrder.step_ge`),
+    else the comparison."""
+    ge = getattr(eng, "step_ge", None)
+    return ge(c) if ge is not None else eng.step >= c
 
 
 class _Engine:
@@ -130,7 +141,7 @@ class _InOrder:
     def __init__(self, m: Module, word_in, queue_in, held, can_start, step_bits: int):
         n = len(QUEUES)
         self.m = m
-        self._ge = {}
+        self._step_flags = {}
         self.busy = Signal(name="ex_busy")
         self.step_r = Signal(step_bits, name="ex_step")
         self.step = self.step_r                            # 0 while idle: it clears at completion
@@ -169,12 +180,12 @@ class _InOrder:
         iCE40 one logic cell a bit whose LUT is unused)."""
         if c <= 0:
             return Const(1, 1)
-        if c not in self._ge:
+        if c not in self._step_flags:
             k = (c - 1).bit_length()
-            f = self._ge[c] = Signal(name=f"ex_ge{c}")
+            f = self._step_flags[c] = Signal(name=f"ex_ge{c}")
             with self.m.If(self.active):
                 self.m.d.sync += f.eq(~self.last & (f | (self.step[:k] == c - 1)))
-        return self._ge[c]
+        return self._step_flags[c]
 
     def dma_view(self, m: Module, load: int, store: int):
         """The load + store queues' views as the shared DMA datapath uses them (:class:`_DmaEngine`'s
@@ -194,3 +205,205 @@ class _InOrder:
         return d
 
 
+
+
+class _Sequencer:
+    """How a machine fetches its queues' instructions and runs them: one interface, two
+    machines (:class:`QueuedSequencer`, :class:`InOrderSequencer`), chosen once by
+    ``cfg.in_order`` (:func:`sequencer_for`). The accelerator's fetch unit and run state machine
+    call it (``c``: their signals, see :class:`~nnaccel.hw.accel.Accelerator`):
+
+    - :attr:`fifos`: the instruction queues (none in order);
+    - :meth:`heads`: each queue's next instruction word (its pop flags name the tokens it needs);
+    - :meth:`start_engines` (``oks[q]``: queue ``q``'s next instruction has its tokens): sets
+      :attr:`engines` (one per queue, :class:`_Engine`'s interface), :attr:`dma` (the load and
+      store queues' engine when one serves both, else None) and :attr:`executor` (the
+      :class:`_InOrder` executor, or None);
+    - :meth:`room`: the checked instruction can go on; :meth:`accept`: it does;
+    - :meth:`deadlock`: the DEADLOCK condition (and its halt) and the fetch-stall term;
+      :meth:`count_stalls`: the stall counters' terms;
+    - :meth:`run_state`: the RUN state's transitions; :meth:`other_states`: any state beyond
+      IDLE / RUN / DONE."""
+
+    fifos: list
+    engines: list
+    dma = None
+    executor = None
+
+    def __init__(self, m: Module, cfg, dec, i_data):
+        self.cfg, self.dec, self.i_data = cfg, dec, i_data
+
+    def other_states(self, m: Module, c):
+        pass
+
+    def count_stalls(self, events, fetch_stall):
+        """The stall counters' terms (:class:`~nnaccel.hw.counters.CounterEvents`): none (in order
+        there are no token or fetch stalls, docs/isa.md)."""
+
+
+class QueuedSequencer(_Sequencer):
+    """The queued machine: the fetch unit appends each checked instruction to its queue
+    (:class:`~nnaccel.hw.queue.InstructionQueue`) while there is room, and each queue's engine
+    (:class:`_Engine`; with ``dma_engines = 1`` one :class:`_DmaEngine` for the load and store
+    queues) starts its head once idle and its tokens are there. A DEADLOCK's PC (the lowest queued
+    instruction) is found by reading the fetched instructions backwards (state SCAN), so queue
+    entries carry no PC."""
+
+    def __init__(self, m: Module, cfg, dec, i_data):
+        super().__init__(m, cfg, dec, i_data)
+        self.fifos = [InstructionQueue(cfg, q) for q in QUEUES]
+        for f in self.fifos:
+            m.submodules[f"{f.queue}_queue"] = f
+            m.d.comb += f.w_data.eq(i_data)
+
+    def heads(self, m: Module):
+        return [f.unpack(m, f.r_data, f"{QUEUES[q]}_head") for q, f in enumerate(self.fifos)]
+
+    def start_engines(self, m: Module, oks: list, held):
+        cfg, fifos = self.cfg, self.fifos
+        if cfg.dma_engines == 1:
+            # one DMA engine for the load and store queues (an ISA rule of the configuration)
+            self.dma = _DmaEngine(m, {q: fifos[QUEUE_CODE[q]] for q in DMA_QUEUES},
+                                  {q: oks[QUEUE_CODE[q]] for q in DMA_QUEUES},
+                                  max(_bits(max_cycles(cfg, q)) for q in DMA_QUEUES), DMA_PRIORITY)
+        self.engines = [self.dma.views[QUEUES[q]] if self.dma is not None and QUEUES[q] in DMA_QUEUES else
+                        _Engine(m, QUEUES[q], fifos[q], oks[q], _bits(max_cycles(cfg, QUEUES[q])))
+                        for q in range(len(QUEUES))]
+
+    def room(self, m: Module):
+        """Room in the checked instruction's queue (FINISH and faults have no queue: room)."""
+        q_of = self.dec.queue
+        room = Signal()
+        m.d.comb += room.eq(q_of >= len(QUEUES))
+        for q, f in enumerate(self.fifos):
+            with m.If(q_of == q):
+                m.d.comb += room.eq(f.count < f.depth)
+        self._room = room
+        return room
+
+    def accept(self, m: Module, advance, pc, held):
+        for q, f in enumerate(self.fifos):
+            m.d.comb += f.push.eq(self.dec.queue == q)
+        m.d.comb += advance.eq(1)
+        m.d.sync += pc.eq(pc + 1)
+
+    def deadlock(self, m: Module, c):
+        """Nothing busy, nothing can start, fetch cannot go on, something still queued."""
+        dec, top = self.dec, c.top
+        deadlock = Signal()
+        fetch_blocked = c.finished | (dec.ready & (~self._room | dec.is_finish))
+        m.d.comb += deadlock.eq((c.state == c.RUN) & ~c.any_busy & ~c.any_start & c.any_queued & fetch_blocked
+                                & ~(c.fetching & (c.pc == top.prog_len)) & ~(c.fetching & (dec.fault != 0)))
+        with m.If(deadlock):
+            m.d.comb += [c.halt.eq(1), c.halt_code.eq(fault_code("DEADLOCK"))]
+        # a fetch-stall cycle: the next instruction, its checks done, waits for room in its queue
+        fetch_stall = c.fetching & ~c.halt & ~dec.is_finish & dec.ready & ~c.any_push
+        self._scan_counts(m, c)
+        return deadlock, fetch_stall
+
+    def count_stalls(self, events, fetch_stall):
+        """Each stall cycle as it passes (docs/isa.md, the queue model): fetch stalls and each
+        queue's token stalls."""
+        events.add("fetch_stall", fetch_stall, 1)
+        for q, e in enumerate(self.engines):
+            events.add(f"{QUEUES[q]}_token_stall", e.waiting, 1)
+
+    def _scan_counts(self, m: Module, c):
+        """SCAN reads instruction pc (from the last fetched one down) and counts, per queue, the
+        instructions still queued; the one that completes the count is the lowest queued PC."""
+        self._remaining = remaining = [Signal(range(self.cfg.queue_depth_of(q) + 1), name=f"scan_{q}")
+                                       for q in QUEUES]
+        op = field(self.i_data, "NOP", "opcode")
+        scan_q = Signal(range(len(QUEUES) + 1))
+        m.d.comb += scan_q.eq(Mux(op == opcode_of("NOP"), field(self.i_data, "NOP", "queue"), len(QUEUES)))
+        for ins in INSTRUCTIONS:
+            if ins.queue in QUEUES:
+                with m.If(op == ins.opcode):
+                    m.d.comb += scan_q.eq(QUEUE_CODE[ins.queue])
+        left = Const(0, 1)
+        for q, r in enumerate(remaining):
+            hit = (scan_q == q) & (r != 0)
+            left = left | ((r - hit) != 0)
+            with m.If((c.state == c.SCAN) & hit):
+                m.d.sync += r.eq(r - 1)
+        self._left = left
+
+    def run_state(self, m: Module, c, deadlock):
+        top, pc = c.top, c.pc
+        with m.If(deadlock):
+            m.d.sync += [c.state.eq(c.SCAN), top.error.eq(c.halt_code), pc.eq(pc - 1)]
+            m.d.sync += [r.eq(f.count) for r, f in zip(self._remaining, self.fifos)]
+        with m.Elif(c.halt):
+            m.d.sync += [c.state.eq(c.DONE), top.error.eq(c.halt_code), top.fault_pc.eq(c.halt_pc)]
+        with m.Elif(c.finished & ~c.any_busy & ~c.any_queued):
+            m.d.sync += c.state.eq(c.DONE)
+
+    def other_states(self, m: Module, c):
+        top, pc = c.top, c.pc
+        with m.Case(c.SCAN):
+            m.d.comb += top.i_addr.eq(top.prog_addr + (pc << 4))
+            with m.If(self._left):
+                m.d.sync += pc.eq(pc - 1)
+            with m.Else():
+                m.d.sync += [c.state.eq(c.DONE), top.fault_pc.eq(pc)]
+
+
+class InOrderSequencer(_Sequencer):
+    """The in-order machine (``in_order``): no queues; the fetch unit holds the checked
+    instruction at ``pc`` (``held``), the executor (:class:`_InOrder`) starts it once its tokens are
+    there and runs it from the instruction port, and ``pc`` moves on at its completion. Every halt
+    is at ``pc``, which stays put from then on: ``fault_pc`` is ``pc`` itself, and a DEADLOCK needs
+    no search."""
+
+    def __init__(self, m: Module, cfg, dec, i_data):
+        super().__init__(m, cfg, dec, i_data)
+        self.fifos = []
+
+    def heads(self, m: Module):
+        return [self.i_data] * len(QUEUES)
+
+    def start_engines(self, m: Module, oks: list, held):
+        dec = self.dec
+        # registered: the word is on the instruction port from the cycle after pc moves on and
+        # the tokens stay put until an instruction starts, and held (the first cycle it can
+        # start) comes a cycle later still
+        self.tok_ok = tok_ok = Signal()          # the held instruction's tokens are there
+        m.d.sync += tok_ok.eq(Cat(*[(dec.queue == q) & oks[q] for q in range(len(QUEUES))]).any())
+        self.executor = ex = _InOrder(m, self.i_data, dec.queue, held, held & tok_ok,
+                                      max(_bits(max_cycles(self.cfg, q)) for q in QUEUES))
+        self.dma = ex.dma_view(m, QUEUE_CODE["load"], QUEUE_CODE["store"])
+        self.engines = ex.views
+
+    def room(self, m: Module):
+        return Const(1, 1)
+
+    def accept(self, m: Module, advance, pc, held):
+        # fetched (f(i)): held from the next cycle, it starts once held and its tokens are there
+        # and runs from the instruction port; at its completion the next instruction's checks begin
+        ex = self.executor
+        with m.If(ex.complete):
+            m.d.comb += advance.eq(1)
+            m.d.sync += [pc.eq(pc + 1), held.eq(0)]
+        with m.Else():
+            m.d.sync += held.eq(~ex.active)
+
+    def deadlock(self, m: Module, c):
+        """The held instruction's token will never come: nothing runs that could push it."""
+        # fault_pc is pc (on a run without a fault, FINISH's index), no register
+        m.d.comb += c.top.fault_pc.eq(c.pc)
+        deadlock = Signal()
+        m.d.comb += deadlock.eq((c.state == c.RUN) & c.held & ~self.executor.busy & ~self.tok_ok)
+        with m.If(deadlock):
+            m.d.comb += [c.halt.eq(1), c.halt_code.eq(fault_code("DEADLOCK")), c.halt_pc.eq(c.pc)]
+        return deadlock, Const(0, 1)        # no queues: a held instruction's wait is a token stall
+
+    def run_state(self, m: Module, c, deadlock):
+        with m.If(c.halt):
+            m.d.sync += [c.state.eq(c.DONE), c.top.error.eq(c.halt_code)]
+        with m.Elif(c.finished & ~c.any_busy & ~c.any_queued):
+            m.d.sync += c.state.eq(c.DONE)
+
+
+def sequencer_for(m: Module, cfg, dec, i_data) -> _Sequencer:
+    """The configuration's machine: :class:`InOrderSequencer` or :class:`QueuedSequencer`."""
+    return (InOrderSequencer if cfg.in_order else QueuedSequencer)(m, cfg, dec, i_data)

@@ -119,16 +119,16 @@ class VectorEngine(wiring.Component):
         lut_lines = cfg.lut_lines
         pmax = max(vf.param_lines(C) if vf.params else 0 for vf in VEC_FUNCS)
         # a multiplying function's steps take M cycles each (the lane's product over M pieces):
-        # S below counts the cycles per lane group, VecFunc.group_cycles
+        # group_cycles below counts the cycles per lane group, VecFunc.group_cycles
         M = cfg.vector_mul_steps
         serial = M == SERIAL_MUL_STEPS                # the bit-serial lane (serial_mbqm)
         MS = mul_step_cycles(M)                       # cycles of a multiplying step
         mbits = 0 if serial else M.bit_length() - 1
         smax = max(vf.group_cycles(M) for vf in VEC_FUNCS)
-        P = Signal(range(pmax + 1))
-        S = Signal(range(smax + 1))                   # cycles per lane group
-        pexpr = Const(0, P.shape())
-        sexpr = Const(1, S.shape())
+        param_lines = Signal(range(pmax + 1))
+        group_cycles = Signal(range(smax + 1))        # cycles per lane group
+        pexpr = Const(0, param_lines.shape())
+        sexpr = Const(1, group_cycles.shape())
         mulf = Const(0, 1)                            # the function multiplies (VecFunc.multiplies)
         nst = max(vf.steps for vf in VEC_FUNCS)
         stexpr = Const(0, range(nst))                 # serial: the function's last step
@@ -138,13 +138,13 @@ class VectorEngine(wiring.Component):
             stexpr = Mux(f[vf.name], vf.steps - 1, stexpr)
             if vf.multiplies:
                 mulf = mulf | f[vf.name]
-        m.d.comb += [P.eq(pexpr), S.eq(sexpr)]
-        # the parameter phase: the first P steps (a counter that stops at P)
+        m.d.comb += [param_lines.eq(pexpr), group_cycles.eq(sexpr)]
+        # the parameter phase: the first param_lines steps (a counter that stops there)
         pcnt_r = Signal(range(pmax + 1))
         pcnt = Mux(vstart, 0, pcnt_r)
-        # (in order: pcnt counts up by one from 0 and stops at P, so pcnt < P is pcnt != P: an
-        # equality, not a carry chain)
-        in_params = (pcnt != P) if cfg.in_order else pcnt < P
+        # (in order: pcnt counts up by one from 0 and stops at param_lines, so pcnt < param_lines
+        # is pcnt != param_lines: an equality, not a carry chain)
+        in_params = (pcnt != param_lines) if cfg.in_order else pcnt < param_lines
         # the read phase ends with the last line's last step (x / y line counters, no product)
         if self.shared_walks:                         # (the accelerator's x / y)
             rdone_r = Signal()
@@ -186,10 +186,10 @@ class VectorEngine(wiring.Component):
             vlast = Signal()                          # the lane group's last cycle
             m.d.sync += [vphase.eq(rph), vlast.eq(sub_last)]
         else:
-            sub_last = rsub == S - 1
+            sub_last = rsub == group_cycles - 1
             with m.If(self.active):
                 m.d.sync += rsub_r.eq(Mux(vread_phase & ~sub_last, rsub + 1, 0))
-            vlast = vsub == S - 1
+            vlast = vsub == group_cycles - 1
         with m.If(self.active):
             m.d.sync += [rchunk_r.eq(Mux(vread_phase, Mux(sub_last, Mux(chunk_last, 0, rchunk + 1), rchunk), 0)),
                          pcnt_r.eq(Mux(in_params, pcnt + 1, pcnt))]

@@ -149,6 +149,41 @@ def test_array_verilator(rows, cols, dsp, a_signed, w_signed, a_zp, w_zp, buffer
     assert res["latency"] == array_latency(rows, cols)
 
 
+def _drive(dut, settings: dict, schedule: dict, cycles: int):
+    """Run ``dut`` (a :class:`SystolicArray`) for ``cycles`` cycles: the ports of ``settings``
+    (``{port name: value}``) held throughout; ``schedule[cycle]``: ``"w": (row, buffer, line)``
+    writes a weight row, ``"a": (buffer, line)`` streams an activation line (bytes as signed or
+    unsigned ints). Returns ``(cycle, output line)`` for every valid output, ``cycle`` the one
+    after which it showed."""
+    got = []
+
+    async def bench(ctx):
+        for name, value in settings.items():
+            ctx.set(getattr(dut, name), value)
+        for cyc in range(cycles):
+            s = schedule.get(cyc, {})
+            ctx.set(dut.w_we, "w" in s)
+            if "w" in s:
+                r, sel, data = s["w"]
+                ctx.set(dut.w_row, r)
+                ctx.set(dut.w_sel, sel)
+                ctx.set(dut.w_data, [int(x) & 0xFF for x in data])
+            ctx.set(dut.a_valid, "a" in s)
+            if "a" in s:
+                sel, data = s["a"]
+                ctx.set(dut.a_sel, sel)
+                ctx.set(dut.a_data, [int(x) & 0xFF for x in data])
+            await ctx.tick()
+            if ctx.get(dut.o_valid):
+                got.append((cyc + 1, [ctx.get(dut.o_data[j]) for j in range(len(dut.o_data))]))
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    return got
+
+
 def _drive_tiles(rows, cols, ws, tiles, a_zp, w_zp, a_signed, w_signed, b0=0, dsp=None):
     """The GEMM engine's K-tile schedule: tile 0's weights in ``rows`` cycles, then tile t's
     vectors stream through buffer ``b0 ^ (t & 1)`` for ``max(n, rows)`` cycles while tile t+1's
@@ -167,39 +202,8 @@ def _drive_tiles(rows, cols, ws, tiles, a_zp, w_zp, a_signed, w_signed, b0=0, ds
             for r in range(rows):
                 sched.setdefault(base + r, {})["w"] = (r, b0 ^ ((t + 1) & 1), ws[t + 1][r])
     end = rows + len(tiles) * T + rows + cols + 4
-    got = []
-
-    async def bench(ctx):
-        ctx.set(dut.w_signed, w_signed)
-        ctx.set(dut.w_zp, w_zp)
-        ctx.set(dut.a_signed, a_signed)
-        ctx.set(dut.a_zp, a_zp)
-        for cyc in range(end):
-            s = sched.get(cyc, {})
-            if "w" in s:
-                r, sel, data = s["w"]
-                ctx.set(dut.w_we, 1)
-                ctx.set(dut.w_row, r)
-                ctx.set(dut.w_sel, sel)
-                ctx.set(dut.w_data, [int(x) & 0xFF for x in data])
-            else:
-                ctx.set(dut.w_we, 0)
-            if "a" in s:
-                sel, data = s["a"]
-                ctx.set(dut.a_valid, 1)
-                ctx.set(dut.a_sel, sel)
-                ctx.set(dut.a_data, [int(x) & 0xFF for x in data])
-            else:
-                ctx.set(dut.a_valid, 0)
-            await ctx.tick()
-            if ctx.get(dut.o_valid):
-                got.append((cyc + 1, [ctx.get(dut.o_data[j]) for j in range(cols)]))
-
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
-    return got, T
+    settings = {"w_signed": w_signed, "w_zp": w_zp, "a_signed": a_signed, "a_zp": a_zp}
+    return _drive(dut, settings, sched, end), T
 
 
 @pytest.mark.parametrize("rows,cols,n,ntiles,b0,dsp", [(4, 4, 7, 3, 0, None), (4, 4, 4, 4, 1, "dual8"),
@@ -415,31 +419,12 @@ def test_array_one_weight_buffer_tiles(n0, n1, dsp):
     ws = [rng.integers(-128, 128, (rows, cols)) for _ in range(2)]
     avs = [rng.integers(-128, 128, (n, rows)) for n in (n0, n1)]
     dut = SystolicArray(rows, cols, dsp_cells=rows * cols // 2, dsp=dsp, buffers=1)
-    plan = []                       # per cycle: ("w", tile, row) or ("a", tile, k)
+    sched = {}                      # tile t's rows, then its vectors, then tile t + 1's
     for t in range(2):
-        plan += [("w", t, i) for i in range(rows)] + [("a", t, k) for k in range(len(avs[t]))]
-    got = []
-
-    async def bench(ctx):
-        for sig, v in ((dut.w_signed, 1), (dut.a_signed, 1), (dut.w_zp, 0), (dut.a_zp, 0)):
-            ctx.set(sig, v)
-        for step in plan + [None] * (rows + cols + 2):
-            kind, t, k = step or (None, 0, 0)
-            ctx.set(dut.w_we, kind == "w")
-            ctx.set(dut.a_valid, kind == "a")
-            if kind == "w":
-                ctx.set(dut.w_row, k)
-                ctx.set(dut.w_data, [int(x) & 0xFF for x in ws[t][k]])
-            elif kind == "a":
-                ctx.set(dut.a_data, [int(x) & 0xFF for x in avs[t][k]])
-            await ctx.tick()
-            if ctx.get(dut.o_valid):
-                got.append([ctx.get(dut.o_data[j]) for j in range(cols)])
-
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
+        sched.update({len(sched) + i: {"w": (i, 0, ws[t][i])} for i in range(rows)})
+        sched.update({len(sched) + k: {"a": (0, avs[t][k])} for k in range(len(avs[t]))})
+    got = [line for _, line in _drive(dut, {"w_signed": 1, "a_signed": 1, "w_zp": 0, "a_zp": 0}, sched,
+                                      len(sched) + rows + cols + 2)]
     want = np.concatenate([array_model(avs[t], ws[t]) for t in range(2)])
     assert got == want.tolist()
 
@@ -464,36 +449,14 @@ def test_array_depthwise_mode(rows, fh, fw, nx, ny, line_buffers, dsp, dsp_cells
     za, zw = 100, 50
     w[taps:] = zw
     dut = SystolicArray(rows, rows, dsp=dsp, dsp_cells=dsp_cells, buffers=buffers, line_buffers=line_buffers)
-    outs = []
-
-    async def bench(ctx):
-        ctx.set(dut.dw, 1)
-        ctx.set(dut.dw_fw, fw)
-        if line_buffers:
-            ctx.set(dut.dw_fh, fh)
-            ctx.set(dut.dw_nx, nx)
-        ctx.set(dut.a_zp, za)
-        ctx.set(dut.w_zp, zw)
-        for r in range(rows):
-            ctx.set(dut.w_we, 1)
-            ctx.set(dut.w_row, r)
-            ctx.set(dut.w_data, [int(v) for v in w[r]])
-            await ctx.tick()
-        ctx.set(dut.w_we, 0)
-        for _ in range(2 * rows + 2):
-            await ctx.tick()
-        for s in range(lh * lw + dut.latency + 2):
-            ctx.set(dut.a_valid, int(s < lh * lw))
-            if s < lh * lw:
-                ctx.set(dut.a_data, [int(v) for v in lines[s]])
-            await ctx.tick()
-            if ctx.get(dut.o_valid):
-                outs.append([ctx.get(dut.o_data[j]) for j in range(rows)])
-
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
+    settings = {"dw": 1, "dw_fw": fw, "a_zp": za, "w_zp": zw}
+    if line_buffers:
+        settings.update(dw_fh=fh, dw_nx=nx)
+    # the weight rows, 2 * rows + 2 idle cycles, then the window's lines one a cycle
+    first = 3 * rows + 2
+    sched = {r: {"w": (r, 0, w[r])} for r in range(rows)}
+    sched.update({first + s: {"a": (0, lines[s])} for s in range(lh * lw)})
+    outs = [line for _, line in _drive(dut, settings, sched, first + lh * lw + dut.latency + 2)]
     assert len(outs) == lh * lw
     a = lines.reshape(lh, lw, rows) - za
     for k, o in enumerate(outs):

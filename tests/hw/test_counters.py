@@ -1,4 +1,11 @@
-"""The performance counters on the RTL, against the ISA simulator.
+"""The performance counters: the block alone against its software model, and on the RTL against
+the ISA simulator.
+
+:class:`~nnaccel.hw.counters.PerfCounters` in the Amaranth simulator against
+:func:`~nnaccel.hw.counters.counter_model`: random increments (within each input's bound, some in
+units of a power of two) on an in-order and a queued configuration, one with one counter group and
+one with a ring in block RAM, and 8-bit counters that wrap; runs that stop and clear; every
+cycle's phase, every value shown and the collision flag.
 
 The in-order core (tiny) counts the events as they pass (a busy cycle, a streamed line, a line's
 bytes) and RDPERF's own at its completion: RDPERF in the middle of a program, right after a LOAD
@@ -12,8 +19,12 @@ several times (RDPERF in the middle and at the end); the RDPERF bytes and every 
 ISA simulator's, which equal the 64-bit machine's reduced modulo 2 ** 8; the run's length
 (``RtlResult.cycles``) and MACs do not wrap."""
 
+import random
+
 import numpy as np
 import pytest
+from amaranth.sim import Simulator
+from nnaccel.hw.counters import CounterInput, PerfCounters, counter_model
 from nnaccel.sim.isasim import IsaSim, find_conflicts
 from support.counter_programs import counter_snapshot_program
 
@@ -22,12 +33,79 @@ from nnaccel.isa import COUNTERS, N_COUNTERS, decode
 from nnaccel.isa.cycles import instruction_cycles
 from nnaccel.isa.table import STALL_COUNTERS
 
-pytestmark = pytest.mark.rtl
-
 TINY = load_config("tiny")
 CONFIGS = {"tiny": TINY, "tiny-c8": TINY.replace(name="tiny-c8", counter_bits=8)}
 SNAP = 0x3000                       # snapshot k at SNAP + 0x100 * k
 NAMES = [c.name for c in COUNTERS]
+
+
+# in-order tiny (counters of 4 bytes a beat: k = 1, a ring of N_COUNTERS groups in block RAM),
+# the same queued, and a queued one of 16-byte beats (k = 2) with 8-bit counters
+BLOCK_CONFIGS = {
+    "tiny": TINY,
+    "tiny-queued": TINY.replace(name="tiny-queued", in_order=False),
+    "small-c8": load_config("small").replace(name="small-c8", counter_bits=8),
+}
+
+
+def _block_inputs(cfg):
+    """An increment port for most counters (the last two have none and stay 0): 1 to 6 bits, the
+    macs in units of 16, each bounded by its widest increment on every cycle of a window."""
+    from nnaccel.hw.bounds import CNT
+    from nnaccel.hw.extmem import counters_per_beat
+    n_beats = -(-N_COUNTERS // counters_per_beat(cfg))
+    inputs = {}
+    for i, name in enumerate(list(CNT)[:-2]):
+        width = 1 + i % 6
+        inputs[name] = CounterInput(width, n_beats * ((1 << width) - 1), 16 if name == "macs" else 1)
+    return inputs
+
+
+@pytest.mark.parametrize("name", list(BLOCK_CONFIGS))
+def test_counter_block_against_model(name):
+    cfg = BLOCK_CONFIGS[name]
+    inputs = _block_inputs(cfg)
+    dut = PerfCounters(cfg, inputs)
+    rng = random.Random(name)
+    ports, cycles = [], []          # per cycle: the ports' values (in units) and the model's cycle
+    for t in range(700):
+        clear = t in (0, 301, 302, 520)                 # a run starts (twice in a row once)
+        run = not clear and not 440 <= t < 460          # stopped for a while
+        top = t % 7 == 0                                # every increment at its largest
+        inc = {n: (1 << s.width) - 1 if top else rng.randrange(1 << s.width) for n, s in inputs.items()}
+        ports.append(inc)
+        cycles.append((run, clear, {n: v * inputs[n].unit for n, v in inc.items()}))
+    want = counter_model(cfg, cycles)
+    k = dut.k
+    assert any(v != 0 for _, vals in want for v in vals.values())
+    if cfg.counter_bits == 8:   # the values wrap
+        assert sum(inc["macs"] for run, _, inc in cycles[:301] if run) >= 1 << cfg.counter_bits
+    else:                       # ... or not: the model's values then reach beyond 8 bits
+        assert max(v for _, vals in want for v in vals.values()) >= 1 << 8
+
+    async def bench(ctx):
+        seen = set()
+        for (run, clear, _), inc, (phase, values) in zip(cycles, ports, want):
+            ctx.set(dut.run, run)
+            ctx.set(dut.clear, clear)
+            for n, v in inc.items():
+                ctx.set(getattr(dut, f"inc_{n}"), v)
+            assert ctx.get(dut.read.phase) == phase
+            data = ctx.get(dut.read.data)
+            for j in range(k):
+                cid = k * phase + j
+                if cid < N_COUNTERS:
+                    got = data >> (cfg.counter_bits * j) & ((1 << cfg.counter_bits) - 1)
+                    assert got == values[cid], (NAMES[cid], phase)
+                    seen.add(cid)
+            assert not ctx.get(dut.collision)
+            await ctx.tick()
+        assert seen == set(range(N_COUNTERS))
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
 
 
 def _rdperf_program(cfg):
@@ -66,6 +144,7 @@ def _rdperf_program(cfg):
     return p.words, snaps
 
 
+@pytest.mark.rtl
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_rdperf_mid_program_in_order(name):
     from nnaccel.sim.rtl_runner import run_words_rtl
@@ -113,6 +192,7 @@ def _wrap_program(cfg):
     return counter_snapshot_program(cfg, SNAPS, 3, 1)
 
 
+@pytest.mark.rtl
 def test_counters_wrap_like_isa_sim():
     from nnaccel.sim.rtl_runner import run_words_rtl
     image = {0: np.arange(32 * NARROW.rows, dtype=np.uint8)}

@@ -1,4 +1,13 @@
-"""The DMA blocks (``hw/dma.py``) on the RTL, against the ISA simulator (bytes and every counter).
+"""The DMA engine (``hw/dma.py``) alone against the ISA simulator's LOAD / STORE, and on the RTL
+against the ISA simulator (bytes and every counter).
+
+The block alone (:class:`~nnaccel.hw.dma.DmaEngine` in Amaranth's simulator, driven the way its
+sequencer drives it, with models of the scratchpads, the external memory and the counters beside
+it): LOADs (padding on each side, partial lines, negative fills, lines of several beats, len 0,
+empty boxes) and STOREs into and out of every space, and RDPERF; the scratchpad or the memory
+after each must equal the ISA simulator's, and the instruction must end after the ISA's cycles
+(``nnaccel.isa.cycles``); on tiny (one engine for both queues, in order), tiny with two queued
+engines, and small.
 
 The one-beat datapath (``_DmaPath``): the load and store ports are one beat of
 ``dma_bytes_per_cycle`` bytes, a LOAD writes a line's elements with element write enables at the
@@ -16,14 +25,16 @@ wrong."""
 
 import numpy as np
 import pytest
+from amaranth.sim import Simulator
+from nnaccel.hw.dma import DmaEngine
 from nnaccel.sim.isasim import IsaSim, find_conflicts
 from support.rtl_check import run_isa_and_rtl
 
-from nnaccel.hwconfig import load_config
-from nnaccel.isa import N_COUNTERS
+from nnaccel.hwconfig import ELEMENT_BYTES, load_config
+from nnaccel.isa import BY_NAME, N_COUNTERS, decode
+from nnaccel.isa.cycles import instruction_cycles
+from nnaccel.isa.table import SPACE_ENUM
 from nnaccel.program import ProgramBuilder
-
-pytestmark = pytest.mark.rtl
 
 TINY = load_config("tiny")
 CONFIGS = [TINY, TINY.replace(name="tiny-dma2", in_order=False, dma_engines=2),
@@ -32,6 +43,135 @@ CONFIGS = [TINY, TINY.replace(name="tiny-dma2", in_order=False, dma_engines=2),
 SRC, DST, PERF, SENTINEL = 0x1000, 0x3000, 0x3800, 0xA5
 # the ACC box: 3 x 3 lines, the first row and column padding, `len` 3 of the line's elements
 BOX = {"x_size": 3, "y_size": 3, "x_stride": 19, "y_stride": 61, "pad": (1, 0, 1, 0)}
+
+
+BLOCK_CONFIGS = [TINY, TINY.replace(name="tiny-dma2", in_order=False, dma_engines=2), load_config("small")]
+
+
+def _counter_value(cfg, c: int) -> int:
+    """The value the counters model shows for counter ``c``."""
+    return (0x9E3779B97F4A7C15 * (c + 1)) % (1 << cfg.counter_bits)
+
+
+def _line_value(line, eb: int) -> int:
+    """A scratchpad line (elements) as the port's bits: element 0 lowest."""
+    return sum((int(v) % (1 << 8 * eb)) << (8 * eb * e) for e, v in enumerate(line))
+
+
+def _run_block(cfg, word, mem, sp):
+    """``word`` on a :class:`DmaEngine` of its queue (of both with one DMA engine) with the
+    memory ``mem`` (bytes, updated) and the scratchpads ``sp`` (``{space: array of lines}``,
+    updated), the sequencer, memory and counters modelled here. Returns the steps it took."""
+    queue = BY_NAME[decode(word).name].queue
+    queues = ("load", "store") if cfg.in_order or cfg.dma_engines == 1 else (queue,)
+    dut = DmaEngine(cfg, queues, 16)
+    phase0 = 3 % dut.n_beats                    # the ring is anywhere when the instruction starts
+    out = {}
+
+    async def bench(ctx):
+        reads = {}                              # space: the line presented last cycle
+        step = 0
+        while step < 10_000:
+            ctx.set(dut.seq.word, word)
+            ctx.set(dut.seq.start, step == 0)
+            ctx.set(dut.seq.active, 1)
+            ctx.set(dut.seq.step, step)
+            for c in dut.marks:
+                ctx.set(getattr(dut.seq, f"at_least_{c}"), step >= c)
+            if "store" in queues:
+                phase = (phase0 + step) % dut.n_beats
+                ctx.set(dut.counters.phase, phase)
+                ctx.set(dut.counters.data, sum(_counter_value(cfg, dut.k_per * phase + j) << (cfg.counter_bits * j)
+                                               for j in range(dut.k_per) if dut.k_per * phase + j < N_COUNTERS))
+                for s in SPACE_ENUM:
+                    if s in reads:
+                        ctx.set(getattr(dut, f"rd_{s.lower()}").data, _line_value(sp[s][reads[s]], ELEMENT_BYTES[s]))
+            if "load" in queues:
+                addr = ctx.get(dut.ld.addr)
+                beat = len(dut.ld.data) // 8
+                ctx.set(dut.ld.data, int.from_bytes(bytes(mem[addr:addr + beat]).ljust(beat, b"\0"), "little"))
+            last = ctx.get(dut.seq.last)
+            ctx.set(dut.seq.complete, last)
+            writes = []
+            if "load" in queues:
+                for s in SPACE_ENUM:
+                    wr = getattr(dut, f"wr_{s.lower()}")
+                    if ctx.get(wr.en):
+                        mask = (ctx.get(getattr(dut, f"wr_{s.lower()}_mask")) if not dut.one_beat[s]
+                                else (1 << cfg.cols) - 1)
+                        writes.append((s, ctx.get(wr.addr), ctx.get(wr.data), mask))
+            if "store" in queues:
+                reads = {s: ctx.get(getattr(dut, f"rd_{s.lower()}").addr) for s in SPACE_ENUM}
+                if ctx.get(dut.st.en):
+                    a, n, data = ctx.get(dut.st.addr), ctx.get(dut.st.len), ctx.get(dut.st.data)
+                    mem[a:a + n] = np.frombuffer(data.to_bytes(len(dut.st.data) // 8, "little")[:n], np.uint8)
+            await ctx.tick()
+            for s, line, data, mask in writes:
+                eb = ELEMENT_BYTES[s]
+                for e in range(cfg.cols):
+                    if mask >> e & 1:
+                        v = data >> (8 * eb * e) & ((1 << 8 * eb) - 1)
+                        sp[s][line, e] = v - (1 << 32) if eb == 4 and v >> 31 else v
+            if last:
+                out["steps"] = step + 1
+                return
+            step += 1
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    return out["steps"]
+
+
+def _block_programs(cfg):
+    """One-instruction programs for the block: LOADs and STOREs of every space and RDPERF."""
+    C = cfg.cols
+    p = ProgramBuilder(cfg)
+    p.load("ACC", 3, SRC + 3, C - 1, fill=-3, **BOX)
+    p.load("ACC", 9, SRC + 0x201, 1, x_size=2, x_stride=4, fill=0x7F)
+    p.load("VEC", 0, SRC + 0x302, C // 2, x_size=2, y_size=2, x_stride=9, y_stride=40, pad=(0, 1, 1, 0), fill=-128)
+    p.load("VEC", 2, SRC + 0x341, 0, fill=-2)
+    p.load("ACT", 0, SRC + 0x401, C - 1, x_size=3, y_size=2, x_stride=5, y_stride=30, pad=(0, 0, 0, 1), fill=0x55)
+    p.load("WGT", 5, SRC + 0x503, C, x_size=4, x_stride=C + 1, pad=(0, 0, 2, 1), fill=-1)
+    p.load("ACT", 0, SRC, C, x_size=0)
+    p.store("ACC", 1, DST + 3, C - 1, x_size=3, y_size=2, x_stride=4 * C + 3, y_stride=100)
+    p.store("VEC", 0, DST + 1, C, x_size=2, x_stride=4 * C)
+    p.store("ACT", 2, DST + 5, C - 1, x_size=3, x_stride=C + 2)
+    p.store("WGT", 0, DST, 1, x_size=2, x_stride=3)
+    p.store("ACT", 0, DST, C, x_size=2, y_size=0)
+    p.rdperf(PERF)
+    return p.words
+
+
+@pytest.mark.parametrize("cfg", BLOCK_CONFIGS, ids=lambda c: c.name)
+def test_dma_engine_against_isa_sim(cfg):
+    from nnaccel.sim.isasim import _SPACE_DTYPE
+    rng = np.random.default_rng(5)
+    for word in _block_programs(cfg):
+        d = decode(word)
+        sim = IsaSim(cfg, mem_size=1 << 16)
+        sim.write(0, rng.integers(0, 256, 1 << 16, dtype=np.uint8))     # (a byte written astray shows)
+        for s in SPACE_ENUM:
+            info = np.iinfo(_SPACE_DTYPE[s])
+            sim.sp[s][:] = rng.integers(info.min, int(info.max) + 1, sim.sp[s].shape, dtype=np.int64)
+        mem, sp = sim.mem.copy(), {s: v.copy() for s, v in sim.sp.items()}
+        steps = _run_block(cfg, word, mem, sp)
+        sim.run([word, _finish(cfg)])
+        if d.name == "RDPERF":              # each counter at its place, whatever the ring's phase
+            got = np.frombuffer(mem[PERF:PERF + 8 * N_COUNTERS].tobytes(), "<u8").tolist()
+            assert got == [_counter_value(cfg, c) for c in range(N_COUNTERS)]
+            mem[PERF:PERF + 8 * N_COUNTERS] = sim.mem[PERF:PERF + 8 * N_COUNTERS]
+        assert steps == instruction_cycles(d, cfg), d
+        assert (mem == sim.mem).all(), d
+        for s in SPACE_ENUM:
+            assert (sp[s] == sim.sp[s]).all(), (d, s)
+
+
+def _finish(cfg):
+    p = ProgramBuilder(cfg)
+    p.finish()
+    return p.words[0]
 
 
 def _narrow_program(cfg):
@@ -67,6 +207,7 @@ def _narrow_program(cfg):
     return p.words, lines
 
 
+@pytest.mark.rtl
 @pytest.mark.parametrize("cfg", CONFIGS, ids=lambda c: c.name)
 def test_narrow_dma_lines_match_isa_sim(cfg):
     from nnaccel.sim.rtl_runner import run_words_rtl
@@ -149,6 +290,7 @@ def _box_program(cfg):
 _run = run_isa_and_rtl
 
 
+@pytest.mark.rtl
 def test_padded_boxes_match_isa_sim():
     cfg = TINY
     C = cfg.cols

@@ -5,7 +5,7 @@ engines; the same layer with two engines on tiny (the separate engines' path).""
 
 import numpy as np
 import pytest
-from nnaccel.hw import accel
+from nnaccel.hw import sequencer
 from nnaccel.sim import isasim
 from nnaccel.sim.isasim import IsaSim, decode_program, find_conflicts, schedule
 from support.one_op import filter_consts, isa_and_rtl, one_op_model, segment_words
@@ -76,8 +76,8 @@ def test_shared_dma_matches_isa_sim(name):
 @pytest.mark.parametrize("name", ["tie", "rdperf"])
 def test_other_priority_matches_isa_sim(monkeypatch, name):
     """The other fixed priority (a build of its own: the configuration's name keys the build)."""
-    other = "store" if accel.DMA_PRIORITY == "load" else "load"
-    monkeypatch.setattr(accel, "DMA_PRIORITY", other)
+    other = "store" if sequencer.DMA_PRIORITY == "load" else "load"
+    monkeypatch.setattr(sequencer, "DMA_PRIORITY", other)     # (the queued machine reads it there)
     monkeypatch.setattr(isasim, "DMA_PRIORITY", other)
     cfg = TINY.replace(name=f"tiny-dma1-{other}-first")
     p = ProgramBuilder(cfg)
