@@ -120,6 +120,11 @@ _SPACES = {"GEMM": {"ACT", "ACC", "WGT"}, "DWCONV": {"ACT", "ACC", "WGT"}, "VEC"
 _WRITES = {"GEMM": {"ACC"}, "DWCONV": {"ACC"}, "VEC": {"ACT", "ACC"}, "STORE": set(), "RDPERF": set()}
 
 
+def _overlap(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> bool:
+    """Whether a byte range (first, last) of ``a`` meets one of ``b``."""
+    return any(lo <= hi2 and lo2 <= hi for lo, hi in a for lo2, hi2 in b)
+
+
 def _popped(ins: Ins) -> set:
     return {FLAG_CHANNEL[(ins.queue, f)] for f in ins.flags if f.startswith("pop")}
 
@@ -223,17 +228,12 @@ class ProgramBuilder:
             self.ins.append(i)
             self.tags.append(self._tag)
             if i.name in ("STORE", "RDPERF") and self.cfg is not None:
-                self._stored += [a.where for a in footprint(decode(i.word()), self.cfg) if a.space == "EXT"]
+                self._stored += self._ext_span(i)
 
     def _reads_stored(self, load: Ins) -> bool:
         """Whether ``load`` reads an external byte that an earlier STORE of the program writes
         (without a configuration: assumed so)."""
-        if self.cfg is None:
-            return True
-        for a in footprint(decode(load.word()), self.cfg):
-            if a.space == "EXT" and any(lo <= a.where[1] and a.where[0] <= hi for lo, hi in self._stored):
-                return True
-        return False
+        return self.cfg is None or _overlap(self._ext_span(load), self._stored)
 
     def outstanding(self, channel: str) -> int:
         return self.pushed[channel] - self.popped[channel]
@@ -508,12 +508,14 @@ class ProgramBuilder:
         """``(moved, kept)``: the LOADs of ``loads`` for which ``ok`` holds and that write no line
         an earlier kept one writes (so they may go ahead of the kept ones), and the others, each
         in their order."""
-        moved, kept = [], []
+        moved, kept, kept_lines = [], [], {}
         for i in loads:
-            if ok(i) and not self._hits(i, self._mask(kept)):
+            if ok(i) and not self._hits(i, kept_lines):
                 moved.append(i)
             else:
                 kept.append(i)
+                for space, m in self._mask([i]).items():
+                    kept_lines[space] = kept_lines[space] | m if space in kept_lines else m
         return moved, kept
 
     def _barrier(self, prefetch: list[Ins], first_loads: list[Ins]) -> tuple[list[Ins], tuple[int, Ins | None]]:
@@ -598,8 +600,7 @@ class ProgramBuilder:
         def tokens(load: Ins) -> int:
             """The outstanding tokens to pop before ``load`` reads finished bytes."""
             reads = self._ext_span(load)
-            return max([k for k, writes in waiting
-                        if any(lo <= r_hi and r_lo <= hi for lo, hi in writes for r_lo, r_hi in reads)], default=0)
+            return max([k for k, writes in waiting if _overlap(writes, reads)], default=0)
 
         busy = self._mask(layer, ("STORE",), {i.fields["sp"] for i in loads})
         later_mask = self._mask(later)
