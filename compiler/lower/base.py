@@ -49,6 +49,16 @@ class ConstImage:
         self.base = base
         self.data = bytearray()
         self.index: dict[bytes, int] = {}
+        self.passes: dict[str, int] = {}
+
+    def alternate(self, kind: str) -> int:
+        """0 / 1 in turn for the passes of schedule ``kind`` lowered into this image, so that
+        consecutive ones take alternate halves of a scratchpad (the next one's constants may then
+        load while this one runs; the program builder checks that a prefetch really is
+        independent, so a wrong guess only costs time)."""
+        n = self.passes.get(kind, 0)
+        self.passes[kind] = n + 1
+        return n % 2
 
     def add(self, blob: bytes) -> int:
         blob = bytes(blob)
@@ -74,6 +84,20 @@ def vec_blob(blocks) -> bytes:
     """VEC parameter blocks (``nnaccel.program.param_block`` / ``lut_block`` arrays, one line per
     parameter) as the little-endian int32 bytes LOAD reads."""
     return np.concatenate([np.asarray(b, np.int64) for b in blocks]).astype("<i4").tobytes()
+
+
+def wgt_tile_loads(R: int, waddr: int, sp_addr: int, first: int, n: int, comment) -> list[Ins]:
+    """LOADs of ``n`` consecutive ``R x R`` weight tiles (from tile ``first`` of the constants at
+    ``waddr``) into WGT line ``sp_addr`` on, at most 255 tiles a LOAD. ``comment``: each LOAD's,
+    or a function of ``(k, count)`` (its first tile within the ``n``, its tile count) giving it."""
+    out = []
+    for k in range(0, n, MAX8):
+        count = min(MAX8, n - k)
+        out.append(Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": sp_addr + k * R,
+                                "ext_addr": waddr + (first + k) * R * R, "x_size": R, "y_size": count,
+                                "x_stride": R, "y_stride": R * R},
+                       comment(k, count) if callable(comment) else comment))
+    return out
 
 
 def load_vec(cfg: HwConfig, consts: ConstImage, blob: bytes, line: int, comment: str) -> list[Ins]:

@@ -40,6 +40,7 @@ from .base import (
     load_vec,
     tighten,
     vec_blob,
+    wgt_tile_loads,
 )
 from .depthwise import depthwise_passes, dw_applies
 from .dma import _row_groups, load_box
@@ -451,14 +452,9 @@ def _general_pass(ctx: LowerContext, s: ConvSpec, tiles, per_block: list, g: lis
         if packed:
             return s.dyn.tile_loads(cfg, s.dyn.packed, worders[which], base, f"{s.what}: weight tiles"
                                     + (f" of chunk {which}" if stream else "") + " (repacked filter)")
-        out, n = [], len(worders[which])
-        for k in range(0, n, MAX8):
-            nt = min(MAX8, n - k)
-            out.append(Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": base + k * R,
-                                    "ext_addr": waddrs[which] + k * R * R, "x_size": R, "y_size": nt,
-                                    "x_stride": R, "y_stride": R * R},
-                           f"{s.what}: weight tiles {k}..{k + nt - 1}" + (f" of chunk {which}" if stream else "")))
-        return out
+        return wgt_tile_loads(R, waddrs[which], base, 0, len(worders[which]),
+                              lambda k, nt: f"{s.what}: weight tiles {k}..{k + nt - 1}"
+                              + (f" of chunk {which}" if stream else ""))
 
     pre = [] if stream else wload(0, 0)
     pre += load_vec(cfg, ctx.consts, vec_blob(blocks), 0, f"{s.what}: requantization parameters")

@@ -31,6 +31,7 @@ from .base import (
     ceil_div,
     load_vec,
     vec_blob,
+    wgt_tile_loads,
 )
 from .dma import load_box
 
@@ -288,10 +289,8 @@ class _DwPass:
             filters = _filter_loads(cfg, s, self.plan.phases, self.blocks, self.ctx.addr[dyn.filter])
         else:
             waddr = self.ctx.consts.add(_filter_tiles(cfg, s, self.plan.phases, self.blocks))
-            nt = len(self.blocks) * self.ntiles
-            filters = [Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": k * R, "ext_addr": waddr + k * R * R,
-                                     "x_size": R, "y_size": min(MAX8, nt - k), "x_stride": R, "y_stride": R * R},
-                            f"{what}: filter tiles {k}..{k + min(MAX8, nt - k) - 1}") for k in range(0, nt, MAX8)]
+            filters = wgt_tile_loads(R, waddr, 0, 0, len(self.blocks) * self.ntiles,
+                                     lambda k, nt: f"{what}: filter tiles {k}..{k + nt - 1}")
         steps = [(nbx, tile, j) for nbx in range(s.n) for tile in _tiles(s, self.plan) for j in range(len(self.blocks))]
         # the REQ parameters: resident (block j in slot j) when all the pass's blocks fit VEC, else
         # in groups of consecutive stages through the two halves of VEC in turn

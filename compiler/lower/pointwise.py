@@ -25,6 +25,7 @@ from .base import (
     ceil_div,
     load_vec,
     vec_blob,
+    wgt_tile_loads,
 )
 from .dynamic import filter_streams
 
@@ -256,17 +257,6 @@ def merge_loads(loads: list[Ins]) -> list[Ins]:
     return out
 
 
-def wgt_tile_loads(R: int, waddr: int, sp_addr: int, first: int, n: int, comment: str) -> list[Ins]:
-    """LOADs of ``n`` consecutive ``R x R`` weight tiles (from tile ``first`` of the constants at
-    ``waddr``) into WGT line ``sp_addr`` on, at most 255 tiles a LOAD."""
-    out = []
-    for k in range(0, n, MAX8):
-        out.append(Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": sp_addr + k * R,
-                                "ext_addr": waddr + (first + k) * R * R, "x_size": R, "y_size": min(MAX8, n - k),
-                                "x_stride": R, "y_stride": R * R}, comment))
-    return out
-
-
 class _Pointwise:
     """The buffers, constants and queues of one pointwise pass (see :func:`pointwise_pass`)."""
 
@@ -298,8 +288,7 @@ class _Pointwise:
         # most likely used, so that they load while it runs (prefetch, ProgramBuilder.raw);
         # streamed weights' slots at the top of WGT too, so that the next pass's first weight
         # tiles (a packed pass starts at the bottom, _Packed) load during this pass's GEMMs
-        parity = getattr(ctx.consts, "pointwise_passes", 0) % 2
-        ctx.consts.pointwise_passes = getattr(ctx.consts, "pointwise_passes", 0) + 1
+        parity = ctx.consts.alternate("pointwise")
         self.wgt_off = _top(cfg.lines("WGT"), self.ntiles * self.R if resident_w else PW_AHEAD * self.gmax * self.R,
                             parity)
         self.vec_off = _top(cfg.lines("VEC"), self.n_tiles * REQ_LINES, parity) if resident_p else 0
@@ -751,11 +740,10 @@ class _Streamed:
         # pass's first filter rows can load while this one's last GEMMs read theirs), else
         # over all of them
         in_l, slot = act_split(cfg)[0], self.kc * nb
-        # (the count of streamed passes lowered so far rides on the model's constant image; the
-        # builder checks that a prefetch really is independent, so a wrong guess only costs time)
+        # (ConstImage.alternate: the count of streamed passes lowered so far)
         region = in_l // 2 if in_l // 2 >= PW_AHEAD * slot else in_l
-        half = getattr(ctx.consts, "streamed_passes", 0) % 2 if region < in_l else 0
-        ctx.consts.streamed_passes = getattr(ctx.consts, "streamed_passes", 0) + 1
+        parity = ctx.consts.alternate("streamed")
+        half = parity if region < in_l else 0
         n_steps = len(self.blocks) * len(self.chunks)
         self.in_base = [half * region + k * slot for k in range(max(PW_AHEAD, min(n_steps, region // slot)))]
         self.stag_base = [act_split(cfg)[0] + k * nb for k in range(PW_STAGING)]
@@ -924,10 +912,8 @@ class _Packed:
         self.ctx, self.cfg, self.s, self.R, self.C = ctx, cfg, s, cfg.rows, cfg.cols
         self.KT, self.NT, self.G = ceil_div(s.c, self.R), ceil_div(s.o, self.C), G
         self.groups = [(j0, min(G, self.NT - j0)) for j0 in range(0, self.NT, G)]
-        # (the count of packed passes lowered so far rides on the constant image, as for the
-        # streamed passes: the builder checks that a prefetch really is independent)
-        half = getattr(ctx.consts, "packed_passes", 0) % 2
-        ctx.consts.packed_passes = getattr(ctx.consts, "packed_passes", 0) + 1
+        # (ConstImage.alternate: the count of packed passes lowered so far)
+        half = ctx.consts.alternate("packed")
         slot = G * self.KT * self.R
         self.wgt_base = [half * (cfg.lines("WGT") // 2) + k * slot for k in range(PW_AHEAD)]
         self.acc = half * (cfg.lines("ACC") // 2)

@@ -27,6 +27,7 @@ from .base import (
     ceil_div,
     load_vec,
     vec_blob,
+    wgt_tile_loads,
 )
 from .dma import load_box
 
@@ -266,10 +267,10 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
         fresh, reused = [], []
         w0, nw = co * nk + chunk[0] * items.taps, len(chunk) * items.taps   # the chunk's weight tiles
         if plan.resident and b == 0:
-            fresh += _wgt_loads(R, waddr, w0 * R, w0, nw,
+            fresh += wgt_tile_loads(R, waddr, w0 * R, w0, nw,
                                 f"{s.what}: weight tiles out c{co * C} items {chunk[0]}..{chunk[-1]} (resident)")
         elif not plan.resident:
-            reused += _wgt_loads(R, waddr, wbase, w0, nw,
+            reused += wgt_tile_loads(R, waddr, wbase, w0, nw,
                                  f"{s.what}: weight tiles out c{co * C} items {chunk[0]}..{chunk[-1]}")
         # the step's own K tiles per GEMM chain: each chain waits only for its own (its l2c token)
         led = lead.get(t, {})
@@ -334,14 +335,6 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
         token(st, S2V, "push")
         out += [vec, st] + trail.get(t, [])     # the next block's K tiles after the step in program order
     return [out]
-
-
-def _wgt_loads(R: int, waddr: int, sp_line: int, first: int, n: int, comment: str) -> list[Ins]:
-    out = []
-    for k in range(0, n, MAX8):
-        out.append(Ins("LOAD", {"sp": "WGT", "len": R, "sp_addr": sp_line + k * R, "ext_addr": waddr + (first + k) * R * R,
-                                "x_size": R, "y_size": min(MAX8, n - k), "x_stride": R, "y_stride": R * R}, comment))
-    return out
 
 
 def _spread_inputs(ctx, s, blocks, steps, chunks, in_base, items: _Items) -> tuple[dict, dict]:
