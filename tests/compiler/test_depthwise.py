@@ -9,12 +9,9 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from nnaccel.compiler.compile import compile_model
-from nnaccel.firmware.runtime import Runtime
-from nnaccel.sim.isasim import find_conflicts
 from support.dw_models import depthwise_model
+from support.one_op import isa_checked
 
-from nnaccel.golden.interpreter import run_model
 from nnaccel.hwconfig import PRESETS
 from nnaccel.isa import bytes_to_words, decode
 
@@ -23,18 +20,10 @@ TINY_DW = PRESETS["tiny"].replace(name="tiny-dw", depthwise_mode=True)
 
 
 def run_checked(model, data, preset):
-    """Compiles and runs ``model`` on the ISA simulator; asserts bit-exactness with the golden
-    model, no conflicts, and returns the package and the DWCONVs of its program."""
-    pkg = compile_model(model, preset)
-    assert [o["type"] for o in pkg.manifest["accelerator_ops"]] == ["DEPTHWISE_CONV_2D"], pkg.manifest["host_ops"]
-    outs, _ = Runtime(pkg).run([data], "isa", check=True)
-    np.testing.assert_array_equal(outs[0], run_model(model, [data])[0])
-    dw = []
-    for seg in pkg.manifest["segments"]:
-        words = bytes_to_words(pkg.segment_words(seg))
-        assert find_conflicts(words, pkg.config()) == []
-        dw += [d for d in (decode(w) for w in words) if d.name == "DWCONV"]
-    return pkg, dw
+    """The package and the DWCONVs of ``model``'s program, run checked on the ISA simulator (one
+    DEPTHWISE_CONV_2D)."""
+    pkg, _, program = isa_checked(model, [data], preset, "DEPTHWISE_CONV_2D")
+    return pkg, [d for d in program if d.name == "DWCONV"]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

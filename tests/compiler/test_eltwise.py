@@ -8,13 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from nnaccel.compiler.compile import compile_model
-from nnaccel.firmware.runtime import Runtime
-from nnaccel.sim.isasim import find_conflicts
+from support.one_op import isa_checked
 
-from nnaccel.golden.interpreter import run_model
 from nnaccel.hwconfig import PRESETS
-from nnaccel.isa import bytes_to_words, decode
 from nnaccel.isa.table import VEC_BY_NAME
 from nnaccel.model import ModelBuilder, OperandType
 
@@ -34,17 +30,9 @@ def binary_model(kind: str, shape: tuple):
 
 
 def run_checked(model, inputs, preset):
-    """Runs ``model`` on the ISA simulator, asserts bit-exactness with the golden model and no
-    conflicts; returns the report and the decoded program."""
-    pkg = compile_model(model, preset)
-    assert len(pkg.manifest["accelerator_ops"]) == 1, pkg.manifest["host_ops"]
-    outs, report = Runtime(pkg).run(inputs, "isa", check=True)
-    np.testing.assert_array_equal(outs[0], run_model(model, inputs)[0])
-    program = []
-    for seg in pkg.manifest["segments"]:
-        words = bytes_to_words(pkg.segment_words(seg))
-        assert find_conflicts(words, pkg.config()) == []
-        program += [decode(w) for w in words]
+    """The report and the decoded program of ``model``, run checked on the ISA simulator (one
+    accelerated operation)."""
+    _, report, program = isa_checked(model, inputs, preset)
     return report, program
 
 

@@ -10,13 +10,9 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from nnaccel.compiler.compile import compile_model
-from nnaccel.firmware.runtime import Runtime
-from nnaccel.sim.isasim import find_conflicts
+from support.one_op import isa_checked
 
-from nnaccel.golden.interpreter import run_model
 from nnaccel.golden.nn import conv_output_size
-from nnaccel.isa import bytes_to_words, decode
 from nnaccel.model import ChannelQuant, ModelBuilder, OperandType
 
 T = OperandType
@@ -50,18 +46,9 @@ def conv_model(h, w, c, o, fh, fw, pads, stride, per_channel, act, rng):
 
 
 def run_checked(model, data, preset):
-    """Compiles and runs ``model`` on the ISA simulator; asserts bit-exactness with the golden
-    model and no conflicts; returns the GEMMs of its program."""
-    pkg = compile_model(model, preset)
-    assert [o["type"] for o in pkg.manifest["accelerator_ops"]] == ["CONV_2D"], pkg.manifest["host_ops"]
-    outs, _ = Runtime(pkg).run([data], "isa", check=True)
-    np.testing.assert_array_equal(outs[0], run_model(model, [data])[0])
-    gemms = []
-    for seg in pkg.manifest["segments"]:
-        words = bytes_to_words(pkg.segment_words(seg))
-        assert find_conflicts(words, pkg.config()) == []
-        gemms += [d for d in (decode(w) for w in words) if d.name == "GEMM"]
-    return gemms
+    """The GEMMs of ``model``'s program, run checked on the ISA simulator (one CONV_2D)."""
+    _, _, program = isa_checked(model, [data], preset, "CONV_2D")
+    return [d for d in program if d.name == "GEMM"]
 
 
 #: (preset, h, w, c, o, filter, padding left / right / top / bottom, stride): small images of

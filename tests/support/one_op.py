@@ -5,12 +5,32 @@ the Verilator RTL."""
 import numpy as np
 from nnaccel.compiler import compile_model
 from nnaccel.firmware.runtime import Runtime
+from nnaccel.sim.isasim import find_conflicts
 
 from nnaccel.golden.interpreter import run_model
+from nnaccel.isa import bytes_to_words, decode
 from nnaccel.model import ModelBuilder
 from nnaccel.model import OperandType as T
 
 QT = {np.uint8: T.TENSOR_QUANT8_ASYMM, np.int8: T.TENSOR_QUANT8_ASYMM_SIGNED}
+
+
+def isa_checked(model, inputs: list, preset, op: str | None = None):
+    """Compiles ``model`` for ``preset`` and runs it on the ISA simulator; asserts that it runs on
+    the accelerator (as the one operation ``op``, or any one operation when None), bit-exact with
+    the golden model, with no conflicts under the exact schedule (``find_conflicts``). Returns
+    ``(package, report, decoded program of every segment)``."""
+    pkg = compile_model(model, preset)
+    types = [o["type"] for o in pkg.manifest["accelerator_ops"]]
+    assert (types == [op] if op else len(types) == 1), pkg.manifest["host_ops"]
+    outs, report = Runtime(pkg).run(inputs, "isa", check=True)
+    np.testing.assert_array_equal(outs[0], run_model(model, inputs)[0])
+    program = []
+    for seg in pkg.manifest["segments"]:
+        words = bytes_to_words(pkg.segment_words(seg))
+        assert find_conflicts(words, pkg.config()) == []
+        program += [decode(w) for w in words]
+    return pkg, report, program
 
 
 def rand(rng, dtype, shape):
