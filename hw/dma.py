@@ -23,10 +23,10 @@ def _at_least_narrow(v, t):
     """Unsigned ``v >= t`` for a narrow ``t`` (a 2-bit padding field): ``v``'s bits above ``t``'s
     width, or a bitwise comparison of the low bits (logic, not a carry chain as wide as ``v``)."""
     w = len(t)
-    ge = Const(1, 1)                    # v[:i] >= t[:i] over the bits seen so far (from the LSB up)
+    at_least = Const(1, 1)                    # v[:i] >= t[:i] over the bits seen so far (from the LSB up)
     for i in range(w):
-        ge = Mux(v[i] == t[i], ge, v[i])
-    return (v[w:] != 0) | ge if len(v) > w else ge
+        at_least = Mux(v[i] == t[i], at_least, v[i])
+    return (v[w:] != 0) | at_least if len(v) > w else at_least
 
 
 def _line_bytes(length, four_bytes):
@@ -49,7 +49,7 @@ def _count_widths(cfg, byte_bits: int) -> tuple[int, int]:
 
 class _BoxWalk:
     """The walk of a LOAD / STORE box for the engine ``eng`` (a :class:`_Steps`; its instruction's
-    fields ``F``) while
+    ``fields``) while
     ``run``: ``ext_latency`` latency steps, then one line per ``beats`` = ``max(1, ceil(len *
     element_bytes / dma_bytes_per_cycle))`` steps; ``line_end`` is the last step of a line's slot.
     It keeps the beat, the line, x / y, the external row and cursor (``cur``: the line's external
@@ -59,13 +59,13 @@ class _BoxWalk:
     >= L >= 1, except the byte count of an empty box, 0). ``pads``: (top, bottom, left, right) of a
     LOAD (padding lines are not data: no bytes, the cursor stays), or None (every line is data)."""
 
-    def __init__(self, m: Module, name: str, cfg, F, eng, run, pads, byte_bits: int):
+    def __init__(self, m: Module, name: str, cfg, fields, eng, run, pads, byte_bits: int):
         L, beat_bytes, addr_bits = cfg.ext_latency, cfg.dma_bytes_per_cycle, ext_bits(cfg)
         beats_max = max(1, _ceil(cfg.line_elems * max(ELEMENT_BYTES.values()), beat_bytes))
-        eb4 = (F["sp"] == SP["ACC"]) | (F["sp"] == SP["VEC"])
+        eb4 = (fields["sp"] == SP["ACC"]) | (fields["sp"] == SP["VEC"])
         # (in order: `len` as wide as its legal values, 0 .. line_elems, which the decoder checks
         # (ILLEGAL_FIELD above): the byte count, the beats and their adders that narrow)
-        self.len = ln = F["len"][:_bits(cfg.line_elems)] if cfg.in_order else F["len"]
+        self.len = ln = fields["len"][:_bits(cfg.line_elems)] if cfg.in_order else fields["len"]
         self.nbytes = nbytes = _line_bytes(ln, eb4)
         beats = Signal(range(beats_max + 1), name=f"{name}_beats")
         m.d.comb += beats.eq(Mux(nbytes == 0, 1, (nbytes + beat_bytes - 1) // beat_bytes))
@@ -74,7 +74,7 @@ class _BoxWalk:
         x, y = Signal(8, name=f"{name}_x"), Signal(8, name=f"{name}_y")
         row, self.cur = Signal(addr_bits, name=f"{name}_row"), Signal(addr_bits, name=f"{name}_cur")
         cur = self.cur
-        in_data = eng.ge(L)
+        in_data = eng.at_least(L)
         #: a data step of the box (``beat`` is this step's beat of its line, ``addr`` its external address)
         self.in_beat = in_beat = eng.active & run & in_data
         self.beat, self.beats = beat, beats
@@ -85,17 +85,17 @@ class _BoxWalk:
             # completion) and a box ends at its last line, so x < x_size and y < y_size wherever
             # they count (an empty box has no line steps): the ends are equalities with the
             # incrementers' sums, where >= would be a carry chain (one logic cell a bit)
-            last_x = x + 1 == F["x_size"]
-            last_y = y + 1 == F["y_size"]
+            last_x = x + 1 == fields["x_size"]
+            last_y = y + 1 == fields["y_size"]
         else:
-            last_x = x + 1 >= F["x_size"]
-            last_y = y + 1 >= F["y_size"]
+            last_x = x + 1 >= fields["x_size"]
+            last_y = y + 1 >= fields["y_size"]
         if pads is None:
             self.data_line = data_line = Const(1, 1)
             last_dx = last_x
         elif in_order:
             top, bottom, left, right = pads
-            yb, xb = F["y_size"] - bottom, F["x_size"] - right
+            yb, xb = fields["y_size"] - bottom, fields["x_size"] - right
             # x < x_size - right, y < y_size - bottom: flags set as x / y step onto the first
             # line of the bottom / right padding (x + 1 == xb: the counter passes each value),
             # cleared with the counter; none of its lines are data when xb (yb) is 0
@@ -112,15 +112,15 @@ class _BoxWalk:
                     m.d.sync += [xpad_r.eq(0), ypad_r.eq(0)]
         else:
             top, bottom, left, right = pads
-            self.data_line = data_line = ((y >= top) & (y < F["y_size"] - bottom) &
-                                          (x >= left) & (x < F["x_size"] - right))
-            last_dx = x + 1 >= F["x_size"] - right
-        self.empty = (F["x_size"] == 0) | (F["y_size"] == 0)
+            self.data_line = data_line = ((y >= top) & (y < fields["y_size"] - bottom) &
+                                          (x >= left) & (x < fields["x_size"] - right))
+            last_dx = x + 1 >= fields["x_size"] - right
+        self.empty = (fields["x_size"] == 0) | (fields["y_size"] == 0)
         self.last_line = last_x & last_y
         bytes_r = Signal(byte_bits, name=f"{name}_bytes")
         self.bytes = _byte_count(bytes_r, line_end & data_line, nbytes)
         with m.If(eng.start):
-            m.d.sync += [row.eq(F["ext_addr"][:addr_bits]), cur.eq(F["ext_addr"][:addr_bits])]
+            m.d.sync += [row.eq(fields["ext_addr"][:addr_bits]), cur.eq(fields["ext_addr"][:addr_bits])]
         with m.If(eng.active):
             m.d.sync += bytes_r.eq(self.bytes)
             with m.If(run & in_data):
@@ -129,9 +129,9 @@ class _BoxWalk:
                 m.d.sync += [line.eq(line + 1), x.eq(Mux(last_x, 0, x + 1)), y.eq(Mux(last_x, y + 1, y))]
                 with m.If(data_line):
                     with m.If(last_dx):
-                        m.d.sync += [row.eq(row + F["y_stride"]), cur.eq(row + F["y_stride"])]
+                        m.d.sync += [row.eq(row + fields["y_stride"]), cur.eq(row + fields["y_stride"])]
                     with m.Else():
-                        m.d.sync += cur.eq(cur + F["x_stride"])
+                        m.d.sync += cur.eq(cur + fields["x_stride"])
             with m.If(eng.complete):
                 m.d.sync += [beat.eq(0), x.eq(0), y.eq(0), line.eq(0), bytes_r.eq(0)]
 
@@ -141,7 +141,7 @@ def engine_signature(step_bits: int, marks=()) -> wiring.Signature:
     sequencer: ``word`` (the instruction, 128 bits: those its queue keeps), ``start`` (its first
     step), ``active`` (it runs, or starts, this cycle), ``complete`` (its last step), ``step`` (its
     steps so far, 0 while idle: it clears at completion), ``at_least_<c>`` for each constant ``c``
-    of ``marks``: ``step >= c`` as a flag (the in-order executor's, :meth:`_InOrder.step_ge`), and
+    of ``marks``: ``step >= c`` as a flag (the in-order executor's, :meth:`_InOrder.step_at_least`), and
     from the engine ``last`` (in: the running instruction ends at this step)."""
     return wiring.Signature({"word": Out(128), "start": Out(1), "active": Out(1), "complete": Out(1),
                              "step": Out(step_bits), **{f"at_least_{c}": Out(1) for c in marks},
@@ -354,7 +354,7 @@ class DmaEngine(wiring.Component):
         bits = cfg.counter_bits
         counters = Cat(*[Cat(self.counters.data[bits * j:bits * (j + 1)], Const(0, 64 - bits))
                          for j in range(k_per)])
-        in_data = eng.active & self.is_rdperf & eng.ge(L)
+        in_data = eng.active & self.is_rdperf & eng.at_least(L)
         sample = eng.lt(L + n_beats)            # the first n_beats data steps
         if rdperf_split(cfg):
             # the low half of the counter at the ring's head at each sample step, then its zero
@@ -388,7 +388,7 @@ class _Steps:
         self.active, self.start, self.complete, self.step = seq.active, seq.start, seq.complete, seq.step
         self.flags = flags
 
-    def ge(self, c: int):
+    def at_least(self, c: int):
         """``step >= c``."""
         if self.flags is None:
             return self.step >= c
@@ -396,10 +396,10 @@ class _Steps:
 
     def lt(self, c: int):
         """``step < c``."""
-        return ~self.ge(c) if self.flags is not None else self.step < c
+        return ~self.at_least(c) if self.flags is not None else self.step < c
 
     def eq(self, c: int):
         """``step == c``: in order ``step < c + 1`` (a flag) and the low bits."""
         if self.flags is None:
             return self.step == c
-        return ~self.ge(c + 1) & (self.step[:c.bit_length()] == c)
+        return ~self.at_least(c + 1) & (self.step[:c.bit_length()] == c)

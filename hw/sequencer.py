@@ -15,11 +15,11 @@ from .queue import InstructionQueue
 __all__ = ["InOrderSequencer", "QueuedSequencer", "sequencer_for"]
 
 
-def _step_ge(eng, c: int):
-    """``eng.step >= c`` for a constant ``c``: the in-order executor's flag (:meth:`_InOrder.step_ge`),
+def _step_at_least(eng, c: int):
+    """``eng.step >= c`` for a constant ``c``: the in-order executor's flag (:meth:`_InOrder.step_at_least`),
     else the comparison."""
-    ge = getattr(eng, "step_ge", None)
-    return ge(c) if ge is not None else eng.step >= c
+    flag = getattr(eng, "step_at_least", None)
+    return flag(c) if flag is not None else eng.step >= c
 
 
 class _Engine:
@@ -162,7 +162,7 @@ class _InOrder:
         self.views = []
         for q in range(n):
             v = _View(f"ex{q}", self.word, self.step, self.cycles)
-            v.step_ge = self.step_ge
+            v.step_at_least = self.step_at_least
             m.d.comb += [v.busy.eq(self.busy & kind[q]), v.start.eq(self.start & kind[q]),
                          v.active.eq(v.busy | v.start), v.complete.eq(self.complete & kind[q]),
                          v.waiting.eq(held & kind[q] & ~v.active)]
@@ -172,7 +172,7 @@ class _InOrder:
         with m.If(self.active):
             m.d.sync += [self.step_r.eq(Mux(self.last, 0, self.step + 1)), self.busy.eq(~self.last)]
 
-    def step_ge(self, c: int):
+    def step_at_least(self, c: int):
         """``step >= c`` for a constant ``c``, as a flag that moves with the step counter: set at
         the end of step ``c - 1`` (the first step whose low ``(c - 1).bit_length()`` bits are ``c -
         1``: the counter counts up by one from 0 and never wraps), cleared with it at completion.
@@ -192,7 +192,7 @@ class _InOrder:
         interface)."""
         lv, sv = self.views[load], self.views[store]
         d = SimpleNamespace(word=self.word, step=self.step, cycles=self.cycles, views={"load": lv, "store": sv},
-                            step_ge=self.step_ge,
+                            step_at_least=self.step_at_least,
                             start=Signal(name="exd_start"), active=Signal(name="exd_active"),
                             complete=Signal(name="exd_complete"))
         m.d.comb += [d.start.eq(lv.start | sv.start), d.active.eq(lv.active | sv.active),
