@@ -72,6 +72,18 @@ def _mobilenet(doc: dict) -> list[dict]:
     return rows
 
 
+def _mobilenet_v2(doc: dict) -> list[dict]:
+    rows = [{"layers": f"{op} x {d['layers']}", "cycles": d["cycles"], "useful MACs": d["useful_macs"],
+             "useful utilization": f"{100 * d['useful_utilization']:.1f}%"} for op, d in doc["by_op"].items()]
+    rows.append({"layers": "whole network", "cycles": doc["cycles"], "useful MACs": doc["useful_macs"],
+                 "useful utilization": f"{100 * doc['useful_utilization']:.1f}%",
+                 "MAC utilization": f"{100 * doc['utilization']:.1f}%",
+                 "host ops": ", ".join(doc["host_ops"]), "bit-exact": "yes" if doc["bit_exact"] else "NO",
+                 "simulated cycles/s": f"{doc['sim_cycles_per_second']:.3g}",
+                 "compile (CPU)": f"{doc['compile_cpu_seconds']:.2f} s"})
+    return rows
+
+
 def _mlperf(doc: dict) -> list[dict]:
     rows = []
     for run in doc["runs"]:
@@ -82,7 +94,7 @@ def _mlperf(doc: dict) -> list[dict]:
                          "MACs issued": m["macs"], "segments": m["segments"], "host ops": len(m["host_ops"]),
                          "bit-exact": "yes" if m["bit_exact"] else "NO",
                          "simulated cycles/s": f"{m['sim_cycles_per_second']:.3g}",
-                         "compile": f"{m['compile_seconds']:.2f} s",
+                         "compile (CPU)": f"{m['compile_seconds']:.2f} s",
                          "fmax": f"{run['fmax_mhz']:.2f} MHz" if run["fmax_mhz"] else "",
                          "inferences/s": f"{ips:,.0f}" if ips else ""})
     return rows
@@ -121,6 +133,8 @@ ENTRIES = [
           ("bench", "gemm", "--config", "small", "--size", "256", "--backend", "rtl", "--json", "{json}"), _gemm),
     Entry("mobilenet-block-base", "MobileNet V2 block on base (ISA simulator)",
           ("@benchmarks/bench_mobilenet_block.py", "--config", "base", "--json", "{json}"), _mobilenet),
+    Entry("mobilenet-v2-base", "MobileNet V2 on base (random weights; ISA simulator; layer spans overlap)",
+          ("@benchmarks/bench_mobilenet_v2.py", "--config", "base", "--json", "{json}"), _mobilenet_v2),
     Entry("synth-tiny-top", "Synthesis, place and route (YoWASP Yosys + nextpnr)",
           ("synth", "--config", "tiny", "--target", "ice40", "--design", "top", "--pnr", "--timeout", "5400", "--json", "{json}"), _synth),
     Entry("synth-small-top", "Synthesis, place and route (YoWASP Yosys + nextpnr)",

@@ -3,6 +3,10 @@
 
 * :func:`mobilenet_block` — a MobileNet-V2 inverted residual block, int8: 1x1 expand conv
   (RELU6), 3x3 depthwise conv (RELU6), 1x1 project conv, residual ADD; per-channel filters.
+* :func:`mobilenet_v2` — the whole MobileNet V2 (1.0, 224 x 224 by default), int8 with
+  per-channel filters: its 17 inverted residual blocks between the 3x3 stride-2 stem and the 1x1
+  to 1,280 channels, a 7x7 average pool, FULLY_CONNECTED to 1,000 classes, SOFTMAX. Its weights
+  are random: it measures compile time, cycles and utilization, not accuracy.
 * :func:`small_cnn` — uint8: 3x3 conv stride 2 (RELU), max pool, average pool with padding,
   LOGISTIC, RESHAPE, FULLY_CONNECTED, then SOFTMAX on the host.
 * :func:`mlp` — the ``nnaccel demo`` network (FULLY_CONNECTED x2, ADD, RESHAPE), int8;
@@ -69,6 +73,57 @@ def block_layers(h: int, w: int, c: int, expand: int = 6, seed: int = 0):
     """The block's layers for the benchmark: ``(model, layer names by operation index)``."""
     return mobilenet_block(h, w, c, expand, seed), {0: "1x1 expand", 1: "3x3 depthwise", 2: "1x1 project",
                                                    3: "residual ADD"}
+
+
+#: MobileNet V2's inverted residual stages: (expansion t, output channels c, blocks n, first stride s).
+MOBILENET_V2_STAGES = ((1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1), (6, 160, 3, 2),
+                       (6, 320, 1, 1))
+
+
+def mobilenet_v2(size: int = 224, seed: int = 0):
+    """MobileNet V2 (width 1.0) on a ``size`` x ``size`` RGB image (``size`` a multiple of 32), int8,
+    random per-channel filters; RELU6 after the stem, the expansions and the depthwise convolutions,
+    a residual ADD where a block keeps its shape."""
+    if size % 32:
+        raise ValueError(f"mobilenet_v2: size {size} is not a multiple of 32")
+    rng = np.random.default_rng(seed)
+    b = ModelBuilder(f"mobilenet_v2_{size}")
+    q = T.TENSOR_QUANT8_ASYMM_SIGNED
+    xq, hq = (0.0078, 0), (0.0235, -128)      # the image in [-1, 1]; RELU6 outputs in [0, 6]
+    x = b.add_operand(q, (1, size, size, 3), *xq)
+    hw = size // 2
+    y = _conv(b, rng, x, xq, 3, 32, 3, 2, (hw, hw), hq, 3, True)
+    c, yq = 32, hq
+    for t, cout, n, s in MOBILENET_V2_STAGES:
+        for i in range(n):
+            stride = s if i == 0 else 1
+            e = c * t
+            h = y
+            if t != 1:
+                h = _conv(b, rng, h, yq, c, e, 1, 1, (hw, hw), hq, 3, True)
+            hw //= stride
+            h = _conv(b, rng, h, hq if t != 1 else yq, e, e, 3, stride, (hw, hw), hq, 3, True, depthwise=True)
+            pq = (0.05, 0)
+            h = _conv(b, rng, h, hq, e, cout, 1, 1, (hw, hw), pq, 0, True)
+            if stride == 1 and cout == c:
+                r = b.add_operand(q, (1, hw, hw, cout), 0.07, 0)
+                b.add_operation("ADD", [h, y, b.add_constant(T.INT32, 0)], [r])
+                h, pq = r, (0.07, 0)
+            y, c, yq = h, cout, pq
+    y = _conv(b, rng, y, yq, c, 1280, 1, 1, (hw, hw), hq, 3, True)
+    pooled = b.add_operand(q, (1, 1, 1, 1280), *hq)
+    b.add_operation("AVERAGE_POOL_2D", [y, *[b.add_constant(T.INT32, v) for v in (2, 1, 1, hw, hw, 0)]], [pooled])
+    flat = b.add_operand(q, (1, 1280), *hq)
+    b.add_operation("RESHAPE", [pooled, b.add_constant(T.TENSOR_INT32, np.array([1, 1280], np.int32))], [flat])
+    w = rng.integers(-127, 128, (1000, 1280)).astype(np.int8)
+    wi = b.add_constant(q, w, scale=0.004, zero_point=0)
+    bi = b.add_constant(T.TENSOR_INT32, rng.integers(-2000, 2000, 1000).astype(np.int32), scale=hq[0] * 0.004)
+    logits = b.add_operand(q, (1, 1000), 0.1, -10)
+    b.add_operation("FULLY_CONNECTED", [flat, wi, bi, b.add_constant(T.INT32, 0)], [logits])
+    out = b.add_operand(q, (1, 1000), 1.0 / 256, -128)
+    b.add_operation("SOFTMAX", [logits, b.add_constant(T.FLOAT32, 1.0)], [out])
+    b.identify_inputs_and_outputs([x], [logits, out])
+    return b.finish()
 
 
 def small_cnn(seed: int = 1):
