@@ -53,6 +53,9 @@ def _synth(doc: dict) -> list[dict]:
              "logic cells": f"{cells:,} / {b['lut']:,}" if cells is not None and doc["target"] == "ice40" else "",
              "DSP": f"{doc['dsp']} / {b['dsp']}", "block RAM": f"{doc['bram']} / {b['bram']}", "FF": f"{doc['ff']:,}",
              "fmax": f"{doc['fmax_mhz']:.2f} MHz" if doc.get("fmax_mhz") else "",
+             "fmax median / best (seeds)": (f"{doc['fmax_median_mhz']:.2f} / {doc['fmax_best_mhz']:.2f} MHz "
+                                            f"({', '.join(str(r['seed']) for r in doc['seeds'])})"
+                                            if doc.get("fmax_best_mhz") else ""),
              "routed": {"ok": "yes", None: "not run"}.get(doc.get("pnr"), "NO"),
              "Yosys": doc["yosys"]["version"].split(" (")[0]}]
 

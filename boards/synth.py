@@ -20,6 +20,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -528,7 +529,8 @@ def _run_breakdown(wd: Path, cmd: list[str], timeout_s) -> dict:
 
 def synthesize(component, target: str, pnr: bool = False, workdir=None, name: str = "design",
                freq_mhz: float = 12.0, log=None, timeout_s: float | None = 1800,
-               breakdown: bool = False, pnr_args: tuple[str, ...] = (), seed: int | None = None) -> dict:
+               breakdown: bool = False, pnr_args: tuple[str, ...] = (), seed: int | None = None,
+               seeds: tuple[int, ...] = ()) -> dict:
     """Synthesizes ``component`` (wrapped in :class:`SynthHarness`) for ``target`` (``ice40`` or
     ``ecp5``); with ``pnr`` also places and routes it. Returns the report dict (keys ``lut``,
     ``dsp``, ``bram``, ``ff``, ``fmax_mhz`` (None without ``pnr``), ``lut_mapper``, tool times).
@@ -536,11 +538,14 @@ def synthesize(component, target: str, pnr: bool = False, workdir=None, name: st
     (``file: heading``), a share of the LUT4s (the section's share of a pre-mapping logic weight,
     see :func:`_cell_weight`, times the mapped total), its flip-flop and memory bits. ``pnr_args``:
     more nextpnr options (``("--no-route",)``: place only; ``fmax_mhz`` is then the placer's
-    estimate); ``seed``: nextpnr's placement seed (None: its default)."""
+    estimate); ``seed``: nextpnr's placement seed (None: its default). ``seeds``: place and route
+    once per seed on the one netlist; the report is the best seed's, with ``seeds`` (each seed's
+    fmax), ``fmax_median_mhz`` and ``fmax_best_mhz``."""
+    seeds = tuple(seeds) or (seed,)
     if workdir is not None:
         Path(workdir).mkdir(parents=True, exist_ok=True)
         return _synthesize(component, target, pnr, Path(workdir), name, freq_mhz, log, timeout_s, breakdown,
-                           pnr_args, seed)
+                           pnr_args, seeds)
     # a fresh directory per run (runs from several checkouts at once must not share netlists),
     # removed after a success and kept after a failure of Yosys or nextpnr (its logs are named in
     # the error); YoWASP tools see only the working directory tree: keep it out of /tmp (their own
@@ -549,13 +554,35 @@ def synthesize(component, target: str, pnr: bool = False, workdir=None, name: st
     base.mkdir(parents=True, exist_ok=True)
     wd = Path(tempfile.mkdtemp(prefix=f"{name}-{target}-", dir=base))
     try:
-        rep = _synthesize(component, target, pnr, wd, name, freq_mhz, log, timeout_s, breakdown, pnr_args, seed)
+        rep = _synthesize(component, target, pnr, wd, name, freq_mhz, log, timeout_s, breakdown, pnr_args, seeds)
     except Exception:
         if not (wd / "yosys.log").exists():      # failed before Yosys ran: no log to look at
             shutil.rmtree(wd, ignore_errors=True)
         raise
     shutil.rmtree(wd, ignore_errors=True)
     return rep
+
+
+def _place_route(wd: Path, t, name, target, freq_mhz, seed, pnr_args, timeout_s, say, per_seed_log: bool) -> dict:
+    """One nextpnr run on ``wd``'s netlist: ``fmax_mhz``, ``clocks``, ``seed``, ``pnr`` ("ok" or why
+    not), ``pnr_utilization``, ``pnr_seconds``. ``per_seed_log``: its log is ``nextpnr-seedN.log``."""
+    tool = _nextpnr(t) or find_tool(t.nextpnr)
+    log_name = f"nextpnr-seed{seed}.log" if per_seed_log else "nextpnr.log"
+    args = _nextpnr_command(tool, t, "--freq", str(freq_mhz), "--timing-allow-fail", "--log", log_name,
+                            *(("--seed", str(seed)) if seed is not None else ()), *pnr_args)
+    say(f"nextpnr: {' '.join(args[1:])}")
+    t1 = time.perf_counter()
+    try:
+        p = subprocess.run(args, cwd=wd, capture_output=True, text=True, check=False, timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"nextpnr did not finish {name} for {target} within {timeout_s:g} s.") from None
+    text = (wd / log_name).read_text(errors="replace") if (wd / log_name).exists() else p.stderr
+    fm = re.findall(r"Max frequency for clock\s+'[^']*':\s+([\d.]+) MHz", text)
+    return {"pnr_seconds": round(time.perf_counter() - t1, 1), "fmax_mhz": float(fm[-1]) if fm else None,
+            "clocks": clock_report(text), "seed": seed,
+            "pnr": "ok" if p.returncode == 0 else f"failed (exit {p.returncode}): "
+                   + " ".join(ln for ln in text.splitlines() if "ERROR" in ln)[:300],
+            "pnr_utilization": _utilisation(text)}
 
 
 def collision_script(mems: list[dict]) -> str:
@@ -568,7 +595,7 @@ def collision_script(mems: list[dict]) -> str:
 
 
 def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s, breakdown, pnr_args=(),
-                seed=None) -> dict:
+                seeds=(None,)) -> dict:
     from amaranth.back import rtlil
     t = TARGETS[target]
     say = log or (lambda msg: None)
@@ -638,24 +665,17 @@ def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s
             rep["lut"] = rep["logic_cells"]
             rep["lut_source"] = "nextpnr pack (TRELLIS_COMB)"
     if pnr:
-        tool = _nextpnr(t) or find_tool(t.nextpnr)
-        args = _nextpnr_command(tool, t, "--freq", str(freq_mhz), "--timing-allow-fail", "--log", "nextpnr.log",
-                                *(("--seed", str(seed)) if seed is not None else ()), *pnr_args)
-        say(f"nextpnr: {' '.join(args[1:])}")
-        t1 = time.perf_counter()
-        try:
-            p = subprocess.run(args, cwd=wd, capture_output=True, text=True, check=False, timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            raise RuntimeError(f"nextpnr did not finish {name} for {target} within {timeout_s:g} s.") from None
-        rep["pnr_seconds"] = round(time.perf_counter() - t1, 1)
-        text = (wd / "nextpnr.log").read_text(errors="replace") if (wd / "nextpnr.log").exists() else p.stderr
-        fm = re.findall(r"Max frequency for clock\s+'[^']*':\s+([\d.]+) MHz", text)
-        rep["fmax_mhz"] = float(fm[-1]) if fm else None
-        rep["clocks"] = clock_report(text)
-        rep["seed"] = seed
-        rep["pnr"] = "ok" if p.returncode == 0 else f"failed (exit {p.returncode}): " + \
-            " ".join(ln for ln in text.splitlines() if "ERROR" in ln)[:300]
-        rep["pnr_utilization"] = _utilisation(text)
+        runs = [_place_route(wd, t, name, target, freq_mhz, sd, pnr_args, timeout_s, say, len(seeds) > 1)
+                for sd in seeds]
+        # the report's fmax, clocks and routing are the best seed's; every seed's fmax beside them
+        best = max(runs, key=lambda r: (r["pnr"] == "ok", r["fmax_mhz"] or 0.0))
+        rep.update(best)
+        rep["pnr_seconds"] = round(sum(r["pnr_seconds"] for r in runs), 1)
+        if len(runs) > 1:
+            got = sorted(r["fmax_mhz"] for r in runs if r["pnr"] == "ok" and r["fmax_mhz"])
+            rep["seeds"] = [{"seed": r["seed"], "fmax_mhz": r["fmax_mhz"], "pnr": r["pnr"]} for r in runs]
+            rep["fmax_median_mhz"] = statistics.median(got) if got else None
+            rep["fmax_best_mhz"] = got[-1] if got else None
     fits = {k: rep[k] <= t.budget[k] for k in ("lut", "dsp", "bram", "ff") if k in t.budget}
     if t.family == "ice40" and rep.get("logic_cells") is not None:     # LUT4 + carry + FF per cell
         fits["logic_cells"] = rep["logic_cells"] <= t.budget["lut"]

@@ -41,7 +41,7 @@ def cmd_synth(args) -> int:
     try:
         rep = synthesize(design_for(cfg, args.design, target), args.target, pnr=args.pnr,
                          name=f"{cfg.name}-{args.design}", log=steps.step, timeout_s=args.timeout,
-                         breakdown=args.breakdown, freq_mhz=args.freq, seed=args.seed)
+                         breakdown=args.breakdown, freq_mhz=args.freq, seed=args.seed, seeds=args.seeds or ())
     except RuntimeError as e:
         steps.close()
         print(f"nnaccel: error: {e}", file=sys.stderr)
@@ -67,6 +67,12 @@ def cmd_synth(args) -> int:
               f"feed-in / feed-out cells and LUT RAM)")
     elif rep.get("logic_cells") is not None:
         print(f"  logic cells after nextpnr's packer: {rep['logic_cells']} / {b['lut']} (LUT4 + carry + flip-flop)")
+    if rep.get("seeds"):
+        each = ", ".join(f"{r['seed']}: {r['fmax_mhz']:.2f}" if r["fmax_mhz"] else f"{r['seed']}: {r['pnr']}"
+                         for r in rep["seeds"])
+        med, best = rep["fmax_median_mhz"], rep["fmax_best_mhz"]
+        print(f"  fmax per seed (MHz) {each}; median {med:.2f} MHz, best {best:.2f} MHz (the report below is the "
+              f"best seed's)" if best else f"  fmax per seed: {each}")
     print(f"  fmax {fmax}; fits: " + ", ".join(f"{k} {'yes' if v else 'NO'}" for k, v in rep["fits"].items()))
     for mm in rep.get("memories", []):
         ports = f"{mm['write']} write / {mm['read']} read" + (f" / {mm['async_read']} combinational read"
@@ -114,6 +120,17 @@ def _verdict(rep: dict, pnr: bool) -> int:
     return 0
 
 
+def _seed_list(text: str) -> tuple[int, ...]:
+    import argparse
+    try:
+        seeds = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of integers") from None
+    if len(set(seeds)) != len(seeds):
+        raise argparse.ArgumentTypeError(f"{text!r} names a seed twice")
+    return seeds
+
+
 def register(subparsers) -> None:
     from nnaccel.boards.targets import DESIGNS, TARGETS
 
@@ -137,7 +154,11 @@ def register(subparsers) -> None:
     p.add_argument("--pnr", action="store_true", help="also place and route with nextpnr and report fmax")
     p.add_argument("--freq", type=float, default=12.0, metavar="MHZ",
                    help="the clock nextpnr aims for with --pnr (default 12); the report gives the fmax reached")
-    p.add_argument("--seed", type=int, metavar="N", help="nextpnr's placement seed (default: nextpnr's own)")
+    seed = p.add_mutually_exclusive_group()
+    seed.add_argument("--seed", type=int, metavar="N", help="nextpnr's placement seed (default: nextpnr's own)")
+    seed.add_argument("--seeds", type=_seed_list, metavar="N,N,...",
+                      help="place and route once per seed (Yosys once) and print each seed's fmax, the median "
+                           "and the best; the rest of the report is the best seed's")
     p.add_argument("--timeout", type=float, default=1800, metavar="SECONDS",
                    help="give up a Yosys / nextpnr run after this long (default 1800)")
     p.add_argument("--breakdown", action="store_true",

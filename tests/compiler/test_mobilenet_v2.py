@@ -9,10 +9,10 @@ import time
 
 import numpy as np
 import pytest
-
 from nnaccel.compiler.compile import compile_model
 from nnaccel.compiler.reference_models import MOBILENET_V2_STAGES, mobilenet_v2
 from nnaccel.firmware.runtime import Runtime
+
 from nnaccel.golden.interpreter import run_model
 from nnaccel.macs import useful_macs
 

@@ -27,6 +27,24 @@ def test_cli_synth_requant_json(tmp_path, capsys):
     assert "LUT4" in text and "iCE40UP5K" in text
 
 
+def test_cli_synth_seeds_median_and_best(tmp_path, capsys):
+    """``--seeds``: one Yosys run, one place and route per seed; the report gives each seed's fmax
+    (each read from its own nextpnr log), their median and best, and is the best seed's."""
+    out = tmp_path / "q.json"
+    assert main(["synth", "--config", "tiny", "--target", "ice40", "--design", "queue", "--pnr",
+                 "--seeds", "1,2,3", "--json", str(out)]) == 0
+    rep = json.loads(out.read_text())
+    assert [r["seed"] for r in rep["seeds"]] == [1, 2, 3]
+    got = sorted(r["fmax_mhz"] for r in rep["seeds"])
+    assert all(f > 12 for f in got)
+    assert rep["fmax_median_mhz"] == got[1] and rep["fmax_best_mhz"] == got[2] == rep["fmax_mhz"]
+    assert rep["seed"] == next(r["seed"] for r in rep["seeds"] if r["fmax_mhz"] == got[2])
+    text = capsys.readouterr().out
+    assert f"median {got[1]:.2f} MHz, best {got[2]:.2f} MHz" in text
+    with pytest.raises(SystemExit):
+        main(["synth", "--seeds", "1,x"])
+
+
 def test_tiny_array_fits_up5k():
     from nnaccel.boards.synth import TARGETS, design_for, synthesize
     t, cfg = TARGETS["ice40"], load_config("tiny")
