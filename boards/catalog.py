@@ -4,8 +4,9 @@ oscillator and the SoC clock derived from it, its memory behind the accelerator'
 port, its host link and LEDs. ``docs/boards.md`` describes the SoC, ``docs/boards-NAME.md`` each board.
 
 The SoC clock is below the frequency the preset's accelerator routes at on the board's FPGA, so
-timing is met (``nnaccel build`` checks it): on the iCE40 the oscillator is divided by a flip-flop
-onto a global buffer (its PLL cannot go below 16 MHz), on the ECP5 an EHXPLLL makes it.
+timing is met (``nnaccel build`` checks it): on the iCE40 it is the oscillator itself, or the
+oscillator divided by a flip-flop onto a global buffer (its PLL cannot go below 16 MHz), on the ECP5
+an EHXPLLL makes it.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ __all__ = ["BOARDS", "Board", "board"]
 
 @dataclass(frozen=True)
 class Board:
-    """One board. ``clock``: ``"divide"`` (the oscillator divided by ``osc_mhz / clock_mhz``, an
-    integer) or ``"pll"``. ``memory``: ``"spram"`` (iCE40UP5K SPRAM) or ``"bram"`` (block RAM)."""
+    """One board. ``clock``: ``"divide"`` (the oscillator divided by ``osc_mhz / clock_mhz``: 1 or
+    an even integer) or ``"pll"``. ``memory``: ``"spram"`` (iCE40UP5K SPRAM) or ``"bram"`` (block RAM)."""
 
     name: str
     title: str
@@ -59,9 +60,10 @@ class Board:
 BOARDS = {b.name: b for b in (
     # iCE40UP5K: tiny's 4 x 4 accelerator alone takes nearly all of the UP5K's logic cells, so the
     # board carries tiny with a 2 x 2 array (the rest of tiny as it is), which leaves room for the
-    # SoC; 12 MHz / 2 = 6 MHz. UART on the FT2232H's channel B; the four SPRAMs are the memory.
+    # SoC; the 12 MHz oscillator is the SoC clock (below the fmax of build-icebreaker in
+    # docs/results.md). UART on the FT2232H's channel B; the four SPRAMs are the memory.
     Board("icebreaker", "1BitSquared iCEBreaker (iCE40UP5K)", "amaranth_boards.icebreaker:ICEBreakerPlatform",
-          "ice40", "tiny", osc_mhz=12.0, clock_mhz=6.0, clock="divide", memory="spram", mem_bytes=128 * 1024,
+          "ice40", "tiny", osc_mhz=12.0, clock_mhz=12.0, clock="divide", memory="spram", mem_bytes=128 * 1024,
           baud=1_000_000, leds=("led_g", "led_r"), program=("iceprog",), changes=(("rows", 2), ("cols", 2))),
     # ECP5-85F: small; an EHXPLLL makes 10 MHz from the 25 MHz oscillator, below the fmax its
     # build reaches (build-ulx3s-85f in docs/results.md). Memory: 256 KiB of block RAM beside small's

@@ -578,7 +578,10 @@ class BoardTop(Elaboratable):
         m.submodules.soc = soc = SoC(b)
         clk_in = platform.request(platform.default_clk, 0).i
         m.domains.sync = cd = ClockDomain("sync")
-        if b.clock == "divide":
+        if b.clock == "divide" and divider(b) == 1:
+            m.d.comb += cd.clk.eq(clk_in)      # the oscillator's pin is a global buffer input
+            locked = Const(1, 1)
+        elif b.clock == "divide":
             n = divider(b)
             m.domains.osc = ClockDomain("osc", reset_less=True)
             m.d.comb += ClockSignal("osc").eq(clk_in)
@@ -619,11 +622,12 @@ class BoardTop(Elaboratable):
 
 
 def divider(board) -> int:
-    """The even ratio of the oscillator to the SoC clock of a ``divide`` board."""
+    """The ratio of the oscillator to the SoC clock of a ``divide`` board: 1 (the oscillator itself)
+    or even (a flip-flop toggling)."""
     n = round(board.osc_mhz / board.clock_mhz)
-    if n < 2 or n % 2 or abs(board.osc_mhz / n - board.clock_mhz) > 1e-6:
-        raise ValueError(f"The {board.name}'s clock is its {board.osc_mhz:g} MHz oscillator divided by an even "
-                         f"number; {board.clock_mhz:g} MHz is not one.")
+    if n < 1 or (n > 1 and n % 2) or abs(board.osc_mhz / n - board.clock_mhz) > 1e-6:
+        raise ValueError(f"The {board.name}'s clock is its {board.osc_mhz:g} MHz oscillator, or that divided by "
+                         f"an even number; {board.clock_mhz:g} MHz is neither.")
     return n
 
 

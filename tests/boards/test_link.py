@@ -2,12 +2,14 @@
 Amaranth's simulator: the CRC against Amaranth's CRC catalog, the UART, and requests answered by
 the link's gateware as the host client expects."""
 
+import dataclasses
+
 import pytest
 from amaranth.hdl import Module
 from amaranth.lib.crc import catalog
 from amaranth.sim import Simulator
 from nnaccel.boards.catalog import BOARDS, board
-from nnaccel.boards.soc import UartRx, UartTx, _Link, baud_divisor, pll_params
+from nnaccel.boards.soc import UartRx, UartTx, _Link, baud_divisor, divider, pll_params
 
 from nnaccel import linkproto as lp
 
@@ -37,6 +39,12 @@ def test_boards_are_consistent():
     assert 400 <= p["vco_mhz"] <= 800 and 25.0 / p["CLKI_DIV"] * p["CLKFB_DIV"] == pytest.approx(10.0)
     with pytest.raises(ValueError, match="within 2 %"):
         baud_divisor(6e6, 1_300_000)
+    ice = board("icebreaker")
+    assert divider(ice) == 1                                        # the 12 MHz oscillator itself
+    assert divider(dataclasses.replace(ice, clock_mhz=6.0)) == 2    # one flip-flop toggling
+    for mhz in (4.0, 5.0, 24.0):                                    # 12 / 3 (odd), not a divisor, above
+        with pytest.raises(ValueError, match="divided by an even number"):
+            divider(dataclasses.replace(ice, clock_mhz=mhz))
 
 
 def _uart_bytes(ctx, pin, data):
