@@ -113,6 +113,12 @@ def token(ins: Ins, channel: str, kind: str) -> Ins:
     return ins
 
 
+def untoken(ins: Ins, channel: str) -> Ins:
+    """Clears the flag of ``ins`` that pops or pushes ``channel`` (set by :func:`token`); returns ``ins``."""
+    ins.flags.remove(_FLAG[(ins.queue, channel)])
+    return ins
+
+
 #: The scratchpads each kind of instruction can touch (LOAD / STORE: the one its ``sp`` names).
 _SPACES = {"GEMM": {"ACT", "ACC", "WGT"}, "DWCONV": {"ACT", "ACC", "WGT"}, "VEC": {"ACT", "ACC", "VEC"},
            "RDPERF": set()}
