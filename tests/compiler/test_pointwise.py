@@ -283,24 +283,24 @@ def test_packed_fully_connected_rtl_equals_isa():
     assert any(d.name == "GEMM" and d.ny == 4 for d in map(decode, bytes_to_words(pkg.segment_words(seg))))
 
 
-def _fc_chain(zero_points, out_all=False):
-    """Batch-1 128 x 128 FULLY_CONNECTED layers with ReLU in a row, the tensors' zero points
+def _fc_chain(zero_points, out_all=False, n=128):
+    """Batch-1 ``n`` x ``n`` FULLY_CONNECTED layers with ReLU in a row, the tensors' zero points
     ``zero_points`` (input first); ``out_all``: every layer's output is a model output."""
     rng = np.random.default_rng(11)
     q = T.TENSOR_QUANT8_ASYMM_SIGNED
     b = ModelBuilder("fc_chain")
-    x = b.add_operand(q, (1, 128), 0.1, zero_points[0])
+    x = b.add_operand(q, (1, n), 0.1, zero_points[0])
     cur, scale, outs = x, 0.1, []
     for z in zero_points[1:]:
-        w = b.add_constant(q, rng.integers(-128, 128, (128, 128)).astype(np.int8), scale=0.002, zero_point=0)
-        bias = b.add_constant(T.TENSOR_INT32, rng.integers(-5000, 5000, 128).astype(np.int32), scale=scale * 0.002)
-        y = b.add_operand(q, (1, 128), 0.3, z)
+        w = b.add_constant(q, rng.integers(-128, 128, (n, n)).astype(np.int8), scale=0.002, zero_point=0)
+        bias = b.add_constant(T.TENSOR_INT32, rng.integers(-5000, 5000, n).astype(np.int32), scale=scale * 0.002)
+        y = b.add_operand(q, (1, n), 0.3, z)
         scale = 0.3
         b.add_operation("FULLY_CONNECTED", [cur, w, bias, b.add_constant(T.INT32, 1)], [y])
         cur = y
         outs.append(y)
     b.identify_inputs_and_outputs([x], outs if out_all else [cur])
-    return b.finish(), rng.integers(-128, 128, (1, 128)).astype(np.int8)
+    return b.finish(), rng.integers(-128, 128, (1, n)).astype(np.int8)
 
 
 @pytest.mark.parametrize("zero_points,out_all,stores", [
@@ -326,3 +326,16 @@ def test_packed_layers_hand_their_output_to_the_next(zero_points, out_all, store
     assert sum(d.name == "GEMM" and d.ny == 2 for d in prog) == 4 * (len(zero_points) - 1)
     assert sum(d.name == "STORE" for d in prog) == stores
     assert sum(d.name == "LOAD" and d.sp == 0 for d in prog) == 2 * stores
+
+
+@pytest.mark.rtl
+@pytest.mark.slow
+def test_joined_packed_layers_rtl_equals_isa():
+    """Three packed FULLY_CONNECTED passes joined in ACT (compile.join: the REQ writing the next
+    pass's input lines with strides, no STORE, no input LOAD between them) on the RTL of small:
+    the ISA simulator's outputs, the golden model's, and the same counters (cycles included)."""
+    from support.one_op import isa_and_rtl
+    model, data = _fc_chain((-128, -128, -128, -128), n=48)
+    pkg, *_ = isa_and_rtl(model, "small", [data])
+    (seg,) = pkg.manifest["segments"]
+    assert sum(d.name == "STORE" for d in map(decode, bytes_to_words(pkg.segment_words(seg)))) == 1
