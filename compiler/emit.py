@@ -221,8 +221,9 @@ class ProgramBuilder:
         self._barrier_tag = None
         self._need_barrier = False
         self._layer_start = 0
-        #: the external bytes the program's STOREs write so far: merged runs, and the walks not
-        #: merged into them yet
+        #: the external bytes the STOREs of the layer since the last barrier write (those of
+        #: earlier layers are done: that barrier waited for them): merged runs, and the walks
+        #: not merged into them yet
         self._stored = np.zeros((0, 2), np.int64)
         self._stored_new: list[Bytes] = []
         self._fp_cache: dict = {}
@@ -240,8 +241,9 @@ class ProgramBuilder:
                 self._stored_new += self._ext_bytes(i)
 
     def _reads_stored(self, load: Ins) -> bool:
-        """Whether ``load`` reads an external byte that an earlier STORE of the program writes
-        (without a configuration: assumed so)."""
+        """Whether ``load`` reads an external byte that a STORE since the last barrier writes
+        (without a configuration: assumed so). A LOAD placed before or inside the next barrier
+        comes after the last one on the load queue, so the STOREs before that are done."""
         if self.cfg is None:
             return True
         if self._stored_new:
@@ -578,6 +580,7 @@ class ProgramBuilder:
         self._drain("load", [C2L], "barrier: wait for compute")
         assert not any(self.outstanding(c) for c in self.pushed), self.pushed
         self._reset_vreads()
+        self._stored, self._stored_new = np.zeros((0, 2), np.int64), []     # every STORE so far is done
         self._tag = tag
         return prefetch + after, moved
 
