@@ -804,6 +804,7 @@ class _Streamed:
         s, R, what = self.s, self.R, self.s.what
         steps = [(q, c) for q in range(len(self.blocks)) for c in range(len(self.chunks))]
         loads, gemms, vecs, prefetch = [], [], [], []
+        popped = 0      # c2l tokens (one per GEMM, in step order) the load batches pop so far
         for i, (q, c) in enumerate(steps):
             n0, nn = self.blocks[q]
             t0, k = self.chunks[c]
@@ -822,8 +823,16 @@ class _Streamed:
                 own += load_vec(self.cfg, self.ctx.consts, vec_blob([self.pblock]), 0,
                                 f"{what}: requantization parameters")
             own = own or [nop("load", f"{what}: filter rows prefetched")]
-            if i >= len(self.in_base):
-                token(own[0], C2L, "pop")
+            # the GEMM whose filter-row slot this batch reuses is done; with a bias LOAD, so is
+            # the last GEMM of the block before in the same ACC bank (one write port per bank)
+            need = i - len(self.in_base)
+            if c == 0 and q >= self.cfg.banks("ACC"):
+                need = max(need, (q - self.cfg.banks("ACC") + 1) * len(self.chunks) - 1)
+            if need >= popped:
+                own = [token(nop("load", f"{what}: the GEMMs writing this ACC bank are done"), C2L, "pop")
+                       for _ in range(need - popped)] + own
+                token(own[need - popped], C2L, "pop")
+                popped = need + 1
             token(own[-1], L2C, "push")
             loads.append(own)
             g = Ins("GEMM", {"accumulate": 1, "preload": 1, "kt": k - 1, "act": base, "acc": self.acc[q],
