@@ -10,7 +10,8 @@ input's bytes), then the scratch areas, then the constant image. Lowering (:func
 candidate whose lowering does not fit the configuration's scratchpads goes back to the host.
 Segmentation (:func:`segment`): consecutive accelerator operations form one segment (one program,
 one run of the accelerator), so data produced and consumed on the accelerator never goes back
-through the host; a segment of layout no-ops alone stays on the host. Emission (:func:`emit`):
+through the host; a segment of layout no-ops alone stays on the host. Joining (:func:`join`): a
+pass that hands its output to the next operation's pass in a scratchpad stores nothing. Emission (:func:`emit`):
 the instruction stream, listing and manifest. Operations inside IF / WHILE bodies run on the host.
 
 Every operation gets a :class:`Placement`: where it runs and why, in one sentence
@@ -20,6 +21,7 @@ Every operation gets a :class:`Placement`: where it runs and why, in one sentenc
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import warnings
 from dataclasses import dataclass, field
@@ -83,6 +85,7 @@ class Plan:
     lowered: dict = field(default_factory=dict)     # operation -> its passes
     warnings: list = field(default_factory=list)
     segments: list = field(default_factory=list)
+    joined: set = field(default_factory=set)        # tensors handed to their consumer in a scratchpad
 
     @property
     def sg(self) -> Subgraph:
@@ -211,6 +214,22 @@ def segment(plan: Plan) -> None:
             plan.reasons[i] = "a layout no-op between host operations"
 
 
+def join(plan: Plan) -> None:
+    """Passes that hand their output to the next operation's pass in the scratchpad
+    (:func:`nnaccel.compiler.lower.hand_over`): an operation whose output only the next
+    operation of its segment reads, and which is no output of the model. Such a tensor is never
+    in external memory: the manifest places it nowhere."""
+    sg, ops = plan.sg, plan.sg.operations
+    consumers, main_outputs = _consumers(sg), set(sg.output_indexes)
+    for seg in plan.segments:
+        for i, j in itertools.pairwise(seg):
+            t = ops[i].outputs[0]
+            if (j == i + 1 and consumers.get(t) == [j] and t not in main_outputs and ops[j].inputs[:1] == [t]
+                    and t not in ops[j].inputs[1:] and plan.lowered[i] and plan.lowered[j]
+                    and L.hand_over(plan.cfg, plan.lowered[i][-1], plan.lowered[j][0])):
+                plan.joined.add(t)
+
+
 def _memory_size(plan: Plan) -> int:
     cfg = plan.cfg
     size = plan.consts.base + len(plan.consts.data) - cfg.dma_base
@@ -233,6 +252,7 @@ def build_plan(model: Model, config=DEFAULT_CONFIG, validate: bool = True) -> Pl
     allocate(plan)
     lower(plan)
     segment(plan)
+    join(plan)
     return plan
 
 
@@ -312,7 +332,8 @@ def _manifest(plan: Plan, seg_docs: list, size: int) -> dict:
     accel = plan.accelerated
     tensors = {str(j): {"addr": a, "shape": list(sg.operands[j].dimensions), "type": sg.operands[j].type.name,
                         "bytes": _nbytes(sg.operands[j])}
-               for j, a in plan.addr.items() if any(j in lows[i].tensors(sg, ops[i]) for i in accel)}
+               for j, a in plan.addr.items()
+               if j not in plan.joined and any(j in lows[i].tensors(sg, ops[i]) for i in accel)}
     scratch = {str(i): a for i, a in plan.scratch.items() if i in accel}
     return {
         "format": FORMAT, "version": VERSION, "nnaccel_version": __version__,

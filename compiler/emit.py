@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from nnaccel.isa import decode, encode, format_instruction
-from nnaccel.isa.footprint import footprint
+from nnaccel.isa.footprint import Bytes, footprint, merge_runs, runs_meet
 from nnaccel.isa.table import BY_NAME, FLAG_CHANNEL, QUEUES, TOKEN_CHANNELS, VEC_BY_NAME
 
 #: (queue, channel) -> the flag that pops (consumer) or pushes (producer) on it.
@@ -113,6 +113,12 @@ def token(ins: Ins, channel: str, kind: str) -> Ins:
     return ins
 
 
+def untoken(ins: Ins, channel: str) -> Ins:
+    """Clears the flag of ``ins`` that pops or pushes ``channel`` (set by :func:`token`); returns ``ins``."""
+    ins.flags.remove(_FLAG[(ins.queue, channel)])
+    return ins
+
+
 #: The scratchpads each kind of instruction can touch (LOAD / STORE: the one its ``sp`` names).
 _SPACES = {"GEMM": {"ACT", "ACC", "WGT"}, "DWCONV": {"ACT", "ACC", "WGT"}, "VEC": {"ACT", "ACC", "VEC"},
            "RDPERF": set()}
@@ -120,9 +126,10 @@ _SPACES = {"GEMM": {"ACT", "ACC", "WGT"}, "DWCONV": {"ACT", "ACC", "WGT"}, "VEC"
 _WRITES = {"GEMM": {"ACC"}, "DWCONV": {"ACC"}, "VEC": {"ACT", "ACC"}, "STORE": set(), "RDPERF": set()}
 
 
-def _overlap(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> bool:
-    """Whether a byte range (first, last) of ``a`` meets one of ``b``."""
-    return any(lo <= hi2 and lo2 <= hi for lo, hi in a for lo2, hi2 in b)
+def _overlap(a: list[Bytes], b: list[Bytes]) -> bool:
+    """Whether an external byte of ``a`` is one of ``b`` (the exact box walks, as the race check
+    compares them: ``nnaccel.sim.isasim.find_conflicts``)."""
+    return any(x.meets(y) for x in a for y in b)
 
 
 def _popped(ins: Ins) -> set:
@@ -214,8 +221,11 @@ class ProgramBuilder:
         self._barrier_tag = None
         self._need_barrier = False
         self._layer_start = 0
-        #: external byte intervals the program's STOREs write so far
-        self._stored: list[tuple[int, int]] = []
+        #: the external bytes the STOREs of the layer since the last barrier write (those of
+        #: earlier layers are done: that barrier waited for them): merged runs, and the walks
+        #: not merged into them yet
+        self._stored = np.zeros((0, 2), np.int64)
+        self._stored_new: list[Bytes] = []
         self._fp_cache: dict = {}
 
     # ------------------------------------------------------------------ token helpers
@@ -228,12 +238,19 @@ class ProgramBuilder:
             self.ins.append(i)
             self.tags.append(self._tag)
             if i.name in ("STORE", "RDPERF") and self.cfg is not None:
-                self._stored += self._ext_span(i)
+                self._stored_new += self._ext_bytes(i)
 
     def _reads_stored(self, load: Ins) -> bool:
-        """Whether ``load`` reads an external byte that an earlier STORE of the program writes
-        (without a configuration: assumed so)."""
-        return self.cfg is None or _overlap(self._ext_span(load), self._stored)
+        """Whether ``load`` reads an external byte that a STORE since the last barrier writes
+        (without a configuration: assumed so). A LOAD placed before or inside the next barrier
+        comes after the last one on the load queue, so the STOREs before that are done."""
+        if self.cfg is None:
+            return True
+        if self._stored_new:
+            runs = [self._stored] + [b.runs for b in self._stored_new]
+            self._stored = merge_runs(np.concatenate([r[:, 0] for r in runs]), np.concatenate([r[:, 1] for r in runs]))
+            self._stored_new = []
+        return any(runs_meet(b.runs, self._stored) for b in self._ext_bytes(load))
 
     def outstanding(self, channel: str) -> int:
         return self.pushed[channel] - self.popped[channel]
@@ -445,8 +462,8 @@ class ProgramBuilder:
             batch.pop()
         self._append(batch)
 
-    def _ext_span(self, i: Ins) -> list[tuple[int, int]]:
-        """The external byte ranges (first, last) of instruction ``i``'s footprint."""
+    def _ext_bytes(self, i: Ins) -> list[Bytes]:
+        """The external bytes of instruction ``i``'s footprint."""
         return [a.where for a in footprint(decode(i.word()), self.cfg) if a.space == "EXT"]
 
     def _fp(self, i: Ins) -> list:
@@ -563,6 +580,7 @@ class ProgramBuilder:
         self._drain("load", [C2L], "barrier: wait for compute")
         assert not any(self.outstanding(c) for c in self.pushed), self.pushed
         self._reset_vreads()
+        self._stored, self._stored_new = np.zeros((0, 2), np.int64), []     # every STORE so far is done
         self._tag = tag
         return prefetch + after, moved
 
@@ -592,14 +610,14 @@ class ProgramBuilder:
                             st[1] = pushes
                     pushes += 1
         first_pending = pushes - pending      # the tokens before this one are popped already
-        # the stores not known to be done: the tokens to pop for each, and the external byte
-        # range it writes (the span, as the race check compares them: nnaccel.sim.isasim)
-        waiting = [(pending if number is None else number - first_pending + 1, self._ext_span(i))
+        # the stores not known to be done: the tokens to pop for each, and the external bytes
+        # it writes
+        waiting = [(pending if number is None else number - first_pending + 1, self._ext_bytes(i))
                    for i, number in stores if number is None or number >= first_pending]
 
         def tokens(load: Ins) -> int:
             """The outstanding tokens to pop before ``load`` reads finished bytes."""
-            reads = self._ext_span(load)
+            reads = self._ext_bytes(load)
             return max([k for k, writes in waiting if _overlap(writes, reads)], default=0)
 
         busy = self._mask(layer, ("STORE",), {i.fields["sp"] for i in loads})

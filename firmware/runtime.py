@@ -230,7 +230,8 @@ class Runtime:
 
     def _check_segment(self, seg, env, interp, out_mem):
         """Runs the segment's operations on the golden kernels and compares every accelerated
-        operation's output byte for byte."""
+        operation's output byte for byte (those the package places in external memory: a tensor
+        one pass hands to the next in a scratchpad is checked through its consumer's output)."""
         sg = self.model.main
         genv = dict(env)
         fused = self.pkg.manifest.get("fused", {})

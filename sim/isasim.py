@@ -26,7 +26,7 @@ from nnaccel.errors import BudgetError, InputError
 from nnaccel.hwconfig import ELEMENT_BYTES, HwConfig, load_config
 from nnaccel.isa import COUNTERS, VEC_BY_CODE, AcceleratorFault, bytes_to_words, decode
 from nnaccel.isa.cycles import dma_geometry, instruction_cycles, static_events
-from nnaccel.isa.footprint import Lines, footprint
+from nnaccel.isa.footprint import Bytes, Lines, footprint
 from nnaccel.isa.table import (
     ADD_LEFT_SHIFT,
     BY_OPCODE,
@@ -102,7 +102,7 @@ def check_instruction(d, pc: int, cfg: HwConfig) -> None:
     ins = f"VEC {VEC_BY_CODE[d.func].name}" if name == "VEC" else name
     for a in footprint(d, cfg):
         if a.space == "EXT":
-            _check_window(cfg, pc, name, *a.where)
+            _check_window(cfg, pc, name, a.where.first, a.where.last)
         else:
             _check_range(cfg, pc, ins, a.space, a.what, a.where.base, a.where.last)
 
@@ -646,14 +646,16 @@ class Conflict:
 
 
 def _accesses(d, cfg: HwConfig):
-    """``[(resource, lines or (lo, hi) interval, writes)]`` of one instruction (its footprint)."""
+    """``[(resource, lines or external bytes, writes)]`` of one instruction (its footprint)."""
     return [(a.space, a.where if a.space == "EXT" else a.where.lines(), a.write) for a in footprint(d, cfg)
             if a.space == "EXT" or not a.where.empty]
 
 
 def _intersects(a, b) -> bool:
-    if isinstance(a, tuple):
-        return a[0] <= b[1] and b[0] <= a[1]
+    """Whether two operands share a line, or (:class:`~nnaccel.isa.footprint.Bytes`, the exact box
+    walk) an external byte."""
+    if isinstance(a, Bytes):
+        return a.meets(b)
     return np.intersect1d(a, b, assume_unique=False).size > 0
 
 

@@ -53,6 +53,7 @@ from .eltwise import EltwiseLowering
 from .lut import LutLowering, relu_range
 from .matmul import BatchMatmulLowering
 from .pad import PadLowering
+from .pointwise import hand_over
 from .pool import MeanLowering, PoolLowering
 from .transpose import TransposeLowering
 
@@ -84,5 +85,5 @@ def lowering_for(op_type: str) -> Lowering | None:
     return LOWERINGS.get(op_type)
 
 
-__all__ = ["FUSED", "LOWERINGS", "CannotLower", "ConstImage", "Ins", "LowerContext", "Lowering", "lowering_for",
-           "relu_range", "tighten"]
+__all__ = ["FUSED", "LOWERINGS", "CannotLower", "ConstImage", "Ins", "LowerContext", "Lowering", "hand_over",
+           "lowering_for", "relu_range", "tighten"]

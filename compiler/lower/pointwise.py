@@ -11,7 +11,7 @@ from nnaccel.hwconfig import HwConfig
 from nnaccel.isa.table import MAX_KTILES
 from nnaccel.program import param_block
 
-from ..emit import C2L, C2V, L2C, S2V, V2C, V2S, Ins, RawPass, nop, token
+from ..emit import C2L, C2V, L2C, S2V, V2C, V2S, Ins, RawPass, nop, token, untoken
 from .base import (
     MAX8,
     MAX16,
@@ -804,6 +804,7 @@ class _Streamed:
         s, R, what = self.s, self.R, self.s.what
         steps = [(q, c) for q in range(len(self.blocks)) for c in range(len(self.chunks))]
         loads, gemms, vecs, prefetch = [], [], [], []
+        popped = 0      # c2l tokens (one per GEMM, in step order) the load batches pop so far
         for i, (q, c) in enumerate(steps):
             n0, nn = self.blocks[q]
             t0, k = self.chunks[c]
@@ -822,8 +823,16 @@ class _Streamed:
                 own += load_vec(self.cfg, self.ctx.consts, vec_blob([self.pblock]), 0,
                                 f"{what}: requantization parameters")
             own = own or [nop("load", f"{what}: filter rows prefetched")]
-            if i >= len(self.in_base):
-                token(own[0], C2L, "pop")
+            # the GEMM whose filter-row slot this batch reuses is done; with a bias LOAD, so is
+            # the last GEMM of the block before in the same ACC bank (one write port per bank)
+            need = i - len(self.in_base)
+            if c == 0 and q >= self.cfg.banks("ACC"):
+                need = max(need, (q - self.cfg.banks("ACC") + 1) * len(self.chunks) - 1)
+            if need >= popped:
+                own = [token(nop("load", f"{what}: the GEMMs writing this ACC bank are done"), C2L, "pop")
+                       for _ in range(need - popped)] + own
+                token(own[need - popped], C2L, "pop")
+                popped = need + 1
             token(own[-1], L2C, "push")
             loads.append(own)
             g = Ins("GEMM", {"accumulate": 1, "preload": 1, "kt": k - 1, "act": base, "acc": self.acc[q],
@@ -994,4 +1003,47 @@ class _Packed:
         token(stores[0], V2S, "pop")
         token(stores[-1], S2V, "push")   # the barrier after the pass waits for it
         finishes[-1] = [v] + stores
-        return skewed(RawPass(prefetch=prefetch), loads, gemms, finishes)
+        out = skewed(RawPass(prefetch=prefetch), loads, gemms, finishes)
+        out.packed = PackedEnds((R, G, KT), s.zx, s.o, loads[0], v, stores)
+        return out
+
+
+@dataclass
+class PackedEnds:
+    """The ends of a :class:`_Packed` pass that :func:`hand_over` joins to the next one: the input
+    region layout ``(rows, G, K tiles)`` and zero point (the regions' fill), the output channels,
+    the input-row LOADs (the first load batch), the REQ and the output STOREs."""
+
+    layout: tuple[int, int, int]
+    zx: int
+    o: int
+    loads: list[Ins]
+    req: Ins
+    stores: list[Ins]
+
+
+def hand_over(cfg: HwConfig, first: RawPass, then: RawPass) -> bool:
+    """Joins two packed passes where ``then`` reads only what ``first`` writes, which nothing else
+    reads: when their input regions have one layout and one zero point, ``first``'s REQ writes
+    its output tiles straight into the data lines of its own input regions (its GEMMs have read
+    them all, and the fill lines already hold the zero point), ``first`` stores nothing and
+    ``then`` loads no input row (a load-queue NOP keeps its token). Returns whether it did."""
+    a, b = getattr(first, "packed", None), getattr(then, "packed", None)
+    if a is None or b is None or not a.stores or not b.loads or a.layout != b.layout or a.zx != b.zx:
+        return False
+    R, G, KT = a.layout
+    if a.o != KT * R or cfg.cols != R or KT * G + 1 > MAX8 or G > MAX8:
+        return False
+    v = a.req
+    v.fields.update({"dst": 0, "nx": KT, "ny": G, "dst_xs": G, "dst_ys": KT * G + 1, "src_xs": 1, "src_ys": 0})
+    v.comment += " into the input regions of the next pass"
+    untoken(v, V2S)
+    gone = {id(i) for i in a.stores}
+    first[:] = [i for i in first if id(i) not in gone]
+    keep = nop("load", "the input row is in place (the previous pass's REQ wrote it)")
+    keep.flags = set(b.loads[-1].flags)
+    at = next(k for k, i in enumerate(then) if i is b.loads[0])
+    gone = {id(i) for i in b.loads}
+    then[:] = then[:at] + [keep] + [i for i in then[at:] if id(i) not in gone]
+    a.stores, b.loads = [], []      # joined: first stores nothing, then loads nothing
+    return True

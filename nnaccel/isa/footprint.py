@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -17,7 +18,7 @@ from nnaccel.hwconfig import ELEMENT_BYTES, HwConfig
 from .cycles import dma_geometry
 from .table import N_COUNTERS, SPACE_ENUM, VEC_BY_CODE
 
-__all__ = ["FOOTPRINTS", "Access", "Lines", "footprint"]
+__all__ = ["FOOTPRINTS", "Access", "Bytes", "Lines", "footprint", "merge_runs", "runs_meet"]
 
 
 @dataclass(frozen=True)
@@ -45,15 +46,81 @@ class Lines:
                 + self.xs * np.arange(self.nx, dtype=np.int64)[None, :]).reshape(-1)
 
 
+def merge_runs(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The union of the inclusive byte intervals ``[starts[k], ends[k]]`` as sorted, disjoint,
+    non-adjacent runs: an ``(n, 2)`` int64 array of ``(first, last)``."""
+    starts, ends = np.asarray(starts, np.int64).reshape(-1), np.asarray(ends, np.int64).reshape(-1)
+    if not starts.size:
+        return np.zeros((0, 2), np.int64)
+    order = np.argsort(starts, kind="stable")
+    lo, hi = starts[order], np.maximum.accumulate(ends[order])
+    new = np.empty(lo.size, bool)
+    new[0] = True
+    new[1:] = lo[1:] > hi[:-1] + 1          # a gap before it: a run starts here
+    first = np.flatnonzero(new)
+    last = np.append(first[1:] - 1, lo.size - 1)
+    return np.stack([lo[first], hi[last]], axis=1)
+
+
+def runs_meet(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two run arrays of :func:`merge_runs` share a byte."""
+    if not len(a) or not len(b):
+        return False
+    k = np.searchsorted(b[:, 1], a[:, 0])    # per run of a, the first run of b not ending before it
+    ok = k < len(b)
+    return bool((b[k[ok], 0] <= a[ok, 1]).any())
+
+
+@dataclass(frozen=True)
+class Bytes:
+    """The external bytes of a DMA box walk: ``addr + y * ys + x * xs + [0, nbytes)`` for
+    ``x < nx``, ``y < ny`` (strides are unsigned, so ``first`` and ``last`` are the walk's ends)."""
+
+    addr: int
+    nbytes: int
+    nx: int = 1
+    ny: int = 1
+    xs: int = 0
+    ys: int = 0
+
+    @property
+    def first(self) -> int:
+        return self.addr
+
+    @property
+    def last(self) -> int:
+        return self.addr + (self.ny - 1) * self.ys + (self.nx - 1) * self.xs + self.nbytes - 1
+
+    @cached_property
+    def runs(self) -> np.ndarray:
+        """Every byte touched, as :func:`merge_runs` runs (the walk's lines where they touch or
+        overlap merged; a row whose lines are contiguous is one run)."""
+        if not (self.nx and self.ny and self.nbytes):
+            return np.zeros((0, 2), np.int64)
+        if self.nx > 1 and self.xs <= self.nbytes:      # each row is one run
+            row = (0, (self.nx - 1) * self.xs + self.nbytes - 1)
+            starts = self.addr + self.ys * np.arange(self.ny, dtype=np.int64)
+            return merge_runs(starts + row[0], starts + row[1])
+        starts = (self.addr + self.ys * np.arange(self.ny, dtype=np.int64)[:, None]
+                  + self.xs * np.arange(self.nx, dtype=np.int64)[None, :])
+        return merge_runs(starts, starts + self.nbytes - 1)
+
+    def meets(self, other: Bytes) -> bool:
+        """Whether the two walks share a byte."""
+        if self.first > other.last or other.first > self.last:
+            return False
+        return runs_meet(self.runs, other.runs)
+
+
 @dataclass(frozen=True)
 class Access:
     """One operand of an instruction: ``space`` a scratchpad with its :class:`Lines`, or ``"EXT"``
-    with an inclusive byte interval ``(lo, hi)``; whether the instruction reads and / or writes
+    with its external :class:`Bytes`; whether the instruction reads and / or writes
     it; ``what`` names the operand in a fault; ``role`` marks a binary VEC's two sources (the
     bank rule that they lie in different banks)."""
 
     space: str
-    where: Lines | tuple[int, int]
+    where: Lines | Bytes
     write: bool
     what: str
     read: bool | None = None            # None: the opposite of ``write``
@@ -71,8 +138,8 @@ def _dma(d, cfg: HwConfig) -> list[Access]:
     rows, cols = dma_geometry(d, load)
     nbytes = d.len * ELEMENT_BYTES[space]
     if rows > 0 and cols > 0 and nbytes:
-        out.append(Access("EXT", (d.ext_addr, d.ext_addr + (rows - 1) * d.y_stride + (cols - 1) * d.x_stride
-                                  + nbytes - 1), not load, "external bytes"))
+        out.append(Access("EXT", Bytes(d.ext_addr, nbytes, cols, rows, d.x_stride, d.y_stride), not load,
+                          "external bytes"))
     return out
 
 
@@ -101,7 +168,7 @@ def _vec(d, cfg: HwConfig) -> list[Access]:
 
 
 def _rdperf(d, cfg: HwConfig) -> list[Access]:
-    return [Access("EXT", (d.ext_addr, d.ext_addr + 8 * N_COUNTERS - 1), True, "counter snapshot")]
+    return [Access("EXT", Bytes(d.ext_addr, 8 * N_COUNTERS), True, "counter snapshot")]
 
 
 #: Instruction name -> its operands (NOP and FINISH touch nothing).

@@ -193,3 +193,40 @@ def test_first_input_load_waits_only_for_the_stores_it_reads():
     ins, sch, at = _two_store_layer_then_load(1024)
     load = next(k for k, i in enumerate(ins) if i.name == "LOAD" and i.comment == "the next pass's input")
     assert sch.start[load] >= sch.end[at["store 1"]]
+
+
+def _stage_reading(reads_ext: int):
+    """Layer ``a`` stores ACT lines to external byte 64, layer ``b`` a long box to byte 1024, then
+    layer ``c``'s first stage LOADs 8 bytes at ``reads_ext``, on ``base``."""
+    cfg = load_config("base")
+    b = ProgramBuilder(cfg)
+    for name, ext, lines in (("a", 64, 2), ("b", 1024, 64)):
+        b.layer(name)
+        load = Ins("LOAD", {"sp": "ACT", "len": 4, "sp_addr": 0, "ext_addr": 0, "x_size": lines, "y_size": 1,
+                            "x_stride": 4, "y_stride": 0}, f"load {name}")
+        comp = Ins("VEC", {"func": "CLAMP", "dst": 300, "src": 0, "param": 0, "nx": lines, "ny": 1,
+                           "dst_xs": 1, "src_xs": 1}, f"compute {name}")
+        store = Ins("STORE", {"sp": "ACT", "len": 4, "sp_addr": 300, "ext_addr": ext, "x_size": lines,
+                              "y_size": 1, "x_stride": 4, "y_stride": 0}, f"store {name}")
+        b.stage([load], [comp], [store])
+    b.layer("c")
+    first = Ins("LOAD", {"sp": "ACT", "len": 4, "sp_addr": 1600, "ext_addr": reads_ext, "x_size": 2, "y_size": 1,
+                         "x_stride": 4, "y_stride": 0}, "c's input")
+    comp = Ins("VEC", {"func": "CLAMP", "dst": 1700, "src": 1600, "param": 0, "nx": 2, "ny": 1,
+                       "dst_xs": 1, "src_xs": 1}, "compute c")
+    b.stage([first], [comp], [])
+    ins = b.finish()
+    words = [i.word() for i in ins]
+    sch = schedule(decode_program(words, cfg), cfg)
+    return sch, {i.comment: k for k, i in enumerate(ins)}
+
+
+def test_stage_loads_wait_only_for_the_last_layers_stores():
+    """A stage's leading LOAD that reads bytes an older layer stored (its barrier has drained
+    them) needs nothing of the layer before it: it loads while that layer's store still runs; one
+    that reads that layer's bytes waits for the barrier after it."""
+    sch, at = _stage_reading(64)
+    assert sch.start[at["c's input"]] >= sch.end[at["store a"]]
+    assert sch.start[at["c's input"]] < sch.end[at["store b"]]
+    sch, at = _stage_reading(1024)
+    assert sch.start[at["c's input"]] >= sch.end[at["store b"]]

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from nnaccel.sim.isasim import IsaSim, find_conflicts
+from nnaccel.sim.isasim import IsaSim, decode_program, find_conflicts, schedule
 
 from nnaccel.hwconfig import PRESETS, load_config
 from nnaccel.isa import COUNTERS, VEC_FUNCS, AcceleratorFault, decode, encode, words_to_bytes
@@ -435,6 +435,31 @@ def test_conflict_checker_finds_a_missing_token():
     p.store("ACC", 0, 4096, 4, x_size=10, x_stride=16, pop_prev=1)
     p.finish()
     assert find_conflicts(p.words, TINY) == []
+
+
+def test_conflict_checker_compares_external_bytes_exactly():
+    """A STORE and a LOAD that run at the same time on two DMA engines, walking the same external
+    region with interleaved lines (two channel halves of one tensor): their first-to-last byte
+    spans overlap, but no byte is common, so there is no race; a LOAD that reads one byte the STORE
+    writes is one."""
+    cfg = TINY.replace(name="tiny-dma2", dma_engines=2)
+    # STORE lines of 4 bytes at 0x1000 + 8x + 32y (x < 2, y < 2); LOAD the 4 bytes after each
+    store = {"x_size": 2, "y_size": 2, "x_stride": 8, "y_stride": 32}
+    walks = {"interleaved": (0x1004, store), "one common byte": (0x1029, {"x_size": 1})}
+    found = {}
+    for what, (ext, box) in walks.items():
+        p = ProgramBuilder(cfg)
+        p.store("ACT", 0, 0x1000, 4, **store)
+        p.load("ACT", 64, ext, 4, **box)
+        p.finish()
+        sch = schedule(decode_program(p.words, cfg), cfg)
+        assert sch.start[1] < sch.end[0] and sch.start[0] < sch.end[1], what    # they overlap in time
+        found[what] = [(c.first, c.second, c.resource) for c in find_conflicts(p.words, cfg)]
+    wrote = {0x1000 + 8 * x + 32 * y + b for x in range(2) for y in range(2) for b in range(4)}
+    read = {0x1004 + 8 * x + 32 * y + b for x in range(2) for y in range(2) for b in range(4)}
+    assert not wrote & read and min(read) < max(wrote)          # the spans overlap, the bytes do not
+    assert 0x1029 in wrote
+    assert found == {"interleaved": [], "one common byte": [(0, 1, "EXT")]}
 
 
 def test_dma_window_with_nonzero_base():
