@@ -124,8 +124,10 @@ def _build(doc: dict) -> list[dict]:
 
 
 def _cts(doc: dict) -> list[dict]:
+    acc = doc.get("accelerated")
     return [{"models": doc["total"], "passed": doc["passed"], "failed": doc["failed"],
-             "not implemented": doc["not_implemented"]}]
+             "not implemented": doc["not_implemented"],
+             **({"on the accelerator (of compiled)": f"{acc['models']} of {acc['compiled']}"} if acc else {})}]
 
 
 ENTRIES = [

@@ -142,11 +142,14 @@ def cmd_cts(args) -> int:
                 rows = [line.rstrip("\n").split("\t") for line in f]
     pbar.close()
     print(cts.format_table(results, args.op))
+    summary = None
     if accelerated:
         passed = {r.name for r in results if r.status == "passed"}
         accel = {name: types for name, n, types in rows if int(n) > 0}
         by_type = Counter(t for name, types in accel.items() if name in passed for t in types.split(","))
-        print(f"{len([n for n in accel if n in passed])} of {len(rows)} models compiled for {args.config} ran "
+        summary = {"models": len([n for n in accel if n in passed]), "compiled": len(rows),
+                   "by_type": dict(by_type.most_common())}
+        print(f"{summary['models']} of {len(rows)} models compiled for {args.config} ran "
               f"at least one operation on the accelerator (target {args.target}, every accelerated output "
               f"bit-exact with the golden model); models per accelerated operation: "
               + ", ".join(f"{k} {v}" for k, v in by_type.most_common()))
@@ -156,7 +159,7 @@ def cmd_cts(args) -> int:
             if r.status == "failed":
                 print(f"FAILED {r.spec} {r.name}: {r.message}")
     if args.json:
-        cts.write_json(results, args.json)
+        cts.write_json(results, args.json, summary)
     failed = any(r.status == "failed" for r in results)
     return 1 if failed else 0
 

@@ -301,10 +301,13 @@ def format_table(results: list[CaseResult], ops_filter=()) -> str:
     return "\n".join(lines)
 
 
-def write_json(results: list[CaseResult], path) -> None:
+def write_json(results: list[CaseResult], path, accelerated: dict | None = None) -> None:
+    """The results as JSON; ``accelerated`` (accelerator targets): ``{"models": passed models that
+    ran an operation on the accelerator, "compiled": models compiled, "by_type": {op: models}}``."""
     totals = Counter(r.status for r in results)
     doc = {"total": len(results), **{k: totals[k] for k in ("passed", "failed", "not_implemented")},
            "per_op": {k: dict(v) for k, v in per_op_table(results).items()},
+           **({"accelerated": accelerated} if accelerated is not None else {}),
            "models": [asdict(r) for r in results]}
     from . import ioutil
     ioutil.write_json(path, doc, "results file")

@@ -299,13 +299,18 @@ def test_large_fully_connected_is_tiled():
     assert rep["total"]["macs"] >= 300 * 1000 * 70
 
 
-def test_cli_cts_isa_counts_accelerated_models(capsys, cts_root):
-    assert main(["cts", "--target", "isa", "--spec", "V1_0/conv_quant8", "--spec", "V1_0/relu_quant8_1"]) == 0
+def test_cli_cts_isa_counts_accelerated_models(capsys, cts_root, tmp_path):
+    out_json = tmp_path / "cts.json"
+    assert main(["cts", "--target", "isa", "--spec", "V1_0/conv_quant8", "--spec", "V1_0/relu_quant8_1",
+                 "--json", str(out_json)]) == 0
     out = capsys.readouterr().out
     assert "TOTAL: " in out and " 0 failed" in out
     line = next(x for x in out.splitlines() if "ran at least one operation on the accelerator" in x)
     assert line.split(" of ")[0].isdigit() and int(line.split(" of ")[0]) >= 2
     assert "CONV_2D" in line and "RELU" in line
+    acc = json.loads(out_json.read_text())["accelerated"]          # the same counts in the JSON
+    assert f"{acc['models']} of {acc['compiled']} models" in line
+    assert acc["by_type"]["CONV_2D"] >= 1 and acc["by_type"]["RELU"] >= 1
 
 
 def test_cts_target_isa_is_registered(capsys, cts_root):
