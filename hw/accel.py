@@ -140,6 +140,12 @@ class Accelerator(wiring.Component):
         Fragment.get(self, None)
         return DmaEngine(self.cfg, *self.dma_params)
 
+    def gemm_block(self):
+        """A fresh :class:`~nnaccel.hw.gemm.GemmEngine` like this accelerator's engine of the compute
+        queue, for synthesizing the block alone."""
+        Fragment.get(self, None)
+        return GemmEngine(self.cfg, *self.gemm_params, dsp_cells=self.dsp_cells, array_dsp=self.array_dsp)
+
     # ------------------------------------------------------------------------------------------
     def elaborate(self, platform):
         m = Module()

@@ -1,5 +1,5 @@
-"""The GEMM engine (``hw/gemm.py``, the GEMM sections of ``hw/accel.py``) and the vector engine's
-walks on the RTL, against the ISA simulator (bytes and every counter).
+"""The GEMM engine (``hw/gemm.py``'s ``GemmEngine``) alone against NumPy and the ISA's cycle model,
+and with the vector engine's walks on the RTL, against the ISA simulator (bytes and every counter).
 
 On the in-order core the GEMM's drain is a flag and its line counters' ends are equalities, the
 VEC's parameter phase an equality: GEMMs and VECs at the edges of each rule (K tiles 1 .. 4,
