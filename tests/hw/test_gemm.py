@@ -136,10 +136,11 @@ def test_shared_walks_match_isa_sim(config):
 # ------------------------------------------------------------------------------ the block alone
 #: configurations of the block test: tiny (in order, one weight buffer, walks shared with the VEC),
 #: tiny with the depthwise mode (one filter row), tiny queued, small (queued, two weight buffers,
-#: DWCONV) and small with one line buffer (DWCONVs of two filter rows)
+#: DWCONV), small with one line buffer (DWCONVs of two filter rows) and base (three)
 BLOCK_CONFIGS = [TINY, TINY.replace(name="tiny-dw", depthwise_mode=True),
                  TINY.replace(name="tiny-queued", in_order=False, dma_engines=1),
-                 load_config("small"), load_config("small").replace(name="small-lb1", dw_line_buffers=1)]
+                 load_config("small"), load_config("small").replace(name="small-lb1", dw_line_buffers=1),
+                 load_config("base")]
 
 
 def _line_int(line, bits: int) -> int:
