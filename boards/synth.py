@@ -205,6 +205,9 @@ def design_for(config, block: str, target: Target):
     if block == "gemm":
         from nnaccel.hw.accel import Accelerator
         return Accelerator(cfg, dsp_cells=target.array_dsp_cells(cfg), array_dsp=target.array_dsp).gemm_block()
+    if block == "fetch":
+        from nnaccel.hw.accel import Accelerator
+        return Accelerator(cfg).fetch_block()
     if block == "top":
         from nnaccel.hw.accel import Accelerator
         return Accelerator(cfg, dsp_cells=target.array_dsp_cells(cfg), array_dsp=target.array_dsp)

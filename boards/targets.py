@@ -19,9 +19,10 @@ __all__ = ["DESIGNS", "TARGETS", "Target"]
 #: (:class:`~nnaccel.hw.counters.PerfCounters`, with the accelerator's increment ports); ``dma`` the
 #: DMA engine of the load queue (:class:`~nnaccel.hw.dma.DmaEngine`; with one DMA engine, the engine
 #: of both queues); ``gemm`` the GEMM engine (:class:`~nnaccel.hw.gemm.GemmEngine`, the systolic
-#: array included).
+#: array included); ``fetch`` the fetch unit and control (:class:`~nnaccel.hw.fetch.Fetch`: the
+#: decoder, the queues or the in-order executor, the tokens, the halts).
 DESIGNS = ("core", "top", "array", "requant", "mbqm", "decoder", "scratchpad", "vector", "queue", "counters",
-           "dma", "gemm")
+           "dma", "gemm", "fetch")
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,10 @@
-"""The accelerator: fetch + decode, four in-order engines (load / compute = GEMM / vector = VEC /
-store, the queues of ``nnaccel.isa.table.QUEUES``) with instruction queues and the dependency-token
-channels of ``TOKEN_CHANNELS``, scratchpads, the double-buffered systolic array, the vector unit,
-DMA, performance counters and status registers — and :class:`SimTop`, the accelerator wired to the
-external-memory model for simulation.
+"""The accelerator: the fetch unit (:class:`~nnaccel.hw.fetch.Fetch`: fetch + decode, the
+instruction queues, the dependency-token channels of ``TOKEN_CHANNELS``, the halts), four in-order
+engines (load / store = :class:`~nnaccel.hw.dma.DmaEngine`, compute =
+:class:`~nnaccel.hw.gemm.GemmEngine` with the double-buffered systolic array, vector =
+:class:`~nnaccel.hw.vecengine.VectorEngine`; the queues of ``nnaccel.isa.table.QUEUES``),
+scratchpads, performance counters and status registers — and :class:`SimTop`, the accelerator
+wired to the external-memory model for simulation.
 
 Timing is the ISA's queue model exactly (``docs/isa.md``): the fetch unit appends an instruction
 to its queue ``fetch_cycles`` (the table's, per kind) cycles after the previous one at the
@@ -70,21 +72,20 @@ from amaranth.lib.wiring import In, Out
 
 from nnaccel.hwconfig import ELEMENT_BYTES, load_config
 from nnaccel.isa.table import (
-    FLAG_CHANNEL,
     N_COUNTERS,
     QUEUES,
     SPACE_ENUM,
-    TOKEN_CHANNELS,
 )
 
 from .bounds import ENTRY_PC, _ceil
 from .counters import CounterEvents, PerfCounters, counter_read_signature
-from .decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder, fault_code, field, opcode_of
+from .decoder import CONTROL_QUEUE, QUEUE_CODE, field, opcode_of
 from .dma import DmaEngine
 from .extmem import ExtMemory, counters_per_beat, load_port_bytes, store_port_bytes, word_bytes
+from .fetch import Fetch
 from .gemm import GemmEngine
 from .scratchpad import BankedScratchpad
-from .sequencer import sequencer_for
+from .sequencer import runner_steps
 from .vecengine import VectorEngine
 
 __all__ = ["Accelerator", "SimTop"]
@@ -146,6 +147,12 @@ class Accelerator(wiring.Component):
         Fragment.get(self, None)
         return GemmEngine(self.cfg, *self.gemm_params, dsp_cells=self.dsp_cells, array_dsp=self.array_dsp)
 
+    def fetch_block(self):
+        """A fresh :class:`~nnaccel.hw.fetch.Fetch` like this accelerator's fetch unit (with the
+        step flags its engines ask for), for synthesizing the block alone."""
+        Fragment.get(self, None)
+        return Fetch(self.cfg, *self.fetch_params)
+
     # ------------------------------------------------------------------------------------------
     def elaborate(self, platform):
         m = Module()
@@ -153,8 +160,6 @@ class Accelerator(wiring.Component):
         ctx = SimpleNamespace(m=m, cfg=cfg, R=cfg.rows, C=cfg.cols, L=cfg.ext_latency)
         self._scratchpads(ctx)
         self._control(ctx)
-        self._fetch(ctx)
-        self._halts(ctx)
         self._counters(ctx)
         self._dma(ctx)
         self._gemm(ctx)
@@ -162,8 +167,8 @@ class Accelerator(wiring.Component):
         self._collisions(ctx)
         ctx.count_events()
         if self.probe is not None:
-            m.d.comb += [self.probe["start"].eq(Cat(*[e.start for e in ctx.engines])),
-                         self.probe["complete"].eq(Cat(*[e.complete for e in ctx.engines]))]
+            m.d.comb += [self.probe["start"].eq(Cat(*[e.start for e in ctx.views])),
+                         self.probe["complete"].eq(Cat(*[e.complete for e in ctx.views]))]
         return m
 
     def _scratchpads(self, ctx):
@@ -199,142 +204,52 @@ class Accelerator(wiring.Component):
         ctx.wv = wv
 
     def _control(self, ctx):
-        """State, the decoder, the queues, the sequencer and the token counters."""
+        """The fetch unit and the machine's control (:class:`~nnaccel.hw.fetch.Fetch`), built after
+        the engines that ask for its step flags (their ``marks``), and the counters' read side."""
         m, cfg = ctx.m, ctx.cfg
-        # ---------------------------------------------------------------- control, fetch, queues
-        # SCAN: after a DEADLOCK, find its PC (the lowest queued instruction) by reading the fetched
-        # instructions backwards, so queue entries carry no PC
-        IDLE, RUN, DONE, SCAN = 0, 1, 2, 3
-        state = Signal(2)
-        pc = Signal(ENTRY_PC)
-        finished = Signal()
+        steps = runner_steps(cfg)
+        # the engines of the DMA queues (one for both, or one each) and of the compute queue
+        dma_queues = [("load", "store")] if "dma" in steps else [("load",), ("store",)]
+        ctx.dmas = {q: DmaEngine(cfg, q, steps["dma" if len(q) == 2 else q[0]]) for q in dma_queues}
+        ctx.gemm = GemmEngine(cfg, steps["compute"], dsp_cells=self.dsp_cells, array_dsp=self.array_dsp)
+        marks = {("dma" if len(q) == 2 else q[0]): d.marks for q, d in ctx.dmas.items()}
+        marks["compute"] = ctx.gemm.marks
+        self.fetch_params = (marks,)
+        m.submodules.fetch = fetch = Fetch(cfg, marks)
+        m.d.comb += [fetch.start.eq(self.start), fetch.prog_addr.eq(self.prog_addr), fetch.prog_len.eq(self.prog_len),
+                     self.busy.eq(fetch.busy), self.done.eq(fetch.done), self.error.eq(fetch.error),
+                     self.fault_pc.eq(fetch.fault_pc), self.i_addr.eq(fetch.i_addr), fetch.i_data.eq(self.i_data)]
+        # each runner's instruction cycles at its completion step (step + 1)
+        ctx.cycles = {}
+        for r in steps:
+            port = getattr(fetch, r)
+            ctx.cycles[r] = Signal(len(port.step), name=f"{r}_cyclesc")
+            m.d.comb += ctx.cycles[r].eq(port.step + 1)
+        ctx.fetch, ctx.views = fetch, [getattr(fetch, f"q_{q}") for q in QUEUES]
         # the counters' read side (hw/counters.py: built by count_events, once every term is known):
         # the k counters at the ring's head, zero-extended to 64 bits on the port
         counter_bits = cfg.counter_bits
-        counter_read = counter_read_signature(cfg).flip().create(path=("counter_read",))
-        phase = counter_read.phase
-        m.d.comb += [self.busy.eq((state == RUN) | (state == SCAN)), self.done.eq(state == DONE),
-                     self.cnt_id.eq(phase),
+        ctx.counter_read = counter_read = counter_read_signature(cfg).flip().create(path=("counter_read",))
+        m.d.comb += [self.cnt_id.eq(counter_read.phase),
                      self.cnt_data.eq(Cat(*[Cat(counter_read.data[counter_bits * j:counter_bits * (j + 1)],
                                                 Const(0, 64 - counter_bits)) for j in range(self.k_per)]))]
-
-        held = Signal()             # (in order) the instruction at pc is checked and waits to start
-        m.submodules.decoder = dec = Decoder(cfg)
-        m.d.comb += [self.i_addr.eq(self.prog_addr + (pc << 4)), dec.word.eq(self.i_data)]
-        # the machine, queued or in order (hw/sequencer.py), chosen once
-        seq = sequencer_for(m, cfg, dec, self.i_data)
-
-        # tokens: one counter per channel of the table; each queue's flags name its channels
-        tok = {c: Signal(16, name=f"tok_{c}") for c in TOKEN_CHANNELS.values()}
-        pops = {q: {f: ch for (qq, f), ch in FLAG_CHANNEL.items() if qq == name and f.startswith("pop")}
-                for q, name in enumerate(QUEUES)}
-        pushes = {q: {f: ch for (qq, f), ch in FLAG_CHANNEL.items() if qq == name and f.startswith("push")}
-                  for q, name in enumerate(QUEUES)}
-
-        def hdr(word, flag):
-            return field(word, "NOP", flag)
-
-        oks = []
-        for q, head in enumerate(seq.heads(m)):
-            ok = Const(1, 1)
-            for flag, ch in pops[q].items():
-                ok = ok & (~hdr(head, flag) | (tok[ch] != 0))
-            oks.append(ok & (state == RUN))
-        seq.start_engines(m, oks, held)
-        engines = seq.engines
-        load_engine, compute_engine, vector_engine, store_engine = (
-            engines[QUEUE_CODE[q]] for q in ("load", "compute", "vector", "store"))
-
-        for ch, count in tok.items():
-            incs, decs = [], []
-            for q, e in enumerate(engines):
-                for flag, c2 in pushes[q].items():
-                    if c2 == ch:
-                        incs.append(e.complete & hdr(e.word, flag))
-                for flag, c2 in pops[q].items():
-                    if c2 == ch:
-                        decs.append(e.start & hdr(e.word, flag))
-            if len(incs) == len(decs) == 1:
-                # one pusher and one popper (the table's channels): +1, -1 or 0, one adder
-                up, down = incs[0], decs[0]
-                m.d.sync += count.eq(count + Cat(up ^ down, (down & ~up).replicate(len(count) - 1)))
-            else:
-                m.d.sync += count.eq(count + sum(incs) - sum(decs))
-
-        # fetch
-        ctx.DONE, ctx.IDLE, ctx.RUN, ctx.SCAN, ctx.counter_read = DONE, IDLE, RUN, SCAN, counter_read
-        ctx.dec, ctx.dma, ctx.engines, ctx.ex, ctx.fifos = dec, seq.dma, engines, seq.executor, seq.fifos
-        ctx.finished, ctx.held, ctx.in_order, ctx.k_per = finished, held, cfg.in_order, self.k_per
-        ctx.seq, ctx.top = seq, self
-        ctx.load_engine, ctx.compute_engine, ctx.vector_engine, ctx.store_engine = (
-            load_engine, compute_engine, vector_engine, store_engine)
-        ctx.n_beats, ctx.pc, ctx.phase, ctx.state = self.n_beats, pc, phase, state
-
-    def _fetch(self, ctx):
-        """Fetch: the instruction at ``pc`` checked and passed on (into its queue, or held in order:
-        the sequencer's :meth:`accept`)."""
-        m, IDLE, RUN, dec, seq = ctx.m, ctx.IDLE, ctx.RUN, ctx.dec, ctx.seq
-        finished, held, pc, state = ctx.finished, ctx.held, ctx.pc, ctx.state
-        room = seq.room(m)
-        fetching = (state == RUN) & ~finished
-        advance = Signal()      # the word is passed on: the decoder's checks restart on the next one
-        m.d.comb += dec.restart.eq(advance | ((state == IDLE) & self.start))
-        halt = Signal()
-        halt_code = Signal(3)
-        halt_pc = Signal(ENTRY_PC)
-        with m.If(fetching):
-            with m.If(pc == self.prog_len):
-                m.d.comb += [halt.eq(1), halt_code.eq(fault_code("NO_FINISH")), halt_pc.eq(pc)]
-            with m.Elif(dec.fault != 0):
-                m.d.comb += [halt.eq(1), halt_code.eq(dec.fault), halt_pc.eq(pc)]
-            with m.Elif(dec.is_finish):
-                m.d.sync += finished.eq(1)
-            with m.Elif(dec.ready & room):
-                seq.accept(m, advance, pc, held)
-        ctx.fetching, ctx.halt, ctx.halt_code, ctx.halt_pc = fetching, halt, halt_code, halt_pc
-
-    def _halts(self, ctx):
-        """Deadlock (the sequencer's rule) and the run's state machine."""
-        m, IDLE, RUN, seq = ctx.m, ctx.IDLE, ctx.RUN, ctx.seq
-        finished, held, pc, state = ctx.finished, ctx.held, ctx.pc, ctx.state
-        any_busy = Const(0, 1)
-        any_start = Const(0, 1)
-        any_queued = Const(0, 1)
-        any_push = Const(0, 1)
-        for e in ctx.engines:
-            any_busy = any_busy | e.busy
-            any_start = any_start | e.start
-        for f in seq.fifos:
-            any_queued = any_queued | (f.count != 0)
-            any_push = any_push | f.push
-        ctx.any_busy, ctx.any_start, ctx.any_queued, ctx.any_push = any_busy, any_start, any_queued, any_push
-        deadlock, fetch_stall = seq.deadlock(m, ctx)
-        with m.Switch(state):
-            with m.Case(IDLE), m.If(self.start):
-                m.d.sync += [state.eq(RUN), pc.eq(0), finished.eq(0), held.eq(0)]
-            with m.Case(RUN):
-                seq.run_state(m, ctx, deadlock)
-            seq.other_states(m, ctx)
-        ctx.fetch_stall = fetch_stall
+        ctx.in_order, ctx.n_beats = cfg.in_order, self.n_beats
 
     def _counters(self, ctx):
         """The performance counters: the engines add their terms (:class:`CounterEvents`, here the
         cycles and the stalls); ``count_events`` builds the counters (:class:`PerfCounters`) once
         every term is known."""
-        m, cfg, IDLE, RUN = ctx.m, ctx.cfg, ctx.IDLE, ctx.RUN
-        any_busy, any_queued, finished, halt, state = ctx.any_busy, ctx.any_queued, ctx.finished, ctx.halt, ctx.state
+        m, cfg, fetch = ctx.m, ctx.cfg, ctx.fetch
         events = CounterEvents(cfg)
-        # cycles: every cycle of the run but the one that ends it
-        counting = (state == RUN) & ~halt & ~(finished & ~any_busy & ~any_queued)
-        ctx.seq.count_stalls(events, ctx.fetch_stall)
+        fetch.count_stalls(events)
         ring_collision = Signal(name="ring_collision")
 
         def count_events():
-            events.add("cycles", counting, 1, events.n_beats)
+            events.add("cycles", fetch.counting, 1, events.n_beats)
             self.counter_inputs = events.inputs()
             m.submodules.counters = counters = PerfCounters(cfg, self.counter_inputs)
             sums = events.sums()
-            m.d.comb += [counters.run.eq(state == RUN), counters.clear.eq((state == IDLE) & self.start),
+            m.d.comb += [counters.run.eq(fetch.running), counters.clear.eq(fetch.idle & self.start),
                          ring_collision.eq(counters.collision)]
             m.d.comb += [getattr(counters, f"inc_{name}").eq(sums.get(name, 0)) for name in counters.inputs]
             wiring.connect(m, counters.read, ctx.counter_read)
@@ -345,26 +260,27 @@ class Accelerator(wiring.Component):
     def _dma(self, ctx):
         """The load and store engines (a :class:`DmaEngine` each), or one DMA engine for both
         queues, and their counters."""
-        m, cfg, L, add_event, dma = ctx.m, ctx.cfg, ctx.L, ctx.add_event, ctx.dma
-        if dma is None:
-            load_engine, store_engine = ctx.load_engine, ctx.store_engine
-            load = self._dma_engine(ctx, ("load",), load_engine)
-            store = self._dma_engine(ctx, ("store",), store_engine)
+        m, cfg, L, add_event, fetch = ctx.m, ctx.cfg, ctx.L, ctx.add_event, ctx.fetch
+        if "dma" not in ctx.cycles:
+            load_engine, store_engine = fetch.load, fetch.store
+            load = self._dma_engine(ctx, ("load",))
+            store = self._dma_engine(ctx, ("store",))
             m.d.comb += [self.ld_addr.eq(load.ld.addr), self.st_addr.eq(store.st.addr)]
-            add_event("load_busy", load_engine.complete, load_engine.cycles)
+            add_event("load_busy", load_engine.complete, ctx.cycles["load"])
             add_event("dma_load_bytes", load_engine.complete & load.is_load, load.bytes)
             add_event("dma_latency", load_engine.complete & load.is_load, L)
-            add_event("store_busy", store_engine.complete, store_engine.cycles)
+            add_event("store_busy", store_engine.complete, ctx.cycles["store"])
             add_event("dma_store_bytes", store_engine.complete & store.is_store, store.bytes)
             add_event("dma_store_bytes", store_engine.complete & store.is_rdperf, 8 * N_COUNTERS)
             add_event("dma_latency", store_engine.complete & (store.is_store | store.is_rdperf), L)
             return
         # one engine for the load and store queues: one walk of the box for the instruction running
-        d = self._dma_engine(ctx, ("load", "store"), dma)
+        d = self._dma_engine(ctx, ("load", "store"))
+        dma, dma_cycles = fetch.dma, ctx.cycles["dma"]
         m.d.comb += self.dma_addr.eq(d.st.addr)
         is_load, is_store, is_rdperf = d.is_load, d.is_store, d.is_rdperf
         is_box = is_load | is_store
-        lv, sv = dma.views["load"], dma.views["store"]
+        lv, sv = fetch.q_load, fetch.q_store
         if cfg.in_order:
             # as they pass: a busy cycle, a data line's bytes at its end (a line of n bytes
             # takes >= n / dma_bytes_per_cycle steps); RDPERF's own events at its completion
@@ -383,25 +299,22 @@ class Accelerator(wiring.Component):
                       8 * N_COUNTERS * every(rd_cycles))
             add_event("dma_latency", dma.complete & (is_box | is_rdperf), L, L * every(L + 1))
         else:
-            add_event("load_busy", lv.complete, dma.cycles)
-            add_event("store_busy", sv.complete, dma.cycles)
+            add_event("load_busy", lv.complete, dma_cycles)
+            add_event("store_busy", sv.complete, dma_cycles)
             add_event("dma_load_bytes", dma.complete & is_load, d.bytes)
             add_event("dma_store_bytes", dma.complete & is_store, d.bytes)
             add_event("dma_store_bytes", dma.complete & is_rdperf, 8 * N_COUNTERS)
             add_event("dma_latency", dma.complete & (is_box | is_rdperf), L)
 
-    def _dma_engine(self, ctx, queues, eng):
-        """A :class:`DmaEngine` of ``queues`` run by the sequencer ``eng``, on its scratchpad
-        ports, the memory ports and the counters."""
-        m, cfg, mems = ctx.m, ctx.cfg, ctx.mems
-        d = DmaEngine(cfg, queues, len(eng.step))
+    def _dma_engine(self, ctx, queues):
+        """The :class:`DmaEngine` of ``queues`` on its runner's port of the fetch unit, its
+        scratchpad ports, the memory ports and the counters."""
+        m, mems = ctx.m, ctx.mems
+        d = ctx.dmas[queues]
         if "load" in queues:
-            self.dma_params = (queues, len(eng.step))
+            self.dma_params = (queues, len(d.seq.step))
         m.submodules[f"{d.name}_engine"] = d
-        m.d.comb += [d.seq.word.eq(eng.word), d.seq.start.eq(eng.start), d.seq.active.eq(eng.active),
-                     d.seq.complete.eq(eng.complete), d.seq.step.eq(eng.step)]
-        m.d.comb += [getattr(d.seq, f"at_least_{c}").eq(eng.step_at_least(c)) for c in d.marks]
-        eng.set_last(m, d.seq.last)
+        wiring.connect(m, getattr(ctx.fetch, d.name), d.seq)
         for s in SPACE_ENUM:
             if "load" in queues:
                 wiring.connect(m, getattr(d, f"wr_{s.lower()}"), ctx.wl[s])
@@ -421,15 +334,11 @@ class Accelerator(wiring.Component):
 
     def _gemm(self, ctx):
         """The GEMM engine (:class:`~nnaccel.hw.gemm.GemmEngine`, the compute queue's) on its
-        scratchpad ports, and its counters."""
-        m, cfg, add_event, eng = ctx.m, ctx.cfg, ctx.add_event, ctx.compute_engine
-        g = GemmEngine(cfg, len(eng.step), dsp_cells=self.dsp_cells, array_dsp=self.array_dsp)
+        runner's port of the fetch unit and its scratchpad ports, and its counters."""
+        m, cfg, add_event, eng, g = ctx.m, ctx.cfg, ctx.add_event, ctx.fetch.compute, ctx.gemm
         self.gemm_params = (len(eng.step),)
         m.submodules.compute = g
-        m.d.comb += [g.seq.word.eq(eng.word), g.seq.start.eq(eng.start), g.seq.active.eq(eng.active),
-                     g.seq.complete.eq(eng.complete), g.seq.step.eq(eng.step)]
-        m.d.comb += [getattr(g.seq, f"at_least_{c}").eq(eng.step_at_least(c)) for c in g.marks]
-        eng.set_last(m, g.seq.last)
+        wiring.connect(m, eng, g.seq)
         for port, sp in ((g.rd_act, ctx.rg["ACT"]), (g.rd_wgt, ctx.rg["WGT"]), (g.rd_acc, ctx.rg["ACC"]),
                          (g.wr_acc, ctx.wg_acc)):
             wiring.connect(m, port, sp)
@@ -438,15 +347,14 @@ class Accelerator(wiring.Component):
             add_event("macs", g.streaming, 1, ctx.n_beats)
             ctx.scale["macs"] = cfg.rows * cfg.cols
         else:
-            add_event("array_busy", eng.complete & g.is_arr, eng.cycles)
+            add_event("array_busy", eng.complete & g.is_arr, ctx.cycles["compute"])
             add_event("macs", eng.complete & g.is_arr, g.macs)
-        ctx.gemm = g
 
     def _vector(self, ctx):
         """The vector engine and its scratchpad ports."""
-        m, cfg, add_event, engines, ex = ctx.m, ctx.cfg, ctx.add_event, ctx.engines, ctx.ex
+        m, cfg, add_event, fetch = ctx.m, ctx.cfg, ctx.add_event, ctx.fetch
         in_order, mems, n_beats, rv, rv2 = ctx.in_order, ctx.mems, ctx.n_beats, ctx.rv, ctx.rv2
-        vector_engine, wv = ctx.vector_engine, ctx.wv
+        vector_engine, wv = fetch.vector, ctx.wv
         # ---------------------------------------------------------------- vector engine (vector queue)
         # hw/vecengine.py: driven by the vector queue's engine skeleton, on its own scratchpad ports
         m.submodules.vec = vu = VectorEngine(cfg, shared_walks=in_order)
@@ -455,11 +363,11 @@ class Accelerator(wiring.Component):
             walks = ctx.gemm.walks
             m.d.comb += [vu.dst_cur.eq(walks.dst_cur), vu.src_cur.eq(walks.src_cur), vu.rx_last.eq(walks.rx_last),
                          vu.rline_last.eq(walks.rline_last), vu.wx_last.eq(walks.wx_last),
-                         walks.dst_adv.eq(vu.dst_adv), walks.src_adv.eq(vu.src_adv), walks.idle.eq(~ex.active)]
+                         walks.dst_adv.eq(vu.dst_adv), walks.src_adv.eq(vu.src_adv), walks.idle.eq(~fetch.ex_active)]
         is_vec = field(vector_engine.word, "NOP", "opcode") == opcode_of("VEC")
-        vector_engine.set_last(m, vu.last)
         m.d.comb += [
-            vu.word.eq(vector_engine.word), vu.start.eq(vector_engine.start), vu.active.eq(vector_engine.active), vu.busy.eq(vector_engine.busy),
+            vu.word.eq(vector_engine.word), vu.start.eq(vector_engine.start), vu.active.eq(vector_engine.active),
+            vu.busy.eq(fetch.q_vector.busy), vector_engine.last.eq(vu.last),
         ]
         for port, sp in ((vu.rd_act, rv["ACT"]), (vu.rd_act2, rv2), (vu.rd_acc, rv["ACC"]), (vu.rd_vec, rv["VEC"]),
                          (vu.wr_act, wv["ACT"]), (vu.wr_acc, wv["ACC"])):
@@ -473,10 +381,10 @@ class Accelerator(wiring.Component):
             m.d.comb += mems["VEC"].read_hold(rv["VEC"]).eq(vu.vhold)
         if cfg.in_order:
             add_event("vector_busy", vector_engine.active & is_vec, 1, n_beats)
-            add_event("instructions", ex.complete, 1, n_beats)
+            add_event("instructions", fetch.ex_complete, 1, n_beats)
         else:
-            add_event("vector_busy", vector_engine.complete & is_vec, vector_engine.cycles)
-            for q, e in enumerate(engines):
+            add_event("vector_busy", vector_engine.complete & is_vec, ctx.cycles["vector"])
+            for e in ctx.views:
                 add_event("instructions", e.complete, 1)
 
         # a scratchpad bank wrote the line a reader needed in the same cycle since the run started
@@ -485,8 +393,7 @@ class Accelerator(wiring.Component):
 
     def _collisions(self, ctx):
         """The scratchpad collision flag."""
-        m, IDLE, mems, ring_collision, state = ctx.m, ctx.IDLE, ctx.mems, ctx.ring_collision, ctx.state
-        vu = ctx.vu
+        m, mems, ring_collision, vu = ctx.m, ctx.mems, ctx.ring_collision, ctx.vu
         # (or another block RAM marked COLLISION_UNDEFINED: the vector engine's LUT, cnt_ring)
         # (a cycle's collision shows from the next cycle on: by then done has not risen yet, or
         # rises in the same cycle; the scratchpads register their own, BankedScratchpad.collision)
@@ -494,7 +401,7 @@ class Accelerator(wiring.Component):
         collide_other = Signal()
         m.d.sync += collide_other.eq(vu.collision | ring_collision)
         collide = Cat(*[mems[s].collision for s in SPACE_ENUM], collide_other).any()
-        with m.If((state == IDLE) & self.start):
+        with m.If(ctx.fetch.idle & self.start):
             m.d.sync += collided.eq(0)
         with m.Elif(collide):
             m.d.sync += collided.eq(1)

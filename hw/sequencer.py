@@ -210,8 +210,8 @@ class _InOrder:
 class _Sequencer:
     """How a machine fetches its queues' instructions and runs them: one interface, two
     machines (:class:`QueuedSequencer`, :class:`InOrderSequencer`), chosen once by
-    ``cfg.in_order`` (:func:`sequencer_for`). The accelerator's fetch unit and run state machine
-    call it (``c``: their signals, see :class:`~nnaccel.hw.accel.Accelerator`):
+    ``cfg.in_order`` (:func:`sequencer_for`). The fetch unit and run state machine call it (``c``:
+    their signals, see :class:`~nnaccel.hw.fetch.Fetch`):
 
     - :attr:`fifos`: the instruction queues (none in order);
     - :meth:`heads`: each queue's next instruction word (its pop flags name the tokens it needs);
@@ -236,9 +236,11 @@ class _Sequencer:
     def other_states(self, m: Module, c):
         pass
 
-    def count_stalls(self, events, fetch_stall):
-        """The stall counters' terms (:class:`~nnaccel.hw.counters.CounterEvents`): none (in order
-        there are no token or fetch stalls, docs/isa.md)."""
+    @staticmethod
+    def count_stalls(events, fetch_stall, waiting):
+        """The stall counters' terms (:class:`~nnaccel.hw.counters.CounterEvents`; ``waiting[q]``:
+        queue ``q``'s next instruction waits for a token): none (in order there are no token or
+        fetch stalls, docs/isa.md)."""
 
 
 class QueuedSequencer(_Sequencer):
@@ -265,9 +267,9 @@ class QueuedSequencer(_Sequencer):
             # one DMA engine for the load and store queues (an ISA rule of the configuration)
             self.dma = _DmaEngine(m, {q: fifos[QUEUE_CODE[q]] for q in DMA_QUEUES},
                                   {q: oks[QUEUE_CODE[q]] for q in DMA_QUEUES},
-                                  max(_bits(max_cycles(cfg, q)) for q in DMA_QUEUES), DMA_PRIORITY)
+                                  runner_steps(cfg)["dma"], DMA_PRIORITY)
         self.engines = [self.dma.views[QUEUES[q]] if self.dma is not None and QUEUES[q] in DMA_QUEUES else
-                        _Engine(m, QUEUES[q], fifos[q], oks[q], _bits(max_cycles(cfg, QUEUES[q])))
+                        _Engine(m, QUEUES[q], fifos[q], oks[q], runner_steps(cfg)[QUEUES[q]])
                         for q in range(len(QUEUES))]
 
     def room(self, m: Module):
@@ -301,12 +303,13 @@ class QueuedSequencer(_Sequencer):
         self._scan_counts(m, c)
         return deadlock, fetch_stall
 
-    def count_stalls(self, events, fetch_stall):
+    @staticmethod
+    def count_stalls(events, fetch_stall, waiting):
         """Each stall cycle as it passes (docs/isa.md, the queue model): fetch stalls and each
         queue's token stalls."""
         events.add("fetch_stall", fetch_stall, 1)
-        for q, e in enumerate(self.engines):
-            events.add(f"{QUEUES[q]}_token_stall", e.waiting, 1)
+        for q, w in enumerate(waiting):
+            events.add(f"{QUEUES[q]}_token_stall", w, 1)
 
     def _scan_counts(self, m: Module, c):
         """SCAN reads instruction pc (from the last fetched one down) and counts, per queue, the
@@ -370,7 +373,7 @@ class InOrderSequencer(_Sequencer):
         self.tok_ok = tok_ok = Signal()          # the held instruction's tokens are there
         m.d.sync += tok_ok.eq(Cat(*[(dec.queue == q) & oks[q] for q in range(len(QUEUES))]).any())
         self.executor = ex = _InOrder(m, self.i_data, dec.queue, held, held & tok_ok,
-                                      max(_bits(max_cycles(self.cfg, q)) for q in QUEUES))
+                                      runner_steps(self.cfg)["compute"])
         self.dma = ex.dma_view(m, QUEUE_CODE["load"], QUEUE_CODE["store"])
         self.engines = ex.views
 
@@ -404,6 +407,28 @@ class InOrderSequencer(_Sequencer):
             m.d.sync += c.state.eq(c.DONE)
 
 
-def sequencer_for(m: Module, cfg, dec, i_data) -> _Sequencer:
+def sequencer_class(cfg) -> type:
     """The configuration's machine: :class:`InOrderSequencer` or :class:`QueuedSequencer`."""
-    return (InOrderSequencer if cfg.in_order else QueuedSequencer)(m, cfg, dec, i_data)
+    return InOrderSequencer if cfg.in_order else QueuedSequencer
+
+
+def sequencer_for(m: Module, cfg, dec, i_data) -> _Sequencer:
+    """The configuration's machine (:func:`sequencer_class`) in ``m``."""
+    return sequencer_class(cfg)(m, cfg, dec, i_data)
+
+
+def runner_steps(cfg) -> dict:
+    """``{runner: step bits}``: the sequencers that run the queues' instructions, each with the
+    width of its step counter (as wide as its longest instruction needs): the in-order executor's
+    views (``dma`` for the load and store queues, ``compute``, ``vector``: one step counter), or the
+    queued machine's engines (``dma`` with one DMA engine, else ``load`` and ``store``)."""
+    if cfg.in_order:
+        bits = max(_bits(max_cycles(cfg, q)) for q in QUEUES)
+        return {"dma": bits, "compute": bits, "vector": bits}
+    out = {}
+    if cfg.dma_engines == 1:
+        out["dma"] = max(_bits(max_cycles(cfg, q)) for q in DMA_QUEUES)
+    else:
+        out.update({q: _bits(max_cycles(cfg, q)) for q in DMA_QUEUES})
+    out.update({q: _bits(max_cycles(cfg, q)) for q in ("compute", "vector")})
+    return out

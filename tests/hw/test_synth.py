@@ -70,6 +70,18 @@ def test_tiny_gemm_engine_synthesizes():
     assert 0 < rep["lut"] <= t.budget["lut"] and rep["ff"] > 0
 
 
+def test_tiny_fetch_unit_synthesizes():
+    """The fetch unit alone (``nnaccel synth --design fetch``: the decoder, the in-order executor,
+    the tokens, the halts) on the iCE40UP5K: logic only, no DSP, no block RAM (tiny has no
+    instruction queues), fewer LUT4s than the whole accelerator's budget."""
+    from nnaccel.boards.synth import TARGETS, design_for, synthesize
+    t = TARGETS["ice40"]
+    rep = synthesize(design_for("tiny", "fetch", t), "ice40", name="test-tiny-fetch")
+    assert rep["dsp"] == 0 and rep["bram"] == 0
+    assert rep["lut_mapper"] == "abc", rep["yosys"]
+    assert 0 < rep["lut"] < t.budget["lut"] and rep["ff"] > 0
+
+
 @pytest.mark.slow
 def test_small_array_and_scratchpad_fit_ecp5_25f():
     from nnaccel.boards.synth import TARGETS, design_for, synthesize
