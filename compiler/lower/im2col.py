@@ -15,9 +15,10 @@ import math
 
 from nnaccel.hwconfig import HwConfig
 
-from .base import MAX8, CannotLower
+from ..emit import Ins
+from .base import MAX8, MAX16, CannotLower
 from .dma import DMA_BUFFERS, copy_stages
-from .lines import _fill_lines, _line_dma
+from .lines import _fill_lines, _line_chunks, _line_dma
 from .pad import pad_passes
 from .pointwise import StridedRows
 
@@ -101,35 +102,75 @@ def _strip_copy(cfg: HwConfig, s, src: int, dst: int) -> list:
 
 def _padded_strips(cfg: HwConfig, s, src: int, dst: int, what: str) -> list | None:
     """The strips (above) of a padding convolution straight from its input at ``src``, without
-    the padded copy: one stage fills every strip with the input zero point, then the input
-    rows' bytes go to their place in each strip (strips whose window columns lie alike in the
-    input, consecutive ones, in one copy; the store queue keeps them after the fill). None where
-    the fill does not fit one DMA buffer or a stride does not fit the DMA fields."""
+    the padded copy: the input rows' bytes go to their place in each strip (strips whose window
+    columns lie alike in the input, consecutive ones, in one copy), and the bytes no copy writes
+    (the padding rows and columns of each strip) are stored from a few ACT lines filled with the
+    input zero point, so that the DMA writes each strip byte once. None where a stride does not
+    fit the DMA fields."""
     fw, sw = s.weff.shape[1], s.stride[1]
     top, _, left, _ = s.pads
     _, hp, _, c = _padded_dims(s)
-    strip, R = hp * fw * c, cfg.cols
-    full, tail = divmod(s.ow * strip, R)
-    if full + (1 if tail else 0) > min(cfg.lines("ACT") // DMA_BUFFERS, MAX8 * MAX8):
-        return None
-    stages = [(_fill_lines(cfg, 0, full + (1 if tail else 0), s.zx, f"{what}: strips' pad value"), [],
-               _line_dma(cfg, "STORE", 0, dst, full, tail, f"{what}: strips' pad value"))]
+    strip, row = hp * fw * c, fw * c
     groups: list[list] = []   # [(first window column in the input, columns), first strip, strips]
     for ox in range(s.ow):
         x0 = ox * sw - left
         c0, c1 = max(0, x0), min(s.w, x0 + fw)
-        if c1 <= c0:
-            continue
-        place = (c0 - x0, c1 - c0)
+        place = (c0 - x0, c1 - c0) if c1 > c0 else (0, 0)
         if groups and groups[-1][0] == place and groups[-1][1] + groups[-1][2] == ox:
             groups[-1][2] += 1
         else:
             groups.append([place, ox, 1])
+    # padding boxes (first byte, bytes per line, strips, strip rows, first strip row)
+    boxes = []
+    for (off, cols), ox0, n in groups:
+        base = dst + ox0 * strip
+        if cols == 0:
+            boxes.append((base, row, n, hp, 0))
+            continue
+        if top:
+            boxes.append((base, row, n, top, 0))
+        if hp - top - s.h:
+            boxes.append((base + (top + s.h) * row, row, n, hp - top - s.h, top + s.h))
+        if off:
+            boxes.append((base + top * row, off * c, n, s.h, top))
+        if off + cols < fw:
+            boxes.append((base + top * row + (off + cols) * c, (fw - off - cols) * c, n, s.h, top))
+    if max([strip, row] + [b[1] for b in boxes]) > MAX16:
+        return None
+    budget = cfg.lines("ACT") // DMA_BUFFERS
+    stores = []
+    for addr, nbytes, n, rows, _ in boxes:
+        for b0 in range(0, nbytes, cfg.cols):
+            ln = min(cfg.cols, nbytes - b0)
+            for x0 in range(0, n, MAX8):
+                nx = min(MAX8, n - x0)
+                step = max(1, min(MAX8, budget // nx))
+                for y0 in range(0, rows, step):
+                    stores.append(Ins("STORE", {"sp": "ACT", "len": ln, "sp_addr": 0,
+                                                "ext_addr": addr + b0 + x0 * strip + y0 * row, "x_size": nx,
+                                                "y_size": min(step, rows - y0), "x_stride": strip, "y_stride": row},
+                                      f"{what}: strips' pad value"))
+    # or every strip filled whole before the copies (the store queue keeps them in order): fewer
+    # STOREs where the padding is in many small pieces
+    whole = [st for off, n, tail in _line_chunks(cfg, s.ow * strip, budget)
+             for st in _line_dma(cfg, "STORE", 0, dst + off, n, tail, f"{what}: strips' pad value")]
+    if _store_cycles(cfg, whole) < _store_cycles(cfg, stores):
+        stores = whole
+    lines = max([0] + [st.fields["sp_addr"] + st.fields["x_size"] * st.fields["y_size"] for st in stores])
+    stages = [(_fill_lines(cfg, 0, lines, s.zx, f"{what}: strips' pad value"), [], stores)] if stores else []
     try:
         for (off, cols), ox0, n in groups:
+            if cols == 0:
+                continue
             stages += copy_stages(cfg, src + (ox0 * sw - left + off) * c, [sw * c, s.w * c],
                                   dst + ox0 * strip + top * fw * c + off * c, [strip, fw * c], [n, s.h], cols * c,
                                   f"{what}: im2col strips", first_stage=len(stages))
     except CannotLower:
         return None
     return stages
+
+
+def _store_cycles(cfg: HwConfig, stores: list) -> int:
+    """The DMA time of ``stores`` (lines of at most one DMA beat's bytes)."""
+    return sum(cfg.ext_latency + st.fields["x_size"] * st.fields["y_size"] * -(-st.fields["len"] // cfg.dma_bytes_per_cycle)
+               for st in stores)
