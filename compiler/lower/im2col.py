@@ -6,7 +6,10 @@ K tile then holds taps as well as channels: a 10x4 filter on one channel streams
 pixel: the DMA writes one *strip* per output column (that column's ``fw x C`` bytes of every
 padded row, one after the other), in which the window of output row ``oy`` is the contiguous
 ``fh x fw x C`` bytes from strip row ``oy * sh``; the pointwise schedule reads those overlapping
-rows in place (:class:`~nnaccel.compiler.lower.pointwise.StridedRows`)."""
+rows in place (:class:`~nnaccel.compiler.lower.pointwise.StridedRows`). Where a tap row fits a
+K tile and the output channels leave array columns free, the rows need no copy at all: each K
+tile is one tap row of several neighbouring output pixels, read from the (padded) input
+(:func:`_packed_windows`)."""
 
 from __future__ import annotations
 
