@@ -202,6 +202,9 @@ def design_for(config, block: str, target: Target):
     if block == "dma":
         from nnaccel.hw.accel import Accelerator
         return Accelerator(cfg, dsp_cells=target.array_dsp_cells(cfg), array_dsp=target.array_dsp).dma_block()
+    if block == "gemm":
+        from nnaccel.hw.accel import Accelerator
+        return Accelerator(cfg, dsp_cells=target.array_dsp_cells(cfg), array_dsp=target.array_dsp).gemm_block()
     if block == "top":
         from nnaccel.hw.accel import Accelerator
         return Accelerator(cfg, dsp_cells=target.array_dsp_cells(cfg), array_dsp=target.array_dsp)

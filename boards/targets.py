@@ -18,9 +18,10 @@ __all__ = ["DESIGNS", "TARGETS", "Target"]
 #: preset runs in order); ``counters`` the performance counters
 #: (:class:`~nnaccel.hw.counters.PerfCounters`, with the accelerator's increment ports); ``dma`` the
 #: DMA engine of the load queue (:class:`~nnaccel.hw.dma.DmaEngine`; with one DMA engine, the engine
-#: of both queues).
+#: of both queues); ``gemm`` the GEMM engine (:class:`~nnaccel.hw.gemm.GemmEngine`, the systolic
+#: array included).
 DESIGNS = ("core", "top", "array", "requant", "mbqm", "decoder", "scratchpad", "vector", "queue", "counters",
-           "dma")
+           "dma", "gemm")
 
 
 @dataclass(frozen=True)

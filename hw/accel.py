@@ -64,82 +64,30 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from amaranth.hdl import Array, Cat, Const, Fragment, Module, Mux, Signal, unsigned
+from amaranth.hdl import Array, Cat, Const, Fragment, Module, Signal, unsigned
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from nnaccel.hwconfig import ELEMENT_BYTES, load_config
 from nnaccel.isa.table import (
     FLAG_CHANNEL,
-    MAX_KTILES,
     N_COUNTERS,
     QUEUES,
     SPACE_ENUM,
     TOKEN_CHANNELS,
 )
 
-from .array import SystolicArray
-from .bounds import ENTRY_PC, LAYOUT, _bits, _ceil, max_event
+from .bounds import ENTRY_PC, _ceil
 from .counters import CounterEvents, PerfCounters, counter_read_signature
 from .decoder import CONTROL_QUEUE, QUEUE_CODE, Decoder, fault_code, field, opcode_of
 from .dma import DmaEngine
 from .extmem import ExtMemory, counters_per_beat, load_port_bytes, store_port_bytes, word_bytes
-from .gemm import _Walker
-from .pe import add_or_pass, shift_add_mul
+from .gemm import GemmEngine
 from .scratchpad import BankedScratchpad
-from .sequencer import _step_at_least, sequencer_for
-from .vecengine import VectorEngine, _Walk, walk_bits
+from .sequencer import sequencer_for
+from .vecengine import VectorEngine
 
 __all__ = ["Accelerator", "SimTop"]
-
-
-class _LineCount:
-    """An 8-bit line counter of the GEMM engine (px / py: the stream's position, ox / oy: the
-    results'; in order also the VEC's line counters) that counts to its field ``fields[n]`` of the
-    word: ``nxt`` is the value its register takes at the clock edge (the register's own unless an
-    engine drives it with :meth:`count` / :meth:`reset`: comb statements, the last one wins);
-    :meth:`clear_when` makes it read as at its start while a condition holds.
-
-    :meth:`last`: the position ``c`` is its last, ``c + 1 >= fields[n]``. The queued machine counts
-    ``c`` up. The in-order machine counts down the lines left, ``fields[n] - c`` (mod 256), from
-    ``fields[n]``, so its last is ``left == 1`` or ``fields[n] == 0`` (for ``c < fields[n]``, as ``c + 1 ==
-    fields[n]``): no carry chain between the counter and the walks' addresses. Its starts take the
-    word's field: the word is on the instruction port from a cycle before the instruction can
-    start (the counters reset while the executor is idle) until it completes."""
-
-    def __init__(self, m: Module, name: str, fields: dict, n: str, down: bool):
-        self.m, self.fields, self.n, self.down = m, fields, n, down
-        self.r = Signal(8, name=f"{name}_{'left' if down else 'r'}")
-        self.nxt = Signal(8, name=f"{name}_n")
-        m.d.comb += self.nxt.eq(self.r)
-        m.d.sync += self.r.eq(self.nxt)
-        self.clear = None
-        self.value = self.r
-
-    def _start(self):
-        return self.fields[self.n] if self.down else 0
-
-    def clear_when(self, clear):
-        self.clear = clear
-        self.value = Mux(clear, self._start(), self.r)
-
-    def count(self, inc, wrap):
-        """The statement: one step on by ``inc`` (0 / 1), or back to the start where ``wrap``."""
-        return self.nxt.eq(Mux(wrap, self._start(), (self.value - inc) if self.down else (self.value + inc)))
-
-    def reset(self):
-        return self.nxt.eq(self._start())
-
-    def last(self):
-        f = self.fields[self.n]
-        if not self.down:
-            return self.value + 1 >= f
-        one = (self.r == 1) | (f == 0)
-        return one if self.clear is None else Mux(self.clear, f[1:] == 0, one)
-
-    def reached(self, k, nk):
-        """``c + 1 >= k`` for a field ``k`` with ``fields[n] = nk + k - 1`` (DWCONV's window: x >= fw - 1)."""
-        return (self.value <= nk) if self.down else (self.value + 1 >= k)
 
 
 class Accelerator(wiring.Component):
@@ -192,6 +140,12 @@ class Accelerator(wiring.Component):
         Fragment.get(self, None)
         return DmaEngine(self.cfg, *self.dma_params)
 
+    def gemm_block(self):
+        """A fresh :class:`~nnaccel.hw.gemm.GemmEngine` like this accelerator's engine of the compute
+        queue, for synthesizing the block alone."""
+        Fragment.get(self, None)
+        return GemmEngine(self.cfg, *self.gemm_params, dsp_cells=self.dsp_cells, array_dsp=self.array_dsp)
+
     # ------------------------------------------------------------------------------------------
     def elaborate(self, platform):
         m = Module()
@@ -203,8 +157,7 @@ class Accelerator(wiring.Component):
         self._halts(ctx)
         self._counters(ctx)
         self._dma(ctx)
-        self._gemm_sequence(ctx)
-        self._gemm_datapath(ctx)
+        self._gemm(ctx)
         self._vector(ctx)
         self._collisions(ctx)
         ctx.count_events()
@@ -466,287 +419,43 @@ class Accelerator(wiring.Component):
         return d
 
 
-    def _gemm_sequence(self, ctx):
-        """The GEMM engine's K tiles, stream and activation walk."""
-        m, cfg, C, R, ex, compute_engine, in_order = ctx.m, ctx.cfg, ctx.C, ctx.R, ctx.ex, ctx.compute_engine, ctx.in_order
-        # ---------------------------------------------------------------- GEMM engine (compute queue)
-        rows_done = more = wk_adv = wk_last = None      # (in order / one weight buffer only)
-        w = compute_engine.word
-        is_gemm = field(w, "NOP", "opcode") == opcode_of("GEMM")
-        gstart = compute_engine.start
-        step = compute_engine.step
-        gemm = {n: field(w, "GEMM", n) for n in ("accumulate", "preload", "act_signed", "wgt_signed", "act",
-                                              "acc", "wgt", "za", "zw", "nx", "ny", "act_xs", "act_ys",
-                                              "acc_xs", "acc_ys", "kt")}
-        # DWCONV runs on the GEMM engine as one preloaded K tile that streams its window
-        # (nx + fw - 1 lines a row, ny + fh - 1 rows; x stride 1) and writes the outputs of the
-        # positions with a full window; its fields lie at GEMM's bits but for fh / fw
-        dw = self._dw_fields(ctx, w, gemm)
-        is_arr = is_gemm | dw.is_dw                  # an instruction of the array
-        gemm["kt"], gemm["preload"] = Mux(dw.is_dw, 0, gemm["kt"]), gemm["preload"] | dw.is_dw
-        gemm["act_xs"], gemm["acc_xs"] = Mux(dw.is_dw, 1, gemm["act_xs"]), Mux(dw.is_dw, 1, gemm["acc_xs"])
-        gemm["snx"], gemm["sny"] = Mux(dw.is_dw, dw.snx, gemm["nx"]), Mux(dw.is_dw, dw.sny, gemm["ny"])
-        lr = R.bit_length() - 1                       # rows is a power of two
-        pre = Mux(gemm["preload"], R, 0)
-        gn_any = (gemm["nx"] != 0) & (gemm["ny"] != 0)      # the tiles stream nx*ny lines (counted, no product)
-
-        def last_of(c, n):
-            """``c + 1 >= gemm[n]`` for a line counter ``c`` (:class:`_LineCount`) that counts by one
-            from its start and goes back to it at its last (in order: px / py / ox / oy, reset while
-            idle or at completion, so ``c < gemm[n]`` whenever ``gemm[n] > 0``; py passes ny - 1 only
-            outside a slot's stream, where its last does not count: ``son`` is 0)."""
-            assert c.n == n or (c.n, n) == ("sny", "ny"), (c.n, n)   # (a VEC's sny is its ny)
-            return c.last()
-        single = cfg.weight_buffers == 1     # one weight tile: the next tile's weights after the stream
-        m.submodules.array = arr = SystolicArray(R, C, dsp_cells=self.dsp_cells, dsp=self.array_dsp,
-                                                 buffers=cfg.weight_buffers, line_buffers=cfg.dw_line_buffers,
-                                                 depthwise=cfg.depthwise_mode)
-        gact = compute_engine.active & is_arr
-        # the weight buffer that holds the most recent tile; a preloading GEMM starts in the other
-        cur_buf = Signal()
-        b0 = ~cur_buf
-        with m.If(compute_engine.complete & is_arr & gemm["preload"]):
-            m.d.sync += cur_buf.eq(b0 ^ gemm["kt"][0])
-        # position in the K tiles: tile index and step within its slot (from step `pre` on)
-        tpos_r = Signal(lr + 1)                       # saturates at rows: only 0, < rows, >= rows - 1 matter
-        tidx_r = Signal(5)
-        # (these counters clear at completion: 0 when the next GEMM starts, no start multiplexer)
-        tpos = tpos_r
-        tidx = tidx_r
-        if in_order:
-            rows_done = _step_at_least(compute_engine, R)  # step >= rows: a flag (_InOrder.step_at_least)
-            in_tiles = Mux(gemm["preload"], rows_done, 1)  # step >= pre
-        else:
-            in_tiles = step >= pre
-        # the tile's stream position (x, y) in its slot; son: lines left to stream in this slot
-        pxc, pyc = _LineCount(m, "px", gemm, "snx", in_order), _LineCount(m, "py", gemm, "sny", in_order)
-        son_r = Signal()
-        tfirst = tpos == 0
-        # (in order px / py are also the VEC's read-side line counters: they clear in a GEMM only)
-        pclr = (tfirst & is_arr) if in_order else tfirst
-        pxc.clear_when(pclr), pyc.clear_when(pclr)
-        son = Mux(tfirst, gn_any, son_r)
-        px_last = pxc.last()
-        s_last = son & px_last & pyc.last()
-        if single:
-            # a slot streams its nx*ny lines, then (all but the last tile) reads the next tile's
-            # weights in rows steps; tpos counts those steps, `snf` is 0 in a slot's first step
-            snf_r = Signal()
-            tfirst = ~snf_r
-            pclr = (tfirst & is_arr) if in_order else tfirst
-            pxc.clear_when(pclr), pyc.clear_when(pclr)
-            son = Mux(tfirst, gn_any, son_r)
-            px_last = last_of(pxc, "snx")
-            s_last = son & px_last & last_of(pyc, "sny")
-            # the drain (tidx > kt): a flag set as tidx steps from kt to kt + 1, where it stays
-            # (tidx counts up by one from 0 and stops there: no comparison, no carry chain)
-            drain_r = Signal()
-            at_kt = tidx == gemm["kt"]
-            more = ~drain_r & ~at_kt                  # tidx < kt
-            tlast = Mux(more, ~son & (tpos == R - 1), ~son | s_last)
-            with m.If(compute_engine.active):
-                m.d.sync += [snf_r.eq(in_tiles & ~tlast),
-                             tpos_r.eq(Mux(in_tiles & ~son & ~tlast, tpos + 1, 0)),
-                             # (no count in the drain, where tlast holds every step)
-                             tidx_r.eq(Mux(in_tiles, tidx + (tlast & ~drain_r), 0)),
-                             drain_r.eq(in_tiles & (drain_r | (tlast & at_kt))), son_r.eq(son & ~s_last)]
-                m.d.comb += [pxc.count(1, px_last), pyc.count(px_last, 0)]
-            with m.If(compute_engine.complete):
-                m.d.sync += [snf_r.eq(0), drain_r.eq(0)]
-        else:
-            # a slot lasts max(nx*ny, rows) steps: at least rows, and until its last line streamed
-            # (a DWCONV's one slot: its stream)
-            tlast = (dw.is_dw | (tpos >= R - 1)) & (~son | s_last)
-            with m.If(compute_engine.active):
-                m.d.sync += [tpos_r.eq(Mux(in_tiles, Mux(tlast, 0, Mux(tpos[lr], tpos, tpos + 1)), 0)),
-                             tidx_r.eq(Mux(in_tiles, tidx + tlast, 0)), son_r.eq(son & ~s_last)]
-                m.d.comb += [pxc.count(1, px_last), pyc.count(px_last, 0)]
-        # the end: rows + cols steps after the last tile's slot
-        in_drain = drain_r if single else tidx > gemm["kt"]
-        streaming = gact & in_tiles & son & (~drain_r if single else tidx <= gemm["kt"])
-        dcnt_r = Signal(range(R + C + 1))
-        dcnt = dcnt_r
-        with m.If(compute_engine.active):
-            m.d.sync += dcnt_r.eq(Mux(in_drain, dcnt + 1, 0))
-        compute_engine.set_last(m, Mux(is_arr, in_drain & (dcnt == R + C - 1), 1))
-        macs_r = Signal(_bits(max_event(cfg, ["GEMM", "DWCONV"], "macs")))
-        macs = macs_r + Mux(streaming, R * C, 0)
-        with m.If(compute_engine.active):
-            m.d.sync += macs_r.eq(macs)
-        # activations: the walker runs on across tiles (tile t's base is act + t*ny*act_ys)
-        if in_order:
-            # One instruction at a time: the GEMM's two walks are the VEC's destination and source
-            # walks (the same registers and adders, hw/vecengine.py's _Walk): their base / stride
-            # fields lie at the same bits of the word, so only advance / last are picked. The GEMM's
-            # x positions are the stream's (px while streaming) and the results' (ox).
-            for gn, vn in (("act", "dst"), ("act_xs", "dst_xs"), ("act_ys", "dst_ys"), ("acc", "src"),
-                           ("acc_xs", "src_xs"), ("acc_ys", "src_ys"), ("nx", "nx")):
-                assert LAYOUT["GEMM"]["fields"][gn] == LAYOUT["VEC"]["fields"][vn], (gn, vn)
-            wk_adv = {k: Signal(name=f"wk_{k}_adv") for k in ("dst", "src")}
-            wk_last = {k: Signal(name=f"wk_{k}_last") for k in ("dst", "src")}
-            act_w = _Walk(m, "wk_dst", walk_bits(cfg), None, gemm["act"], gemm["act_xs"], gemm["act_ys"],
-                          wk_adv["dst"], wk_last["dst"], load=~ex.active)
-        else:
-            act_w = _Walker(m, "gact", _bits(cfg.lines("ACT") - 1), gstart, gemm["act"], gemm["snx"], gemm["act_xs"],
-                            gemm["act_ys"])
-            m.d.comb += act_w.advance.eq(streaming)
-        # weights: tile 0 in steps 0..rows-1, tile t+1 in the first rows steps of tile t's slot
-        ctx.gemm, ctx.act_w, ctx.arr, ctx.b0, ctx.cur_buf, ctx.dcnt_r = gemm, act_w, arr, b0, cur_buf, dcnt_r
-        ctx.gact, ctx.rows_done, ctx.gn_any, ctx.gstart, ctx.in_tiles = gact, rows_done, gn_any, gstart, in_tiles
-        ctx.is_gemm, ctx.last_of, ctx.lr, ctx.macs, ctx.macs_r = is_arr, last_of, lr, macs, macs_r
-        ctx.dw = dw
-        ctx.more, ctx.px_last, ctx.pxc, ctx.pyc = more, px_last, pxc, pyc
-        ctx.single, ctx.son, ctx.step, ctx.streaming, ctx.tidx = single, son, step, streaming, tidx
-        ctx.tidx_r, ctx.tpos, ctx.tpos_r, ctx.wk_adv, ctx.wk_last = tidx_r, tpos, tpos_r, wk_adv, wk_last
-
-    def _dw_fields(self, ctx, w, gemm):
-        """DWCONV's own fields and what the GEMM engine derives from them: the stream's row length
-        and rows (``snx``, ``sny``: the decoder bounds both by 255), the taps."""
-        m = ctx.m
-        is_dw = Signal(name="dw_is")
-        if ctx.cfg.depthwise_mode:       # (else the decoder faults DWCONV: none runs)
-            m.d.comb += is_dw.eq(field(w, "NOP", "opcode") == opcode_of("DWCONV"))
-        fh, fw = field(w, "DWCONV", "fh"), field(w, "DWCONV", "fw")
-        snx, sny = Signal(8, name="dw_snx"), Signal(8, name="dw_sny")
-        taps = Signal(len(fh) + len(fw), name="dw_taps")
-        m.d.comb += [snx.eq(gemm["nx"] + fw - 1), sny.eq(gemm["ny"] + fh - 1), taps.eq(shift_add_mul(m, fw, fh, "dw_taps_mul"))]
-        return SimpleNamespace(is_dw=is_dw, fh=fh, fw=fw, snx=snx, sny=sny, taps=taps)
-
-    def _gemm_datapath(self, ctx):
-        """The GEMM engine's weights, array and results."""
-        m, cfg, C, gemm, R, act_w, add_event = ctx.m, ctx.cfg, ctx.C, ctx.gemm, ctx.R, ctx.act_w, ctx.add_event
-        arr, b0, cur_buf, dcnt_r, ex, gact = ctx.arr, ctx.b0, ctx.cur_buf, ctx.dcnt_r, ctx.ex, ctx.gact
-        compute_engine, rows_done, gn_any, gstart, in_order = ctx.compute_engine, ctx.rows_done, ctx.gn_any, ctx.gstart, ctx.in_order
-        in_tiles, is_gemm, last_of, lr, macs = ctx.in_tiles, ctx.is_gemm, ctx.last_of, ctx.lr, ctx.macs
-        macs_r, more, n_beats, rg, scale = ctx.macs_r, ctx.more, ctx.n_beats, ctx.rg, ctx.scale
-        single, son, step, streaming, tidx = ctx.single, ctx.son, ctx.step, ctx.streaming, ctx.tidx
-        tidx_r, tpos, tpos_r, wg_acc, wk_adv = ctx.tidx_r, ctx.tpos, ctx.tpos_r, ctx.wg_acc, ctx.wk_adv
-        wk_last = ctx.wk_last
-        wcnt_r = Signal(_bits(MAX_KTILES * R))
-        wcnt = wcnt_r
-        if single:      # tile t + 1's weights in the rows steps after tile t's stream
-            wread = gact & gemm["preload"] & ((~rows_done if in_order else step < R) | (in_tiles & ~son & more))
-        else:           # ... in the first rows steps of tile t's slot, while it streams
-            wread = gact & gemm["preload"] & ((step < R) | (in_tiles & (tpos < R) & (tidx < gemm["kt"])))
-        with m.If(compute_engine.active):
-            m.d.sync += wcnt_r.eq(wcnt + wread)
-        w_we = Signal()
-        w_row = Signal(max(lr, 1))
-        w_sel = Signal()
-        a_valid = Signal()
-        a_sel = Signal()
-        # a DWCONV's output is written where its window is full: stream position x >= fw - 1,
-        # y >= fh - 1 (a flag beside the line, through the array's latency)
-        dw = ctx.dw
-        a_ok = Signal()
-        m.d.sync += [w_we.eq(wread), w_row.eq(wcnt[:max(lr, 1)] if lr else 0), w_sel.eq(b0 ^ wcnt[lr]),
-                     a_valid.eq(streaming), a_sel.eq(Mux(gemm["preload"], b0 ^ tidx[0], cur_buf)),
-                     a_ok.eq(~dw.is_dw | (ctx.pxc.reached(dw.fw, gemm["nx"]) & ctx.pyc.reached(dw.fh, gemm["ny"])))]
-        ok_pipe = Signal(arr.latency, name="dw_ok_pipe")
-        if cfg.depthwise_mode:
-            m.d.sync += ok_pipe.eq((ok_pipe << 1) | a_ok)
-        o_ok = ok_pipe[-1] if cfg.depthwise_mode else Const(1, 1)
-        # the filter tile's rows beyond its taps hold 0 (the zero point, removed)
-        w_zero = dw.is_dw & (Cat(w_row, Const(0, 1)) >= dw.taps) if lr else dw.is_dw & (dw.taps == 0)
-        m.d.comb += [arr.dw.eq(dw.is_dw), arr.dw_fw.eq(dw.fw)]
-        if cfg.dw_line_buffers:
-            m.d.comb += [arr.dw_fh.eq(dw.fh), arr.dw_nx.eq(gemm["nx"])]
-
-        def byte9(v, sgn):
-            return Mux(sgn, v.as_signed(), v.as_unsigned())
-
-        m.d.comb += [
-            arr.w_we.eq(w_we), arr.w_row.eq(w_row), arr.w_sel.eq(w_sel),
-            arr.w_data.eq(Mux(w_zero, gemm["zw"].replicate(C), rg["WGT"].data)),
-            arr.w_signed.eq(gemm["wgt_signed"]), arr.w_zp.eq(byte9(gemm["zw"], gemm["wgt_signed"])),
-            arr.a_valid.eq(a_valid), arr.a_sel.eq(a_sel), arr.a_data.eq(rg["ACT"].data),
-            arr.a_signed.eq(gemm["act_signed"]), arr.a_zp.eq(byte9(gemm["za"], gemm["act_signed"])),
-        ]
-        # results: tile t's line x is added to ACC (tiles after the first always accumulate)
-        gwrite = gact & arr.o_valid & o_ok
-        oxc, oyc = _LineCount(m, "ox", gemm, "nx", in_order), _LineCount(m, "oy", gemm, "ny", in_order)
-        otile_r = Signal(5)
-        otile = otile_r
-        ox_last = last_of(oxc, "nx")
-        olast = ox_last & last_of(oyc, "ny")
-        with m.If(compute_engine.active):
-            m.d.sync += otile_r.eq(otile)
-            with m.If(gwrite):
-                m.d.comb += [oxc.count(1, ox_last), oyc.count(ox_last, olast)]
-                m.d.sync += otile_r.eq(otile + olast)
-        with m.If(compute_engine.complete):
-            m.d.sync += [r.eq(0) for r in (tpos_r, tidx_r, dcnt_r, macs_r, wcnt_r, otile_r)]
-            m.d.comb += [oxc.reset(), oyc.reset()]
-        if in_order:
-            accw = _Walk(m, "wk_src", walk_bits(cfg), None, gemm["acc"], gemm["acc_xs"], gemm["acc_ys"],
-                         wk_adv["src"], wk_last["src"], wrap=is_gemm & olast, load=~ex.active)
-        else:
-            accw = _Walker(m, "gacc", _bits(cfg.lines("ACC") - 1), gstart, gemm["acc"], gemm["nx"], gemm["acc_xs"],
-                           gemm["acc_ys"], wrap=olast)
-            m.d.comb += accw.advance.eq(gwrite)
-        ab = _bits(cfg.lines("ACC") - 1)
-        old = rg["ACC"].data
-        use_old = gemm["accumulate"] | (otile != 0)
-        if self.array_dsp == "ecp5":
-            # the ECP5's CCU2C takes the gated operand into the LUTs of its carry chain
-            gsum = Cat(*[(arr.o_data[j] + Mux(use_old, old[32 * j:32 * j + 32], 0))[:32] for j in range(C)])
-        else:
-            # the sum, or the result alone: on the iCE40 one logic cell a bit (add_or_pass: the
-            # multiplexer in the adder's own LUT; Yosys would spend a second LUT a bit on it)
-            gsum = Cat(*[add_or_pass(m, arr.o_data[j].as_unsigned(), old[32 * j:32 * j + 32], use_old,
-                                     self.array_dsp == "ice40_dual8", f"gsum{j}") for j in range(C)])
-        m.d.comb += [
-            rg["ACT"].addr.eq(act_w.cur),
-            rg["WGT"].addr.eq(gemm["wgt"] + wcnt),
-            rg["ACC"].addr.eq(Mux(gwrite, accw.nxt, accw.cur)),     # the old line, one step ahead
-            rg["ACT"].valid.eq(streaming), rg["WGT"].valid.eq(wread),
-            # an empty GEMM reads none; nor does the write of a one-line tile's line, whose next line
-            # (the walker wrapped for the next K tile) is that same line: the line is read again in
-            # the cycles before that tile's result (a slot lasts >= rows steps), so the read that
-            # meets the write is never used (the block RAM leaves it undefined: BankedScratchpad)
-            rg["ACC"].valid.eq(gact & gn_any & (gemm["accumulate"] | (gemm["kt"] != 0))
-                               & ~(gwrite & (accw.nxt[:ab] == accw.cur[:ab]))),
-            wg_acc.addr.eq(accw.cur), wg_acc.data.eq(gsum),
-            wg_acc.en.eq(gwrite.replicate(len(wg_acc.en))),
-        ]
+    def _gemm(self, ctx):
+        """The GEMM engine (:class:`~nnaccel.hw.gemm.GemmEngine`, the compute queue's) on its
+        scratchpad ports, and its counters."""
+        m, cfg, add_event, eng = ctx.m, ctx.cfg, ctx.add_event, ctx.compute_engine
+        g = GemmEngine(cfg, len(eng.step), dsp_cells=self.dsp_cells, array_dsp=self.array_dsp)
+        self.gemm_params = (len(eng.step),)
+        m.submodules.compute = g
+        m.d.comb += [g.seq.word.eq(eng.word), g.seq.start.eq(eng.start), g.seq.active.eq(eng.active),
+                     g.seq.complete.eq(eng.complete), g.seq.step.eq(eng.step)]
+        m.d.comb += [getattr(g.seq, f"at_least_{c}").eq(eng.step_at_least(c)) for c in g.marks]
+        eng.set_last(m, g.seq.last)
+        for port, sp in ((g.rd_act, ctx.rg["ACT"]), (g.rd_wgt, ctx.rg["WGT"]), (g.rd_acc, ctx.rg["ACC"]),
+                         (g.wr_acc, ctx.wg_acc)):
+            wiring.connect(m, port, sp)
         if cfg.in_order:    # as they pass: a busy cycle, a streamed line (rows * cols MACs)
-            add_event("array_busy", gact, 1, n_beats)
-            add_event("macs", streaming, 1, n_beats)
-            scale["macs"] = R * C
+            add_event("array_busy", eng.active & g.is_arr, 1, ctx.n_beats)
+            add_event("macs", g.streaming, 1, ctx.n_beats)
+            ctx.scale["macs"] = cfg.rows * cfg.cols
         else:
-            add_event("array_busy", compute_engine.complete & is_gemm, compute_engine.cycles)
-            add_event("macs", compute_engine.complete & is_gemm, macs)
-
-        ctx.accw, ctx.gwrite, ctx.ox_last, ctx.oxc, ctx.oyc = accw, gwrite, ox_last, oxc, oyc
+            add_event("array_busy", eng.complete & g.is_arr, eng.cycles)
+            add_event("macs", eng.complete & g.is_arr, g.macs)
+        ctx.gemm = g
 
     def _vector(self, ctx):
         """The vector engine and its scratchpad ports."""
-        m, cfg, accw, act_w, add_event = ctx.m, ctx.cfg, ctx.accw, ctx.act_w, ctx.add_event
-        engines, ex, gwrite, in_order, is_gemm = ctx.engines, ctx.ex, ctx.gwrite, ctx.in_order, ctx.is_gemm
-        last_of, mems, n_beats, ox_last = ctx.last_of, ctx.mems, ctx.n_beats, ctx.ox_last
-        oxc, oyc, px_last, pxc, pyc = ctx.oxc, ctx.oyc, ctx.px_last, ctx.pxc, ctx.pyc
-        rv, rv2, streaming, vector_engine, wk_adv = ctx.rv, ctx.rv2, ctx.streaming, ctx.vector_engine, ctx.wk_adv
-        wk_last, wv = ctx.wk_last, ctx.wv
+        m, cfg, add_event, engines, ex = ctx.m, ctx.cfg, ctx.add_event, ctx.engines, ctx.ex
+        in_order, mems, n_beats, rv, rv2 = ctx.in_order, ctx.mems, ctx.n_beats, ctx.rv, ctx.rv2
+        vector_engine, wv = ctx.vector_engine, ctx.wv
         # ---------------------------------------------------------------- vector engine (vector queue)
         # hw/vecengine.py: driven by the vector queue's engine skeleton, on its own scratchpad ports
         m.submodules.vec = vu = VectorEngine(cfg, shared_walks=in_order)
         if in_order:
-            # the shared walks and line counters (see the GEMM engine): the GEMM's stream position
-            # (px, py) is the VEC's read side (x, y), its results' x (ox) the VEC's write side x;
-            # the walks move with the running instruction's advance, to the next row at its last
-            m.d.comb += [vu.dst_cur.eq(act_w.cur), vu.src_cur.eq(accw.cur),
-                         vu.rx_last.eq(px_last), vu.rline_last.eq(px_last & last_of(pyc, "ny")),
-                         vu.wx_last.eq(ox_last),
-                         wk_adv["dst"].eq(streaming | vu.dst_adv), wk_last["dst"].eq(Mux(is_gemm, px_last, ox_last)),
-                         wk_adv["src"].eq(gwrite | vu.src_adv), wk_last["src"].eq(Mux(is_gemm, ox_last, px_last))]
-            with m.If(~ex.active):
-                # (oy too, reset at completion: its start is the next instruction's ny)
-                m.d.comb += [pxc.reset(), pyc.reset(), oxc.reset(), oyc.reset()]
-            with m.Else():
-                with m.If(vu.src_adv):
-                    m.d.comb += [pxc.count(1, px_last), pyc.count(px_last, 0)]
-                with m.If(vu.dst_adv):          # (in the same cycle as a read side's advance, too)
-                    m.d.comb += oxc.count(1, ox_last)
+            # the walks and line counters are the GEMM engine's (GemmEngine.walks)
+            walks = ctx.gemm.walks
+            m.d.comb += [vu.dst_cur.eq(walks.dst_cur), vu.src_cur.eq(walks.src_cur), vu.rx_last.eq(walks.rx_last),
+                         vu.rline_last.eq(walks.rline_last), vu.wx_last.eq(walks.wx_last),
+                         walks.dst_adv.eq(vu.dst_adv), walks.src_adv.eq(vu.src_adv), walks.idle.eq(~ex.active)]
         is_vec = field(vector_engine.word, "NOP", "opcode") == opcode_of("VEC")
         vector_engine.set_last(m, vu.last)
         m.d.comb += [

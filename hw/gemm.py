@@ -1,8 +1,409 @@
-"""The GEMM engine's walkers."""
+"""The GEMM engine (the compute queue's engine): :class:`GemmEngine`, which runs GEMM and DWCONV
+on the double-buffered systolic array it owns, and its walkers and line counters."""
 
 from __future__ import annotations
 
-from amaranth.hdl import Const, Module, Mux, Signal
+from types import SimpleNamespace
+
+from amaranth.hdl import Cat, Const, Module, Mux, Signal
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
+from nnaccel.hwconfig import ELEMENT_BYTES
+from nnaccel.isa.table import MAX_KTILES
+
+from .array import SystolicArray
+from .bounds import LAYOUT, _bits, max_event
+from .decoder import field, opcode_of
+from .dma import engine_signature
+from .pe import add_or_pass, shift_add_mul
+from .scratchpad import read_port_signature, write_port_signature
+from .vecengine import _Walk, walk_bits
+
+__all__ = ["GemmEngine", "shared_walks_signature"]
+
+
+def shared_walks_signature(cfg) -> wiring.Signature:
+    """The walks and line counters an in-order GEMM engine shares with the vector engine, seen from
+    the GEMM engine (it holds them): ``dst_cur`` / ``src_cur`` (out: the VEC's destination and source
+    lines: the GEMM's activation and ACC walks), ``rx_last`` / ``rline_last`` / ``wx_last`` (out: the
+    read side's last line of its x loop, its last line, the write side's x loop's last line: the
+    GEMM's stream and result counters), and from the vector engine ``dst_adv`` / ``src_adv`` (in:
+    its walks move on) and ``idle`` (in: the in-order executor runs nothing: the walks load their
+    bases, the counters reset)."""
+    wb = walk_bits(cfg)
+    return wiring.Signature({"dst_cur": Out(wb), "src_cur": Out(wb), "rx_last": Out(1), "rline_last": Out(1),
+                             "wx_last": Out(1), "dst_adv": In(1), "src_adv": In(1), "idle": In(1)})
+
+
+class _LineCount:
+    """An 8-bit line counter of the GEMM engine (px / py: the stream's position, ox / oy: the
+    results'; in order also the VEC's line counters) that counts to its field ``fields[n]`` of the
+    word: ``nxt`` is the value its register takes at the clock edge (the register's own unless an
+    engine drives it with :meth:`count` / :meth:`reset`: comb statements, the last one wins);
+    :meth:`clear_when` makes it read as at its start while a condition holds.
+
+    :meth:`last`: the position ``c`` is its last, ``c + 1 >= fields[n]``. The queued machine counts
+    ``c`` up. The in-order machine counts down the lines left, ``fields[n] - c`` (mod 256), from
+    ``fields[n]``, so its last is ``left == 1`` or ``fields[n] == 0`` (for ``c < fields[n]``, as ``c + 1 ==
+    fields[n]``): no carry chain between the counter and the walks' addresses. Its starts take the
+    word's field: the word is on the instruction port from a cycle before the instruction can
+    start (the counters reset while the executor is idle) until it completes."""
+
+    def __init__(self, m: Module, name: str, fields: dict, n: str, down: bool):
+        self.m, self.fields, self.n, self.down = m, fields, n, down
+        self.r = Signal(8, name=f"{name}_{'left' if down else 'r'}")
+        self.nxt = Signal(8, name=f"{name}_n")
+        m.d.comb += self.nxt.eq(self.r)
+        m.d.sync += self.r.eq(self.nxt)
+        self.clear = None
+        self.value = self.r
+
+    def _start(self):
+        return self.fields[self.n] if self.down else 0
+
+    def clear_when(self, clear):
+        self.clear = clear
+        self.value = Mux(clear, self._start(), self.r)
+
+    def count(self, inc, wrap):
+        """The statement: one step on by ``inc`` (0 / 1), or back to the start where ``wrap``."""
+        return self.nxt.eq(Mux(wrap, self._start(), (self.value - inc) if self.down else (self.value + inc)))
+
+    def reset(self):
+        return self.nxt.eq(self._start())
+
+    def last(self):
+        f = self.fields[self.n]
+        if not self.down:
+            return self.value + 1 >= f
+        one = (self.r == 1) | (f == 0)
+        return one if self.clear is None else Mux(self.clear, f[1:] == 0, one)
+
+    def reached(self, k, nk):
+        """``c + 1 >= k`` for a field ``k`` with ``fields[n] = nk + k - 1`` (DWCONV's window: x >= fw - 1)."""
+        return (self.value <= nk) if self.down else (self.value + 1 >= k)
+
+
+class GemmEngine(wiring.Component):
+    """The GEMM engine of configuration ``cfg``: it runs the GEMM / DWCONV its sequencer starts on
+    the systolic array it holds (:class:`~nnaccel.hw.array.SystolicArray`: ``dsp_cells`` /
+    ``array_dsp`` are its ``dsp_cells`` / ``dsp``), and ends it (timing: the module docstring of
+    :mod:`nnaccel.hw.accel`).
+
+    Ports:
+
+    - ``seq`` (in, :func:`~nnaccel.hw.dma.engine_signature`, ``step_bits`` wide; in order with the
+      step flag of :attr:`marks`, ``step >= rows``): the compute queue's instruction and steps;
+      ``seq.last`` is the engine's end (an instruction other than GEMM / DWCONV ends at its first
+      step);
+    - ``rd_act`` / ``rd_wgt`` / ``rd_acc`` (out, :func:`~nnaccel.hw.scratchpad.read_port_signature`):
+      the activation lines it streams, the weight lines it loads into the array, the old ACC lines
+      it adds to; ``wr_acc`` (out, :func:`~nnaccel.hw.scratchpad.write_port_signature`): the result
+      lines;
+    - ``is_arr`` (out): the instruction in ``seq.word`` runs on the array (GEMM or DWCONV);
+      ``streaming`` (out): an activation line enters the array this step (``rows * cols`` MACs);
+      ``macs`` (out): the MACs of the instruction so far, this step's line included (its total at
+      completion) — the counters' events;
+    - ``walks`` (out, :func:`shared_walks_signature`, in order only): its walks and line counters,
+      which the vector engine's instructions use too (one instruction at a time)."""
+
+    def __init__(self, cfg, step_bits: int, dsp_cells: int | None = None, array_dsp: str | None = None):
+        self.cfg = cfg
+        self.dsp_cells, self.array_dsp = dsp_cells, array_dsp
+        R, C = cfg.rows, cfg.cols
+        #: the step flags an in-order sequencer gives: the end of a preload's weight reads
+        self.marks = (R,) if cfg.in_order else ()
+        self.macs_bits = _bits(max_event(cfg, ["GEMM", "DWCONV"], "macs"))
+
+        def line(s):
+            return C * 8 * ELEMENT_BYTES[s]
+
+        ports = {"seq": In(engine_signature(step_bits, self.marks)),
+                 **{f"rd_{s.lower()}": Out(read_port_signature(cfg.lines(s), line(s))) for s in ("ACT", "WGT", "ACC")},
+                 "wr_acc": Out(write_port_signature(cfg.lines("ACC"), line("ACC"))),
+                 "is_arr": Out(1), "streaming": Out(1),
+                 # (as wide as the sum it is: the counters' increment port takes its width)
+                 "macs": Out(len(Signal(self.macs_bits) + Mux(Signal(), R * C, 0)))}
+        if cfg.in_order:
+            ports["walks"] = Out(shared_walks_signature(cfg))
+        super().__init__(ports)
+
+    def elaborate(self, platform):
+        m = Module()
+        cfg = self.cfg
+        ctx = SimpleNamespace(m=m, cfg=cfg, R=cfg.rows, C=cfg.cols, in_order=cfg.in_order)
+        self._sequence(ctx)
+        self._datapath(ctx)
+        if cfg.in_order:
+            self._shared_walks(ctx)
+        return m
+
+    def _sequence(self, ctx):
+        """The K tiles, the stream and the activation walk."""
+        m, cfg, C, R, in_order = ctx.m, ctx.cfg, ctx.C, ctx.R, ctx.in_order
+        eng = self.seq
+        rows_done = more = wk_adv = wk_last = None      # (in order / one weight buffer only)
+        w = eng.word
+        is_gemm = field(w, "NOP", "opcode") == opcode_of("GEMM")
+        gstart = eng.start
+        step = eng.step
+        gemm = {n: field(w, "GEMM", n) for n in ("accumulate", "preload", "act_signed", "wgt_signed", "act",
+                                              "acc", "wgt", "za", "zw", "nx", "ny", "act_xs", "act_ys",
+                                              "acc_xs", "acc_ys", "kt")}
+        # DWCONV runs on the GEMM engine as one preloaded K tile that streams its window
+        # (nx + fw - 1 lines a row, ny + fh - 1 rows; x stride 1) and writes the outputs of the
+        # positions with a full window; its fields lie at GEMM's bits but for fh / fw
+        dw = self._dw_fields(ctx, w, gemm)
+        is_arr = is_gemm | dw.is_dw                  # an instruction of the array
+        m.d.comb += self.is_arr.eq(is_arr)
+        gemm["kt"], gemm["preload"] = Mux(dw.is_dw, 0, gemm["kt"]), gemm["preload"] | dw.is_dw
+        gemm["act_xs"], gemm["acc_xs"] = Mux(dw.is_dw, 1, gemm["act_xs"]), Mux(dw.is_dw, 1, gemm["acc_xs"])
+        gemm["snx"], gemm["sny"] = Mux(dw.is_dw, dw.snx, gemm["nx"]), Mux(dw.is_dw, dw.sny, gemm["ny"])
+        lr = R.bit_length() - 1                       # rows is a power of two
+        pre = Mux(gemm["preload"], R, 0)
+        gn_any = (gemm["nx"] != 0) & (gemm["ny"] != 0)      # the tiles stream nx*ny lines (counted, no product)
+
+        def last_of(c, n):
+            """``c + 1 >= gemm[n]`` for a line counter ``c`` (:class:`_LineCount`) that counts by one
+            from its start and goes back to it at its last (in order: px / py / ox / oy, reset while
+            idle or at completion, so ``c < gemm[n]`` whenever ``gemm[n] > 0``; py passes ny - 1 only
+            outside a slot's stream, where its last does not count: ``son`` is 0)."""
+            assert c.n == n or (c.n, n) == ("sny", "ny"), (c.n, n)   # (a VEC's sny is its ny)
+            return c.last()
+        single = cfg.weight_buffers == 1     # one weight tile: the next tile's weights after the stream
+        m.submodules.array = arr = SystolicArray(R, C, dsp_cells=self.dsp_cells, dsp=self.array_dsp,
+                                                 buffers=cfg.weight_buffers, line_buffers=cfg.dw_line_buffers,
+                                                 depthwise=cfg.depthwise_mode)
+        gact = eng.active & is_arr
+        # the weight buffer that holds the most recent tile; a preloading GEMM starts in the other
+        cur_buf = Signal()
+        b0 = ~cur_buf
+        with m.If(eng.complete & is_arr & gemm["preload"]):
+            m.d.sync += cur_buf.eq(b0 ^ gemm["kt"][0])
+        # position in the K tiles: tile index and step within its slot (from step `pre` on)
+        tpos_r = Signal(lr + 1)                       # saturates at rows: only 0, < rows, >= rows - 1 matter
+        tidx_r = Signal(5)
+        # (these counters clear at completion: 0 when the next GEMM starts, no start multiplexer)
+        tpos = tpos_r
+        tidx = tidx_r
+        if in_order:
+            rows_done = getattr(eng, f"at_least_{R}")     # step >= rows: the sequencer's flag
+            in_tiles = Mux(gemm["preload"], rows_done, 1)  # step >= pre
+        else:
+            in_tiles = step >= pre
+        # the tile's stream position (x, y) in its slot; son: lines left to stream in this slot
+        pxc, pyc = _LineCount(m, "px", gemm, "snx", in_order), _LineCount(m, "py", gemm, "sny", in_order)
+        son_r = Signal()
+        tfirst = tpos == 0
+        # (in order px / py are also the VEC's read-side line counters: they clear in a GEMM only)
+        pclr = (tfirst & is_arr) if in_order else tfirst
+        pxc.clear_when(pclr), pyc.clear_when(pclr)
+        son = Mux(tfirst, gn_any, son_r)
+        px_last = pxc.last()
+        s_last = son & px_last & pyc.last()
+        if single:
+            # a slot streams its nx*ny lines, then (all but the last tile) reads the next tile's
+            # weights in rows steps; tpos counts those steps, `snf` is 0 in a slot's first step
+            snf_r = Signal()
+            tfirst = ~snf_r
+            pclr = (tfirst & is_arr) if in_order else tfirst
+            pxc.clear_when(pclr), pyc.clear_when(pclr)
+            son = Mux(tfirst, gn_any, son_r)
+            px_last = last_of(pxc, "snx")
+            s_last = son & px_last & last_of(pyc, "sny")
+            # the drain (tidx > kt): a flag set as tidx steps from kt to kt + 1, where it stays
+            # (tidx counts up by one from 0 and stops there: no comparison, no carry chain)
+            drain_r = Signal()
+            at_kt = tidx == gemm["kt"]
+            more = ~drain_r & ~at_kt                  # tidx < kt
+            tlast = Mux(more, ~son & (tpos == R - 1), ~son | s_last)
+            with m.If(eng.active):
+                m.d.sync += [snf_r.eq(in_tiles & ~tlast),
+                             tpos_r.eq(Mux(in_tiles & ~son & ~tlast, tpos + 1, 0)),
+                             # (no count in the drain, where tlast holds every step)
+                             tidx_r.eq(Mux(in_tiles, tidx + (tlast & ~drain_r), 0)),
+                             drain_r.eq(in_tiles & (drain_r | (tlast & at_kt))), son_r.eq(son & ~s_last)]
+                m.d.comb += [pxc.count(1, px_last), pyc.count(px_last, 0)]
+            with m.If(eng.complete):
+                m.d.sync += [snf_r.eq(0), drain_r.eq(0)]
+        else:
+            # a slot lasts max(nx*ny, rows) steps: at least rows, and until its last line streamed
+            # (a DWCONV's one slot: its stream)
+            tlast = (dw.is_dw | (tpos >= R - 1)) & (~son | s_last)
+            with m.If(eng.active):
+                m.d.sync += [tpos_r.eq(Mux(in_tiles, Mux(tlast, 0, Mux(tpos[lr], tpos, tpos + 1)), 0)),
+                             tidx_r.eq(Mux(in_tiles, tidx + tlast, 0)), son_r.eq(son & ~s_last)]
+                m.d.comb += [pxc.count(1, px_last), pyc.count(px_last, 0)]
+        # the end: rows + cols steps after the last tile's slot
+        in_drain = drain_r if single else tidx > gemm["kt"]
+        streaming = gact & in_tiles & son & (~drain_r if single else tidx <= gemm["kt"])
+        dcnt_r = Signal(range(R + C + 1))
+        dcnt = dcnt_r
+        with m.If(eng.active):
+            m.d.sync += dcnt_r.eq(Mux(in_drain, dcnt + 1, 0))
+        m.d.comb += eng.last.eq(Mux(is_arr, in_drain & (dcnt == R + C - 1), 1))
+        macs_r = Signal(self.macs_bits)
+        macs = macs_r + Mux(streaming, R * C, 0)
+        with m.If(eng.active):
+            m.d.sync += macs_r.eq(macs)
+        m.d.comb += [self.streaming.eq(streaming), self.macs.eq(macs)]
+        # activations: the walker runs on across tiles (tile t's base is act + t*ny*act_ys)
+        if in_order:
+            # One instruction at a time: the GEMM's two walks are the VEC's destination and source
+            # walks (the same registers and adders, hw/vecengine.py's _Walk): their base / stride
+            # fields lie at the same bits of the word, so only advance / last are picked. The GEMM's
+            # x positions are the stream's (px while streaming) and the results' (ox).
+            for gn, vn in (("act", "dst"), ("act_xs", "dst_xs"), ("act_ys", "dst_ys"), ("acc", "src"),
+                           ("acc_xs", "src_xs"), ("acc_ys", "src_ys"), ("nx", "nx")):
+                assert LAYOUT["GEMM"]["fields"][gn] == LAYOUT["VEC"]["fields"][vn], (gn, vn)
+            wk_adv = {k: Signal(name=f"wk_{k}_adv") for k in ("dst", "src")}
+            wk_last = {k: Signal(name=f"wk_{k}_last") for k in ("dst", "src")}
+            act_w = _Walk(m, "wk_dst", walk_bits(cfg), None, gemm["act"], gemm["act_xs"], gemm["act_ys"],
+                          wk_adv["dst"], wk_last["dst"], load=self.walks.idle)
+        else:
+            act_w = _Walker(m, "gact", _bits(cfg.lines("ACT") - 1), gstart, gemm["act"], gemm["snx"], gemm["act_xs"],
+                            gemm["act_ys"])
+            m.d.comb += act_w.advance.eq(streaming)
+        ctx.gemm, ctx.act_w, ctx.arr, ctx.b0, ctx.cur_buf = gemm, act_w, arr, b0, cur_buf
+        ctx.gact, ctx.rows_done, ctx.gn_any, ctx.gstart, ctx.in_tiles = gact, rows_done, gn_any, gstart, in_tiles
+        ctx.is_arr, ctx.last_of, ctx.lr, ctx.dw, ctx.more = is_arr, last_of, lr, dw, more
+        ctx.px_last, ctx.pxc, ctx.pyc, ctx.single, ctx.son = px_last, pxc, pyc, single, son
+        ctx.step, ctx.streaming, ctx.tidx, ctx.tpos = step, streaming, tidx, tpos
+        ctx.tpos_r, ctx.tidx_r, ctx.dcnt_r, ctx.macs_r = tpos_r, tidx_r, dcnt_r, macs_r
+        ctx.wk_adv, ctx.wk_last = wk_adv, wk_last
+
+    def _dw_fields(self, ctx, w, gemm):
+        """DWCONV's own fields and what the GEMM engine derives from them: the stream's row length
+        and rows (``snx``, ``sny``: the decoder bounds both by 255), the taps."""
+        m = ctx.m
+        is_dw = Signal(name="dw_is")
+        if ctx.cfg.depthwise_mode:       # (else the decoder faults DWCONV: none runs)
+            m.d.comb += is_dw.eq(field(w, "NOP", "opcode") == opcode_of("DWCONV"))
+        fh, fw = field(w, "DWCONV", "fh"), field(w, "DWCONV", "fw")
+        snx, sny = Signal(8, name="dw_snx"), Signal(8, name="dw_sny")
+        taps = Signal(len(fh) + len(fw), name="dw_taps")
+        m.d.comb += [snx.eq(gemm["nx"] + fw - 1), sny.eq(gemm["ny"] + fh - 1), taps.eq(shift_add_mul(m, fw, fh, "dw_taps_mul"))]
+        return SimpleNamespace(is_dw=is_dw, fh=fh, fw=fw, snx=snx, sny=sny, taps=taps)
+
+    def _datapath(self, ctx):
+        """The weights, the array and the results."""
+        m, cfg, C, R, gemm, act_w, arr = ctx.m, ctx.cfg, ctx.C, ctx.R, ctx.gemm, ctx.act_w, ctx.arr
+        b0, cur_buf, gact, rows_done, gn_any, gstart = ctx.b0, ctx.cur_buf, ctx.gact, ctx.rows_done, ctx.gn_any, ctx.gstart
+        in_order, in_tiles, is_arr, last_of, lr, more = ctx.in_order, ctx.in_tiles, ctx.is_arr, ctx.last_of, ctx.lr, ctx.more
+        son, step, streaming, tidx, tpos = ctx.son, ctx.step, ctx.streaming, ctx.tidx, ctx.tpos
+        eng, rd_act, rd_wgt, rd_acc, wr_acc = self.seq, self.rd_act, self.rd_wgt, self.rd_acc, self.wr_acc
+        # weights: tile 0 in steps 0..rows-1, tile t+1 in the first rows steps of tile t's slot
+        wcnt_r = Signal(_bits(MAX_KTILES * R))
+        wcnt = wcnt_r
+        if ctx.single:      # tile t + 1's weights in the rows steps after tile t's stream
+            wread = gact & gemm["preload"] & ((~rows_done if in_order else step < R) | (in_tiles & ~son & more))
+        else:           # ... in the first rows steps of tile t's slot, while it streams
+            wread = gact & gemm["preload"] & ((step < R) | (in_tiles & (tpos < R) & (tidx < gemm["kt"])))
+        with m.If(eng.active):
+            m.d.sync += wcnt_r.eq(wcnt + wread)
+        w_we = Signal()
+        w_row = Signal(max(lr, 1))
+        w_sel = Signal()
+        a_valid = Signal()
+        a_sel = Signal()
+        # a DWCONV's output is written where its window is full: stream position x >= fw - 1,
+        # y >= fh - 1 (a flag beside the line, through the array's latency)
+        dw = ctx.dw
+        a_ok = Signal()
+        m.d.sync += [w_we.eq(wread), w_row.eq(wcnt[:max(lr, 1)] if lr else 0), w_sel.eq(b0 ^ wcnt[lr]),
+                     a_valid.eq(streaming), a_sel.eq(Mux(gemm["preload"], b0 ^ tidx[0], cur_buf)),
+                     a_ok.eq(~dw.is_dw | (ctx.pxc.reached(dw.fw, gemm["nx"]) & ctx.pyc.reached(dw.fh, gemm["ny"])))]
+        ok_pipe = Signal(arr.latency, name="dw_ok_pipe")
+        if cfg.depthwise_mode:
+            m.d.sync += ok_pipe.eq((ok_pipe << 1) | a_ok)
+        o_ok = ok_pipe[-1] if cfg.depthwise_mode else Const(1, 1)
+        # the filter tile's rows beyond its taps hold 0 (the zero point, removed)
+        w_zero = dw.is_dw & (Cat(w_row, Const(0, 1)) >= dw.taps) if lr else dw.is_dw & (dw.taps == 0)
+        m.d.comb += [arr.dw.eq(dw.is_dw), arr.dw_fw.eq(dw.fw)]
+        if cfg.dw_line_buffers:
+            m.d.comb += [arr.dw_fh.eq(dw.fh), arr.dw_nx.eq(gemm["nx"])]
+
+        def byte9(v, sgn):
+            return Mux(sgn, v.as_signed(), v.as_unsigned())
+
+        m.d.comb += [
+            arr.w_we.eq(w_we), arr.w_row.eq(w_row), arr.w_sel.eq(w_sel),
+            arr.w_data.eq(Mux(w_zero, gemm["zw"].replicate(C), rd_wgt.data)),
+            arr.w_signed.eq(gemm["wgt_signed"]), arr.w_zp.eq(byte9(gemm["zw"], gemm["wgt_signed"])),
+            arr.a_valid.eq(a_valid), arr.a_sel.eq(a_sel), arr.a_data.eq(rd_act.data),
+            arr.a_signed.eq(gemm["act_signed"]), arr.a_zp.eq(byte9(gemm["za"], gemm["act_signed"])),
+        ]
+        # results: tile t's line x is added to ACC (tiles after the first always accumulate)
+        gwrite = gact & arr.o_valid & o_ok
+        oxc, oyc = _LineCount(m, "ox", gemm, "nx", in_order), _LineCount(m, "oy", gemm, "ny", in_order)
+        otile_r = Signal(5)
+        otile = otile_r
+        ox_last = last_of(oxc, "nx")
+        olast = ox_last & last_of(oyc, "ny")
+        with m.If(eng.active):
+            m.d.sync += otile_r.eq(otile)
+            with m.If(gwrite):
+                m.d.comb += [oxc.count(1, ox_last), oyc.count(ox_last, olast)]
+                m.d.sync += otile_r.eq(otile + olast)
+        with m.If(eng.complete):
+            m.d.sync += [r.eq(0) for r in (ctx.tpos_r, ctx.tidx_r, ctx.dcnt_r, ctx.macs_r, wcnt_r, otile_r)]
+            m.d.comb += [oxc.reset(), oyc.reset()]
+        if in_order:
+            accw = _Walk(m, "wk_src", walk_bits(cfg), None, gemm["acc"], gemm["acc_xs"], gemm["acc_ys"],
+                         ctx.wk_adv["src"], ctx.wk_last["src"], wrap=is_arr & olast, load=self.walks.idle)
+        else:
+            accw = _Walker(m, "gacc", _bits(cfg.lines("ACC") - 1), gstart, gemm["acc"], gemm["nx"], gemm["acc_xs"],
+                           gemm["acc_ys"], wrap=olast)
+            m.d.comb += accw.advance.eq(gwrite)
+        ab = _bits(cfg.lines("ACC") - 1)
+        old = rd_acc.data
+        use_old = gemm["accumulate"] | (otile != 0)
+        if self.array_dsp == "ecp5":
+            # the ECP5's CCU2C takes the gated operand into the LUTs of its carry chain
+            gsum = Cat(*[(arr.o_data[j] + Mux(use_old, old[32 * j:32 * j + 32], 0))[:32] for j in range(C)])
+        else:
+            # the sum, or the result alone: on the iCE40 one logic cell a bit (add_or_pass: the
+            # multiplexer in the adder's own LUT; Yosys would spend a second LUT a bit on it)
+            gsum = Cat(*[add_or_pass(m, arr.o_data[j].as_unsigned(), old[32 * j:32 * j + 32], use_old,
+                                     self.array_dsp == "ice40_dual8", f"gsum{j}") for j in range(C)])
+        m.d.comb += [
+            rd_act.addr.eq(act_w.cur),
+            rd_wgt.addr.eq(gemm["wgt"] + wcnt),
+            rd_acc.addr.eq(Mux(gwrite, accw.nxt, accw.cur)),     # the old line, one step ahead
+            rd_act.valid.eq(streaming), rd_wgt.valid.eq(wread),
+            # an empty GEMM reads none; nor does the write of a one-line tile's line, whose next line
+            # (the walker wrapped for the next K tile) is that same line: the line is read again in
+            # the cycles before that tile's result (a slot lasts >= rows steps), so the read that
+            # meets the write is never used (the block RAM leaves it undefined: BankedScratchpad)
+            rd_acc.valid.eq(gact & gn_any & (gemm["accumulate"] | (gemm["kt"] != 0))
+                            & ~(gwrite & (accw.nxt[:ab] == accw.cur[:ab]))),
+            wr_acc.addr.eq(accw.cur), wr_acc.data.eq(gsum),
+            wr_acc.en.eq(gwrite.replicate(len(wr_acc.en))),
+        ]
+        ctx.accw, ctx.gwrite, ctx.ox_last, ctx.oxc, ctx.oyc = accw, gwrite, ox_last, oxc, oyc
+
+    def _shared_walks(self, ctx):
+        """(In order) the walks and line counters as the vector engine's instructions use them: the
+        GEMM's stream position (px, py) is the VEC's read side (x, y), its results' x (ox) the VEC's
+        write side x; the walks move with the running instruction's advance, to the next row at
+        its last (after the GEMM's own statements: the last one wins)."""
+        m, walks, is_arr, last_of = ctx.m, self.walks, ctx.is_arr, ctx.last_of
+        px_last, ox_last, pxc, pyc, oxc, oyc = ctx.px_last, ctx.ox_last, ctx.pxc, ctx.pyc, ctx.oxc, ctx.oyc
+        wk_adv, wk_last = ctx.wk_adv, ctx.wk_last
+        m.d.comb += [walks.dst_cur.eq(ctx.act_w.cur), walks.src_cur.eq(ctx.accw.cur),
+                     walks.rx_last.eq(px_last), walks.rline_last.eq(px_last & last_of(pyc, "ny")),
+                     walks.wx_last.eq(ox_last),
+                     wk_adv["dst"].eq(ctx.streaming | walks.dst_adv), wk_last["dst"].eq(Mux(is_arr, px_last, ox_last)),
+                     wk_adv["src"].eq(ctx.gwrite | walks.src_adv), wk_last["src"].eq(Mux(is_arr, ox_last, px_last))]
+        with m.If(walks.idle):
+            # (oy too, reset at completion: its start is the next instruction's ny)
+            m.d.comb += [pxc.reset(), pyc.reset(), oxc.reset(), oyc.reset()]
+        with m.Else():
+            with m.If(walks.src_adv):
+                m.d.comb += [pxc.count(1, px_last), pyc.count(px_last, 0)]
+            with m.If(walks.dst_adv):          # (in the same cycle as a read side's advance, too)
+                m.d.comb += oxc.count(1, ox_last)
 
 
 class _Walker:

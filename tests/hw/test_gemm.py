@@ -1,5 +1,5 @@
-"""The GEMM engine (``hw/gemm.py``, the GEMM sections of ``hw/accel.py``) and the vector engine's
-walks on the RTL, against the ISA simulator (bytes and every counter).
+"""The GEMM engine (``hw/gemm.py``'s ``GemmEngine``) alone against NumPy and the ISA's cycle model,
+and with the vector engine's walks on the RTL, against the ISA simulator (bytes and every counter).
 
 On the in-order core the GEMM's drain is a flag and its line counters' ends are equalities, the
 VEC's parameter phase an equality: GEMMs and VECs at the edges of each rule (K tiles 1 .. 4,
@@ -7,16 +7,17 @@ one-line and empty GEMMs and VECs, RDPERF after them), the simulator's first GEM
 hand. Its GEMM and VEC instructions share their walks and line counters (the same registers):
 GEMM / VEC programs back to back with 2-D strided walks."""
 
+import random
+
 import numpy as np
 import pytest
 from nnaccel.sim.isasim import IsaSim, find_conflicts
 from support.rtl_check import run_isa_and_rtl
 
 from nnaccel.hwconfig import load_config
-from nnaccel.isa import N_COUNTERS
+from nnaccel.isa import N_COUNTERS, decode, encode
+from nnaccel.isa.cycles import instruction_cycles, static_events
 from nnaccel.program import ProgramBuilder
-
-pytestmark = pytest.mark.rtl
 
 TINY = load_config("tiny")
 
@@ -55,6 +56,7 @@ def _gemm_program(cfg):
     return p.words, out
 
 
+@pytest.mark.rtl
 def test_gemm_and_vec_edges_match_isa_sim():
     cfg = TINY
     R, C = cfg.rows, cfg.cols
@@ -104,6 +106,7 @@ def _walks_program(cfg, rng):
     return p.words, image, read
 
 
+@pytest.mark.rtl
 @pytest.mark.parametrize("config", ["tiny", "tiny-serial-lanes2", "tiny-mul1"])
 def test_shared_walks_match_isa_sim(config):
     """The in-order core's GEMM and VEC share their walks (the GEMM's activation walk is the
@@ -128,3 +131,186 @@ def test_shared_walks_match_isa_sim(config):
     assert rtl.fault == "OK"
     assert list(rtl.regions) == want
     assert rtl.counters == res.counters
+
+
+# ------------------------------------------------------------------------------ the block alone
+#: configurations of the block test: tiny (in order, one weight buffer, walks shared with the VEC),
+#: tiny with the depthwise mode (one filter row), tiny queued, small (queued, two weight buffers,
+#: DWCONV), small with one line buffer (DWCONVs of two filter rows) and base (three)
+BLOCK_CONFIGS = [TINY, TINY.replace(name="tiny-dw", depthwise_mode=True),
+                 TINY.replace(name="tiny-queued", in_order=False, dma_engines=1),
+                 load_config("small"), load_config("small").replace(name="small-lb1", dw_line_buffers=1),
+                 load_config("base")]
+
+
+def _line_int(line, bits: int) -> int:
+    """A scratchpad line (elements) as the port's bits: element 0 lowest."""
+    return sum((int(v) % (1 << bits)) << (bits * e) for e, v in enumerate(line))
+
+
+def _line_elems(value: int, n: int, bits: int) -> np.ndarray:
+    """The port's bits as ``n`` signed elements."""
+    v = [(value >> (bits * e)) & ((1 << bits) - 1) for e in range(n)]
+    return np.array([x - (1 << bits) if x >> (bits - 1) else x for x in v], np.int64)
+
+
+def _run_block(cfg, words, sp, seed=0):
+    """``words`` one after another on a :class:`~nnaccel.hw.gemm.GemmEngine` alone, its sequencer
+    modelled here (an idle cycle before each instruction: the in-order walks load their bases
+    then) and the scratchpads ``sp`` (``{space: array of lines}``; ACC updated): a read returns
+    its line one cycle after its address, a read the engine did not mark ``valid`` or that meets a
+    write to its line returns random bits (the block RAM leaves it undefined). Returns each
+    instruction's steps and its ``macs`` (in order the streamed lines times ``rows * cols``)."""
+    from amaranth.sim import Simulator
+    from nnaccel.hw.gemm import GemmEngine
+    R, C = cfg.rows, cfg.cols
+    dut = GemmEngine(cfg, 16)
+    noise = random.Random(seed)
+    reads = {"ACT": dut.rd_act, "WGT": dut.rd_wgt, "ACC": dut.rd_acc}
+    bits = {"ACT": 8, "WGT": 8, "ACC": 32}
+    out = []
+
+    async def bench(ctx):
+        pending = {}                    # space: the line read at the last clock edge (None: undefined)
+        for word in words:
+            ctx.set(dut.seq.word, word)
+            ctx.set(dut.seq.active, 0)
+            if cfg.in_order:
+                ctx.set(dut.walks.idle, 1)
+            await ctx.tick()
+            pending = {}
+            if cfg.in_order:
+                ctx.set(dut.walks.idle, 0)
+            step, streamed, macs = 0, 0, None
+            while step < 5000:
+                ctx.set(dut.seq.start, step == 0)
+                ctx.set(dut.seq.active, 1)
+                ctx.set(dut.seq.step, step)
+                for c in dut.marks:
+                    ctx.set(getattr(dut.seq, f"at_least_{c}"), step >= c)
+                for s, port in reads.items():
+                    line = pending.get(s)
+                    ctx.set(port.data, _line_int(sp[s][line], bits[s]) if line is not None
+                            else noise.getrandbits(len(port.data)))
+                last = ctx.get(dut.seq.last)
+                ctx.set(dut.seq.complete, last)
+                streamed += ctx.get(dut.streaming)
+                write = (ctx.get(dut.wr_acc.addr), ctx.get(dut.wr_acc.data)) if ctx.get(dut.wr_acc.en) else None
+                pending = {s: (ctx.get(p.addr) if ctx.get(p.valid) else None) for s, p in reads.items()}
+                if write is not None and pending["ACC"] == write[0]:
+                    pending["ACC"] = None
+                if last:
+                    macs = ctx.get(dut.macs)
+                await ctx.tick()
+                if write is not None:
+                    sp["ACC"][write[0]] = _line_elems(write[1], C, 32)
+                if last:
+                    break
+                step += 1
+            out.append((step + 1, streamed * R * C if cfg.in_order else macs))
+        ctx.set(dut.seq.active, 0)
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    return out
+
+
+def _byte(v, signed):
+    v = np.asarray(v, np.int64) & 0xFF
+    return np.where(signed & (v >= 128), v - 256, v)
+
+
+def _wrap32(v):
+    return ((np.asarray(v, np.int64) + (1 << 31)) % (1 << 32)) - (1 << 31)
+
+
+def _expected(cfg, d, sp, held):
+    """The ACC lines of the GEMM / DWCONV ``d`` (decoded) per its ISA definition (docs/isa.md),
+    computed here from the operands ``sp`` (ACC updated); ``held``: the weights the array holds
+    (updated: a preload's last tile, a DWCONV's filter tile)."""
+    R, C = cfg.rows, cfg.cols
+    acc = sp["ACC"]
+    if d.name == "GEMM":
+        tiles = []
+        for t in range(d.kt + 1):
+            tiles.append(_byte(sp["WGT"][d.wgt + t * R:d.wgt + t * R + R], d.wgt_signed) - _byte(d.zw, d.wgt_signed)
+                         if d.preload else held[0])
+        sums = {}
+        for t, wt in enumerate(tiles):
+            for y in range(d.ny):
+                for x in range(d.nx):
+                    a = _byte(sp["ACT"][d.act + t * d.ny * d.act_ys + y * d.act_ys + x * d.act_xs][:R], d.act_signed)
+                    line = d.acc + y * d.acc_ys + x * d.acc_xs
+                    sums[line] = sums.get(line, 0) + (a - _byte(d.za, d.act_signed)) @ wt
+        for line, s in sums.items():
+            acc[line] = _wrap32((acc[line] if d.accumulate else 0) + s)
+        if d.preload:
+            held[0] = tiles[-1]
+        return
+    taps = d.fh * d.fw
+    w = np.zeros((R, C), np.int64)
+    w[:taps] = _byte(sp["WGT"][d.wgt:d.wgt + taps], d.wgt_signed) - _byte(d.zw, d.wgt_signed)
+    held[0] = w
+    new = {}
+    for oy in range(d.ny):
+        for ox in range(d.nx):
+            s = np.zeros(C, np.int64)
+            for ky in range(d.fh):
+                for kx in range(d.fw):
+                    a = _byte(sp["ACT"][d.act + (oy + ky) * d.act_ys + ox + kx], d.act_signed) - _byte(d.za, d.act_signed)
+                    s += a * w[taps - 1 - (ky * d.fw + kx)]
+            line = d.acc + oy * d.acc_ys + ox
+            new[line] = _wrap32((acc[line] if d.accumulate else 0) + s)
+    for line, v in new.items():
+        acc[line] = v
+
+
+def _block_words(cfg):
+    """GEMMs at the edges of the K-tile and stream rules (one line, K tiles 1 .. 4, slots shorter
+    and longer than ``rows``, held weights, accumulate, signed operands and zero points, strides,
+    empty ones) and, with the depthwise mode, DWCONVs (every filter height it allows)."""
+    R = cfg.rows
+    g = [encode("GEMM", act=0, acc=0, nx=1, ny=1, wgt=0, preload=1),
+         encode("GEMM", act=4, acc=4, nx=3, ny=1, wgt=R, preload=1, kt=3, act_xs=1, act_ys=3, acc_xs=1),
+         encode("GEMM", act=20, acc=10, nx=1, ny=3, wgt=0, preload=1, kt=1, act_ys=1, acc_ys=1, accumulate=1),
+         encode("GEMM", act=0, acc=20, nx=2, ny=2, accumulate=1, act_xs=1, act_ys=2, acc_xs=1, acc_ys=2),
+         encode("GEMM", act=0, acc=30, nx=0, ny=2, wgt=0, preload=1, kt=1),
+         encode("GEMM", act=0, acc=30, nx=2, ny=0),
+         encode("GEMM", act=40, acc=32, nx=5, ny=2, wgt=2 * R, preload=1, kt=2, act_xs=1, act_ys=5, acc_xs=1,
+                acc_ys=5, za=7, zw=250, act_signed=1),
+         encode("GEMM", act=3, acc=50, nx=3, ny=3, wgt=R, preload=1, kt=1, act_xs=2, act_ys=7, acc_xs=3,
+                acc_ys=9, za=200, zw=3, wgt_signed=1, accumulate=1)]
+    if cfg.depthwise_mode:
+        for fh in range(1, cfg.dw_line_buffers + 2):
+            fw = min(3, R // fh)
+            g.append(encode("DWCONV", act=60, acc=80 + 20 * fh, wgt=2, nx=3, ny=2, fh=fh, fw=fw, act_ys=6, acc_ys=4,
+                            za=5, zw=130, act_signed=fh % 2, wgt_signed=1, accumulate=fh == 2))
+        g.append(encode("GEMM", act=1, acc=120, nx=2, ny=1, act_xs=1, acc_xs=1))   # the DWCONV's filter, held
+    return g
+
+
+@pytest.mark.parametrize("cfg", BLOCK_CONFIGS, ids=lambda c: c.name)
+def test_gemm_engine_alone(cfg):
+    """The GEMM engine alone (:class:`~nnaccel.hw.gemm.GemmEngine` in Amaranth's simulator, its
+    sequencer and scratchpads modelled in the test): each instruction's ACC lines equal the ISA's
+    definition computed here with NumPy, it ends after the ISA's cycles
+    (``nnaccel.isa.cycles.instruction_cycles``) and counts its MACs (``static_events``)."""
+    C = cfg.cols
+    rng = np.random.default_rng(11)
+    sp = {"ACT": rng.integers(0, 256, (cfg.lines("ACT"), C)), "WGT": rng.integers(0, 256, (cfg.lines("WGT"), C)),
+          "ACC": rng.integers(-2**31, 2**31, (cfg.lines("ACC"), C))}
+    want = {s: v.copy() for s, v in sp.items()}
+    before = sp["ACC"].copy()
+    words = _block_words(cfg)
+    held = [None]
+    cycles = []
+    for word in words:
+        d = decode(word)
+        _expected(cfg, d, want, held)
+        cycles.append((instruction_cycles(d, cfg), static_events(d, cfg)["macs"]))
+    got = _run_block(cfg, words, sp)
+    assert got == cycles
+    np.testing.assert_array_equal(sp["ACC"], want["ACC"])
+    assert (sp["ACC"] != before).any(axis=1).sum() >= 20       # the instructions wrote their lines

@@ -57,6 +57,19 @@ def test_tiny_array_fits_up5k():
     assert rep["lut"] <= 5280
 
 
+def test_tiny_gemm_engine_synthesizes():
+    """The GEMM engine alone (``nnaccel synth --design gemm``: its control, the ACC adders and the
+    systolic array it holds) on the iCE40UP5K: the array's SB_MAC16s (two cells each), no block
+    RAM (the scratchpads are outside it), its logic in LUT4s mapped by ABC."""
+    from nnaccel.boards.synth import TARGETS, design_for, synthesize
+    t, cfg = TARGETS["ice40"], load_config("tiny")
+    rep = synthesize(design_for(cfg, "gemm", t), "ice40", name="test-tiny-gemm")
+    assert rep["dsp"] == -(-t.array_dsp_cells(cfg) // 2)
+    assert rep["bram"] == 0
+    assert rep["lut_mapper"] == "abc", rep["yosys"]
+    assert 0 < rep["lut"] <= t.budget["lut"] and rep["ff"] > 0
+
+
 @pytest.mark.slow
 def test_small_array_and_scratchpad_fit_ecp5_25f():
     from nnaccel.boards.synth import TARGETS, design_for, synthesize
