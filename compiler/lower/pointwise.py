@@ -54,6 +54,10 @@ class StridedRows:
     width: int
     xs: int
     ys: int
+    #: K tile ``t`` of a row: the ``tl`` bytes at ``t * ts`` from the row's first (0: ``rows``);
+    #: the rest of its line is the input zero point
+    ts: int = 0
+    tl: int = 0
 
 
 def _pointwise(s: ConvSpec) -> bool:
@@ -138,19 +142,22 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
             ny -= 1
         if ny < 1 or (ny > 1 and max(nx * s.c if row_ys is None else row_ys, nx * s.o) > MAX16):
             continue
-        total = fill = 0
-        for _, bx, by in _pixel_blocks(m, nx, ny):
-            p = bx * by
-            comp = sum(R + k * max(p, R) + R + C for gs in groups for _, k in gs)
-            vec = n_tiles * (REQ_LINES + p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency)
-            store = n_tiles * (lat + p * beats)
-            inp = (2 * lat if by == 1 else k_tiles * lat) + k_tiles * p * beats
-            total += max(comp, vec, store, inp + wl + pl)
-            fill = fill or inp + (wl + pl) // max(1, sum(len(gs) for gs in groups))
-        last = _pixel_blocks(m, nx, ny)[-1]
-        est = total + fill + 2 * (lat + last[1] * last[2] * beats) + pre
-        if best is None or est < best[0]:
-            best = (est, nx, ny)
+        # strided rows fix nx: their block height is chosen by the estimate too
+        ny_max = ny
+        for ny in (range(ny_max, 0, -1) if width is not None else [ny_max]):
+            total = fill = 0
+            for _, bx, by in _pixel_blocks(m, nx, ny):
+                p = bx * by
+                comp = sum(R + k * max(p, R) + R + C for gs in groups for _, k in gs)
+                vec = n_tiles * (REQ_LINES + p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency)
+                store = n_tiles * (lat + p * beats)
+                inp = (2 * lat if by == 1 else k_tiles * lat) + k_tiles * p * beats
+                total += max(comp, vec, store, inp + wl + pl)
+                fill = fill or inp + (wl + pl) // max(1, sum(len(gs) for gs in groups))
+            last = _pixel_blocks(m, nx, ny)[-1]
+            est = total + fill + 2 * (lat + last[1] * last[2] * beats) + pre
+            if best is None or est < best[0]:
+                best = (est, nx, ny)
     return best
 
 
@@ -185,7 +192,7 @@ def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block:
     if not resident_p and PW_PARAMS * REQ_LINES > vec_l:
         return None
     if strided:
-        if max(strided.xs, strided.ys) > MAX16 or strided.width > MAX8:
+        if max(strided.xs, strided.ys, strided.ts) > MAX16 or strided.width > MAX8:
             raise CannotLower("the strided rows' strides do not fit the DMA fields")
         plan = _pointwise_plan(cfg, s, groups, resident_w, resident_p, strided.width, strided.ys)
         if plan is None:
@@ -303,22 +310,22 @@ class _Pointwise:
         base, p = self.in_base[b % self.n_inputs], bx * by
         lay = s.x if isinstance(s.x, StridedRows) else StridedRows(s.x, bx, s.c, bx * s.c)
         ext = self.ctx.addr[s.x] + (m0 // lay.width) * lay.ys + (m0 % lay.width) * lay.xs
-        full = s.c // R
+        full, ts, tl = s.c // R, lay.ts or R, lay.tl or R
         pieces = []
         if by == 1 and full > 1:
             split = _even_split(full, max(min(full, 4), ceil_div(full, MAX8)))  # y_size is 8 bits
             for f0, n in zip(np.cumsum([0] + split)[:-1], split):
                 f0 = int(f0)
-                pieces.append((f0, f0 + n, [Ins("LOAD", {"sp": "ACT", "len": R, "sp_addr": base + f0 * p,
-                                            "ext_addr": ext + f0 * R, "x_size": bx, "y_size": n, "x_stride": lay.xs,
-                                            "y_stride": R, "fill": _byte(s.zx)},
+                pieces.append((f0, f0 + n, [Ins("LOAD", {"sp": "ACT", "len": tl, "sp_addr": base + f0 * p,
+                                            "ext_addr": ext + f0 * ts, "x_size": bx, "y_size": n, "x_stride": lay.xs,
+                                            "y_stride": ts, "fill": _byte(s.zx)},
                                    f"{s.what}: input rows {m0}..{m0 + p - 1} k{f0 * R}..{(f0 + n) * R - 1}")]))
             first = full
         else:
             first = 0
         for t in range(first, self.k_tiles):
-            pieces.append((t, t + 1, [Ins("LOAD", {"sp": "ACT", "len": min(R, s.c - t * R), "sp_addr": base + t * p,
-                                        "ext_addr": ext + t * R, "x_size": bx, "y_size": by, "x_stride": lay.xs,
+            pieces.append((t, t + 1, [Ins("LOAD", {"sp": "ACT", "len": min(tl, s.c - t * R), "sp_addr": base + t * p,
+                                        "ext_addr": ext + t * ts, "x_size": bx, "y_size": by, "x_stride": lay.xs,
                                         "y_stride": lay.ys if by > 1 else 0, "fill": _byte(s.zx)},
                                f"{s.what}: input rows {m0}..{m0 + p - 1} k{t * R}")]))
         return pieces
