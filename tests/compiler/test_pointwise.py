@@ -342,12 +342,13 @@ def test_joined_packed_layers_rtl_equals_isa():
 
 
 def test_streamed_filter_bias_loads_wait_for_the_gemms_on_their_acc_bank():
-    """The filter-streaming pass (128 x 128 batch-1 FULLY_CONNECTED on small, two ACC banks): a
+    """The filter-streaming pass (200 x 200 batch-1 FULLY_CONNECTED on small, two ACC banks): a
     block's bias LOAD into its ACC slot runs only once the GEMMs of the earlier block in the same
     ACC bank are done (one write port per bank), though the load queue runs several steps ahead
     of the GEMMs: no bank conflict under the exact schedule, bit-exact."""
-    model, data = _fc_chain((-128, -128, -128), out_all=True)
+    model, data = _fc_chain((-128, -128, -128), out_all=True, n=200)
     pkg = compile_model(model, "small")
+    assert "filter rows streamed" in pkg.listing
     (seg,) = pkg.manifest["segments"]
     words = bytes_to_words(pkg.segment_words(seg))
     prog = list(map(decode, words))
