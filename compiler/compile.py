@@ -228,6 +228,9 @@ def join(plan: Plan) -> None:
                     and t not in ops[j].inputs[1:] and plan.lowered[i] and plan.lowered[j]
                     and L.hand_over(plan.cfg, plan.lowered[i][-1], plan.lowered[j][0])):
                 plan.joined.add(t)
+        for h, i, j in zip(seg, seg[1:], seg[2:]):
+            if h + 2 == i + 1 == j and plan.lowered[h] and len(plan.lowered[i]) == 1 and plan.lowered[j]:
+                L.hoist_prefetch(plan.cfg, plan.lowered[h][-1], plan.lowered[i][-1], plan.lowered[j][0])
 
 
 def _memory_size(plan: Plan) -> int:

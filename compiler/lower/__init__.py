@@ -53,7 +53,7 @@ from .eltwise import EltwiseLowering
 from .lut import LutLowering, relu_range
 from .matmul import BatchMatmulLowering
 from .pad import PadLowering
-from .pointwise import hand_over
+from .pointwise import hand_over, hoist_prefetch
 from .pool import MeanLowering, PoolLowering
 from .transpose import TransposeLowering
 
@@ -85,5 +85,5 @@ def lowering_for(op_type: str) -> Lowering | None:
     return LOWERINGS.get(op_type)
 
 
-__all__ = ["FUSED", "LOWERINGS", "CannotLower", "ConstImage", "Ins", "LowerContext", "Lowering", "hand_over",
+__all__ = ["FUSED", "LOWERINGS", "CannotLower", "ConstImage", "Ins", "LowerContext", "Lowering", "hand_over", "hoist_prefetch",
            "lowering_for", "relu_range", "tighten"]

@@ -9,6 +9,8 @@ import numpy as np
 
 from nnaccel.golden import nn as gnn
 from nnaccel.hwconfig import HwConfig
+from nnaccel.isa import decode
+from nnaccel.isa.footprint import footprint
 from nnaccel.isa.table import VEC_BY_NAME
 from nnaccel.model import Operand, OperandType, Operation, Subgraph
 from nnaccel.program import MAX8, MAX16, ceil_div  # noqa: F401 - the limits every lowering uses
@@ -50,6 +52,11 @@ class ConstImage:
         self.data = bytearray()
         self.index: dict[bytes, int] = {}
         self.passes: dict[str, int] = {}
+        #: The pass the pointwise schedules lowered last (``compiler/lower/pointwise.py``): the
+        #: next one places its constants clear of the lines it touches, where it can.
+        self.last = None
+        #: The image's size after that pass (a larger one: another lowering came after it).
+        self.last_end = 0
 
     def alternate(self, kind: str) -> int:
         """0 / 1 in turn for the passes of schedule ``kind`` lowered into this image, so that
@@ -78,6 +85,17 @@ class ConstImage:
         n, index = mark
         del self.data[n:]
         self.index = index
+
+
+def touched_lines(cfg: HwConfig, ins, space: str, write: bool = False) -> np.ndarray:
+    """A mask of the lines of scratchpad ``space`` that the instructions ``ins`` touch (with
+    ``write``: write; their footprints, ``nnaccel.isa.footprint``)."""
+    mask = np.zeros(cfg.lines(space), bool)
+    for i in ins:
+        for a in footprint(decode(i.word()), cfg):
+            if a.space == space and not a.where.empty and (a.write or not write):
+                mask[np.asarray(a.where.lines(), np.int64)] = True
+    return mask
 
 
 def vec_blob(blocks) -> bytes:

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from nnaccel.hwconfig import HwConfig
+from nnaccel.isa import decode
+from nnaccel.isa.cycles import instruction_cycles
 from nnaccel.isa.table import MAX_KTILES
 from nnaccel.program import param_block
 
@@ -15,6 +17,7 @@ from ..emit import C2L, C2V, L2C, S2V, V2C, V2S, Ins, RawPass, nop, token, untok
 from .base import (
     MAX8,
     MAX16,
+    MAX_PAD,
     REQ_LINES,
     CannotLower,
     LowerContext,
@@ -24,6 +27,7 @@ from .base import (
     act_split,
     ceil_div,
     load_vec,
+    touched_lines,
     vec_blob,
     wgt_tile_loads,
 )
@@ -109,6 +113,17 @@ def _top(lines: int, n: int, parity: int) -> int:
     return lines - n * (1 + (parity if 2 * n <= lines // 2 else 0))
 
 
+def _clear_top(cfg: HwConfig, last, space: str, n: int, parity: int) -> int:
+    """:func:`_top` of scratchpad ``space``, or where the pass ``last`` touches some of those
+    lines, the first of the other place there and the bottom ``n`` lines that it touches none of."""
+    lines = cfg.lines(space)
+    first = _top(lines, n, parity)
+    if last is None:
+        return first
+    used = touched_lines(cfg, last, space)
+    return next((a for a in (first, _top(lines, n, 1 - parity), 0) if not used[a:a + n].any()), first)
+
+
 def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, resident_p: bool,
                     width: int | None = None, row_ys: int | None = None):
     """``(estimate, nx, ny)``: the pixel block shape with the lowest estimated cycles (per block
@@ -162,6 +177,16 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
 
 
 def pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block: list) -> RawPass | None:
+    """:func:`_pointwise_pass`, remembered as the constant image's last pass (``ConstImage.last``)."""
+    consts = ctx.consts
+    if len(consts.data) != consts.last_end:
+        consts.last = None      # another lowering's constants came after it: not the last pass
+    raw = _pointwise_pass(ctx, s, tiles, per_block)
+    consts.last, consts.last_end = raw, len(consts.data)
+    return raw
+
+
+def _pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block: list) -> RawPass | None:
     """The pointwise schedule of a 1x1 convolution / fully connected layer as one pre-tokenized
     pass (``docs/compiler.md``): the pixels in blocks of ``nx x ny`` rows, each block's input
     loaded K-tile-major (K tile ``t`` at ``t * nx * ny``), then per (block, output tile) the GEMMs
@@ -296,9 +321,9 @@ class _Pointwise:
         # streamed weights' slots at the top of WGT too, so that the next pass's first weight
         # tiles (a packed pass starts at the bottom, _Packed) load during this pass's GEMMs
         parity = ctx.consts.alternate("pointwise")
-        self.wgt_off = _top(cfg.lines("WGT"), self.ntiles * self.R if resident_w else PW_AHEAD * self.gmax * self.R,
-                            parity)
-        self.vec_off = _top(cfg.lines("VEC"), self.n_tiles * REQ_LINES, parity) if resident_p else 0
+        self.wgt_off = _clear_top(cfg, ctx.consts.last, "WGT",
+                                  self.ntiles * self.R if resident_w else PW_AHEAD * self.gmax * self.R, parity)
+        self.vec_off = _clear_top(cfg, ctx.consts.last, "VEC", self.n_tiles * REQ_LINES, parity) if resident_p else 0
 
     def wgt_load(self, sp_addr: int, first: int, n: int, comment: str) -> list[Ins]:
         return wgt_tile_loads(self.R, self.waddr, sp_addr, first, n, comment)
@@ -362,21 +387,32 @@ class _Pointwise:
         pre = []
         if self.resident_w:
             pre += self.wgt_load(self.wgt_off, 0, self.ntiles, f"{what}: weight tiles (resident)")
+        late = []
         if self.resident_p:
-            pre += load_vec(cfg, self.ctx.consts, vec_blob(self.pblocks), self.vec_off,
+            late = load_vec(cfg, self.ctx.consts, vec_blob(self.pblocks), self.vec_off,
                             f"{what}: requantization parameters")
+            if self.resident_w or len(groups[0]) < 2:
+                # (with streamed weights and a first REQ after the second step, the parameters
+                # load after the first step's tiles, so the first GEMM need not wait for them:
+                # the first REQ's GEMM pops a later batch's token)
+                pre, late = pre + late, []
         loads, gemms, vecs, stores = [], [], [], []
         acc_n = -1   # accumulator tiles used so far (one per (block, output tile))
         for i, (b, j, gi) in enumerate(steps):
             if gi == 0:
                 acc_n += 1
             own, pslot, wbase = self.step_loads(i, j, gi, acc_n, lead.get(i, []))
-            loads.append(own + trail.get(i, []))
+            loads.append(own + trail.get(i, []) + (late if i == 0 else []))
             g, v, st = self.step_compute(b, j, gi, acc_n, pslot, wbase)
             gemms.append(g)
             vecs.append(v)
             stores.append(st)
-        return skewed(RawPass(prefetch=pre), loads, [[g] for g in gemms], [v + st for v, st in zip(vecs, stores)])
+        out = skewed(RawPass(prefetch=pre), loads, [[g] for g in gemms], [v + st for v, st in zip(vecs, stores)])
+        if self.blocks == [(0, 1, 1)] and list(lead) == [0] and not trail and self.s.c % self.R == 0:
+            # one input row, K tile t in ACT line t, all loaded in the first batch: a packed pass
+            # before it may write them there (hand_over; one line per K tile, so no fill lines)
+            out.packed = PackedEnds((self.R, 1, self.k_tiles, 0), self.s.zx, self.s.o, lead[0], None, [])
+        return out
 
     def step_loads(self, i, j, gi, acc_n, lead):
         """Step ``i``'s load batch (tokens set), its REQ parameter slot and its WGT base."""
@@ -880,6 +916,10 @@ class _Streamed:
 #: them the input, the others zero lines, and the input regions are placed with the LOAD padding
 #: fields (at most ``MAX_PAD`` lines per side), so at most four.
 PACK_MAX = 4
+#: The step of a packed pass whose load batch also loads the REQ parameters (after its weight
+#: tiles: the REQ after the last GEMM is the first to read them, so they need not delay the first
+#: GEMM, as they would ahead of the pass).
+PARAMS_AT = 1
 
 
 def _per_tensor(s: ConvSpec) -> bool:
@@ -887,27 +927,52 @@ def _per_tensor(s: ConvSpec) -> bool:
                    for k in ("mult", "shift"))
 
 
+def _packed_runs(KT: int, NT: int, G: int) -> list[tuple[int, int, int, int]]:
+    """The GEMMs of :class:`_Packed`: ``(first output tile, output tiles, first tile, tiles)``
+    per GEMM; a group of ``jn <= G`` output tiles runs its ``jn x KT`` tiles (output tile
+    major) in as few GEMMs of at most ``MAX_KTILES`` tiles as there can be, split evenly."""
+    out = []
+    for j0 in range(0, NT, G):
+        jn = min(G, NT - j0)
+        u0 = 0
+        for k in _even_split(jn * KT, ceil_div(jn * KT, MAX_KTILES)):
+            out.append((j0, jn, u0, k))
+            u0 += k
+    return out
+
+
 def _packed_plan(cfg: HwConfig, s: ConvSpec):
-    """``(estimate, G)`` for :class:`_Packed` (``G`` output tiles per GEMM), or None where it does
-    not apply: one input row, per-tensor multiplier and shift, at least two output tiles per GEMM
-    (``G x K tiles <= MAX_KTILES``), two WGT slots of a GEMM's tiles in each half of WGT."""
+    """``(estimate, G)`` for :class:`_Packed` (``G`` output tiles per GEMM group), or None where
+    it does not apply: one input row, per-tensor multiplier and shift, at least two output tiles
+    per group (``G x K tiles <= MAX_KTILES``, or two when one output tile's K tiles fill more
+    than half a GEMM: a group's tiles then run in several GEMMs), two WGT slots of a GEMM's
+    tiles in each half of WGT."""
     R, C = cfg.rows, cfg.cols
     KT, NT = ceil_div(s.c, R), ceil_div(s.o, C)
-    if s.n * s.h * s.w != 1 or not _per_tensor(s) or R != C or NT > MAX8:
+    if s.n * s.h * s.w != 1 or not _per_tensor(s) or R != C or NT > MAX8 or KT > MAX8:
         return None
-    G = min(PACK_MAX, MAX_KTILES // KT, NT, R)
-    if G < 2 or 2 * PW_AHEAD * G * KT * R > cfg.lines("WGT") or G * G * KT > act_split(cfg)[0]:
+    G = min(PACK_MAX, max(2, MAX_KTILES // KT), NT, R)
+    runs = _packed_runs(KT, NT, G)
+    kmax = max(k for *_, k in runs)
+    if G < 2 or 2 * PW_AHEAD * kmax * R > cfg.lines("WGT") or G * G * KT > act_split(cfg)[0]:
         return None
     if 2 * ceil_div(NT, G) * G > cfg.lines("ACC") or NT > act_split(cfg)[1]:
         return None
     lat, beats = cfg.ext_latency, ceil_div(R, cfg.dma_bytes_per_cycle)
-    gemm = 2 * R + C + G * KT * max(G, R)
-    load = lat + G * KT * R * beats
-    groups = ceil_div(NT, G)
+    gemm = [2 * R + C + k * max(G, R) for *_, k in runs]
+    load = [lat + k * R * beats for *_, k in runs]
     inp = G * (lat + KT * G)
     drain = REQ_LINES + NT * _req_cycles(cfg) + cfg.vector_latency + lat + NT * beats
-    est = inp + load + groups * max(gemm, load) + drain
+    est = inp + load[0] + sum(max(g, ld) for g, ld in zip(gemm, load)) + drain
     return est, G
+
+
+def _clear_half(cfg: HwConfig, last, space: str, place, parity: int) -> int:
+    """The half (0 / 1) of scratchpad ``space`` whose lines ``place(half)`` (``(first,
+    count)``) the pass ``last`` touches fewer of; ``parity`` on a tie."""
+    used = touched_lines(cfg, last or [], space)
+    hits = [int(used[first:first + n].sum()) for first, n in map(place, (0, 1))]
+    return parity if hits[0] == hits[1] else int(hits[1] < hits[0])
 
 
 class _Packed:
@@ -927,14 +992,26 @@ class _Packed:
         cfg = ctx.cfg
         self.ctx, self.cfg, self.s, self.R, self.C = ctx, cfg, s, cfg.rows, cfg.cols
         self.KT, self.NT, self.G = ceil_div(s.c, self.R), ceil_div(s.o, self.C), G
-        self.groups = [(j0, min(G, self.NT - j0)) for j0 in range(0, self.NT, G)]
+        self.runs = _packed_runs(self.KT, self.NT, G)
+        # each scratchpad's half: the one the previous pass of this module touches less (its
+        # constants then load while that pass runs), else alternate halves
         # (ConstImage.alternate: the count of packed passes lowered so far)
-        half = ctx.consts.alternate("packed")
-        slot = G * self.KT * self.R
-        self.wgt_base = [half * (cfg.lines("WGT") // 2) + k * slot for k in range(PW_AHEAD)]
-        self.acc = half * (cfg.lines("ACC") // 2)
-        self.param = half * (cfg.lines("VEC") // 2)
+        parity = ctx.consts.alternate("packed")
+        slot = max(k for *_, k in self.runs) * self.R
+        acc_n = ceil_div(self.NT, G) * G
+        wh, ah, vh = (cfg.lines(sp) // 2 for sp in ("WGT", "ACC", "VEC"))
+        # (the ACC lines at the top of their half: clear of the first lines of each half, where
+        # the other pointwise schedules keep their accumulator tiles)
+        places = {"WGT": lambda h: (h * wh, PW_AHEAD * slot), "ACC": lambda h: ((h + 1) * ah - acc_n, acc_n),
+                  "VEC": lambda h: (h * vh, REQ_LINES)}
+        half = {sp: _clear_half(cfg, ctx.consts.last, sp, place, parity) for sp, place in places.items()}
+        self.wgt_base = [half["WGT"] * wh + k * slot for k in range(PW_AHEAD)]
+        self.acc = places["ACC"](half["ACC"])[0]
+        self.param = half["VEC"] * vh
         self.stag = act_split(cfg)[0]
+        # the first line of the input regions: 0, or with one K tile the fill lines before the
+        # first region's data line (input_loads)
+        self.act = G // 2 if self.KT == 1 and G // 2 <= MAX_PAD and G - G // 2 <= MAX_PAD else 0
         order = [(j, t) for j in range(self.NT) for t in range(self.KT)]
         self.waddr = ctx.consts.add(b"".join(tiles[j][(0, 0, t)].tobytes() for j, t in order))
         bias = np.zeros(self.NT * self.C, np.int64)
@@ -944,50 +1021,120 @@ class _Packed:
         params["bias"] = 0
         self.pblock = param_block(cfg, "REQ", **params)
 
-    def input_loads(self) -> list[Ins]:
-        """Input region ``g`` (``KT x G`` lines): row ``t`` holds K tile ``t`` in its line ``g``,
-        the other lines are filled with the input zero point."""
+    def input_loads(self) -> list[list[Ins]]:
+        """The LOADs of each input region (one list for all of them with one K tile). Input
+        region ``g`` (``KT x G`` lines): row ``t`` holds K tile ``t`` in its line ``g``, the other
+        lines are filled with the input zero point."""
         s, R, G, KT = self.s, self.R, self.G, self.KT
         xa, full = self.ctx.addr[s.x], s.c // R
+        if self.act:
+            # one K tile: the regions' data lines lie G + 1 apart, so one LOAD of G rows (each
+            # the input line between its fill lines) writes them all
+            a = self.act
+            return [[Ins("LOAD", {"sp": "ACT", "len": s.c, "sp_addr": 0, "ext_addr": xa, "x_size": G + 1, "y_size": G,
+                                  "x_stride": R, "y_stride": 0, "pad_left": a, "pad_right": G - a,
+                                  "fill": _byte(s.zx)}, f"{s.what}: input row, regions 0..{G - 1}")]]
         out = []
         for g in range(G):
+            out.append([])
             pads = {"pad_left": g, "pad_right": G - 1 - g, "fill": _byte(s.zx)}
             base = g * KT * G
             if full:
-                out.append(Ins("LOAD", {"sp": "ACT", "len": R, "sp_addr": base, "ext_addr": xa, "x_size": G,
+                out[-1].append(Ins("LOAD", {"sp": "ACT", "len": R, "sp_addr": base, "ext_addr": xa, "x_size": G,
                                         "y_size": full, "x_stride": R, "y_stride": R, **pads},
                                f"{s.what}: input row, region {g}"))
             if full < KT:
-                out.append(Ins("LOAD", {"sp": "ACT", "len": s.c - full * R, "sp_addr": base + full * G,
+                out[-1].append(Ins("LOAD", {"sp": "ACT", "len": s.c - full * R, "sp_addr": base + full * G,
                                         "ext_addr": xa + full * R, "x_size": G, "y_size": 1, "x_stride": R,
                                         "y_stride": 0, **pads}, f"{s.what}: input row k{full * R}.., region {g}"))
         return out
 
+    def first_reads(self) -> list[int]:
+        """Per input region, the first GEMM (run) that reads it: its input LOADs go in that
+        GEMM's load batch, so the first GEMM waits only for the region it reads."""
+        if self.act:
+            return [0]
+        G, KT = self.G, self.KT
+        group0 = [(i, u0, k) for i, (j0, _, u0, k) in enumerate(self.runs) if j0 == 0]
+        return [next(i for i, u0, k in group0 if u0 + k > g * KT) for g in range(G)]
+
+    def slack(self) -> list[int]:
+        """Per GEMM, the cycles by which it outlasts its weight tiles' LOAD (the load queue's
+        time for other LOADs while the GEMMs run)."""
+        cfg, R, G = self.cfg, self.R, self.G
+        lat, beats = cfg.ext_latency, ceil_div(R, cfg.dma_bytes_per_cycle)
+        return [max(0, 2 * R + self.C + k * max(G, R) - lat - k * R * beats) for *_, k in self.runs]
+
+    def place_later(self, items: list, inputs: dict) -> dict:
+        """The load batches (after their token) of the LOADs ``items`` (``(LOADs, last batch
+        allowed)`` each, in order): each in the first batch from ``PARAMS_AT`` on by which the
+        GEMMs' slack has made up for the LOADs placed before it (the input regions' included),
+        at the latest in its last allowed batch."""
+        cfg, slack = self.cfg, self.slack()
+        pbeats = ceil_div(4 * self.C, cfg.dma_bytes_per_cycle)
+
+        def cost(lds):
+            return sum(cfg.ext_latency + ld.fields["x_size"] * ld.fields["y_size"] * (
+                pbeats if ld.fields["sp"] != "ACT" else 1) for ld in lds)
+
+        out, debt, b = {}, 0, 0
+        start = max([PARAMS_AT] + list(inputs))
+        for lds, last in items:
+            while b < last and (b < start or debt > 0):
+                b += 1
+                debt = max(0, debt - slack[b]) + cost(inputs.get(b, []))
+            out.setdefault(b, []).extend(lds)
+            debt += cost(lds)
+        return out
+
+    def bias_load(self, first: int, n: int) -> Ins:
+        return Ins("LOAD", {"sp": "ACC", "len": self.C, "sp_addr": self.acc + first,
+                            "ext_addr": self.baddr + 4 * self.C * first, "x_size": n, "y_size": 1,
+                            "x_stride": 4 * self.C, "y_stride": 0}, f"{self.s.what}: bias out c{first * self.C}..")
+
     def emit(self) -> RawPass:
         s, R, C, G, KT, what = self.s, self.R, self.C, self.G, self.KT, self.s.what
-        prefetch = [Ins("LOAD", {"sp": "ACC", "len": C, "sp_addr": self.acc, "ext_addr": self.baddr,
-                                 "x_size": self.NT, "y_size": 1, "x_stride": 4 * C, "y_stride": 0},
-                        f"{what}: bias")]
+        # (the bias in one LOAD ahead of the GEMMs: a later LOAD of some of its lines would
+        # write the ACC bank the GEMMs write meanwhile)
+        prefetch = [self.bias_load(0, self.NT)]
+        # the REQ parameters: in the load batch of step PARAMS_AT where a later one pushes the
+        # last GEMM's token, else ahead of the pass
         params = load_vec(self.cfg, self.ctx.consts, vec_blob([self.pblock]), self.param,
                           f"{what}: requantization parameters")
+        regions, reads = self.input_loads(), self.first_reads()
+        inputs = {}
+        for g, r in enumerate(reads):
+            inputs.setdefault(r, []).extend(regions[g])
+        items = []
+        if PARAMS_AT < len(self.runs) - 1:
+            items.append((params, len(self.runs) - 2))
+        else:
+            prefetch += params
+        later = self.place_later(items, inputs)
         loads, gemms, finishes = [], [], []
-        for i, (j0, jn) in enumerate(self.groups):
+        for i, (j0, jn, u0, k) in enumerate(self.runs):
             wbase = self.wgt_base[i % PW_AHEAD]
-            own = wgt_tile_loads(R, self.waddr, wbase, j0 * KT, jn * KT, f"{what}: weight tiles out c{j0 * C}..")
-            if i == 0:
-                # the first weight tiles and the REQ parameters go ahead of the pass (into the
-                # barrier before it, as far as the previous layer allows); only the input row
-                # waits for that layer
-                prefetch += own + params
-                own = self.input_loads()
+            own = wgt_tile_loads(R, self.waddr, wbase, j0 * KT + u0, k,
+                                 f"{what}: weight tiles out c{j0 * C}.. k{(u0 % KT) * R}..")
+            if i == 0 or len(self.runs) <= PW_AHEAD:
+                # the first weight tiles (all of them where each GEMM has its own slot) go ahead
+                # of the pass (into the barrier before it, as far as the previous layer allows);
+                # only the input row waits for that layer
+                prefetch += own
+                own = []
             if i >= PW_AHEAD:
+                # (the GEMM two before is done with the WGT slot; an input region goes first, as
+                # it waits for no GEMM)
                 token(own[0], C2L, "pop")
+            own = (inputs.get(i, []) + own) or [nop("load", f"{what}: weight tiles prefetched")]
             token(own[-1], L2C, "push")
+            own = own + later.get(i, [])
             loads.append(own)
-            g = Ins("GEMM", {"accumulate": 1, "preload": 1, "kt": jn * KT - 1, "act": 0, "acc": self.acc + j0,
+            g = Ins("GEMM", {"accumulate": 1, "preload": 1, "kt": k - 1, "act": self.act + u0 * G, "acc": self.acc + j0,
                              "wgt": wbase, "nx": 1, "ny": G, "act_xs": 1, "act_ys": 1, "acc_xs": 1, "acc_ys": 1,
                              "act_signed": s.x_signed, "wgt_signed": s.w_signed, "za": _byte(s.zx),
-                             "zw": _byte(s.zw)}, f"{what}: out c{j0 * C}..{(j0 + jn) * C - 1} (packed)")
+                             "zw": _byte(s.zw)},
+                    f"{what}: out c{j0 * C}..{(j0 + jn) * C - 1} (packed, tiles {u0}..{u0 + k - 1})")
             token(g, L2C, "pop")
             token(g, C2L, "push")
             gemms.append([g])
@@ -1010,8 +1157,12 @@ class _Packed:
         token(stores[0], V2S, "pop")
         token(stores[-1], S2V, "push")   # the barrier after the pass waits for it
         finishes[-1] = [v] + stores
-        out = skewed(RawPass(prefetch=prefetch), loads, gemms, finishes)
-        out.packed = PackedEnds((R, G, KT), s.zx, s.o, loads[0], v, stores)
+        out = skewed(RawPass(prefetch=merge_loads(prefetch)), loads, gemms, finishes)
+        # (a pass whose input regions load in several batches takes no hand-over: hand_over
+        # replaces the first batch only)
+        whole = all(r == 0 for r in reads)
+        out.packed = PackedEnds((R, G, KT, self.act), s.zx, s.o, loads[0] if whole else [], v, stores)
+        out.constant_prefetch = True    # (bias, weight tiles, parameters: hoist_prefetch may move them)
         return out
 
 
@@ -1021,12 +1172,59 @@ class PackedEnds:
     region layout ``(rows, G, K tiles)`` and zero point (the regions' fill), the output channels,
     the input-row LOADs (the first load batch), the REQ and the output STOREs."""
 
-    layout: tuple[int, int, int]
+    layout: tuple[int, int, int, int]
     zx: int
     o: int
     loads: list[Ins]
     req: Ins
     stores: list[Ins]
+
+
+def _cycles(cfg: HwConfig, ins: Ins) -> int:
+    return instruction_cycles(decode(ins.word()), cfg)
+
+
+def _clear_of(cfg: HwConfig, ld: Ins, passes: list) -> bool:
+    """Whether the LOAD ``ld`` writes no line the instructions of ``passes`` touch (their
+    prefetch included) and no bank their GEMMs and VECs write."""
+    sp = ld.fields["sp"]
+    ins = [i for p in passes for i in list(p) + list(getattr(p, "prefetch", []))]
+    lines = touched_lines(cfg, [ld], sp)
+    written = touched_lines(cfg, [i for i in ins if i.name in ("GEMM", "DWCONV", "VEC")], sp, write=True)
+    bl = cfg.bank_lines(sp)
+    return not (lines & touched_lines(cfg, ins, sp)).any() and not (
+        set(np.flatnonzero(lines) // bl) & set(np.flatnonzero(written) // bl))
+
+
+def hoist_prefetch(cfg: HwConfig, before, first, then) -> bool:
+    """Moves the constant LOADs a packed pass ``then`` prefetches into the prefetch of the pass
+    ``first`` before it, where ``first`` has no LOAD of its own (its input handed over, its
+    constants prefetched) and they are clear of ``first`` and of the pass ``before`` it
+    (:func:`_clear_of`): they then load ahead of the barrier before ``first``
+    (``ProgramBuilder.raw``), while the load queue would otherwise wait for ``before`` to
+    finish. Returns whether any moved."""
+    if not (isinstance(first, RawPass) and isinstance(then, RawPass) and isinstance(before, RawPass)
+            and getattr(then, "constant_prefetch", False)):
+        return False
+    budget = None
+    if any(i.name == "LOAD" for i in first):
+        # a pass with LOADs of its own takes as many as the load queue has time for while the
+        # pass before it finishes (its last GEMM and what follows it), beyond its own prefetch
+        last = max(k for k, i in enumerate(before) if i.name in ("GEMM", "DWCONV"))
+        budget = (sum(_cycles(cfg, i) for i in before[last:] if i.queue in ("compute", "vector", "store"))
+                  - sum(_cycles(cfg, i) for i in first.prefetch) + cfg.ext_latency)
+    move = []
+    for ld in then.prefetch:
+        if not _clear_of(cfg, ld, [before, first]):
+            continue
+        if budget is not None:
+            budget -= _cycles(cfg, ld)
+            if budget < 0:
+                break
+        move.append(ld)
+    first.prefetch += move
+    then.prefetch = [ld for ld in then.prefetch if all(ld is not m for m in move)]
+    return bool(move)
 
 
 def hand_over(cfg: HwConfig, first: RawPass, then: RawPass) -> bool:
@@ -1036,13 +1234,16 @@ def hand_over(cfg: HwConfig, first: RawPass, then: RawPass) -> bool:
     them all, and the fill lines already hold the zero point), ``first`` stores nothing and
     ``then`` loads no input row (a load-queue NOP keeps its token). Returns whether it did."""
     a, b = getattr(first, "packed", None), getattr(then, "packed", None)
-    if a is None or b is None or not a.stores or not b.loads or a.layout != b.layout or a.zx != b.zx:
+    if a is None or b is None or not a.stores or not b.loads:
         return False
-    R, G, KT = a.layout
+    one_line = b.layout[1] == 1 and a.layout[0] == b.layout[0]   # no fill lines to match
+    if not one_line and (a.layout != b.layout or a.zx != b.zx):
+        return False
+    R, G, KT, base = b.layout
     if a.o != KT * R or cfg.cols != R or KT * G + 1 > MAX8 or G > MAX8:
         return False
     v = a.req
-    v.fields.update({"dst": 0, "nx": KT, "ny": G, "dst_xs": G, "dst_ys": KT * G + 1, "src_xs": 1, "src_ys": 0})
+    v.fields.update({"dst": base, "nx": KT, "ny": G, "dst_xs": G, "dst_ys": KT * G + 1, "src_xs": 1, "src_ys": 0})
     v.comment += " into the input regions of the next pass"
     untoken(v, V2S)
     gone = {id(i) for i in a.stores}

@@ -86,3 +86,27 @@ def test_accelerated_on_base_and_isa_bit_exact_with_golden(mlperf_tiny_root, nam
         assert len(report["accelerator_ops"]) == accelerated and report["total"]["macs"] > 0
         for k, (a, g) in enumerate(zip(outputs, run_model(model, inputs))):
             np.testing.assert_array_equal(a, g, err_msg=f"seed {seed} output{k}")
+
+
+#: Issue #24's target for the autoencoder on base (ISA cycles of its one segment).
+AD_BASE_CYCLES = 21_500
+
+
+def test_autoencoder_on_base_within_its_cycle_target_without_races(mlperf_tiny_root):
+    """The FC autoencoder on base: at most ``AD_BASE_CYCLES`` cycles, no race under the exact
+    schedule, and each 640-wide layer's 40 x 8 weight tiles (16 x 16) in full GEMMs: two output
+    tiles a group, a group's 80 tiles in 5 GEMMs of 16 (the 16 K tiles a GEMM can take), 20
+    per layer, where one output tile at a time takes 3 GEMMs each."""
+    from nnaccel.sim.isasim import find_conflicts, schedule
+
+    from nnaccel.isa import bytes_to_words, decode
+    _, model = load(mlperf_tiny_root, "ad01_int8.tflite")
+    pkg = compile_model(model, "base")
+    (seg,) = pkg.manifest["segments"]
+    words = bytes_to_words(pkg.segment_words(seg))
+    assert find_conflicts(words, pkg.config()) == []
+    prog = [decode(w) for w in words]
+    assert schedule(prog, pkg.config()).total_cycles <= AD_BASE_CYCLES
+    first = next(lay for lay in seg["layers"] if lay["op"] == 0)
+    gemms = [d for d in prog[first["first"]:first["last"] + 1] if d.name == "GEMM"]
+    assert len(gemms) == 8 // 2 * (2 * 40 // 16) and all(d.kt + 1 == 16 and d.ny == 2 for d in gemms)

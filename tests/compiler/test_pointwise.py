@@ -342,12 +342,13 @@ def test_joined_packed_layers_rtl_equals_isa():
 
 
 def test_streamed_filter_bias_loads_wait_for_the_gemms_on_their_acc_bank():
-    """The filter-streaming pass (128 x 128 batch-1 FULLY_CONNECTED on small, two ACC banks): a
+    """The filter-streaming pass (200 x 200 batch-1 FULLY_CONNECTED on small, two ACC banks): a
     block's bias LOAD into its ACC slot runs only once the GEMMs of the earlier block in the same
     ACC bank are done (one write port per bank), though the load queue runs several steps ahead
     of the GEMMs: no bank conflict under the exact schedule, bit-exact."""
-    model, data = _fc_chain((-128, -128, -128), out_all=True)
+    model, data = _fc_chain((-128, -128, -128), out_all=True, n=200)
     pkg = compile_model(model, "small")
+    assert "filter rows streamed" in pkg.listing
     (seg,) = pkg.manifest["segments"]
     words = bytes_to_words(pkg.segment_words(seg))
     prog = list(map(decode, words))
@@ -356,3 +357,75 @@ def test_streamed_filter_bias_loads_wait_for_the_gemms_on_their_acc_bank():
     outs, _ = Runtime(pkg).run([data], "isa", check=True)
     for got, want in zip(outs, run_model(model, [data]), strict=True):
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("preset,k,n,signed", [
+    ("base", 640, 128, True), ("base", 300, 70, False), ("small", 128, 128, False),
+])
+def test_packed_output_tiles_whose_k_tiles_fill_more_than_half_a_gemm(preset, k, n, signed):
+    """A batch-1 FULLY_CONNECTED whose output tiles each have more than half a GEMM's K tiles
+    (``MAX_KTILES`` = 16): output tiles packed in pairs (two ACC lines, ``ny = 2``), a pair's
+    ``2 x KT`` tiles run in ``ceil(2 KT / 16)`` GEMMs (an odd last tile alone), never more than
+    the ``ceil(KT / 16)`` per output tile one at a time (for 640 inputs fewer); bit-exact,
+    race-free."""
+    model, data = _dense_pointwise("FULLY_CONNECTED", 1, k, n, signed, k + n)
+    pkg = compile_model(model, preset)
+    outs, _ = Runtime(pkg).run([data], "isa", check=True)
+    np.testing.assert_array_equal(outs[0], run_model(model, [data])[0])
+    (seg,) = pkg.manifest["segments"]
+    words = bytes_to_words(pkg.segment_words(seg))
+    assert find_conflicts(words, pkg.config()) == []
+    r = pkg.config().rows
+    kt, nt = -(-k // r), -(-n // r)
+    gemms = [d for d in map(decode, words) if d.name == "GEMM"]
+    assert all(d.ny == 2 for d in gemms)
+    assert len(gemms) == sum(-(-min(2, nt - j) * kt // 16) for j in range(0, nt, 2)) <= nt * -(-kt // 16)
+    if (k, n) == (640, 128):
+        assert len(gemms) == 20 < 8 * 3
+
+
+def test_packed_input_regions_of_one_k_tile_load_in_one_box():
+    """A batch-1 8 -> 128 FULLY_CONNECTED on base (one K tile, four output tiles a GEMM): the four
+    input regions (the input in line g of region g, the input zero point elsewhere) are one LOAD
+    box of four rows (each the input line between its fill lines), not one LOAD each; bit-exact,
+    race-free."""
+    model, data = _dense_pointwise("FULLY_CONNECTED", 1, 8, 128, True, 5)
+    pkg = compile_model(model, "base")
+    outs, _ = Runtime(pkg).run([data], "isa", check=True)
+    np.testing.assert_array_equal(outs[0], run_model(model, [data])[0])
+    (seg,) = pkg.manifest["segments"]
+    words = bytes_to_words(pkg.segment_words(seg))
+    assert find_conflicts(words, pkg.config()) == []
+    prog = list(map(decode, words))
+    assert [d.y_size for d in prog if d.name == "LOAD" and d.sp == 0] == [4]
+    assert {d.ny for d in prog if d.name == "GEMM"} == {4}
+
+
+def test_packed_layer_hands_its_output_to_a_one_tile_layer():
+    """128 -> 128 -> 8 batch-1 FULLY_CONNECTED layers on base (the autoencoder's bottleneck): the
+    packed first pass's REQ writes its eight output tiles into ACT lines 0..7, where the second
+    pass (one output tile, one line per K tile, no fill lines) reads them: one STORE (the model's
+    output) and only the first pass's two input-region LOADs; bit-exact, race-free."""
+    rng = np.random.default_rng(3)
+    q = T.TENSOR_QUANT8_ASYMM_SIGNED
+    b = ModelBuilder("fc_bottleneck")
+    x = b.add_operand(q, (1, 128), 0.1, -128)
+    cur = x
+    for n, z in ((128, -128), (8, -20)):
+        w = b.add_constant(q, rng.integers(-128, 128, (n, 128)).astype(np.int8), scale=0.002, zero_point=0)
+        bias = b.add_constant(T.TENSOR_INT32, rng.integers(-5000, 5000, n).astype(np.int32), scale=0.1 * 0.002)
+        y = b.add_operand(q, (1, n), 0.1, z)
+        b.add_operation("FULLY_CONNECTED", [cur, w, bias, b.add_constant(T.INT32, 1)], [y])
+        cur = y
+    b.identify_inputs_and_outputs([x], [cur])
+    model = b.finish()
+    data = rng.integers(-128, 128, (1, 128)).astype(np.int8)
+    pkg = compile_model(model, "base")
+    (seg,) = pkg.manifest["segments"]
+    words = bytes_to_words(pkg.segment_words(seg))
+    assert find_conflicts(words, pkg.config()) == []
+    outs, _ = Runtime(pkg).run([data], "isa", check=True)
+    np.testing.assert_array_equal(outs[0], run_model(model, [data])[0])
+    prog = list(map(decode, words))
+    assert sum(d.name == "STORE" for d in prog) == 1
+    assert sum(d.name == "LOAD" and d.sp == 0 for d in prog) == 2
