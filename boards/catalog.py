@@ -68,11 +68,10 @@ BOARDS = {b.name: b for b in (
     # ECP5-85F: small; an EHXPLLL makes 10 MHz from the 25 MHz oscillator, below the fmax its
     # build reaches (build-ulx3s-85f in docs/results.md). Memory: 256 KiB of block RAM beside small's
     # scratchpads (no maintained Amaranth SDRAM controller installs with pip; docs/boards-ulx3s-85f.md),
-    # which holds KWS. Routed by nextpnr's router2.
+    # which holds KWS.
     Board("ulx3s-85f", "Radiona ULX3S (ECP5 LFE5U-85F)", "amaranth_boards.ulx3s:ULX3S_85F_Platform",
           "ecp5-85f", "small", osc_mhz=25.0, clock_mhz=10.0, clock="pll", memory="bram", mem_bytes=256 * 1024,
-          baud=1_000_000, leds=("led", "led"), program=("openFPGALoader", "-b", "ulx3s"), uart_tx_enable=True,
-          pnr_opts=("--router", "router2")),
+          baud=1_000_000, leds=("led", "led"), program=("openFPGALoader", "-b", "ulx3s"), uart_tx_enable=True),
 )}
 
 
