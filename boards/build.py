@@ -15,7 +15,7 @@ from pathlib import Path
 from nnaccel.errors import NnaccelError
 from nnaccel.ioutil import write_atomic
 
-from .synth import _utilisation, collision_script, find_tool, memories
+from .synth import CHECK_WITHOUT_AUTONAME, _utilisation, collision_script, find_tool, memories
 from .targets import TARGETS
 
 __all__ = ["BuildError", "TimingError", "bitstream_path", "board_variant", "build_bitstream", "program_command"]
@@ -122,11 +122,6 @@ def build_bitstream(board, output=None, seed: int = 1, workdir=None, log=print) 
     rep["bitstream"] = str(out)
     rep["bytes"] = out.stat().st_size
     return rep
-
-
-#: The ``check`` step of Yosys's ``synth_ice40`` / ``synth_ecp5`` without its first command,
-#: ``autoname``, which only renames internal nets and takes most of Yosys's time on the SoCs.
-CHECK_WITHOUT_AUTONAME = "hierarchy -check\nstat\ncheck -noinit\nblackbox =A:whitebox\n"
 
 
 def _without_autoname(ys: str, synth: str) -> str:

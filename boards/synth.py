@@ -33,10 +33,15 @@ from amaranth.lib.wiring import In, Out
 
 from .targets import DESIGNS, TARGETS, Target
 
-__all__ = ["CELLS", "DESIGNS", "TARGETS", "MbqmLane", "SynthHarness", "Target", "block_ram_ok", "collision_script",
+__all__ = ["CELLS", "CHECK_WITHOUT_AUTONAME", "DESIGNS", "TARGETS", "MbqmLane", "SynthHarness", "Target", "block_ram_ok", "collision_script",
            "design_for",
            "logic_breakdown", "memories", "memory_mapping", "synthesize"]
 
+
+#: The ``check`` step of Yosys's ``synth_ice40`` / ``synth_ecp5`` without its first command,
+#: ``autoname``, which only renames internal nets, takes most of Yosys's time on large designs and
+#: runs out of YoWASP's memory on base's.
+CHECK_WITHOUT_AUTONAME = "hierarchy -check\nstat\ncheck -noinit\nblackbox =A:whitebox\n"
 
 # cell name -> report key, per family
 CELLS = {
@@ -630,7 +635,7 @@ def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s
     # never needs such a read: every RTL run checks it (sp_collision)
     script = "read_rtlil top.il\ndelete t:$meminit_v2\n" + collision_script(mems)
     synth = f"{t.synth} {t.abc_opts}".strip()
-    script += f"{synth} -top top -json top.json\n"
+    script += f"{synth} -top top -run :check\n{CHECK_WITHOUT_AUTONAME}write_json top.json\n"
     script += "tee -o stat.txt stat\n"
     (wd / "synth.ys").write_text(script)
     t0 = time.perf_counter()
