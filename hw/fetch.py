@@ -186,53 +186,6 @@ class Fetch(wiring.Component):
             seq.other_states(m, ctx)
         ctx.fetch_stall = fetch_stall
 
-    def _fetch(self, ctx):
-        """Fetch: the instruction at ``pc`` checked and passed on (into its queue, or held in order:
-        the sequencer's :meth:`accept`)."""
-        m, IDLE, RUN, dec, seq = ctx.m, ctx.IDLE, ctx.RUN, ctx.dec, ctx.seq
-        finished, held, pc, state = ctx.finished, ctx.held, ctx.pc, ctx.state
-        room = seq.room(m)
-        fetching = (state == RUN) & ~finished
-        advance = Signal()      # the word is passed on: the decoder's checks restart on the next one
-        m.d.comb += dec.restart.eq(advance | ((state == IDLE) & self.start))
-        halt = Signal()
-        halt_code = Signal(3)
-        halt_pc = Signal(ENTRY_PC)
-        with m.If(fetching):
-            with m.If(pc == self.prog_len):
-                m.d.comb += [halt.eq(1), halt_code.eq(fault_code("NO_FINISH")), halt_pc.eq(pc)]
-            with m.Elif(dec.fault != 0):
-                m.d.comb += [halt.eq(1), halt_code.eq(dec.fault), halt_pc.eq(pc)]
-            with m.Elif(dec.is_finish):
-                m.d.sync += finished.eq(1)
-            with m.Elif(dec.ready & room):
-                seq.accept(m, advance, pc, held)
-        ctx.fetching, ctx.halt, ctx.halt_code, ctx.halt_pc = fetching, halt, halt_code, halt_pc
-
-    def _halts(self, ctx):
-        """Deadlock (the sequencer's rule) and the run's state machine."""
-        m, IDLE, RUN, seq = ctx.m, ctx.IDLE, ctx.RUN, ctx.seq
-        finished, held, pc, state = ctx.finished, ctx.held, ctx.pc, ctx.state
-        any_busy = Const(0, 1)
-        any_start = Const(0, 1)
-        any_queued = Const(0, 1)
-        any_push = Const(0, 1)
-        for e in ctx.engines:
-            any_busy = any_busy | e.busy
-            any_start = any_start | e.start
-        for f in seq.fifos:
-            any_queued = any_queued | (f.count != 0)
-            any_push = any_push | f.push
-        ctx.any_busy, ctx.any_start, ctx.any_queued, ctx.any_push = any_busy, any_start, any_queued, any_push
-        deadlock, fetch_stall = seq.deadlock(m, ctx)
-        with m.Switch(state):
-            with m.Case(IDLE), m.If(self.start):
-                m.d.sync += [state.eq(RUN), pc.eq(0), finished.eq(0), held.eq(0)]
-            with m.Case(RUN):
-                seq.run_state(m, ctx, deadlock)
-            seq.other_states(m, ctx)
-        ctx.fetch_stall = fetch_stall
-
     def _ports(self, ctx):
         """The runners' and the queues' ports, and the counters' terms of the run."""
         m, seq, state = ctx.m, ctx.seq, ctx.state

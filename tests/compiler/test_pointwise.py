@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from nnaccel.compiler.compile import compile_model
 from nnaccel.firmware.runtime import Runtime
 from nnaccel.sim.isasim import find_conflicts
+from support.one_op import isa_checked
 
 from nnaccel.golden.interpreter import run_model
 from nnaccel.isa import bytes_to_words, decode
@@ -207,14 +208,8 @@ def test_one_row_fully_connected_streams_the_filter(preset, k, n, signed):
     the stationary operand, one input byte per WGT line) is estimated faster: bit-exact with the
     golden model, race-free, and (where chosen) the input row LOADed into WGT one byte a line."""
     model, data = _dense_pointwise("FULLY_CONNECTED", 1, k, n, signed, k + n)
-    pkg = compile_model(model, preset)
-    outs, _ = Runtime(pkg).run([data], "isa", check=True)
-    np.testing.assert_array_equal(outs[0], run_model(model, [data])[0])
-    (seg,) = pkg.manifest["segments"]
-    words = bytes_to_words(pkg.segment_words(seg))
-    assert find_conflicts(words, pkg.config()) == []
+    _, _, lines = isa_checked(model, [data], preset, "FULLY_CONNECTED")
     if (preset, k, n) in (("small", 200, 90), ("base", 1000, 7)):
-        lines = [decode(w) for w in words]
         assert sum(d.x_size * d.y_size for d in lines if d.name == "LOAD" and d.sp == 1 and d.len == 1) == k
 
 
@@ -242,24 +237,31 @@ def test_one_row_fully_connected_packs_output_tiles(preset, k, n, signed):
         assert report["total"]["cycles"] <= 1.5 * k * n / cfg.dma_bytes_per_cycle
 
 
+def _fc_chain(rng, name: str, x_zp: int, layers, k: int = 128, out_all: bool = False):
+    """Batch-1 int8 FULLY_CONNECTED layers (RELU) on a ``k``-wide input of scale 0.1, one per
+    ``(outputs, output scale, output zero point)``; random filters of scale 0.002. ``out_all``:
+    every layer's output is a model output."""
+    q = T.TENSOR_QUANT8_ASYMM_SIGNED
+    b = ModelBuilder(name)
+    x = b.add_operand(q, (1, k), 0.1, x_zp)
+    cur, scale, outs = x, 0.1, []
+    for n, out_scale, zp in layers:
+        w = b.add_constant(q, rng.integers(-128, 128, (n, k)).astype(np.int8), scale=0.002, zero_point=0)
+        bias = b.add_constant(T.TENSOR_INT32, rng.integers(-5000, 5000, n).astype(np.int32), scale=scale * 0.002)
+        y = b.add_operand(q, (1, n), out_scale, zp)
+        b.add_operation("FULLY_CONNECTED", [cur, w, bias, b.add_constant(T.INT32, 1)], [y])
+        cur, k, scale = y, n, out_scale
+        outs.append(y)
+    b.identify_inputs_and_outputs([x], outs if out_all else [cur])
+    return b.finish()
+
+
 def test_packed_layers_in_a_row_wait_for_each_other():
     """Two batch-1 FULLY_CONNECTED layers of the packed pass back to back (the autoencoder's
     shape): the second's input LOAD reads what the first's STORE wrote, so the barrier between
     them must wait for that STORE (find_conflicts reports any overlap); bit-exact."""
     rng = np.random.default_rng(5)
-    q = T.TENSOR_QUANT8_ASYMM_SIGNED
-    b = ModelBuilder("two_fc")
-    x = b.add_operand(q, (1, 128), 0.1, -3)
-    cur, scale = x, 0.1
-    for layer in range(2):
-        w = b.add_constant(q, rng.integers(-128, 128, (128, 128)).astype(np.int8), scale=0.002, zero_point=0)
-        bias = b.add_constant(T.TENSOR_INT32, rng.integers(-5000, 5000, 128).astype(np.int32), scale=scale * 0.002)
-        y = b.add_operand(q, (1, 128), 0.6, 4 - layer)
-        scale = 0.6
-        b.add_operation("FULLY_CONNECTED", [cur, w, bias, b.add_constant(T.INT32, 1)], [y])
-        cur = y
-    b.identify_inputs_and_outputs([x], [cur])
-    model = b.finish()
+    model = _fc_chain(rng, "two_fc", -3, [(128, 0.6, 4), (128, 0.6, 3)])
     data = rng.integers(-128, 128, (1, 128)).astype(np.int8)
     pkg = compile_model(model, "base")
     (seg,) = pkg.manifest["segments"]
@@ -283,24 +285,12 @@ def test_packed_fully_connected_rtl_equals_isa():
     assert any(d.name == "GEMM" and d.ny == 4 for d in map(decode, bytes_to_words(pkg.segment_words(seg))))
 
 
-def _fc_chain(zero_points, out_all=False, n=128):
-    """Batch-1 ``n`` x ``n`` FULLY_CONNECTED layers with ReLU in a row, the tensors' zero points
-    ``zero_points`` (input first); ``out_all``: every layer's output is a model output."""
+def _zp_chain(zero_points, out_all=False, n=128):
+    """``n`` x ``n`` layers of :func:`_fc_chain`, the tensors' zero points ``zero_points`` (input
+    first), and an input."""
     rng = np.random.default_rng(11)
-    q = T.TENSOR_QUANT8_ASYMM_SIGNED
-    b = ModelBuilder("fc_chain")
-    x = b.add_operand(q, (1, n), 0.1, zero_points[0])
-    cur, scale, outs = x, 0.1, []
-    for z in zero_points[1:]:
-        w = b.add_constant(q, rng.integers(-128, 128, (n, n)).astype(np.int8), scale=0.002, zero_point=0)
-        bias = b.add_constant(T.TENSOR_INT32, rng.integers(-5000, 5000, n).astype(np.int32), scale=scale * 0.002)
-        y = b.add_operand(q, (1, n), 0.3, z)
-        scale = 0.3
-        b.add_operation("FULLY_CONNECTED", [cur, w, bias, b.add_constant(T.INT32, 1)], [y])
-        cur = y
-        outs.append(y)
-    b.identify_inputs_and_outputs([x], outs if out_all else [cur])
-    return b.finish(), rng.integers(-128, 128, (1, n)).astype(np.int8)
+    model = _fc_chain(rng, "fc_chain", zero_points[0], [(n, 0.3, z) for z in zero_points[1:]], n, out_all)
+    return model, rng.integers(-128, 128, (1, n)).astype(np.int8)
 
 
 @pytest.mark.parametrize("zero_points,out_all,stores", [
@@ -314,7 +304,7 @@ def test_packed_layers_hand_their_output_to_the_next(zero_points, out_all, store
     lines, with no STORE and no input LOAD between them; elsewhere a pass stores its output and
     the next loads it (two input regions of 16 lines each). Bit-exact with the golden model
     (every output), race-free."""
-    model, data = _fc_chain(zero_points, out_all)
+    model, data = _zp_chain(zero_points, out_all)
     pkg = compile_model(model, "base")
     (seg,) = pkg.manifest["segments"]
     words = bytes_to_words(pkg.segment_words(seg))
@@ -335,7 +325,7 @@ def test_joined_packed_layers_rtl_equals_isa():
     pass's input lines with strides, no STORE, no input LOAD between them) on the RTL of small:
     the ISA simulator's outputs, the golden model's, and the same counters (cycles included)."""
     from support.one_op import isa_and_rtl
-    model, data = _fc_chain((-128, -128, -128, -128), n=48)
+    model, data = _zp_chain((-128, -128, -128, -128), n=48)
     pkg, *_ = isa_and_rtl(model, "small", [data])
     (seg,) = pkg.manifest["segments"]
     assert sum(d.name == "STORE" for d in map(decode, bytes_to_words(pkg.segment_words(seg)))) == 1
@@ -346,7 +336,7 @@ def test_streamed_filter_bias_loads_wait_for_the_gemms_on_their_acc_bank():
     block's bias LOAD into its ACC slot runs only once the GEMMs of the earlier block in the same
     ACC bank are done (one write port per bank), though the load queue runs several steps ahead
     of the GEMMs: no bank conflict under the exact schedule, bit-exact."""
-    model, data = _fc_chain((-128, -128, -128), out_all=True, n=200)
+    model, data = _zp_chain((-128, -128, -128), out_all=True, n=200)
     pkg = compile_model(model, "small")
     assert "filter rows streamed" in pkg.listing
     (seg,) = pkg.manifest["segments"]
@@ -369,15 +359,11 @@ def test_packed_output_tiles_whose_k_tiles_fill_more_than_half_a_gemm(preset, k,
     the ``ceil(KT / 16)`` per output tile one at a time (for 640 inputs fewer); bit-exact,
     race-free."""
     model, data = _dense_pointwise("FULLY_CONNECTED", 1, k, n, signed, k + n)
-    pkg = compile_model(model, preset)
-    outs, _ = Runtime(pkg).run([data], "isa", check=True)
-    np.testing.assert_array_equal(outs[0], run_model(model, [data])[0])
-    (seg,) = pkg.manifest["segments"]
-    words = bytes_to_words(pkg.segment_words(seg))
-    assert find_conflicts(words, pkg.config()) == []
+    pkg, _, program = isa_checked(model, [data], preset, "FULLY_CONNECTED")
+    assert len(pkg.manifest["segments"]) == 1
     r = pkg.config().rows
     kt, nt = -(-k // r), -(-n // r)
-    gemms = [d for d in map(decode, words) if d.name == "GEMM"]
+    gemms = [d for d in program if d.name == "GEMM"]
     assert all(d.ny == 2 for d in gemms)
     assert len(gemms) == sum(-(-min(2, nt - j) * kt // 16) for j in range(0, nt, 2)) <= nt * -(-kt // 16)
     if (k, n) == (640, 128):
@@ -407,18 +393,7 @@ def test_packed_layer_hands_its_output_to_a_one_tile_layer():
     pass (one output tile, one line per K tile, no fill lines) reads them: one STORE (the model's
     output) and only the first pass's two input-region LOADs; bit-exact, race-free."""
     rng = np.random.default_rng(3)
-    q = T.TENSOR_QUANT8_ASYMM_SIGNED
-    b = ModelBuilder("fc_bottleneck")
-    x = b.add_operand(q, (1, 128), 0.1, -128)
-    cur = x
-    for n, z in ((128, -128), (8, -20)):
-        w = b.add_constant(q, rng.integers(-128, 128, (n, 128)).astype(np.int8), scale=0.002, zero_point=0)
-        bias = b.add_constant(T.TENSOR_INT32, rng.integers(-5000, 5000, n).astype(np.int32), scale=0.1 * 0.002)
-        y = b.add_operand(q, (1, n), 0.1, z)
-        b.add_operation("FULLY_CONNECTED", [cur, w, bias, b.add_constant(T.INT32, 1)], [y])
-        cur = y
-    b.identify_inputs_and_outputs([x], [cur])
-    model = b.finish()
+    model = _fc_chain(rng, "fc_bottleneck", -128, [(128, 0.1, -128), (8, 0.1, -20)])
     data = rng.integers(-128, 128, (1, 128)).astype(np.int8)
     pkg = compile_model(model, "base")
     (seg,) = pkg.manifest["segments"]
