@@ -144,6 +144,10 @@ ENTRIES = [
           ("synth", "--config", "tiny", "--target", "ice40", "--design", "top", "--pnr", "--timeout", "5400", "--json", "{json}"), _synth),
     Entry("synth-small-top", "Synthesis, place and route (YoWASP Yosys + nextpnr)",
           ("synth", "--config", "small", "--target", "ecp5", "--design", "top", "--pnr", "--timeout", "5400", "--json", "{json}"), _synth),
+    # base on the ECP5-85F: synthesis only (its place and route at this fill takes hours of one core)
+    Entry("synth-base-85f-top", "Synthesis, place and route (YoWASP Yosys + nextpnr)",
+          ("synth", "--config", "base", "--target", "ecp5-85f", "--design", "top", "--timeout", "5400", "--json", "{json}"),
+          _synth),
     # after the synthesis entries: a full run reads the fmax they measured
     *(Entry(f"bench-mlperf-{c}", "MLPerf Tiny models on the ISA simulator",
             ("bench", "mlperf", "--config", c, "--json", "{json}"), _mlperf)
