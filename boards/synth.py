@@ -39,8 +39,8 @@ __all__ = ["CELLS", "CHECK_WITHOUT_AUTONAME", "DESIGNS", "TARGETS", "MbqmLane", 
 
 
 #: The ``check`` step of Yosys's ``synth_ice40`` / ``synth_ecp5`` without its first command,
-#: ``autoname``, which only renames internal nets, takes most of Yosys's time on large designs and
-#: runs out of YoWASP's memory on base's.
+#: ``autoname``, which only renames internal nets and takes most of Yosys's time on large designs
+#: (``Target.autoname``; ``nnaccel build`` always skips it).
 CHECK_WITHOUT_AUTONAME = "hierarchy -check\nstat\ncheck -noinit\nblackbox =A:whitebox\n"
 
 # cell name -> report key, per family
@@ -635,7 +635,10 @@ def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s
     # never needs such a read: every RTL run checks it (sp_collision)
     script = "read_rtlil top.il\ndelete t:$meminit_v2\n" + collision_script(mems)
     synth = f"{t.synth} {t.abc_opts}".strip()
-    script += f"{synth} -top top -run :check\n{CHECK_WITHOUT_AUTONAME}write_json top.json\n"
+    if t.autoname:
+        script += f"{synth} -top top -json top.json\n"
+    else:
+        script += f"{synth} -top top -run :check\n{CHECK_WITHOUT_AUTONAME}write_json top.json\n"
     script += "tee -o stat.txt stat\n"
     (wd / "synth.ys").write_text(script)
     t0 = time.perf_counter()

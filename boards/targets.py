@@ -47,6 +47,9 @@ class Target:
     abc_opts: str = ""
     #: The presets meant for this target's device (``nnaccel synth``'s default target for them).
     presets: tuple[str, ...] = ()
+    #: Whether ``nnaccel synth`` lets Yosys name the internal nets (``autoname``: readable critical
+    #: path ends in nextpnr's report); on base's netlist for the 85F it runs out of YoWASP's memory.
+    autoname: bool = True
 
     def vector_lane_dsp(self, cfg) -> int:
         """DSPs one vector lane takes: its multiplier's piece (``cfg.vector_mul_piece``: 32 x 32
@@ -82,5 +85,5 @@ TARGETS = {
     # the ULX3S-85F's device: as ecp5, on the LFE5U-85F (CABGA381)
     "ecp5-85f": Target("ecp5-85f", "ecp5", "synth_ecp5", "nextpnr-ecp5", ("--85k", "--package", "CABGA381"),
                        {"device": "LFE5U-85F", "lut": 83640, "dsp": 156, "bram": 208, "ff": 83640},
-                       dsp_width=18, array_dsp="ecp5", reset_buffer="DCCA", presets=("base",)),
+                       dsp_width=18, array_dsp="ecp5", reset_buffer="DCCA", presets=("base",), autoname=False),
 }

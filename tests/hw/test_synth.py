@@ -371,3 +371,14 @@ def test_only_the_array_and_the_vector_lanes_multiply(config, target):
     elsewhere = [(mod, y) for mod, y in found if ".array.pe_" not in mod and not (mod.endswith(".vec") and "_piece" in y)]
     assert not elsewhere, elsewhere
     assert len(found) <= TARGETS[target].budget["dsp"], len(found)     # one DSP each at least
+
+
+def test_85f_synthesis_skips_autoname(tmp_path):
+    """On the ECP5-85F target Yosys runs without ``autoname`` (``Target.autoname``) and still writes
+    the netlist the packer and the report read; on the 25F it names the nets."""
+    from nnaccel.boards.synth import TARGETS, design_for, synthesize
+    for target, named in (("ecp5-85f", False), ("ecp5", True)):
+        rep = synthesize(design_for("small", "queue", TARGETS[target]), target, workdir=tmp_path / target,
+                         name=f"test-queue-{target}")
+        assert rep["lut"] > 0 and all(rep["fits"].values())
+        assert ("Executing AUTONAME pass" in (tmp_path / target / "yosys.log").read_text()) == named
