@@ -508,6 +508,16 @@ class ProgramBuilder:
         """Whether ``load`` touches a line of ``masks`` (:meth:`_mask`)."""
         return any(space in masks and masks[space][ls].any() for space, ls, _ in self._fp(load))
 
+    def _touched(self, batch: list[Ins], spaces: set) -> tuple[dict, set]:
+        """What a LOAD into one of ``spaces`` must stay clear of to run beside ``batch``: the
+        :meth:`_mask` of its lines and the banks its GEMMs / DWCONVs / VECs write."""
+        return (self._mask(batch, spaces=spaces),
+                self._banks(batch, ("GEMM", "DWCONV", "VEC"), write_only=True, spaces=spaces))
+
+    def clear_of(self, load: Ins, batch: list[Ins]) -> bool:
+        """Whether the LOAD ``load`` may run at any time beside ``batch`` (:meth:`_independent`)."""
+        return self._independent(load, self._touched(batch, {load.fields["sp"]}))
+
     def _independent(self, load: Ins, touched: tuple[dict, set]) -> bool:
         """Whether the LOAD ``load`` writes no line of ``touched[0]`` (the :meth:`_mask` of a
         layer) and no bank of ``touched[1]`` (the banks its GEMMs / VECs write): then it may
@@ -558,9 +568,7 @@ class ProgramBuilder:
             prefetch, after = [], prefetch      # reads bytes a STORE writes (a dynamic filter): after the barrier
         if prefetch and self.cfg is not None:
             # no line the layer touches and no bank it writes: before the barrier
-            spaces = {i.fields["sp"] for i in prefetch}
-            touched = (self._mask(layer, spaces=spaces),
-                       self._banks(layer, ("GEMM", "DWCONV", "VEC"), write_only=True, spaces=spaces))
+            touched = self._touched(layer, {i.fields["sp"] for i in prefetch})
             ahead, prefetch = self._overtaking(prefetch, lambda i: self._independent(i, touched))
             self._append_as(tag, ahead)
         last_compute = next((i for i in reversed(layer) if i.queue == "compute"), None)

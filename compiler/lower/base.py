@@ -87,13 +87,13 @@ class ConstImage:
         self.index = index
 
 
-def touched_lines(cfg: HwConfig, ins, space: str, write: bool = False) -> np.ndarray:
-    """A mask of the lines of scratchpad ``space`` that the instructions ``ins`` touch (with
-    ``write``: write; their footprints, ``nnaccel.isa.footprint``)."""
+def touched_lines(cfg: HwConfig, ins, space: str) -> np.ndarray:
+    """A mask of the lines of scratchpad ``space`` that the instructions ``ins`` touch (their
+    footprints, ``nnaccel.isa.footprint``)."""
     mask = np.zeros(cfg.lines(space), bool)
     for i in ins:
         for a in footprint(decode(i.word()), cfg):
-            if a.space == space and not a.where.empty and (a.write or not write):
+            if a.space == space and not a.where.empty:
                 mask[np.asarray(a.where.lines(), np.int64)] = True
     return mask
 

@@ -13,7 +13,7 @@ from nnaccel.isa.cycles import instruction_cycles
 from nnaccel.isa.table import MAX_KTILES
 from nnaccel.program import param_block
 
-from ..emit import C2L, C2V, L2C, S2V, V2C, V2S, Ins, RawPass, nop, token, untoken
+from ..emit import C2L, C2V, L2C, S2V, V2C, V2S, Ins, ProgramBuilder, RawPass, nop, token, untoken
 from .base import (
     MAX8,
     MAX16,
@@ -1187,13 +1187,7 @@ def _cycles(cfg: HwConfig, ins: Ins) -> int:
 def _clear_of(cfg: HwConfig, ld: Ins, passes: list) -> bool:
     """Whether the LOAD ``ld`` writes no line the instructions of ``passes`` touch (their
     prefetch included) and no bank their GEMMs and VECs write."""
-    sp = ld.fields["sp"]
-    ins = [i for p in passes for i in list(p) + list(getattr(p, "prefetch", []))]
-    lines = touched_lines(cfg, [ld], sp)
-    written = touched_lines(cfg, [i for i in ins if i.name in ("GEMM", "DWCONV", "VEC")], sp, write=True)
-    bl = cfg.bank_lines(sp)
-    return not (lines & touched_lines(cfg, ins, sp)).any() and not (
-        set(np.flatnonzero(lines) // bl) & set(np.flatnonzero(written) // bl))
+    return ProgramBuilder(cfg).clear_of(ld, [i for p in passes for i in list(p) + list(getattr(p, "prefetch", []))])
 
 
 def hoist_prefetch(cfg: HwConfig, before, first, then) -> bool:
