@@ -15,7 +15,7 @@ from pathlib import Path
 from nnaccel.errors import NnaccelError
 from nnaccel.ioutil import write_atomic
 
-from .synth import CHECK_WITHOUT_AUTONAME, _utilisation, collision_script, find_tool, memories
+from .synth import _utilisation, collision_script, find_tool, memories, without_autoname
 from .targets import TARGETS
 
 __all__ = ["BuildError", "TimingError", "bitstream_path", "board_variant", "build_bitstream", "program_command"]
@@ -90,7 +90,10 @@ def build_bitstream(board, output=None, seed: int = 1, workdir=None, log=print) 
     il = plan.files["top.il"]
     ys = plan.files["top.ys"]
     ys = ys.replace("read_rtlil top.il", "read_rtlil top.il\n" + collision_script(memories(il)), 1)
-    plan.files["top.ys"] = _without_autoname(ys, t.synth.split()[0])
+    try:
+        plan.files["top.ys"] = without_autoname(ys, t.synth.split()[0])
+    except ValueError as e:
+        raise BuildError(str(e)) from None
     t0 = time.perf_counter()
     log("build: Yosys, nextpnr and the packer (minutes; the logs are in the work folder)")
     try:
@@ -124,15 +127,6 @@ def build_bitstream(board, output=None, seed: int = 1, workdir=None, log=print) 
     return rep
 
 
-def _without_autoname(ys: str, synth: str) -> str:
-    """The platform's Yosys script with its ``synth`` command run up to its ``check`` step, then that
-    step without ``autoname``."""
-    lines = ys.splitlines(keepends=True)
-    at = [i for i, line in enumerate(lines) if line.split()[:1] == [synth]]
-    if len(at) != 1:
-        raise BuildError(f"The platform's Yosys script has {len(at)} {synth} commands, not one:\n{ys}")
-    lines[at[0]] = lines[at[0]].rstrip("\n") + " -run :check\n" + CHECK_WITHOUT_AUTONAME
-    return "".join(lines)
 
 
 def _clock_fmax(text: str, clock_mhz: float) -> float | None:

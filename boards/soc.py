@@ -578,11 +578,11 @@ class BoardTop(Elaboratable):
         m.submodules.soc = soc = SoC(b)
         clk_in = platform.request(platform.default_clk, 0).i
         m.domains.sync = cd = ClockDomain("sync")
-        if b.clock == "divide" and divider(b) == 1:
+        n = divider(b) if b.clock == "divide" else None
+        if n == 1:
             m.d.comb += cd.clk.eq(clk_in)      # the oscillator's pin is a global buffer input
             locked = Const(1, 1)
-        elif b.clock == "divide":
-            n = divider(b)
+        elif n:
             m.domains.osc = ClockDomain("osc", reset_less=True)
             m.d.comb += ClockSignal("osc").eq(clk_in)
             tog = Signal()

@@ -33,15 +33,26 @@ from amaranth.lib.wiring import In, Out
 
 from .targets import DESIGNS, TARGETS, Target
 
-__all__ = ["CELLS", "CHECK_WITHOUT_AUTONAME", "DESIGNS", "TARGETS", "MbqmLane", "SynthHarness", "Target", "block_ram_ok", "collision_script",
+__all__ = ["CELLS", "DESIGNS", "TARGETS", "MbqmLane", "SynthHarness", "Target", "block_ram_ok", "collision_script",
            "design_for",
-           "logic_breakdown", "memories", "memory_mapping", "synthesize"]
+           "logic_breakdown", "memories", "memory_mapping", "synthesize", "without_autoname"]
 
 
 #: The ``check`` step of Yosys's ``synth_ice40`` / ``synth_ecp5`` without its first command,
 #: ``autoname``, which only renames internal nets and takes most of Yosys's time on large designs
 #: (``Target.autoname``; ``nnaccel build`` always skips it).
 CHECK_WITHOUT_AUTONAME = "hierarchy -check\nstat\ncheck -noinit\nblackbox =A:whitebox\n"
+
+
+def without_autoname(ys: str, synth: str) -> str:
+    """The Yosys script ``ys`` with its one ``synth`` command run up to its ``check`` step, then
+    that step without ``autoname``. Raises ValueError when ``ys`` has no or several."""
+    lines = ys.splitlines(keepends=True)
+    at = [i for i, line in enumerate(lines) if line.split()[:1] == [synth]]
+    if len(at) != 1:
+        raise ValueError(f"The Yosys script has {len(at)} {synth} commands, not one:\n{ys}")
+    lines[at[0]] = lines[at[0]].rstrip("\n") + " -run :check\n" + CHECK_WITHOUT_AUTONAME
+    return "".join(lines)
 
 # cell name -> report key, per family
 CELLS = {
@@ -638,7 +649,7 @@ def _synthesize(component, target, pnr, wd: Path, name, freq_mhz, log, timeout_s
     if t.autoname:
         script += f"{synth} -top top -json top.json\n"
     else:
-        script += f"{synth} -top top -run :check\n{CHECK_WITHOUT_AUTONAME}write_json top.json\n"
+        script += without_autoname(f"{synth} -top top\n", t.synth.split()[0]) + "write_json top.json\n"
     script += "tee -o stat.txt stat\n"
     (wd / "synth.ys").write_text(script)
     t0 = time.perf_counter()
