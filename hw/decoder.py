@@ -20,7 +20,8 @@ accumulator B (the DMA byte offset, the GEMM result offset, the VEC source offse
 Timing: ``restart`` (the fetch unit appends a word and moves on) clears the step counter;
 ``ready`` is high from ``fetch_cycles`` cycles after the cycle of ``restart`` on (the cycle the
 ISA appends the new word when its queue has room), and ``fault`` is valid (else 0) while
-``ready``. ``queue``, ``is_finish`` and ``fetch_cycles`` (the table's, of the word's kind) are
+``ready``. Both come from registers: the checks decide one cycle before (the last of the table's
+fetch cycles holds the verdict), so no path runs from the word into the fetch unit's control. ``queue``, ``is_finish`` and ``fetch_cycles`` (the table's, of the word's kind) are
 combinational. ``word`` must stay the same from ``restart`` until it is appended.
 """
 
@@ -527,7 +528,12 @@ class Decoder(wiring.Component):
                 r = r | (sig & Cat(*enables).any())
             m.d.comb += hit.eq(r)
             code = Mux(hit, fault_code(c), code)
-        m.d.comb += [self.fault.eq(Mux(ready, code, 0)), self.ready.eq(ready)]
+        # the verdict waits one cycle in registers (the table's FETCH_CYCLES count it): the fetch
+        # unit's control (halts, the queue push, ``restart`` back into the checks) starts at flip-flops
+        ready_q = Signal(name="verdict_ready")
+        fault_q = Signal(3, name="verdict_fault")
+        m.d.sync += [ready_q.eq(ready & ~self.restart), fault_q.eq(Mux(ready, code, 0))]
+        m.d.comb += [self.fault.eq(Mux(ready_q, fault_q, 0)), self.ready.eq(ready_q)]
 
         queue = Const(CONTROL_QUEUE, QUEUE_BITS)
         for ins in INSTRUCTIONS:

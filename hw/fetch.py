@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from amaranth.hdl import Cat, Const, Module, Signal
+from amaranth.hdl import Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
@@ -151,16 +151,21 @@ class Fetch(wiring.Component):
         halt = Signal()
         halt_code = Signal(3)
         halt_pc = Signal(ENTRY_PC)
+        # pc == prog_len from a register (a 24-bit comparison off the control's paths): it trails pc
+        # by a cycle, which the checks hide: after pc moves on, the decoder's verdict takes at least
+        # two cycles, so nothing is passed on, and no fault or FINISH is seen, while it trails
+        at_end = Signal()
+        m.d.sync += at_end.eq(Mux(state == IDLE, self.prog_len == 0, pc == self.prog_len))
         with m.If(fetching):
-            with m.If(pc == self.prog_len):
+            with m.If(at_end):
                 m.d.comb += [halt.eq(1), halt_code.eq(fault_code("NO_FINISH")), halt_pc.eq(pc)]
             with m.Elif(dec.fault != 0):
                 m.d.comb += [halt.eq(1), halt_code.eq(dec.fault), halt_pc.eq(pc)]
-            with m.Elif(dec.is_finish):
+            with m.Elif(dec.is_finish & dec.ready):
                 m.d.sync += finished.eq(1)
             with m.Elif(dec.ready & room):
                 seq.accept(m, advance, pc, held)
-        ctx.fetching, ctx.halt, ctx.halt_code, ctx.halt_pc = fetching, halt, halt_code, halt_pc
+        ctx.at_end, ctx.fetching, ctx.halt, ctx.halt_code, ctx.halt_pc = at_end, fetching, halt, halt_code, halt_pc
 
     def _halts(self, ctx):
         """Deadlock (the sequencer's rule) and the run's state machine."""

@@ -295,7 +295,7 @@ class QueuedSequencer(_Sequencer):
         deadlock = Signal()
         fetch_blocked = c.finished | (dec.ready & (~self._room | dec.is_finish))
         m.d.comb += deadlock.eq((c.state == c.RUN) & ~c.any_busy & ~c.any_start & c.any_queued & fetch_blocked
-                                & ~(c.fetching & (c.pc == top.prog_len)) & ~(c.fetching & (dec.fault != 0)))
+                                & ~(c.fetching & c.at_end) & ~(c.fetching & (dec.fault != 0)))
         with m.If(deadlock):
             m.d.comb += [c.halt.eq(1), c.halt_code.eq(fault_code("DEADLOCK"))]
         # a fetch-stall cycle: the next instruction, its checks done, waits for room in its queue

@@ -41,7 +41,8 @@ def cmd_synth(args) -> int:
     try:
         rep = synthesize(design_for(cfg, args.design, target), args.target, pnr=args.pnr,
                          name=f"{cfg.name}-{args.design}", log=steps.step, timeout_s=args.timeout,
-                         breakdown=args.breakdown, freq_mhz=args.freq, seed=args.seed, seeds=args.seeds or ())
+                         breakdown=args.breakdown, freq_mhz=args.freq, seed=args.seed, seeds=args.seeds or (),
+                         workdir=args.workdir)
     except RuntimeError as e:
         steps.close()
         print(f"nnaccel: error: {e}", file=sys.stderr)
@@ -166,6 +167,9 @@ def register(subparsers) -> None:
                         "Yosys run on the unmapped netlist)")
     p.add_argument("--breakdown-lines", type=int, default=25, metavar="N",
                    help="sections listed with --breakdown (default 25; the rest summed)")
+    p.add_argument("--workdir", metavar="DIR",
+                   help="run in DIR and keep its files: the netlists, yosys.log and nextpnr.log (every step "
+                        "of each clock's critical path); default: a fresh directory, removed after a success")
     add_output_arg(p, "--json", what="results file", metavar="FILE",
                    help="write the report as JSON (keys lut, dsp, bram, fmax_mhz, ...)")
     p.set_defaults(func=cmd_synth)

@@ -333,10 +333,12 @@ CHECK_OPERANDS = {
 }
 #: Cycles of the bit-serial range / window checks: one per bit of the widest walked field.
 CHECK_STEPS = max(BY_NAME[n].field_map[f].width for n, fs in CHECK_OPERANDS.items() for f in fs)
-#: Cycles the fetch unit spends on one instruction of each kind: 1, or for the kinds whose
-#: scratchpad-range / DMA-window checks multiply (:data:`CHECK_OPERANDS`) 2 + :data:`CHECK_STEPS`:
-#: one cycle takes the operands, one per operand bit multiplies, one decides.
-FETCH_CYCLES = {i.name: 2 + CHECK_STEPS if i.name in CHECK_OPERANDS else 1 for i in INSTRUCTIONS}
+#: Cycles the fetch unit spends on one instruction of each kind: 2 (one decides the checks, one
+#: holds the verdict in a register, so that no path runs from the instruction word through the
+#: checks into the fetch unit's control), or for the kinds whose scratchpad-range / DMA-window
+#: checks multiply (:data:`CHECK_OPERANDS`) 3 + :data:`CHECK_STEPS`: one cycle takes the operands,
+#: one per operand bit multiplies, one decides, one holds the verdict.
+FETCH_CYCLES = {i.name: 3 + CHECK_STEPS if i.name in CHECK_OPERANDS else 2 for i in INSTRUCTIONS}
 #: The queues whose instructions run on the DMA: with one DMA engine (the configuration's
 #: ``dma_engines = 1``) at most one of their instructions runs at a time.
 DMA_QUEUES = ("load", "store")
@@ -593,9 +595,10 @@ def rdperf_sample_cycle(cid: int, start: int, ext_latency: int, dma_bytes_per_cy
     return t0 + (cid // k - t0) % beats
 
 _FETCH_TEXT = (" and ".join(", ".join(n for n in FETCH_CYCLES if n in CHECK_OPERANDS).rsplit(", ", 1))
-               + f" take {2 + CHECK_STEPS}, the others 1: their scratchpad-range / DMA-window checks "
+               + f" take {3 + CHECK_STEPS}, the others 2: their scratchpad-range / DMA-window checks "
                f"take their operands, multiply bit-serially, one bit per cycle of {CHECK_STEPS}-bit "
-               f"counts or strides, and decide")
+               f"counts or strides, and decide; every instruction's verdict then waits one cycle in a "
+               f"register")
 #: The queue model, written once for docs/isa.md and docs/accelerator.md.
 QUEUE_MODEL = """\
 The fetch unit reads the instructions in program order, spends `fetch_cycles(i)` cycles on

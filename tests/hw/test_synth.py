@@ -45,6 +45,19 @@ def test_cli_synth_seeds_median_and_best(tmp_path, capsys):
         main(["synth", "--seeds", "1,x"])
 
 
+def test_cli_synth_workdir_keeps_the_logs(tmp_path, capsys):
+    """``--workdir``: the run's files stay after a success, among them nextpnr's log with the
+    critical path step by step, ending at the flip-flop the report names."""
+    wd = tmp_path / "run"
+    assert main(["synth", "--config", "tiny", "--target", "ice40", "--design", "queue", "--pnr",
+                 "--workdir", str(wd), "--json", str(tmp_path / "q.json")]) == 0
+    rep = json.loads((tmp_path / "q.json").read_text())
+    log = (wd / "nextpnr.log").read_text()
+    assert "Critical path report" in log
+    (clk,) = rep["clocks"].values()
+    assert clk["to"].split(".")[0] in log and (wd / "yosys.log").exists()
+
+
 def test_tiny_array_fits_up5k():
     from nnaccel.boards.synth import TARGETS, design_for, synthesize
     t, cfg = TARGETS["ice40"], load_config("tiny")

@@ -62,15 +62,16 @@ def test_cycle_formulas_single_instructions(mul_steps, mul):
         emit(p)
         p.finish()
         _, r = run(p)
-        # fetched at k - 1 (k = its fetch cycles), starts at k, FINISH fetched at k: total = k + cycles
+        # fetched at k - 1 (k = its fetch cycles), starts at k, FINISH fetched at k - 1 + F: the run
+        # ends when both are over
         k = FETCH_CYCLES[decode(p.words[0]).name]
-        assert r.cycles == k + cycles, p.assembly()
+        assert r.cycles == max(k + cycles, k + FETCH_CYCLES["FINISH"]), p.assembly()
         assert r.schedule.start[0] == k and r.schedule.end[0] == k + cycles
 
 
 def test_queues_overlap_and_tokens():
-    k = FETCH_CYCLES["LOAD"]                # fetch cycles: LOAD, GEMM, STORE k each, NOP 1
-    assert FETCH_CYCLES["GEMM"] == FETCH_CYCLES["STORE"] == k and FETCH_CYCLES["NOP"] == 1
+    k, n = FETCH_CYCLES["LOAD"], FETCH_CYCLES["NOP"]     # fetch cycles: LOAD, GEMM, STORE k each, NOP n
+    assert FETCH_CYCLES["GEMM"] == FETCH_CYCLES["STORE"] == k and n < k
     p = ProgramBuilder(TINY)
     p.load("ACT", 0, 0, 4, x_size=10, x_stride=4, push_next=1)          # 0: 18 cycles
     p.load("WGT", 0, 64, 4, x_size=4, x_stride=4)                        # 1: 12
@@ -80,7 +81,7 @@ def test_queues_overlap_and_tokens():
     p.finish()
     _, r = run(p)
     s = r.schedule
-    f = [k - 1, 2 * k - 1, 3 * k - 1, 3 * k, 4 * k]
+    f = [k - 1, 2 * k - 1, 3 * k - 1, 3 * k - 1 + n, 4 * k - 1 + n]
     s0 = k
     s1 = max(f[1] + 1, s0 + 18)             # the load engine is busy with 0
     s2 = max(f[2] + 1, s0 + 18)             # 0's token
@@ -123,31 +124,31 @@ def test_fetch_stalls_on_full_queue():
     f = [k * (i + 1) - 1 for i in range(5)]
     f.append(max(f[4] + k, k + 108 + 1))
     assert f[5] > f[4] + k                  # the program does stall
-    assert list(s.fetch[:7]) == f + [f[5] + 1]
+    assert list(s.fetch[:7]) == f + [f[5] + FETCH_CYCLES["FINISH"]]
     assert list(s.start[:6]) == [k + 108 * j for j in range(6)]
     assert r.counters["fetch_stall"] == f[5] - f[4] - k and r.cycles == k + 6 * 108
 
 
 def test_fetch_cycles_per_kind():
-    """The fetch unit spends the table's fetch cycles on each instruction: NOP / RDPERF / FINISH 1,
+    """The fetch unit spends the table's fetch cycles on each instruction: NOP / RDPERF / FINISH n,
     LOAD / STORE / GEMM / VEC more (their bit-serial range checks)."""
-    k = FETCH_CYCLES["GEMM"]
-    assert k > 1 and FETCH_CYCLES["NOP"] == FETCH_CYCLES["FINISH"] == 1
+    k, n = FETCH_CYCLES["GEMM"], FETCH_CYCLES["NOP"]
+    assert k > n > 1 and FETCH_CYCLES["FINISH"] == n
     assert FETCH_CYCLES["LOAD"] == FETCH_CYCLES["STORE"] == FETCH_CYCLES["VEC"] == k
     p = ProgramBuilder(TINY)
-    p.nop("load")                                                       # f = -1 + 1
-    p.gemm(0, 0, 10)                                                    # f = 0 + k
-    p.nop("vector")                                                     # f = k + 1
-    p.load("ACT", 0, 0, 4)                                              # f = k + 1 + k
-    p.finish()                                                          # f = 2k + 2
+    p.nop("load")                                                       # f = -1 + n
+    p.gemm(0, 0, 10)                                                    # f = n - 1 + k
+    p.nop("vector")                                                     # f = 2n - 1 + k
+    p.load("ACT", 0, 0, 4)                                              # f = 2n - 1 + 2k
+    p.finish()                                                          # f = 3n - 1 + 2k
     _, r = run(p)
-    assert list(r.schedule.fetch) == [0, k, k + 1, 2 * k + 1, 2 * k + 2]
+    assert list(r.schedule.fetch) == [n - 1, n - 1 + k, 2 * n - 1 + k, 2 * n - 1 + 2 * k, 3 * n - 1 + 2 * k]
     assert r.counters["fetch_stall"] == 0
 
 
 def test_rdperf_snapshot():
-    k = FETCH_CYCLES["GEMM"]
-    assert FETCH_CYCLES["NOP"] == FETCH_CYCLES["RDPERF"] == 1
+    k, n = FETCH_CYCLES["GEMM"], FETCH_CYCLES["NOP"]
+    assert FETCH_CYCLES["RDPERF"] == n
     p = ProgramBuilder(TINY)
     p.gemm(0, 0, 10, push_next=1)                                       # [k, k + 18)
     p.nop("vector", pop_prev=1, push_next=1)                            # [k + 18, k + 19)
@@ -162,29 +163,31 @@ def test_rdperf_snapshot():
     assert named["cycles"] == base + (COUNTERS[0].id - base) % 15
     assert named["instructions"] == 2 and named["macs"] == 160
     assert named["array_busy"] == 18 and named["store_busy"] == 0
-    # stall cycles count as they pass: the vector NOP waited [2, 19), the RDPERF itself [3, 20)
-    assert named["vector_token_stall"] == 17 and named["store_token_stall"] == 17
+    # stall cycles count as they pass: the vector NOP (fetched k - 1 + n) waited until k + 18, the
+    # RDPERF (fetched k - 1 + 2n) until k + 19
+    assert named["vector_token_stall"] == 18 - n and named["store_token_stall"] == 19 - 2 * n
     assert r.counters["store_busy"] == 8 + 2 * len(COUNTERS) and r.counters["dma_store_bytes"] == 8 * len(COUNTERS)
 
 
 def test_rdperf_reads_a_stall_in_progress():
     """A stall counter read by RDPERF while the stall goes on includes the cycles before the read."""
-    k = FETCH_CYCLES["GEMM"]
+    k, n = FETCH_CYCLES["GEMM"], FETCH_CYCLES["NOP"]
+    assert FETCH_CYCLES["RDPERF"] == n
     p = ProgramBuilder(TINY)
     p.gemm(0, 0, 40, push_prev=1)                                       # fetched k - 1: [k, k + 48)
-    p.nop("load", pop_next=1)                                           # fetched k, waits [k + 1, k + 48)
-    p.rdperf(1024)                                                      # fetched k + 1, starts k + 2
+    p.nop("load", pop_next=1)                                           # fetched k - 1 + n, waits [k + n, k + 48)
+    p.rdperf(1024)                                                      # fetched k - 1 + 2n, starts k + 2n
     p.finish()
     sim, r = run(p)
     snap = sim.read(1024, (len(COUNTERS),), np.uint64)
     by_id = {c.name: c.id for c in COUNTERS}
-    base = k + 2 + 8                                                    # start + latency
+    base = k + 2 * n + 8                                                # start + latency
 
     def when(cid):                                                      # the cycle counter cid is sampled
         return base + (cid - base) % 15
-    assert int(snap[by_id["load_token_stall"]]) == when(by_id["load_token_stall"]) - (k + 1)
+    assert int(snap[by_id["load_token_stall"]]) == when(by_id["load_token_stall"]) - (k + n)
     assert int(snap[by_id["instructions"]]) == 0 and int(snap[by_id["cycles"]]) == when(by_id["cycles"])
-    assert r.counters["load_token_stall"] == 47
+    assert r.counters["load_token_stall"] == 48 - n
 
 
 # ------------------------------------------------------------------------------- faults
@@ -274,7 +277,8 @@ def test_fault_has_no_partial_scheduling_effect_and_bytes_program():
     p.nop("load")
     p.finish()
     sim = IsaSim(TINY)
-    assert sim.run(words_to_bytes(p.words)).cycles == 2
+    n, f = FETCH_CYCLES["NOP"], FETCH_CYCLES["FINISH"]     # NOP runs [n, n + 1), FINISH fetched n - 1 + f
+    assert sim.run(words_to_bytes(p.words)).cycles == max(n + 1, n + f)
 
 
 # ------------------------------------------------------------------------------- semantics
