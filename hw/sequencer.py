@@ -291,7 +291,7 @@ class QueuedSequencer(_Sequencer):
 
     def deadlock(self, m: Module, c):
         """Nothing busy, nothing can start, fetch cannot go on, something still queued."""
-        dec, top = self.dec, c.top
+        dec = self.dec
         deadlock = Signal()
         fetch_blocked = c.finished | (dec.ready & (~self._room | dec.is_finish))
         m.d.comb += deadlock.eq((c.state == c.RUN) & ~c.any_busy & ~c.any_start & c.any_queued & fetch_blocked

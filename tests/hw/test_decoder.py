@@ -10,9 +10,9 @@ from nnaccel.sim.isasim import decode_checked
 from nnaccel.hwconfig import ELEMENT_BYTES, load_config
 from nnaccel.isa import INSTRUCTIONS, AcceleratorFault, encode
 from nnaccel.isa.table import (
-    FETCH_CYCLES,
     BY_OPCODE,
     FAULT_BY_NAME,
+    FETCH_CYCLES,
     FLAG_CHANNEL,
     FLAG_NAMES,
     N_COUNTERS,
