@@ -150,6 +150,10 @@ class _InOrder:
         self.active = Signal(name="ex_active")
         self.complete = Signal(name="ex_complete")
         self.last = Signal(name="ex_last")
+        #: the completion, registered: the fetch unit's control (pc, the next word's checks) reads it
+        #: a cycle later (the ISA's in-order f(i) = e(i-1) + fetch_cycles(i)), so no path runs from
+        #: an engine's end condition into the control and the decoder
+        self.done = Signal(name="ex_done")
         # one-hot: the instruction's queue, registered (the word is on the instruction port from a
         # cycle before held, which comes before it can start, until it completes)
         kind = Signal(n, name="ex_kind")
@@ -163,14 +167,17 @@ class _InOrder:
         for q in range(n):
             v = _View(f"ex{q}", self.word, self.step, self.cycles)
             v.step_at_least = self.step_at_least
+            # each view's completion from its own engine's end (``complete & kind[q]`` would be the
+            # same value, but its logic would pass every engine's end condition)
             m.d.comb += [v.busy.eq(self.busy & kind[q]), v.start.eq(self.start & kind[q]),
-                         v.active.eq(v.busy | v.start), v.complete.eq(self.complete & kind[q]),
+                         v.active.eq(v.busy | v.start), v.complete.eq(v.active & v.last),
                          v.waiting.eq(held & kind[q] & ~v.active)]
             lasts.append(v.last & kind[q])
             self.views.append(v)
         m.d.comb += self.last.eq(Cat(*lasts).any())
         with m.If(self.active):
             m.d.sync += [self.step_r.eq(Mux(self.last, 0, self.step + 1)), self.busy.eq(~self.last)]
+        m.d.sync += self.done.eq(self.complete)
 
     def step_at_least(self, c: int):
         """``step >= c`` for a constant ``c``, as a flag that moves with the step counter: set at
@@ -382,9 +389,10 @@ class InOrderSequencer(_Sequencer):
 
     def accept(self, m: Module, advance, pc, held):
         # fetched (f(i)): held from the next cycle, it starts once held and its tokens are there
-        # and runs from the instruction port; at its completion the next instruction's checks begin
+        # and runs from the instruction port; the cycle after its completion the next
+        # instruction's checks begin
         ex = self.executor
-        with m.If(ex.complete):
+        with m.If(ex.done):
             m.d.comb += advance.eq(1)
             m.d.sync += [pc.eq(pc + 1), held.eq(0)]
         with m.Else():

@@ -270,20 +270,20 @@ def schedule(decoded, cfg: HwConfig) -> Schedule:
 
 
 def _schedule_in_order(decoded, cfg, qi, cyc, fetch_cycles, pops, pushes) -> Schedule:
-    """The schedule of the in-order machine (``in_order``): ``f(i) = e(i-1) - 1 + fetch_cycles(i)``
-    (``e(-1) = 0``), ``s(i) = max(f(i) + 1, t(i))``; a pop whose push has not happened deadlocks."""
+    """The schedule of the in-order machine (``in_order``): ``f(i) = e(i-1) + fetch_cycles(i)``
+    (``e(-1) = -1``), ``s(i) = max(f(i) + 1, t(i))``; a pop whose push has not happened deadlocks."""
     n = len(decoded)
     f = np.full(n, -1, np.int64)
     s = np.full(n, -1, np.int64)
     e = np.full(n, -1, np.int64)
     pushed: dict[str, list[int]] = {c: [] for c in TOKEN_CHANNELS.values()}
     popped = {c: 0 for c in pushed}
-    prev_e = 0
+    prev_e = -1
     for i in range(n):
-        f[i] = prev_e - 1 + fetch_cycles[i]
+        f[i] = prev_e + fetch_cycles[i]
         if qi[i] < 0:
             break                         # FINISH
-        t = f[i] + 1                      # (>= e(i-1): the checks began at its completion)
+        t = f[i] + 1                      # (> e(i-1): the checks began at its completion)
         for c in pops[i]:
             k = popped[c]
             if k >= len(pushed[c]):

@@ -625,8 +625,9 @@ its instructions one at a time, in order. With `f(i)` the fetch cycle (the cycle
   queue's token stall (below);
 * in-order issue (the configuration's `in_order`, which needs `dma_engines = 1`; the queue
   depths then do not apply): the machine has no queues and runs one instruction at a time, in
-  program order; the fetch unit checks instruction `i` once `i - 1` has completed:
-  `f(i) = e(i-1) - 1 + fetch_cycles(i)` (`e(-1) = 0`) and `s(i) = max(f(i) + 1, t(i))`. A token
+  program order; the fetch unit checks instruction `i` from the cycle in which `i - 1` has
+  completed (its completion, `e(i-1)`, reaches the fetch unit through a register):
+  `f(i) = e(i-1) + fetch_cycles(i)` (`e(-1) = -1`) and `s(i) = max(f(i) + 1, t(i))`. A token
   must be pushed by an instruction before, in program order, the one that pops it (so `t(i) <=
   e(i-1)`: no instruction waits for a token): an instruction whose token no earlier instruction
   pushes is a DEADLOCK (its PC). There are no token or fetch stalls;

@@ -1,5 +1,5 @@
 """ISA simulator: the in-order machine (``in_order``, the tiny preset): no queues, one instruction at
-a time in program order, ``f(i) = e(i-1) - 1 + fetch_cycles(i)``, ``s(i) = max(f(i) + 1, t(i))``
+a time in program order, ``f(i) = e(i-1) + fetch_cycles(i)``, ``s(i) = max(f(i) + 1, t(i))``
 (docs/isa.md, the queue model). Expected cycles are worked out by hand below from the cycle
 formulas of docs/isa.md, not taken from the simulator."""
 
@@ -41,16 +41,16 @@ def test_schedule_by_hand():
     cyc = [18, 12, 18, 1, 48]
     fc = [k, k, k, n, k, FETCH_CYCLES["FINISH"]]
     f, st, e = [], [], []
-    prev_e = 0
+    prev_e = -1
     for i in range(5):                      # every token is pushed by the instruction before
-        f.append(prev_e - 1 + fc[i])        # checked once the previous one has completed
+        f.append(prev_e + fc[i])            # checked from the cycle the previous one completed
         st.append(f[i] + 1)
         e.append(st[i] + cyc[i])
         prev_e = e[i]
     assert list(s.fetch[:5]) == f and list(s.start[:5]) == st and list(s.end[:5]) == e
     # concretely: LOAD 0 starts one cycle after its checks, LOAD 1's checks after LOAD 0
-    assert st[0] == k and f[1] == k + 18 - 1 + k and st[1] == 2 * k + 18
-    assert r.cycles == e[4] + fc[5]
+    assert st[0] == k and f[1] == k + 18 + k and st[1] == 2 * k + 19
+    assert r.cycles == e[4] + fc[5] + 1       # FINISH is fetched at e(4) + its fetch cycles: the last cycle
     c = r.counters
     assert c["fetch_stall"] == 0 and all(c[f"{q}_token_stall"] == 0 for q in ("load", "compute", "vector", "store"))
     assert c["instructions"] == 5 and c["array_busy"] == 18 and c["macs"] == 10 * 16
@@ -66,7 +66,7 @@ def test_a_token_from_the_instruction_before_needs_no_wait():
     s = IsaSim(TINY).run(p.words).schedule
     k = FETCH_CYCLES["GEMM"]
     assert s.start[0] == k and s.end[0] == k + 48
-    assert s.fetch[1] == k + 48 - 1 + FETCH_CYCLES["NOP"] and s.start[1] == s.fetch[1] + 1
+    assert s.fetch[1] == k + 48 + FETCH_CYCLES["NOP"] and s.start[1] == s.fetch[1] + 1
 
 
 def test_a_pop_before_its_push_deadlocks_at_its_pc():
@@ -122,8 +122,8 @@ def test_compiled_layers_run_in_order(case):
     n = len(dec) - 1                                                 # FINISH has no start
     cyc = s.end[:n] - s.start[:n]
     assert (s.start[:n] == s.fetch[:n] + 1).all()                  # no instruction waits
-    ends = np.concatenate([[0], s.end[:n]])
-    assert (s.fetch == ends - 1 + np.array([FETCH_CYCLES[d.name] for d in dec])).all()
+    ends = np.concatenate([[-1], s.end[:n]])
+    assert (s.fetch == ends + np.array([FETCH_CYCLES[d.name] for d in dec])).all()
     assert (cyc > 0).all() and s.fetch_stall.sum() == 0
     rt = Runtime(pkg)
     (in_order,), _ = rt.run(inputs, "isa")
