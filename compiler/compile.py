@@ -86,6 +86,8 @@ class Plan:
     warnings: list = field(default_factory=list)
     segments: list = field(default_factory=list)
     joined: set = field(default_factory=set)        # tensors handed to their consumer in a scratchpad
+    residuals: dict = field(default_factory=dict)   # producer -> (ADD, its Residual): the ADD may run in its tiles
+    merged: dict = field(default_factory=dict)      # ADD -> the producer whose tiles run it
 
     @property
     def sg(self) -> Subgraph:
@@ -147,6 +149,30 @@ def fuse(plan: Plan) -> None:
         lows[j] = L.FUSED
 
 
+def fuse_residuals(plan: Plan) -> None:
+    """An ADD that directly follows the producer of one of its operands, where that producer can
+    add a residual per output tile (``Lowering.fuses_residual``: the array computes the next tile
+    while the vector unit adds) and the ADD is that output's only consumer: the producer's
+    lowering is offered the :class:`~nnaccel.compiler.lower.base.Residual` (``lower``). It needs
+    three ACT banks: the array's input, the other operand's tiles and the output tiles, which the
+    array, the vector unit and the store engine read at the same time."""
+    sg, ops, lows = plan.sg, plan.sg.operations, plan.lows
+    if plan.cfg.banks("ACT") < 3:
+        return
+    consumers, main_outputs = _consumers(sg), set(sg.output_indexes)
+    cands = set(plan.candidates)
+    for j in plan.candidates:
+        h = j - 1
+        if h not in cands or not lows[h].fuses_residual or h in plan.fused or not ops[h].outputs:
+            continue
+        t = ops[h].outputs[0]
+        if consumers.get(t) != [j] or t in main_outputs:
+            continue
+        res = lows[j].residual(sg, ops[j], t, plan.clamps.get(j))
+        if res is not None:
+            plan.residuals[h] = (j, res)
+
+
 def allocate(plan: Plan) -> None:
     """External memory: the candidates' tensors first, then their scratch areas (all of an
     operation's areas or none: without them its lowering falls back to the host), then the
@@ -180,11 +206,18 @@ def lower(plan: Plan) -> None:
     consts = plan.consts
     ctx = L.LowerContext(plan.cfg, consts, plan.addr, plan.sg, plan.model)
     for i in plan.candidates:
+        if i in plan.merged:        # its producer's tiles add it
+            plan.lowered[i] = []
+            continue
         mark = consts.mark()
         ctx.clamp = plan.clamps.get(i)
         ctx.scratch = plan.scratch.get(i, [])
+        j, ctx.residual = plan.residuals.get(i, (None, None))
         try:
             plan.lowered[i] = plan.lows[i].passes(ctx, ops[i])
+            if j is not None and any(getattr(p, "residual", False) for p in plan.lowered[i]):
+                plan.merged[j] = i
+                plan.joined.add(ops[i].outputs[0])
         except Exception as e:  # noqa: BLE001 - CannotLower, or a lowering bug: never a crash, the host runs it
             consts.rollback(mark)
             why = str(e) if isinstance(e, L.CannotLower) else f"internal lowering error ({type(e).__name__}: {e})"
@@ -252,6 +285,7 @@ def build_plan(model: Model, config=DEFAULT_CONFIG, validate: bool = True) -> Pl
     plan = Plan(cfg, model)
     partition(plan)
     fuse(plan)
+    fuse_residuals(plan)
     allocate(plan)
     lower(plan)
     segment(plan)
@@ -268,6 +302,10 @@ def placements(plan: Plan) -> list[Placement]:
     for i, op in enumerate(ops):
         if i not in seg_of:
             out.append(Placement(i, op.type, "host", plan.reasons.get(i, "")))
+        elif i in plan.merged:
+            p = plan.merged[i]
+            out.append(Placement(i, op.type, "accelerator", f"added per output tile of operation {p} "
+                                                            f"({ops[p].type}) on the vector unit, in segment {seg_of[i]}"))
         elif i in fused_into:
             p = fused_into[i]
             out.append(Placement(i, op.type, "accelerator", f"fused into the output clamp of operation {p} "

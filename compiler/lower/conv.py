@@ -90,6 +90,7 @@ def _single_rounding_pairs(reals: tuple, reach: int) -> tuple:
 
 class ConvLowering(Lowering):
     absorbs_clamp = True
+    fuses_residual = True
     summary = "a convolution on the systolic array"
 
     def check(self, sg, op) -> None:
