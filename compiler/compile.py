@@ -32,6 +32,7 @@ from nnaccel import __version__
 from nnaccel.errors import InputError
 from nnaccel.hwconfig import DEFAULT_CONFIG, HwConfig, load_config
 from nnaccel.isa import words_to_bytes
+from nnaccel.macs import useful_macs
 from nnaccel.model import TYPE_INFO, Model, Subgraph
 from nnaccel.package import FORMAT, VERSION, Package
 
@@ -87,6 +88,7 @@ class Plan:
     segments: list = field(default_factory=list)
     joined: set = field(default_factory=set)        # tensors handed to their consumer in a scratchpad
     residuals: dict = field(default_factory=dict)   # producer -> (ADD, its Residual): the ADD may run in its tiles
+    swaps: set = field(default_factory=set)         # h: operation h + 1 runs before h when both are lowered
     merged: dict = field(default_factory=dict)      # ADD -> the producer whose tiles run it
 
     @property
@@ -161,16 +163,41 @@ def fuse_residuals(plan: Plan) -> None:
         return
     consumers, main_outputs = _consumers(sg), set(sg.output_indexes)
     cands = set(plan.candidates)
-    for j in plan.candidates:
-        h = j - 1
-        if h not in cands or not lows[h].fuses_residual or h in plan.fused or not ops[h].outputs:
-            continue
+
+    def offer(h: int, j: int):
+        if h not in cands or not lows[h].fuses_residual or h in plan.fused or h in plan.residuals or not ops[h].outputs:
+            return None
         t = ops[h].outputs[0]
         if consumers.get(t) != [j] or t in main_outputs:
-            continue
-        res = lows[j].residual(sg, ops[j], t, plan.clamps.get(j))
-        if res is not None:
-            plan.residuals[h] = (j, res)
+            return None
+        return lows[j].residual(sg, ops[j], t, plan.clamps.get(j))
+
+    for j in plan.candidates:
+        near = offer(j - 1, j)
+        # the producer two before, when the operation between computes the ADD's other operand
+        # from neither of its outputs: the two swap, so that the ADD may run in the tiles of the
+        # one with more work for the array to hide it behind
+        k, h = j - 1, j - 2
+        far = offer(h, j) if k in cands and h >= 0 and not set(ops[h].outputs) & set(ops[k].inputs) else None
+        if far is not None and far.skip not in ops[k].outputs:
+            far = None
+        if far is not None and (near is None or useful_macs(sg, ops[h]) > useful_macs(sg, ops[k])):
+            plan.residuals[h] = (j, far)
+            plan.swaps.add(h)
+        elif near is not None:
+            plan.residuals[j - 1] = (j, near)
+
+
+def run_order(plan: Plan, ops: list[int], planned: bool = False) -> list[int]:
+    """``ops`` (operation indexes, ascending) in the order they run: each swapped pair
+    (``Plan.swaps``) of which both are in ``ops`` and lowered exchanged (``planned``: before
+    lowering, every swapped pair of ``ops``)."""
+    out, present = list(ops), set(ops)
+    for h in sorted(plan.swaps):
+        if h in present and h + 1 in present and (planned or (h in plan.lowered and h + 1 in plan.lowered)):
+            a = out.index(h)
+            out[a], out[a + 1] = out[a + 1], out[a]
+    return out
 
 
 def allocate(plan: Plan) -> None:
@@ -205,7 +232,7 @@ def lower(plan: Plan) -> None:
     ops = plan.sg.operations
     consts = plan.consts
     ctx = L.LowerContext(plan.cfg, consts, plan.addr, plan.sg, plan.model)
-    for i in plan.candidates:
+    for i in run_order(plan, plan.candidates, planned=True):
         if i in plan.merged:        # its producer's tiles add it
             plan.lowered[i] = []
             continue
@@ -213,6 +240,8 @@ def lower(plan: Plan) -> None:
         ctx.clamp = plan.clamps.get(i)
         ctx.scratch = plan.scratch.get(i, [])
         j, ctx.residual = plan.residuals.get(i, (None, None))
+        if i in plan.swaps and i + 1 not in plan.lowered:   # its other operand is not computed before it
+            j, ctx.residual = None, None
         try:
             plan.lowered[i] = plan.lows[i].passes(ctx, ops[i])
             if j is not None and any(getattr(p, "residual", False) for p in plan.lowered[i]):
@@ -327,7 +356,7 @@ def _emit_segment(plan: Plan, k: int, seg: list[int], first: int, consumers: dic
     """One segment's instructions, its manifest entry and its listing text."""
     sg, ops, lows = plan.sg, plan.sg.operations, plan.lows
     b = ProgramBuilder(plan.cfg)
-    for i in seg:
+    for i in run_order(plan, seg):
         for p, stages in enumerate(plan.lowered[i]):
             b.layer((i, p))
             if isinstance(stages, RawPass):

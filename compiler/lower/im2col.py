@@ -160,12 +160,14 @@ def _padded_strips(cfg: HwConfig, s, src: int, dst: int, what: str) -> list | No
         stores = whole
     stages = _filled(cfg, stores, s.zx, f"{what}: strips' pad value")
     try:
-        for (off, cols), ox0, n in groups:
+        # the widest group last, in bands of input rows (each across its strips): the pass
+        # reading the strips starts once the first bands are stored (ProgramBuilder._early_loads)
+        for (off, cols), ox0, n in sorted(groups, key=lambda g: g[2]):
             if cols == 0:
                 continue
-            stages += copy_stages(cfg, src + (ox0 * sw - left + off) * c, [sw * c, s.w * c],
-                                  dst + ox0 * strip + top * fw * c + off * c, [strip, fw * c], [n, s.h], cols * c,
-                                  f"{what}: im2col strips", first_stage=len(stages))
+            stages += copy_stages(cfg, src + (ox0 * sw - left + off) * c, [s.w * c, sw * c],
+                                  dst + ox0 * strip + top * fw * c + off * c, [fw * c, strip], [s.h, n], cols * c,
+                                  f"{what}: im2col strips", first_stage=len(stages), pipelined=True)
     except CannotLower:
         return None
     return stages
