@@ -304,8 +304,9 @@ def _memory_size(plan: Plan) -> int:
     return size
 
 
-def build_plan(model: Model, config=DEFAULT_CONFIG, validate: bool = True) -> Plan:
-    """Partitions, fuses, allocates, lowers and segments ``model`` for ``config``."""
+def build_plan(model: Model, config=DEFAULT_CONFIG, validate: bool = True, residuals: bool = True) -> Plan:
+    """Partitions, fuses, allocates, lowers and segments ``model`` for ``config`` (``residuals``
+    false: every ADD on its own, :func:`fuse_residuals` skipped)."""
     from nnaccel.validate import validate_model
 
     cfg = load_config(config)
@@ -314,7 +315,8 @@ def build_plan(model: Model, config=DEFAULT_CONFIG, validate: bool = True) -> Pl
     plan = Plan(cfg, model)
     partition(plan)
     fuse(plan)
-    fuse_residuals(plan)
+    if residuals:
+        fuse_residuals(plan)
     allocate(plan)
     lower(plan)
     segment(plan)
@@ -442,9 +444,10 @@ def emit(plan: Plan) -> Package:
                    model_json)
 
 
-def compile_model(model: Model, config=DEFAULT_CONFIG, validate: bool = True) -> Package:
-    """Compiles ``model`` for ``config`` (a preset name, a file or a :class:`HwConfig`)."""
-    plan = build_plan(model, config, validate)
+def compile_model(model: Model, config=DEFAULT_CONFIG, validate: bool = True, residuals: bool = True) -> Package:
+    """Compiles ``model`` for ``config`` (a preset name, a file or a :class:`HwConfig`);
+    ``residuals`` false keeps every ADD a layer of its own (:func:`fuse_residuals`)."""
+    plan = build_plan(model, config, validate, residuals)
     pkg = emit(plan)
     for w in plan.warnings:
         warnings.warn(w, CompileWarning, stacklevel=2)
