@@ -246,13 +246,23 @@ def _pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block
     res = ctx.residual if ctx.residual is not None and ctx.residual.conv == s.y else None
     width, row_ys = (strided.width, strided.ys) if strided else (None, None)
 
-    def fused_or(estimates: list):
-        """The pass with the residual ADD in its tiles, where its estimate beats the best of
-        ``estimates`` plus the ADD on its own; else None."""
-        fplan = _pointwise_plan(cfg, s, groups, resident_w, resident_p, width, row_ys, True) if res else None
-        if fplan is None or (estimates and fplan[0] >= min(estimates) + residual_cost(cfg, s)):
+    def fused_or(estimates: list, chunks=None):
+        """The pass with the residual ADD in its tiles (all K tiles resident or K-chunked with
+        the plan ``chunks`` of the unfused pass: the estimate is less exact where the ADD's bank
+        makes the chunks smaller), where its estimate beats the best of ``estimates`` plus the ADD
+        on its own; else None."""
+        if res is None:
             return None
-        return _Pointwise(ctx, s, tiles, groups, fplan[1], fplan[2], resident_w, resident_p, res).emit()
+        fplan = _pointwise_plan(cfg, s, groups, resident_w, resident_p, width, row_ys, True)
+        cplan = _chunked_plan(cfg, s, True) if chunks is not None else None
+        if cplan is not None and cplan[1:] != chunks[1:]:
+            cplan = None
+        best = min((p[0] for p in (fplan, cplan) if p is not None), default=None)
+        if best is None or (estimates and best >= min(estimates) + residual_cost(cfg, s)):
+            return None
+        if fplan is not None and fplan[0] == best:
+            return _Pointwise(ctx, s, tiles, groups, fplan[1], fplan[2], resident_w, resident_p, res).emit()
+        return _Chunked(ctx, s, tiles, *cplan[1:], res).emit()
 
     if strided:
         if max(strided.xs, strided.ys, strided.ts) > MAX16 or strided.width > MAX8:
@@ -275,7 +285,7 @@ def _pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block
     # the other schedules only where their estimate is lower by more than the estimates' error
     streamed = _streamed_plan(cfg, s) if dense else None
     packed = _packed_plan(cfg, s) if dense else None
-    fused = fused_or([p[0] for p in (plan, chunked, streamed, packed) if p is not None])
+    fused = fused_or([p[0] for p in (plan, chunked, streamed, packed) if p is not None], chunks=chunked)
     if fused is not None:
         return fused
     if packed is not None and all(packed[0] < PW_MARGIN * p[0] for p in (plan, chunked, streamed) if p is not None):
@@ -565,7 +575,7 @@ class _Pointwise:
 
 # ======================================================================= K-chunked pointwise
 def _chunked_costs(cfg: HwConfig, s: ConvSpec, p: int, by: int, J: int, kc: int, pos: str,
-                   resident_w: bool, resident_p: bool) -> tuple[int, int]:
+                   resident_w: bool, resident_p: bool, residual: bool = False) -> tuple[int, int]:
     """``(step, load)`` cycles of one step of the K-chunked schedule: ``J`` output tiles, ``kc``
     K tiles over a pixel block of ``p`` rows (``by`` of them rows of the box), ``pos`` the
     chunk's place (``first`` loads the parameters, ``last`` requantizes and stores, ``only``
@@ -584,15 +594,24 @@ def _chunked_costs(cfg: HwConfig, s: ConvSpec, p: int, by: int, J: int, kc: int,
     if pos in ("last", "only"):
         vec = J * (REQ_LINES + p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency)
         store = J * (lat + p * beats)
+        if residual:    # the ADDQs, each after the previous STORE; the other operand's tiles
+            vec = max(vec, store) + J * _addq_cycles(cfg, p)
+            load += J * (lat + p * beats)
     dma = load + store if cfg.dma_engines == 1 else max(load, store)
     step = comp + vec + dma if cfg.in_order else max(comp, vec, dma)
     return step, load
 
 
-def _chunked_plan(cfg: HwConfig, s: ConvSpec):
+def _skip_instances(chunks: int) -> int:
+    """Group instances whose residual tiles the K-chunked pass keeps (see :class:`_Chunked`)."""
+    return 2 if chunks >= 3 else 3
+
+
+def _chunked_plan(cfg: HwConfig, s: ConvSpec, residual: bool = False):
     """``(estimate, nx, ny, J, kc)``: the K-chunked schedule's plan (pixel blocks of ``nx x ny``
     rows, ``J`` output tiles per group, K chunks of ``kc`` tiles, at least two chunks) with the
-    lowest estimated cycles among those whose slots fit the scratchpads and fields, or None."""
+    lowest estimated cycles among those whose slots fit the scratchpads and fields, or None.
+    ``residual``: with a fused ADD (the input slots below the bank of its operand's tiles)."""
     R, C = cfg.rows, cfg.cols
     m = s.n * s.h * s.w
     KT, NT = ceil_div(s.c, R), ceil_div(s.o, C)
@@ -600,6 +619,8 @@ def _chunked_plan(cfg: HwConfig, s: ConvSpec):
         return None
     lat, beats = cfg.ext_latency, ceil_div(R, cfg.dma_bytes_per_cycle)
     in_l, stag_l = act_split(cfg)
+    if residual:
+        in_l -= cfg.bank_lines("ACT")
     acc_half = cfg.lines("ACC") // 2
     wgt_l, vec_l = cfg.lines("WGT"), cfg.lines("VEC")
     resident_w = KT * NT * R <= wgt_l
@@ -621,6 +642,11 @@ def _chunked_plan(cfg: HwConfig, s: ConvSpec):
             if not resident_p and PW_PARAMS * J * REQ_LINES > vec_l:
                 continue
             p_max = min(in_l // (PW_AHEAD * kc), acc_half // J, stag_l // PW_STAGING)
+            if residual:
+                p_max = min(p_max, cfg.bank_lines("ACT") // (_skip_instances(chunks) * J))
+                params = (PW_PARAMS * J if not resident_p else NT) * REQ_LINES + ADD_LINES
+                if params > min(vec_l, MAX8):
+                    continue
             if p_max < 1:
                 continue
             # a few block shapes: the fewest blocks, then the largest
@@ -639,11 +665,14 @@ def _chunked_plan(cfg: HwConfig, s: ConvSpec):
                     for k in range(chunks):
                         kk = min(kc, KT - k * kc)
                         pos = "first" if k == 0 else "last" if k == chunks - 1 else "mid"
-                        total += ngroups * _chunked_costs(cfg, s, bx * by, by, J, kk, pos, resident_w, resident_p)[0]
+                        total += ngroups * _chunked_costs(cfg, s, bx * by, by, J, kk, pos, resident_w, resident_p,
+                                                          residual)[0]
                 first = _chunked_costs(cfg, s, blocks[0][1] * blocks[0][2], blocks[0][2], J, kc, "first",
                                        resident_w, resident_p)[1]
                 last = blocks[-1][1] * blocks[-1][2]
                 est = total + first + J * (lat + last * beats) + (KT * NT * R * beats if resident_w else 0)
+                if residual:
+                    est += J * _addq_cycles(cfg, last)
                 if best is None or est < best[0]:
                     best = (est, nx, ny, J, kc)
     return best
@@ -658,9 +687,17 @@ class _Chunked:
     chunks), and after the last chunk the ``J`` REQs (vector queue, two staging slots) and
     STOREs."""
 
-    def __init__(self, ctx, s, tiles, nx, ny, J, kc):
+    def __init__(self, ctx, s, tiles, nx, ny, J, kc, residual=None):
         cfg = ctx.cfg
         self.ctx, self.cfg, self.s = ctx, cfg, s
+        #: the fused ADD (``LowerContext.residual``): its operand's tiles in the bank below the
+        #: staging bank, ``J`` per group instance for ``_skip_instances`` instances; each step
+        #: that requantizes LOADs its group's before its token. The last chunk's load batch pops
+        #: ``c2l`` from GEMM ``i - 2``, of the same instance with three or more chunks (else of the
+        #: one before), whose first GEMM waited for the last ADDQ two instances before it (the
+        #: group's ``v2c`` moves from its last REQ to its last ADDQ): then the instance whose
+        #: tiles the slots held is done
+        self.res = residual
         self.R, self.C = cfg.rows, cfg.cols
         self.KT, self.NT = ceil_div(s.c, self.R), ceil_div(s.o, self.C)
         self.J, self.kc = J, kc
@@ -682,9 +719,15 @@ class _Chunked:
                 order += [(j, t) for j in range(j0, j0 + jn) for t in range(t0, t1)]
         self.waddr = ctx.consts.add(b"".join(tiles[j][(0, 0, t)].tobytes() for j, t in order))
         self.pblocks = req_blocks(cfg, s, self.NT)
+        self.skip0 = act_split(cfg)[0] - cfg.bank_lines("ACT")
+        self.add_off = (self.NT if self.resident_p else PW_PARAMS * J) * REQ_LINES
 
     def wgt_load(self, sp_addr: int, first: int, n: int, comment: str) -> list[Ins]:
         return wgt_tile_loads(self.R, self.waddr, sp_addr, first, n, comment)
+
+    def skip_line(self, inst: int, jj: int) -> int:
+        """First ACT line of the residual tile ``jj`` of group instance ``inst``."""
+        return self.skip0 + ((inst % _skip_instances(self.chunks)) * self.J + jj) * self.P
 
     def input_loads(self, b: int, c: int, base: int) -> list[Ins]:
         """The LOADs of chunk ``c`` of block ``b``'s input, K-tile-major at ACT line ``base``."""
@@ -719,6 +762,10 @@ class _Chunked:
             pre += self.wgt_load(0, 0, self.KT * self.NT, f"{what}: weight tiles (resident)")
         if self.resident_p:
             pre += load_vec(cfg, self.ctx.consts, vec_blob(self.pblocks), 0, f"{what}: requantization parameters")
+        res = self.res
+        if res is not None:
+            pre += load_vec(cfg, self.ctx.consts, vec_blob([param_block(cfg, "ADDQ", **res.params)]), self.add_off,
+                            f"{what}: residual add parameters")
         loads, gemms, vecs = [], [], []
         inst = -1     # group instances so far (one per (block, group): an ACC slot, a parameter slot)
         tile = 0      # output tiles requantized so far (staging slots)
@@ -742,6 +789,13 @@ class _Chunked:
             if not self.resident_p and c == 0:
                 own += load_vec(cfg, self.ctx.consts, vec_blob(self.pblocks[j0:j0 + jn]), pslot,
                                 f"{what}: requantization parameters out c{j0 * C}..")
+            if res is not None and c == self.chunks - 1:
+                for jj in range(jn):
+                    j = j0 + jj
+                    own.append(Ins("LOAD", {"sp": "ACT", "len": min(C, s.o - j * C), "sp_addr": self.skip_line(inst, jj),
+                                            "ext_addr": self.ctx.addr[res.skip] + m0 * s.o + j * C, "x_size": bx,
+                                            "y_size": by, "x_stride": s.o, "y_stride": bx * s.o if by > 1 else 0},
+                                   f"{what}: residual operand rows {m0}.. c{j * C}"))
             if i >= PW_AHEAD:
                 token(own[0], C2L, "pop")
             token(own[-1], L2C, "push")
@@ -773,22 +827,35 @@ class _Chunked:
                             f"{what}: requantize rows {m0}.. out c{j * C}")
                     if jj == 0:
                         token(v, C2V, "pop")
-                    if tile >= PW_STAGING:
-                        token(v, S2V, "pop")
-                    token(v, V2S, "push")
+                    tv, y = [v], s.y
+                    if res is None:
+                        if tile >= PW_STAGING:
+                            token(v, S2V, "pop")
+                    else:   # (as in _Pointwise.step_compute)
+                        add = Ins("VEC", {"func": "ADDQ", "signed": res.signed, "dst": stag, "src": stag,
+                                          "src2": self.skip_line(inst, jj), "param": self.add_off, "nx": bx,
+                                          "ny": by, "dst_xs": 1, "dst_ys": bx, "src_xs": 1, "src_ys": bx},
+                                  f"{what}: residual add rows {m0}.. out c{j * C}")
+                        if tile >= 1:
+                            token(add, S2V, "pop")
+                        tv.append(add)
+                        y = res.out
+                    token(tv[-1], V2S, "push")
                     if jj == jn - 1:
-                        token(v, V2C, "push")
+                        token(tv[-1], V2C, "push")
                     st = Ins("STORE", {"sp": "ACT", "len": min(C, s.o - j * C), "sp_addr": stag,
-                                       "ext_addr": self.ctx.addr[s.y] + m0 * s.o + j * C, "x_size": bx,
+                                       "ext_addr": self.ctx.addr[y] + m0 * s.o + j * C, "x_size": bx,
                                        "y_size": by, "x_stride": s.o, "y_stride": bx * s.o if by > 1 else 0},
                              f"{what}: output rows {m0}.. c{j * C}")
                     token(st, V2S, "pop")
                     token(st, S2V, "push")
-                    vs += [v, st]
+                    vs += [*tv, st]
                     tile += 1
             gemms.append(gs)
             vecs.append(vs)
-        return skewed(RawPass(), loads, gemms, vecs)
+        out = skewed(RawPass(), loads, gemms, vecs)
+        out.residual = res is not None
+        return out
 
 
 # ============================================================ one row: the weights as the stream

@@ -44,8 +44,10 @@ def resnet_block(projection: bool, seed: int = 0):
     return b.finish()
 
 
-MODELS = {"mobilenet_block": lambda: mobilenet_block(14, 14, 24), "resnet_identity": lambda: resnet_block(False),
-          "resnet_projection": lambda: resnet_block(True)}
+MODELS = {"mobilenet_block": lambda: mobilenet_block(14, 14, 24),
+          # (its 960-channel project layer takes the K-chunked pass)
+          "mobilenet_block_wide": lambda: mobilenet_block(7, 7, 160),
+          "resnet_identity": lambda: resnet_block(False), "resnet_projection": lambda: resnet_block(True)}
 
 
 def _run(model, config, residuals: bool):
@@ -63,7 +65,8 @@ def _run(model, config, residuals: bool):
 
 
 @pytest.mark.parametrize("name, config", [("mobilenet_block", "base"), ("mobilenet_block", "large"),
-                                          ("resnet_identity", "base"), ("resnet_projection", "base")])
+                                          ("mobilenet_block_wide", "base"), ("resnet_identity", "base"),
+                                          ("resnet_projection", "base")])
 def test_residual_add_runs_in_its_convolution_tiles(name, config):
     model = MODELS[name]()
     add = next(i for i, op in enumerate(model.main.operations) if op.type == "ADD")
