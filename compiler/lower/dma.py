@@ -69,9 +69,11 @@ def transpose_stages(cfg: HwConfig, src: int, dst: int, batch: int, rows: int, c
 def _pipelined_rows(cfg: HwConfig, per_y: int, rows: int, most: int) -> int:
     """Rows (of ``per_y`` lines) per stage of a copy of ``rows`` rows, at most ``most``: the
     fewest estimated cycles of ``(stages + 1) x (latency + a stage's lines)``, as the LOAD of one
-    stage runs beside the STORE of the one before (the first LOAD and the last STORE alone)."""
+    stage runs beside the STORE of the one before (the first LOAD and the last STORE alone), plus
+    a latency per stage for its token round trip (the LOAD of a stage waits for the vector batch
+    two stages back)."""
     def estimate(ny: int) -> int:
-        return (ceil_div(rows, ny) + 1) * (cfg.ext_latency + ny * per_y)
+        return (ceil_div(rows, ny) + 1) * (cfg.ext_latency + ny * per_y) + ceil_div(rows, ny) * cfg.ext_latency
     return min(range(1, max(1, most) + 1), key=estimate)
 
 
