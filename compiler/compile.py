@@ -3,7 +3,9 @@
 Partition (:func:`partition`): an operation of the main graph is a candidate for the accelerator
 when it has a lowering (:data:`nnaccel.compiler.lower.LOWERINGS`) that accepts its types and
 parameters; every other operation runs on the host. Fusion (:func:`fuse`): a RELU / RELU1 / RELU6
-whose producer absorbs clamps and is its only consumer becomes a no-op on the producer's bytes.
+whose producer absorbs clamps and is its only consumer becomes a no-op on the producer's bytes; a
+residual ADD may run in the output tiles of the convolution computing one of its operands
+(:func:`fuse_residuals`).
 Allocation (:func:`allocate`): every tensor an accelerator operation reads or writes has a fixed
 external-memory address from ``config.dma_base`` on (an alias operation's output shares its
 input's bytes), then the scratch areas, then the constant image. Lowering (:func:`lower`): a

@@ -15,7 +15,7 @@ from nnaccel.isa.table import VEC_BY_NAME
 from nnaccel.model import Operand, OperandType, Operation, Subgraph
 from nnaccel.program import MAX8, MAX16, ceil_div  # noqa: F401 - the limits every lowering uses
 
-from ..emit import Ins
+from ..emit import S2V, Ins, token
 
 T = OperandType
 QUANT8 = (T.TENSOR_QUANT8_ASYMM, T.TENSOR_QUANT8_ASYMM_SIGNED)
@@ -169,6 +169,20 @@ class Residual:
     out: int
     params: dict
     signed: int
+
+
+def residual_add(res: Residual, tile: int, skip: int, param: int, nx: int, ny: int, first: bool,
+                 comment: str) -> Ins:
+    """The ADDQ of a fused residual (:class:`Residual`) over the output tile at ACT line ``tile``
+    (``nx x ny`` lines), in place, with the other operand's tile at ``skip`` and the parameters at
+    VEC line ``param``; but for the ``first`` tile it waits (``s2v``) for the previous tile's
+    STORE, which reads the same bank (the vector unit's and the store engine's reads would share
+    its read port)."""
+    add = Ins("VEC", {"func": "ADDQ", "signed": res.signed, "dst": tile, "src": tile, "src2": skip, "param": param,
+                      "nx": nx, "ny": ny, "dst_xs": 1, "dst_ys": nx, "src_xs": 1, "src_ys": nx}, comment)
+    if not first:
+        token(add, S2V, "pop")
+    return add
 
 
 @dataclass

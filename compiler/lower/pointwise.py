@@ -27,6 +27,7 @@ from .base import (
     act_split,
     ceil_div,
     load_vec,
+    residual_add,
     touched_lines,
     vec_blob,
     wgt_tile_loads,
@@ -557,13 +558,8 @@ class _Pointwise:
             # the sum in place of the tile; the ADDQ waits for the previous tile's STORE, which
             # reads the same bank (the REQ writes it beside that STORE: a write and a read)
             out = self.res.out
-            add = Ins("VEC", {"func": "ADDQ", "signed": self.res.signed, "dst": stag, "src": stag,
-                              "src2": self.skip_base[acc_n % PW_SKIP], "param": self.add_off, "nx": bx, "ny": by,
-                              "dst_xs": 1, "dst_ys": bx, "src_xs": 1, "src_ys": bx},
-                      f"{what}: residual add rows {m0}.. out c{j * C}")
-            if acc_n >= 1:
-                token(add, S2V, "pop")
-            vs.append(add)
+            vs.append(residual_add(self.res, stag, self.skip_base[acc_n % PW_SKIP], self.add_off, bx, by, acc_n == 0,
+                                   f"{what}: residual add rows {m0}.. out c{j * C}"))
         token(vs[-1], V2S, "push")
         st = Ins("STORE", {"sp": "ACT", "len": min(C, s.o - j * C), "sp_addr": stag,
                            "ext_addr": self.ctx.addr[out] + m0 * s.o + j * C, "x_size": bx, "y_size": by,
@@ -832,13 +828,8 @@ class _Chunked:
                         if tile >= PW_STAGING:
                             token(v, S2V, "pop")
                     else:   # (as in _Pointwise.step_compute)
-                        add = Ins("VEC", {"func": "ADDQ", "signed": res.signed, "dst": stag, "src": stag,
-                                          "src2": self.skip_line(inst, jj), "param": self.add_off, "nx": bx,
-                                          "ny": by, "dst_xs": 1, "dst_ys": bx, "src_xs": 1, "src_ys": bx},
-                                  f"{what}: residual add rows {m0}.. out c{j * C}")
-                        if tile >= 1:
-                            token(add, S2V, "pop")
-                        tv.append(add)
+                        tv.append(residual_add(res, stag, self.skip_line(inst, jj), self.add_off, bx, by, tile == 0,
+                                               f"{what}: residual add rows {m0}.. out c{j * C}"))
                         y = res.out
                     token(tv[-1], V2S, "push")
                     if jj == jn - 1:

@@ -26,6 +26,7 @@ from .base import (
     act_split,
     ceil_div,
     load_vec,
+    residual_add,
     vec_blob,
     wgt_tile_loads,
 )
@@ -361,13 +362,8 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan, residual=None) -> list:
             if nreq >= 2:
                 token(vec, S2V, "pop")
         else:
-            add = Ins("VEC", {"func": "ADDQ", "signed": residual.signed, "dst": dst, "src": dst,
-                              "src2": skip0 + nreq * pmax, "param": add_line, "nx": s.ow, "ny": th, "dst_xs": 1,
-                              "dst_ys": s.ow, "src_xs": 1, "src_ys": s.ow},
-                      f"{s.what}: residual add rows {oy0}.. out c{co * C}")
-            if nreq >= 1:
-                token(add, S2V, "pop")
-            vecs.append(add)
+            vecs.append(residual_add(residual, dst, skip0 + nreq * pmax, add_line, s.ow, th, nreq == 0,
+                                     f"{s.what}: residual add rows {oy0}.. out c{co * C}"))
             y = residual.out
         token(vecs[-1], V2S, "push")
         guard.push(vec, lines)
