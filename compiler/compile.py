@@ -286,6 +286,7 @@ def join(plan: Plan) -> None:
     sg, ops = plan.sg, plan.sg.operations
     consumers, main_outputs = _consumers(sg), set(sg.output_indexes)
     for seg in plan.segments:
+        seg = run_order(plan, seg)      # (a swapped pair is no run of consecutive operations)
         for i, j in itertools.pairwise(seg):
             t = ops[i].outputs[0]
             if (j == i + 1 and consumers.get(t) == [j] and t not in main_outputs and ops[j].inputs[:1] == [t]
