@@ -3,7 +3,9 @@
 Partition (:func:`partition`): an operation of the main graph is a candidate for the accelerator
 when it has a lowering (:data:`nnaccel.compiler.lower.LOWERINGS`) that accepts its types and
 parameters; every other operation runs on the host. Fusion (:func:`fuse`): a RELU / RELU1 / RELU6
-whose producer absorbs clamps and is its only consumer becomes a no-op on the producer's bytes.
+whose producer absorbs clamps and is its only consumer becomes a no-op on the producer's bytes; a
+residual ADD may run in the output tiles of the convolution computing one of its operands
+(:func:`fuse_residuals`).
 Allocation (:func:`allocate`): every tensor an accelerator operation reads or writes has a fixed
 external-memory address from ``config.dma_base`` on (an alias operation's output shares its
 input's bytes), then the scratch areas, then the constant image. Lowering (:func:`lower`): a
@@ -32,6 +34,7 @@ from nnaccel import __version__
 from nnaccel.errors import InputError
 from nnaccel.hwconfig import DEFAULT_CONFIG, HwConfig, load_config
 from nnaccel.isa import words_to_bytes
+from nnaccel.macs import useful_macs
 from nnaccel.model import TYPE_INFO, Model, Subgraph
 from nnaccel.package import FORMAT, VERSION, Package
 
@@ -86,6 +89,9 @@ class Plan:
     warnings: list = field(default_factory=list)
     segments: list = field(default_factory=list)
     joined: set = field(default_factory=set)        # tensors handed to their consumer in a scratchpad
+    residuals: dict = field(default_factory=dict)   # producer -> (ADD, its Residual): the ADD may run in its tiles
+    swaps: set = field(default_factory=set)         # h: operation h + 1 runs before h when both are lowered
+    merged: dict = field(default_factory=dict)      # ADD -> the producer whose tiles run it
 
     @property
     def sg(self) -> Subgraph:
@@ -147,6 +153,55 @@ def fuse(plan: Plan) -> None:
         lows[j] = L.FUSED
 
 
+def fuse_residuals(plan: Plan) -> None:
+    """An ADD that directly follows the producer of one of its operands, where that producer can
+    add a residual per output tile (``Lowering.fuses_residual``: the array computes the next tile
+    while the vector unit adds) and the ADD is that output's only consumer: the producer's
+    lowering is offered the :class:`~nnaccel.compiler.lower.base.Residual` (``lower``). It needs
+    three ACT banks: the array's input, the other operand's tiles and the output tiles, which the
+    array, the vector unit and the store engine read at the same time."""
+    sg, ops, lows = plan.sg, plan.sg.operations, plan.lows
+    if plan.cfg.banks("ACT") < 3:
+        return
+    consumers, main_outputs = _consumers(sg), set(sg.output_indexes)
+    cands = set(plan.candidates)
+
+    def offer(h: int, j: int):
+        if h not in cands or not lows[h].fuses_residual or h in plan.fused or h in plan.residuals or not ops[h].outputs:
+            return None
+        t = ops[h].outputs[0]
+        if consumers.get(t) != [j] or t in main_outputs:
+            return None
+        return lows[j].residual(sg, ops[j], t, plan.clamps.get(j))
+
+    for j in plan.candidates:
+        near = offer(j - 1, j)
+        # the producer two before, when the operation between computes the ADD's other operand
+        # from neither of its outputs: the two swap, so that the ADD may run in the tiles of the
+        # one with more work for the array to hide it behind
+        k, h = j - 1, j - 2
+        far = offer(h, j) if k in cands and h >= 0 and not set(ops[h].outputs) & set(ops[k].inputs) else None
+        if far is not None and far.skip not in ops[k].outputs:
+            far = None
+        if far is not None and (near is None or useful_macs(sg, ops[h]) > useful_macs(sg, ops[k])):
+            plan.residuals[h] = (j, far)
+            plan.swaps.add(h)
+        elif near is not None:
+            plan.residuals[j - 1] = (j, near)
+
+
+def run_order(plan: Plan, ops: list[int], planned: bool = False) -> list[int]:
+    """``ops`` (operation indexes, ascending) in the order they run: each swapped pair
+    (``Plan.swaps``) of which both are in ``ops`` and lowered exchanged (``planned``: before
+    lowering, every swapped pair of ``ops``)."""
+    out, present = list(ops), set(ops)
+    for h in sorted(plan.swaps):
+        if h in present and h + 1 in present and (planned or (h in plan.lowered and h + 1 in plan.lowered)):
+            a = out.index(h)
+            out[a], out[a + 1] = out[a + 1], out[a]
+    return out
+
+
 def allocate(plan: Plan) -> None:
     """External memory: the candidates' tensors first, then their scratch areas (all of an
     operation's areas or none: without them its lowering falls back to the host), then the
@@ -179,12 +234,21 @@ def lower(plan: Plan) -> None:
     ops = plan.sg.operations
     consts = plan.consts
     ctx = L.LowerContext(plan.cfg, consts, plan.addr, plan.sg, plan.model)
-    for i in plan.candidates:
+    for i in run_order(plan, plan.candidates, planned=True):
+        if i in plan.merged:        # its producer's tiles add it
+            plan.lowered[i] = []
+            continue
         mark = consts.mark()
         ctx.clamp = plan.clamps.get(i)
         ctx.scratch = plan.scratch.get(i, [])
+        j, ctx.residual = plan.residuals.get(i, (None, None))
+        if i in plan.swaps and i + 1 not in plan.lowered:   # its other operand is not computed before it
+            j, ctx.residual = None, None
         try:
             plan.lowered[i] = plan.lows[i].passes(ctx, ops[i])
+            if j is not None and any(getattr(p, "residual", False) for p in plan.lowered[i]):
+                plan.merged[j] = i
+                plan.joined.add(ops[i].outputs[0])
         except Exception as e:  # noqa: BLE001 - CannotLower, or a lowering bug: never a crash, the host runs it
             consts.rollback(mark)
             why = str(e) if isinstance(e, L.CannotLower) else f"internal lowering error ({type(e).__name__}: {e})"
@@ -222,6 +286,7 @@ def join(plan: Plan) -> None:
     sg, ops = plan.sg, plan.sg.operations
     consumers, main_outputs = _consumers(sg), set(sg.output_indexes)
     for seg in plan.segments:
+        seg = run_order(plan, seg)      # (a swapped pair is no run of consecutive operations)
         for i, j in itertools.pairwise(seg):
             t = ops[i].outputs[0]
             if (j == i + 1 and consumers.get(t) == [j] and t not in main_outputs and ops[j].inputs[:1] == [t]
@@ -242,8 +307,9 @@ def _memory_size(plan: Plan) -> int:
     return size
 
 
-def build_plan(model: Model, config=DEFAULT_CONFIG, validate: bool = True) -> Plan:
-    """Partitions, fuses, allocates, lowers and segments ``model`` for ``config``."""
+def build_plan(model: Model, config=DEFAULT_CONFIG, validate: bool = True, residuals: bool = True) -> Plan:
+    """Partitions, fuses, allocates, lowers and segments ``model`` for ``config`` (``residuals``
+    false: every ADD on its own, :func:`fuse_residuals` skipped)."""
     from nnaccel.validate import validate_model
 
     cfg = load_config(config)
@@ -252,6 +318,8 @@ def build_plan(model: Model, config=DEFAULT_CONFIG, validate: bool = True) -> Pl
     plan = Plan(cfg, model)
     partition(plan)
     fuse(plan)
+    if residuals:
+        fuse_residuals(plan)
     allocate(plan)
     lower(plan)
     segment(plan)
@@ -268,6 +336,10 @@ def placements(plan: Plan) -> list[Placement]:
     for i, op in enumerate(ops):
         if i not in seg_of:
             out.append(Placement(i, op.type, "host", plan.reasons.get(i, "")))
+        elif i in plan.merged:
+            p = plan.merged[i]
+            out.append(Placement(i, op.type, "accelerator", f"added per output tile of operation {p} "
+                                                            f"({ops[p].type}) on the vector unit, in segment {seg_of[i]}"))
         elif i in fused_into:
             p = fused_into[i]
             out.append(Placement(i, op.type, "accelerator", f"fused into the output clamp of operation {p} "
@@ -289,7 +361,7 @@ def _emit_segment(plan: Plan, k: int, seg: list[int], first: int, consumers: dic
     """One segment's instructions, its manifest entry and its listing text."""
     sg, ops, lows = plan.sg, plan.sg.operations, plan.lows
     b = ProgramBuilder(plan.cfg)
-    for i in seg:
+    for i in run_order(plan, seg):
         for p, stages in enumerate(plan.lowered[i]):
             b.layer((i, p))
             if isinstance(stages, RawPass):
@@ -375,9 +447,10 @@ def emit(plan: Plan) -> Package:
                    model_json)
 
 
-def compile_model(model: Model, config=DEFAULT_CONFIG, validate: bool = True) -> Package:
-    """Compiles ``model`` for ``config`` (a preset name, a file or a :class:`HwConfig`)."""
-    plan = build_plan(model, config, validate)
+def compile_model(model: Model, config=DEFAULT_CONFIG, validate: bool = True, residuals: bool = True) -> Package:
+    """Compiles ``model`` for ``config`` (a preset name, a file or a :class:`HwConfig`);
+    ``residuals`` false keeps every ADD a layer of its own (:func:`fuse_residuals`)."""
+    plan = build_plan(model, config, validate, residuals)
     pkg = emit(plan)
     for w in plan.warnings:
         warnings.warn(w, CompileWarning, stacklevel=2)

@@ -597,7 +597,8 @@ class ProgramBuilder:
         (the rows of a box counted one by one: a LOAD whose first rows only are ready is split)
         that needs only the first ``k`` of the layer's outstanding store tokens, ``k`` below all
         of them: it reads no external byte a later STORE of the layer writes, and it writes no
-        line the layer's STOREs read or a LOAD of ``later`` (which it overtakes) writes. The
+        line a STORE of the layer not known to be done reads or a LOAD of ``later`` (which it
+        overtakes) writes. The
         vector queue pops those ``k`` tokens (those stores are done), compute and load pass that
         on, and the LOADs (without their token flags) follow; the full barrier comes after
         them. The layer's GEMMs and VECs are done by then (the NOPs come after them on their
@@ -620,15 +621,17 @@ class ProgramBuilder:
         first_pending = pushes - pending      # the tokens before this one are popped already
         # the stores not known to be done: the tokens to pop for each, and the external bytes
         # it writes
+        unfinished = [(i, number) for i, number in stores if number is None or number >= first_pending]
         waiting = [(pending if number is None else number - first_pending + 1, self._ext_bytes(i))
-                   for i, number in stores if number is None or number >= first_pending]
+                   for i, number in unfinished]
 
         def tokens(load: Ins) -> int:
             """The outstanding tokens to pop before ``load`` reads finished bytes."""
             reads = self._ext_bytes(load)
             return max([k for k, writes in waiting if _overlap(writes, reads)], default=0)
 
-        busy = self._mask(layer, ("STORE",), {i.fields["sp"] for i in loads})
+        # (the lines of the STOREs not known to be done: the others have read theirs)
+        busy = self._mask([i for i, _ in unfinished], ("STORE",), {i.fields["sp"] for i in loads})
         later_mask = self._mask(later)
         need, moved, head, tail = 0, 0, None, None
         for load in loads:

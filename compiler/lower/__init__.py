@@ -1,8 +1,10 @@
 """Lowering of quantized NNAPI operations to accelerator instructions, and their tiling.
 
 Every accelerated operation reads its input tensors from external memory and writes its outputs
-back (NHWC, one byte per element); the compiler fuses nothing across operations except the fused
-activation each operation carries. An operation becomes one or more *passes* (a pass = a layer of
+back (NHWC, one byte per element); across operations the compiler fuses only a following clamp
+(RELU / RELU1 / RELU6) into its producer's bounds, a residual ADD into the output tiles of the
+convolution that computes one of its operands (``LowerContext.residual``), and hands a few
+passes' outputs to the next pass in a scratchpad. An operation becomes one or more *passes* (a pass = a layer of
 the compiler's :class:`~nnaccel.compiler.emit.ProgramBuilder`: its weights and parameters stay resident in
 the scratchpads) of *stages* (one spatial tile each, double-buffered).
 

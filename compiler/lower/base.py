@@ -15,7 +15,7 @@ from nnaccel.isa.table import VEC_BY_NAME
 from nnaccel.model import Operand, OperandType, Operation, Subgraph
 from nnaccel.program import MAX8, MAX16, ceil_div  # noqa: F401 - the limits every lowering uses
 
-from ..emit import Ins
+from ..emit import S2V, Ins, token
 
 T = OperandType
 QUANT8 = (T.TENSOR_QUANT8_ASYMM, T.TENSOR_QUANT8_ASYMM_SIGNED)
@@ -156,6 +156,35 @@ def acc_tiles_fit(cfg: HwConfig, tile: int, kept: int) -> bool:
     return (2 + kept) * tile <= cfg.lines("ACC")
 
 # ================================================================================ context
+@dataclass(frozen=True)
+class Residual:
+    """A quantized ADD fused into the convolution that computes one of its operands
+    (``compile.fuse_residuals``): after each output tile's REQ, an ADDQ adds the same pixels and
+    channels of the other operand ``skip`` (LOADed beside the tile), and the sum is stored to
+    ``out``; the convolution's own output ``conv`` never reaches external memory. ``params``: the
+    ADDQ parameter rows with the convolution's operand as ``src`` (``z1``, ``m1``, ``e1``)."""
+
+    conv: int
+    skip: int
+    out: int
+    params: dict
+    signed: int
+
+
+def residual_add(res: Residual, tile: int, skip: int, param: int, nx: int, ny: int, first: bool,
+                 comment: str) -> Ins:
+    """The ADDQ of a fused residual (:class:`Residual`) over the output tile at ACT line ``tile``
+    (``nx x ny`` lines), in place, with the other operand's tile at ``skip`` and the parameters at
+    VEC line ``param``; but for the ``first`` tile it waits (``s2v``) for the previous tile's
+    STORE, which reads the same bank (the vector unit's and the store engine's reads would share
+    its read port)."""
+    add = Ins("VEC", {"func": "ADDQ", "signed": res.signed, "dst": tile, "src": tile, "src2": skip, "param": param,
+                      "nx": nx, "ny": ny, "dst_xs": 1, "dst_ys": nx, "src_xs": 1, "src_ys": nx}, comment)
+    if not first:
+        token(add, S2V, "pop")
+    return add
+
+
 @dataclass
 class LowerContext:
     """What a lowering needs: the config, the constant image, tensor addresses, the subgraph."""
@@ -170,6 +199,9 @@ class LowerContext:
     clamp: tuple | None = None
     #: External-memory addresses of the operation's scratch areas (``Lowering.scratch``), in order.
     scratch: list = field(default_factory=list)
+    #: The ADD fused into the operation being lowered (:class:`Residual`), or None; a lowering
+    #: that fuses it marks the pass that does (``residual`` attribute of the pass).
+    residual: Residual | None = None
 
     def operand(self, i: int) -> Operand:
         return self.sg.operands[i]
@@ -207,7 +239,9 @@ class Lowering:
     * :attr:`absorbs_clamp` / :meth:`output_range` — whether it can narrow its output clamp to
       absorb a following one (a fused RELU), and the clamp it applies without; :meth:`fusable_clamp`
       — the clamp an operation *is*, when it can be fused into its producer that way;
-    * :attr:`summary` — what it runs the operation as (the partition's reason).
+    * :attr:`summary` — what it runs the operation as (the partition's reason);
+    * :attr:`fuses_residual` / :meth:`residual` — a producer that can run an ADD of its output
+      per tile (``LowerContext.residual``), and the ADD that can be run so.
     """
 
     #: What the accelerator runs the operation as, a phrase ("a convolution on the systolic array").
@@ -215,6 +249,13 @@ class Lowering:
     #: Whether the lowering can narrow its output clamp to absorb a following one
     #: (:meth:`output_range`, ``LowerContext.clamp``).
     absorbs_clamp = False
+    #: Whether the lowering can add a residual operand to its output tiles (``LowerContext.residual``).
+    fuses_residual = False
+
+    def residual(self, sg: Subgraph, op: Operation, conv: int, clamp: tuple | None) -> Residual | None:
+        """The :class:`Residual` of this operation when its operand ``conv`` (another operation's
+        output) can be added in that operation's output tiles, else None."""
+        return None
 
     def __init__(self, kind: str = ""):
         #: The operation type this instance lowers, where one class serves several

@@ -3,6 +3,7 @@ convolution over an effective dense filter, tiled into output tiles of GEMMs and
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from dataclasses import dataclass
@@ -47,8 +48,8 @@ from .dma import _row_groups, load_box
 from .dynamic import DynamicOperands, dynamic_operands, packed_filter, repacks
 from .im2col import im2col_applies, im2col_passes, im2col_scratch
 from .layout import _in_nhwc, _layout_passes_fit, _nhwc_dims, _nhwc_scratch
-from .pointwise import _pointwise, pointwise_pass
-from .stacked import stack_applies, stack_plan, stacked_passes
+from .pointwise import StridedRows, _pointwise, pointwise_pass, residual_cost
+from .stacked import residual_fits, stack_applies, stack_plan, stacked_passes
 
 
 # ================================================================================ convolution
@@ -90,6 +91,7 @@ def _single_rounding_pairs(reals: tuple, reach: int) -> tuple:
 
 class ConvLowering(Lowering):
     absorbs_clamp = True
+    fuses_residual = True
     summary = "a convolution on the systolic array"
 
     def check(self, sg, op) -> None:
@@ -379,6 +381,9 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
         raw = pointwise_pass(ctx, s, tiles, per_block)
         if raw is not None:
             return [raw]
+    raw = _strided_pointwise(ctx, s, tiles, per_block)
+    if raw is not None:
+        return [raw]
     if s.c * s.w > MAX16 or s.o * s.ow > MAX16:
         raise CannotLower("a tensor row is wider than the DMA stride field")
     if dw_applies(cfg, s):
@@ -393,12 +398,46 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
     stream, plan = _general_plan(cfg, s, per_block)
     if s.dyn is None and stack_applies(cfg, s):    # (the stacked schedule takes constant tiles)
         stacked = stack_plan(cfg, s)
-        if stacked is not None and stacked.estimate < _general_total(cfg, s, stream, plan, per_block):
+        general = _general_total(cfg, s, stream, plan, per_block)
+        res = ctx.residual if ctx.residual is not None and ctx.residual.conv == s.y else None
+        if res is not None and residual_fits(cfg, s):
+            # the ADD in the tiles, where that beats the best of both plus the ADD on its own
+            fused = stack_plan(cfg, s, residual=True)
+            best = min(general, stacked.estimate if stacked is not None else general)
+            if fused is not None and fused.estimate < best + residual_cost(cfg, s):
+                return stacked_passes(ctx, s, tiles, fused, res)
+        if stacked is not None and stacked.estimate < general:
             return stacked_passes(ctx, s, tiles, stacked)
     # a filter that is not a constant is repacked first (.dynamic)
     passes = s.dyn.pack_passes(cfg, ctx.addr[s.dyn.filter], s.dyn.packed) if packed else []
     return passes + [_general_pass(ctx, s, tiles, per_block, g, toh, tow, chunks, stream, packed)
                      for g, (_, toh, tow, chunks) in plan]
+
+
+def _strided_pointwise(ctx: LowerContext, s: ConvSpec, tiles, per_block: list):
+    """A strided 1x1 convolution without padding (a ResNet's projection shortcut) as the
+    pointwise schedule over the input pixels it reads: output pixel ``(oy, ox)`` is the input row
+    at ``(oy * sh, ox * sw)``, so the ``[pixels, C]`` matrix is :class:`StridedRows` of ``ow`` rows
+    ``sw x C`` bytes apart, row groups ``sh x W x C`` apart (with several images, only where
+    ``H = oh x sh``: the groups of the next image follow at the same stride). None where it does
+    not apply or fit."""
+    cfg = ctx.cfg
+    sh, sw = s.stride
+    if (s.weff.shape[:2] != (1, 1) or any(s.pads) or (sh, sw) == (1, 1) or s.dyn is not None
+            or cfg.rows != cfg.cols or cfg.banks("ACC") < 2 or (s.n > 1 and s.h != s.oh * sh)):
+        return None
+    xs, ys = sw * s.c, sh * s.w * s.c
+    if max(xs, ys, s.c, s.o) > MAX16 or s.ow > MAX8:
+        return None
+    key = StridedRows(("strided", s.y), s.ow, xs, ys)
+    sub = dataclasses.replace(ctx, addr={**ctx.addr, key: ctx.addr[s.x]})
+    spec = dataclasses.replace(s, x=key, h=s.oh, w=s.ow, stride=(1, 1))
+    mark = ctx.consts.mark()
+    try:
+        return pointwise_pass(sub, spec, tiles, per_block)
+    except CannotLower:     # the general schedule
+        ctx.consts.rollback(mark)
+        return None
 
 
 def _general_total(cfg: HwConfig, s: ConvSpec, stream: bool, plan: list, per_block: list) -> int:

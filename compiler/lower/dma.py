@@ -7,7 +7,7 @@ import numpy as np
 from nnaccel.hwconfig import HwConfig
 
 from ..emit import Ins
-from .base import MAX8, MAX16, MAX_PAD, CannotLower, _byte
+from .base import MAX8, MAX16, MAX_PAD, CannotLower, _byte, ceil_div
 
 #: ACT buffers of DMA-only stages (a LOAD fills the buffer a STORE then reads): the load of stage
 #: ``s`` waits for compute ``s - 2``, which waited for store ``s - 4``, so four buffers rotate.
@@ -66,13 +66,25 @@ def transpose_stages(cfg: HwConfig, src: int, dst: int, batch: int, rows: int, c
     raise err
 
 
+def _pipelined_rows(cfg: HwConfig, per_y: int, rows: int, most: int) -> int:
+    """Rows (of ``per_y`` lines) per stage of a copy of ``rows`` rows, at most ``most``: the
+    fewest estimated cycles of ``(stages + 1) x (latency + a stage's lines)``, as the LOAD of one
+    stage runs beside the STORE of the one before (the first LOAD and the last STORE alone), plus
+    a latency per stage for its token round trip (the LOAD of a stage waits for the vector batch
+    two stages back)."""
+    def estimate(ny: int) -> int:
+        return (ceil_div(rows, ny) + 1) * (cfg.ext_latency + ny * per_y) + ceil_div(rows, ny) * cfg.ext_latency
+    return min(range(1, max(1, most) + 1), key=estimate)
+
+
 def copy_stages(cfg: HwConfig, src: int, src_strides, dst: int, dst_strides, dims, row: int, what: str,
-                first_stage: int = 0) -> list:
+                first_stage: int = 0, pipelined: bool = False) -> list:
     """Stages that copy a strided box of rows through ACT: for every index ``i`` of ``dims`` (outer
     dimensions, strides in bytes per side), the ``row`` contiguous bytes at ``src + i . src_strides``
     go to ``dst + i . dst_strides``. A row is cut into lines of ``cols`` bytes; a LOAD / STORE box
     covers the pieces of a row (or, for rows of one line, the innermost dimension) times the next
-    dimension; the remaining dimensions are loops."""
+    dimension; the remaining dimensions are loops. ``pipelined``: stages of the size whose LOADs
+    and STOREs overlap best (:func:`_pipelined_rows`), else as large as a buffer holds."""
     R = cfg.cols
     budget = cfg.lines("ACT") // DMA_BUFFERS
     xmax = min(MAX8, budget)  # lines of one box: the x_size field, and one buffer
@@ -117,6 +129,8 @@ def copy_stages(cfg: HwConfig, src: int, src_strides, dst: int, dst_strides, dim
         for group in groups:
             per_y = sum(b[2] for b in group)
             step = max(1, min(MAX8, budget // per_y))
+            if pipelined:
+                step = _pipelined_rows(cfg, per_y, ny_total, step)
             for y0 in range(0, ny_total, step):
                 ny = min(step, ny_total - y0)
                 base = ((first_stage + len(stages)) % DMA_BUFFERS) * budget

@@ -20,6 +20,7 @@ from .base import (
     MAX16,
     CannotLower,
     Lowering,
+    Residual,
     _need_const,
     _need_known,
     _need_quant8,
@@ -161,6 +162,25 @@ class EltwiseLowering(Lowering):
                                                                    "lo": lo, "hi": hi}
         m, e = quantize_multiplier(mul_real_multiplier(a.scale, b.scale, o.scale))
         return "MULQ", {"z1": a.zero_point, "z2": b.zero_point, "m": m, "e": e, "zo": o.zero_point, "lo": lo, "hi": hi}
+
+    def residual(self, sg, op, conv, clamp):
+        """An ADD of two operands of the output's shape, one of them ``conv``: ADDQ's parameters
+        with ``conv`` as its first source (the sum's integer addition is symmetric, so only the
+        operands' own zero points, multipliers and shifts swap)."""
+        if self.kind != "ADD" or list(op.inputs[:2]).count(conv) != 1:
+            return None
+        try:
+            rows = self.params(sg, op, clamp)[1]
+        except CannotLower:
+            return None
+        a, b, o = (sg.operands[i] for i in (op.inputs[0], op.inputs[1], op.outputs[0]))
+        if not (tuple(a.dimensions) == tuple(b.dimensions) == tuple(o.dimensions)) or _splat(a) or _splat(b):
+            return None
+        skip = op.inputs[1] if op.inputs[0] == conv else op.inputs[0]
+        if op.inputs[1] == conv:
+            rows = {**rows, "z1": rows["z2"], "m1": rows["m2"], "e1": rows["e2"],
+                    "z2": rows["z1"], "m2": rows["m1"], "e2": rows["e1"]}
+        return Residual(conv, skip, op.outputs[0], rows, _signed(a))
 
     def tensors(self, sg, op) -> list[int]:
         return [i for i in op.inputs[:2] if not _splat(sg.operands[i])] + [op.outputs[0]]

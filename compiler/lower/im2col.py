@@ -160,12 +160,18 @@ def _padded_strips(cfg: HwConfig, s, src: int, dst: int, what: str) -> list | No
         stores = whole
     stages = _filled(cfg, stores, s.zx, f"{what}: strips' pad value")
     try:
-        for (off, cols), ox0, n in groups:
+        # the widest group last, in bands of input rows (each across its strips): the pass
+        # reading the strips starts once the first bands are stored (ProgramBuilder._early_loads)
+        banded = all(cols * c <= cfg.cols for (_, cols), _, _ in groups)
+        for (off, cols), ox0, n in (sorted(groups, key=lambda g: g[2]) if banded else groups):
             if cols == 0:
                 continue
-            stages += copy_stages(cfg, src + (ox0 * sw - left + off) * c, [sw * c, s.w * c],
-                                  dst + ox0 * strip + top * fw * c + off * c, [strip, fw * c], [n, s.h], cols * c,
-                                  f"{what}: im2col strips", first_stage=len(stages))
+            dims = ([sw * c, s.w * c], [strip, fw * c], [n, s.h])
+            if cols * c <= cfg.cols:    # (a strip row in one line: a box's lines span the strips)
+                dims = tuple(d[::-1] for d in dims)
+            stages += copy_stages(cfg, src + (ox0 * sw - left + off) * c, dims[0],
+                                  dst + ox0 * strip + top * fw * c + off * c, dims[1], dims[2], cols * c,
+                                  f"{what}: im2col strips", first_stage=len(stages), pipelined=cols * c <= cfg.cols)
     except CannotLower:
         return None
     return stages

@@ -10,7 +10,7 @@ import numpy as np
 from nnaccel.hwconfig import HwConfig
 from nnaccel.isa import decode
 from nnaccel.isa.cycles import instruction_cycles
-from nnaccel.isa.table import MAX_KTILES
+from nnaccel.isa.table import MAX_KTILES, VEC_BY_NAME
 from nnaccel.program import param_block
 
 from ..emit import C2L, C2V, L2C, S2V, V2C, V2S, Ins, ProgramBuilder, RawPass, nop, token, untoken
@@ -27,6 +27,7 @@ from .base import (
     act_split,
     ceil_div,
     load_vec,
+    residual_add,
     touched_lines,
     vec_blob,
     wgt_tile_loads,
@@ -42,6 +43,11 @@ if TYPE_CHECKING:
 #: (>= PW_AHEAD + PW_ACC: a parameter slot is reloaded only after the REQ that read it).
 PW_AHEAD, PW_ACC, PW_STAGING = 2, 2, 2
 PW_PARAMS = PW_AHEAD + PW_ACC
+#: Slots of a fused residual ADD's other operand (``LowerContext.residual``): tile ``a``'s LOAD
+#: follows GEMM ``i - 3`` (``i`` = the tile's last step), which waited for REQ ``a - 5``, so the
+#: ADDQ of tile ``a - 6``, the slot's last reader, is done.
+PW_SKIP = 6
+ADD_LINES = len(VEC_BY_NAME["ADDQ"].params)
 #: The K-chunked and the filter-streaming schedules replace the all-K-resident one only where
 #: their estimate is lower by more than this factor (the estimates' own error).
 PW_MARGIN = 0.99
@@ -124,11 +130,25 @@ def _clear_top(cfg: HwConfig, last, space: str, n: int, parity: int) -> int:
     return next((a for a in (first, _top(lines, n, 1 - parity), 0) if not used[a:a + n].any()), first)
 
 
+def _addq_cycles(cfg: HwConfig, p: int) -> int:
+    """Cycles of one ADDQ over ``p`` lines (the ISA's VEC timing)."""
+    vf = VEC_BY_NAME["ADDQ"]
+    return ADD_LINES + p * ceil_div(cfg.cols, cfg.vector_lanes) * vf.group_cycles(cfg.vector_mul_steps) + cfg.vector_latency
+
+
+def residual_cost(cfg: HwConfig, s: ConvSpec) -> int:
+    """About the cycles of a residual ADD over the output of ``s`` on its own (its lines' ADDQ
+    time, what fusing it into the pass saves at most)."""
+    return _addq_cycles(cfg, ceil_div(s.n * s.oh * s.ow * s.o, cfg.cols))
+
+
 def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, resident_p: bool,
-                    width: int | None = None, row_ys: int | None = None):
+                    width: int | None = None, row_ys: int | None = None, residual: bool = False):
     """``(estimate, nx, ny)``: the pixel block shape with the lowest estimated cycles (per block
     the largest of GEMM, vector, load and store time, plus the pipeline's fill and drain), or
-    None when no block fits the scratchpads and fields."""
+    None when no block fits the scratchpads and fields. ``residual``: with a fused ADD (its
+    operand's tiles in the bank below the staging bank, its ADDQ after each REQ, waiting for the
+    previous tile's STORE)."""
     R, C = cfg.rows, cfg.cols
     m = s.n * s.h * s.w
     k_tiles, n_tiles = ceil_div(s.c, R), ceil_div(s.o, C)
@@ -136,6 +156,9 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
     pbeats = ceil_div(4 * C, cfg.dma_bytes_per_cycle)
     in_l, stag_l = act_split(cfg)
     p_max = cfg.lines("ACC") // PW_ACC
+    if residual:
+        in_l -= cfg.bank_lines("ACT")
+        p_max = min(p_max, cfg.bank_lines("ACT") // PW_SKIP)
     nxs = {min(m, MAX8)} | {ceil_div(m, k) for k in range(1, min(m, 64) + 1)}
     nxs |= {d for d in range(1, min(m, MAX8) + 1) if m % d == 0}
     if width is not None:   # rows in groups of ``width`` (StridedRows): whole groups per block
@@ -167,10 +190,15 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
                 vec = n_tiles * (REQ_LINES + p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency)
                 store = n_tiles * (lat + p * beats)
                 inp = (2 * lat if by == 1 else k_tiles * lat) + k_tiles * p * beats
+                if residual:    # a tile's ADDQ after its REQ and the previous tile's STORE
+                    vec = max(vec, store) + n_tiles * _addq_cycles(cfg, p)
+                    inp += n_tiles * (lat + p * beats)
                 total += max(comp, vec, store, inp + wl + pl)
                 fill = fill or inp + (wl + pl) // max(1, sum(len(gs) for gs in groups))
             last = _pixel_blocks(m, nx, ny)[-1]
             est = total + fill + 2 * (lat + last[1] * last[2] * beats) + pre
+            if residual:
+                est += _addq_cycles(cfg, last[1] * last[2])
             if best is None or est < best[0]:
                 best = (est, nx, ny)
     return best
@@ -216,10 +244,34 @@ def _pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block
     resident_p = n_tiles * REQ_LINES <= min(vec_l, MAX8)
     if not resident_p and PW_PARAMS * REQ_LINES > vec_l:
         return None
+    res = ctx.residual if ctx.residual is not None and ctx.residual.conv == s.y else None
+    width, row_ys = (strided.width, strided.ys) if strided else (None, None)
+
+    def fused_or(estimates: list, chunks=None):
+        """The pass with the residual ADD in its tiles (all K tiles resident or K-chunked with
+        the plan ``chunks`` of the unfused pass: the estimate is less exact where the ADD's bank
+        makes the chunks smaller), where its estimate beats the best of ``estimates`` plus the ADD
+        on its own; else None."""
+        if res is None:
+            return None
+        fplan = _pointwise_plan(cfg, s, groups, resident_w, resident_p, width, row_ys, True)
+        cplan = _chunked_plan(cfg, s, True) if chunks is not None else None
+        if cplan is not None and cplan[1:] != chunks[1:]:
+            cplan = None
+        best = min((p[0] for p in (fplan, cplan) if p is not None), default=None)
+        if best is None or (estimates and best >= min(estimates) + residual_cost(cfg, s)):
+            return None
+        if fplan is not None and fplan[0] == best:
+            return _Pointwise(ctx, s, tiles, groups, fplan[1], fplan[2], resident_w, resident_p, res).emit()
+        return _Chunked(ctx, s, tiles, *cplan[1:], res).emit()
+
     if strided:
         if max(strided.xs, strided.ys, strided.ts) > MAX16 or strided.width > MAX8:
             raise CannotLower("the strided rows' strides do not fit the DMA fields")
         plan = _pointwise_plan(cfg, s, groups, resident_w, resident_p, strided.width, strided.ys)
+        fused = fused_or([plan[0]] if plan else [])
+        if fused is not None:
+            return fused
         if plan is None:
             raise CannotLower("no pixel block of the strided rows fits")
         return _Pointwise(ctx, s, tiles, groups, plan[1], plan[2], resident_w, resident_p).emit()
@@ -234,6 +286,9 @@ def _pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block
     # the other schedules only where their estimate is lower by more than the estimates' error
     streamed = _streamed_plan(cfg, s) if dense else None
     packed = _packed_plan(cfg, s) if dense else None
+    fused = fused_or([p[0] for p in (plan, chunked, streamed, packed) if p is not None], chunks=chunked)
+    if fused is not None:
+        return fused
     if packed is not None and all(packed[0] < PW_MARGIN * p[0] for p in (plan, chunked, streamed) if p is not None):
         return _Packed(ctx, s, tiles, *packed[1:]).emit()
     if streamed is not None and all(streamed[0] < PW_MARGIN * p[0] for p in (plan, chunked) if p is not None):
@@ -292,9 +347,12 @@ def merge_loads(loads: list[Ins]) -> list[Ins]:
 class _Pointwise:
     """The buffers, constants and queues of one pointwise pass (see :func:`pointwise_pass`)."""
 
-    def __init__(self, ctx, s, tiles, groups, nx, ny, resident_w, resident_p):
+    def __init__(self, ctx, s, tiles, groups, nx, ny, resident_w, resident_p, residual=None):
         cfg = ctx.cfg
         self.ctx, self.cfg, self.s, self.groups = ctx, cfg, s, groups
+        #: the fused ADD (``LowerContext.residual``): its other operand's tiles go through
+        #: ``PW_SKIP`` slots in the bank below the staging bank, the input slots below that
+        self.res = residual
         self.R, self.C = cfg.rows, cfg.cols
         self.resident_w, self.resident_p = resident_w, resident_p
         self.ntiles = sum(k for gs in groups for _, k in gs)
@@ -305,6 +363,7 @@ class _Pointwise:
         self.n_inputs = 1 if len(self.blocks) == 1 else 2
         self.in_base = [k * self.k_tiles * self.pixels_max for k in range(self.n_inputs)]
         self.stag_base = [act_split(cfg)[0] + k * self.pixels_max for k in range(PW_STAGING)]
+        self.skip_base = [act_split(cfg)[0] - cfg.bank_lines("ACT") + k * self.pixels_max for k in range(PW_SKIP)]
         self.acc_base = [acc_slot(cfg, self.pixels_max, k) for k in range(PW_ACC)]
         # constants: weight tiles in (output tile, group) order; REQ parameter blocks
         order = [(j, c0 + t) for j in range(self.n_tiles) for c0, k in groups[j] for t in range(k)]
@@ -323,7 +382,11 @@ class _Pointwise:
         parity = ctx.consts.alternate("pointwise")
         self.wgt_off = _clear_top(cfg, ctx.consts.last, "WGT",
                                   self.ntiles * self.R if resident_w else PW_AHEAD * self.gmax * self.R, parity)
-        self.vec_off = _clear_top(cfg, ctx.consts.last, "VEC", self.n_tiles * REQ_LINES, parity) if resident_p else 0
+        add_l = ADD_LINES if residual is not None else 0
+        self.vec_off = (_clear_top(cfg, ctx.consts.last, "VEC", self.n_tiles * REQ_LINES + add_l, parity)
+                        if resident_p else 0)
+        # the ADDQ parameters after the REQ parameters (resident) or their slots (streamed)
+        self.add_off = self.vec_off + self.n_tiles * REQ_LINES if resident_p else PW_PARAMS * REQ_LINES
 
     def wgt_load(self, sp_addr: int, first: int, n: int, comment: str) -> list[Ins]:
         return wgt_tile_loads(self.R, self.waddr, sp_addr, first, n, comment)
@@ -396,6 +459,10 @@ class _Pointwise:
                 # load after the first step's tiles, so the first GEMM need not wait for them:
                 # the first REQ's GEMM pops a later batch's token)
                 pre, late = pre + late, []
+        if self.res is not None:
+            pre += load_vec(cfg, self.ctx.consts, vec_blob([param_block(cfg, "ADDQ", **self.res.params)]),
+                            self.add_off, f"{what}: residual add parameters")
+            self.skip_loads(steps, lead, trail)
         loads, gemms, vecs, stores = [], [], [], []
         acc_n = -1   # accumulator tiles used so far (one per (block, output tile))
         for i, (b, j, gi) in enumerate(steps):
@@ -408,11 +475,34 @@ class _Pointwise:
             vecs.append(v)
             stores.append(st)
         out = skewed(RawPass(prefetch=pre), loads, [[g] for g in gemms], [v + st for v, st in zip(vecs, stores)])
-        if self.blocks == [(0, 1, 1)] and list(lead) == [0] and not trail and self.s.c % self.R == 0:
+        out.residual = self.res is not None
+        if (self.blocks == [(0, 1, 1)] and list(lead) == [0] and not trail and self.s.c % self.R == 0
+                and self.res is None):
             # one input row, K tile t in ACT line t, all loaded in the first batch: a packed pass
             # before it may write them there (hand_over; one line per K tile, so no fill lines)
             out.packed = PackedEnds((self.R, 1, self.k_tiles, 0), self.s.zx, self.s.o, lead[0], None, [])
         return out
+
+    def skip_loads(self, steps: list, lead: dict, trail: dict) -> None:
+        """Adds the LOAD of each output tile's residual operand (the pixels and channels of its
+        STORE, from the ADD's other operand) to the load batch after the token of the step
+        before the tile's last step (tile 0: before the first step's token), so that the GEMM
+        whose ``c2v`` the tile's REQ takes follows it."""
+        s, C, res = self.s, self.C, self.res
+        a = 0
+        for i, (b, j, gi) in enumerate(steps):
+            if gi != len(self.groups[j]) - 1:
+                continue
+            m0, bx, by = self.blocks[b]
+            ld = Ins("LOAD", {"sp": "ACT", "len": min(C, s.o - j * C), "sp_addr": self.skip_base[a % PW_SKIP],
+                              "ext_addr": self.ctx.addr[res.skip] + m0 * s.o + j * C, "x_size": bx, "y_size": by,
+                              "x_stride": s.o, "y_stride": bx * s.o if by > 1 else 0},
+                     f"{s.what}: residual operand rows {m0}.. c{j * C}")
+            if i == 0:
+                lead.setdefault(0, []).append(ld)
+            else:
+                trail.setdefault(i - 1, []).insert(0, ld)
+            a += 1
 
     def step_loads(self, i, j, gi, acc_n, lead):
         """Step ``i``'s load batch (tokens set), its REQ parameter slot and its WGT base."""
@@ -459,21 +549,29 @@ class _Pointwise:
                         "dst_xs": 1, "dst_ys": bx, "src_xs": 1, "src_ys": bx},
                 f"{what}: requantize rows {m0}.. out c{j * C}")
         token(v, C2V, "pop")
-        if acc_n >= PW_STAGING:
-            token(v, S2V, "pop")
-        token(v, V2S, "push")
         token(v, V2C, "push")
+        vs, out = [v], s.y
+        if self.res is None:
+            if acc_n >= PW_STAGING:
+                token(v, S2V, "pop")
+        else:
+            # the sum in place of the tile; the ADDQ waits for the previous tile's STORE, which
+            # reads the same bank (the REQ writes it beside that STORE: a write and a read)
+            out = self.res.out
+            vs.append(residual_add(self.res, stag, self.skip_base[acc_n % PW_SKIP], self.add_off, bx, by, acc_n == 0,
+                                   f"{what}: residual add rows {m0}.. out c{j * C}"))
+        token(vs[-1], V2S, "push")
         st = Ins("STORE", {"sp": "ACT", "len": min(C, s.o - j * C), "sp_addr": stag,
-                           "ext_addr": self.ctx.addr[s.y] + m0 * s.o + j * C, "x_size": bx, "y_size": by,
+                           "ext_addr": self.ctx.addr[out] + m0 * s.o + j * C, "x_size": bx, "y_size": by,
                            "x_stride": s.o, "y_stride": bx * s.o if by > 1 else 0}, f"{what}: output rows {m0}.. c{j * C}")
         token(st, V2S, "pop")
         token(st, S2V, "push")
-        return g, [v], [st]
+        return g, vs, [st]
 
 
 # ======================================================================= K-chunked pointwise
 def _chunked_costs(cfg: HwConfig, s: ConvSpec, p: int, by: int, J: int, kc: int, pos: str,
-                   resident_w: bool, resident_p: bool) -> tuple[int, int]:
+                   resident_w: bool, resident_p: bool, residual: bool = False) -> tuple[int, int]:
     """``(step, load)`` cycles of one step of the K-chunked schedule: ``J`` output tiles, ``kc``
     K tiles over a pixel block of ``p`` rows (``by`` of them rows of the box), ``pos`` the
     chunk's place (``first`` loads the parameters, ``last`` requantizes and stores, ``only``
@@ -492,15 +590,24 @@ def _chunked_costs(cfg: HwConfig, s: ConvSpec, p: int, by: int, J: int, kc: int,
     if pos in ("last", "only"):
         vec = J * (REQ_LINES + p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency)
         store = J * (lat + p * beats)
+        if residual:    # the ADDQs, each after the previous STORE; the other operand's tiles
+            vec = max(vec, store) + J * _addq_cycles(cfg, p)
+            load += J * (lat + p * beats)
     dma = load + store if cfg.dma_engines == 1 else max(load, store)
     step = comp + vec + dma if cfg.in_order else max(comp, vec, dma)
     return step, load
 
 
-def _chunked_plan(cfg: HwConfig, s: ConvSpec):
+def _skip_instances(chunks: int) -> int:
+    """Group instances whose residual tiles the K-chunked pass keeps (see :class:`_Chunked`)."""
+    return 2 if chunks >= 3 else 3
+
+
+def _chunked_plan(cfg: HwConfig, s: ConvSpec, residual: bool = False):
     """``(estimate, nx, ny, J, kc)``: the K-chunked schedule's plan (pixel blocks of ``nx x ny``
     rows, ``J`` output tiles per group, K chunks of ``kc`` tiles, at least two chunks) with the
-    lowest estimated cycles among those whose slots fit the scratchpads and fields, or None."""
+    lowest estimated cycles among those whose slots fit the scratchpads and fields, or None.
+    ``residual``: with a fused ADD (the input slots below the bank of its operand's tiles)."""
     R, C = cfg.rows, cfg.cols
     m = s.n * s.h * s.w
     KT, NT = ceil_div(s.c, R), ceil_div(s.o, C)
@@ -508,6 +615,8 @@ def _chunked_plan(cfg: HwConfig, s: ConvSpec):
         return None
     lat, beats = cfg.ext_latency, ceil_div(R, cfg.dma_bytes_per_cycle)
     in_l, stag_l = act_split(cfg)
+    if residual:
+        in_l -= cfg.bank_lines("ACT")
     acc_half = cfg.lines("ACC") // 2
     wgt_l, vec_l = cfg.lines("WGT"), cfg.lines("VEC")
     resident_w = KT * NT * R <= wgt_l
@@ -529,6 +638,11 @@ def _chunked_plan(cfg: HwConfig, s: ConvSpec):
             if not resident_p and PW_PARAMS * J * REQ_LINES > vec_l:
                 continue
             p_max = min(in_l // (PW_AHEAD * kc), acc_half // J, stag_l // PW_STAGING)
+            if residual:
+                p_max = min(p_max, cfg.bank_lines("ACT") // (_skip_instances(chunks) * J))
+                params = (PW_PARAMS * J if not resident_p else NT) * REQ_LINES + ADD_LINES
+                if params > min(vec_l, MAX8):
+                    continue
             if p_max < 1:
                 continue
             # a few block shapes: the fewest blocks, then the largest
@@ -547,11 +661,14 @@ def _chunked_plan(cfg: HwConfig, s: ConvSpec):
                     for k in range(chunks):
                         kk = min(kc, KT - k * kc)
                         pos = "first" if k == 0 else "last" if k == chunks - 1 else "mid"
-                        total += ngroups * _chunked_costs(cfg, s, bx * by, by, J, kk, pos, resident_w, resident_p)[0]
+                        total += ngroups * _chunked_costs(cfg, s, bx * by, by, J, kk, pos, resident_w, resident_p,
+                                                          residual)[0]
                 first = _chunked_costs(cfg, s, blocks[0][1] * blocks[0][2], blocks[0][2], J, kc, "first",
                                        resident_w, resident_p)[1]
                 last = blocks[-1][1] * blocks[-1][2]
                 est = total + first + J * (lat + last * beats) + (KT * NT * R * beats if resident_w else 0)
+                if residual:
+                    est += J * _addq_cycles(cfg, last)
                 if best is None or est < best[0]:
                     best = (est, nx, ny, J, kc)
     return best
@@ -566,9 +683,17 @@ class _Chunked:
     chunks), and after the last chunk the ``J`` REQs (vector queue, two staging slots) and
     STOREs."""
 
-    def __init__(self, ctx, s, tiles, nx, ny, J, kc):
+    def __init__(self, ctx, s, tiles, nx, ny, J, kc, residual=None):
         cfg = ctx.cfg
         self.ctx, self.cfg, self.s = ctx, cfg, s
+        #: the fused ADD (``LowerContext.residual``): its operand's tiles in the bank below the
+        #: staging bank, ``J`` per group instance for ``_skip_instances`` instances; each step
+        #: that requantizes LOADs its group's before its token. The last chunk's load batch pops
+        #: ``c2l`` from GEMM ``i - 2``, of the same instance with three or more chunks (else of the
+        #: one before), whose first GEMM waited for the last ADDQ two instances before it (the
+        #: group's ``v2c`` moves from its last REQ to its last ADDQ): then the instance whose
+        #: tiles the slots held is done
+        self.res = residual
         self.R, self.C = cfg.rows, cfg.cols
         self.KT, self.NT = ceil_div(s.c, self.R), ceil_div(s.o, self.C)
         self.J, self.kc = J, kc
@@ -590,9 +715,15 @@ class _Chunked:
                 order += [(j, t) for j in range(j0, j0 + jn) for t in range(t0, t1)]
         self.waddr = ctx.consts.add(b"".join(tiles[j][(0, 0, t)].tobytes() for j, t in order))
         self.pblocks = req_blocks(cfg, s, self.NT)
+        self.skip0 = act_split(cfg)[0] - cfg.bank_lines("ACT")
+        self.add_off = (self.NT if self.resident_p else PW_PARAMS * J) * REQ_LINES
 
     def wgt_load(self, sp_addr: int, first: int, n: int, comment: str) -> list[Ins]:
         return wgt_tile_loads(self.R, self.waddr, sp_addr, first, n, comment)
+
+    def skip_line(self, inst: int, jj: int) -> int:
+        """First ACT line of the residual tile ``jj`` of group instance ``inst``."""
+        return self.skip0 + ((inst % _skip_instances(self.chunks)) * self.J + jj) * self.P
 
     def input_loads(self, b: int, c: int, base: int) -> list[Ins]:
         """The LOADs of chunk ``c`` of block ``b``'s input, K-tile-major at ACT line ``base``."""
@@ -627,6 +758,10 @@ class _Chunked:
             pre += self.wgt_load(0, 0, self.KT * self.NT, f"{what}: weight tiles (resident)")
         if self.resident_p:
             pre += load_vec(cfg, self.ctx.consts, vec_blob(self.pblocks), 0, f"{what}: requantization parameters")
+        res = self.res
+        if res is not None:
+            pre += load_vec(cfg, self.ctx.consts, vec_blob([param_block(cfg, "ADDQ", **res.params)]), self.add_off,
+                            f"{what}: residual add parameters")
         loads, gemms, vecs = [], [], []
         inst = -1     # group instances so far (one per (block, group): an ACC slot, a parameter slot)
         tile = 0      # output tiles requantized so far (staging slots)
@@ -650,6 +785,13 @@ class _Chunked:
             if not self.resident_p and c == 0:
                 own += load_vec(cfg, self.ctx.consts, vec_blob(self.pblocks[j0:j0 + jn]), pslot,
                                 f"{what}: requantization parameters out c{j0 * C}..")
+            if res is not None and c == self.chunks - 1:
+                for jj in range(jn):
+                    j = j0 + jj
+                    own.append(Ins("LOAD", {"sp": "ACT", "len": min(C, s.o - j * C), "sp_addr": self.skip_line(inst, jj),
+                                            "ext_addr": self.ctx.addr[res.skip] + m0 * s.o + j * C, "x_size": bx,
+                                            "y_size": by, "x_stride": s.o, "y_stride": bx * s.o if by > 1 else 0},
+                                   f"{what}: residual operand rows {m0}.. c{j * C}"))
             if i >= PW_AHEAD:
                 token(own[0], C2L, "pop")
             token(own[-1], L2C, "push")
@@ -681,22 +823,30 @@ class _Chunked:
                             f"{what}: requantize rows {m0}.. out c{j * C}")
                     if jj == 0:
                         token(v, C2V, "pop")
-                    if tile >= PW_STAGING:
-                        token(v, S2V, "pop")
-                    token(v, V2S, "push")
+                    tv, y = [v], s.y
+                    if res is None:
+                        if tile >= PW_STAGING:
+                            token(v, S2V, "pop")
+                    else:   # (as in _Pointwise.step_compute)
+                        tv.append(residual_add(res, stag, self.skip_line(inst, jj), self.add_off, bx, by, tile == 0,
+                                               f"{what}: residual add rows {m0}.. out c{j * C}"))
+                        y = res.out
+                    token(tv[-1], V2S, "push")
                     if jj == jn - 1:
-                        token(v, V2C, "push")
+                        token(tv[-1], V2C, "push")
                     st = Ins("STORE", {"sp": "ACT", "len": min(C, s.o - j * C), "sp_addr": stag,
-                                       "ext_addr": self.ctx.addr[s.y] + m0 * s.o + j * C, "x_size": bx,
+                                       "ext_addr": self.ctx.addr[y] + m0 * s.o + j * C, "x_size": bx,
                                        "y_size": by, "x_stride": s.o, "y_stride": bx * s.o if by > 1 else 0},
                              f"{what}: output rows {m0}.. c{j * C}")
                     token(st, V2S, "pop")
                     token(st, S2V, "push")
-                    vs += [v, st]
+                    vs += [*tv, st]
                     tile += 1
             gemms.append(gs)
             vecs.append(vs)
-        return skewed(RawPass(), loads, gemms, vecs)
+        out = skewed(RawPass(), loads, gemms, vecs)
+        out.residual = res is not None
+        return out
 
 
 # ============================================================ one row: the weights as the stream

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nnaccel.hwconfig import HwConfig
-from nnaccel.isa.table import MAX_KTILES
+from nnaccel.isa.table import MAX_KTILES, VEC_BY_NAME
 from nnaccel.program import param_block
 
 from ..emit import C2L, C2V, L2C, S2V, V2C, V2S, Ins, RawPass, nop, token
@@ -26,6 +26,7 @@ from .base import (
     act_split,
     ceil_div,
     load_vec,
+    residual_add,
     vec_blob,
     wgt_tile_loads,
 )
@@ -113,16 +114,30 @@ def _runs(chunk: list, items: _Items, ramp: bool = False) -> list[tuple[int, int
     return out
 
 
-def stack_plan(cfg: HwConfig, s) -> StackPlan | None:
+def residual_fits(cfg: HwConfig, s) -> bool:
+    """Whether a fused residual ADD's operand (``LowerContext.residual``) fits its own ACT bank
+    whole, one tile after another (no tile's lines are reused, so its LOAD waits for nothing),
+    and its ADDQ parameters fit VEC after the REQ parameters."""
+    ob = ceil_div(s.o, cfg.cols)
+    return (cfg.banks("ACT") >= 3 and s.n * s.oh * s.ow * ob <= cfg.bank_lines("ACT")
+            and ob * REQ_LINES + len(VEC_BY_NAME["ADDQ"].params) <= min(cfg.lines("VEC"), MAX8))
+
+
+def stack_plan(cfg: HwConfig, s, residual: bool = False) -> StackPlan | None:
     """The mode (taps or rows, :class:`_Items`), block height and weight chunking of the lowest
     estimated cycles (per engine its total over the layer's blocks; the busiest plus the wait for
     the first GEMM and the last block's requantization and store, at least the second block's
-    GEMMs after the first two blocks' loads), or None when nothing fits."""
+    GEMMs after the first two blocks' loads), or None when nothing fits. ``residual``: with a fused
+    ADD (:func:`residual_fits`: its operand in the bank below the staging bank, an ADDQ after each
+    REQ that waits for the previous STORE)."""
     R, C, lat = cfg.rows, cfg.cols, cfg.ext_latency
     fh = s.weff.shape[0]
     ob = ceil_div(s.o, C)
     beats = ceil_div(R, cfg.dma_bytes_per_cycle)
     in_l, stag_l = act_split(cfg)
+    addq = VEC_BY_NAME["ADDQ"]
+    if residual:
+        in_l -= cfg.bank_lines("ACT")
     wgt_tiles = cfg.lines("WGT") // R
     best = None
     for rows in ((False, True) if s.stride[0] == 1 and fh <= MAX_KTILES else (False,)):
@@ -151,6 +166,10 @@ def stack_plan(cfg: HwConfig, s) -> StackPlan | None:
                 vec.append(ob * (ph * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + REQ_LINES
                                  + cfg.vector_latency))
                 store.append(ob * (lat + ph * beats))
+                if residual:
+                    vec[-1] = max(vec[-1], store[-1]) + ob * (len(addq.params) + cfg.vector_latency + ph * ceil_div(
+                        C, cfg.vector_lanes) * addq.group_cycles(cfg.vector_mul_steps))
+                    load[-1] += ob * (lat + ph * beats)
             dma = sum(load) + sum(store) if cfg.dma_engines == 1 else max(sum(load), sum(store))
             busy = (sum(comp) + sum(vec) + dma if cfg.in_order else max(sum(comp), sum(vec), dma))
             # + the first chunk's weights and the first K tile before the first GEMM (each chain
@@ -218,7 +237,7 @@ def _acc_tiles(cfg: HwConfig, ob: int, pmax: int):
     return False, lambda b, co: acc_slot(cfg, pmax, (b * ob + co) % 2)
 
 
-def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
+def stacked_passes(ctx, s, tiles, plan: StackPlan, residual=None) -> list:
     """The one pass of the stacked-taps schedule, pre-tokenized. A *unit* is (row block, output
     block); per step (unit, weight chunk): the chunk's weight tiles (resident ones in the first
     row block, streamed ones into one WGT half of two), a share of the next block's K tiles (block
@@ -231,7 +250,13 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
     GEMMs (``c2v``) and for the STORE two REQs before (``s2v``), a STORE for its REQ (``v2s``).
     Each step's loads, GEMMs and REQ / STORE follow one another in program order (the queues run
     ahead of one another by their depth), so that a long load batch does not hold back the fetch
-    of the GEMMs before it."""
+    of the GEMMs before it.
+
+    ``residual`` (:func:`residual_fits`): each unit's REQ is followed by an ADDQ of the same lines
+    of the ADD's other operand, LOADed (in the bank below the staging bank, each unit at its own
+    lines) with the step's first loads, before the token its GEMMs take; the ADDQ waits for the
+    previous STORE (the REQ no longer does: the ADDQ before it did) and the STORE writes the sum
+    to the ADD's output."""
     cfg, R, C = ctx.cfg, ctx.cfg.rows, ctx.cfg.cols
     fh, fw = s.weff.shape[:2]
     cb, ob = ceil_div(s.c, R), ceil_div(s.o, C)
@@ -251,6 +276,11 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
     req = [param_block(cfg, "REQ", **{k: (v[co * C:min(s.o, co * C + C)] if getattr(v, "ndim", 0) else v)
                                       for k, v in s.params.items()}) for co in range(ob)]
     params = load_vec(cfg, ctx.consts, vec_blob(req), 0, f"{s.what}: requantization parameters")
+    skip0 = stag0 - cfg.bank_lines("ACT")
+    add_line = ob * REQ_LINES     # the ADDQ parameters after the REQ parameters
+    if residual is not None:
+        params += load_vec(cfg, ctx.consts, vec_blob([param_block(cfg, "ADDQ", **residual.params)]), add_line,
+                           f"{s.what}: residual add parameters")
     run_major, acc_tile = _acc_tiles(cfg, ob, pmax)
     nc = len(plan.chunks)
     steps = [(b, co, k) for b in range(len(blocks))
@@ -275,6 +305,7 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
         # the step's own K tiles per GEMM chain: each chain waits only for its own (its l2c token)
         led = lead.get(t, {})
         assert set(led) <= set(chunk), "a step leads only the K tiles of its own chains"
+        nbx, oy0, th = blocks[b]
         runs = _runs(chunk, items, ramp=b == 0 and bool(led))
         per_run = [[ld for w in range(t0, t0 + n) for ld in led.get(w, [])] for t0, n in runs]
         (fresh if b == 0 else reused).extend(per_run[0])
@@ -282,6 +313,11 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
         if nreq == 0 and last:
             # before the first REQ's GEMMs (their l2c token)
             (later[-1] if later and later[-1] else fresh).extend(params)
+        if residual is not None and last:   # (lines no other unit uses: no wait)
+            fresh.append(Ins("LOAD", {"sp": "ACT", "len": min(C, s.o - co * C), "sp_addr": skip0 + nreq * pmax,
+                                      "ext_addr": ctx.addr[residual.skip] + ((nbx * s.oh + oy0) * s.ow) * s.o + co * C,
+                                      "x_size": s.ow, "y_size": th, "x_stride": s.o, "y_stride": s.ow * s.o},
+                             f"{s.what}: residual operand rows n{nbx} y{oy0} c{co * C}"))
         if t >= 2:
             reused = reused or [nop("load", f"{s.what}: the GEMMs of step {t - 2} are done")]
             token(reused[0], C2L, "pop")
@@ -290,7 +326,6 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
         for group in later:
             if group:
                 token(group[-1], L2C, "push")
-        nbx, oy0, th = blocks[b]
         acc = acc_tile(b, co)
         lines = range(acc, acc + th * s.ow)
         out += loads
@@ -322,18 +357,25 @@ def stacked_passes(ctx, s, tiles, plan: StackPlan) -> list:
                           "param": REQ_LINES * co, "nx": s.ow, "ny": th, "dst_xs": 1, "dst_ys": s.ow,
                           "src_xs": 1, "src_ys": s.ow}, f"{s.what}: requantize rows {oy0}.. out c{co * C}")
         token(vec, C2V, "pop")
-        if nreq >= 2:
-            token(vec, S2V, "pop")
-        token(vec, V2S, "push")
+        vecs, y = [vec], s.y
+        if residual is None:
+            if nreq >= 2:
+                token(vec, S2V, "pop")
+        else:
+            vecs.append(residual_add(residual, dst, skip0 + nreq * pmax, add_line, s.ow, th, nreq == 0,
+                                     f"{s.what}: residual add rows {oy0}.. out c{co * C}"))
+            y = residual.out
+        token(vecs[-1], V2S, "push")
         guard.push(vec, lines)
         nreq += 1
-        ext = ctx.addr[s.y] + ((nbx * s.oh + oy0) * s.ow) * s.o + co * C
+        ext = ctx.addr[y] + ((nbx * s.oh + oy0) * s.ow) * s.o + co * C
         st = Ins("STORE", {"sp": "ACT", "len": min(C, s.o - co * C), "sp_addr": dst, "ext_addr": ext,
                            "x_size": s.ow, "y_size": th, "x_stride": s.o, "y_stride": s.ow * s.o},
                  f"{s.what}: output rows n{nbx} y{oy0} c{co * C}")
         token(st, V2S, "pop")
         token(st, S2V, "push")
-        out += [vec, st] + trail.get(t, [])     # the next block's K tiles after the step in program order
+        out += [*vecs, st] + trail.get(t, [])     # the next block's K tiles after the step in program order
+    out.residual = residual is not None
     return [out]
 
 

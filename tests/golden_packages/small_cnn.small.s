@@ -40,7 +40,7 @@
     36: NOP queue=compute pop_next push_prev  # [op 0 CONV_2D] input buffer read: release it to the load queue
     37: STORE sp=ACT len=8 sp_addr=0 ext_addr=0x7af x_size=1 y_size=12 x_stride=8 y_stride=9 pop_prev  # [op 0 CONV_2D] CONV_2D: im2col strips
     38: STORE sp=ACT len=1 sp_addr=12 ext_addr=0x7b7 x_size=1 y_size=12 x_stride=8 y_stride=9 push_prev  # [op 0 CONV_2D] CONV_2D: im2col strips
-    39: LOAD sp=ACT len=6 sp_addr=2048 ext_addr=0x1e x_size=12 y_size=1 x_stride=36 y_stride=6 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 pop_next push_next  # [op 0 CONV_2D] CONV_2D: im2col strips
+    39: LOAD sp=ACT len=6 sp_addr=2048 ext_addr=0x1e x_size=1 y_size=12 x_stride=6 y_stride=36 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 pop_next push_next  # [op 0 CONV_2D] CONV_2D: im2col strips
     40: NOP queue=compute pop_prev push_next  # [op 0 CONV_2D] pass the load token to the vector queue
     41: NOP queue=vector pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] no vector work
     42: NOP queue=compute pop_next push_prev  # [op 0 CONV_2D] input buffer read: release it to the load queue
@@ -49,7 +49,7 @@
     45: NOP queue=compute pop_prev push_next  # [op 0 CONV_2D] pass the load token to the vector queue
     46: NOP queue=vector pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] no vector work
     47: NOP queue=compute pop_next push_prev  # [op 0 CONV_2D] input buffer read: release it to the load queue
-    48: STORE sp=ACT len=6 sp_addr=2048 ext_addr=0x899 x_size=12 y_size=1 x_stride=9 y_stride=117 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: im2col strips
+    48: STORE sp=ACT len=6 sp_addr=2048 ext_addr=0x899 x_size=1 y_size=12 x_stride=117 y_stride=9 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: im2col strips
     49: LOAD sp=WGT len=8 sp_addr=960 ext_addr=0xa20 x_size=8 y_size=8 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: weight tiles (resident)
     50: LOAD sp=VEC len=8 sp_addr=116 ext_addr=0xc20 x_size=12 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: requantization parameters
     51: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
