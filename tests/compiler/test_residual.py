@@ -92,8 +92,9 @@ def test_fused_residual_on_rtl_equals_isa(name):
     """A fused residual's program on the RTL of small given four ACT banks and a lane per column
     (small's own two banks keep the ADD on its own, its one lane makes fusing slower): outputs
     bit-exact, every segment's counters (cycles included) equal to the ISA simulator's."""
-    from nnaccel.hwconfig import load_config
     from support.one_op import isa_and_rtl
+
+    from nnaccel.hwconfig import load_config
 
     cfg = load_config("small").replace(name="small-act4", act_banks=4, vector_lanes=8)
     model = MODELS[name]()
