@@ -66,7 +66,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from amaranth.hdl import Array, Cat, Const, Fragment, Module, Signal, unsigned
+from amaranth.hdl import Array, Cat, Const, Fragment, Module, Mux, Signal, unsigned
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
@@ -251,7 +251,16 @@ class Accelerator(wiring.Component):
             sums = events.sums()
             m.d.comb += [counters.run.eq(fetch.running), counters.clear.eq(fetch.idle & self.start),
                          ring_collision.eq(counters.collision)]
-            m.d.comb += [getattr(counters, f"inc_{name}").eq(sums.get(name, 0)) for name in counters.inputs]
+            for name in counters.inputs:
+                inc = sums.get(name, 0)
+                if cfg.in_order and name != "cycles" and name in sums:
+                    # in order an instruction's events reach the counters a cycle late, through a
+                    # register (off the paths from an engine's end condition): only a later
+                    # instruction, at least three cycles on, or the host after the run reads them
+                    q = Signal(len(getattr(counters, f"inc_{name}")), name=f"inc_{name}_q")
+                    m.d.sync += q.eq(Mux(fetch.running, inc, 0))
+                    inc = q
+                m.d.comb += getattr(counters, f"inc_{name}").eq(inc)
             wiring.connect(m, counters.read, ctx.counter_read)
 
         ctx.add_event, ctx.count_events, ctx.every = events.add, count_events, events.every
