@@ -133,7 +133,7 @@ def cmd_mlperf(args) -> int:
         brd = board(args.board)
         configs = [brd.config()]
     else:
-        configs = list(PRESETS) if args.all_presets else [load_config(args.config).name]
+        configs = [load_config(p) for p in PRESETS] if args.all_presets else [load_config(args.config)]
     runs = []
     for config in configs:
         if brd is not None:
@@ -141,8 +141,8 @@ def cmd_mlperf(args) -> int:
             print(f"MLPerf Tiny on the {brd.name} board's {config.name} (ISA simulator, whose cycles the board's "
                   f"equal; its {fmax:g} MHz clock; {brd.mem_bytes // 1024} KiB of memory)")
         else:
-            fmax = measured_fmax_mhz(config, Path(args.results))
-            print(f"MLPerf Tiny on {config} (ISA simulator; fmax "
+            fmax = measured_fmax_mhz(config.name, Path(args.results))
+            print(f"MLPerf Tiny on {config.name} (ISA simulator; fmax "
                   f"{f'{fmax:.2f} MHz, post-route' if fmax else 'not measured: no inferences/s'})")
         print(f"{'model':<22} {'cycles':>10} {'useful MACs':>11} {'useful':>7} {'MACs issued':>11} {'util':>7} "
               f"{'segs':>4} {'host':>4} {'exact':>5} {'sim cyc/s':>9} {'cmp CPU':>7} {'infer/s':>9}")
@@ -150,7 +150,7 @@ def cmd_mlperf(args) -> int:
         for short, file, label in MLPERF_MODELS:
             if short not in wanted:
                 continue
-            print(f"[bench] {label} on {getattr(config, 'name', config)} ...", file=sys.stderr, flush=True)
+            print(f"[bench] {label} on {config.name} ...", file=sys.stderr, flush=True)
             r = bench_model(root / file, config, fmax, mem_bytes=brd.mem_bytes if brd else None)
             r["model"] = short
             r["network"] = label
@@ -166,7 +166,7 @@ def cmd_mlperf(args) -> int:
             r["network"] = label
             models.append(r)
             print(_row(label, r), flush=True)
-        runs.append({"config": getattr(config, "name", config), "fmax_mhz": fmax, "models": models,
+        runs.append({"config": config.name, "fmax_mhz": fmax, "models": models,
                      **({"board": brd.name, "clock_mhz": brd.clock_mhz, "mem_bytes": brd.mem_bytes} if brd else {})})
     print("(useful = the model's own multiply-adds / (cycles x rows x cols); issued = the macs counter; "
           "infer/s = post-route fmax / cycles, accelerator cycles only)")

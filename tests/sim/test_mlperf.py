@@ -55,6 +55,26 @@ def test_bench_mlperf_without_fmax_and_bad_arguments(mlperf_tiny_root, tmp_path,
     assert main(["bench", "mlperf", "--models-dir", str(tmp_path / "nowhere")]) == 2
 
 
+def test_bench_mlperf_on_a_configuration_file(mlperf_tiny_root, tmp_path):
+    """A .toml configuration runs under its own name: the preset's measured fmax is not its own,
+    and a one-cycle vector multiplier takes fewer cycles than the preset's four-cycle one."""
+    results = tmp_path / "results.json"
+    results.write_text(json.dumps({"synth-small-top": {"rows": [{"fmax": "12.50 MHz", "routed": "yes"}]}}))
+    cfg = tmp_path / "fast.toml"
+    cfg.write_text('preset = "small"\nname = "small-mul1"\nvector_mul_steps = 1\n')
+    runs = {}
+    for config in ("small", str(cfg)):
+        out = tmp_path / "m.json"
+        assert main(["bench", "mlperf", "--config", config, "--model", "ad", "--results", str(results),
+                     "--json", str(out)]) == 0
+        (run,) = json.loads(out.read_text())["runs"]
+        runs[run["config"]] = run
+    assert set(runs) == {"small", "small-mul1"}
+    assert runs["small-mul1"]["fmax_mhz"] is None and runs["small"]["fmax_mhz"] == 12.5
+    (fast,), (slow,) = runs["small-mul1"]["models"], runs["small"]["models"]
+    assert fast["bit_exact"] and fast["cycles"] < slow["cycles"]
+
+
 def test_bench_mlperf_on_a_board_reports_what_fits(mlperf_tiny_root, tmp_path, capsys):
     """``--board``: the board's configuration and clock; a model gets inferences per second at the
     board clock where its data and program fit the board's memory (KWS on the ULX3S's 256 KiB), and
