@@ -447,14 +447,11 @@ class _Pointwise:
         cfg, groups, what = self.cfg, self.groups, self.s.what
         steps = [(b, j, gi) for b in range(len(self.blocks)) for j in range(self.n_tiles) for gi in range(len(groups[j]))]
         lead, trail = self.spread_inputs(steps)
-        pre = []
-        if self.resident_w:
-            pre += self.wgt_load(self.wgt_off, 0, self.ntiles, f"{what}: weight tiles (resident)")
-        late = []
-        if self.resident_p:
+        pre, late = [], []
+        if self.resident_p and not self.resident_w:
             late = load_vec(cfg, self.ctx.consts, vec_blob(self.pblocks), self.vec_off,
                             f"{what}: requantization parameters")
-            if self.resident_w or len(groups[0]) < 2:
+            if len(groups[0]) < 2:
                 # (with streamed weights and a first REQ after the second step, the parameters
                 # load after the first step's tiles, so the first GEMM need not wait for them:
                 # the first REQ's GEMM pops a later batch's token)
@@ -463,12 +460,14 @@ class _Pointwise:
             pre += load_vec(cfg, self.ctx.consts, vec_blob([param_block(cfg, "ADDQ", **self.res.params)]),
                             self.add_off, f"{what}: residual add parameters")
             self.skip_loads(steps, lead, trail)
+        first_use = self.resident_loads(steps)
+        pre += first_use.pop(0, [])
         loads, gemms, vecs, stores = [], [], [], []
         acc_n = -1   # accumulator tiles used so far (one per (block, output tile))
         for i, (b, j, gi) in enumerate(steps):
             if gi == 0:
                 acc_n += 1
-            own, pslot, wbase = self.step_loads(i, j, gi, acc_n, lead.get(i, []))
+            own, pslot, wbase = self.step_loads(i, j, gi, acc_n, first_use.get(i, []) + lead.get(i, []))
             loads.append(own + trail.get(i, []) + (late if i == 0 else []))
             g, v, st = self.step_compute(b, j, gi, acc_n, pslot, wbase)
             gemms.append(g)
@@ -482,6 +481,35 @@ class _Pointwise:
             # before it may write them there (hand_over; one line per K tile, so no fill lines)
             out.packed = PackedEnds((self.R, 1, self.k_tiles, 0), self.s.zx, self.s.o, lead[0], None, [])
         return out
+
+    def resident_loads(self, steps: list) -> dict[int, list[Ins]]:
+        """With resident weights, the LOADs of the resident constants by the step whose GEMM
+        reads them first (block 0's steps): each step's weight tiles and, with resident REQ
+        parameters too, each output tile's parameters with its first step, so that they load
+        while the GEMMs before run instead of all before the first GEMM; step 0's go to the
+        pass's prefetch."""
+        if not self.resident_w:
+            return {}
+        what, out = self.s.what, {}
+        for i, (b, j, gi) in enumerate(steps):
+            if b:
+                break
+            c0, k = self.groups[j][gi]
+            lds = self.wgt_load(self.wbase(j, c0), self.group_pos[(j, c0)], k,
+                                f"{what}: weight tiles out c{j * self.C} k{c0 * self.R}.. (resident)")
+            if self.resident_p and gi == 0:
+                lds += load_vec(self.cfg, self.ctx.consts, vec_blob([self.pblocks[j]]), self.vec_off + j * REQ_LINES,
+                                f"{what}: requantization parameters out c{j * self.C} (resident)")
+            out[i] = lds
+        return out
+
+    def wbase(self, j: int, c0: int) -> int:
+        """WGT line of the resident tiles of group ``(j, c0)``: the groups from the top of the
+        resident block down in the order the GEMMs read them, so that the first ones lie
+        farthest from the lines the schedules that start at the bottom of WGT use (the
+        previous layer's, likely), and load while it runs (prefetch)."""
+        c0k = dict(self.groups[j])[c0]
+        return self.wgt_off + (self.ntiles - self.group_pos[(j, c0)] - c0k) * self.R
 
     def skip_loads(self, steps: list, lead: dict, trail: dict) -> None:
         """Adds the LOAD of each output tile's residual operand (the pixels and channels of its
@@ -510,7 +538,7 @@ class _Pointwise:
         c0, k = self.groups[j][gi]
         own = []
         if self.resident_w:
-            wbase = self.wgt_off + self.group_pos[(j, c0)] * R
+            wbase = self.wbase(j, c0)
         else:
             wbase = self.wgt_off + (i % PW_AHEAD) * self.gmax * R
             own += self.wgt_load(wbase, self.group_pos[(j, c0)], k, f"{what}: weight tiles out c{j * C} k{c0 * R}..")
