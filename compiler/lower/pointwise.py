@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 #: (>= PW_AHEAD + PW_ACC: a parameter slot is reloaded only after the REQ that read it).
 PW_AHEAD, PW_ACC, PW_STAGING = 2, 2, 2
 PW_PARAMS = PW_AHEAD + PW_ACC
+#: ... at most this many WGT slots ahead where streamed weights leave room (``_Pointwise.ahead``).
+PW_AHEAD_MAX = 4
 #: Slots of a fused residual ADD's other operand (``LowerContext.residual``): tile ``a``'s LOAD
 #: follows GEMM ``i - 3`` (``i`` = the tile's last step), which waited for REQ ``a - 5``, so the
 #: ADDQ of tile ``a - 6``, the slot's last reader, is done.
@@ -374,6 +376,17 @@ class _Pointwise:
                 self.group_pos[(j, c0)] = pos
                 pos += k
         self.pblocks = req_blocks(cfg, s, self.n_tiles)
+        #: streamed weights: WGT slots, the load batch of step ``i`` waiting for GEMM ``i - ahead``
+        #: (more than PW_AHEAD where the upper half of WGT holds them, so that steps of unequal
+        #: GEMMs and loads do not wait for each other in turn; a block's input then loads from
+        #: the batch after GEMM ``ahead - 1`` of the block before on, which needs blocks of at
+        #: least ``ahead`` steps), and the streamed parameters' slots (``ahead + PW_ACC``)
+        self.ahead = PW_AHEAD
+        if not resident_w and residual is None and (len(self.blocks) == 1 or
+                                                    sum(len(gs) for gs in groups) >= PW_AHEAD_MAX):
+            self.ahead = next((a for a in range(PW_AHEAD_MAX, PW_AHEAD, -1)
+                               if a * self.gmax * self.R <= cfg.lines("WGT") // 2), PW_AHEAD)
+        self.params_n = self.ahead + PW_ACC
         # resident weights and parameters at the top of WGT / VEC (alternating between two
         # places there where both fit the upper half), clear of the lines the previous layer
         # most likely used, so that they load while it runs (prefetch, ProgramBuilder.raw);
@@ -381,7 +394,7 @@ class _Pointwise:
         # tiles (a packed pass starts at the bottom, _Packed) load during this pass's GEMMs
         parity = ctx.consts.alternate("pointwise")
         self.wgt_off = _clear_top(cfg, ctx.consts.last, "WGT",
-                                  self.ntiles * self.R if resident_w else PW_AHEAD * self.gmax * self.R, parity)
+                                  self.ntiles * self.R if resident_w else self.ahead * self.gmax * self.R, parity)
         add_l = ADD_LINES if residual is not None else 0
         self.vec_off = (_clear_top(cfg, ctx.consts.last, "VEC", self.n_tiles * REQ_LINES + add_l, parity)
                         if resident_p else 0)
@@ -421,9 +434,9 @@ class _Pointwise:
     def spread_inputs(self, steps: list) -> tuple[dict, dict]:
         """Where each block's input LOADs go: ``(lead, trail)`` by step, before or after the
         step's token. Block 0: each piece before the token of the first step whose GEMM reads one
-        of its tiles; block ``b``: spread over the load batches of the steps after the first step
-        of block ``b - 1`` (block ``b - 2``, which used the same slot, is then done), before the
-        token of the step that needs them at the latest."""
+        of its tiles; block ``b``: spread over the load batches of the steps from step
+        ``ahead - 1`` of block ``b - 1`` on (their tokens follow the last GEMM of block ``b - 2``,
+        which used the same slot), before the token of the step that needs them at the latest."""
         groups = self.groups
         first_of_block = {}
         for i, (b, _, _) in enumerate(steps):
@@ -435,7 +448,7 @@ class _Pointwise:
                           groups[j][gi][0] < t1 and t0 < groups[j][gi][0] + groups[j][gi][1]), 0)
             lead[first] = merge_loads(lead.get(first, []) + pc)
         for b in range(1, len(self.blocks)):
-            k0, k1 = first_of_block[b - 1] + 1, first_of_block[b]
+            k0, k1 = first_of_block[b - 1] + self.ahead - 1, first_of_block[b]
             pieces = self.input_loads(b)
             slots = list(range(k0, k1)) or [k1]
             for n, pc in enumerate(pieces):
@@ -447,15 +460,7 @@ class _Pointwise:
         cfg, groups, what = self.cfg, self.groups, self.s.what
         steps = [(b, j, gi) for b in range(len(self.blocks)) for j in range(self.n_tiles) for gi in range(len(groups[j]))]
         lead, trail = self.spread_inputs(steps)
-        pre, late = [], []
-        if self.resident_p and not self.resident_w:
-            late = load_vec(cfg, self.ctx.consts, vec_blob(self.pblocks), self.vec_off,
-                            f"{what}: requantization parameters")
-            if len(groups[0]) < 2:
-                # (with streamed weights and a first REQ after the second step, the parameters
-                # load after the first step's tiles, so the first GEMM need not wait for them:
-                # the first REQ's GEMM pops a later batch's token)
-                pre, late = pre + late, []
+        pre = []
         if self.res is not None:
             pre += load_vec(cfg, self.ctx.consts, vec_blob([param_block(cfg, "ADDQ", **self.res.params)]),
                             self.add_off, f"{what}: residual add parameters")
@@ -468,7 +473,7 @@ class _Pointwise:
             if gi == 0:
                 acc_n += 1
             own, pslot, wbase = self.step_loads(i, j, gi, acc_n, first_use.get(i, []) + lead.get(i, []))
-            loads.append(own + trail.get(i, []) + (late if i == 0 else []))
+            loads.append(own + trail.get(i, []))
             g, v, st = self.step_compute(b, j, gi, acc_n, pslot, wbase)
             gemms.append(g)
             vecs.append(v)
@@ -483,20 +488,20 @@ class _Pointwise:
         return out
 
     def resident_loads(self, steps: list) -> dict[int, list[Ins]]:
-        """With resident weights, the LOADs of the resident constants by the step whose GEMM
-        reads them first (block 0's steps): each step's weight tiles and, with resident REQ
-        parameters too, each output tile's parameters with its first step, so that they load
-        while the GEMMs before run instead of all before the first GEMM; step 0's go to the
-        pass's prefetch."""
-        if not self.resident_w:
-            return {}
+        """The LOADs of the resident constants by the step whose GEMM reads them first (block
+        0's steps): each step's weight tiles (resident weights) and each output tile's REQ
+        parameters with its first step (resident parameters), so that they load while the
+        GEMMs before run instead of all before the first GEMM; step 0's go to the pass's
+        prefetch. (An output tile's REQ follows its first GEMM, which pops that step's token.)"""
         what, out = self.s.what, {}
         for i, (b, j, gi) in enumerate(steps):
             if b:
                 break
             c0, k = self.groups[j][gi]
-            lds = self.wgt_load(self.wbase(j, c0), self.group_pos[(j, c0)], k,
-                                f"{what}: weight tiles out c{j * self.C} k{c0 * self.R}.. (resident)")
+            lds = []
+            if self.resident_w:
+                lds += self.wgt_load(self.wbase(j, c0), self.group_pos[(j, c0)], k,
+                                     f"{what}: weight tiles out c{j * self.C} k{c0 * self.R}.. (resident)")
             if self.resident_p and gi == 0:
                 lds += load_vec(self.cfg, self.ctx.consts, vec_blob([self.pblocks[j]]), self.vec_off + j * REQ_LINES,
                                 f"{what}: requantization parameters out c{j * self.C} (resident)")
@@ -540,15 +545,15 @@ class _Pointwise:
         if self.resident_w:
             wbase = self.wbase(j, c0)
         else:
-            wbase = self.wgt_off + (i % PW_AHEAD) * self.gmax * R
+            wbase = self.wgt_off + (i % self.ahead) * self.gmax * R
             own += self.wgt_load(wbase, self.group_pos[(j, c0)], k, f"{what}: weight tiles out c{j * C} k{c0 * R}..")
-        pslot = self.vec_off + j * REQ_LINES if self.resident_p else (acc_n % PW_PARAMS) * REQ_LINES
+        pslot = self.vec_off + j * REQ_LINES if self.resident_p else (acc_n % self.params_n) * REQ_LINES
         if not self.resident_p and gi == 0:
             own += load_vec(self.cfg, self.ctx.consts, vec_blob([self.pblocks[j]]), pslot,
                             f"{what}: requantization parameters out c{j * C}")
         own += lead
         own = own or [nop("load", f"{what}: nothing to load for step {i}")]
-        if i >= PW_AHEAD:
+        if i >= self.ahead:
             token(own[0], C2L, "pop")
         token(own[-1], L2C, "push")
         return own, pslot, wbase
