@@ -291,7 +291,9 @@ def join(plan: Plan) -> None:
             t = ops[i].outputs[0]
             if (j == i + 1 and consumers.get(t) == [j] and t not in main_outputs and ops[j].inputs[:1] == [t]
                     and t not in ops[j].inputs[1:] and plan.lowered[i] and plan.lowered[j]
-                    and L.hand_over(plan.cfg, plan.lowered[i][-1], plan.lowered[j][0])):
+                    and (L.hand_over(plan.cfg, plan.lowered[i][-1], plan.lowered[j][0])
+                         or (len(plan.lowered[i]) == 1 and len(plan.lowered[j]) == 1
+                             and L.hand_over_to_pointwise(plan.cfg, plan.lowered[i][0], plan.lowered[j][0])))):
                 plan.joined.add(t)
         for h, i, j in zip(seg, seg[1:], seg[2:]):
             if h + 2 == i + 1 == j and plan.lowered[h] and len(plan.lowered[i]) == 1 and plan.lowered[j]:

@@ -480,6 +480,12 @@ class _Pointwise:
             stores.append(st)
         out = skewed(RawPass(prefetch=pre), loads, [[g] for g in gemms], [v + st for v, st in zip(vecs, stores)])
         out.residual = self.res is not None
+        if (len(self.blocks) == 1 and self.res is None and not isinstance(self.s.x, StridedRows)
+                and self.s.c % self.R == 0 and not trail):
+            # one block of every pixel, K tile t at in_base + t * P: a depthwise pass before may
+            # write it there (depthwise.hand_over_to_pointwise)
+            out.pw_in = PointwiseInput([i for v in lead.values() for i in v], self.in_base[0],
+                                       self.blocks[0][1] * self.blocks[0][2], self.k_tiles)
         if (self.blocks == [(0, 1, 1)] and list(lead) == [0] and not trail and self.s.c % self.R == 0
                 and self.res is None):
             # one input row, K tile t in ACT line t, all loaded in the first batch: a packed pass
@@ -1347,6 +1353,17 @@ class _Packed:
         out.packed = PackedEnds((R, G, KT, self.act), s.zx, s.o, loads[0] if whole else [], v, stores)
         out.constant_prefetch = True    # (bias, weight tiles, parameters: hoist_prefetch may move them)
         return out
+
+
+@dataclass
+class PointwiseInput:
+    """The input of a one-block pointwise pass: its input LOADs, the slot's first ACT line, the
+    pixels ``p`` (the block) and the K tiles (K tile ``t`` at ``base + t * p``)."""
+
+    loads: list
+    base: int
+    p: int
+    k_tiles: int
 
 
 @dataclass
