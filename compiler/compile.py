@@ -242,6 +242,7 @@ def lower(plan: Plan) -> None:
         ctx.clamp = plan.clamps.get(i)
         ctx.scratch = plan.scratch.get(i, [])
         j, ctx.residual = plan.residuals.get(i, (None, None))
+        ctx.handed = _handed(plan, i)
         if i in plan.swaps and i + 1 not in plan.lowered:   # its other operand is not computed before it
             j, ctx.residual = None, None
         try:
@@ -257,6 +258,19 @@ def lower(plan: Plan) -> None:
             if i in plan.fused:  # the RELU runs on its own after all (in place on its input's bytes)
                 j = plan.fused.pop(i)
                 plan.lows[j] = L.lowering_for(ops[j].type)
+
+
+def _handed(plan: Plan, i: int) -> bool:
+    """Whether operation ``i``'s input may come from the depthwise pass just before it in the
+    scratchpad (:func:`join`, ``hand_over_to_pointwise``): operation ``i - 1`` is lowered as one
+    pass whose output tiles are whole rows, ``i`` is the only reader of its output and reads it
+    as its first input, and the output is no model output."""
+    ops, prev = plan.sg.operations, plan.lowered.get(i - 1)
+    if not prev or len(prev) != 1 or not getattr(prev[0], "dw_out", None):
+        return False
+    t = ops[i - 1].outputs[0]
+    return (_consumers(plan.sg).get(t) == [i] and t not in set(plan.sg.output_indexes)
+            and ops[i].inputs[:1] == [t] and t not in ops[i].inputs[1:])
 
 
 def segment(plan: Plan) -> None:

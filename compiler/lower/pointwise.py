@@ -145,12 +145,15 @@ def residual_cost(cfg: HwConfig, s: ConvSpec) -> int:
 
 
 def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, resident_p: bool,
-                    width: int | None = None, row_ys: int | None = None, residual: bool = False):
+                    width: int | None = None, row_ys: int | None = None, residual: bool = False,
+                    handed: bool = False):
     """``(estimate, nx, ny)``: the pixel block shape with the lowest estimated cycles (per block
     the largest of GEMM, vector, load and store time, plus the pipeline's fill and drain), or
     None when no block fits the scratchpads and fields. ``residual``: with a fused ADD (its
     operand's tiles in the bank below the staging bank, its ADDQ after each REQ, waiting for the
-    previous tile's STORE)."""
+    previous tile's STORE). ``handed``: only one block of every pixel, its input written in place
+    by the pass before (no input LOADs; ``depthwise.hand_over_to_pointwise``), in at most the
+    input lines above the first bank (which the depthwise windows keep)."""
     R, C = cfg.rows, cfg.cols
     m = s.n * s.h * s.w
     k_tiles, n_tiles = ceil_div(s.c, R), ceil_div(s.o, C)
@@ -185,13 +188,15 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
         # strided rows fix nx: their block height is chosen by the estimate too
         ny_max = ny
         for ny in (range(ny_max, 0, -1) if width is not None else [ny_max]):
+            if handed and (len(_pixel_blocks(m, nx, ny)) != 1 or k_tiles * m > in_l - cfg.bank_lines("ACT")):
+                continue
             total = fill = 0
             for _, bx, by in _pixel_blocks(m, nx, ny):
                 p = bx * by
                 comp = sum(R + k * max(p, R) + R + C for gs in groups for _, k in gs)
                 vec = n_tiles * (REQ_LINES + p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency)
                 store = n_tiles * (lat + p * beats)
-                inp = (2 * lat if by == 1 else k_tiles * lat) + k_tiles * p * beats
+                inp = 0 if handed else (2 * lat if by == 1 else k_tiles * lat) + k_tiles * p * beats
                 if residual:    # a tile's ADDQ after its REQ and the previous tile's STORE
                     vec = max(vec, store) + n_tiles * _addq_cycles(cfg, p)
                     inp += n_tiles * (lat + p * beats)
@@ -278,6 +283,12 @@ def _pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block
             raise CannotLower("no pixel block of the strided rows fits")
         return _Pointwise(ctx, s, tiles, groups, plan[1], plan[2], resident_w, resident_p).emit()
     plan = _pointwise_plan(cfg, s, groups, resident_w, resident_p)
+    if ctx.handed and res is None and s.c % R == 0:
+        # one block of every pixel where the depthwise pass before can write it in place
+        # (its estimate without the input LOADs)
+        one = _pointwise_plan(cfg, s, groups, resident_w, resident_p, handed=True)
+        if one is not None and (plan is None or one[0] < plan[0]):
+            plan = one
     k_tiles = ceil_div(s.c, R)
     dense = all(len(per_block[j]) == k_tiles for j in range(n_tiles))
     # K chunks only pay where a pixel block of all K tiles is small (two input slots of them
