@@ -373,6 +373,12 @@ class _Pointwise:
         self.k_tiles, self.n_tiles = ceil_div(s.c, self.R), ceil_div(s.o, self.C)
         self.pixels_max = nx * ny
         self.blocks = _pixel_blocks(s.n * s.h * s.w, nx, ny)
+        if (resident_w and len(self.blocks) == 1 and 2 * self.ntiles * self.R > cfg.lines("WGT")
+                and 2 * PW_AHEAD * self.gmax * self.R <= cfg.lines("WGT")):
+            # one block reads each weight tile once: streamed through slots in the upper half
+            # of WGT, they load as well and leave the lower half (the next depthwise pass's
+            # filter tiles) free, so that the next pass's constants load during this pass
+            self.resident_w = resident_w = False
         self.n_inputs = 1 if len(self.blocks) == 1 else 2
         self.in_base = [k * self.k_tiles * self.pixels_max for k in range(self.n_inputs)]
         self.stag_base = [act_split(cfg)[0] + k * self.pixels_max for k in range(PW_STAGING)]
@@ -489,6 +495,7 @@ class _Pointwise:
             gemms.append(g)
             vecs.append(v)
             stores.append(st)
+        pre += getattr(self, "first_w", [])
         out = skewed(RawPass(prefetch=pre), loads, [[g] for g in gemms], [v + st for v, st in zip(vecs, stores)])
         out.residual = self.res is not None
         if (len(self.blocks) == 1 and self.res is None and not isinstance(self.s.x, StridedRows)
@@ -563,7 +570,11 @@ class _Pointwise:
             wbase = self.wbase(j, c0)
         else:
             wbase = self.wgt_off + (i % self.ahead) * self.gmax * R
-            own += self.wgt_load(wbase, self.group_pos[(j, c0)], k, f"{what}: weight tiles out c{j * C} k{c0 * R}..")
+            w = self.wgt_load(wbase, self.group_pos[(j, c0)], k, f"{what}: weight tiles out c{j * C} k{c0 * R}..")
+            if i == 0:
+                self.first_w = w    # (the pass's prefetch: step ahead reloads the slot after GEMM 0)
+            else:
+                own += w
         pslot = self.vec_off + j * REQ_LINES if self.resident_p else (acc_n % self.params_n) * REQ_LINES
         if not self.resident_p and gi == 0:
             own += load_vec(self.cfg, self.ctx.consts, vec_blob([self.pblocks[j]]), pslot,
