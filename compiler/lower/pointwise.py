@@ -70,6 +70,14 @@ class StridedRows:
     #: the rest of its line is the input zero point
     ts: int = 0
     tl: int = 0
+    #: ``(last, rows, step)``, read straight from an unpadded input whose padding is at the
+    #: right and bottom only: the last row of each group carries ``last`` of the ``tl`` bytes
+    #: (the rest of its line the zero point), and K tile ``t`` of the rows of group ``g`` reads
+    #: input row ``g * step + t``, a padding line (the zero point) from row ``rows`` on. A block's
+    #: lines are then column-major (row ``k`` of group ``g`` of the block at line ``k * groups +
+    #: g``), so that each K tile's last-row lines and its padding lines are each one LOAD box
+    #: (``_Pointwise.tr``); None: every line is ``tl`` bytes of the input
+    edges: tuple | None = None
 
 
 def _pointwise(s: ConvSpec) -> bool:
@@ -252,6 +260,8 @@ def _pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block
     if not resident_p and PW_PARAMS * REQ_LINES > vec_l:
         return None
     res = ctx.residual if ctx.residual is not None and ctx.residual.conv == s.y else None
+    if strided is not None and strided.edges is not None:
+        res = None      # (the fused ADD's operand tiles are row-major)
     width, row_ys = (strided.width, strided.ys) if strided else (None, None)
 
     def fused_or(estimates: list, chunks=None):
@@ -373,6 +383,9 @@ class _Pointwise:
         self.k_tiles, self.n_tiles = ceil_div(s.c, self.R), ceil_div(s.o, self.C)
         self.pixels_max = nx * ny
         self.blocks = _pixel_blocks(s.n * s.h * s.w, nx, ny)
+        #: column-major blocks (:attr:`StridedRows.edges`): GEMM, accumulator and STORE walk the
+        #: lines ``(row, group)`` as ``nx = groups, ny = rows``
+        self.tr = isinstance(s.x, StridedRows) and s.x.edges is not None
         if (resident_w and len(self.blocks) == 1 and 2 * self.ntiles * self.R > cfg.lines("WGT")
                 and 2 * PW_AHEAD * self.gmax * self.R <= cfg.lines("WGT")):
             # one block reads each weight tile once: streamed through slots in the upper half
@@ -430,6 +443,9 @@ class _Pointwise:
         ext = self.ctx.addr[s.x] + (m0 // lay.width) * lay.ys + (m0 % lay.width) * lay.xs
         full, ts, tl = s.c // R, lay.ts or R, lay.tl or R
         pieces = []
+        if self.tr:
+            return [(t, t + 1, self.edge_loads(base + t * p, ext + t * ts, m0 // lay.width, bx, by, t))
+                    for t in range(self.k_tiles)]
         if by == 1 and full > 1:
             split = _even_split(full, max(min(full, 4), ceil_div(full, MAX8)))  # y_size is 8 bits
             for f0, n in zip(np.cumsum([0] + split)[:-1], split):
@@ -447,6 +463,23 @@ class _Pointwise:
                                         "y_stride": lay.ys if by > 1 else 0, "fill": _byte(s.zx)},
                                f"{s.what}: input rows {m0}..{m0 + p - 1} k{t * R}")]))
         return pieces
+
+    def edge_loads(self, sp: int, ext: int, g0: int, bx: int, by: int, t: int) -> list[Ins]:
+        """K tile ``t`` of a block of ``by`` row groups from group ``g0`` (``bx`` rows each) with
+        :attr:`StridedRows.edges`, column-major: the first ``bx - 1`` rows of every group as one
+        box, the last rows (``last`` bytes each) as another, the groups whose input row ``g *
+        step + t`` lies in the bottom padding as padding lines at the end of each box row."""
+        s, lay = self.s, self.s.x
+        last, rows, step = lay.edges
+        pad = sum(1 for g in range(g0, g0 + by) if g * step + t >= rows)
+        box = {"sp": "ACT", "x_size": by, "x_stride": lay.ys, "y_stride": lay.xs, "pad_right": pad, "fill": _byte(s.zx)}
+        what = f"{s.what}: input row groups {g0}..{g0 + by - 1} k{t * self.R}"
+        out = []
+        if bx > 1:
+            out.append(Ins("LOAD", {**box, "len": lay.tl, "sp_addr": sp, "ext_addr": ext, "y_size": bx - 1}, what))
+        out.append(Ins("LOAD", {**box, "len": last, "sp_addr": sp + (bx - 1) * by, "ext_addr": ext + (bx - 1) * lay.xs,
+                                "y_size": 1}, f"{what} (last rows)"))
+        return out
 
     def spread_inputs(self, steps: list) -> tuple[dict, dict]:
         """Where each block's input LOADs go: ``(lead, trail)`` by step, before or after the
@@ -593,9 +626,10 @@ class _Pointwise:
         m0, bx, by = self.blocks[b]
         p = bx * by
         acc = self.acc_base[acc_n % PW_ACC]
+        gx, gy = (by, bx) if self.tr else (bx, by)
         g = Ins("GEMM", {"accumulate": int(gi > 0), "preload": 1, "kt": k - 1,
-                         "act": self.in_base[b % self.n_inputs] + c0 * p, "acc": acc, "wgt": wbase, "nx": bx,
-                         "ny": by, "act_xs": 1, "act_ys": bx, "acc_xs": 1, "acc_ys": bx,
+                         "act": self.in_base[b % self.n_inputs] + c0 * p, "acc": acc, "wgt": wbase, "nx": gx,
+                         "ny": gy, "act_xs": 1, "act_ys": gx, "acc_xs": 1, "acc_ys": gx,
                          "act_signed": s.x_signed, "wgt_signed": s.w_signed, "za": _byte(s.zx), "zw": _byte(s.zw)},
                 f"{what}: rows {m0}..{m0 + p - 1} out c{j * C} k{c0 * R}..{(c0 + k) * R - 1}")
         token(g, L2C, "pop")
@@ -622,9 +656,10 @@ class _Pointwise:
             vs.append(residual_add(self.res, stag, self.skip_base[acc_n % PW_SKIP], self.add_off, bx, by, acc_n == 0,
                                    f"{what}: residual add rows {m0}.. out c{j * C}"))
         token(vs[-1], V2S, "push")
+        box = ({"x_size": by, "y_size": bx, "x_stride": bx * s.o, "y_stride": s.o} if self.tr else
+               {"x_size": bx, "y_size": by, "x_stride": s.o, "y_stride": bx * s.o if by > 1 else 0})
         st = Ins("STORE", {"sp": "ACT", "len": min(C, s.o - j * C), "sp_addr": stag,
-                           "ext_addr": self.ctx.addr[out] + m0 * s.o + j * C, "x_size": bx, "y_size": by,
-                           "x_stride": s.o, "y_stride": bx * s.o if by > 1 else 0}, f"{what}: output rows {m0}.. c{j * C}")
+                           "ext_addr": self.ctx.addr[out] + m0 * s.o + j * C, **box}, f"{what}: output rows {m0}.. c{j * C}")
         token(st, V2S, "pop")
         token(st, S2V, "push")
         return g, vs, [st]
