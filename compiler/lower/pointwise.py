@@ -546,10 +546,11 @@ class _Pointwise:
 
     def resident_loads(self, steps: list) -> dict[int, list[Ins]]:
         """The LOADs of the resident constants by the step whose GEMM reads them first (block
-        0's steps): each step's weight tiles (resident weights) and each output tile's REQ
-        parameters with its first step (resident parameters), so that they load while the
-        GEMMs before run instead of all before the first GEMM; step 0's go to the pass's
-        prefetch. (An output tile's REQ follows its first GEMM, which pops that step's token.)"""
+        0's steps): each step's weight tiles (resident weights) and the REQ parameters of output
+        tile 0 with its first step, those of the other output tiles with output tile 1's first
+        step (resident parameters), so that they load while the GEMMs before run instead of all
+        before the first GEMM; step 0's go to the pass's prefetch. (An output tile's REQ follows
+        its first GEMM, which pops that step's token.)"""
         what, out = self.s.what, {}
         for i, (b, j, gi) in enumerate(steps):
             if b:
@@ -559,9 +560,12 @@ class _Pointwise:
             if self.resident_w:
                 lds += self.wgt_load(self.wbase(j, c0), self.group_pos[(j, c0)], k,
                                      f"{what}: weight tiles out c{j * self.C} k{c0 * self.R}.. (resident)")
-            if self.resident_p and gi == 0:
-                lds += load_vec(self.cfg, self.ctx.consts, vec_blob([self.pblocks[j]]), self.vec_off + j * REQ_LINES,
-                                f"{what}: requantization parameters out c{j * self.C} (resident)")
+            if self.resident_p and gi == 0 and j < 2:
+                # output tile 0's parameters, and with output tile 1's first step all the others
+                # (one LOAD: the external latency once)
+                rest = self.pblocks[j:] if j else self.pblocks[:1]
+                lds += load_vec(self.cfg, self.ctx.consts, vec_blob(rest), self.vec_off + j * REQ_LINES,
+                                f"{what}: requantization parameters out c{j * self.C}.. (resident)")
             out[i] = lds
         return out
 
