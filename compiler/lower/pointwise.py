@@ -205,6 +205,8 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
                 vec = n_tiles * (REQ_LINES + p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency)
                 store = n_tiles * (lat + p * beats)
                 inp = 0 if handed else (2 * lat if by == 1 else k_tiles * lat) + k_tiles * p * beats
+                if isinstance(s.x, StridedRows) and s.x.edges is not None:
+                    inp += k_tiles * lat        # (a second LOAD per K tile: the last window rows)
                 if residual:    # a tile's ADDQ after its REQ and the previous tile's STORE
                     vec = max(vec, store) + n_tiles * _addq_cycles(cfg, p)
                     inp += n_tiles * (lat + p * beats)
