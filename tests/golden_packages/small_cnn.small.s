@@ -51,7 +51,7 @@
     47: NOP queue=compute pop_next push_prev  # [op 0 CONV_2D] input buffer read: release it to the load queue
     48: STORE sp=ACT len=6 sp_addr=2048 ext_addr=0x899 x_size=1 y_size=12 x_stride=117 y_stride=9 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: im2col strips
     49: LOAD sp=WGT len=8 sp_addr=992 ext_addr=0xa20 x_size=8 y_size=4 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: weight tiles out c0 k0.. (resident)
-    50: LOAD sp=VEC len=8 sp_addr=116 ext_addr=0xc20 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: requantization parameters out c0 (resident)
+    50: LOAD sp=VEC len=8 sp_addr=116 ext_addr=0xc20 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: requantization parameters out c0.. (resident)
     51: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
     52: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
     53: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
@@ -61,7 +61,7 @@
     57: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x650 x_size=6 y_size=3 x_stride=117 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 0..5 k0..7
     58: LOAD sp=ACT len=3 sp_addr=18 ext_addr=0x668 x_size=6 y_size=1 x_stride=117 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120 push_next  # [op 0 CONV_2D] CONV_2D: input rows 0..5 k24
     59: LOAD sp=WGT len=8 sp_addr=960 ext_addr=0xb20 x_size=8 y_size=4 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: weight tiles out c8 k0.. (resident)
-    60: LOAD sp=VEC len=8 sp_addr=122 ext_addr=0xce0 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 0 CONV_2D] CONV_2D: requantization parameters out c8 (resident)
+    60: LOAD sp=VEC len=8 sp_addr=122 ext_addr=0xce0 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 0 CONV_2D] CONV_2D: requantization parameters out c8.. (resident)
     61: LOAD sp=ACT len=8 sp_addr=24 ext_addr=0x662 x_size=6 y_size=1 x_stride=117 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 6..11 k0..7
     62: LOAD sp=ACT len=8 sp_addr=30 ext_addr=0x66a x_size=6 y_size=1 x_stride=117 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 6..11 k8..15
     63: LOAD sp=ACT len=8 sp_addr=36 ext_addr=0x672 x_size=6 y_size=1 x_stride=117 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 6..11 k16..23
@@ -214,7 +214,7 @@
    210: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x3e0 x_size=11 y_size=1 x_stride=8 y_stride=88 pop_prev  # [op 3 LOGISTIC] LOGISTIC: output bytes 0
    211: STORE sp=ACT len=2 sp_addr=2059 ext_addr=0x438 x_size=1 y_size=1 x_stride=8 y_stride=0 push_prev  # [op 3 LOGISTIC] LOGISTIC: output bytes 0 (tail)
    212: LOAD sp=WGT len=8 sp_addr=832 ext_addr=0x1400 x_size=8 y_size=12 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: weight tiles out c0 k0.. (resident)
-   213: LOAD sp=VEC len=8 sp_addr=116 ext_addr=0x1700 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: requantization parameters out c0 (resident)
+   213: LOAD sp=VEC len=8 sp_addr=116 ext_addr=0x1700 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: requantization parameters out c0.. (resident)
    214: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
    215: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
    216: NOP queue=load pop_next  # [barrier] barrier: wait for compute
