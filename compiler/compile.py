@@ -242,6 +242,7 @@ def lower(plan: Plan) -> None:
         ctx.clamp = plan.clamps.get(i)
         ctx.scratch = plan.scratch.get(i, [])
         j, ctx.residual = plan.residuals.get(i, (None, None))
+        ctx.handed = _handed(plan, i)
         if i in plan.swaps and i + 1 not in plan.lowered:   # its other operand is not computed before it
             j, ctx.residual = None, None
         try:
@@ -257,6 +258,19 @@ def lower(plan: Plan) -> None:
             if i in plan.fused:  # the RELU runs on its own after all (in place on its input's bytes)
                 j = plan.fused.pop(i)
                 plan.lows[j] = L.lowering_for(ops[j].type)
+
+
+def _handed(plan: Plan, i: int) -> bool:
+    """Whether operation ``i``'s input may come from the depthwise pass just before it in the
+    scratchpad (:func:`join`, ``hand_over_to_pointwise``): operation ``i - 1`` is lowered as one
+    pass whose output tiles are whole rows, ``i`` is the only reader of its output and reads it
+    as its first input, and the output is no model output."""
+    ops, prev = plan.sg.operations, plan.lowered.get(i - 1)
+    if not prev or len(prev) != 1 or not getattr(prev[0], "dw_out", None):
+        return False
+    t = ops[i - 1].outputs[0]
+    return (_consumers(plan.sg).get(t) == [i] and t not in set(plan.sg.output_indexes)
+            and ops[i].inputs[:1] == [t] and t not in ops[i].inputs[1:])
 
 
 def segment(plan: Plan) -> None:
@@ -291,7 +305,9 @@ def join(plan: Plan) -> None:
             t = ops[i].outputs[0]
             if (j == i + 1 and consumers.get(t) == [j] and t not in main_outputs and ops[j].inputs[:1] == [t]
                     and t not in ops[j].inputs[1:] and plan.lowered[i] and plan.lowered[j]
-                    and L.hand_over(plan.cfg, plan.lowered[i][-1], plan.lowered[j][0])):
+                    and (L.hand_over(plan.cfg, plan.lowered[i][-1], plan.lowered[j][0])
+                         or (len(plan.lowered[i]) == 1 and len(plan.lowered[j]) == 1
+                             and L.hand_over_to_pointwise(plan.cfg, plan.lowered[i][0], plan.lowered[j][0])))):
                 plan.joined.add(t)
         for h, i, j in zip(seg, seg[1:], seg[2:]):
             if h + 2 == i + 1 == j and plan.lowered[h] and len(plan.lowered[i]) == 1 and plan.lowered[j]:

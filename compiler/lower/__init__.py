@@ -51,6 +51,7 @@ from .alias import AliasLowering
 from .base import CannotLower, ConstImage, LowerContext, Lowering, tighten
 from .concat import ConcatLowering
 from .conv import ConvLowering
+from .depthwise import hand_over_to_pointwise
 from .eltwise import EltwiseLowering
 from .lut import LutLowering, relu_range
 from .matmul import BatchMatmulLowering
@@ -87,5 +88,6 @@ def lowering_for(op_type: str) -> Lowering | None:
     return LOWERINGS.get(op_type)
 
 
-__all__ = ["FUSED", "LOWERINGS", "CannotLower", "ConstImage", "Ins", "LowerContext", "Lowering", "hand_over", "hoist_prefetch",
+__all__ = ["FUSED", "LOWERINGS", "CannotLower", "ConstImage", "Ins", "LowerContext", "Lowering", "hand_over", "hand_over_to_pointwise",
+           "hoist_prefetch",
            "lowering_for", "relu_range", "tighten"]

@@ -202,6 +202,10 @@ class LowerContext:
     #: The ADD fused into the operation being lowered (:class:`Residual`), or None; a lowering
     #: that fuses it marks the pass that does (``residual`` attribute of the pass).
     residual: Residual | None = None
+    #: Whether the operation's input comes from a depthwise pass that may write it straight into
+    #: a one-block pointwise pass's input slot (``depthwise.hand_over_to_pointwise``): the
+    #: operation just before it, its input's only reader.
+    handed: bool = False
 
     def operand(self, i: int) -> Operand:
         return self.sg.operands[i]

@@ -17,7 +17,7 @@ from nnaccel.hwconfig import HwConfig
 from nnaccel.isa.table import VEC_BY_NAME
 from nnaccel.program import param_block
 
-from ..emit import C2L, C2V, L2C, S2V, V2C, V2S, Ins, RawPass, nop, token
+from ..emit import C2L, C2V, L2C, S2V, V2C, V2S, Ins, RawPass, nop, token, untoken
 from .base import (
     MAX8,
     MAX16,
@@ -30,6 +30,7 @@ from .base import (
     act_split,
     ceil_div,
     load_vec,
+    touched_lines,
     vec_blob,
     wgt_tile_loads,
 )
@@ -336,6 +337,10 @@ class _DwPass:
                 out += loads[t]
             if t:
                 out += computes[t - 1] + finishes[t - 1]
+        if all(tile[3] == s.ow for _, tile, _ in steps):
+            # every output tile is whole rows: each REQ writes consecutive pixels of one channel
+            # block, which a pointwise pass may read in place (hand_over_to_pointwise)
+            out.dw_out = self.out_pieces
         return out
 
     def param_loads(self, steps, first: int, group: int) -> list[Ins]:
@@ -419,6 +424,8 @@ class _DwPass:
         dst = self.out_base[t % 2]
         parts = [(0, th)] if not halves or th < 2 else [(0, th // 2), (th // 2, th - th // 2)]
         reqs, stores = [], []
+        if not hasattr(self, "out_pieces"):
+            self.out_pieces = []
         for r0, nr in parts:
             reqs.append(Ins("VEC", {
                 "func": "REQ", "signed": 0, "dst": dst + r0 * tw, "src": self.acc_base[t % 2] + r0 * sh * aw,
@@ -429,6 +436,7 @@ class _DwPass:
                                         "ext_addr": ext, "x_size": tw, "y_size": nr, "x_stride": s.o,
                                         "y_stride": s.ow * s.o},
                                 f"{s.what}: output tile n{nbx} y{oy0 + r0} x{ox0} c{cb * R}"))
+            self.out_pieces.append((reqs[-1], stores[-1], (nbx * s.oh + oy0 + r0) * s.ow + ox0, cb))
         token(reqs[0], C2V, "pop")
         if t >= 2:
             token(reqs[0], S2V, "pop")
@@ -438,3 +446,56 @@ class _DwPass:
             token(st, S2V, "push")
         token(reqs[-1], V2C, "push")
         return reqs + stores
+
+
+def hand_over_to_pointwise(cfg: HwConfig, first: RawPass, then: RawPass) -> bool:
+    """Joins a depthwise pass ``first`` whose output only the pointwise pass ``then`` reads (one
+    pixel block of all the pixels, every K tile resident: ``_Pointwise.pw_in``): the depthwise
+    REQs write their tiles straight into the pointwise input slot, moved to ACT banks neither
+    pass otherwise touches (K tile ``cb`` = channel block ``cb`` at ``cb x P``, the pixels in
+    order), ``first`` stores nothing (its REQs lose their store tokens) and ``then`` loads no
+    input (a load-queue NOP keeps a LOAD's tokens; its GEMMs read the moved slot). Returns
+    whether it did."""
+    pieces, pw = getattr(first, "dw_out", None), getattr(then, "pw_in", None)
+    if not pieces or pw is None or any(cb >= pw.k_tiles for *_, cb in pieces):
+        return False
+    if len({cb for *_, cb in pieces}) != pw.k_tiles or sum(r.fields["nx"] * r.fields["ny"] for r, *_ in pieces) != pw.k_tiles * pw.p:
+        return False
+    n = pw.k_tiles * pw.p
+    bl = cfg.bank_lines("ACT")
+    gone = {id(i) for _, st, _, _ in pieces for i in (st,)} | {id(i) for i in pw.loads}
+    reqs = {id(r) for r, *_ in pieces}
+    rest = [i for i in first if id(i) not in gone and id(i) not in reqs]
+    rest += [i for i in then if id(i) not in gone and i.name != "GEMM"]
+    used = touched_lines(cfg, rest, "ACT")
+    used_banks = {int(b) for b in np.flatnonzero(used) // bl}
+    base = next((a for a in range(0, cfg.lines("ACT") - n + 1, bl)
+                 if not any(b in used_banks for b in range(a // bl, (a + n - 1) // bl + 1))), None)
+    if base is None:
+        return False
+    for r, st, pixel, cb in pieces:
+        f = r.fields
+        if f["dst_xs"] != 1 or f["dst_ys"] != f["nx"]:
+            return False
+    for r, st, pixel, cb in pieces:
+        r.fields["dst"] = base + cb * pw.p + pixel
+        r.comment += " into the next pass's input"
+        for ch in (V2S, S2V):
+            if any(k == ch for _, k in r.channels()):
+                untoken(r, ch)
+    first[:] = [i for i in first if id(i) not in gone]
+    shift = base - pw.base
+    out = []
+    for i in then:
+        if id(i) in gone:
+            if i.flags:
+                keep = nop("load", "the input is in place (the previous pass's REQs wrote it)")
+                keep.flags = set(i.flags)
+                out.append(keep)
+            continue
+        if i.name == "GEMM":
+            i.fields["act"] += shift
+        out.append(i)
+    then[:] = out
+    first.dw_out, then.pw_in = None, None
+    return True

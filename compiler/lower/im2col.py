@@ -21,7 +21,7 @@ import numpy as np
 from nnaccel.hwconfig import HwConfig
 
 from ..emit import Ins
-from .base import MAX8, MAX16, CannotLower, _byte
+from .base import MAX8, MAX16, MAX_PAD, CannotLower, _byte
 from .dma import DMA_BUFFERS, copy_stages
 from .lines import _fill_lines, _line_chunks, _line_dma
 from .pad import pad_passes
@@ -240,19 +240,41 @@ def _packed_passes(ctx, s, p: int):
     _, _, wp, c = _padded_dims(s)
     R, o = cfg.rows, s.weff.shape[3]
     passes, src = [], ctx.addr[s.x]
-    if any(s.pads):
+    edges = _edges(s, p)
+    if edges is not None:
+        wp = s.w    # the windows straight from the input, its padding as fill bytes and lines
+    elif any(s.pads):
         src = ctx.scratch[0]
         passes.append(_padded_copy(cfg, s, ctx.addr[s.x], src))
     w = np.full((fh, R, p, o), _byte(s.zw), np.uint8)
     for q in range(p):
         w[:, q * sw * c:q * sw * c + fw * c, q, :] = s.weff.reshape(fh, fw * c, o)
-    key = StridedRows(("im2col", s.y), s.ow // p, p * sw * c, sh * wp * c, wp * c, ((p - 1) * sw + fw) * c)
+    key = StridedRows(("im2col", s.y), s.ow // p, p * sw * c, sh * wp * c, wp * c, ((p - 1) * sw + fw) * c, edges)
     sub = dataclasses.replace(ctx, addr={**ctx.addr, key: src})
     params = {name: (np.tile(v, p) if np.ndim(v) else v) for name, v in s.params.items()}
     spec = dataclasses.replace(s, x=key, h=s.oh, w=s.ow // p, ow=s.ow // p, c=fh * R, o=p * o,
                                weff=w.reshape(1, 1, fh * R, p * o), params=params, stride=(1, 1),
                                dilation=(1, 1), pads=(0, 0, 0, 0), what=f"{s.what} (im2col windows)")
     return passes, sub, spec
+
+
+def _edges(s, p: int) -> tuple | None:
+    """:attr:`~nnaccel.compiler.lower.pointwise.StridedRows.edges` of the windows of ``p``
+    pixels read straight from the unpadded input, where the padding is at the right and bottom
+    only and lies in the last window row of each output row (its last bytes) and in whole input
+    rows (at most ``MAX_PAD`` of an output row group's K tiles); else None (a padded copy)."""
+    top, _, left, _ = s.pads
+    fh, fw = s.weff.shape[:2]
+    sh, sw = s.stride
+    if not any(s.pads) or top or left or s.n != 1:
+        return None
+    groups, span = s.ow // p, (p - 1) * sw + fw
+    start = (groups - 1) * p * sw          # the first input column of each output row's last window row
+    if start + span <= s.w or start >= s.w or (groups > 1 and start - p * sw + span > s.w):
+        return None
+    if sum(1 for oy in range(s.oh) if oy * sh + fh - 1 >= s.h) > MAX_PAD:
+        return None
+    return ((s.w - start) * s.c, s.h, sh)
 
 
 def _padded_copy(cfg: HwConfig, s, src: int, dst: int) -> list:

@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 #: (>= PW_AHEAD + PW_ACC: a parameter slot is reloaded only after the REQ that read it).
 PW_AHEAD, PW_ACC, PW_STAGING = 2, 2, 2
 PW_PARAMS = PW_AHEAD + PW_ACC
+#: ... at most this many WGT slots ahead where streamed weights leave room (``_Pointwise.ahead``).
+PW_AHEAD_MAX = 4
 #: Slots of a fused residual ADD's other operand (``LowerContext.residual``): tile ``a``'s LOAD
 #: follows GEMM ``i - 3`` (``i`` = the tile's last step), which waited for REQ ``a - 5``, so the
 #: ADDQ of tile ``a - 6``, the slot's last reader, is done.
@@ -68,6 +70,14 @@ class StridedRows:
     #: the rest of its line is the input zero point
     ts: int = 0
     tl: int = 0
+    #: ``(last, rows, step)``, read straight from an unpadded input whose padding is at the
+    #: right and bottom only: the last row of each group carries ``last`` of the ``tl`` bytes
+    #: (the rest of its line the zero point), and K tile ``t`` of the rows of group ``g`` reads
+    #: input row ``g * step + t``, a padding line (the zero point) from row ``rows`` on. A block's
+    #: lines are then column-major (row ``k`` of group ``g`` of the block at line ``k * groups +
+    #: g``), so that each K tile's last-row lines and its padding lines are each one LOAD box
+    #: (``_Pointwise.tr``); None: every line is ``tl`` bytes of the input
+    edges: tuple | None = None
 
 
 def _pointwise(s: ConvSpec) -> bool:
@@ -143,12 +153,15 @@ def residual_cost(cfg: HwConfig, s: ConvSpec) -> int:
 
 
 def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, resident_p: bool,
-                    width: int | None = None, row_ys: int | None = None, residual: bool = False):
+                    width: int | None = None, row_ys: int | None = None, residual: bool = False,
+                    handed: bool = False):
     """``(estimate, nx, ny)``: the pixel block shape with the lowest estimated cycles (per block
     the largest of GEMM, vector, load and store time, plus the pipeline's fill and drain), or
     None when no block fits the scratchpads and fields. ``residual``: with a fused ADD (its
     operand's tiles in the bank below the staging bank, its ADDQ after each REQ, waiting for the
-    previous tile's STORE)."""
+    previous tile's STORE). ``handed``: only one block of every pixel, its input written in place
+    by the pass before (no input LOADs; ``depthwise.hand_over_to_pointwise``), in at most the
+    input lines above the first bank (which the depthwise windows keep)."""
     R, C = cfg.rows, cfg.cols
     m = s.n * s.h * s.w
     k_tiles, n_tiles = ceil_div(s.c, R), ceil_div(s.o, C)
@@ -183,13 +196,17 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
         # strided rows fix nx: their block height is chosen by the estimate too
         ny_max = ny
         for ny in (range(ny_max, 0, -1) if width is not None else [ny_max]):
+            if handed and (len(_pixel_blocks(m, nx, ny)) != 1 or k_tiles * m > in_l - cfg.bank_lines("ACT")):
+                continue
             total = fill = 0
             for _, bx, by in _pixel_blocks(m, nx, ny):
                 p = bx * by
                 comp = sum(R + k * max(p, R) + R + C for gs in groups for _, k in gs)
                 vec = n_tiles * (REQ_LINES + p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency)
                 store = n_tiles * (lat + p * beats)
-                inp = (2 * lat if by == 1 else k_tiles * lat) + k_tiles * p * beats
+                inp = 0 if handed else (2 * lat if by == 1 else k_tiles * lat) + k_tiles * p * beats
+                if isinstance(s.x, StridedRows) and s.x.edges is not None:
+                    inp += k_tiles * lat        # (a second LOAD per K tile: the last window rows)
                 if residual:    # a tile's ADDQ after its REQ and the previous tile's STORE
                     vec = max(vec, store) + n_tiles * _addq_cycles(cfg, p)
                     inp += n_tiles * (lat + p * beats)
@@ -245,6 +262,8 @@ def _pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block
     if not resident_p and PW_PARAMS * REQ_LINES > vec_l:
         return None
     res = ctx.residual if ctx.residual is not None and ctx.residual.conv == s.y else None
+    if strided is not None and strided.edges is not None:
+        res = None      # (the fused ADD's operand tiles are row-major)
     width, row_ys = (strided.width, strided.ys) if strided else (None, None)
 
     def fused_or(estimates: list, chunks=None):
@@ -276,6 +295,12 @@ def _pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block
             raise CannotLower("no pixel block of the strided rows fits")
         return _Pointwise(ctx, s, tiles, groups, plan[1], plan[2], resident_w, resident_p).emit()
     plan = _pointwise_plan(cfg, s, groups, resident_w, resident_p)
+    if ctx.handed and res is None and s.c % R == 0:
+        # one block of every pixel where the depthwise pass before can write it in place
+        # (its estimate without the input LOADs)
+        one = _pointwise_plan(cfg, s, groups, resident_w, resident_p, handed=True)
+        if one is not None and (plan is None or one[0] < plan[0]):
+            plan = one
     k_tiles = ceil_div(s.c, R)
     dense = all(len(per_block[j]) == k_tiles for j in range(n_tiles))
     # K chunks only pay where a pixel block of all K tiles is small (two input slots of them
@@ -360,6 +385,15 @@ class _Pointwise:
         self.k_tiles, self.n_tiles = ceil_div(s.c, self.R), ceil_div(s.o, self.C)
         self.pixels_max = nx * ny
         self.blocks = _pixel_blocks(s.n * s.h * s.w, nx, ny)
+        #: column-major blocks (:attr:`StridedRows.edges`): GEMM, accumulator and STORE walk the
+        #: lines ``(row, group)`` as ``nx = groups, ny = rows``
+        self.tr = isinstance(s.x, StridedRows) and s.x.edges is not None
+        if (resident_w and len(self.blocks) == 1 and 2 * self.ntiles * self.R > cfg.lines("WGT")
+                and 2 * PW_AHEAD * self.gmax * self.R <= cfg.lines("WGT")):
+            # one block reads each weight tile once: streamed through slots in the upper half
+            # of WGT, they load as well and leave the lower half (the next depthwise pass's
+            # filter tiles) free, so that the next pass's constants load during this pass
+            self.resident_w = resident_w = False
         self.n_inputs = 1 if len(self.blocks) == 1 else 2
         self.in_base = [k * self.k_tiles * self.pixels_max for k in range(self.n_inputs)]
         self.stag_base = [act_split(cfg)[0] + k * self.pixels_max for k in range(PW_STAGING)]
@@ -374,6 +408,17 @@ class _Pointwise:
                 self.group_pos[(j, c0)] = pos
                 pos += k
         self.pblocks = req_blocks(cfg, s, self.n_tiles)
+        #: streamed weights: WGT slots, the load batch of step ``i`` waiting for GEMM ``i - ahead``
+        #: (more than PW_AHEAD where the upper half of WGT holds them, so that steps of unequal
+        #: GEMMs and loads do not wait for each other in turn; a block's input then loads from
+        #: the batch after GEMM ``ahead - 1`` of the block before on, which needs blocks of at
+        #: least ``ahead`` steps), and the streamed parameters' slots (``ahead + PW_ACC``)
+        self.ahead = PW_AHEAD
+        if not resident_w and residual is None and (len(self.blocks) == 1 or
+                                                    sum(len(gs) for gs in groups) >= PW_AHEAD_MAX):
+            self.ahead = next((a for a in range(PW_AHEAD_MAX, PW_AHEAD, -1)
+                               if a * self.gmax * self.R <= cfg.lines("WGT") // 2), PW_AHEAD)
+        self.params_n = self.ahead + PW_ACC
         # resident weights and parameters at the top of WGT / VEC (alternating between two
         # places there where both fit the upper half), clear of the lines the previous layer
         # most likely used, so that they load while it runs (prefetch, ProgramBuilder.raw);
@@ -381,7 +426,7 @@ class _Pointwise:
         # tiles (a packed pass starts at the bottom, _Packed) load during this pass's GEMMs
         parity = ctx.consts.alternate("pointwise")
         self.wgt_off = _clear_top(cfg, ctx.consts.last, "WGT",
-                                  self.ntiles * self.R if resident_w else PW_AHEAD * self.gmax * self.R, parity)
+                                  self.ntiles * self.R if resident_w else self.ahead * self.gmax * self.R, parity)
         add_l = ADD_LINES if residual is not None else 0
         self.vec_off = (_clear_top(cfg, ctx.consts.last, "VEC", self.n_tiles * REQ_LINES + add_l, parity)
                         if resident_p else 0)
@@ -400,6 +445,9 @@ class _Pointwise:
         ext = self.ctx.addr[s.x] + (m0 // lay.width) * lay.ys + (m0 % lay.width) * lay.xs
         full, ts, tl = s.c // R, lay.ts or R, lay.tl or R
         pieces = []
+        if self.tr:
+            return [(t, t + 1, self.edge_loads(base + t * p, ext + t * ts, m0 // lay.width, bx, by, t))
+                    for t in range(self.k_tiles)]
         if by == 1 and full > 1:
             split = _even_split(full, max(min(full, 4), ceil_div(full, MAX8)))  # y_size is 8 bits
             for f0, n in zip(np.cumsum([0] + split)[:-1], split):
@@ -418,12 +466,29 @@ class _Pointwise:
                                f"{s.what}: input rows {m0}..{m0 + p - 1} k{t * R}")]))
         return pieces
 
+    def edge_loads(self, sp: int, ext: int, g0: int, bx: int, by: int, t: int) -> list[Ins]:
+        """K tile ``t`` of a block of ``by`` row groups from group ``g0`` (``bx`` rows each) with
+        :attr:`StridedRows.edges`, column-major: the first ``bx - 1`` rows of every group as one
+        box, the last rows (``last`` bytes each) as another, the groups whose input row ``g *
+        step + t`` lies in the bottom padding as padding lines at the end of each box row."""
+        s, lay = self.s, self.s.x
+        last, rows, step = lay.edges
+        pad = sum(1 for g in range(g0, g0 + by) if g * step + t >= rows)
+        box = {"sp": "ACT", "x_size": by, "x_stride": lay.ys, "y_stride": lay.xs, "pad_right": pad, "fill": _byte(s.zx)}
+        what = f"{s.what}: input row groups {g0}..{g0 + by - 1} k{t * self.R}"
+        out = []
+        if bx > 1:
+            out.append(Ins("LOAD", {**box, "len": lay.tl, "sp_addr": sp, "ext_addr": ext, "y_size": bx - 1}, what))
+        out.append(Ins("LOAD", {**box, "len": last, "sp_addr": sp + (bx - 1) * by, "ext_addr": ext + (bx - 1) * lay.xs,
+                                "y_size": 1}, f"{what} (last rows)"))
+        return out
+
     def spread_inputs(self, steps: list) -> tuple[dict, dict]:
         """Where each block's input LOADs go: ``(lead, trail)`` by step, before or after the
         step's token. Block 0: each piece before the token of the first step whose GEMM reads one
-        of its tiles; block ``b``: spread over the load batches of the steps after the first step
-        of block ``b - 1`` (block ``b - 2``, which used the same slot, is then done), before the
-        token of the step that needs them at the latest."""
+        of its tiles; block ``b``: spread over the load batches of the steps from step
+        ``ahead - 1`` of block ``b - 1`` on (their tokens follow the last GEMM of block ``b - 2``,
+        which used the same slot), before the token of the step that needs them at the latest."""
         groups = self.groups
         first_of_block = {}
         for i, (b, _, _) in enumerate(steps):
@@ -435,7 +500,7 @@ class _Pointwise:
                           groups[j][gi][0] < t1 and t0 < groups[j][gi][0] + groups[j][gi][1]), 0)
             lead[first] = merge_loads(lead.get(first, []) + pc)
         for b in range(1, len(self.blocks)):
-            k0, k1 = first_of_block[b - 1] + 1, first_of_block[b]
+            k0, k1 = first_of_block[b - 1] + self.ahead - 1, first_of_block[b]
             pieces = self.input_loads(b)
             slots = list(range(k0, k1)) or [k1]
             for n, pc in enumerate(pieces):
@@ -448,40 +513,71 @@ class _Pointwise:
         steps = [(b, j, gi) for b in range(len(self.blocks)) for j in range(self.n_tiles) for gi in range(len(groups[j]))]
         lead, trail = self.spread_inputs(steps)
         pre = []
-        if self.resident_w:
-            pre += self.wgt_load(self.wgt_off, 0, self.ntiles, f"{what}: weight tiles (resident)")
-        late = []
-        if self.resident_p:
-            late = load_vec(cfg, self.ctx.consts, vec_blob(self.pblocks), self.vec_off,
-                            f"{what}: requantization parameters")
-            if self.resident_w or len(groups[0]) < 2:
-                # (with streamed weights and a first REQ after the second step, the parameters
-                # load after the first step's tiles, so the first GEMM need not wait for them:
-                # the first REQ's GEMM pops a later batch's token)
-                pre, late = pre + late, []
         if self.res is not None:
             pre += load_vec(cfg, self.ctx.consts, vec_blob([param_block(cfg, "ADDQ", **self.res.params)]),
                             self.add_off, f"{what}: residual add parameters")
             self.skip_loads(steps, lead, trail)
+        first_use = self.resident_loads(steps)
+        pre += first_use.pop(0, [])
         loads, gemms, vecs, stores = [], [], [], []
         acc_n = -1   # accumulator tiles used so far (one per (block, output tile))
         for i, (b, j, gi) in enumerate(steps):
             if gi == 0:
                 acc_n += 1
-            own, pslot, wbase = self.step_loads(i, j, gi, acc_n, lead.get(i, []))
-            loads.append(own + trail.get(i, []) + (late if i == 0 else []))
+            own, pslot, wbase = self.step_loads(i, j, gi, acc_n, first_use.get(i, []) + lead.get(i, []))
+            loads.append(own + trail.get(i, []))
             g, v, st = self.step_compute(b, j, gi, acc_n, pslot, wbase)
             gemms.append(g)
             vecs.append(v)
             stores.append(st)
+        pre += getattr(self, "first_w", [])
         out = skewed(RawPass(prefetch=pre), loads, [[g] for g in gemms], [v + st for v, st in zip(vecs, stores)])
         out.residual = self.res is not None
+        if (len(self.blocks) == 1 and self.res is None and not isinstance(self.s.x, StridedRows)
+                and self.s.c % self.R == 0 and not trail):
+            # one block of every pixel, K tile t at in_base + t * P: a depthwise pass before may
+            # write it there (depthwise.hand_over_to_pointwise)
+            out.pw_in = PointwiseInput([i for v in lead.values() for i in v], self.in_base[0],
+                                       self.blocks[0][1] * self.blocks[0][2], self.k_tiles)
         if (self.blocks == [(0, 1, 1)] and list(lead) == [0] and not trail and self.s.c % self.R == 0
                 and self.res is None):
             # one input row, K tile t in ACT line t, all loaded in the first batch: a packed pass
             # before it may write them there (hand_over; one line per K tile, so no fill lines)
             out.packed = PackedEnds((self.R, 1, self.k_tiles, 0), self.s.zx, self.s.o, lead[0], None, [])
         return out
+
+    def resident_loads(self, steps: list) -> dict[int, list[Ins]]:
+        """The LOADs of the resident constants by the step whose GEMM reads them first (block
+        0's steps): each step's weight tiles (resident weights) and the REQ parameters of output
+        tile 0 with its first step, those of the other output tiles with output tile 1's first
+        step (resident parameters), so that they load while the GEMMs before run instead of all
+        before the first GEMM; step 0's go to the pass's prefetch. (An output tile's REQ follows
+        its first GEMM, which pops that step's token.)"""
+        what, out = self.s.what, {}
+        for i, (b, j, gi) in enumerate(steps):
+            if b:
+                break
+            c0, k = self.groups[j][gi]
+            lds = []
+            if self.resident_w:
+                lds += self.wgt_load(self.wbase(j, c0), self.group_pos[(j, c0)], k,
+                                     f"{what}: weight tiles out c{j * self.C} k{c0 * self.R}.. (resident)")
+            if self.resident_p and gi == 0 and j < 2:
+                # output tile 0's parameters, and with output tile 1's first step all the others
+                # (one LOAD: the external latency once)
+                rest = self.pblocks[j:] if j else self.pblocks[:1]
+                lds += load_vec(self.cfg, self.ctx.consts, vec_blob(rest), self.vec_off + j * REQ_LINES,
+                                f"{what}: requantization parameters out c{j * self.C}.. (resident)")
+            out[i] = lds
+        return out
+
+    def wbase(self, j: int, c0: int) -> int:
+        """WGT line of the resident tiles of group ``(j, c0)``: the groups from the top of the
+        resident block down in the order the GEMMs read them, so that the first ones lie
+        farthest from the lines the schedules that start at the bottom of WGT use (the
+        previous layer's, likely), and load while it runs (prefetch)."""
+        c0k = dict(self.groups[j])[c0]
+        return self.wgt_off + (self.ntiles - self.group_pos[(j, c0)] - c0k) * self.R
 
     def skip_loads(self, steps: list, lead: dict, trail: dict) -> None:
         """Adds the LOAD of each output tile's residual operand (the pixels and channels of its
@@ -510,17 +606,21 @@ class _Pointwise:
         c0, k = self.groups[j][gi]
         own = []
         if self.resident_w:
-            wbase = self.wgt_off + self.group_pos[(j, c0)] * R
+            wbase = self.wbase(j, c0)
         else:
-            wbase = self.wgt_off + (i % PW_AHEAD) * self.gmax * R
-            own += self.wgt_load(wbase, self.group_pos[(j, c0)], k, f"{what}: weight tiles out c{j * C} k{c0 * R}..")
-        pslot = self.vec_off + j * REQ_LINES if self.resident_p else (acc_n % PW_PARAMS) * REQ_LINES
+            wbase = self.wgt_off + (i % self.ahead) * self.gmax * R
+            w = self.wgt_load(wbase, self.group_pos[(j, c0)], k, f"{what}: weight tiles out c{j * C} k{c0 * R}..")
+            if i == 0:
+                self.first_w = w    # (the pass's prefetch: step ahead reloads the slot after GEMM 0)
+            else:
+                own += w
+        pslot = self.vec_off + j * REQ_LINES if self.resident_p else (acc_n % self.params_n) * REQ_LINES
         if not self.resident_p and gi == 0:
             own += load_vec(self.cfg, self.ctx.consts, vec_blob([self.pblocks[j]]), pslot,
                             f"{what}: requantization parameters out c{j * C}")
         own += lead
         own = own or [nop("load", f"{what}: nothing to load for step {i}")]
-        if i >= PW_AHEAD:
+        if i >= self.ahead:
             token(own[0], C2L, "pop")
         token(own[-1], L2C, "push")
         return own, pslot, wbase
@@ -532,9 +632,10 @@ class _Pointwise:
         m0, bx, by = self.blocks[b]
         p = bx * by
         acc = self.acc_base[acc_n % PW_ACC]
+        gx, gy = (by, bx) if self.tr else (bx, by)
         g = Ins("GEMM", {"accumulate": int(gi > 0), "preload": 1, "kt": k - 1,
-                         "act": self.in_base[b % self.n_inputs] + c0 * p, "acc": acc, "wgt": wbase, "nx": bx,
-                         "ny": by, "act_xs": 1, "act_ys": bx, "acc_xs": 1, "acc_ys": bx,
+                         "act": self.in_base[b % self.n_inputs] + c0 * p, "acc": acc, "wgt": wbase, "nx": gx,
+                         "ny": gy, "act_xs": 1, "act_ys": gx, "acc_xs": 1, "acc_ys": gx,
                          "act_signed": s.x_signed, "wgt_signed": s.w_signed, "za": _byte(s.zx), "zw": _byte(s.zw)},
                 f"{what}: rows {m0}..{m0 + p - 1} out c{j * C} k{c0 * R}..{(c0 + k) * R - 1}")
         token(g, L2C, "pop")
@@ -561,9 +662,10 @@ class _Pointwise:
             vs.append(residual_add(self.res, stag, self.skip_base[acc_n % PW_SKIP], self.add_off, bx, by, acc_n == 0,
                                    f"{what}: residual add rows {m0}.. out c{j * C}"))
         token(vs[-1], V2S, "push")
+        box = ({"x_size": by, "y_size": bx, "x_stride": bx * s.o, "y_stride": s.o} if self.tr else
+               {"x_size": bx, "y_size": by, "x_stride": s.o, "y_stride": bx * s.o if by > 1 else 0})
         st = Ins("STORE", {"sp": "ACT", "len": min(C, s.o - j * C), "sp_addr": stag,
-                           "ext_addr": self.ctx.addr[out] + m0 * s.o + j * C, "x_size": bx, "y_size": by,
-                           "x_stride": s.o, "y_stride": bx * s.o if by > 1 else 0}, f"{what}: output rows {m0}.. c{j * C}")
+                           "ext_addr": self.ctx.addr[out] + m0 * s.o + j * C, **box}, f"{what}: output rows {m0}.. c{j * C}")
         token(st, V2S, "pop")
         token(st, S2V, "push")
         return g, vs, [st]
@@ -1314,6 +1416,17 @@ class _Packed:
         out.packed = PackedEnds((R, G, KT, self.act), s.zx, s.o, loads[0] if whole else [], v, stores)
         out.constant_prefetch = True    # (bias, weight tiles, parameters: hoist_prefetch may move them)
         return out
+
+
+@dataclass
+class PointwiseInput:
+    """The input of a one-block pointwise pass: its input LOADs, the slot's first ACT line, the
+    pixels ``p`` (the block) and the K tiles (K tile ``t`` at ``base + t * p``)."""
+
+    loads: list
+    base: int
+    p: int
+    k_tiles: int
 
 
 @dataclass
