@@ -52,6 +52,7 @@ __all__ = [
     "Dual8x8",
     "add_or_pass",
     "lut_multiply",
+    "mult18x18d_registered",
     "partial_sum_width",
     "shift_add_mul",
     "sign_magnitude",
@@ -415,9 +416,13 @@ class PE(wiring.Component):
             m.d.comb += w.eq(Mux(self.sel_in, w1, w0))
             common.append(self.sel_out.eq(self.sel_in))
         if self.mul == "signed":     # two's complement operands: ps_in + a * w, one signed multiply
-            prod = Signal(signed(2 * OPERAND_WIDTH))
-            m.d.comb += prod.eq(Cat(self.a_in, self.a_neg).as_signed() * w.as_signed())
-            prod = self._stage(m, prod, "prod")
+            a9 = Cat(self.a_in, self.a_neg).as_signed()
+            if self.pipeline and self.ccu2c:    # the product in the MULT18X18D's own output register
+                prod = mult18x18d_registered(m, a9, w.as_signed(), "prod")
+            else:
+                prod = Signal(signed(2 * OPERAND_WIDTH))
+                m.d.comb += prod.eq(a9 * w.as_signed())
+                prod = self._stage(m, prod, "prod")
             m.d.sync += [*common, self.ps_out.eq((self.ps_in + prod)[:self.ps_width].as_signed())]
             return m
         wmag = w[:MAG_WIDTH]
@@ -502,6 +507,43 @@ class PE(wiring.Component):
                                               for k in range(self.ps_width)], CCU2C_ADD_XOR)
         chain.build(m, Const(0, 1), self.ccu2c)
         m.d.sync += self.ps_out.eq(Cat(*acc[1:]).as_signed())
+
+
+#: The parameters of :func:`mult18x18d_registered`'s ECP5 MULT18X18D: signed operands, no input or
+#: pipeline register, the output register on ``CLK0`` / ``CE0`` / ``RST0`` (the one clock nextpnr's
+#: timing model allows for a registered port), reset synchronously and not by the global set/reset.
+MULT18X18D_OUTREG = {
+    "REG_INPUTA_CLK": "NONE", "REG_INPUTB_CLK": "NONE", "REG_INPUTC_CLK": "NONE", "REG_PIPELINE_CLK": "NONE",
+    "REG_OUTPUT_CLK": "CLK0", "REG_OUTPUT_CE": "CE0", "REG_OUTPUT_RST": "RST0",
+    "CLK0_DIV": "ENABLED", "CLK1_DIV": "ENABLED", "CLK2_DIV": "ENABLED", "CLK3_DIV": "ENABLED",
+    "HIGHSPEED_CLK": "NONE", "GSR": "DISABLED", "CAS_MATCH_REG": "FALSE", "SOURCEB_MODE": "B_SHIFT",
+    "MULT_BYPASS": "DISABLED", "RESETMODE": "SYNC",
+}
+
+
+def mult18x18d_registered(m: Module, a, b, name: str) -> Signal:
+    """``a * b`` (signed, at most 18 bits each; ``len(a) + len(b)`` bits) one cycle later, from a
+    hand-instantiated ECP5 MULT18X18D whose output register holds it (Yosys maps a ``*`` onto the
+    cell without its registers, and the fabric flip-flops after it sit a long route away); reset
+    to 0 with the ``sync`` domain. ``tests/hw/test_array.py`` simulates it with a Verilog model of
+    the function these parameters select (Yosys has none)."""
+    width = len(a) + len(b)
+    assert len(a) <= 18 and len(b) <= 18, (len(a), len(b))
+    ax, bx = Signal(signed(18), name=f"{name}_a"), Signal(signed(18), name=f"{name}_b")
+    p = Signal(36, name=f"{name}_p")
+    m.d.comb += [ax.eq(a), bx.eq(b)]
+    ports = {f"i_A{k}": ax[k] for k in range(18)}
+    ports.update({f"i_B{k}": bx[k] for k in range(18)})
+    ports.update({f"i_C{k}": 0 for k in range(18)})
+    ports.update({f"o_P{k}": p[k] for k in range(36)})
+    ports.update(i_SIGNEDA=1, i_SIGNEDB=1, i_SOURCEA=0, i_SOURCEB=0, i_CLK0=ClockSignal("sync"), i_CE0=1,
+                 i_RST0=ResetSignal("sync"), i_CLK1=0, i_CLK2=0, i_CLK3=0, i_CE1=0, i_CE2=0, i_CE3=0, i_RST1=0,
+                 i_RST2=0, i_RST3=0)
+    m.submodules[f"{name}_mult"] = Instance("MULT18X18D", **{f"p_{k}": v for k, v in MULT18X18D_OUTREG.items()},
+                                            **ports)
+    out = Signal(signed(width), name=name)
+    m.d.comb += out.eq(p[:width].as_signed())
+    return out
 
 
 def shift_add_mul(m: Module, a, b, name: str) -> Signal:

@@ -151,6 +151,8 @@ def test_array_verilator(rows, cols, dsp, a_signed, w_signed, a_zp, w_zp, buffer
         verilog += "\n" + _yosys_ice40_cell_model("SB_MAC16")
     if dsp == "ecp5":
         verilog += "\n" + "".join(_yosys_ice40_cell_model(c, "ecp5") for c in ("CCU2C", "LUT4", "LUT2"))
+    if dsp == "ecp5" and pipeline:
+        verilog += "\n" + _mult18x18d_model()
     rtl = rtl_runner.build(verilog, "array")
     rng = np.random.default_rng(5)
     lo_a, hi_a = (-128, 128) if a_signed else (0, 256)
@@ -281,6 +283,38 @@ def _yosys_ice40_cell_model(name: str, family: str = "ice40") -> str:
     # the file's header defines the macros its models use for their default port values
     head = text[:text.index("module ")]
     return head + text[start:text.index("endmodule", start) + len("endmodule")] + "\n"
+
+
+def _mult18x18d_model() -> str:
+    """A Verilog model of the ECP5 MULT18X18D as ``mult18x18d_registered`` sets it up (Yosys has
+    only a black box): ``P`` = the 36-bit product of ``A`` and ``B`` (each signed when its
+    ``SIGNEDA`` / ``SIGNEDB`` is set, as the Lattice sysDSP guide defines), through the output
+    register on ``CLK0`` (``CE0`` enables, ``RST0`` clears synchronously); any other register
+    setting stops the simulation."""
+    ins = [f"{n}{k}" for n in "ABC" for k in range(18)] + ["SIGNEDA", "SIGNEDB", "SOURCEA", "SOURCEB"]
+    ins += [f"{n}{k}" for n in ("CLK", "CE", "RST") for k in range(4)]
+    outs = [f"P{k}" for k in range(36)]
+    params = {"REG_INPUTA_CLK": "NONE", "REG_INPUTB_CLK": "NONE", "REG_INPUTC_CLK": "NONE",
+              "REG_PIPELINE_CLK": "NONE", "REG_OUTPUT_CLK": "CLK0", "REG_OUTPUT_CE": "CE0",
+              "REG_OUTPUT_RST": "RST0", "RESETMODE": "SYNC", "MULT_BYPASS": "DISABLED"}
+    others = ("REG_INPUTA_CE", "REG_INPUTA_RST", "REG_INPUTB_CE", "REG_INPUTB_RST", "REG_INPUTC_CE", "REG_INPUTC_RST",
+              "REG_PIPELINE_CE", "REG_PIPELINE_RST", "CLK0_DIV", "CLK1_DIV", "CLK2_DIV", "CLK3_DIV", "HIGHSPEED_CLK",
+              "GSR", "CAS_MATCH_REG", "SOURCEB_MODE")
+
+    def bus(n, w):
+        return "{" + ", ".join(f"{n}{k}" for k in reversed(range(w))) + "}"
+    check = " || ".join(f'{k} != "{v}"' for k, v in params.items())
+    return "\n".join([
+        f"module MULT18X18D({', '.join(ins + outs)});",
+        *[f"  input {n};" for n in ins], *[f"  output {n};" for n in outs],
+        *[f'  parameter {k} = "{v}";' for k, v in params.items()], *[f'  parameter {k} = "";' for k in others],
+        f"  wire [17:0] a = {bus('A', 18)};", f"  wire [17:0] b = {bus('B', 18)};",
+        "  wire signed [36:0] prod = $signed({SIGNEDA & a[17], a}) * $signed({SIGNEDB & b[17], b});",
+        "  reg [35:0] r;",
+        "  always @(posedge CLK0) if (RST0) r <= 36'd0; else if (CE0) r <= prod[35:0];",
+        f"  assign {bus('P', 36)} = r;",
+        f'  initial if ({check}) $fatal(1, "MULT18X18D: a register setting the model does not have");',
+        "endmodule", ""])
 
 
 def _yosys_check(tmp_path, cells, component, commands) -> str:
