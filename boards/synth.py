@@ -194,7 +194,7 @@ def design_for(config, block: str, target: Target):
     if block == "array":
         from nnaccel.hw.array import SystolicArray
         return SystolicArray(cfg.rows, cfg.cols, dsp_cells=target.array_dsp_cells(cfg), dsp=target.array_dsp,
-                             line_buffers=cfg.dw_line_buffers, depthwise=cfg.depthwise_mode)
+                             line_buffers=cfg.dw_line_buffers, depthwise=cfg.depthwise_mode, pipeline=cfg.pe_pipeline)
     if block == "requant":
         from nnaccel.hw.vector import RequantLane
         return RequantLane()

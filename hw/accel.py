@@ -39,8 +39,8 @@ Inside an instruction (step ``k``, relative to its start):
   ``0 .. rows-1`` read tile 0's weights (loaded into the idle buffer of the array one step later);
   from step ``pre`` on, tile ``t`` streams one activation line per step in steps
   ``pre + t*T .. pre + t*T + nx*ny - 1`` while tile ``t+1``'s weights are read in the first ``rows``
-  steps of the same slot into the other buffer. Results leave the array ``rows + cols - 1`` steps
-  after the line entered and are written to ACC (added to the old line when ``accumulate`` or
+  steps of the same slot into the other buffer. Results leave the array ``rows + cols - 1 +
+  pe_pipeline`` steps after the line entered and are written to ACC (added to the old line when ``accumulate`` or
   ``t > 0``), the last one at step ``cycles - 1``.
 - VEC: ``P`` steps read the parameter block; then each line takes ``ceil(cols / vector_lanes) *
   VecFunc.group_cycles(vector_mul_steps)`` steps (each lane has one fixed-point multiplier, which

@@ -40,6 +40,8 @@ from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
+from nnaccel.isa.table import array_drain
+
 from .pe import (
     ACC_WIDTH,
     OPERAND_WIDTH,
@@ -54,12 +56,12 @@ from .pe import (
 __all__ = ["SystolicArray", "array_latency", "array_model"]
 
 
-def array_latency(rows: int, cols: int) -> int:
-    """Cycles from a vector entering (``a_valid``) to its result (``o_valid``): ``rows + cols - 1``
-    (``rows - 1`` skew + ``rows`` cells down + ``cols - 1`` de-skew); the GEMM cycle formula of the
-    ISA, ``preload + (kt + 1) * max(nx * ny, rows) + rows + cols``, leaves exactly this much after
-    the last tile's streaming slot (the activation read one cycle before it enters)."""
-    return rows + cols - 1
+def array_latency(rows: int, cols: int, pipeline: int = 0) -> int:
+    """Cycles from a vector entering (``a_valid``) to its result (``o_valid``): ``rows + cols - 1 +
+    pipeline`` (``rows - 1`` skew + ``rows`` cells down + ``cols - 1`` de-skew + the product's
+    register): the ISA's ``array_drain`` (the GEMM / DWCONV term after the last streaming slot)
+    less the cycle of the activation's read, one before it enters."""
+    return array_drain(rows, cols, pipeline) - 1
 
 
 def array_model(a: np.ndarray, w: np.ndarray, a_zp: int = 0, w_zp: int = 0) -> np.ndarray:
@@ -90,13 +92,15 @@ class SystolicArray(wiring.Component):
     DSP_KINDS = (None, "dual8", "ice40_dual8", "signed9", "ecp5")
 
     def __init__(self, rows: int, cols: int, dsp_cells: int | None = None, dsp: str | None = None,
-                 buffers: int = 2, line_buffers: int = 0, depthwise: bool = True):
+                 buffers: int = 2, line_buffers: int = 0, depthwise: bool = True, pipeline: int = 0):
         assert dsp in self.DSP_KINDS, dsp
+        assert pipeline in (0, 1), pipeline
         self.rows, self.cols = rows, cols
+        self.pipeline = pipeline    # the configuration's pe_pipeline: one more cycle of latency
         self.buffers = buffers      # weight tiles a cell holds (1: ``w_sel`` / ``a_sel`` unused)
         self.dsp_cells = rows * cols if dsp_cells is None else min(dsp_cells, rows * cols)
         self.dsp = dsp
-        self.latency = array_latency(rows, cols)
+        self.latency = array_latency(rows, cols, pipeline)
         self.line_buffers = line_buffers    # depthwise mode: line buffers between filter rows
         self.depthwise = depthwise          # the depthwise mode is built (else ``dw`` is ignored)
         dw_ports = {"dw": In(1), "dw_fw": In(range(rows + 1))}
@@ -128,6 +132,7 @@ class SystolicArray(wiring.Component):
         m = Module()
         R, C = self.rows, self.cols
         pes = [[None] * C for _ in range(R)]
+        kinds = {}
         for i in range(R):
             for j in range(C):
                 k = i * C + j
@@ -140,9 +145,15 @@ class SystolicArray(wiring.Component):
                         mul = "ext_acc"     # the top half of its pair's DSP: it adds the low 16 bits
                     elif mul == "ext" and i == 0 and k + 1 < self.dsp_cells:
                         mul = "ext_first"   # a first-row bottom half: the DSP forms +- the product
+                kinds[i, j] = mul
+        # the pipeline's register: in every cell (each registers its product), or, where a cell's
+        # DSP pair accumulates in the same cycle (the SB_MAC16 pairs), one more de-skew register
+        pe_pipe = self.pipeline if all(k in PE.PIPELINED for k in kinds.values()) else 0
+        for i in range(R):
+            for j in range(C):
                 # row i's partial sums hold i + 1 products: exact in partial_sum_width(i + 1) bits
-                pe = PE(mul=mul, ps_width=min(ACC_WIDTH, partial_sum_width(i + 1)), ccu2c=self.dsp == "ecp5",
-                        buffers=self.buffers)
+                pe = PE(mul=kinds[i, j], ps_width=min(ACC_WIDTH, partial_sum_width(i + 1)),
+                        ccu2c=self.dsp == "ecp5", buffers=self.buffers, pipeline=pe_pipe)
                 m.submodules[f"pe_{i}_{j}"] = pe
                 pes[i][j] = pe
         # the 8x8 mode: DSP cells 2q and 2q+1 (row-major) share DSP q
@@ -213,7 +224,13 @@ class SystolicArray(wiring.Component):
             for j in range(1, C):
                 a, neg = pes[i][j - 1].a_out, pes[i][j - 1].a_neg_out
                 if pes[i][j - 1].mul == "signed" and pes[i][j].mul != "signed":
-                    a, neg = to_sign_magnitude(m, Cat(a, neg).as_signed(), f"a_sm{i}_{j}")
+                    # the first LUT cell takes sign-magnitude: converted from the input of the cell
+                    # before it, into a register that stands in for that cell's a_out (no adder
+                    # between the register and the LUT cell's multiplier)
+                    prev = pes[i][j - 1]
+                    cm, cn = to_sign_magnitude(m, Cat(prev.a_in, prev.a_neg).as_signed(), f"a_sm{i}_{j}")
+                    a, neg = Signal.like(cm, name=f"a_smr{i}_{j}"), Signal(name=f"n_smr{i}_{j}")
+                    m.d.sync += [a.eq(cm), neg.eq(cn)]
                 m.d.comb += [pes[i][j].a_in.eq(a), pes[i][j].a_neg.eq(neg),
                              pes[i][j].sel_in.eq(pes[i][j - 1].sel_out)]
             # LUT cells (the row-major tail) take 3 * a: computed once per row at the first of them
@@ -253,9 +270,11 @@ class SystolicArray(wiring.Component):
                     pe.ps_in.eq(0 if i == 0 else pes[i - 1][j].ps_out),
                 ]
 
-        # de-skew: column j waits cols-1-j cycles, then sign-extends to 32 bits
+        # de-skew: column j waits cols-1-j cycles (and the pipeline's cycle if no cell has it),
+        # then sign-extends to 32 bits
         for j in range(C):
-            m.d.comb += self.o_data[j].eq(delay(pes[R - 1][j].ps_out, C - 1 - j, f"o_skew{j}"))
+            extra = self.pipeline - pe_pipe
+            m.d.comb += self.o_data[j].eq(delay(pes[R - 1][j].ps_out, C - 1 - j + extra, f"o_skew{j}"))
 
         # valid travels beside the data: a fixed-length shift register
         vpipe = Signal(self.latency)

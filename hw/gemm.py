@@ -174,7 +174,7 @@ class GemmEngine(wiring.Component):
         single = cfg.weight_buffers == 1     # one weight tile: the next tile's weights after the stream
         m.submodules.array = arr = SystolicArray(R, C, dsp_cells=self.dsp_cells, dsp=self.array_dsp,
                                                  buffers=cfg.weight_buffers, line_buffers=cfg.dw_line_buffers,
-                                                 depthwise=cfg.depthwise_mode)
+                                                 depthwise=cfg.depthwise_mode, pipeline=cfg.pe_pipeline)
         gact = eng.active & is_arr
         # the weight buffer that holds the most recent tile; a preloading GEMM starts in the other
         cur_buf = Signal()
@@ -235,14 +235,14 @@ class GemmEngine(wiring.Component):
                 m.d.sync += [tpos_r.eq(Mux(in_tiles, Mux(tlast, 0, Mux(tpos[lr], tpos, tpos + 1)), 0)),
                              tidx_r.eq(Mux(in_tiles, tidx + tlast, 0)), son_r.eq(son & ~s_last)]
                 m.d.comb += [pxc.count(1, px_last), pyc.count(px_last, 0)]
-        # the end: rows + cols steps after the last tile's slot
+        # the end: the ISA's array_drain steps after the last tile's slot
         in_drain = drain_r if single else tidx > gemm["kt"]
         streaming = gact & in_tiles & son & (~drain_r if single else tidx <= gemm["kt"])
-        dcnt_r = Signal(range(R + C + 1))
+        dcnt_r = Signal(range(cfg.gemm_pipeline + 1))
         dcnt = dcnt_r
         with m.If(eng.active):
             m.d.sync += dcnt_r.eq(Mux(in_drain, dcnt + 1, 0))
-        m.d.comb += eng.last.eq(Mux(is_arr, in_drain & (dcnt == R + C - 1), 1))
+        m.d.comb += eng.last.eq(Mux(is_arr, in_drain & (dcnt == cfg.gemm_pipeline - 1), 1))
         macs_r = Signal(self.macs_bits)
         macs = macs_r + Mux(streaming, R * C, 0)
         with m.If(eng.active):

@@ -24,6 +24,10 @@ Contract (one clock per step; every output is a register):
   ``ps_out := ps_in +- a_in * w[sel_in]`` (minus when exactly one of ``a_neg`` and the weight's sign
   is set; the partial sum moves one row down), wrapping at ``ps_width`` bits (32 by default; the
   array gives row ``i`` what ``i + 1`` products can reach and sign-extends at its bottom edge).
+- ``pipeline=1`` (the configuration's ``pe_pipeline``; kinds :attr:`PE.PIPELINED`): the product
+  is registered, so ``ps_out`` takes ``ps_in`` plus the product of the activation (and weight) of
+  the cycle before: the array's latency grows by one cycle, the cell's path is the product or the
+  accumulation, not both.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ __all__ = [
     "Dual8x8",
     "add_or_pass",
     "lut_multiply",
+    "mult18x18d_registered",
     "partial_sum_width",
     "shift_add_mul",
     "sign_magnitude",
@@ -349,10 +354,17 @@ class Dual8x8(wiring.Component):
 class PE(wiring.Component):
     """One weight-stationary MAC cell (see the module docstring for the contract)."""
 
-    def __init__(self, mul: str = "dsp", ps_width: int = ACC_WIDTH, ccu2c: bool = False, buffers: int = 2):
+    #: the kinds that can register their product (``pipeline``); the others take it from a DSP the
+    #: parent holds, which accumulates in the same cycle
+    PIPELINED = ("dsp", "lut", "signed", "ccu2c")
+
+    def __init__(self, mul: str = "dsp", ps_width: int = ACC_WIDTH, ccu2c: bool = False, buffers: int = 2,
+                 pipeline: int = 0):
         assert mul in ("dsp", "lut", "ext", "ext_acc", "ext_first", "signed", "ccu2c"), mul
         assert buffers in (1, 2), buffers
+        assert pipeline in (0, 1) and (not pipeline or mul in self.PIPELINED), (mul, pipeline)
         self.mul = mul
+        self.pipeline = pipeline    # 1: the product is registered, the accumulation a cycle later
         self.buffers = buffers      # 1: one stationary weight (``w_sel`` / ``sel_in`` unused)
         self.ccu2c = ccu2c          # mul="ccu2c": instantiate ECP5 CCU2C cells (else the same in logic)
         self.ps_width = ps_width
@@ -404,25 +416,22 @@ class PE(wiring.Component):
             m.d.comb += w.eq(Mux(self.sel_in, w1, w0))
             common.append(self.sel_out.eq(self.sel_in))
         if self.mul == "signed":     # two's complement operands: ps_in + a * w, one signed multiply
-            prod = Signal(signed(2 * OPERAND_WIDTH))
-            m.d.comb += prod.eq(Cat(self.a_in, self.a_neg).as_signed() * w.as_signed())
+            a9 = Cat(self.a_in, self.a_neg).as_signed()
+            if self.pipeline and self.ccu2c:    # the product in the MULT18X18D's own output register
+                prod = mult18x18d_registered(m, a9, w.as_signed(), "prod")
+            else:
+                prod = Signal(signed(2 * OPERAND_WIDTH))
+                m.d.comb += prod.eq(a9 * w.as_signed())
+                prod = self._stage(m, prod, "prod")
             m.d.sync += [*common, self.ps_out.eq((self.ps_in + prod)[:self.ps_width].as_signed())]
             return m
         wmag = w[:MAG_WIDTH]
-        if self.mul == "ccu2c":     # ECP5 LUT cell: ps_in + (prod ^ neg) + neg in one carry chain
-            neg = Signal()
-            m.d.comb += neg.eq(self.a_neg ^ w[MAG_WIDTH])
-            chain = CarryChain("mac")
-            prod = ccu2c_multiply(chain, self.a_in, wmag)
-            # the accumulation: its carry-in (neg) enters through a first bit adding 0 + neg + neg
-            # (= generate neg: the XOR table's generate is A, so A = neg there), sum bit dropped
-            acc = chain.add([(neg, 0, neg, 1)] + [(self.ps_in[k], prod[k] if k < len(prod) else 0, neg, 1)
-                                                  for k in range(self.ps_width)], CCU2C_ADD_XOR)
-            chain.build(m, Const(0, 1), self.ccu2c)
-            m.d.sync += [*common, self.ps_out.eq(Cat(*acc[1:]).as_signed())]
-            return m
         neg = Signal()
         m.d.comb += neg.eq(self.a_neg ^ w[MAG_WIDTH])
+        if self.mul == "ccu2c":
+            m.d.sync += common
+            self._ccu2c_mac(m, wmag, neg)
+            return m
         if self.mul in ("ext", "ext_acc", "ext_first"):
             # the parent's DSP multiplies; with one weight buffer it holds the weight's magnitude, so
             # m_b is the value to load
@@ -456,9 +465,85 @@ class PE(wiring.Component):
                 prod = lut_multiply(m, self.a_in, self.a3_in, wmag, 2 * MAG_WIDTH)
                 m.d.sync += self.a3_out.eq(self.a3_in)
             m.d.comb += pc.eq(prod ^ neg.replicate(2 * MAG_WIDTH))
+            pc, neg = self._stage(m, pc, "pc"), self._stage(m, neg, "neg")
         sp = Cat(pc, neg.replicate(self.ps_width - 2 * MAG_WIDTH))
         m.d.sync += [*common, self.ps_out.eq((self.ps_in + sp + neg)[:self.ps_width].as_signed())]
         return m
+
+    def _stage(self, m: Module, v, name: str):
+        """``v``, through the product's register when the cell is pipelined."""
+        if not self.pipeline:
+            return v
+        r = Signal.like(v, name=f"{name}_r")
+        m.d.sync += r.eq(v)
+        return r
+
+    def _ccu2c_mac(self, m: Module, wmag, neg):
+        """``ps_out := ps_in + (prod ^ neg) + neg`` in ECP5 CCU2C carry chains (the LUT cell of
+        ``mul="ccu2c"``). Unpipelined, one chain: the product's segments, then the accumulation.
+        Pipelined, the product in two halves that run side by side (``a * w[0:4]``, ``a * w[4:8]``:
+        three segments each instead of seven), registered with ``neg``; the next cycle's chain adds
+        them (``lo + (hi << 4)``) and accumulates."""
+        if not self.pipeline:
+            chain = CarryChain("mac")
+            prod = ccu2c_multiply(chain, self.a_in, wmag)
+        else:
+            half = MAG_WIDTH // 2
+            lo_chain, hi_chain = CarryChain("mlo"), CarryChain("mhi")
+            lo = self._stage(m, Cat(*ccu2c_multiply(lo_chain, self.a_in, wmag[:half])), "plo")
+            hi = self._stage(m, Cat(*ccu2c_multiply(hi_chain, self.a_in, wmag[half:])), "phi")
+            neg = self._stage(m, neg, "neg")
+            lo_chain.build(m, Const(0, 1), self.ccu2c)
+            hi_chain.build(m, Const(0, 1), self.ccu2c)
+            chain = CarryChain("mac")
+            # lo + (hi << 4) < 2 ** 16 (an 8 x 8 product): bits 0..3 are lo's, no carry out of bit 15
+            # (the next segment's carry-in is 0); plain adds (the XOR table with C = 0)
+            top = chain.add([(lo[k] if k < len(lo) else 0, hi[k - half], 0, 1) for k in range(half, 2 * MAG_WIDTH)],
+                            CCU2C_ADD_XOR)
+            prod = [lo[k] for k in range(half)] + top
+        # the accumulation: its carry-in (neg) enters through a first bit adding 0 + neg + neg
+        # (= generate neg: the XOR table's generate is A, so A = neg there), sum bit dropped
+        acc = chain.add([(neg, 0, neg, 1)] + [(self.ps_in[k], prod[k] if k < len(prod) else 0, neg, 1)
+                                              for k in range(self.ps_width)], CCU2C_ADD_XOR)
+        chain.build(m, Const(0, 1), self.ccu2c)
+        m.d.sync += self.ps_out.eq(Cat(*acc[1:]).as_signed())
+
+
+#: The parameters of :func:`mult18x18d_registered`'s ECP5 MULT18X18D: signed operands, no input or
+#: pipeline register, the output register on ``CLK0`` / ``CE0`` / ``RST0`` (the one clock nextpnr's
+#: timing model allows for a registered port), reset synchronously and not by the global set/reset.
+MULT18X18D_OUTREG = {
+    "REG_INPUTA_CLK": "NONE", "REG_INPUTB_CLK": "NONE", "REG_INPUTC_CLK": "NONE", "REG_PIPELINE_CLK": "NONE",
+    "REG_OUTPUT_CLK": "CLK0", "REG_OUTPUT_CE": "CE0", "REG_OUTPUT_RST": "RST0",
+    "CLK0_DIV": "ENABLED", "CLK1_DIV": "ENABLED", "CLK2_DIV": "ENABLED", "CLK3_DIV": "ENABLED",
+    "HIGHSPEED_CLK": "NONE", "GSR": "DISABLED", "CAS_MATCH_REG": "FALSE", "SOURCEB_MODE": "B_SHIFT",
+    "MULT_BYPASS": "DISABLED", "RESETMODE": "SYNC",
+}
+
+
+def mult18x18d_registered(m: Module, a, b, name: str) -> Signal:
+    """``a * b`` (signed, at most 18 bits each; ``len(a) + len(b)`` bits) one cycle later, from a
+    hand-instantiated ECP5 MULT18X18D whose output register holds it (Yosys maps a ``*`` onto the
+    cell without its registers, and the fabric flip-flops after it sit a long route away); reset
+    to 0 with the ``sync`` domain. ``tests/hw/test_array.py`` simulates it with a Verilog model of
+    the function these parameters select (Yosys has none)."""
+    width = len(a) + len(b)
+    assert len(a) <= 18 and len(b) <= 18, (len(a), len(b))
+    ax, bx = Signal(signed(18), name=f"{name}_a"), Signal(signed(18), name=f"{name}_b")
+    p = Signal(36, name=f"{name}_p")
+    m.d.comb += [ax.eq(a), bx.eq(b)]
+    ports = {f"i_A{k}": ax[k] for k in range(18)}
+    ports.update({f"i_B{k}": bx[k] for k in range(18)})
+    ports.update({f"i_C{k}": 0 for k in range(18)})
+    ports.update({f"o_P{k}": p[k] for k in range(36)})
+    ports.update(i_SIGNEDA=1, i_SIGNEDB=1, i_SOURCEA=0, i_SOURCEB=0, i_CLK0=ClockSignal("sync"), i_CE0=1,
+                 i_RST0=ResetSignal("sync"), i_CLK1=0, i_CLK2=0, i_CLK3=0, i_CE1=0, i_CE2=0, i_CE3=0, i_RST1=0,
+                 i_RST2=0, i_RST3=0)
+    m.submodules[f"{name}_mult"] = Instance("MULT18X18D", **{f"p_{k}": v for k, v in MULT18X18D_OUTREG.items()},
+                                            **ports)
+    out = Signal(signed(width), name=name)
+    m.d.comb += out.eq(p[:width].as_signed())
+    return out
 
 
 def shift_add_mul(m: Module, a, b, name: str) -> Signal:

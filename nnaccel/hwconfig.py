@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError
-from .isa.table import BY_NAME, QUEUES, SERIAL_MUL_STEPS, SPACE_ENUM, lut_lines
+from .isa.table import BY_NAME, PE_PIPELINE, QUEUES, SERIAL_MUL_STEPS, SPACE_ENUM, array_drain, lut_lines
 
 #: Width of an operand entering the array: a byte minus its zero point, in [-255, 255].
 OPERAND_BITS = 9
@@ -115,6 +115,12 @@ class HwConfig:
     #: weights while tile t streams); 1 = one tile per cell: the next tile's weights are loaded
     #: after the stream (a slot of ``nx * ny + rows`` cycles; the GEMM formula of ``docs/isa.md``).
     weight_buffers: int = 2
+    #: Registers between an array cell's product and its accumulation (0 or 1): 1 registers the
+    #: product (a DSP's own product in one cycle, the add to the partial sum in the next), which
+    #: shortens the cell's critical path and adds one cycle to every GEMM / DWCONV (the ISA's
+    #: ``array_drain``); 0 multiplies and accumulates in one cycle (the iCE40's SB_MAC16 pairs
+    #: accumulate inside the cell).
+    pe_pipeline: int = 0
     #: The array's depthwise mode (DWCONV, ``docs/isa.md``): with False DWCONV is ILLEGAL_OPCODE
     #: and depthwise convolutions run as GEMMs (the mode's multiplexers and registers saved).
     depthwise_mode: bool = True
@@ -166,8 +172,9 @@ class HwConfig:
 
     @property
     def gemm_pipeline(self) -> int:
-        """Fill + drain cycles of one GEMM instruction on the systolic array (rows + cols)."""
-        return self.rows + self.cols
+        """Fill + drain cycles of one GEMM / DWCONV on the systolic array (the ISA table's
+        ``array_drain``: ``rows + cols + pe_pipeline``)."""
+        return array_drain(self.rows, self.cols, self.pe_pipeline)
 
     @property
     def lut_lines(self) -> int:
@@ -252,6 +259,9 @@ class HwConfig:
         if self.weight_buffers not in (1, 2):
             bad(f"weight_buffers is {self.weight_buffers}, but it must be 1 (one weight tile in the "
                 f"array) or 2 (double buffering)")
+        if self.pe_pipeline not in PE_PIPELINE:
+            bad(f"pe_pipeline is {self.pe_pipeline}, but it must be 0 (a cell multiplies and accumulates in one "
+                f"cycle) or 1 (its product is registered)")
         if self.dw_line_buffers not in (0, 1, 2):
             bad(f"dw_line_buffers is {self.dw_line_buffers}, but it must be 0, 1 or 2 (a DWCONV runs up to "
                 f"3 filter rows)")
@@ -334,23 +344,24 @@ PRESETS: dict[str, HwConfig] = {
     # ECP5-25F (56 DP16KD, 126 KB): 32 + 8 + 32 + 4 KiB of block RAM. One vector lane, its 32x32
     # product over 4 cycles on one MULT18X18D (vector_mul_steps), so the array gets the other 27
     # DSPs; queues of 4 entries (load and compute 2: deeper ones gain almost nothing on the GEMM and
-    # MobileNet benchmarks) and 32-bit counters.
+    # MobileNet benchmarks) and 32-bit counters. The cells' products are registered (pe_pipeline).
     "small": HwConfig(name="small", rows=8, cols=8, act_bytes=32 * 1024, wgt_bytes=8 * 1024,
                       acc_bytes=32 * 1024, vec_bytes=4 * 1024, act_banks=2, wgt_banks=1,
                       acc_banks=2, vector_lanes=1, vector_mul_steps=4, vector_latency=4,
                       dma_bytes_per_cycle=8, ext_latency=16, queue_depth=4, load_queue_depth=2,
-                      compute_queue_depth=2, counter_bits=32, dma_base=0, dma_size=32 * 1024 * 1024),
+                      compute_queue_depth=2, counter_bits=32, pe_pipeline=1, dma_base=0,
+                      dma_size=32 * 1024 * 1024),
     # ECP5-85F (208 DP16KD, 468 KB): 64 + 16 + 128 + 8 KiB of block RAM.
     "base": HwConfig(name="base", rows=16, cols=16, act_bytes=64 * 1024, wgt_bytes=16 * 1024,
                      acc_bytes=128 * 1024, vec_bytes=8 * 1024, act_banks=4, wgt_banks=1,
                      acc_banks=4, vec_banks=1, vector_lanes=16, vector_latency=4, dw_line_buffers=2,
-                     dma_bytes_per_cycle=16, ext_latency=32, queue_depth=8, dma_base=0,
+                     dma_bytes_per_cycle=16, ext_latency=32, queue_depth=8, pe_pipeline=1, dma_base=0,
                      dma_size=256 * 1024 * 1024),
     # Simulation only.
     "large": HwConfig(name="large", rows=32, cols=32, act_bytes=256 * 1024, wgt_bytes=64 * 1024,
                       acc_bytes=512 * 1024, vec_bytes=32 * 1024, act_banks=8, wgt_banks=2,
                       acc_banks=8, vec_banks=1, vector_lanes=32, vector_latency=4, dw_line_buffers=2,
-                      dma_bytes_per_cycle=32, ext_latency=64, queue_depth=16, dma_base=0,
+                      dma_bytes_per_cycle=32, ext_latency=64, queue_depth=16, pe_pipeline=1, dma_base=0,
                       dma_size=1024 * 1024 * 1024),
 }
 

@@ -54,6 +54,8 @@ def test_preset_override_file(tmp_path):
     ({"vector_mul_steps": 3}, "vector_mul_steps is 3, but it must be one of 1, 2, 4, 32"),
     ({"vector_mul_steps": 0}, "vector_mul_steps is 0, but it must be one of 1, 2, 4, 32"),
     ({"vector_mul_steps": 8}, "vector_mul_steps is 8, but it must be one of 1, 2, 4, 32"),
+    ({"pe_pipeline": 2}, "pe_pipeline is 2, but it must be 0 .* or 1"),
+    ({"pe_pipeline": True}, "pe_pipeline is True, but it must be an integer"),
 ])
 def test_invalid_configs(changes, message):
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):

@@ -34,10 +34,10 @@ def instruction_cycles(d, cfg) -> int:
     if name == "GEMM":
         pre = cfg.rows if d.preload else 0
         if cfg.weight_buffers == 1:         # the next tile's weights after each stream
-            return pre + d.kt * (d.nx * d.ny + cfg.rows) + max(d.nx * d.ny, 1) + cfg.rows + cfg.cols
-        return pre + (d.kt + 1) * max(d.nx * d.ny, cfg.rows) + cfg.rows + cfg.cols
+            return pre + d.kt * (d.nx * d.ny + cfg.rows) + max(d.nx * d.ny, 1) + cfg.gemm_pipeline
+        return pre + (d.kt + 1) * max(d.nx * d.ny, cfg.rows) + cfg.gemm_pipeline
     if name == "DWCONV":
-        return 2 * cfg.rows + cfg.cols + (d.ny + d.fh - 1) * (d.nx + d.fw - 1)
+        return cfg.rows + cfg.gemm_pipeline + (d.ny + d.fh - 1) * (d.nx + d.fw - 1)
     if name == "VEC":
         vf = VEC_BY_CODE[d.func]
         p = vf.param_lines(cfg.cols) if vf.params else 0

@@ -106,6 +106,17 @@ for _n, _q in enumerate(QUEUES):
 MAX_KTILES = 16
 #: DWCONV: the lines each line buffer holds (more than the most input columns a DWCONV streams).
 DW_LINE_LINES = 256
+#: Allowed ``pe_pipeline`` of a hardware configuration: the registers between an array cell's
+#: product and its accumulation (0: the cell multiplies and accumulates in one cycle).
+PE_PIPELINE = (0, 1)
+
+
+def array_drain(rows: int, cols: int, pe_pipeline: int) -> int:
+    """The cycles a GEMM / DWCONV spends after its last streaming slot until its last result is
+    written (the array's fill and drain): ``rows + cols + pe_pipeline``; the term of both cycle
+    formulas."""
+    return rows + cols + pe_pipeline
+
 
 HEADER = (
     Field("opcode", 0, 4, "instruction kind (see the opcode table); 0 is illegal"),
@@ -208,13 +219,15 @@ accumulates in iteration order in the reference simulator; hardware may differ).
 
 Timing: the array holds two weight tiles (double buffering), so tile `t + 1`'s weights are loaded
 while tile `t` streams; each tile streams for `max(nx * ny, rows)` cycles, and the results of the
-last tile leave the array `rows + cols` cycles after its streaming ends. With one weight tile
+last tile leave the array `rows + cols + pe_pipeline` cycles after its streaming ends (`pe_pipeline`:
+the configuration's registers between a cell's product and its accumulation). With one weight tile
 (the configuration's `weight_buffers = 1`) tile `t + 1`'s weights are loaded in the `rows` cycles
 after tile `t` has streamed its `nx * ny` lines; the last tile streams for `max(nx * ny, 1)`
 cycles."""
           + _STRIDED_2D,
-          "`(preload ? rows : 0) + (kt + 1) * max(nx * ny, rows) + rows + cols`; with `weight_buffers = 1`: "
-          "`(preload ? rows : 0) + kt * (nx * ny + rows) + max(nx * ny, 1) + rows + cols`"),
+          "`(preload ? rows : 0) + (kt + 1) * max(nx * ny, rows) + rows + cols + pe_pipeline`; with "
+          "`weight_buffers = 1`: `(preload ? rows : 0) + kt * (nx * ny + rows) + max(nx * ny, 1) + rows + cols "
+          "+ pe_pipeline`"),
     Instr("VEC", 4, "vector", (
         Field("func", 8, 4, "vector function (see the vector function table)"),
         Field("signed", 12, 1, "ACT bytes read by this instruction are int8 (1) or uint8 (0)"),
@@ -310,12 +323,12 @@ Timing: `rows` cycles load the filter tile; the window streams through the array
 a cycle in row order (`(ny + fh - 1) * L` cycles): each column keeps its channel's lines, each
 array row sees them one tap later than the row above, and `fh - 1` line buffers (of
 `DW_LINE_LINES` = """ + str(DW_LINE_LINES) + """ lines) delay them by one input row between filter rows; the output of a window
-position leaves the array `rows + cols` cycles after its last line streamed (positions without a
+position leaves the array `rows + cols + pe_pipeline` cycles after its last line streamed (positions without a
 full window write nothing). Faults: `fh` 0 or above `dw_line_buffers + 1`, `fw` 0, `fh * fw > rows`,
 `nx` or `ny` 0, `nx + fw - 1` or `ny + fh - 1` above 255 (ILLEGAL_FIELD); window, output or filter
 lines beyond their scratchpads (SCRATCHPAD_RANGE). On a configuration without the depthwise
 mode (`depthwise_mode` false) DWCONV is ILLEGAL_OPCODE.""",
-          "`rows + (ny + fh - 1) * (nx + fw - 1) + rows + cols`", needs="depthwise_mode"),
+          "`rows + (ny + fh - 1) * (nx + fw - 1) + rows + cols + pe_pipeline`", needs="depthwise_mode"),
 )
 
 BY_NAME: dict[str, Instr] = {i.name: i for i in INSTRUCTIONS}

@@ -13,12 +13,15 @@ def _operand(x: int, mul: str) -> tuple[int, int]:
     return ((x & 0xFF, (x >> 8) & 1) if mul == "signed" else (abs(x), int(x < 0)))
 
 
+@pytest.mark.parametrize("pipeline", [0, 1])
 @pytest.mark.parametrize("mul", ["dsp", "lut", "signed", "ccu2c"])
-def test_pe_mac(mul):
+def test_pe_mac(mul, pipeline):
     """A cell adds (or subtracts, by the XOR of the signs) the 8 x 8 product of the magnitudes:
     the signed product of two values in [-255, 255], wrapping at 32 bits (``mul="signed"``: the
-    same product of the two's complement operands)."""
-    dut = PE(mul=mul)
+    same product of the two's complement operands). ``pipeline``: the product of the activation
+    of one cycle is added to the partial sum of the next (the activation then changes to another
+    value, which must not reach the sum)."""
+    dut = PE(mul=mul, pipeline=pipeline)
     rng = np.random.default_rng(1)
     cases = [(int(a), int(w), int(p)) for a, w, p in zip(rng.integers(-255, 256, 40),
                                                           rng.integers(-255, 256, 40),
@@ -38,9 +41,16 @@ def test_pe_mac(mul):
                 ctx.set(dut.a3_in, 3 * abs(a))
             ctx.set(dut.ps_in, p)
             await ctx.tick()
+            assert (ctx.get(dut.a_out), ctx.get(dut.a_neg_out)) == _operand(a, mul)
+            if pipeline:
+                other = -a if a else 1
+                ctx.set(dut.a_in, _operand(other, mul)[0])
+                ctx.set(dut.a_neg, _operand(other, mul)[1])
+                if mul == "lut":
+                    ctx.set(dut.a3_in, 3 * abs(other))
+                await ctx.tick()
             want = ((p + a * w + 2**31) % 2**32) - 2**31
             assert ctx.get(dut.ps_out) == want, (a, w, p)
-            assert (ctx.get(dut.a_out), ctx.get(dut.a_neg_out)) == _operand(a, mul)
 
     sim = Simulator(dut)
     sim.add_clock(1e-6)
@@ -48,8 +58,8 @@ def test_pe_mac(mul):
     sim.run()
 
 
-def _drive_array(rows, cols, w, a_vectors, a_zp, w_zp, a_signed, w_signed, dsp_cells=None, dsp=None):
-    dut = SystolicArray(rows, cols, dsp_cells=dsp_cells, dsp=dsp)
+def _drive_array(rows, cols, w, a_vectors, a_zp, w_zp, a_signed, w_signed, dsp_cells=None, dsp=None, pipeline=0):
+    dut = SystolicArray(rows, cols, dsp_cells=dsp_cells, dsp=dsp, pipeline=pipeline)
     got = []
 
     async def bench(ctx):
@@ -86,10 +96,15 @@ def _drive_array(rows, cols, w, a_vectors, a_zp, w_zp, a_signed, w_signed, dsp_c
     return dut, got
 
 
+@pytest.mark.parametrize("pipeline", [0, 1])
 @pytest.mark.parametrize("dsp", [None, "dual8", "signed9"])
 @pytest.mark.parametrize("rows,cols,a_signed,w_signed", [(4, 4, 1, 1), (3, 5, 0, 1), (4, 2, 0, 0), (4, 4, 0, 1),
                                                          (4, 4, 1, 0)])
-def test_array_matches_numpy(rows, cols, a_signed, w_signed, dsp):
+def test_array_matches_numpy(rows, cols, a_signed, w_signed, dsp, pipeline):
+    """The array against NumPy; one result a cycle, ``rows + cols - 1`` cycles after its vector
+    (``rows - 1`` skew, ``rows`` cells, ``cols - 1`` de-skew) and one more with ``pipeline`` (the
+    cells' product register, or with ``dual8``, whose DSP pairs accumulate in the cell, one more
+    output register)."""
     rng = np.random.default_rng(rows * 7 + cols)
     lo_a, hi_a = (-128, 128) if a_signed else (0, 256)
     lo_w, hi_w = (-128, 128) if w_signed else (0, 256)
@@ -99,12 +114,13 @@ def test_array_matches_numpy(rows, cols, a_signed, w_signed, dsp):
     w_zp = int(rng.integers(lo_w, hi_w))
     # dual8 with an odd number of DSP cells leaves one SB_MAC16 half unused
     dsp_cells = rows * cols // 2 + (1 if dsp else 0)
-    dut, got = _drive_array(rows, cols, w, a, a_zp, w_zp, a_signed, w_signed, dsp_cells=dsp_cells, dsp=dsp)
+    dut, got = _drive_array(rows, cols, w, a, a_zp, w_zp, a_signed, w_signed, dsp_cells=dsp_cells, dsp=dsp,
+                            pipeline=pipeline)
     want = array_model(a, w, a_zp, w_zp)
     assert [g for _, g in got] == want.tolist()
     # fixed latency, one result per cycle
-    assert [c for c, _ in got] == [array_latency(rows, cols) + k for k in range(len(a))]
-    assert dut.latency == array_latency(rows, cols)
+    assert [c for c, _ in got] == [rows + cols - 1 + pipeline + k for k in range(len(a))]
+    assert dut.latency == array_latency(rows, cols, pipeline) == rows + cols - 1 + pipeline
 
 
 def test_array_extremes():
@@ -116,11 +132,12 @@ def test_array_extremes():
 
 
 @pytest.mark.rtl
-@pytest.mark.parametrize("dsp,a_signed,w_signed,a_zp,w_zp,buffers", [
-    (None, 0, 1, 3, -2, 2), ("ice40_dual8", 1, 0, -100, 201, 2), ("ice40_dual8", 0, 1, 7, -128, 1),
-    ("ecp5", 0, 0, 255, 0, 2), ("ecp5", 1, 1, -128, 127, 2)])
+@pytest.mark.parametrize("dsp,a_signed,w_signed,a_zp,w_zp,buffers,pipeline", [
+    (None, 0, 1, 3, -2, 2, 0), ("ice40_dual8", 1, 0, -100, 201, 2, 0), ("ice40_dual8", 0, 1, 7, -128, 1, 0),
+    ("ecp5", 0, 0, 255, 0, 2, 0), ("ecp5", 1, 1, -128, 127, 2, 0), ("ecp5", 1, 0, -128, 255, 2, 1),
+    ("ecp5", 0, 1, 0, -128, 2, 1)])
 @pytest.mark.parametrize("rows,cols", [(4, 4), pytest.param(8, 8, marks=pytest.mark.slow)])
-def test_array_verilator(rows, cols, dsp, a_signed, w_signed, a_zp, w_zp, buffers):
+def test_array_verilator(rows, cols, dsp, a_signed, w_signed, a_zp, w_zp, buffers, pipeline):
     """Verilator against the model, the last 5 cells (row-major) on LUT multipliers; with
     ``ice40_dual8`` the array's SB_MAC16 instances run Yosys' own behavioural model of the cell
     (``ice40/cells_sim.v``): the array as it is placed on the iCE40, parameters and pairing included
@@ -128,12 +145,14 @@ def test_array_verilator(rows, cols, dsp, a_signed, w_signed, a_zp, w_zp, buffer
     ``BHOLD`` / ``IRSTBOT``); with ``ecp5`` the LUT cells' CCU2C instances run Yosys' model of that
     cell (``ecp5/cells_sim.v``)."""
     from nnaccel.sim import rtl_runner
-    verilog = rtl_runner.to_verilog(SystolicArray(rows, cols, dsp_cells=rows * cols - 5, dsp=dsp, buffers=buffers),
-                                    "array")
+    verilog = rtl_runner.to_verilog(SystolicArray(rows, cols, dsp_cells=rows * cols - 5, dsp=dsp, buffers=buffers,
+                                                  pipeline=pipeline), "array")
     if dsp == "ice40_dual8":
         verilog += "\n" + _yosys_ice40_cell_model("SB_MAC16")
     if dsp == "ecp5":
         verilog += "\n" + "".join(_yosys_ice40_cell_model(c, "ecp5") for c in ("CCU2C", "LUT4", "LUT2"))
+    if dsp == "ecp5" and pipeline:
+        verilog += "\n" + _mult18x18d_model()
     rtl = rtl_runner.build(verilog, "array")
     rng = np.random.default_rng(5)
     lo_a, hi_a = (-128, 128) if a_signed else (0, 256)
@@ -146,7 +165,7 @@ def test_array_verilator(rows, cols, dsp, a_signed, w_signed, a_zp, w_zp, buffer
                          {"rows": rows, "cols": cols, "w": w.tolist(), "a": a.tolist(), "a_zp": a_zp,
                           "w_zp": w_zp, "a_signed": a_signed, "w_signed": w_signed})
     assert res["out"] == array_model(a, w, a_zp, w_zp).tolist()
-    assert res["latency"] == array_latency(rows, cols)
+    assert res["latency"] == rows + cols - 1 + pipeline
 
 
 def _drive(dut, settings: dict, schedule: dict, cycles: int):
@@ -184,11 +203,11 @@ def _drive(dut, settings: dict, schedule: dict, cycles: int):
     return got
 
 
-def _drive_tiles(rows, cols, ws, tiles, a_zp, w_zp, a_signed, w_signed, b0=0, dsp=None):
+def _drive_tiles(rows, cols, ws, tiles, a_zp, w_zp, a_signed, w_signed, b0=0, dsp=None, pipeline=0):
     """The GEMM engine's K-tile schedule: tile 0's weights in ``rows`` cycles, then tile t's
     vectors stream through buffer ``b0 ^ (t & 1)`` for ``max(n, rows)`` cycles while tile t+1's
     weights are loaded into the other buffer, starting in the same cycle as tile t's first vector."""
-    dut = SystolicArray(rows, cols, dsp_cells=rows * cols // 2, dsp=dsp)
+    dut = SystolicArray(rows, cols, dsp_cells=rows * cols // 2, dsp=dsp, pipeline=pipeline)
     n = len(tiles[0])
     T = max(n, rows)
     sched = {}
@@ -201,26 +220,28 @@ def _drive_tiles(rows, cols, ws, tiles, a_zp, w_zp, a_signed, w_signed, b0=0, ds
         if t + 1 < len(tiles):
             for r in range(rows):
                 sched.setdefault(base + r, {})["w"] = (r, b0 ^ ((t + 1) & 1), ws[t + 1][r])
-    end = rows + len(tiles) * T + rows + cols + 4
+    end = rows + len(tiles) * T + rows + cols + pipeline + 4
     settings = {"w_signed": w_signed, "w_zp": w_zp, "a_signed": a_signed, "a_zp": a_zp}
     return _drive(dut, settings, sched, end), T
 
 
-@pytest.mark.parametrize("rows,cols,n,ntiles,b0,dsp", [(4, 4, 7, 3, 0, None), (4, 4, 4, 4, 1, "dual8"),
-                                                       (4, 2, 2, 3, 0, None), (2, 4, 5, 2, 1, "dual8"),
-                                                       (8, 8, 8, 3, 0, "dual8"), (8, 8, 1, 3, 1, None),
-                                                       (4, 4, 5, 3, 1, "signed9"), (8, 8, 8, 2, 0, "signed9")])
-def test_array_double_buffered_tiles(rows, cols, n, ntiles, b0, dsp):
+@pytest.mark.parametrize("rows,cols,n,ntiles,b0,dsp,pipeline", [
+    (4, 4, 7, 3, 0, None, 0), (4, 4, 4, 4, 1, "dual8", 0), (4, 2, 2, 3, 0, None, 0), (2, 4, 5, 2, 1, "dual8", 0),
+    (8, 8, 8, 3, 0, "dual8", 0), (8, 8, 1, 3, 1, None, 0), (4, 4, 5, 3, 1, "signed9", 0),
+    (8, 8, 8, 2, 0, "signed9", 0), (4, 4, 4, 4, 1, None, 1), (8, 8, 8, 3, 0, "signed9", 1), (4, 4, 5, 2, 0, "dual8", 1)])
+def test_array_double_buffered_tiles(rows, cols, n, ntiles, b0, dsp, pipeline):
     """Tile t+1's weights load into the idle buffer while tile t streams (including ``n == rows``,
     where the next tile's first vector follows the last one of this tile in the next cycle):
-    every result is the NumPy product of its own tile."""
+    every result is the NumPy product of its own tile (with ``pipeline`` too: the product
+    register holds the product of the weight a vector met)."""
     rng = np.random.default_rng(rows * 100 + n * 10 + ntiles)
     ws = [rng.integers(-128, 128, (rows, cols)) for _ in range(ntiles)]
     tiles = [rng.integers(0, 256, (n, rows)) for _ in range(ntiles)]
-    got, T = _drive_tiles(rows, cols, ws, tiles, a_zp=17, w_zp=-5, a_signed=0, w_signed=1, b0=b0, dsp=dsp)
+    got, T = _drive_tiles(rows, cols, ws, tiles, a_zp=17, w_zp=-5, a_signed=0, w_signed=1, b0=b0, dsp=dsp,
+                          pipeline=pipeline)
     want = [row for w, a in zip(ws, tiles) for row in array_model(a, w, 17, -5).tolist()]
     assert [g for _, g in got] == want
-    lat = array_latency(rows, cols)
+    lat = rows + cols - 1 + pipeline
     assert [c for c, _ in got] == [rows + t * T + x + lat for t in range(ntiles) for x in range(n)]
 
 
@@ -239,9 +260,10 @@ def test_partial_sums_are_narrow_and_exact():
         signed = int(av < 0 or wv < 0)
         want = array_model(a, w, azp, wzp)
         assert abs(int(want[0, 0])) == rows * 255 * 255
-        for dsp in (None, "signed9"):        # signed9: 20 signed cells, then LUT cells (row 2 mixed)
-            _, got = _drive_array(rows, cols, w, a, azp, wzp, signed, signed, dsp_cells=20, dsp=dsp)
-            assert [g for _, g in got] == want.tolist(), dsp
+        for dsp, pipeline in ((None, 0), ("signed9", 0), ("signed9", 1)):
+            # signed9: 20 signed cells, then LUT cells (row 2 mixed)
+            _, got = _drive_array(rows, cols, w, a, azp, wzp, signed, signed, dsp_cells=20, dsp=dsp, pipeline=pipeline)
+            assert [g for _, g in got] == want.tolist(), (dsp, pipeline)
 
 
 def _yosys_ice40_cell_model(name: str, family: str = "ice40") -> str:
@@ -261,6 +283,38 @@ def _yosys_ice40_cell_model(name: str, family: str = "ice40") -> str:
     # the file's header defines the macros its models use for their default port values
     head = text[:text.index("module ")]
     return head + text[start:text.index("endmodule", start) + len("endmodule")] + "\n"
+
+
+def _mult18x18d_model() -> str:
+    """A Verilog model of the ECP5 MULT18X18D as ``mult18x18d_registered`` sets it up (Yosys has
+    only a black box): ``P`` = the 36-bit product of ``A`` and ``B`` (each signed when its
+    ``SIGNEDA`` / ``SIGNEDB`` is set, as the Lattice sysDSP guide defines), through the output
+    register on ``CLK0`` (``CE0`` enables, ``RST0`` clears synchronously); any other register
+    setting stops the simulation."""
+    ins = [f"{n}{k}" for n in "ABC" for k in range(18)] + ["SIGNEDA", "SIGNEDB", "SOURCEA", "SOURCEB"]
+    ins += [f"{n}{k}" for n in ("CLK", "CE", "RST") for k in range(4)]
+    outs = [f"P{k}" for k in range(36)]
+    params = {"REG_INPUTA_CLK": "NONE", "REG_INPUTB_CLK": "NONE", "REG_INPUTC_CLK": "NONE",
+              "REG_PIPELINE_CLK": "NONE", "REG_OUTPUT_CLK": "CLK0", "REG_OUTPUT_CE": "CE0",
+              "REG_OUTPUT_RST": "RST0", "RESETMODE": "SYNC", "MULT_BYPASS": "DISABLED"}
+    others = ("REG_INPUTA_CE", "REG_INPUTA_RST", "REG_INPUTB_CE", "REG_INPUTB_RST", "REG_INPUTC_CE", "REG_INPUTC_RST",
+              "REG_PIPELINE_CE", "REG_PIPELINE_RST", "CLK0_DIV", "CLK1_DIV", "CLK2_DIV", "CLK3_DIV", "HIGHSPEED_CLK",
+              "GSR", "CAS_MATCH_REG", "SOURCEB_MODE")
+
+    def bus(n, w):
+        return "{" + ", ".join(f"{n}{k}" for k in reversed(range(w))) + "}"
+    check = " || ".join(f'{k} != "{v}"' for k, v in params.items())
+    return "\n".join([
+        f"module MULT18X18D({', '.join(ins + outs)});",
+        *[f"  input {n};" for n in ins], *[f"  output {n};" for n in outs],
+        *[f'  parameter {k} = "{v}";' for k, v in params.items()], *[f'  parameter {k} = "";' for k in others],
+        f"  wire [17:0] a = {bus('A', 18)};", f"  wire [17:0] b = {bus('B', 18)};",
+        "  wire signed [36:0] prod = $signed({SIGNEDA & a[17], a}) * $signed({SIGNEDB & b[17], b});",
+        "  reg [35:0] r;",
+        "  always @(posedge CLK0) if (RST0) r <= 36'd0; else if (CE0) r <= prod[35:0];",
+        f"  assign {bus('P', 36)} = r;",
+        f'  initial if ({check}) $fatal(1, "MULT18X18D: a register setting the model does not have");',
+        "endmodule", ""])
 
 
 def _yosys_check(tmp_path, cells, component, commands) -> str:
@@ -407,9 +461,9 @@ def test_add_or_pass_cells_against_yosys_model(tmp_path):
     assert "SAT proof finished - no model found: SUCCESS!" in out
 
 
-@pytest.mark.parametrize("dsp", [None, "dual8"])
+@pytest.mark.parametrize("dsp,pipeline", [(None, 0), ("dual8", 0), (None, 1), ("dual8", 1)])
 @pytest.mark.parametrize("n0, n1", [(5, 3), (1, 1), (2, 6)])
-def test_array_one_weight_buffer_tiles(n0, n1, dsp):
+def test_array_one_weight_buffer_tiles(n0, n1, dsp, pipeline):
     """``buffers = 1`` (the ISA's ``weight_buffers = 1``): the next tile's weight rows are presented
     in the cycles right after the previous tile's last vector, and its vectors right after the
     last weight row, as tiny's GEMM engine schedules them; every vector meets its own tile's
@@ -418,26 +472,27 @@ def test_array_one_weight_buffer_tiles(n0, n1, dsp):
     rng = np.random.default_rng(n0 * 10 + n1)
     ws = [rng.integers(-128, 128, (rows, cols)) for _ in range(2)]
     avs = [rng.integers(-128, 128, (n, rows)) for n in (n0, n1)]
-    dut = SystolicArray(rows, cols, dsp_cells=rows * cols // 2, dsp=dsp, buffers=1)
+    dut = SystolicArray(rows, cols, dsp_cells=rows * cols // 2, dsp=dsp, buffers=1, pipeline=pipeline)
     sched = {}                      # tile t's rows, then its vectors, then tile t + 1's
     for t in range(2):
         sched.update({len(sched) + i: {"w": (i, 0, ws[t][i])} for i in range(rows)})
         sched.update({len(sched) + k: {"a": (0, avs[t][k])} for k in range(len(avs[t]))})
     got = [line for _, line in _drive(dut, {"w_signed": 1, "a_signed": 1, "w_zp": 0, "a_zp": 0}, sched,
-                                      len(sched) + rows + cols + 2)]
+                                      len(sched) + rows + cols + pipeline + 2)]
     want = np.concatenate([array_model(avs[t], ws[t]) for t in range(2)])
     assert got == want.tolist()
 
 
-@pytest.mark.parametrize("rows, fh, fw, nx, ny, line_buffers, dsp, dsp_cells, buffers", [
-    (4, 1, 3, 5, 3, 0, None, None, 2),
-    (4, 1, 4, 3, 2, 0, "dual8", None, 1),      # the pairs that take their activations a cycle early
-    (8, 2, 3, 5, 3, 1, None, None, 2),
-    (8, 2, 4, 1, 3, 1, "signed9", 27, 2),      # signed cells, then LUT cells, in one column
-    (16, 3, 3, 6, 4, 2, None, None, 2),
-    pytest.param(16, 3, 5, 2, 2, 2, "signed9", 100, 2, marks=pytest.mark.slow),   # (a larger build)
+@pytest.mark.parametrize("rows, fh, fw, nx, ny, line_buffers, dsp, dsp_cells, buffers, pipeline", [
+    (4, 1, 3, 5, 3, 0, None, None, 2, 0),
+    (4, 1, 4, 3, 2, 0, "dual8", None, 1, 0),      # the pairs that take their activations a cycle early
+    (8, 2, 3, 5, 3, 1, None, None, 2, 0),
+    (8, 2, 4, 1, 3, 1, "signed9", 27, 2, 0),      # signed cells, then LUT cells, in one column
+    (8, 2, 4, 2, 3, 1, "signed9", 27, 2, 1),      # ... their products registered
+    (16, 3, 3, 6, 4, 2, None, None, 2, 1),
+    pytest.param(16, 3, 5, 2, 2, 2, "signed9", 100, 2, 0, marks=pytest.mark.slow),   # (a larger build)
 ])
-def test_array_depthwise_mode(rows, fh, fw, nx, ny, line_buffers, dsp, dsp_cells, buffers):
+def test_array_depthwise_mode(rows, fh, fw, nx, ny, line_buffers, dsp, dsp_cells, buffers, pipeline):
     """The depthwise mode against a direct loop: a window of ``(ny + fh - 1) x (nx + fw - 1)``
     lines streamed one a cycle; the output of every position with a full window is, per column
     j, the sum over the taps of (byte j of the tap's line - za) * (weight row T - 1 - tap - zw),
@@ -448,7 +503,8 @@ def test_array_depthwise_mode(rows, fh, fw, nx, ny, line_buffers, dsp, dsp_cells
     w = rng.integers(0, 256, (rows, rows))
     za, zw = 100, 50
     w[taps:] = zw
-    dut = SystolicArray(rows, rows, dsp=dsp, dsp_cells=dsp_cells, buffers=buffers, line_buffers=line_buffers)
+    dut = SystolicArray(rows, rows, dsp=dsp, dsp_cells=dsp_cells, buffers=buffers, line_buffers=line_buffers,
+                        pipeline=pipeline)
     settings = {"dw": 1, "dw_fw": fw, "a_zp": za, "w_zp": zw}
     if line_buffers:
         settings.update(dw_fh=fh, dw_nx=nx)

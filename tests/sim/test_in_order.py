@@ -137,13 +137,17 @@ def test_compiled_layers_run_in_order(case):
 def test_gemm_cycles_with_one_weight_buffer(preload, kt, nx, ny):
     """tiny holds one weight tile (``weight_buffers = 1``): tile t + 1's rows weight lines are read
     after tile t has streamed its nx * ny lines; the last tile streams max(nx * ny, 1) cycles, then
-    rows + cols drain (docs/isa.md, GEMM). With two buffers a tile's slot is max(nx * ny, rows)."""
+    rows + cols drain (docs/isa.md, GEMM). With two buffers a tile's slot is max(nx * ny, rows).
+    With ``pe_pipeline = 1`` (the cells' product registers) the drain is one cycle longer."""
     R, C = TINY.rows, TINY.cols
     assert TINY.weight_buffers == 1 and QUEUES.replace(weight_buffers=2).weight_buffers == 2
+    assert TINY.pe_pipeline == 0
     n = nx * ny
     one = (R if preload else 0) + sum(n + R for _ in range(kt)) + max(n, 1) + R + C
     two = (R if preload else 0) + (kt + 1) * max(n, R) + R + C
-    for cfg, want in ((TINY, one), (TINY.replace(name="tiny-2w", weight_buffers=2), two)):
+    for cfg, want in ((TINY, one), (TINY.replace(name="tiny-2w", weight_buffers=2), two),
+                      (TINY.replace(name="tiny-p1", pe_pipeline=1), one + 1),
+                      (TINY.replace(name="tiny-2w-p1", weight_buffers=2, pe_pipeline=1), two + 1)):
         p = ProgramBuilder(cfg)
         p.gemm(0, 0, nx, ny, preload=bool(preload), kt=kt)
         p.finish()
