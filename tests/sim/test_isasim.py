@@ -555,8 +555,8 @@ def test_dwconv_is_a_depthwise_convolution(preset, fh, fw):
     stream = (ny + fh - 1) * (nx + fw - 1)
     assert r.counters["macs"] == stream * R * cfg.cols
     # the filter's rows, the stream, then rows + cols of fill / drain and one more cycle where the
-    # cells register their products (small and base: pe_pipeline 1)
-    assert r.counters["array_busy"] == 2 * R + cfg.cols + stream + (preset in ("small", "base"))
+    # cells register their products (pe_pipeline)
+    assert r.counters["array_busy"] == 2 * R + cfg.cols + stream + cfg.pe_pipeline
     # a GEMM without preload afterwards uses the filter tile, with rows T .. rows-1 zero
     g = [encode("DWCONV", fh=fh, fw=fw, act=act, acc=acc, wgt=wgt, za=za, zw=zw, nx=1, ny=1, act_ys=ys,
                 acc_ys=1, act_signed=1, wgt_signed=1),
