@@ -40,7 +40,7 @@ from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from nnaccel.isa.table import array_drain
+from nnaccel.isa.table import PE_PIPELINE, array_drain
 
 from .pe import (
     ACC_WIDTH,
@@ -94,7 +94,7 @@ class SystolicArray(wiring.Component):
     def __init__(self, rows: int, cols: int, dsp_cells: int | None = None, dsp: str | None = None,
                  buffers: int = 2, line_buffers: int = 0, depthwise: bool = True, pipeline: int = 0):
         assert dsp in self.DSP_KINDS, dsp
-        assert pipeline in (0, 1), pipeline
+        assert pipeline in PE_PIPELINE, pipeline
         self.rows, self.cols = rows, cols
         self.pipeline = pipeline    # the configuration's pe_pipeline: one more cycle of latency
         self.buffers = buffers      # weight tiles a cell holds (1: ``w_sel`` / ``a_sel`` unused)
@@ -272,8 +272,8 @@ class SystolicArray(wiring.Component):
 
         # de-skew: column j waits cols-1-j cycles (and the pipeline's cycle if no cell has it),
         # then sign-extends to 32 bits
+        extra = self.pipeline - pe_pipe
         for j in range(C):
-            extra = self.pipeline - pe_pipe
             m.d.comb += self.o_data[j].eq(delay(pes[R - 1][j].ps_out, C - 1 - j + extra, f"o_skew{j}"))
 
         # valid travels beside the data: a fixed-length shift register

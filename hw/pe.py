@@ -36,6 +36,8 @@ from amaranth.hdl import Cat, ClockSignal, Const, Instance, Module, Mux, ResetSi
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
+from nnaccel.isa.table import PE_PIPELINE
+
 MAG_WIDTH = 8
 OPERAND_WIDTH = 9          # a zero-point-free operand: 8-bit magnitude + sign, i.e. [-255, 255]
 ACC_WIDTH = 32
@@ -362,7 +364,7 @@ class PE(wiring.Component):
                  pipeline: int = 0):
         assert mul in ("dsp", "lut", "ext", "ext_acc", "ext_first", "signed", "ccu2c"), mul
         assert buffers in (1, 2), buffers
-        assert pipeline in (0, 1) and (not pipeline or mul in self.PIPELINED), (mul, pipeline)
+        assert pipeline in PE_PIPELINE and (not pipeline or mul in self.PIPELINED), (mul, pipeline)
         self.mul = mul
         self.pipeline = pipeline    # 1: the product is registered, the accumulation a cycle later
         self.buffers = buffers      # 1: one stationary weight (``w_sel`` / ``sel_in`` unused)
