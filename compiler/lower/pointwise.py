@@ -80,6 +80,12 @@ class StridedRows:
     edges: tuple | None = None
 
 
+def _column_major(x) -> bool:
+    """Whether the input ``x`` of a 1x1 pass is read straight from an input with right / bottom
+    padding (:attr:`StridedRows.edges`), so that its blocks' lines are column-major."""
+    return isinstance(x, StridedRows) and x.edges is not None
+
+
 def _pointwise(s: ConvSpec) -> bool:
     """A 1x1 convolution over every pixel (stride 1, no padding) is a matrix product of the
     ``[pixels, C]`` input rows with the ``[C, O]`` filter: the pointwise schedule applies."""
@@ -205,7 +211,7 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
                 vec = n_tiles * (REQ_LINES + p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency)
                 store = n_tiles * (lat + p * beats)
                 inp = 0 if handed else (2 * lat if by == 1 else k_tiles * lat) + k_tiles * p * beats
-                if isinstance(s.x, StridedRows) and s.x.edges is not None:
+                if _column_major(s.x):
                     inp += k_tiles * lat        # (a second LOAD per K tile: the last window rows)
                 if residual:    # a tile's ADDQ after its REQ and the previous tile's STORE
                     vec = max(vec, store) + n_tiles * _addq_cycles(cfg, p)
@@ -262,7 +268,7 @@ def _pointwise_pass(ctx: LowerContext, s: ConvSpec, tiles: np.ndarray, per_block
     if not resident_p and PW_PARAMS * REQ_LINES > vec_l:
         return None
     res = ctx.residual if ctx.residual is not None and ctx.residual.conv == s.y else None
-    if strided is not None and strided.edges is not None:
+    if _column_major(strided):
         res = None      # (the fused ADD's operand tiles are row-major)
     width, row_ys = (strided.width, strided.ys) if strided else (None, None)
 
@@ -387,7 +393,9 @@ class _Pointwise:
         self.blocks = _pixel_blocks(s.n * s.h * s.w, nx, ny)
         #: column-major blocks (:attr:`StridedRows.edges`): GEMM, accumulator and STORE walk the
         #: lines ``(row, group)`` as ``nx = groups, ny = rows``
-        self.tr = isinstance(s.x, StridedRows) and s.x.edges is not None
+        self.tr = _column_major(s.x)
+        #: the first step's streamed weight LOAD, which goes to the pass's prefetch
+        self.first_w: list[Ins] = []
         if (resident_w and len(self.blocks) == 1 and 2 * self.ntiles * self.R > cfg.lines("WGT")
                 and 2 * PW_AHEAD * self.gmax * self.R <= cfg.lines("WGT")):
             # one block reads each weight tile once: streamed through slots in the upper half
@@ -530,7 +538,7 @@ class _Pointwise:
             gemms.append(g)
             vecs.append(v)
             stores.append(st)
-        pre += getattr(self, "first_w", [])
+        pre += self.first_w
         out = skewed(RawPass(prefetch=pre), loads, [[g] for g in gemms], [v + st for v, st in zip(vecs, stores)])
         out.residual = self.res is not None
         if (len(self.blocks) == 1 and self.res is None and not isinstance(self.s.x, StridedRows)
