@@ -37,6 +37,7 @@ from nnaccel.isa.table import (
     QUEUES,
     SPACE_ENUM,
     TOKEN_CHANNELS,
+    dw_window,
     rdperf_sample_cycle,
 )
 from nnaccel.quant import multiply_by_quantized_multiplier as mbqm
@@ -59,7 +60,8 @@ def _lines(base: int, nx: int, ny: int, xs: int, ys: int) -> np.ndarray:
 
 def _dw_window(d) -> np.ndarray:
     """The ACT lines of a DWCONV's input window, in stream order."""
-    return _lines(d.act, d.nx + d.fw - 1, d.ny + d.fh - 1, 1, d.act_ys)
+    h, w = dw_window(d)
+    return _lines(d.act, w, h, 1, d.act_ys)
 
 
 def _sext8(b: int) -> int:
@@ -99,6 +101,10 @@ def check_instruction(d, pc: int, cfg: HwConfig) -> None:
     elif name == "DWCONV" and (d.fh > cfg.dw_line_buffers + 1 or d.fh * d.fw > cfg.rows):
         _fault("ILLEGAL_FIELD", pc, f"DWCONV of {d.fh} x {d.fw} taps: at most {cfg.dw_line_buffers + 1} "
                                     f"filter rows and {cfg.rows} taps.")
+    elif name == "DWCONV" and (d.pad_top + d.pad_bottom >= d.fh or d.pad_left + d.pad_right >= d.fw):
+        _fault("ILLEGAL_FIELD", pc, f"DWCONV padding ({d.pad_top}+{d.pad_bottom} rows, {d.pad_left}+"
+                                    f"{d.pad_right} columns) of a {d.fh} x {d.fw} filter: at most "
+                                    f"{d.fh - 1} rows and {d.fw - 1} columns.")
     ins = f"VEC {VEC_BY_CODE[d.func].name}" if name == "VEC" else name
     for a in footprint(d, cfg):
         if a.space == "EXT":
@@ -556,8 +562,11 @@ class IsaSim:
         wv = (wl.view(np.int8) if d.wgt_signed else wl).astype(np.int64) - zw
         wv[taps:] = 0
         self.weights = wv.astype(np.float64)
-        lw = d.nx + d.fw - 1
-        win = (self._act(_dw_window(d), d.act_signed) - za).reshape(d.ny + d.fh - 1, lw, cfg.cols)
+        h, lw = dw_window(d)
+        # the window with its zero padding around it (the padding's taps add 0)
+        win = np.zeros((d.ny + d.fh - 1, d.nx + d.fw - 1, cfg.cols), np.int64)
+        win[d.pad_top:d.pad_top + h, d.pad_left:d.pad_left + lw] = \
+            (self._act(_dw_window(d), d.act_signed) - za).reshape(h, lw, cfg.cols)
         prod = np.zeros((d.ny, d.nx, cfg.cols), np.int64)
         for ky in range(d.fh):
             for kx in range(d.fw):

@@ -10,11 +10,12 @@ whose tiles are small). The estimate of the layer's cycles picks between them.""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import numpy as np
 
 from nnaccel.hwconfig import HwConfig
-from nnaccel.isa.table import VEC_BY_NAME
+from nnaccel.isa.table import VEC_BY_NAME, dw_stream
 from nnaccel.program import param_block
 
 from ..emit import C2L, C2V, L2C, S2V, V2C, V2S, Ins, RawPass, nop, token, untoken
@@ -112,6 +113,34 @@ def _window_lines(s, plan: _Plan, th: int, tw: int) -> int:
     return sum((ah + p.fh - 1) * (aw + p.fw - 1) for p in plan.phases)
 
 
+#: DWCONV's padding fields: at most this many rows (``pad_top`` / ``pad_bottom``) and columns.
+DW_PAD_ROWS, DW_PAD_COLS = 3, 15
+
+
+def _trims(p: _Phase, ah: int, top: int, bottom: int, left: int, right: int):
+    """The padding lines of phase ``p``'s input window (``top`` .. ``right`` lines of padding at
+    each side, for ``ah`` output rows) that its DWCONVs take as zero padding instead of the LOAD
+    filling them: ``(rows above, below, columns left, right)``, the most rows every row group's
+    DWCONV can take (``pad_top + pad_bottom < fh`` of each)."""
+    left = min(left, p.fw - 1, DW_PAD_COLS)
+    right = min(right, p.fw - 1 - left, DW_PAD_COLS)
+    box_h = ah + p.fh - 1
+    best = (0, 0)
+    for tt in range(min(top, p.fh - 1) + 1):
+        for tb in range(min(bottom, p.fh - 1) + 1):
+            if tt + tb > sum(best) and all(_group_pads(a0, gr, ah, box_h, tt, tb) is not None for a0, gr in p.groups):
+                best = (tt, tb)
+    return (*best, left, right)
+
+
+def _group_pads(a0: int, gr: int, ah: int, box_h: int, tt: int, tb: int):
+    """``(pad_top, pad_bottom)`` of the DWCONV of filter rows ``a0 .. a0 + gr - 1`` over a window
+    of ``box_h`` rows of which the LOAD leaves out ``tt`` above and ``tb`` below, or None if the
+    DWCONV cannot take them."""
+    pt, pb = max(0, tt - a0), max(0, a0 + ah + gr - 1 - (box_h - tb))
+    return (pt, pb) if pt + pb < gr and max(pt, pb) <= DW_PAD_ROWS else None
+
+
 def _dw_tiles(cfg: HwConfig, s, dense: bool) -> list[_Plan]:
     """Candidate plans: per tile width the tallest tile whose double-buffered input windows fit
     below the staging slots, whose output tile fits a slot, whose ACC tile fits twice in ACC and
@@ -146,23 +175,60 @@ def _tiles(s, plan: _Plan):
             for oy0 in range(0, s.oh, plan.toh) for ox0 in range(0, s.ow, plan.tow)]
 
 
+def _box_geometry(s, plan: _Plan, p: _Phase, oy0: int, ox0: int):
+    """Where phase ``p``'s input window of the output tile at ``(oy0, ox0)`` lies: ``(r0, c0, x0,
+    y0, width, height, x_stride, y_stride)``, its box's first line is line ``(y0, x0)`` of a grid
+    of ``height x width`` lines whose line ``(0, 0)`` is input pixel ``(r0, c0)``. Phased: the
+    grid is the input pixels ``(r0 + g * sh, c0 + k * sw)`` (``r0``, ``c0`` the first at or after
+    the padding), read with the stride in the byte strides; dense: the input at stride 1 from
+    ``(oy0 * sh, ox0 * sw)`` of the padded input."""
+    top, _, left, _ = s.pads
+    sh, sw = s.stride
+    if plan.dense:
+        return 0, 0, ox0 * sw - left, oy0 * sh - top, s.w, s.h, s.c, s.w * s.c
+    i0, j0 = max(0, -(-(top - p.py) // sh)), max(0, -(-(left - p.px) // sw))
+    r0, c0 = i0 * sh + p.py - top, j0 * sw + p.px - left
+    hp, wp = max(0, -(-(s.h - r0) // sh)), max(0, -(-(s.w - c0) // sw))
+    return r0, c0, ox0 - j0, oy0 - i0, wp, hp, sw * s.c, sh * s.w * s.c
+
+
+def _tile_windows(s, plan: _Plan, oy0: int, ox0: int, ah: int, aw: int) -> list:
+    """Per phase of the output tile at ``(oy0, ox0)`` (``ah x aw`` DWCONV outputs): ``(box_w,
+    box_h, trims)``, its input window's box and the padding lines its DWCONVs take (``_trims``)."""
+    out = []
+    for p in plan.phases:
+        _, _, x0, y0, width, height, _, _ = _box_geometry(s, plan, p, oy0, ox0)
+        box_w, box_h = aw + p.fw - 1, ah + p.fh - 1
+        out.append((box_w, box_h, _trims(p, ah, max(0, -y0), max(0, y0 + box_h - height), max(0, -x0),
+                                         max(0, x0 + box_w - width))))
+    return out
+
+
 def _dw_estimate(cfg: HwConfig, s, plan: _Plan, nblocks: int) -> int:
     """Cycles of the layer: the busiest engine's total plus what cannot overlap it (the first
     stage's work before it, the last stage's after it; the last stage requantizes and stores in
     two halves). On one DMA engine loads and stores add up; on an in-order machine everything."""
-    R, C, lat = cfg.rows, cfg.cols, cfg.ext_latency
-    beats = ceil_div(R, cfg.dma_bytes_per_cycle)
+    C, lat = cfg.cols, cfg.ext_latency
+    beats = ceil_div(cfg.rows, cfg.dma_bytes_per_cycle)
     p_lines = VEC_BY_NAME["REQ"].param_lines(C)
     total, first, last = [0, 0, 0, 0], None, None
-    # the tiles of one shape cost the same: at most four shapes (full, short last row / column)
+    # the tiles of one geometry cost the same (shape and the padding lines at their edges)
     shapes: dict = {}
-    for _, _, th, tw in _tiles(s, plan):
-        shapes[(th, tw)] = shapes.get((th, tw), 0) + 1
-    for (th, tw), count in shapes.items():
+    for oy0, ox0, th, tw in _tiles(s, plan):
         ah, aw = _acc_dims(s, plan.dense, th, tw)
-        comp = sum(2 * R + C + (gr + ah - 1) * (aw + p.fw - 1) for p in plan.phases for _, gr in p.groups)
+        key = (th, tw, tuple(_tile_windows(s, plan, oy0, ox0, ah, aw)))
+        shapes[key] = shapes.get(key, 0) + 1
+    for (th, tw, wins), count in shapes.items():
+        ah, aw = _acc_dims(s, plan.dense, th, tw)
+        comp = load = 0
+        for p, (box_w, box_h, (tt, tb, tl, tr)) in zip(plan.phases, wins):
+            load += (box_h - tt - tb) * (box_w - tl - tr) * beats + lat
+            for a0, gr in p.groups:
+                pt, pb = _group_pads(a0, gr, ah, box_h, tt, tb)
+                d = SimpleNamespace(nx=aw, ny=ah, fh=gr, fw=p.fw, pad_top=pt, pad_bottom=pb, pad_left=tl,
+                                    pad_right=tr)
+                comp += 1 + dw_stream(d) + cfg.gemm_pipeline
         vec = p_lines + th * tw * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency
-        load = _window_lines(s, plan, th, tw) * beats + len(plan.phases) * lat
         store = th * tw * beats + lat
         stage = (load, comp, vec, store)
         total = [a + count * s.n * nblocks * b for a, b in zip(total, stage)]
@@ -310,7 +376,7 @@ class _DwPass:
             if t >= 2:
                 token(ld[0], C2L, "pop")
             token(ld[-1], L2C, "push")
-            comp = self.dwconvs(t, tile, j)
+            comp = self.dwconvs(t, nbx, tile, j)
             token(comp[0], L2C, "pop")
             if t >= 2:
                 token(comp[0], V2C, "pop")
@@ -357,8 +423,10 @@ class _DwPass:
                                     f"{s.what}: bias")
         return out
 
-    def window_loads(self, t: int, nbx: int, tile, j: int) -> list[Ins]:
-        """Stage ``t``'s input windows (every phase's) for block ``j`` of the pass."""
+    def windows(self, t: int, nbx: int, tile, j: int) -> list:
+        """Stage ``t``'s input windows (every phase's) for block ``j`` of the pass: per phase
+        ``(phase, first ACT line, load_box arguments, trims)``, the padding lines the DWCONVs
+        take (``_trims``) left out of the LOAD's box."""
         s, R = self.s, self.R
         oy0, ox0, th, tw = tile
         cb = self.blocks[j]
@@ -367,50 +435,54 @@ class _DwPass:
         ah, aw = _acc_dims(s, self.plan.dense, th, tw)
         out, buf = [], self.in_base[t % 2]
         for p in self.plan.phases:
-            ph = f" phase ({p.py},{p.px})" if len(self.plan.phases) > 1 else ""
-            out += load_box(*self.window_box(p, buf, xbase, oy0, ox0, ah, aw, ln),
-                            f"{s.what}: input window y{oy0} x{ox0} c{cb * R}{ph}")
+            args = list(self.window_box(p, buf, xbase, oy0, ox0, ah, aw, ln))
+            x0, y0, width, height, box_w, box_h = args[4], args[5], args[6], args[7], args[10], args[11]
+            tr = _trims(p, ah, max(0, -y0), max(0, y0 + box_h - height), max(0, -x0), max(0, x0 + box_w - width))
+            args[4], args[5] = x0 + tr[2], y0 + tr[0]
+            args[10], args[11] = box_w - tr[2] - tr[3], box_h - tr[0] - tr[1]
+            out.append((p, buf, args, tr))
             buf += (ah + p.fh - 1) * (aw + p.fw - 1)
+        return out
+
+    def window_loads(self, t: int, nbx: int, tile, j: int) -> list[Ins]:
+        """Stage ``t``'s input windows (every phase's) for block ``j`` of the pass."""
+        s = self.s
+        oy0, ox0, _, _ = tile
+        cb = self.blocks[j]
+        out = []
+        for p, _, args, _ in self.windows(t, nbx, tile, j):
+            ph = f" phase ({p.py},{p.px})" if len(self.plan.phases) > 1 else ""
+            out += load_box(*args, f"{s.what}: input window y{oy0} x{ox0} c{cb * self.R}{ph}")
         return out
 
     def window_box(self, p: _Phase, buf, base, oy0, ox0, ah, aw, ln):
         """``load_box``'s arguments for phase ``p``'s input window of the output tile at ``(oy0,
-        ox0)`` (``ah x aw`` DWCONV outputs). Phased: the grid is the input pixels ``(r0 + g * sh,
-        c0 + k * sw)`` (``r0``, ``c0`` the first at or after the padding), read with the stride in
-        the byte strides; dense: the input at stride 1 from ``(oy0 * sh, ox0 * sw)`` of the padded
-        input. Lines outside the input are the zero point."""
+        ox0)`` (``ah x aw`` DWCONV outputs, :func:`_box_geometry`). Lines outside the input are
+        the zero point."""
         cfg, s = self.cfg, self.s
-        top, _, left, _ = s.pads
-        box = (aw + p.fw - 1, ah + p.fh - 1, ln, s.zx)
-        if self.plan.dense:
-            sh, sw = s.stride
-            return (cfg, "ACT", buf, base, ox0 * sw - left, oy0 * sh - top, s.w, s.h, s.c, s.w * s.c, *box)
-        sh, sw = s.stride
-        i0, j0 = max(0, -(-(top - p.py) // sh)), max(0, -(-(left - p.px) // sw))
-        r0, c0 = i0 * sh + p.py - top, j0 * sw + p.px - left
-        hp, wp = max(0, -(-(s.h - r0) // sh)), max(0, -(-(s.w - c0) // sw))
-        return (cfg, "ACT", buf, base + (r0 * s.w + c0) * s.c, ox0 - j0, oy0 - i0, wp, hp, sw * s.c,
-                sh * s.w * s.c, *box)
+        r0, c0, x0, y0, wp, hp, xs, ys = _box_geometry(s, self.plan, p, oy0, ox0)
+        return (cfg, "ACT", buf, base + (r0 * s.w + c0) * s.c, x0, y0, wp, hp, xs, ys,
+                aw + p.fw - 1, ah + p.fh - 1, ln, s.zx)
 
-    def dwconvs(self, t: int, tile, j: int) -> list[Ins]:
+    def dwconvs(self, t: int, nbx: int, tile, j: int) -> list[Ins]:
         """Stage ``t``'s DWCONVs: one per phase and group of filter rows, accumulating."""
         s, R = self.s, self.R
         _, _, th, tw = tile
         cb = self.blocks[j]
         ah, aw = _acc_dims(s, self.plan.dense, th, tw)
-        out, buf, k = [], self.in_base[t % 2], 0
-        for p in self.plan.phases:
+        out, k = [], 0
+        for p, buf, args, (tt, tb, tl, tr) in self.windows(t, nbx, tile, j):
             ph = f" phase ({p.py},{p.px})" if len(self.plan.phases) > 1 else ""
-            iw = aw + p.fw - 1
+            iw, box_h = args[10], ah + p.fh - 1
             for a0, gr in p.groups:
+                pt, pb = _group_pads(a0, gr, ah, box_h, tt, tb)
                 out.append(Ins("DWCONV", {
                     "accumulate": int(k > 0), "act_signed": s.x_signed, "wgt_signed": s.w_signed,
-                    "fh": gr, "fw": p.fw, "act": buf + a0 * iw, "acc": self.acc_base[t % 2],
+                    "fh": gr, "fw": p.fw, "act": buf + (a0 + pt - tt) * iw, "acc": self.acc_base[t % 2],
                     "wgt": (j * self.ntiles + k) * R, "za": _byte(s.zx), "zw": _byte(s.zw), "nx": aw, "ny": ah,
-                    "act_ys": iw, "acc_ys": aw},
+                    "act_ys": iw, "acc_ys": aw, "pad_top": pt, "pad_bottom": pb, "pad_left": tl, "pad_right": tr},
                     f"{s.what}: c{cb * R}{ph} filter rows {a0}..{a0 + gr - 1}"))
                 k += 1
-            buf += (ah + p.fh - 1) * iw
         return out
 
     def finish(self, t: int, nbx: int, tile, j: int, halves: bool) -> list[Ins]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from nnaccel.hwconfig import ELEMENT_BYTES
 
-from .table import N_COUNTERS, SPACE_ENUM, VEC_BY_CODE
+from .table import N_COUNTERS, SPACE_ENUM, VEC_BY_CODE, dw_stream
 
 __all__ = ["dma_geometry", "instruction_cycles", "static_events", "static_totals"]
 
@@ -37,7 +37,7 @@ def instruction_cycles(d, cfg) -> int:
             return pre + d.kt * (d.nx * d.ny + cfg.rows) + max(d.nx * d.ny, 1) + cfg.gemm_pipeline
         return pre + (d.kt + 1) * max(d.nx * d.ny, cfg.rows) + cfg.gemm_pipeline
     if name == "DWCONV":
-        return cfg.rows + cfg.gemm_pipeline + (d.ny + d.fh - 1) * (d.nx + d.fw - 1)
+        return 1 + dw_stream(d) + cfg.gemm_pipeline
     if name == "VEC":
         vf = VEC_BY_CODE[d.func]
         p = vf.param_lines(cfg.cols) if vf.params else 0
@@ -57,7 +57,7 @@ def static_events(d, cfg) -> dict[str, int]:
     if d.name == "GEMM":
         ev["macs"] = (d.kt + 1) * d.nx * d.ny * cfg.rows * cfg.cols
     elif d.name == "DWCONV":
-        ev["macs"] = (d.ny + d.fh - 1) * (d.nx + d.fw - 1) * cfg.rows * cfg.cols
+        ev["macs"] = dw_stream(d) * cfg.rows * cfg.cols
     elif d.name in ("LOAD", "STORE"):
         rows, cols = dma_geometry(d, d.name == "LOAD")
         nbytes = max(rows, 0) * max(cols, 0) * d.len * ELEMENT_BYTES[SPACE_ENUM[d.sp]]

@@ -16,7 +16,7 @@ import numpy as np
 from nnaccel.hwconfig import ELEMENT_BYTES, HwConfig
 
 from .cycles import dma_geometry
-from .table import N_COUNTERS, SPACE_ENUM, VEC_BY_CODE
+from .table import N_COUNTERS, SPACE_ENUM, VEC_BY_CODE, dw_window
 
 __all__ = ["FOOTPRINTS", "Access", "Bytes", "Lines", "footprint", "merge_runs", "runs_meet"]
 
@@ -150,7 +150,8 @@ def _gemm(d, cfg: HwConfig) -> list[Access]:
 
 
 def _dwconv(d, cfg: HwConfig) -> list[Access]:
-    return [Access("ACT", Lines(d.act, d.nx + d.fw - 1, d.ny + d.fh - 1, 1, d.act_ys), False, "input window"),
+    h, w = dw_window(d)
+    return [Access("ACT", Lines(d.act, w, h, 1, d.act_ys), False, "input window"),
             Access("ACC", Lines(d.acc, d.nx, d.ny, 1, d.acc_ys), True, "result", read=bool(d.accumulate)),
             Access("WGT", Lines(d.wgt, cfg.rows), False, "filter tile")]
 

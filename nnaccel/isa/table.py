@@ -111,6 +111,19 @@ DW_LINE_LINES = 256
 PE_PIPELINE = (0, 1)
 
 
+def dw_window(d) -> tuple[int, int]:
+    """A DWCONV's input window (decoded instruction ``d``): ``(H, L)``, its rows and the lines of
+    a row (the output's window less the zero padding)."""
+    return d.ny + d.fh - 1 - d.pad_top - d.pad_bottom, d.nx + d.fw - 1 - d.pad_left - d.pad_right
+
+
+def dw_stream(d) -> int:
+    """A DWCONV's stream steps ``S = (H + pad_bottom) * L + pad_right``: the window's lines, then
+    the padding steps until its last output's last tap."""
+    h, w = dw_window(d)
+    return (h + d.pad_bottom) * w + d.pad_right
+
+
 def array_drain(rows: int, cols: int, pe_pipeline: int) -> int:
     """The cycles a GEMM / DWCONV spends after its last streaming slot until its last result is
     written (the array's fill and drain): ``rows + cols + pe_pipeline``; the term of both cycle
@@ -295,6 +308,7 @@ left in the channels are discarded.""",
         Field("act_signed", 10, 1, "activation bytes are int8 (1) or uint8 (0)"),
         Field("wgt_signed", 11, 1, "weight bytes are int8 (1) or uint8 (0)"),
         Field("fh", 12, 2, "filter rows (1 .. `dw_line_buffers` + 1)"),
+        Field("pad_top", 14, 2, "rows of zero padding above the input window (`pad_top + pad_bottom < fh`)"),
         Field("act", 16, 16, "first ACT line: the top left line of the input window"),
         Field("acc", 32, 16, "first ACC line (output (0, 0))"),
         Field("wgt", 48, 16, "first WGT line of the filter tile (`rows` lines)"),
@@ -302,33 +316,44 @@ left in the channels are discarded.""",
         Field("zw", 72, 8, "weight zero point, as a byte read per `wgt_signed`"),
         Field("nx", 80, 8, "output columns (1 .. 256 - fw)"),
         Field("ny", 88, 8, "output rows (1 .. 256 - fh)"),
+        Field("pad_left", 96, 4, "columns of zero padding left of the input window (`pad_left + pad_right < fw`)"),
+        Field("pad_right", 100, 4, "columns of zero padding right of the input window"),
         Field("act_ys", 104, 8, "ACT lines between consecutive input rows"),
         Field("fw", 112, 6, "filter columns (1 .. rows), with `fh * fw <= rows`"),
+        Field("pad_bottom", 118, 2, "rows of zero padding below the input window"),
         Field("acc_ys", 120, 8, "ACC lines between consecutive output rows"),
     ), "Depthwise convolution on the array: the filter taps along its rows, one channel per column",
           """A stride-1 depthwise convolution of one block of `cols` channels: lane `n` of every line is
-channel `n`. With `T = fh * fw` taps and `L = nx + fw - 1` input columns, the input window is the
-`(ny + fh - 1) x L` lines `ACT[act + r * act_ys + x]` (`r < ny + fh - 1`, `x < L`). The
-instruction first loads the filter tile: for `t < rows`, `n < cols`,
+channel `n`. With `T = fh * fw` taps, the input window is the `H x L` lines
+`ACT[act + r * act_ys + x]` (`r < H`, `x < L`), `H = ny + fh - 1 - pad_top - pad_bottom` rows of
+`L = nx + fw - 1 - pad_left - pad_right` lines, and `in(r, x)` is `byte(ACT[act + r * act_ys +
+x][n]) - za` inside the window and 0 outside it (the zero padding: `pad_top` rows above it,
+`pad_bottom` below, `pad_left` columns left of it, `pad_right` right of it; only the window's
+lines are read). The instruction loads the filter tile: for `t < rows`, `n < cols`,
 `W[t][n] = byte(WGT[wgt + t][n]) - zw` for `t < T` and 0 for `t >= T` (read per `wgt_signed`);
 row `t` holds the tap `(ky, kx) = divmod(T - 1 - t, fw)` (the last tap first), and the tile
-stays in the array as the held weights (a later GEMM with `preload` 0 uses it). Then for
+stays in the array as the held weights (a later GEMM with `preload` 0 uses it). For
 `oy < ny`, `ox < nx`: `ACC[acc + oy * acc_ys + ox][n] = wrap32(old + sum_{ky < fh, kx < fw}
-(byte(ACT[act + (oy + ky) * act_ys + ox + kx][n]) - za) * W[T - 1 - (ky * fw + kx)][n])`, with `old`
+in(oy + ky - pad_top, ox + kx - pad_left) * W[T - 1 - (ky * fw + kx)][n])`, with `old`
 the line's previous value when `accumulate` is 1, else 0. A filter of more rows runs as several
 DWCONVs (one per group of rows, accumulating), a filter wider than `rows` taps on the host or as
 a GEMM.
 
-Timing: `rows` cycles load the filter tile; the window streams through the array one input line
-a cycle in row order (`(ny + fh - 1) * L` cycles): each column keeps its channel's lines, each
-array row sees them one tap later than the row above, and `fh - 1` line buffers (of
-`DW_LINE_LINES` = """ + str(DW_LINE_LINES) + """ lines) delay them by one input row between filter rows; the output of a window
-position leaves the array `rows + cols + pe_pipeline` cycles after its last line streamed (positions without a
-full window write nothing). Faults: `fh` 0 or above `dw_line_buffers + 1`, `fw` 0, `fh * fw > rows`,
-`nx` or `ny` 0, `nx + fw - 1` or `ny + fh - 1` above 255 (ILLEGAL_FIELD); window, output or filter
-lines beyond their scratchpads (SCRATCHPAD_RANGE). On a configuration without the depthwise
-mode (`depthwise_mode` false) DWCONV is ILLEGAL_OPCODE.""",
-          "`rows + (ny + fh - 1) * (nx + fw - 1) + rows + cols + pe_pipeline`", needs="depthwise_mode"),
+Timing: the filter tile loads one row a cycle, row `t` in cycle `t`, and the window streams
+through the array one line a cycle in row order from cycle 1 (row `t` of the array takes its
+first line after its filter row is in place): `S = (H + pad_bottom) * L + pad_right` stream steps
+(`nnaccel.isa.table.dw_stream`), the window's `H * L` lines and then `pad_bottom * L + pad_right` steps of zero padding.
+Each column keeps its channel's lines, each array row sees them one tap later than the row above, and
+`fh - 1` line buffers (of `DW_LINE_LINES` = """ + str(DW_LINE_LINES) + """ lines) delay them by
+one input row (`L` lines) between filter rows; a tap whose input lies in the padding adds 0 (the
+array row's product is masked). Output `(oy, ox)` leaves the array `rows + cols + pe_pipeline`
+cycles after stream step `(oy + fh - 1 - pad_top) * L + ox + fw - 1 - pad_left` (the step of its
+last tap's line, or of the padding after it); the other steps write nothing. Faults: `fh` 0 or
+above `dw_line_buffers + 1`, `fw` 0, `fh * fw > rows`, `nx` or `ny` 0, `nx + fw - 1` or
+`ny + fh - 1` above 255, `pad_top + pad_bottom >= fh` or `pad_left + pad_right >= fw`
+(ILLEGAL_FIELD); window, output or filter lines beyond their scratchpads (SCRATCHPAD_RANGE). On a
+configuration without the depthwise mode (`depthwise_mode` false) DWCONV is ILLEGAL_OPCODE.""",
+          "`1 + S + rows + cols + pe_pipeline`, `S = (H + pad_bottom) * L + pad_right`", needs="depthwise_mode"),
 )
 
 BY_NAME: dict[str, Instr] = {i.name: i for i in INSTRUCTIONS}

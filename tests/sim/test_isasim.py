@@ -524,23 +524,31 @@ def test_mulq_zero_points_use_their_low_nine_bits():
 TINY_DW = PRESETS["tiny"].replace(name="tiny-dw", depthwise_mode=True)
 
 
-@pytest.mark.parametrize("preset, fh, fw", [(TINY_DW, 1, 3), (TINY_DW, 1, 4), ("small", 1, 5), ("base", 3, 3),
-                                            ("base", 2, 5), ("base", 3, 5)])
-def test_dwconv_is_a_depthwise_convolution(preset, fh, fw):
+@pytest.mark.parametrize("preset, fh, fw, pads", [
+    (TINY_DW, 1, 3, (0, 0, 0, 0)), (TINY_DW, 1, 4, (0, 0, 0, 0)), ("small", 1, 5, (0, 0, 0, 0)),
+    ("base", 3, 3, (0, 0, 0, 0)), ("base", 2, 5, (0, 0, 0, 0)), ("base", 3, 5, (0, 0, 0, 0)),
+    (TINY_DW, 1, 3, (0, 0, 1, 1)), ("small", 1, 3, (0, 0, 2, 0)), ("base", 3, 3, (1, 1, 1, 1)),
+    ("base", 3, 5, (0, 2, 1, 3)), ("base", 2, 5, (1, 0, 0, 4))])
+def test_dwconv_is_a_depthwise_convolution(preset, fh, fw, pads):
     """DWCONV against a direct loop over taps and channels: lane n of output (oy, ox) is the sum
     over the window of (activation - za) * (weight - zw), the weights of tap (ky, kx) on WGT line
-    T - 1 - (ky * fw + kx); the cycles and MACs of the ISA formula."""
+    T - 1 - (ky * fw + kx), a tap in the zero padding around the window adding nothing; the
+    cycles and MACs of the ISA formula."""
     cfg = load_config(preset)
     sim = IsaSim(cfg)
-    rng = np.random.default_rng(fh * 10 + fw)
-    R, nx, ny, ys = cfg.rows, 9, 4, 9 + fw - 1 + 2
+    pt, pb, pl, pr = pads
+    rng = np.random.default_rng(fh * 10 + fw + 100 * sum(pads))
+    R, nx, ny = cfg.rows, 9, 4
+    h, lw = ny + fh - 1 - pt - pb, nx + fw - 1 - pl - pr      # the window's rows and lines a row
+    ys = lw + 2
     sim.sp["ACT"][:] = rng.integers(0, 256, sim.sp["ACT"].shape, dtype=np.uint8)
     sim.sp["WGT"][:] = rng.integers(0, 256, sim.sp["WGT"].shape, dtype=np.uint8)
     sim.sp["ACC"][:] = rng.integers(-1000, 1000, sim.sp["ACC"].shape, dtype=np.int32)
     old = sim.sp["ACC"].copy()
     act, acc, wgt, za, zw = 3, 5, R, 200, 130     # za / zw read as int8: -56, -126
     words = [encode("DWCONV", accumulate=1, act_signed=1, wgt_signed=1, fh=fh, fw=fw, act=act, acc=acc,
-                    wgt=wgt, za=za, zw=zw, nx=nx, ny=ny, act_ys=ys, acc_ys=nx + 1), encode("FINISH")]
+                    wgt=wgt, za=za, zw=zw, nx=nx, ny=ny, act_ys=ys, acc_ys=nx + 1, pad_top=pt,
+                    pad_bottom=pb, pad_left=pl, pad_right=pr), encode("FINISH")]
     r = sim.run(words)
     a = sim.sp["ACT"].view(np.int8).astype(np.int64)
     w = sim.sp["WGT"].view(np.int8).astype(np.int64)
@@ -550,13 +558,16 @@ def test_dwconv_is_a_depthwise_convolution(preset, fh, fw):
             want = old[acc + oy * (nx + 1) + ox].astype(np.int64)
             for ky in range(fh):
                 for kx in range(fw):
-                    want = want + (a[act + (oy + ky) * ys + ox + kx] + 56) * (w[wgt + taps - 1 - (ky * fw + kx)] + 126)
+                    y, x = oy + ky - pt, ox + kx - pl
+                    if 0 <= y < h and 0 <= x < lw:
+                        want = want + (a[act + y * ys + x] + 56) * (w[wgt + taps - 1 - (ky * fw + kx)] + 126)
             np.testing.assert_array_equal(sim.sp["ACC"][acc + oy * (nx + 1) + ox], want)
-    stream = (ny + fh - 1) * (nx + fw - 1)
+    # the window's lines, then the steps up to the last output's last tap (the padding below and right)
+    stream = (h + pb) * lw + pr
     assert r.counters["macs"] == stream * R * cfg.cols
-    # the filter's rows, the stream, then rows + cols of fill / drain and one more cycle where the
-    # cells register their products (pe_pipeline)
-    assert r.counters["array_busy"] == 2 * R + cfg.cols + stream + cfg.pe_pipeline
+    # the first filter row, the stream (beside the rest of the filter), then rows + cols of fill /
+    # drain and one more cycle where the cells register their products (pe_pipeline)
+    assert r.counters["array_busy"] == 1 + stream + R + cfg.cols + cfg.pe_pipeline
     # a GEMM without preload afterwards uses the filter tile, with rows T .. rows-1 zero
     g = [encode("DWCONV", fh=fh, fw=fw, act=act, acc=acc, wgt=wgt, za=za, zw=zw, nx=1, ny=1, act_ys=ys,
                 acc_ys=1, act_signed=1, wgt_signed=1),
@@ -572,7 +583,9 @@ def test_dwconv_faults():
     IsaSim(base).run([encode("DWCONV", **{**ok, "nx": 253, "act_ys": 255}), encode("FINISH")])
     IsaSim(base).run([encode("DWCONV", **ok), encode("FINISH")])
     for bad, fault in (({"fw": 6}, "ILLEGAL_FIELD"), ({"nx": 254, "act_ys": 255}, "ILLEGAL_FIELD"),
-                       ({"act": 4096 - 100}, "SCRATCHPAD_RANGE"), ({"wgt": 1024 - 15}, "SCRATCHPAD_RANGE")):
+                       ({"act": 4096 - 100}, "SCRATCHPAD_RANGE"), ({"wgt": 1024 - 15}, "SCRATCHPAD_RANGE"),
+                       ({"pad_top": 2, "pad_bottom": 1}, "ILLEGAL_FIELD"), ({"pad_left": 1, "pad_right": 2}, "ILLEGAL_FIELD"),
+                       ({"pad_left": 3}, "ILLEGAL_FIELD")):
         with pytest.raises(AcceleratorFault, match=fault):
             IsaSim(base).run([encode("DWCONV", **{**ok, **bad}), encode("FINISH")])
     with pytest.raises(AcceleratorFault, match="ILLEGAL_FIELD"):     # small has no line buffer
