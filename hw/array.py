@@ -103,7 +103,7 @@ class SystolicArray(wiring.Component):
         self.latency = array_latency(rows, cols, pipeline)
         self.line_buffers = line_buffers    # depthwise mode: line buffers between filter rows
         self.depthwise = depthwise          # the depthwise mode is built (else ``dw`` is ignored)
-        dw_ports = {"dw": In(1), "dw_fw": In(range(rows + 1))}
+        dw_ports = {"dw": In(1), "dw_fw": In(range(rows + 1)), "dw_skip": In(rows)}
         if line_buffers:
             dw_ports.update(dw_fh=In(range(line_buffers + 2)), dw_nx=In(8))
         super().__init__({
@@ -287,9 +287,12 @@ class SystolicArray(wiring.Component):
         ``2 * i`` cycles before the one row i's skew would give it (row i holds tap T - 1 - i), so
         each column keeps its own channel: column j's chain starts at row j's skewed input (which
         is byte j of the line, delayed j cycles: the column's skew), and each row adds two registers;
-        at the first row of filter row k (row k * fw) a line buffer adds ``nx - 1`` cycles more (one
-        input row). Values travel in sign-magnitude form; the cells' own activation chain is unused.
-        Square arrays only (the accelerator's); a non-square one ignores ``dw``."""
+        at the first row of filter row k (row k * fw) a line buffer adds ``dw_nx - 1`` cycles more
+        (one input row of ``dw_nx + fw - 1`` lines). ``dw_skip[i]`` beside a vector: row ``i``'s tap
+        of that window position adds 0 (zero padding): the flag follows the position's partial sum,
+        ``i`` cycles to column 0 of row ``i``, then one column a cycle. Values travel in
+        sign-magnitude form; the cells' own activation chain is unused. Square arrays only (the
+        accelerator's); a non-square one ignores ``dw``."""
         R, C = self.rows, self.cols
         W = 9 * C
 
@@ -341,15 +344,35 @@ class SystolicArray(wiring.Component):
             m.d.comb += d.eq(Mux(neg, -mag, mag))
             return d[:8], d[8]
 
+        # the skip flags where each cell multiplies the position's value: row i, column j at
+        # i + j cycles after the vector
+        def delay(sig, n, name):
+            for k in range(n):
+                d = Signal(name=f"{name}_{k}")
+                m.d.sync += d.eq(sig)
+                sig = d
+            return sig
+
+        skip = []
+        for i in range(R):
+            chain = [delay(self.dw_skip[i], i, f"dw_skip{i}")]
+            for j in range(1, C):
+                chain.append(delay(chain[-1], 1, f"dw_skip{i}c{j}"))
+            skip.append(chain)
+
+        def masked(mag, neg, off):
+            return Mux(off, 0, mag), neg & ~off
+
         with m.If(self.dw):
             for i in range(R):
                 vals = unpack(d_rows[i])
                 for j in range(C):
                     pe = pes[i][j]
-                    mag, neg = as_cell(pe, *vals[j], f"dw_a{i}_{j}")
+                    mag, neg = as_cell(pe, *masked(*vals[j], skip[i][j]), f"dw_a{i}_{j}")
                     m.d.comb += [pe.a_in.eq(mag), pe.a_neg.eq(neg)]
                     if pe.mul == "lut":
                         m.d.comb += pe.a3_in.eq(pe.a_in + (pe.a_in << 1))
             for mac, i, j in areg_macs:
+                # (one cycle early: the flags of the column before, which move on next cycle)
                 ev = unpack(early[i])
-                m.d.comb += [mac.a0.eq(ev[j][0]), mac.a1.eq(ev[j + 1][0])]
+                m.d.comb += [mac.a0.eq(Mux(skip[i][j - 1], 0, ev[j][0])), mac.a1.eq(Mux(skip[i][j], 0, ev[j + 1][0]))]

@@ -251,9 +251,11 @@ class Decoder(wiring.Component):
                 fh, fw, nx, ny = (field_of(name, f) for f in ("fh", "fw", "nx", "ny"))
                 taps = Signal(len(fh) + len(fw), name="dw_taps")
                 m.d.comb += taps.eq(shift_add_mul(m, fw, fh, "dw_taps_mul"))
+                pt, pb, pl, pr = (field_of(name, f) for f in ("pad_top", "pad_bottom", "pad_left", "pad_right"))
                 fault(name, "ILLEGAL_FIELD", (fh == 0) | (fw == 0) | (nx == 0) | (ny == 0)
                       | _above(fh, ctx.cfg.dw_line_buffers + 1) | _above(taps, ctx.cfg.rows)
-                      | _above(nx + fw, 256) | _above(ny + fh, 256))
+                      | _above(nx + fw, 256) | _above(ny + fh, 256) | (pt + pb >= fh) | (pl + pr >= fw)
+                      | ((fh > 1) & (nx <= pl + pr)))
             if name == "NOP":
                 qf = field_of(name, "queue")
                 queues = [(qf == QUEUE_CODE[q], q) for q in QUEUES]
@@ -359,10 +361,13 @@ class Decoder(wiring.Component):
         ny = _select(op, {g: field_of("GEMM", "ny"), v: field_of("VEC", "ny")}, 8)
         nxm1, nym1 = Signal(len(nx), name="nx_m1"), Signal(len(ny), name="ny_m1")
         m.d.comb += [nxm1.eq(nx - 1), nym1.eq(ny - 1)]
-        # DWCONV: the window's last line is act + (ny + fh - 2) * act_ys + (nx + fw - 2) (stride 1)
+        # DWCONV: the window's last line is act + (H - 1) * act_ys + (L - 1) (stride 1; H, L: the
+        # output's window less the padding rows and columns)
         dw_rows, dw_cols = Signal(9, name="dw_rows_m1"), Signal(9, name="dw_cols_m1")
-        m.d.comb += [dw_rows.eq(field_of("DWCONV", "ny") + field_of("DWCONV", "fh") - 2),
-                     dw_cols.eq(field_of("DWCONV", "nx") + field_of("DWCONV", "fw") - 2)]
+        m.d.comb += [dw_rows.eq(field_of("DWCONV", "ny") + field_of("DWCONV", "fh") - 2
+                                - field_of("DWCONV", "pad_top") - field_of("DWCONV", "pad_bottom")),
+                     dw_cols.eq(field_of("DWCONV", "nx") + field_of("DWCONV", "fw") - 2
+                                - field_of("DWCONV", "pad_left") - field_of("DWCONV", "pad_right"))]
         one = Const(1, 1)
 
         def opt(d: dict) -> dict:

@@ -80,6 +80,10 @@ class _LineCount:
         one = (self.r == 1) | (f == 0)
         return one if self.clear is None else Mux(self.clear, f[1:] == 0, one)
 
+    def up(self):
+        """The position ``c`` (counting up from 0; the in-order machine's ``fields[n] - left``)."""
+        return (self.fields[self.n] - self.value)[:8] if self.down else self.value
+
     def reached(self, k, nk):
         """``c + 1 >= k`` for a field ``k`` with ``fields[n] = nk + k - 1`` (DWCONV's window: x >= fw - 1)."""
         return (self.value <= nk) if self.down else (self.value + 1 >= k)
@@ -161,7 +165,9 @@ class GemmEngine(wiring.Component):
         gemm["act_xs"], gemm["acc_xs"] = Mux(dw.is_dw, 1, gemm["act_xs"]), Mux(dw.is_dw, 1, gemm["acc_xs"])
         gemm["snx"], gemm["sny"] = Mux(dw.is_dw, dw.snx, gemm["nx"]), Mux(dw.is_dw, dw.sny, gemm["ny"])
         lr = R.bit_length() - 1                       # rows is a power of two
-        pre = Mux(gemm["preload"], R, 0)
+        # (a DWCONV streams from step 1, beside its filter tile's rows: row i is in place before
+        # the first line reaches it)
+        pre = Mux(dw.is_dw, 1, Mux(gemm["preload"], R, 0))
         gn_any = (gemm["nx"] != 0) & (gemm["ny"] != 0)      # the tiles stream nx*ny lines (counted, no product)
 
         def last_of(c, n):
@@ -189,7 +195,9 @@ class GemmEngine(wiring.Component):
         tidx = tidx_r
         if in_order:
             rows_done = getattr(eng, f"at_least_{R}")     # step >= rows: the sequencer's flag
-            in_tiles = Mux(gemm["preload"], rows_done, 1)  # step >= pre
+            past0 = Signal(name="dw_past0")               # step >= 1
+            m.d.sync += past0.eq(eng.active & ~eng.complete)
+            in_tiles = Mux(dw.is_dw, past0, Mux(gemm["preload"], rows_done, 1))  # step >= pre
         else:
             in_tiles = step >= pre
         # the tile's stream position (x, y) in its slot; son: lines left to stream in this slot
@@ -201,7 +209,9 @@ class GemmEngine(wiring.Component):
         pxc.clear_when(pclr), pyc.clear_when(pclr)
         son = Mux(tfirst, gn_any, son_r)
         px_last = pxc.last()
-        s_last = son & px_last & pyc.last()
+        # (a DWCONV with right padding ends its stream pad_right lines into its last row)
+        x_end = Mux(dw.is_dw & (dw.pr != 0), pxc.up() == dw.pr - 1, px_last)
+        s_last = son & x_end & pyc.last()
         if single:
             # a slot streams its nx*ny lines, then (all but the last tile) reads the next tile's
             # weights in rows steps; tpos counts those steps, `snf` is 0 in a slot's first step
@@ -211,7 +221,8 @@ class GemmEngine(wiring.Component):
             pxc.clear_when(pclr), pyc.clear_when(pclr)
             son = Mux(tfirst, gn_any, son_r)
             px_last = last_of(pxc, "snx")
-            s_last = son & px_last & last_of(pyc, "sny")
+            x_end = Mux(dw.is_dw & (dw.pr != 0), pxc.up() == dw.pr - 1, px_last)
+            s_last = son & x_end & last_of(pyc, "sny")
             # the drain (tidx > kt): a flag set as tidx steps from kt to kt + 1, where it stays
             # (tidx counts up by one from 0 and stops there: no comparison, no carry chain)
             drain_r = Signal()
@@ -268,7 +279,7 @@ class GemmEngine(wiring.Component):
         ctx.gemm, ctx.act_w, ctx.arr, ctx.b0, ctx.cur_buf = gemm, act_w, arr, b0, cur_buf
         ctx.gact, ctx.rows_done, ctx.gn_any, ctx.gstart, ctx.in_tiles = gact, rows_done, gn_any, gstart, in_tiles
         ctx.is_arr, ctx.last_of, ctx.lr, ctx.dw, ctx.more = is_arr, last_of, lr, dw, more
-        ctx.px_last, ctx.pxc, ctx.pyc, ctx.single, ctx.son = px_last, pxc, pyc, single, son
+        ctx.px_last, ctx.pxc, ctx.pyc, ctx.single, ctx.son, ctx.pclr = px_last, pxc, pyc, single, son, pclr
         ctx.step, ctx.streaming, ctx.tidx, ctx.tpos = step, streaming, tidx, tpos
         ctx.tpos_r, ctx.tidx_r, ctx.dcnt_r, ctx.macs_r = tpos_r, tidx_r, dcnt_r, macs_r
         ctx.wk_adv, ctx.wk_last = wk_adv, wk_last
@@ -281,10 +292,18 @@ class GemmEngine(wiring.Component):
         if ctx.cfg.depthwise_mode:       # (else the decoder faults DWCONV: none runs)
             m.d.comb += is_dw.eq(field(w, "NOP", "opcode") == opcode_of("DWCONV"))
         fh, fw = field(w, "DWCONV", "fh"), field(w, "DWCONV", "fw")
-        snx, sny = Signal(8, name="dw_snx"), Signal(8, name="dw_sny")
+        pt, pb, pl, pr = (field(w, "DWCONV", f) for f in ("pad_top", "pad_bottom", "pad_left", "pad_right"))
+        # the window: H rows of L lines (the output's window less the padding); the stream: its
+        # lines, pad_bottom rows more and pad_right lines of one more row (the last output's taps)
+        snx, sny, h = Signal(8, name="dw_snx"), Signal(8, name="dw_sny"), Signal(8, name="dw_h")
+        lbx = Signal(8, name="dw_lb_nx")          # the line buffers' delay: L - fw + 1
+        ax, by = Signal(6, name="dw_ax"), Signal(2, name="dw_by")    # fw - 1 - pad_left, fh - 1 - pad_top
         taps = Signal(len(fh) + len(fw), name="dw_taps")
-        m.d.comb += [snx.eq(gemm["nx"] + fw - 1), sny.eq(gemm["ny"] + fh - 1), taps.eq(shift_add_mul(m, fw, fh, "dw_taps_mul"))]
-        return SimpleNamespace(is_dw=is_dw, fh=fh, fw=fw, snx=snx, sny=sny, taps=taps)
+        m.d.comb += [snx.eq(gemm["nx"] + fw - 1 - pl - pr), h.eq(gemm["ny"] + fh - 1 - pt - pb),
+                     sny.eq(h + pb + (pr != 0)), lbx.eq(gemm["nx"] - pl - pr),
+                     ax.eq(fw - 1 - pl), by.eq(fh - 1 - pt), taps.eq(shift_add_mul(m, fw, fh, "dw_taps_mul"))]
+        return SimpleNamespace(is_dw=is_dw, fh=fh, fw=fw, snx=snx, sny=sny, h=h, lbx=lbx, ax=ax, by=by,
+                               pt=pt, pb=pb, pl=pl, pr=pr, taps=taps)
 
     def _datapath(self, ctx):
         """The weights, the array and the results."""
@@ -307,13 +326,19 @@ class GemmEngine(wiring.Component):
         w_sel = Signal()
         a_valid = Signal()
         a_sel = Signal()
-        # a DWCONV's output is written where its window is full: stream position x >= fw - 1,
-        # y >= fh - 1 (a flag beside the line, through the array's latency)
+        # a DWCONV writes an output at the stream steps where its last tap's line (or padding)
+        # enters (a flag beside the line, through the array's latency), and masks the taps of the
+        # array rows whose input lies in the padding (``dw_skip``, from the output's position)
         dw = ctx.dw
         a_ok = Signal()
+        dw_out, dw_skip = self._dw_positions(ctx)
         m.d.sync += [w_we.eq(wread), w_row.eq(wcnt[:max(lr, 1)] if lr else 0), w_sel.eq(b0 ^ wcnt[lr]),
                      a_valid.eq(streaming), a_sel.eq(Mux(gemm["preload"], b0 ^ tidx[0], cur_buf)),
-                     a_ok.eq(~dw.is_dw | (ctx.pxc.reached(dw.fw, gemm["nx"]) & ctx.pyc.reached(dw.fh, gemm["ny"])))]
+                     a_ok.eq(~dw.is_dw | dw_out)]
+        if cfg.depthwise_mode:
+            skip_r = Signal(R, name="dw_skip_r")
+            m.d.sync += skip_r.eq(dw_skip)
+            m.d.comb += arr.dw_skip.eq(skip_r)
         ok_pipe = Signal(arr.latency, name="dw_ok_pipe")
         if cfg.depthwise_mode:
             m.d.sync += ok_pipe.eq((ok_pipe << 1) | a_ok)
@@ -322,7 +347,7 @@ class GemmEngine(wiring.Component):
         w_zero = dw.is_dw & (Cat(w_row, Const(0, 1)) >= dw.taps) if lr else dw.is_dw & (dw.taps == 0)
         m.d.comb += [arr.dw.eq(dw.is_dw), arr.dw_fw.eq(dw.fw)]
         if cfg.dw_line_buffers:
-            m.d.comb += [arr.dw_fh.eq(dw.fh), arr.dw_nx.eq(gemm["nx"])]
+            m.d.comb += [arr.dw_fh.eq(dw.fh), arr.dw_nx.eq(dw.lbx)]
 
         def byte9(v, sgn):
             return Mux(sgn, v.as_signed(), v.as_unsigned())
@@ -371,7 +396,8 @@ class GemmEngine(wiring.Component):
             rd_act.addr.eq(act_w.cur),
             rd_wgt.addr.eq(gemm["wgt"] + wcnt),
             rd_acc.addr.eq(Mux(gwrite, accw.nxt, accw.cur)),     # the old line, one step ahead
-            rd_act.valid.eq(streaming), rd_wgt.valid.eq(wread),
+            # (a DWCONV's padding steps after its window read nothing)
+            rd_act.valid.eq(streaming & ~(dw.is_dw & (ctx.pyc.up() >= dw.h))), rd_wgt.valid.eq(wread),
             # an empty GEMM reads none; nor does the write of a one-line tile's line, whose next line
             # (the walker wrapped for the next K tile) is that same line: the line is read again in
             # the cycles before that tile's result (a slot lasts >= rows steps), so the read that
@@ -382,6 +408,38 @@ class GemmEngine(wiring.Component):
             wr_acc.en.eq(gwrite.replicate(len(wr_acc.en))),
         ]
         ctx.accw, ctx.gwrite, ctx.ox_last, ctx.oxc, ctx.oyc = accw, gwrite, ox_last, oxc, oyc
+
+    def _dw_positions(self, ctx):
+        """(A DWCONV) whether this stream step's line completes an output, and the array rows whose
+        tap of that output lies in the padding. With ``A = fw - 1 - pad_left``, ``B = fh - 1 -
+        pad_top``, stream position ``(x, y)`` completes output ``(y - B, x - A)`` for ``x >= A``,
+        and ``(y - B - 1, x - A + L)`` for ``x < pad_right``. Counters of that output's position
+        (column ``ox`` from the left and ``rx`` from the right, row ``oy`` from the top and ``by``
+        from the bottom) advance with the outputs; array row ``i`` holds the tap ``(fh - 1 - dy,
+        fw - 1 - dx)``, ``(dy, dx) = divmod(i, fw)``, which lies in the padding where ``ox + A <
+        dx``, ``rx + dx < pad_right``, ``oy + B < dy`` or ``by + dy < pad_bottom``."""
+        m, R, dw, gemm = ctx.m, ctx.R, ctx.dw, ctx.gemm
+        cx, cy = ctx.pxc.up(), ctx.pyc.up()
+        out = Signal(name="dw_out")
+        m.d.comb += out.eq(((cx >= dw.ax) & (cy >= dw.by)) | ((cx < dw.pr) & (cy > dw.by)))
+        clr = ctx.pclr
+        regs = {k: Signal(8, name=f"dw_{k}") for k in ("ox", "rx", "oy", "by")}
+        start = {"ox": 0, "rx": gemm["nx"] - 1, "oy": 0, "by": gemm["ny"] - 1}
+        cur = {k: Mux(clr, start[k], r) for k, r in regs.items()}
+        row_end = cur["rx"] == 0
+        with m.If(ctx.gact):
+            m.d.sync += [r.eq(cur[k]) for k, r in regs.items()]
+            with m.If(ctx.streaming & out):
+                m.d.sync += [regs["ox"].eq(Mux(row_end, 0, cur["ox"] + 1)),
+                             regs["rx"].eq(Mux(row_end, gemm["nx"] - 1, cur["rx"] - 1)),
+                             regs["oy"].eq(cur["oy"] + row_end), regs["by"].eq(cur["by"] - row_end)]
+        skip = Signal(R, name="dw_skip")
+        for i in range(R):
+            dy = sum((i >= dw.fw * k for k in range(1, self.cfg.dw_line_buffers + 1)), Const(0, 2))
+            dx = (i - dw.fw * dy)[:6]
+            m.d.comb += skip[i].eq((cur["ox"] + dw.ax < dx) | (cur["rx"] + dx < dw.pr)
+                                   | (cur["oy"] + dw.by < dy) | (cur["by"] + dy < dw.pb))
+        return out, skip
 
     def _shared_walks(self, ctx):
         """(In order) the walks and line counters as the vector engine's instructions use them: the

@@ -101,10 +101,12 @@ def check_instruction(d, pc: int, cfg: HwConfig) -> None:
     elif name == "DWCONV" and (d.fh > cfg.dw_line_buffers + 1 or d.fh * d.fw > cfg.rows):
         _fault("ILLEGAL_FIELD", pc, f"DWCONV of {d.fh} x {d.fw} taps: at most {cfg.dw_line_buffers + 1} "
                                     f"filter rows and {cfg.rows} taps.")
-    elif name == "DWCONV" and (d.pad_top + d.pad_bottom >= d.fh or d.pad_left + d.pad_right >= d.fw):
+    elif name == "DWCONV" and (d.pad_top + d.pad_bottom >= d.fh or d.pad_left + d.pad_right >= d.fw
+                               or (d.fh > 1 and d.nx <= d.pad_left + d.pad_right)):
         _fault("ILLEGAL_FIELD", pc, f"DWCONV padding ({d.pad_top}+{d.pad_bottom} rows, {d.pad_left}+"
-                                    f"{d.pad_right} columns) of a {d.fh} x {d.fw} filter: at most "
-                                    f"{d.fh - 1} rows and {d.fw - 1} columns.")
+                                    f"{d.pad_right} columns) of a {d.fh} x {d.fw} filter over {d.nx} "
+                                    f"columns: at most {d.fh - 1} rows and {d.fw - 1} columns, and "
+                                    f"with more than one filter row fewer columns than nx.")
     ins = f"VEC {VEC_BY_CODE[d.func].name}" if name == "VEC" else name
     for a in footprint(d, cfg):
         if a.space == "EXT":

@@ -117,13 +117,15 @@ def _window_lines(s, plan: _Plan, th: int, tw: int) -> int:
 DW_PAD_ROWS, DW_PAD_COLS = 3, 15
 
 
-def _trims(p: _Phase, ah: int, top: int, bottom: int, left: int, right: int):
+def _trims(p: _Phase, ah: int, aw: int, top: int, bottom: int, left: int, right: int):
     """The padding lines of phase ``p``'s input window (``top`` .. ``right`` lines of padding at
-    each side, for ``ah`` output rows) that its DWCONVs take as zero padding instead of the LOAD
+    each side, for ``ah x aw`` outputs) that its DWCONVs take as zero padding instead of the LOAD
     filling them: ``(rows above, below, columns left, right)``, the most rows every row group's
-    DWCONV can take (``pad_top + pad_bottom < fh`` of each)."""
-    left = min(left, p.fw - 1, DW_PAD_COLS)
-    right = min(right, p.fw - 1 - left, DW_PAD_COLS)
+    DWCONV can take (``pad_top + pad_bottom < fh`` of each; with more than one filter row fewer
+    padding columns than ``aw``)."""
+    cols = p.fw - 1 if all(gr == 1 for _, gr in p.groups) else min(p.fw - 1, aw - 1)
+    left = min(left, cols, DW_PAD_COLS)
+    right = min(right, cols - left, DW_PAD_COLS)
     box_h = ah + p.fh - 1
     best = (0, 0)
     for tt in range(min(top, p.fh - 1) + 1):
@@ -199,7 +201,7 @@ def _tile_windows(s, plan: _Plan, oy0: int, ox0: int, ah: int, aw: int) -> list:
     for p in plan.phases:
         _, _, x0, y0, width, height, _, _ = _box_geometry(s, plan, p, oy0, ox0)
         box_w, box_h = aw + p.fw - 1, ah + p.fh - 1
-        out.append((box_w, box_h, _trims(p, ah, max(0, -y0), max(0, y0 + box_h - height), max(0, -x0),
+        out.append((box_w, box_h, _trims(p, ah, aw, max(0, -y0), max(0, y0 + box_h - height), max(0, -x0),
                                          max(0, x0 + box_w - width))))
     return out
 
@@ -434,11 +436,9 @@ class _DwPass:
         xbase = self.ctx.addr[s.x] + nbx * s.h * s.w * s.c + cb * R
         ah, aw = _acc_dims(s, self.plan.dense, th, tw)
         out, buf = [], self.in_base[t % 2]
-        for p in self.plan.phases:
+        for p, (box_w, box_h, tr) in zip(self.plan.phases, _tile_windows(s, self.plan, oy0, ox0, ah, aw)):
             args = list(self.window_box(p, buf, xbase, oy0, ox0, ah, aw, ln))
-            x0, y0, width, height, box_w, box_h = args[4], args[5], args[6], args[7], args[10], args[11]
-            tr = _trims(p, ah, max(0, -y0), max(0, y0 + box_h - height), max(0, -x0), max(0, x0 + box_w - width))
-            args[4], args[5] = x0 + tr[2], y0 + tr[0]
+            args[4], args[5] = args[4] + tr[2], args[5] + tr[0]
             args[10], args[11] = box_w - tr[2] - tr[3], box_h - tr[0] - tr[1]
             out.append((p, buf, args, tr))
             buf += (ah + p.fh - 1) * (aw + p.fw - 1)

@@ -350,8 +350,8 @@ array row's product is masked). Output `(oy, ox)` leaves the array `rows + cols 
 cycles after stream step `(oy + fh - 1 - pad_top) * L + ox + fw - 1 - pad_left` (the step of its
 last tap's line, or of the padding after it); the other steps write nothing. Faults: `fh` 0 or
 above `dw_line_buffers + 1`, `fw` 0, `fh * fw > rows`, `nx` or `ny` 0, `nx + fw - 1` or
-`ny + fh - 1` above 255, `pad_top + pad_bottom >= fh` or `pad_left + pad_right >= fw`
-(ILLEGAL_FIELD); window, output or filter lines beyond their scratchpads (SCRATCHPAD_RANGE). On a
+`ny + fh - 1` above 255, `pad_top + pad_bottom >= fh`, `pad_left + pad_right >= fw`, or `fh > 1`
+with `nx <= pad_left + pad_right` (a line buffer delays a row by `L - fw + 1 >= 1` lines) (ILLEGAL_FIELD); window, output or filter lines beyond their scratchpads (SCRATCHPAD_RANGE). On a
 configuration without the depthwise mode (`depthwise_mode` false) DWCONV is ILLEGAL_OPCODE.""",
           "`1 + S + rows + cols + pe_pipeline`, `S = (H + pad_bottom) * L + pad_right`", needs="depthwise_mode"),
 )

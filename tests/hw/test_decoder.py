@@ -63,6 +63,9 @@ def near_limit(cfg, ins, rng):
     if ins.name == "DWCONV":      # a small legal window (fh within every preset's line buffers)
         vals.update(fh=1 + int(rng.random() < 0.3), fw=int(rng.integers(1, 4)), nx=int(rng.integers(1, 30)),
                     ny=int(rng.integers(1, 30)))
+        # padding rows / columns the window may have (some of them: the window's end moves)
+        vals.update(pad_top=0, pad_bottom=int(rng.integers(0, vals["fh"])), pad_left=int(rng.integers(0, vals["fw"])),
+                    pad_right=0)
     spaces = {"GEMM": {"act": "ACT", "acc": "ACC", "wgt": "WGT"}, "DWCONV": {"act": "ACT", "acc": "ACC", "wgt": "WGT"},
               "VEC": {"dst": "ACT", "src": "ACC", "src2": "ACT", "param": "VEC"}}[ins.name]
     for base, space in spaces.items():

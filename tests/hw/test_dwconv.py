@@ -20,20 +20,26 @@ SMALL = {"marks": pytest.mark.slow}       # small's Verilator model builds for m
 SMALL_LB1 = load_config("small").replace(name="small-lb1", dw_line_buffers=1)
 #: tiny with the depthwise mode (the preset has none: its depthwise layers run as GEMMs)
 TINY_DW = load_config("tiny").replace(name="tiny-dw", depthwise_mode=True)
+#: ... with two line buffers: DWCONVs of up to three filter rows, their padding rows as DWCONV fields
+TINY_DW2 = TINY_DW.replace(name="tiny-dw2", dw_line_buffers=2)
 
-@pytest.mark.parametrize("preset, shape, signed", [
-    ("tiny", (5, 6, 5, 3, 3), True),          # h, w, c, fh, fw: two channel blocks, as GEMMs
-    (TINY_DW, (5, 6, 5, 3, 3), True),         # ... as DWCONVs of one filter row each
-    (TINY_DW, (4, 7, 3, 2, 4), False),
-    pytest.param("small", (6, 9, 11, 3, 3), True, **SMALL),
-    pytest.param("small", (5, 5, 8, 3, 2), False, **SMALL),
-    pytest.param(SMALL_LB1, (7, 10, 9, 3, 3), True, **SMALL),
-    pytest.param(SMALL_LB1, (4, 3, 8, 2, 4), False, **SMALL),
-], ids=["tiny-3x3", "tiny-dw-3x3", "tiny-dw-2x4", "small-3x3", "small-3x2", "small-lb1-3x3", "small-lb1-2x4"])
-def test_depthwise_on_rtl_with_isa_cycles_and_bytes(preset, shape, signed):
+@pytest.mark.parametrize("preset, shape, signed, pads", [
+    ("tiny", (5, 6, 5, 3, 3), True, None),          # h, w, c, fh, fw: two channel blocks, as GEMMs
+    (TINY_DW, (5, 6, 5, 3, 3), True, None),         # ... as DWCONVs of one filter row each
+    (TINY_DW, (4, 7, 3, 2, 4), False, None),
+    (TINY_DW2, (5, 6, 4, 3, 1), True, (0, 0, 1, 1)),     # (left, right, top, bottom): rows above and below
+    (TINY_DW2, (4, 5, 3, 2, 2), False, (0, 1, 0, 1)),    # ... below and right
+    (TINY_DW2, (3, 2, 4, 2, 2), True, (1, 0, 1, 0)),     # ... above and left, two columns
+    pytest.param("small", (6, 9, 11, 3, 3), True, None, **SMALL),
+    pytest.param("small", (5, 5, 8, 3, 2), False, None, **SMALL),
+    pytest.param(SMALL_LB1, (7, 10, 9, 3, 3), True, None, **SMALL),
+    pytest.param(SMALL_LB1, (4, 3, 8, 2, 4), False, None, **SMALL),
+], ids=["tiny-3x3", "tiny-dw-3x3", "tiny-dw-2x4", "tiny-dw2-3x1", "tiny-dw2-2x2", "tiny-dw2-2x2-narrow",
+        "small-3x3", "small-3x2", "small-lb1-3x3", "small-lb1-2x4"])
+def test_depthwise_on_rtl_with_isa_cycles_and_bytes(preset, shape, signed, pads):
     h, w, c, fh, fw = shape
     rng = np.random.default_rng(h * w + c)
-    pads = (fw // 2, (fw - 1) // 2, fh // 2, (fh - 1) // 2)
+    pads = pads or (fw // 2, (fw - 1) // 2, fh // 2, (fh - 1) // 2)
     model, x = depthwise_model(h, w, c, fh, fw, pads, signed, signed, 1, rng)
     pkg = compile_model(model, preset)
     words = [decode(v) for seg in pkg.manifest["segments"] for v in bytes_to_words(pkg.segment_words(seg))]
