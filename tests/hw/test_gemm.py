@@ -254,12 +254,17 @@ def _expected(cfg, d, sp, held):
     w[:taps] = _byte(sp["WGT"][d.wgt:d.wgt + taps], d.wgt_signed) - _byte(d.zw, d.wgt_signed)
     held[0] = w
     new = {}
+    # the window without its zero padding: H rows of L lines
+    h, lw = d.ny + d.fh - 1 - d.pad_top - d.pad_bottom, d.nx + d.fw - 1 - d.pad_left - d.pad_right
     for oy in range(d.ny):
         for ox in range(d.nx):
             s = np.zeros(C, np.int64)
             for ky in range(d.fh):
                 for kx in range(d.fw):
-                    a = _byte(sp["ACT"][d.act + (oy + ky) * d.act_ys + ox + kx], d.act_signed) - _byte(d.za, d.act_signed)
+                    y, x = oy + ky - d.pad_top, ox + kx - d.pad_left
+                    if not (0 <= y < h and 0 <= x < lw):
+                        continue
+                    a = _byte(sp["ACT"][d.act + y * d.act_ys + x], d.act_signed) - _byte(d.za, d.act_signed)
                     s += a * w[taps - 1 - (ky * d.fw + kx)]
             line = d.acc + oy * d.acc_ys + ox
             new[line] = _wrap32((acc[line] if d.accumulate else 0) + s)
@@ -287,6 +292,13 @@ def _block_words(cfg):
             fw = min(3, R // fh)
             g.append(encode("DWCONV", act=60, acc=80 + 20 * fh, wgt=2, nx=3, ny=2, fh=fh, fw=fw, act_ys=6, acc_ys=4,
                             za=5, zw=130, act_signed=fh % 2, wgt_signed=1, accumulate=fh == 2))
+            # with zero padding: left and right (the stream ends pad_right lines into one more
+            # row), top and bottom as the filter height allows
+            pt, pb = (fh - 1) // 2, fh // 2 if fh > 1 else 0
+            pb = min(pb, fh - 1 - pt)
+            g.append(encode("DWCONV", act=70, acc=90 + 20 * fh, wgt=1, nx=4, ny=3, fh=fh, fw=fw, act_ys=5, acc_ys=4,
+                            za=250, zw=3, act_signed=1, wgt_signed=fh % 2, pad_left=1, pad_right=fw - 2,
+                            pad_top=pt, pad_bottom=pb))
         g.append(encode("GEMM", act=1, acc=120, nx=2, ny=1, act_xs=1, acc_xs=1))   # the DWCONV's filter, held
     return g
 
