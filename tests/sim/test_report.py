@@ -46,14 +46,16 @@ def test_static_report_useful_macs(build, want):
 
 
 def test_depthwise_issued_macs_are_its_streamed_windows():
-    """The block's depthwise layer runs as DWCONVs: its issued MACs are rows x cols per streamed
-    window line (the DWCONVs' windows, from the program), its useful ones the 5x6 outputs of 24
-    channels x 9 taps, a part of them."""
+    """The block's depthwise layer runs as DWCONVs: its issued MACs are rows x cols per stream
+    step (the DWCONVs' windows less their padding rows and columns, then the steps of the padding
+    below and right: from the program), its useful ones the 5x6 outputs of 24 channels x 9 taps,
+    a part of them."""
     pkg = compile_model(mobilenet_block(6, 5, 4), "small")
     rep = static_report(pkg)
     dw = [x for s in rep["segments"] for x in s["layers"] if x["type"] == "DEPTHWISE_CONV_2D"]
     words = [decode(w) for seg in pkg.manifest["segments"] for w in bytes_to_words(pkg.segment_words(seg))]
-    streamed = sum((d.ny + d.fh - 1) * (d.nx + d.fw - 1) for d in words if d.name == "DWCONV")
+    streamed = sum((d.ny + d.fh - 1 - d.pad_top) * (d.nx + d.fw - 1 - d.pad_left - d.pad_right) + d.pad_right
+                   for d in words if d.name == "DWCONV")
     assert streamed and sum(x["macs"] for x in dw) == streamed * 8 * 8
     assert sum(x["useful_macs"] for x in dw) == 6 * 5 * 24 * 9 < streamed * 8 * 8
 
