@@ -192,6 +192,8 @@ def _drive(dut, settings: dict, schedule: dict, cycles: int):
                 sel, data = s["a"]
                 ctx.set(dut.a_sel, sel)
                 ctx.set(dut.a_data, [int(x) & 0xFF for x in data])
+            if "skip" in s or "dw_skip" in dut.signature.members:
+                ctx.set(dut.dw_skip, s.get("skip", 0))
             await ctx.tick()
             if ctx.get(dut.o_valid):
                 got.append((cyc + 1, [ctx.get(dut.o_data[j]) for j in range(len(dut.o_data))]))
@@ -494,9 +496,10 @@ def test_array_one_weight_buffer_tiles(n0, n1, dsp, pipeline):
 ])
 def test_array_depthwise_mode(rows, fh, fw, nx, ny, line_buffers, dsp, dsp_cells, buffers, pipeline):
     """The depthwise mode against a direct loop: a window of ``(ny + fh - 1) x (nx + fw - 1)``
-    lines streamed one a cycle; the output of every position with a full window is, per column
-    j, the sum over the taps of (byte j of the tap's line - za) * (weight row T - 1 - tap - zw),
-    the weight rows from T on holding the zero point."""
+    lines streamed one a cycle, each with random ``dw_skip`` flags; the output of every position
+    with a full window is, per column j, the sum over the taps whose array row the position's
+    line does not flag of (byte j of the tap's line - za) * (weight row T - 1 - tap - zw), the
+    weight rows from T on holding the zero point."""
     rng = np.random.default_rng(rows + fh * 7 + fw)
     taps, lw, lh = fh * fw, nx + fw - 1, ny + fh - 1
     lines = rng.integers(0, 256, (lh * lw, rows))
@@ -511,7 +514,8 @@ def test_array_depthwise_mode(rows, fh, fw, nx, ny, line_buffers, dsp, dsp_cells
     # the weight rows, 2 * rows + 2 idle cycles, then the window's lines one a cycle
     first = 3 * rows + 2
     sched = {r: {"w": (r, 0, w[r])} for r in range(rows)}
-    sched.update({first + s: {"a": (0, lines[s])} for s in range(lh * lw)})
+    skips = rng.integers(0, 1 << rows, lh * lw) & rng.integers(0, 1 << rows, lh * lw)   # (a quarter of the rows)
+    sched.update({first + s: {"a": (0, lines[s]), "skip": int(skips[s])} for s in range(lh * lw)})
     outs = [line for _, line in _drive(dut, settings, sched, first + lh * lw + dut.latency + 2)]
     assert len(outs) == lh * lw
     a = lines.reshape(lh, lw, rows) - za
@@ -519,5 +523,6 @@ def test_array_depthwise_mode(rows, fh, fw, nx, ny, line_buffers, dsp, dsp_cells
         r, x = divmod(k, lw)
         if r >= fh - 1 and x >= fw - 1:
             oy, ox = r - fh + 1, x - fw + 1
-            want = sum(a[oy + ky, ox + kx] * (w[taps - 1 - (ky * fw + kx)] - zw) for ky in range(fh) for kx in range(fw))
+            row = [taps - 1 - (ky * fw + kx) for ky in range(fh) for kx in range(fw)]
+            want = sum(a[oy + t // fw, ox + t % fw] * (w[i] - zw) for t, i in enumerate(row) if not skips[k] >> i & 1)
             assert o == list(want), (oy, ox)
