@@ -311,15 +311,17 @@ class GemmEngine(wiring.Component):
         # y >= fh - 1 (a flag beside the line, through the array's latency)
         dw = ctx.dw
         a_ok = Signal()
+        # the filter tile's rows beyond its taps hold 0 (the zero point, removed): the row's flag
+        # is registered with the row (no comparison between the row register and the array)
+        w_zero = Signal()
         m.d.sync += [w_we.eq(wread), w_row.eq(wcnt[:max(lr, 1)] if lr else 0), w_sel.eq(b0 ^ wcnt[lr]),
+                     w_zero.eq(dw.is_dw & ((wcnt[:lr] >= dw.taps) if lr else (dw.taps == 0))),
                      a_valid.eq(streaming), a_sel.eq(Mux(gemm["preload"], b0 ^ tidx[0], cur_buf)),
                      a_ok.eq(~dw.is_dw | (ctx.pxc.reached(dw.fw, gemm["nx"]) & ctx.pyc.reached(dw.fh, gemm["ny"])))]
         ok_pipe = Signal(arr.latency, name="dw_ok_pipe")
         if cfg.depthwise_mode:
             m.d.sync += ok_pipe.eq((ok_pipe << 1) | a_ok)
         o_ok = ok_pipe[-1] if cfg.depthwise_mode else Const(1, 1)
-        # the filter tile's rows beyond its taps hold 0 (the zero point, removed)
-        w_zero = dw.is_dw & (Cat(w_row, Const(0, 1)) >= dw.taps) if lr else dw.is_dw & (dw.taps == 0)
         m.d.comb += [arr.dw.eq(dw.is_dw), arr.dw_fw.eq(dw.fw)]
         if cfg.dw_line_buffers:
             m.d.comb += [arr.dw_fh.eq(dw.fh), arr.dw_nx.eq(gemm["nx"])]
