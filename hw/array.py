@@ -13,16 +13,19 @@ Contract:
   :attr:`SystolicArray.latency` cycles, ``o_valid`` is high and
   ``o_data[j] = sum_i (A[i] - a_zp) * (W_b[i, j] - w_zp)`` (int32), for every j at once; one vector
   in per cycle, one out per cycle (fully pipelined).
-- Loading one buffer while vectors stream through the other is safe: a weight row presented at
-  cycle ``c`` reaches column ``j`` at ``c + j``, the same skew the activations have, so it replaces
-  a cell's weight exactly after the vectors presented up to cycle ``c`` have passed that cell, and
-  is in place for every vector presented after ``c``.
+- Loading one buffer while vectors stream through the other is safe: weight row ``i`` presented
+  at cycle ``c`` reaches column ``j`` at ``c + 1 + j`` (its zero point is removed into a register
+  first), a vector presented at cycle ``a`` reaches row ``i``'s cell ``j`` at ``a + i + j`` (the
+  same column skew), so the row replaces its cells' weights right after the vectors presented up
+  to cycle ``c + 1 - i`` have passed them: a tile presented row by row from cycle ``c`` on (row
+  ``i`` at ``c + i``) is used by every vector presented from ``c + 2`` on, and by none before.
 - ``a_signed`` / ``w_signed``: the raw 8-bit lanes are int8 (1) or uint8 (0); a zero point is a
   9-bit signed value in the range of its lane's type (int8: -128..127, uint8: 0..255; NNAPI's rule,
   which the GEMM engine's 8-bit ``za`` / ``zw`` fields guarantee). ``a_signed``, ``a_zp`` must be
   held while vectors are in flight.
 
-Inside, the zero point is removed combinationally, giving an 8-bit magnitude and a sign (see
+Inside, the zero point is removed (from an activation combinationally, from a weight row into a
+register), giving an 8-bit magnitude and a sign (see
 :mod:`~nnaccel.hw.pe`: every product is 8 x 8 unsigned, two of them fit one iCE40 SB_MAC16), row
 ``i`` of the input is delayed ``i`` cycles (skew), activations (with their sign and buffer-select
 bit) move right and partial sums move down one cell
@@ -243,17 +246,19 @@ class SystolicArray(wiring.Component):
         if self.depthwise and R == C:   # (the depthwise mode takes column j's chain from row j's input)
             self._depthwise(m, pes, skew_sm, skew_early, areg_macs)
 
-        # weights: one row per cycle, zero point removed on the way in, column j delayed j cycles
-        # (with signed cells in the column: the two's complement value is delayed, and turned into
+        # weights: one row per cycle, zero point removed on the way in into a register (the row's
+        # write enable, row and buffer wait with it), column j delayed j cycles more (with signed
+        # cells in the column: the two's complement value is delayed, and turned into
         # sign-magnitude after the skew for the column's LUT cells)
         for j in range(C):
-            dj = j - j % 2 if held else j        # (held: a pair's odd column loads with the even one)
+            dj = (j - j % 2 if held else j) + 1     # (held: a pair's odd column loads with the even one)
             we = delay(self.w_we, dj, f"w_we_skew{j}")
             row = delay(self.w_row, dj, f"w_row_skew{j}")
-            sel = delay(self.w_sel, j, f"w_sel_skew{j}") if self.buffers == 2 else 0
+            sel = delay(self.w_sel, j + 1, f"w_sel_skew{j}") if self.buffers == 2 else 0
             kinds = {pes[i][j].mul == "signed" for i in range(R)}
             if True in kinds:
-                d = delay(zero_point_free(m, self.w_data[j], self.w_signed, self.w_zp, f"w_in{j}"), j, f"w_skew{j}")
+                d = delay(zero_point_free(m, self.w_data[j], self.w_signed, self.w_zp, f"w_in{j}"), j + 1,
+                          f"w_skew{j}")
                 wd = (d[:-1], d[-1])
                 wm, wn = to_sign_magnitude(m, d, f"w_sm{j}") if False in kinds else wd
             else:

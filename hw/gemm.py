@@ -10,7 +10,7 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from nnaccel.hwconfig import ELEMENT_BYTES
-from nnaccel.isa.table import MAX_KTILES
+from nnaccel.isa.table import DW_STREAM_START, MAX_KTILES
 
 from .array import SystolicArray
 from .bounds import LAYOUT, _bits, max_event
@@ -165,9 +165,9 @@ class GemmEngine(wiring.Component):
         gemm["act_xs"], gemm["acc_xs"] = Mux(dw.is_dw, 1, gemm["act_xs"]), Mux(dw.is_dw, 1, gemm["acc_xs"])
         gemm["snx"], gemm["sny"] = Mux(dw.is_dw, dw.snx, gemm["nx"]), Mux(dw.is_dw, dw.sny, gemm["ny"])
         lr = R.bit_length() - 1                       # rows is a power of two
-        # (a DWCONV streams from step 1, beside its filter tile's rows: row i is in place before
-        # the first line reaches it)
-        pre = Mux(dw.is_dw, 1, Mux(gemm["preload"], R, 0))
+        # (a DWCONV streams from step DW_STREAM_START, beside its filter tile's rows: row i is in
+        # place before the first line reaches it)
+        pre = Mux(dw.is_dw, DW_STREAM_START, Mux(gemm["preload"], R, 0))
         gn_any = (gemm["nx"] != 0) & (gemm["ny"] != 0)      # the tiles stream nx*ny lines (counted, no product)
 
         def last_of(c, n):
@@ -195,9 +195,13 @@ class GemmEngine(wiring.Component):
         tidx = tidx_r
         if in_order:
             rows_done = getattr(eng, f"at_least_{R}")     # step >= rows: the sequencer's flag
-            past0 = Signal(name="dw_past0")               # step >= 1
-            m.d.sync += past0.eq(eng.active & ~eng.complete)
-            in_tiles = Mux(dw.is_dw, past0, Mux(gemm["preload"], rows_done, 1))  # step >= pre
+            # step >= DW_STREAM_START: a flag per step since the start
+            past = Const(1, 1)
+            for k in range(DW_STREAM_START):
+                p = Signal(name=f"dw_past{k}")
+                m.d.sync += p.eq(eng.active & ~eng.complete & past)
+                past = p
+            in_tiles = Mux(dw.is_dw, past, Mux(gemm["preload"], rows_done, 1))  # step >= pre
         else:
             in_tiles = step >= pre
         # the tile's stream position (x, y) in its slot; son: lines left to stream in this slot
@@ -332,7 +336,11 @@ class GemmEngine(wiring.Component):
         dw = ctx.dw
         a_ok = Signal()
         dw_out, dw_skip = self._dw_positions(ctx)
+        # the filter tile's rows beyond its taps hold 0 (the zero point, removed): the row's flag
+        # is registered with the row (no comparison between the row register and the array)
+        w_zero = Signal()
         m.d.sync += [w_we.eq(wread), w_row.eq(wcnt[:max(lr, 1)] if lr else 0), w_sel.eq(b0 ^ wcnt[lr]),
+                     w_zero.eq(dw.is_dw & ((wcnt[:lr] >= dw.taps) if lr else (dw.taps == 0))),
                      a_valid.eq(streaming), a_sel.eq(Mux(gemm["preload"], b0 ^ tidx[0], cur_buf)),
                      a_ok.eq(~dw.is_dw | dw_out)]
         if cfg.depthwise_mode:
@@ -343,8 +351,6 @@ class GemmEngine(wiring.Component):
         if cfg.depthwise_mode:
             m.d.sync += ok_pipe.eq((ok_pipe << 1) | a_ok)
         o_ok = ok_pipe[-1] if cfg.depthwise_mode else Const(1, 1)
-        # the filter tile's rows beyond its taps hold 0 (the zero point, removed)
-        w_zero = dw.is_dw & (Cat(w_row, Const(0, 1)) >= dw.taps) if lr else dw.is_dw & (dw.taps == 0)
         m.d.comb += [arr.dw.eq(dw.is_dw), arr.dw_fw.eq(dw.fw)]
         if cfg.dw_line_buffers:
             m.d.comb += [arr.dw_fh.eq(dw.fh), arr.dw_nx.eq(dw.lbx)]

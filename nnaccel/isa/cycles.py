@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from nnaccel.hwconfig import ELEMENT_BYTES
 
-from .table import N_COUNTERS, SPACE_ENUM, VEC_BY_CODE, dw_stream
+from .table import DW_STREAM_START, N_COUNTERS, SPACE_ENUM, VEC_BY_CODE, dw_stream
 
 __all__ = ["dma_geometry", "instruction_cycles", "static_events", "static_totals"]
 
@@ -37,7 +37,7 @@ def instruction_cycles(d, cfg) -> int:
             return pre + d.kt * (d.nx * d.ny + cfg.rows) + max(d.nx * d.ny, 1) + cfg.gemm_pipeline
         return pre + (d.kt + 1) * max(d.nx * d.ny, cfg.rows) + cfg.gemm_pipeline
     if name == "DWCONV":
-        return 1 + dw_stream(d) + cfg.gemm_pipeline
+        return DW_STREAM_START + dw_stream(d) + cfg.gemm_pipeline
     if name == "VEC":
         vf = VEC_BY_CODE[d.func]
         p = vf.param_lines(cfg.cols) if vf.params else 0

@@ -111,6 +111,12 @@ DW_LINE_LINES = 256
 PE_PIPELINE = (0, 1)
 
 
+#: DWCONV: the stream step of its window's first line. The filter tile's rows are read from step 0
+#: on, one a step; a row reaches its array cells two cycles after its read (its read, then its
+#: zero point removed into a register), just before the first line gets there.
+DW_STREAM_START = 2
+
+
 def dw_window(d) -> tuple[int, int]:
     """A DWCONV's input window (decoded instruction ``d``): ``(H, L)``, its rows and the lines of
     a row (the output's window less the zero padding)."""
@@ -340,7 +346,7 @@ DWCONVs (one per group of rows, accumulating), a filter wider than `rows` taps o
 a GEMM.
 
 Timing: the filter tile loads one row a cycle, row `t` in cycle `t`, and the window streams
-through the array one line a cycle in row order from cycle 1 (row `t` of the array takes its
+through the array one line a cycle in row order from cycle `DW_STREAM_START` = """ + str(DW_STREAM_START) + """ (row `t` of the array takes its
 first line after its filter row is in place): `S = (H + pad_bottom) * L + pad_right` stream steps
 (`nnaccel.isa.table.dw_stream`), the window's `H * L` lines and then `pad_bottom * L + pad_right` steps of zero padding.
 Each column keeps its channel's lines, each array row sees them one tap later than the row above, and
@@ -353,7 +359,7 @@ above `dw_line_buffers + 1`, `fw` 0, `fh * fw > rows`, `nx` or `ny` 0, `nx + fw 
 `ny + fh - 1` above 255, `pad_top + pad_bottom >= fh`, `pad_left + pad_right >= fw`, or `fh > 1`
 with `nx <= pad_left + pad_right` (a line buffer delays a row by `L - fw + 1 >= 1` lines) (ILLEGAL_FIELD); window, output or filter lines beyond their scratchpads (SCRATCHPAD_RANGE). On a
 configuration without the depthwise mode (`depthwise_mode` false) DWCONV is ILLEGAL_OPCODE.""",
-          "`1 + S + rows + cols + pe_pipeline`, `S = (H + pad_bottom) * L + pad_right`", needs="depthwise_mode"),
+          "`" + str(DW_STREAM_START) + " + S + rows + cols + pe_pipeline`, `S = (H + pad_bottom) * L + pad_right`", needs="depthwise_mode"),
 )
 
 BY_NAME: dict[str, Instr] = {i.name: i for i in INSTRUCTIONS}

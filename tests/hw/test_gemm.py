@@ -299,6 +299,10 @@ def _block_words(cfg):
             g.append(encode("DWCONV", act=70, acc=90 + 20 * fh, wgt=1, nx=4, ny=3, fh=fh, fw=fw, act_ys=5, acc_ys=4,
                             za=250, zw=3, act_signed=1, wgt_signed=fh % 2, pad_left=1, pad_right=fw - 2,
                             pad_top=pt, pad_bottom=pb))
+            # its first line completes output (0, 0) (padding above and left of every other
+            # tap): the filter tile is in place for the first line
+            g.append(encode("DWCONV", act=75, acc=95 + 20 * fh, wgt=3, nx=3, ny=2, fh=fh, fw=2, act_ys=3, acc_ys=3,
+                            za=9, zw=7, pad_left=1, pad_top=fh - 1))
         g.append(encode("GEMM", act=1, acc=120, nx=2, ny=1, act_xs=1, acc_xs=1))   # the DWCONV's filter, held
     return g
 

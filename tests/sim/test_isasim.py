@@ -565,9 +565,10 @@ def test_dwconv_is_a_depthwise_convolution(preset, fh, fw, pads):
     # the window's lines, then the steps up to the last output's last tap (the padding below and right)
     stream = (h + pb) * lw + pr
     assert r.counters["macs"] == stream * R * cfg.cols
-    # the first filter row, the stream (beside the rest of the filter), then rows + cols of fill /
-    # drain and one more cycle where the cells register their products (pe_pipeline)
-    assert r.counters["array_busy"] == 1 + stream + R + cfg.cols + cfg.pe_pipeline
+    # two cycles for the first filter row to reach the array, the stream (beside the rest of the
+    # filter), then rows + cols of fill / drain and one more cycle where the cells register their
+    # products (pe_pipeline)
+    assert r.counters["array_busy"] == 2 + stream + R + cfg.cols + cfg.pe_pipeline
     # a GEMM without preload afterwards uses the filter tile, with rows T .. rows-1 zero
     g = [encode("DWCONV", fh=fh, fw=fw, act=act, acc=acc, wgt=wgt, za=za, zw=zw, nx=1, ny=1, act_ys=ys,
                 acc_ys=1, act_signed=1, wgt_signed=1),
