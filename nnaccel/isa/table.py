@@ -357,7 +357,8 @@ cycles after stream step `(oy + fh - 1 - pad_top) * L + ox + fw - 1 - pad_left` 
 last tap's line, or of the padding after it); the other steps write nothing. Faults: `fh` 0 or
 above `dw_line_buffers + 1`, `fw` 0, `fh * fw > rows`, `nx` or `ny` 0, `nx + fw - 1` or
 `ny + fh - 1` above 255, `pad_top + pad_bottom >= fh`, `pad_left + pad_right >= fw`, or `fh > 1`
-with `nx <= pad_left + pad_right` (a line buffer delays a row by `L - fw + 1 >= 1` lines) (ILLEGAL_FIELD); window, output or filter lines beyond their scratchpads (SCRATCHPAD_RANGE). On a
+with `nx <= pad_left + pad_right` (between filter rows a line buffer adds `L - fw` cycles to the
+array rows' one-tap steps, so `L >= fw`) (ILLEGAL_FIELD); window, output or filter lines beyond their scratchpads (SCRATCHPAD_RANGE). On a
 configuration without the depthwise mode (`depthwise_mode` false) DWCONV is ILLEGAL_OPCODE.""",
           "`" + str(DW_STREAM_START) + " + S + rows + cols + pe_pipeline`, `S = (H + pad_bottom) * L + pad_right`", needs="depthwise_mode"),
 )
