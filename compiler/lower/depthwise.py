@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nnaccel.hwconfig import HwConfig
+from nnaccel.isa.cycles import dwconv_cycles
 from nnaccel.isa.table import VEC_BY_NAME
 from nnaccel.program import param_block
 
@@ -160,7 +161,7 @@ def _dw_estimate(cfg: HwConfig, s, plan: _Plan, nblocks: int) -> int:
         shapes[(th, tw)] = shapes.get((th, tw), 0) + 1
     for (th, tw), count in shapes.items():
         ah, aw = _acc_dims(s, plan.dense, th, tw)
-        comp = sum(2 * R + C + (gr + ah - 1) * (aw + p.fw - 1) for p in plan.phases for _, gr in p.groups)
+        comp = sum(dwconv_cycles(cfg, (gr + ah - 1) * (aw + p.fw - 1)) for p in plan.phases for _, gr in p.groups)
         vec = p_lines + th * tw * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency
         load = _window_lines(s, plan, th, tw) * beats + len(plan.phases) * lat
         store = th * tw * beats + lat
