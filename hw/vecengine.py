@@ -633,8 +633,8 @@ class VectorEngine(wiring.Component):
         """The pipelined lane (``vector_pipeline`` 1) from its stage 1 on (:meth:`_lane` registered
         the element's operands and parameters, stage 0): the adder and the shifted operand (stage
         1), the multiply (:func:`_product_piped`: the pieces' magnitudes, the product, their sum in
-        stages 2 .. 4), the rounding sum (5), the rounding shift, the saturation and the zero point
-        (6), then :meth:`_lane_out`'s result register (7). What a later stage uses travels beside the
+        stages 2 .. 4), the rounding sum (5), the rounding shift (6), the saturation and the zero
+        point (7) into :meth:`_lane_out`'s result register (the result in stage 8). What a later stage uses travels beside the
         data (``pipe``), the control in ``ctx.pctl``; the parameters a later stage uses are per
         tensor (held still). A step's result that a later step takes (``x1``) is registered where
         it is made (the waiting step waits for it: ``VecFunc.waits``)."""
@@ -654,25 +654,32 @@ class VectorEngine(wiring.Component):
         low = Mux(pipe(op.single, 2, "single") & (scaled[-1] ^ mult[-1]), (1 << 30) - 1, 0)
         ab = _product_piped(m, scaled, mult, M, pc, pipe(nudge, 4, "nudge"), _delays(m, low, 2, f"l{lane}_low")[2],
                             f"u{lane}")
-        # stage 5: the rounding sum, from the product's register
+        # stage 5: the rounding sum, from the product's register (the addend for a negative value,
+        # half - 1 but 0 for no shift, made in stage 4 beside the other)
         ab_r = Signal(signed(64), name=f"u{lane}_abr")
         rr4 = pipe(rr, 4, "rr")
-        half = Signal(34, name=f"u{lane}_halfr")
-        m.d.sync += [ab_r.eq(ab), half.eq(_half(m, rr4, f"u{lane}"))]
-        t = _round_sum(m, ab_r, pipe(rr, 5, "rr"), half, pipe(op.single, 5, "single"), f["DIV"], f"u{lane}")
+        half, half_neg = Signal(34, name=f"u{lane}_halfr"), Signal(34, name=f"u{lane}_halfn")
+        half4 = _half(m, rr4, f"u{lane}")
+        m.d.sync += [ab_r.eq(ab), half.eq(half4), half_neg.eq(half4 - (rr4 != 0))]
+        t = _round_sum(m, ab_r, None, half, pipe(op.single, 5, "single"), f["DIV"], f"u{lane}", half_neg)
         t_r = Signal(signed(35), name=f"u{lane}_tr")
         m.d.sync += t_r.eq(t)
-        # stage 6: the rounding shift, the steps' results, the saturation and the zero point
+        # stage 6: the rounding shift (into a register) and the steps' results
+        S = _X1_STAGE
         q = Signal(signed(34), name=f"u{lane}_out")
-        m.d.comb += q.eq(t_r >> pipe(Mux(f["DIV"], op.k, rr), 6, "right"))
-        _step_results(m, f, op.x1, op.addsub, ab_r, pc["done"][5], pc["step"][5], q[:32].as_signed(),
-                      pc["done"][6], pc["step"][6])
+        m.d.comb += q.eq(t_r >> pipe(Mux(f["DIV"], op.k, rr), S, "right"))
+        _step_results(m, f, op.x1, op.addsub, ab_r, pc["done"][S - 1], pc["step"][S - 1], q[:32].as_signed(),
+                      pc["done"][S], pc["step"][S])
+        # stage 7: the saturation and the zero point
+        R = VECTOR_LANE_STAGES - 1
+        q_r = Signal(signed(34), name=f"u{lane}_outr")
+        m.d.sync += q_r.eq(q)
         wide = f["SUMW"] | f["BIAS"]
         pre = Signal(32, name=f"pre{lane}")       # the functions that do not multiply: their result
         m.d.comb += pre.eq(Mux(wide, op.sum32, Mux(f["MAX"], Mux(a_act > b_act, a_act, b_act)[:8], a_act)))
-        pre6 = pipe(pre, 6, "pre")
-        dneg = pipe(f["DIV"] & (a_acc < 0), 6, "dneg")
-        qs = sat(m, q, 11, f"qs{lane}")
+        pre6 = pipe(pre, R, "pre")
+        dneg = pipe(f["DIV"] & (a_acc < 0), R, "dneg")
+        qs = sat(m, q_r, 11, f"qs{lane}")
         zo = by_func([("REQ", "zo"), ("ADDQ", "zo"), ("SUBQ", "zo"), ("MULQ", "zo")], 0)
         v = Signal(signed(12), name=f"v{lane}")
         with m.If(f["DIV"]):
@@ -681,7 +688,7 @@ class VectorEngine(wiring.Component):
             m.d.comb += v.eq(pre6[:12].as_signed())
         with m.Else():
             m.d.comb += v.eq(qs + zo)
-        return self._lane_out(ctx, lane, pipe(a8, 6, "a8"), by_func, None, v, wide, pre6, pre6)
+        return self._lane_out(ctx, lane, pipe(a8, R, "a8"), by_func, None, v, wide, pre6, pre6)
 
     def _lane_out(self, ctx, lane, a8, by_func, qa, v, wide, sum32, mx):
         """A lane's clamp, LUT, result select and result registers (``qa``: the serial lane's first
@@ -869,6 +876,12 @@ def _mag_piece(m: Module, v, s, idx, w: int, name: str):
         raw = Mux(idx, v[16:32], v[:16])
         m.d.comb += out.eq((raw ^ s.replicate(16)) + (s & (~idx | (v[:16] == 0))))
     return out
+
+
+#: The pipelined lane's stage that registers the steps' results later steps take (``x1``): a
+#: waiting step reads it in stage 1, so it waits the stages between (the ISA table's number).
+_X1_STAGE = 6
+assert vector_step_wait(1) == _X1_STAGE - 1
 
 
 def _delays(m: Module, v, n: int, name: str) -> list:
@@ -1088,17 +1101,21 @@ def _half(m: Module, rr, name: str):
     return half
 
 
-def _round_sum(m: Module, ab, rr, half, single, div, name: str):
+def _round_sum(m: Module, ab, rr, half, single, div, name: str, half_neg=None):
     """:func:`mbqm`'s value before its right shift from the product ``ab``: SRDHM's (bits 31 up,
     saturated) or single rounding's (bits 30 up) plus the rounding addend ``half`` of the shift
-    ``rr``; DIV's ``ab >> 30`` with ``div``."""
+    ``rr`` (for a negative value ``half - 1`` unless ``rr`` is 0: ``half_neg`` when given, then
+    ``rr`` is not used); DIV's ``ab >> 30`` with ``div``."""
     high = ab[31:64]                            # 33 bits: [-2**31 + 1, 2**31]
     h = Signal(signed(32), name=f"{name}_h")
     m.d.comb += h.eq(Mux(high[32] ^ high[31], INT32_MAX, high[:32]))
     base = Signal(signed(34), name=f"{name}_base")
     m.d.comb += base.eq(Mux(single, ab[30:64].as_signed(), h))
     t = Signal(signed(35), name=f"{name}_t")
-    m.d.comb += t.eq(Mux(div, ab[30:].as_signed(), base + half - (base[-1] & (rr != 0))))
+    if half_neg is None:
+        m.d.comb += t.eq(Mux(div, ab[30:].as_signed(), base + half - (base[-1] & (rr != 0))))
+    else:
+        m.d.comb += t.eq(Mux(div, ab[30:].as_signed(), base + Mux(base[-1], half_neg, half)))
     return t
 
 

@@ -364,7 +364,7 @@ PRESETS: dict[str, HwConfig] = {
     # MobileNet benchmarks) and 32-bit counters. The cells' products are registered (pe_pipeline).
     "small": HwConfig(name="small", rows=8, cols=8, act_bytes=32 * 1024, wgt_bytes=8 * 1024,
                       acc_bytes=32 * 1024, vec_bytes=4 * 1024, act_banks=2, wgt_banks=1,
-                      acc_banks=2, vector_lanes=1, vector_mul_steps=4, vector_pipeline=1, vector_latency=8,
+                      acc_banks=2, vector_lanes=1, vector_mul_steps=4, vector_pipeline=1, vector_latency=9,
                       dma_bytes_per_cycle=8, ext_latency=16, queue_depth=4, load_queue_depth=2,
                       compute_queue_depth=2, counter_bits=32, pe_pipeline=1, dma_base=0,
                       dma_size=32 * 1024 * 1024),

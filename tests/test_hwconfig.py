@@ -57,9 +57,9 @@ def test_preset_override_file(tmp_path):
     ({"pe_pipeline": 2}, "pe_pipeline is 2, but it must be 0 .* or 1"),
     ({"pe_pipeline": True}, "pe_pipeline is True, but it must be an integer"),
     ({"vector_pipeline": 2}, "vector_pipeline is 2, but it must be 0 .* or 1"),
-    ({"vector_pipeline": 1}, "vector_latency is 4, but with vector_pipeline 1 it must be at least 8"),
-    ({"vector_pipeline": 1, "vector_latency": 8, "vector_mul_steps": 32}, "the pipelined vector lane needs"),
-    ({"vector_pipeline": 1, "vector_latency": 8, "in_order": True, "dma_engines": 1},
+    ({"vector_pipeline": 1}, "vector_latency is 4, but with vector_pipeline 1 it must be at least 9"),
+    ({"vector_pipeline": 1, "vector_latency": 9, "vector_mul_steps": 32}, "the pipelined vector lane needs"),
+    ({"vector_pipeline": 1, "vector_latency": 9, "in_order": True, "dma_engines": 1},
      "the pipelined vector lane needs"),
 ])
 def test_invalid_configs(changes, message):

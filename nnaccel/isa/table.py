@@ -114,15 +114,16 @@ PE_PIPELINE = (0, 1)
 #: Allowed ``vector_pipeline`` of a hardware configuration: 0 = a vector lane computes a step's
 #: result from the line read in the same cycle (one result register after it); 1 = the lane is
 #: pipelined (:data:`VECTOR_LANE_STAGES` registers: the element and parameter select, the shifted
-#: operand, the multiplier's inputs, its product, the product's sum, the rounding sum, the result).
+#: operand, the multiplier's inputs, its product, the product's sum, the rounding sum, the rounding
+#: shift, the result).
 VECTOR_PIPELINE = (0, 1)
 #: Registers a result passes through from the cycle its (last) step is computed in until it
 #: lands (``vector_pipeline`` 1).
-VECTOR_LANE_STAGES = 7
+VECTOR_LANE_STAGES = 8
 #: ``vector_pipeline`` 1: the cycles a step that takes an earlier step's result (``VecFunc.waits``)
-#: waits after the step before it: from the lane's shifted-operand register to the result's
-#: register the result takes ``VECTOR_LANE_STAGES - 2`` cycles more than the step.
-VECTOR_STEP_WAIT = VECTOR_LANE_STAGES - 2
+#: waits after the step before it: the result reaches the stage that takes the lane's operands
+#: (the shifted operand's register, the lane's second) this many cycles after the step's last.
+VECTOR_STEP_WAIT = 5
 
 
 def vector_step_wait(pipeline: int) -> int:
