@@ -31,7 +31,7 @@ from nnaccel.isa.table import (ADD_LEFT_SHIFT, SERIAL_MUL_STEPS, VEC_FUNCS, VECT
 
 from .decoder import field, opcode_of
 from .scratchpad import COLLISION_UNDEFINED, read_port_signature, write_port_signature
-from .vector import INT32_MAX, clamp
+from .vector import INT32_MAX, clamp, clamp_parallel
 
 __all__ = ["STEP_PARAMS", "VectorEngine", "walk_bits"]
 
@@ -449,7 +449,18 @@ class VectorEngine(wiring.Component):
         accd = self.rd_acc.data
         sel = vchunk if nchunks > 1 else Const(0, 1)
         ctx.act1, ctx.act2, ctx.accd, ctx.sel = act1, act2, accd, sel
-        ctx.results = [self._lane(ctx, lane) for lane in range(ctx.lanes)]
+        lctx = ctx
+        if ctx.piped:
+            # The pipelined lane takes the function's flags and the word's flags from registers: it
+            # uses them from its stage 1 on, at least two cycles after the instruction starts (the
+            # first compute cycle follows the start), and its last stage is done with its last
+            # cycle, before the next instruction's word can reach the registers' outputs.
+            m = ctx.m
+            lctx = SimpleNamespace(**vars(ctx))
+            lctx.f = {n: _held(m, v, f"vl_{n.lower()}") for n, v in ctx.f.items()}
+            lctx.V = {**ctx.V, **{n: _held(m, ctx.V[n], f"vl_{n}") for n in ("signed", "accumulate", "round")}}
+            lctx.is_lut = lctx.f["LUT"]
+        ctx.results = [self._lane(lctx, lane) for lane in range(ctx.lanes)]
 
     def _lane(self, ctx, lane):
         """One lane: its parameters (``par``, ``by_func``) and operands, then :meth:`_lane_result`."""
@@ -680,7 +691,7 @@ class VectorEngine(wiring.Component):
         pre6 = pipe(pre, R, "pre")
         dneg = pipe(f["DIV"] & (a_acc < 0), R, "dneg")
         qs = sat(m, q_r, 11, f"qs{lane}")
-        zo = by_func([("REQ", "zo"), ("ADDQ", "zo"), ("SUBQ", "zo"), ("MULQ", "zo")], 0)
+        zo = _held(m, by_func([("REQ", "zo"), ("ADDQ", "zo"), ("SUBQ", "zo"), ("MULQ", "zo")], 0), f"zo{lane}")
         v = Signal(signed(12), name=f"v{lane}")
         with m.If(f["DIV"]):
             m.d.comb += v.eq(Mux(dneg, -qs, qs))
@@ -698,6 +709,12 @@ class VectorEngine(wiring.Component):
         lut_lines, lut_row, lut_sync, lut_we, pline = ctx.lut_lines, ctx.lut_row, ctx.lut_sync, ctx.lut_we, ctx.pline
         lo = by_func([(vf.name, "lo") for vf in VEC_FUNCS if "lo" in vf.params], 0)
         hi = by_func([(vf.name, "hi") for vf in VEC_FUNCS if "hi" in vf.params], 0)
+        clamp_ra = clamp
+        if ctx.piped:
+            lo, hi = _held(m, lo, f"lo{lane}"), _held(m, hi, f"hi{lane}")
+            # its three comparisons side by side (``lo > hi`` from a register: lo / hi held still)
+            lo_above = _held(m, lo > hi, f"lohi{lane}")
+            clamp_ra = lambda v, lo, hi: clamp_parallel(v, lo, hi, lo_above)  # noqa: E731
         # LUT: entry a8 is byte (a8 mod cols) of table line a8 / cols
         # (a synchronous table asks for block RAM: Yosys 0.23 would build it from LUT RAM on ECP5)
         lut = Memory(shape=unsigned(8 * C), depth=lut_lines, init=[],
@@ -724,7 +741,7 @@ class VectorEngine(wiring.Component):
             # the first result register (see _walks): the sum, the max or the value to clamp
             ra = Signal(32, name=f"resa{lane}")
             m.d.sync += ra.eq(Mux(wide, sum32, Mux(f["MAX"], mx, v.as_signed())))
-            m.d.comb += r.eq(Mux(wide | f["MAX"], ra, Mux(is_lut, lut_out, clamp(ra[:12].as_signed(), lo, hi)[:8])))
+            m.d.comb += r.eq(Mux(wide | f["MAX"], ra, Mux(is_lut, lut_out, clamp_ra(ra[:12].as_signed(), lo, hi)[:8])))
         else:
             with m.If(wide):
                 m.d.comb += r.eq(sum32)
@@ -882,6 +899,13 @@ def _mag_piece(m: Module, v, s, idx, w: int, name: str):
 #: waiting step reads it in stage 1, so it waits the stages between (the ISA table's number).
 _X1_STAGE = 6
 assert vector_step_wait(1) == _X1_STAGE - 1
+
+
+def _held(m: Module, v, name: str):
+    """``v`` one cycle later: the pipelined lane's per-tensor ``zo`` / ``lo`` / ``hi`` of the current
+    function, used in its last stages, many cycles after the parameter phase that loads them (a
+    register, so that the function select's multiplexers are not on the result's path)."""
+    return _delays(m, v, 1, name)[1]
 
 
 def _delays(m: Module, v, n: int, name: str) -> list:
