@@ -14,6 +14,11 @@ first saturated to 11 bits, which changes no clamp result. The parameters are he
 only as wide as the table says they count, one set of *slots* shared by all functions (a
 function's 32-bit parameters go to the 32-bit slots in their order, and so on), loaded from the
 parameter lines by the function's own line-to-slot map.
+
+With ``vector_pipeline`` 1 the lane is pipelined (:meth:`VectorEngine._lane_piped`, the ISA table's
+``VECTOR_LANE_STAGES``): the same datapath with registers between its parts, the multiply's
+pieces on the DSP with registers on both sides; a step that takes an earlier step's result waits
+for it (``VecFunc.waits``, ``vector_step_wait``), counted by the sequencer.
 """
 
 from __future__ import annotations
@@ -237,11 +242,15 @@ class VectorEngine(wiring.Component):
         ctx.vstep, ctx.vstep_done = vstep, vstep_done
         ctx.piped = piped
         if piped:
-            # the compute cycle's control, delayed beside the data: [k] is stage k's (k cycles later):
-            # the step, its product piece (phase), the piece's enable and the step's completion
-            ctl = {"step": vstep, "phase": vphase, "en": vcomp & mulf & (vphase < M),
-                   "done": vcomp & vstep_done}
-            ctx.pctl = {n: _delays(m, v, VECTOR_LANE_STAGES, f"vp_{n}") for n, v in ctl.items()}
+            self._pipe_control(ctx)
+
+    def _pipe_control(self, ctx):
+        """(the pipelined lane) The compute cycle's control, delayed beside the data: ``pctl[n][k]``
+        is stage ``k``'s (``k`` cycles later) step, product piece (phase), piece enable and step
+        completion."""
+        ctl = {"step": ctx.vstep, "phase": ctx.vphase, "en": ctx.vcomp & ctx.mulf & (ctx.vphase < ctx.M),
+               "done": ctx.vcomp & ctx.vstep_done}
+        ctx.pctl = {n: _delays(ctx.m, v, VECTOR_LANE_STAGES, f"vp_{n}") for n, v in ctl.items()}
 
     def _walks(self, ctx):
         """The source and destination line walks."""
