@@ -43,10 +43,10 @@ Inside an instruction (step ``k``, relative to its start):
   pe_pipeline`` steps after the line entered and are written to ACC (added to the old line when ``accumulate`` or
   ``t > 0``), the last one at step ``cycles - 1``.
 - VEC: ``P`` steps read the parameter block; then each line takes ``ceil(cols / vector_lanes) *
-  VecFunc.group_cycles(vector_mul_steps)`` steps (each lane has one fixed-point multiplier, which
+  VecFunc.group_cycles(cfg)`` steps (each lane has one fixed-point multiplier, which
   ADDQ / SUBQ use three times, and which forms its product over ``vector_mul_steps`` cycles); the
-  line is written at the step after its last lane group; ``vector_latency`` steps end the
-  instruction.
+  line is written once its last lane group has passed the lane's registers (``vector_pipeline``);
+  ``vector_latency`` steps end the instruction.
 - RDPERF: after the latency, :func:`~nnaccel.hw.extmem.counters_per_beat` counters per step: those
   at the head of the counter ring (``count_events``), which the ISA's rotated order samples; the
   host port ``cnt_id`` / ``cnt_data`` shows the same counters every cycle.

@@ -14,6 +14,11 @@ first saturated to 11 bits, which changes no clamp result. The parameters are he
 only as wide as the table says they count, one set of *slots* shared by all functions (a
 function's 32-bit parameters go to the 32-bit slots in their order, and so on), loaded from the
 parameter lines by the function's own line-to-slot map.
+
+With ``vector_pipeline`` 1 the lane is pipelined (:meth:`VectorEngine._lane_piped`, the ISA table's
+``VECTOR_LANE_STAGES``): the same datapath with registers between its parts, the multiply's
+pieces on the DSP with registers on both sides; a step that takes an earlier step's result waits
+for it (``VecFunc.waits``, ``vector_step_wait``), counted by the sequencer.
 """
 
 from __future__ import annotations
@@ -26,11 +31,12 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from nnaccel.hwconfig import ELEMENT_BYTES, mul_piece
-from nnaccel.isa.table import ADD_LEFT_SHIFT, SERIAL_MUL_STEPS, VEC_FUNCS, mul_step_cycles
+from nnaccel.isa.table import (ADD_LEFT_SHIFT, SERIAL_MUL_STEPS, VEC_FUNCS, VECTOR_LANE_STAGES, mul_step_cycles,
+                               vector_step_wait)
 
 from .decoder import field, opcode_of
 from .scratchpad import COLLISION_UNDEFINED, read_port_signature, write_port_signature
-from .vector import INT32_MAX, clamp
+from .vector import INT32_MAX, clamp, clamp_parallel
 
 __all__ = ["STEP_PARAMS", "VectorEngine", "walk_bits"]
 
@@ -122,9 +128,12 @@ class VectorEngine(wiring.Component):
         # group_cycles below counts the cycles per lane group, VecFunc.group_cycles
         M = cfg.vector_mul_steps
         serial = M == SERIAL_MUL_STEPS                # the bit-serial lane (serial_mbqm)
+        piped = bool(cfg.vector_pipeline)             # the pipelined lane (_lane_piped)
+        split = serial or piped                       # the step and its cycle counted apart
         MS = mul_step_cycles(M)                       # cycles of a multiplying step
+        W = vector_step_wait(cfg.vector_pipeline)     # (piped) a waiting step's wait
         mbits = 0 if serial else M.bit_length() - 1
-        smax = max(vf.group_cycles(M) for vf in VEC_FUNCS)
+        smax = max(vf.group_cycles(cfg) for vf in VEC_FUNCS)
         param_lines = Signal(range(pmax + 1))
         group_cycles = Signal(range(smax + 1))        # cycles per lane group
         pexpr = Const(0, param_lines.shape())
@@ -134,7 +143,7 @@ class VectorEngine(wiring.Component):
         stexpr = Const(0, range(nst))                 # serial: the function's last step
         for vf in VEC_FUNCS:
             pexpr = Mux(f[vf.name], vf.param_lines(C) if vf.params else 0, pexpr)
-            sexpr = Mux(f[vf.name], vf.group_cycles(M), sexpr)
+            sexpr = Mux(f[vf.name], vf.group_cycles(cfg), sexpr)
             stexpr = Mux(f[vf.name], vf.steps - 1, stexpr)
             if vf.multiplies:
                 mulf = mulf | f[vf.name]
@@ -163,26 +172,34 @@ class VectorEngine(wiring.Component):
         vread_phase = self.active & is_vec & ~in_params & ~rdone
         vcomp = Signal()      # a lane-group step is computed this cycle (from the data read last step)
         vchunk = Signal(range(nchunks + 1))
-        vsub = Signal(range(nst if serial else smax))
+        vsub = Signal(range(nst if split else smax))
         rchunk_r = Signal(range(nchunks + 1))
-        rsub_r = Signal(range(nst if serial else smax))
+        rsub_r = Signal(range(nst if split else smax))
         rchunk = Mux(vstart, 0, rchunk_r)
         rsub = Mux(vstart, 0, rsub_r)
         chunk_last = rchunk == nchunks - 1
         rfirst = (rchunk == 0) & (rsub == 0)          # a line's first read cycle (serial: & rph == 0)
         rph = None                                    # (serial: the read side's product phase)
-        if serial:
-            # the bit-serial lane: the cycle within a step (0 .. MS - 1) and the step, counted apart
-            rph_r = Signal(range(MS))
+        if split:
+            # the bit-serial lane: the cycle within a step (0 .. MS - 1) and the step, counted apart;
+            # the pipelined lane likewise, a step before a waiting one (VecFunc.waits) W cycles longer
+            rph_r = Signal(range(MS + W))
             rph = Mux(vstart, 0, rph_r)
-            ph_last = ~mulf | (rph == MS - 1)
+            if piped:
+                before_wait = Const(0, 1)
+                for vf in VEC_FUNCS:
+                    for st in vf.waits:
+                        before_wait = before_wait | (f[vf.name] & (rsub == st - 1))
+                ph_last = ~mulf | (rph == Mux(before_wait, M + W - 1, M - 1))
+            else:
+                ph_last = ~mulf | (rph == MS - 1)
             rfirst = rfirst & (rph == 0)
             st_last = rsub == stexpr
             sub_last = ph_last & st_last
             with m.If(self.active):
                 m.d.sync += [rph_r.eq(Mux(vread_phase & ~ph_last, rph + 1, 0)),
                              rsub_r.eq(Mux(vread_phase & ~sub_last, Mux(ph_last, rsub + 1, rsub), 0))]
-            vphase = Signal(range(MS))
+            vphase = Signal(range(MS + W))
             vlast = Signal()                          # the lane group's last cycle
             m.d.sync += [vphase.eq(rph), vlast.eq(sub_last)]
         else:
@@ -196,7 +213,7 @@ class VectorEngine(wiring.Component):
         m.d.sync += [vcomp.eq(vread_phase), vchunk.eq(rchunk), vsub.eq(rsub)]
         # the computed cycle's function step and product piece (phase): vsub = step * M + phase
         # for a multiplying function, vsub = step for the others (serial: vsub = step, vphase apart)
-        if serial:
+        if split:
             vstep = vsub
             vstep_done = ~mulf | (vphase == MS - 1)
         else:
@@ -223,6 +240,17 @@ class VectorEngine(wiring.Component):
         ctx.vchunk, ctx.vcomp, ctx.vlast, ctx.vlx_last = vchunk, vcomp, vlast, vlx_last
         ctx.vparam_phase, ctx.vphase, ctx.vread_phase, ctx.vstart = vparam_phase, vphase, vread_phase, vstart
         ctx.vstep, ctx.vstep_done = vstep, vstep_done
+        ctx.piped = piped
+        if piped:
+            self._pipe_control(ctx)
+
+    def _pipe_control(self, ctx):
+        """(the pipelined lane) The compute cycle's control, delayed beside the data: ``pctl[n][k]``
+        is stage ``k``'s (``k`` cycles later) step, product piece (phase), piece enable and step
+        completion."""
+        ctl = {"step": ctx.vstep, "phase": ctx.vphase, "en": ctx.vcomp & ctx.mulf & (ctx.vphase < ctx.M),
+               "done": ctx.vcomp & ctx.vstep_done}
+        ctx.pctl = {n: _delays(ctx.m, v, VECTOR_LANE_STAGES, f"vp_{n}") for n, v in ctl.items()}
 
     def _walks(self, ctx):
         """The source and destination line walks."""
@@ -246,6 +274,8 @@ class VectorEngine(wiring.Component):
         # (and the LUT's table read, block RAM), the second (in order: no line buffer) after the
         # clamp and the function select. The cycle model is unchanged.
         depth = min((3 if ctx.serial else 2) if cfg.in_order else 1, L - 1)
+        if ctx.piped:                                 # (the pipelined lane: its stages)
+            depth = VECTOR_LANE_STAGES
         lut_sync = depth >= 1
         is_lut = f["LUT"]
         vgroup_done, vgroup = vcomp & vlast, vchunk       # a lane group's results are final
@@ -412,7 +442,9 @@ class VectorEngine(wiring.Component):
         lut_row = Cat(*[vecdata[32 * n:32 * n + 8] for n in range(C)])
         lut_we = pvalid & self.busy & is_lut & (pline < lut_lines)
         if lut_sync:    # the table reads of a LUT step are used (vgroup_done, the next cycle)
-            m.d.comb += self.collision.eq(lut_we & vcomp & is_lut)
+            # (the pipelined lane reads the table in its last stage)
+            rd_cycle = ctx.pctl["done"][ctx.depth - 1] if ctx.piped else vcomp
+            m.d.comb += self.collision.eq(lut_we & rd_cycle & is_lut)
 
         ctx.lc, ctx.lut_row, ctx.lut_we, ctx.pe_users, ctx.pline = lc, lut_row, lut_we, pe_users, pline
         ctx.regs, ctx.rotate, ctx.step_f, ctx.vecdata = regs, rotate, step_f, vecdata
@@ -426,7 +458,18 @@ class VectorEngine(wiring.Component):
         accd = self.rd_acc.data
         sel = vchunk if nchunks > 1 else Const(0, 1)
         ctx.act1, ctx.act2, ctx.accd, ctx.sel = act1, act2, accd, sel
-        ctx.results = [self._lane(ctx, lane) for lane in range(ctx.lanes)]
+        lctx = ctx
+        if ctx.piped:
+            # The pipelined lane takes the function's flags and the word's flags from registers: it
+            # uses them from its stage 1 on, at least two cycles after the instruction starts (the
+            # first compute cycle follows the start), and its last stage is done with its last
+            # cycle, before the next instruction's word can reach the registers' outputs.
+            m = ctx.m
+            lctx = SimpleNamespace(**vars(ctx))
+            lctx.f = {n: _held(m, v, f"vl_{n.lower()}") for n, v in ctx.f.items()}
+            lctx.V = {**ctx.V, **{n: _held(m, ctx.V[n], f"vl_{n}") for n in ("signed", "accumulate", "round")}}
+            lctx.is_lut = lctx.f["LUT"]
+        ctx.results = [self._lane(lctx, lane) for lane in range(ctx.lanes)]
 
     def _lane(self, ctx, lane):
         """One lane: its parameters (``par``, ``by_func``) and operands, then :meth:`_lane_result`."""
@@ -439,16 +482,19 @@ class VectorEngine(wiring.Component):
                 return vals[lane]
             return Array([vals[ch * lanes + lane] for ch in range(nchunks)])[sel]
 
+        piped = ctx.piped
         slot = {}
         if held is not None:                      # the VEC line on the port's output
             slot[held] = Signal(signed(32), name=f"l{lane}_held")
             m.d.comb += slot[held].eq(pick([vecdata[32 * e:32 * e + 32] for e in range(C)]))
         for key, rs in regs.items():
-            if key[0] == "pe" and (rotate or pseq):
+            if key[0] == "pe" and (rotate or pseq) and not piped:
                 slot[key] = rs[lane]             # rotated into place / this lane's (see the slots above)
             elif key[0] == "pe":
+                # (piped: the element's parameters registered with its operands, the first stage)
                 slot[key] = Signal(signed(key[1]), name=f"l{lane}_par{key[1]}_{key[2]}")
-                m.d.comb += slot[key].eq(pick(rs))
+                dom = m.d.sync if piped else m.d.comb
+                dom += slot[key].eq(rs[lane] if rotate else pick(rs))
 
         def par(fname, pname, slot=slot):
             vf = vf_of[fname]
@@ -472,23 +518,26 @@ class VectorEngine(wiring.Component):
                 out = Mux(cond, vals[key], out)
             return out
 
-        a8 = pick([act1[8 * e:8 * e + 8] for e in range(C)])
-        b8 = pick([act2[8 * e:8 * e + 8] for e in range(C)])
+        a8 = Signal(8, name=f"a8_{lane}")
+        b8 = Signal(8, name=f"b8_{lane}")
         a_acc = Signal(signed(32), name=f"acc{lane}")
-        m.d.comb += a_acc.eq(pick([accd[32 * e:32 * e + 32] for e in range(C)]))
+        dom = m.d.sync if piped else m.d.comb      # (piped: the element select's registers)
+        dom += [a8.eq(pick([act1[8 * e:8 * e + 8] for e in range(C)])),
+                b8.eq(pick([act2[8 * e:8 * e + 8] for e in range(C)])),
+                a_acc.eq(pick([accd[32 * e:32 * e + 32] for e in range(C)]))]
         a_act = Signal(signed(10), name=f"la{lane}")
         b_act = Signal(signed(10), name=f"lb{lane}")
         m.d.comb += [a_act.eq(Mux(V["signed"], a8.as_signed(), a8.as_unsigned())),
                      b_act.eq(Mux(V["signed"], b8.as_signed(), b8.as_unsigned()))]
 
+        if piped:
+            return self._lane_piped(ctx, lane, a8, a_acc, a_act, b_act, by_func, par)
         return self._lane_result(ctx, lane, a8, a_acc, a_act, b_act, by_func, par)
 
-    def _lane_result(self, ctx, lane, a8, a_acc, a_act, b_act, by_func, par):
-        """A lane's adder and fixed-point multiply, then :meth:`_lane_out` (``par`` / ``by_func``:
-        its parameters, :meth:`_lane`)."""
-        m, M, V, f = ctx.m, ctx.M, ctx.V, ctx.f
-        mulf, serial, vcomp, vphase = ctx.mulf, ctx.serial, ctx.vcomp, ctx.vphase
-        vstep, vstep_done = ctx.vstep, ctx.vstep_done
+    def _lane_operands(self, ctx, lane, a_acc, a_act, b_act, by_func, par, vstep):
+        """A lane's adder and its fixed-point multiply's operands in the cycle of step ``vstep``
+        (``par`` / ``by_func``: its parameters, :meth:`_lane`)."""
+        m, V, f, serial = ctx.m, ctx.V, ctx.f, ctx.serial
         # one 32-bit adder: acc + bias (REQ, BIAS), abs(acc) + half (DIV), a (+ acc) (SUMW)
         # (DIV: abs(acc) = (acc ^ sign) + sign, the sign the adder's carry-in)
         cin = f["DIV"] & a_acc[-1]
@@ -535,6 +584,18 @@ class VectorEngine(wiring.Component):
         # REQ with round = 1: one rounding of the product (single_rounding_multiply)
         exact = f["DIV"] | (f["MULQ"] & (vstep == 0))
         single = f["REQ"] & V["round"]
+        return SimpleNamespace(addsub=addsub, da=da, db=db, e_in=e_in, exact=exact, k=k, m_in=m_in,
+                               single=single, sum32=sum32, x1=x1, x_in=x_in)
+
+    def _lane_result(self, ctx, lane, a8, a_acc, a_act, b_act, by_func, par):
+        """A lane's adder and fixed-point multiply (:meth:`_lane_operands`), then :meth:`_lane_out`
+        (``par`` / ``by_func``: its parameters, :meth:`_lane`)."""
+        m, M, V, f = ctx.m, ctx.M, ctx.V, ctx.f
+        mulf, serial, vcomp, vphase = ctx.mulf, ctx.serial, ctx.vcomp, ctx.vphase
+        vstep, vstep_done = ctx.vstep, ctx.vstep_done
+        op = self._lane_operands(ctx, lane, a_acc, a_act, b_act, by_func, par, vstep)
+        addsub, da, db, e_in, exact, k = op.addsub, op.da, op.db, op.e_in, op.exact, op.k
+        m_in, single, sum32, x1, x_in = op.m_in, op.single, op.sum32, op.x1, op.x_in
         if serial:
             # x_in from its three sources (the serial multiply needs it in phase 0 only)
             dd = Signal(signed(10), name=f"dd{lane}")          # ADDQ / SUBQ / MULQ: (da | db) << 20
@@ -554,15 +615,7 @@ class VectorEngine(wiring.Component):
                          en=vcomp & mulf, nudge=~exact & ~single, single=single)
         u = q[:32].as_signed()
         sdone = vcomp & vstep_done                 # a step's product is complete this cycle
-        with m.If(sdone & f["MULQ"] & (vstep == 0)):
-            m.d.sync += x1.eq(ab[:32])
-        # SUBQ keeps step 0's result inverted, ~x1: then ~(~x1 + u) = x1 - u, so one plain
-        # adder serves both, and the inversions sit in the register's input multiplexer
-        sub = f["SUBQ"].replicate(32)
-        with m.If(sdone & addsub & (vstep == 0)):
-            m.d.sync += x1.eq(u ^ sub)
-        with m.If(sdone & addsub & (vstep == 1)):
-            m.d.sync += x1.eq((x1 + u)[:32] ^ sub)
+        _step_results(m, f, x1, addsub, ab, sdone, vstep, u, sdone, vstep)
         zo = by_func([("REQ", "zo"), ("ADDQ", "zo"), ("SUBQ", "zo"), ("MULQ", "zo")], 0)
         wide = f["SUMW"] | f["BIAS"]
         mx = Mux(a_act > b_act, a_act, b_act)[:8]
@@ -596,6 +649,67 @@ class VectorEngine(wiring.Component):
                 m.d.comb += v.eq(qs + zo)          # q: mbqm's / srm's result (srm's may be 2**31)
         return self._lane_out(ctx, lane, a8, by_func, qa, v, wide, sum32, mx)
 
+    def _lane_piped(self, ctx, lane, a8, a_acc, a_act, b_act, by_func, par):
+        """The pipelined lane (``vector_pipeline`` 1) from its stage 1 on (:meth:`_lane` registered
+        the element's operands and parameters, stage 0): the adder and the shifted operand (stage
+        1), the multiply (:func:`_product_piped`: the pieces' magnitudes, the product, their sum in
+        stages 2 .. 4), the rounding sum (5), the rounding shift (6), the saturation and the zero
+        point (7) into :meth:`_lane_out`'s result register (the result in stage 8). What a later stage uses travels beside the
+        data (``pipe``), the control in ``ctx.pctl``; the parameters a later stage uses are per
+        tensor (held still). A step's result that a later step takes (``x1``) is registered where
+        it is made (the waiting step waits for it: ``VecFunc.waits``)."""
+        m, M, f, pc = ctx.m, ctx.M, ctx.f, ctx.pctl
+
+        def pipe(v, k, name):                      # v of stage 1, at stage k
+            return _delays(m, v, k - 1, f"l{lane}_{name}")[k - 1]
+
+        op = self._lane_operands(ctx, lane, a_acc, a_act, b_act, by_func, par, pc["step"][1])
+        e_in = op.e_in
+        scaled = Signal(signed(32), name=f"u{lane}_scaled")
+        mult = Signal(signed(32), name=f"u{lane}_mult")
+        m.d.sync += [scaled.eq((op.x_in << Mux(e_in[-1], 0, e_in[:5]))[:32]), mult.eq(op.m_in)]
+        rr = _round_shift(m, e_in, op.single, f"u{lane}")
+        # SRDHM's nudge and single rounding's low addend (mbqm) from the next stage's operands
+        nudge = ~op.exact & ~op.single
+        low = Mux(pipe(op.single, 2, "single") & (scaled[-1] ^ mult[-1]), (1 << 30) - 1, 0)
+        ab = _product_piped(m, scaled, mult, M, pc, pipe(nudge, 4, "nudge"), _delays(m, low, 2, f"l{lane}_low")[2],
+                            f"u{lane}")
+        # stage 5: the rounding sum, from the product's register (the addend for a negative value,
+        # half - 1 but 0 for no shift, made in stage 4 beside the other)
+        ab_r = Signal(signed(64), name=f"u{lane}_abr")
+        rr4 = pipe(rr, 4, "rr")
+        half, half_neg = Signal(34, name=f"u{lane}_halfr"), Signal(34, name=f"u{lane}_halfn")
+        half4 = _half(m, rr4, f"u{lane}")
+        m.d.sync += [ab_r.eq(ab), half.eq(half4), half_neg.eq(half4 - (rr4 != 0))]
+        t = _round_sum(m, ab_r, None, half, pipe(op.single, 5, "single"), f["DIV"], f"u{lane}", half_neg)
+        t_r = Signal(signed(35), name=f"u{lane}_tr")
+        m.d.sync += t_r.eq(t)
+        # stage 6: the rounding shift (into a register) and the steps' results
+        S = _X1_STAGE
+        q = Signal(signed(34), name=f"u{lane}_out")
+        m.d.comb += q.eq(t_r >> pipe(Mux(f["DIV"], op.k, rr), S, "right"))
+        _step_results(m, f, op.x1, op.addsub, ab_r, pc["done"][S - 1], pc["step"][S - 1], q[:32].as_signed(),
+                      pc["done"][S], pc["step"][S])
+        # stage 7: the saturation and the zero point
+        R = VECTOR_LANE_STAGES - 1
+        q_r = Signal(signed(34), name=f"u{lane}_outr")
+        m.d.sync += q_r.eq(q)
+        wide = f["SUMW"] | f["BIAS"]
+        pre = Signal(32, name=f"pre{lane}")       # the functions that do not multiply: their result
+        m.d.comb += pre.eq(Mux(wide, op.sum32, Mux(f["MAX"], Mux(a_act > b_act, a_act, b_act)[:8], a_act)))
+        pre6 = pipe(pre, R, "pre")
+        dneg = pipe(f["DIV"] & (a_acc < 0), R, "dneg")
+        qs = sat(m, q_r, 11, f"qs{lane}")
+        zo = _held(m, by_func([("REQ", "zo"), ("ADDQ", "zo"), ("SUBQ", "zo"), ("MULQ", "zo")], 0), f"zo{lane}")
+        v = Signal(signed(12), name=f"v{lane}")
+        with m.If(f["DIV"]):
+            m.d.comb += v.eq(Mux(dneg, -qs, qs))
+        with m.Elif(f["CLAMP"]):
+            m.d.comb += v.eq(pre6[:12].as_signed())
+        with m.Else():
+            m.d.comb += v.eq(qs + zo)
+        return self._lane_out(ctx, lane, pipe(a8, R, "a8"), by_func, None, v, wide, pre6, pre6)
+
     def _lane_out(self, ctx, lane, a8, by_func, qa, v, wide, sum32, mx):
         """A lane's clamp, LUT, result select and result registers (``qa``: the serial lane's first
         result register or None; ``v``: the value to clamp; ``wide``: the function's result is
@@ -604,6 +718,12 @@ class VectorEngine(wiring.Component):
         lut_lines, lut_row, lut_sync, lut_we, pline = ctx.lut_lines, ctx.lut_row, ctx.lut_sync, ctx.lut_we, ctx.pline
         lo = by_func([(vf.name, "lo") for vf in VEC_FUNCS if "lo" in vf.params], 0)
         hi = by_func([(vf.name, "hi") for vf in VEC_FUNCS if "hi" in vf.params], 0)
+        clamp_ra = clamp
+        if ctx.piped:
+            lo, hi = _held(m, lo, f"lo{lane}"), _held(m, hi, f"hi{lane}")
+            # its three comparisons side by side (``lo > hi`` from a register: lo / hi held still)
+            lo_above = _held(m, lo > hi, f"lohi{lane}")
+            clamp_ra = lambda v, lo, hi: clamp_parallel(v, lo, hi, lo_above)  # noqa: E731
         # LUT: entry a8 is byte (a8 mod cols) of table line a8 / cols
         # (a synchronous table asks for block RAM: Yosys 0.23 would build it from LUT RAM on ECP5)
         lut = Memory(shape=unsigned(8 * C), depth=lut_lines, init=[],
@@ -630,7 +750,7 @@ class VectorEngine(wiring.Component):
             # the first result register (see _walks): the sum, the max or the value to clamp
             ra = Signal(32, name=f"resa{lane}")
             m.d.sync += ra.eq(Mux(wide, sum32, Mux(f["MAX"], mx, v.as_signed())))
-            m.d.comb += r.eq(Mux(wide | f["MAX"], ra, Mux(is_lut, lut_out, clamp(ra[:12].as_signed(), lo, hi)[:8])))
+            m.d.comb += r.eq(Mux(wide | f["MAX"], ra, Mux(is_lut, lut_out, clamp_ra(ra[:12].as_signed(), lo, hi)[:8])))
         else:
             with m.If(wide):
                 m.d.comb += r.eq(sum32)
@@ -640,7 +760,7 @@ class VectorEngine(wiring.Component):
                 m.d.comb += r.eq(lut_out)
             with m.Else():
                 m.d.comb += r.eq(clamp(v, lo, hi)[:8])
-        if ctx.depth < 2:
+        if ctx.depth < 2 or ctx.piped:
             return r
         rb = Signal(32, name=f"resb{lane}")               # the last result register
         m.d.sync += rb.eq(r)
@@ -784,6 +904,94 @@ def _mag_piece(m: Module, v, s, idx, w: int, name: str):
     return out
 
 
+#: The pipelined lane's stage that registers the steps' results later steps take (``x1``): a
+#: waiting step reads it in stage 1, so it waits the stages between (the ISA table's number).
+_X1_STAGE = 6
+assert vector_step_wait(1) == _X1_STAGE - 1
+
+
+def _held(m: Module, v, name: str):
+    """``v`` one cycle later: the pipelined lane's per-tensor ``zo`` / ``lo`` / ``hi`` of the current
+    function, used in its last stages, many cycles after the parameter phase that loads them (a
+    register, so that the function select's multiplexers are not on the result's path)."""
+    return _delays(m, v, 1, name)[1]
+
+
+def _delays(m: Module, v, n: int, name: str) -> list:
+    """``[v, v one cycle later, ..., v n cycles later]`` (registers)."""
+    out = [v]
+    for k in range(n):
+        r = Signal.like(v, name=f"{name}_d{k + 1}") if isinstance(v, Signal) else Signal(v.shape(), name=f"{name}_d{k + 1}")
+        m.d.sync += r.eq(out[-1])
+        out.append(r)
+    return out
+
+
+def _step_results(m: Module, f, x1, addsub, ab, mul_done, mul_step, u, add_done, add_step):
+    """The register ``x1`` of the steps' results that later steps take: MULQ's step 0 product
+    ``ab`` (when ``mul_done`` with ``mul_step``), ADDQ / SUBQ's ``u`` of steps 0 and 1 (``add_done``,
+    ``add_step``)."""
+    with m.If(mul_done & f["MULQ"] & (mul_step == 0)):
+        m.d.sync += x1.eq(ab[:32])
+    # SUBQ keeps step 0's result inverted, ~x1: then ~(~x1 + u) = x1 - u, so one plain
+    # adder serves both, and the inversions sit in the register's input multiplexer
+    sub = f["SUBQ"].replicate(32)
+    with m.If(add_done & addsub & (add_step == 0)):
+        m.d.sync += x1.eq(u ^ sub)
+    with m.If(add_done & addsub & (add_step == 1)):
+        m.d.sync += x1.eq((x1 + u)[:32] ^ sub)
+
+
+def _pieces(m: Module, a, b, steps: int, phase, name: str):
+    """``(pa, pb, neg)``: the unsigned pieces of ``abs(a)`` and ``abs(b)`` that phase ``phase`` of a
+    ``steps``-cycle product multiplies (:func:`_product`) and the product's sign."""
+    wa, wb = mul_piece(steps)
+    na = 32 // wa
+    assert na * (32 // wb) == steps
+    neg = Signal(name=f"{name}_neg")
+    m.d.comb += neg.eq(a[-1] ^ b[-1])
+    ia = phase[0] if na > 1 else Const(0, 1)
+    ib = phase[1] if na > 1 else phase[0]
+    return _mag_piece(m, a, a[-1], ia, wa, f"{name}_pa"), _mag_piece(m, b, b[-1], ib, wb, f"{name}_pb"), neg
+
+
+def _accumulate(m: Module, piece, neg, steps: int, phase, en, nudge, low, name: str):
+    """The signed product from its ``steps`` unsigned pieces ``piece`` (sign ``neg``), one a cycle
+    in phases 0 .. ``steps - 1`` with ``en`` (:func:`_product`); valid in the last phase."""
+    W = len(piece) + 3
+    acc = Signal(signed(W), name=f"{name}_acc")
+    lo = Signal(16 * (steps // 2), name=f"{name}_lo")
+    addend = Signal(W, name=f"{name}_add")
+    t = Signal(signed(W), name=f"{name}_t")
+    acc_in = Signal(signed(W), name=f"{name}_accin")
+    m.d.comb += acc_in.eq(acc | ((nudge & (phase == 0)) << 30) | (low & (phase == 0).replicate(len(low))))
+    m.d.comb += [addend.eq(piece ^ neg.replicate(W)), t.eq((Cat(neg, acc_in) + Cat(neg, addend))[1:W + 1])]
+    shift = ~phase[0]
+    with m.If(en):
+        m.d.sync += acc.eq(Mux(phase == steps - 1, 0, Mux(shift, t >> 16, t)))
+        with m.If(shift):
+            m.d.sync += lo.eq(Cat(lo[16:], t[:16]))
+    return Cat(lo, t)[:64].as_signed()
+
+
+def _product_piped(m: Module, a, b, steps: int, pc, nudge, low, name: str):
+    """:func:`_product` over three stages: ``a`` and ``b`` (registers, held still over the phases)
+    and the phase ``pc["phase"][2]`` give the pieces' magnitudes, registered (the multiplier's
+    inputs); their product is registered (its output); stage 4 (``pc[...][4]``, ``nudge`` and
+    ``low`` of that stage) sums the pieces. Returns the product (64 bits, stage 4, combinational)."""
+    if steps == 1:
+        pa, pb = Signal(signed(32), name=f"{name}_pa"), Signal(signed(32), name=f"{name}_pb")
+        piece = Signal(signed(64), name=f"{name}_piece")
+        m.d.sync += [pa.eq(a), pb.eq(b), piece.eq(pa * pb)]
+        return (piece + Mux(nudge, 1 << 30, 0) + low)[:64].as_signed()
+    pa_c, pb_c, neg_c = _pieces(m, a, b, steps, pc["phase"][2], name)
+    pa, pb = Signal.like(pa_c, name=f"{name}_par"), Signal.like(pb_c, name=f"{name}_pbr")
+    piece = Signal(len(pa) + len(pb), name=f"{name}_piece")
+    negs = _delays(m, neg_c, 2, f"{name}_neg")
+    m.d.sync += [pa.eq(pa_c), pb.eq(pb_c), piece.eq(pa * pb)]
+    return _accumulate(m, piece, negs[2], steps, pc["phase"][4], pc["en"][4], nudge, low, name)
+
+
 def _product(m: Module, a, b, steps: int, phase, en, name: str, nudge=None, low=None):
     """The signed 64-bit product of the int32 values ``a`` and ``b``: with ``steps`` 1 one 32 x 32
     multiplier; else in sign-magnitude over ``steps`` cycles (``phase`` 0 .. ``steps - 1``, ``a``
@@ -806,31 +1014,10 @@ def _product(m: Module, a, b, steps: int, phase, en, name: str, nudge=None, low=
         low = Const(0, 30)
     if steps == 1:
         return a * b + Mux(nudge, 1 << 30, 0) + low
-    wa, wb = mul_piece(steps)
-    na = 32 // wa
-    assert na * (32 // wb) == steps
-    neg = Signal(name=f"{name}_neg")
-    m.d.comb += neg.eq(a[-1] ^ b[-1])
-    ia = phase[0] if na > 1 else Const(0, 1)
-    ib = phase[1] if na > 1 else phase[0]
-    pa = _mag_piece(m, a, a[-1], ia, wa, f"{name}_pa")
-    pb = _mag_piece(m, b, b[-1], ib, wb, f"{name}_pb")
-    piece = Signal(wa + wb, name=f"{name}_piece")
+    pa, pb, neg = _pieces(m, a, b, steps, phase, name)
+    piece = Signal(len(pa) + len(pb), name=f"{name}_piece")
     m.d.comb += piece.eq(pa * pb)
-    W = wa + wb + 3
-    acc = Signal(signed(W), name=f"{name}_acc")
-    lo = Signal(16 * (steps // 2), name=f"{name}_lo")
-    addend = Signal(W, name=f"{name}_add")
-    t = Signal(signed(W), name=f"{name}_t")
-    acc_in = Signal(signed(W), name=f"{name}_accin")
-    m.d.comb += acc_in.eq(acc | ((nudge & (phase == 0)) << 30) | (low & (phase == 0).replicate(len(low))))
-    m.d.comb += [addend.eq(piece ^ neg.replicate(W)), t.eq((Cat(neg, acc_in) + Cat(neg, addend))[1:W + 1])]
-    shift = ~phase[0]
-    with m.If(en):
-        m.d.sync += acc.eq(Mux(phase == steps - 1, 0, Mux(shift, t >> 16, t)))
-        with m.If(shift):
-            m.d.sync += lo.eq(Cat(lo[16:], t[:16]))
-    return Cat(lo, t)[:64].as_signed()
+    return _accumulate(m, piece, neg, steps, phase, en, nudge, low, name)
 
 
 def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str, single=None):
@@ -933,6 +1120,38 @@ def sat(m: Module, x, bits: int, name: str):
     return out
 
 
+def _round_shift(m: Module, e, single, name: str):
+    """:func:`mbqm`'s rounding shift: ``max(-e, 0)``, one more with ``single``."""
+    rr = Signal(range(34), name=f"{name}_rr")
+    m.d.comb += rr.eq(Mux(e[-1], -e, 0) + single)
+    return rr
+
+
+def _half(m: Module, rr, name: str):
+    """``2**rr >> 1``: the rounding division's addend (:func:`mbqm`)."""
+    half = Signal(34, name=f"{name}_half")
+    m.d.comb += half.eq((Const(1, 35) << rr)[1:35])
+    return half
+
+
+def _round_sum(m: Module, ab, rr, half, single, div, name: str, half_neg=None):
+    """:func:`mbqm`'s value before its right shift from the product ``ab``: SRDHM's (bits 31 up,
+    saturated) or single rounding's (bits 30 up) plus the rounding addend ``half`` of the shift
+    ``rr`` (for a negative value ``half - 1`` unless ``rr`` is 0: ``half_neg`` when given, then
+    ``rr`` is not used); DIV's ``ab >> 30`` with ``div``."""
+    high = ab[31:64]                            # 33 bits: [-2**31 + 1, 2**31]
+    h = Signal(signed(32), name=f"{name}_h")
+    m.d.comb += h.eq(Mux(high[32] ^ high[31], INT32_MAX, high[:32]))
+    base = Signal(signed(34), name=f"{name}_base")
+    m.d.comb += base.eq(Mux(single, ab[30:64].as_signed(), h))
+    t = Signal(signed(35), name=f"{name}_t")
+    if half_neg is None:
+        m.d.comb += t.eq(Mux(div, ab[30:].as_signed(), base + half - (base[-1] & (rr != 0))))
+    else:
+        m.d.comb += t.eq(Mux(div, ab[30:].as_signed(), base + Mux(base[-1], half_neg, half)))
+    return t
+
+
 def mbqm(m: Module, x, mult, e, div, k, name: str, steps: int = 1, phase=None, en=None, nudge=None,
          single=None):
     """``multiply_by_quantized_multiplier(x, mult, e)`` for int32 ``x`` / ``mult`` and a 6-bit
@@ -962,17 +1181,8 @@ def mbqm(m: Module, x, mult, e, div, k, name: str, steps: int = 1, phase=None, e
     low = Mux(single & (scaled[-1] ^ mult[-1]), (1 << 30) - 1, 0)
     ab = Signal(signed(64), name=f"{name}_ab")
     m.d.comb += ab.eq(_product(m, scaled, mult, steps, phase, en, name, nudge, low))
-    high = ab[31:64]                            # 33 bits: [-2**31 + 1, 2**31]
-    h = Signal(signed(32), name=f"{name}_h")
-    m.d.comb += h.eq(Mux(high[32] ^ high[31], INT32_MAX, high[:32]))
-    rr = Signal(range(34), name=f"{name}_rr")       # the rounding shift: r, or r + 1 (single)
-    m.d.comb += rr.eq(Mux(e[-1], -e, 0) + single)
-    half = Signal(34, name=f"{name}_half")
-    m.d.comb += half.eq((Const(1, 35) << rr)[1:35])
-    base = Signal(signed(34), name=f"{name}_base")
-    m.d.comb += base.eq(Mux(single, ab[30:64].as_signed(), h))
-    t = Signal(signed(35), name=f"{name}_t")
-    m.d.comb += t.eq(Mux(div, ab[30:].as_signed(), base + half - (base[-1] & (rr != 0))))
+    rr = _round_shift(m, e, single, name)
+    t = _round_sum(m, ab, rr, _half(m, rr, name), single, div, name)
     right = Mux(div, k, rr)
     out = Signal(signed(34), name=f"{name}_out")
     m.d.comb += out.eq(t >> right)

@@ -152,3 +152,10 @@ def clamp(v, lo, hi):
     """``min(max(v, lo), hi)`` (NumPy's ``clip`` order, also when ``lo > hi``)."""
     low = Mux(v < lo, lo, v)
     return Mux(low > hi, hi, low)
+
+
+def clamp_parallel(v, lo, hi, lo_above_hi):
+    """:func:`clamp` with its comparisons side by side instead of one after the other (one more
+    comparator): ``lo_above_hi`` is ``lo > hi``, so ``max(v, lo) > hi`` is ``lo > hi`` when
+    ``v < lo`` and ``v > hi`` otherwise."""
+    return Mux(v < lo, Mux(lo_above_hi, hi, lo), Mux(v > hi, hi, v))

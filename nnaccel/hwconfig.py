@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError
-from .isa.table import BY_NAME, PE_PIPELINE, QUEUES, SERIAL_MUL_STEPS, SPACE_ENUM, array_drain, lut_lines
+from .isa.table import (BY_NAME, PE_PIPELINE, QUEUES, SERIAL_MUL_STEPS, SPACE_ENUM, VECTOR_PIPELINE, array_drain,
+                        lut_lines, min_vector_latency)
 
 #: Width of an operand entering the array: a byte minus its zero point, in [-255, 255].
 OPERAND_BITS = 9
@@ -96,6 +97,12 @@ class HwConfig:
     #: serial too); each step of a multiplying vector function takes this many cycles, 66 with 32
     #: (``VecFunc.group_cycles``, ``nnaccel.isa.table.mul_step_cycles``).
     vector_mul_steps: int = 1
+    #: 1: the vector lane is pipelined (``nnaccel.isa.table.VECTOR_PIPELINE``: registers after the
+    #: element select, around its multiplier and in its rounding), which shortens its critical path;
+    #: ``vector_latency`` must cover the stages (``min_vector_latency``), and a step that takes an
+    #: earlier step's result waits for it (``vector_step_wait``). 0: a step's result is computed in
+    #: the cycle after its line read. Not with the bit-serial lane nor in order.
+    vector_pipeline: int = 0
     #: DMA: bytes moved per cycle on each of the read and write channels; the cycles from a
     #: request to the first data (external-memory latency).
     dma_bytes_per_cycle: int = 4
@@ -252,6 +259,16 @@ class HwConfig:
             bad(f"dma_bytes_per_cycle is {self.dma_bytes_per_cycle}, but it must be a power of two")
         if not 1 <= self.vector_latency <= 64:
             bad(f"vector_latency is {self.vector_latency}, but it must be from 1 to 64")
+        if self.vector_pipeline not in VECTOR_PIPELINE:
+            bad(f"vector_pipeline is {self.vector_pipeline}, but it must be 0 (a vector lane's step in one cycle) "
+                f"or 1 (the pipelined lane)")
+        if self.vector_pipeline and (self.vector_mul_steps == SERIAL_MUL_STEPS or self.in_order):
+            bad("vector_pipeline is 1, but the pipelined vector lane needs a multiplier (vector_mul_steps 1, 2 "
+                "or 4) and instruction queues (in_order false)")
+        if self.vector_latency < min_vector_latency(self.vector_pipeline):
+            bad(f"vector_latency is {self.vector_latency}, but with vector_pipeline {self.vector_pipeline} it "
+                f"must be at least {min_vector_latency(self.vector_pipeline)} (the last lane group's results "
+                f"land inside the instruction and its line is written)")
         if self.vector_mul_steps not in VECTOR_MUL_STEPS:
             bad(f"vector_mul_steps is {self.vector_mul_steps}, but it must be one of "
                 f"{', '.join(map(str, VECTOR_MUL_STEPS))} (a vector lane forms its 32 x 32 product from "
@@ -343,11 +360,11 @@ PRESETS: dict[str, HwConfig] = {
                      dma_base=0, dma_size=16 * 1024 * 1024),
     # ECP5-25F (56 DP16KD, 126 KB): 32 + 8 + 32 + 4 KiB of block RAM. One vector lane, its 32x32
     # product over 4 cycles on one MULT18X18D (vector_mul_steps), so the array gets the other 27
-    # DSPs; queues of 4 entries (load and compute 2: deeper ones gain almost nothing on the GEMM and
+    # DSPs; the lane is pipelined (vector_pipeline, with the least vector_latency it allows); queues of 4 entries (load and compute 2: deeper ones gain almost nothing on the GEMM and
     # MobileNet benchmarks) and 32-bit counters. The cells' products are registered (pe_pipeline).
     "small": HwConfig(name="small", rows=8, cols=8, act_bytes=32 * 1024, wgt_bytes=8 * 1024,
                       acc_bytes=32 * 1024, vec_bytes=4 * 1024, act_banks=2, wgt_banks=1,
-                      acc_banks=2, vector_lanes=1, vector_mul_steps=4, vector_latency=4,
+                      acc_banks=2, vector_lanes=1, vector_mul_steps=4, vector_pipeline=1, vector_latency=9,
                       dma_bytes_per_cycle=8, ext_latency=16, queue_depth=4, load_queue_depth=2,
                       compute_queue_depth=2, counter_bits=32, pe_pipeline=1, dma_base=0,
                       dma_size=32 * 1024 * 1024),

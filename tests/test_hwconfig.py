@@ -56,6 +56,11 @@ def test_preset_override_file(tmp_path):
     ({"vector_mul_steps": 8}, "vector_mul_steps is 8, but it must be one of 1, 2, 4, 32"),
     ({"pe_pipeline": 2}, "pe_pipeline is 2, but it must be 0 .* or 1"),
     ({"pe_pipeline": True}, "pe_pipeline is True, but it must be an integer"),
+    ({"vector_pipeline": 2}, "vector_pipeline is 2, but it must be 0 .* or 1"),
+    ({"vector_pipeline": 1}, "vector_latency is 4, but with vector_pipeline 1 it must be at least 9"),
+    ({"vector_pipeline": 1, "vector_latency": 9, "vector_mul_steps": 32}, "the pipelined vector lane needs"),
+    ({"vector_pipeline": 1, "vector_latency": 9, "in_order": True, "dma_engines": 1},
+     "the pipelined vector lane needs"),
 ])
 def test_invalid_configs(changes, message):
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -104,7 +109,8 @@ def test_accelerator_doc_preset_table_matches():
 ])
 def test_vector_lane_dsps_follow_vector_mul_steps(target, preset, mul, lane_dsp, dsp_cells):
     from nnaccel.boards.targets import TARGETS
-    cfg = PRESETS[preset].replace(vector_mul_steps=mul)
+    # (the pipelined lane, small's, needs a multiplier: the bit-serial one is unpipelined)
+    cfg = PRESETS[preset].replace(vector_mul_steps=mul, **({"vector_pipeline": 0} if mul == 32 else {}))
     t = TARGETS[target]
     assert t.vector_lane_dsp(cfg) == lane_dsp
     assert t.array_dsp_cells(cfg) == dsp_cells

@@ -26,7 +26,7 @@ REQ_LINES = len(VEC_BY_NAME["REQ"].params)
 
 def _req_cycles(cfg: HwConfig) -> int:
     """Cycles per lane group of a REQ (the ISA's VEC timing: ``VecFunc.group_cycles``)."""
-    return VEC_BY_NAME["REQ"].group_cycles(cfg.vector_mul_steps)
+    return VEC_BY_NAME["REQ"].group_cycles(cfg)
 
 
 class CannotLower(Exception):

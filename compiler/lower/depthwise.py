@@ -15,7 +15,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from nnaccel.hwconfig import HwConfig
-from nnaccel.isa.table import DW_STREAM_START, VEC_BY_NAME, dw_stream
+from nnaccel.isa.cycles import dwconv_cycles
+from nnaccel.isa.table import VEC_BY_NAME, dw_stream
 from nnaccel.program import param_block
 
 from ..emit import C2L, C2V, L2C, S2V, V2C, V2S, Ins, RawPass, nop, token, untoken
@@ -229,7 +230,7 @@ def _dw_estimate(cfg: HwConfig, s, plan: _Plan, nblocks: int) -> int:
                 pt, pb = _group_pads(a0, gr, ah, box_h, tt, tb)
                 d = SimpleNamespace(nx=aw, ny=ah, fh=gr, fw=p.fw, pad_top=pt, pad_bottom=pb, pad_left=tl,
                                     pad_right=tr)
-                comp += DW_STREAM_START + dw_stream(d) + cfg.gemm_pipeline
+                comp += dwconv_cycles(cfg, dw_stream(d))
         vec = p_lines + th * tw * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency
         store = th * tw * beats + lat
         stage = (load, comp, vec, store)

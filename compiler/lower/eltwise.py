@@ -71,7 +71,7 @@ def _stage_lines(cfg: HwConfig, func: str, nsrc: int, nlines: int) -> int | None
         return None
     vf = VEC_BY_NAME[func]
     per_line_dma = max(1, ceil_div(cfg.cols, cfg.dma_bytes_per_cycle))
-    per_line_vec = ceil_div(cfg.cols, cfg.vector_lanes) * vf.group_cycles(cfg.vector_mul_steps)
+    per_line_vec = ceil_div(cfg.cols, cfg.vector_lanes) * vf.group_cycles(cfg)
 
     def estimate(n: int) -> int:
         stages = ceil_div(nlines, n)

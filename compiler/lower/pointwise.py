@@ -9,7 +9,7 @@ import numpy as np
 
 from nnaccel.hwconfig import HwConfig
 from nnaccel.isa import decode
-from nnaccel.isa.cycles import instruction_cycles
+from nnaccel.isa.cycles import gemm_cycles, instruction_cycles
 from nnaccel.isa.table import MAX_KTILES, VEC_BY_NAME
 from nnaccel.program import param_block
 
@@ -149,7 +149,7 @@ def _clear_top(cfg: HwConfig, last, space: str, n: int, parity: int) -> int:
 def _addq_cycles(cfg: HwConfig, p: int) -> int:
     """Cycles of one ADDQ over ``p`` lines (the ISA's VEC timing)."""
     vf = VEC_BY_NAME["ADDQ"]
-    return ADD_LINES + p * ceil_div(cfg.cols, cfg.vector_lanes) * vf.group_cycles(cfg.vector_mul_steps) + cfg.vector_latency
+    return ADD_LINES + p * ceil_div(cfg.cols, cfg.vector_lanes) * vf.group_cycles(cfg) + cfg.vector_latency
 
 
 def residual_cost(cfg: HwConfig, s: ConvSpec) -> int:
@@ -207,7 +207,7 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
             total = fill = 0
             for _, bx, by in _pixel_blocks(m, nx, ny):
                 p = bx * by
-                comp = sum(R + k * max(p, R) + R + C for gs in groups for _, k in gs)
+                comp = sum(gemm_cycles(cfg, k, p) for gs in groups for _, k in gs)
                 vec = n_tiles * (REQ_LINES + p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency)
                 store = n_tiles * (lat + p * beats)
                 inp = 0 if handed else (2 * lat if by == 1 else k_tiles * lat) + k_tiles * p * beats
@@ -690,7 +690,7 @@ def _chunked_costs(cfg: HwConfig, s: ConvSpec, p: int, by: int, J: int, kc: int,
     R, C, lat = cfg.rows, cfg.cols, cfg.ext_latency
     beats, pbeats = ceil_div(R, cfg.dma_bytes_per_cycle), ceil_div(4 * C, cfg.dma_bytes_per_cycle)
     runs = ceil_div(kc, MAX_KTILES)
-    comp = J * (runs * (2 * R + C) + kc * max(p, R))
+    comp = J * sum(gemm_cycles(cfg, k, p) for k in _even_split(kc, runs))
     load = (lat * (ceil_div(kc, MAX8) if by == 1 else kc)) + kc * p * beats
     if not resident_w:
         load += lat * ceil_div(J * kc, MAX8) + J * kc * R * beats
@@ -1002,7 +1002,7 @@ def _streamed_plan(cfg: HwConfig, s: ConvSpec):
                     if len(lds) == min(1, len(chunks) - 1):
                         ld += lat + REQ_LINES * pbeats
                     lds.append(ld)
-                    gms.append(2 * R + C + k * max(nb, R))
+                    gms.append(gemm_cycles(cfg, k, nb))
             if cfg.in_order:
                 total = sum(lds) + sum(gms)
             else:
@@ -1219,7 +1219,7 @@ def _packed_plan(cfg: HwConfig, s: ConvSpec):
     if 2 * ceil_div(NT, G) * G > cfg.lines("ACC") or NT > act_split(cfg)[1]:
         return None
     lat, beats = cfg.ext_latency, ceil_div(R, cfg.dma_bytes_per_cycle)
-    gemm = [2 * R + C + k * max(G, R) for *_, k in runs]
+    gemm = [gemm_cycles(cfg, k, G) for *_, k in runs]
     load = [lat + k * R * beats for *_, k in runs]
     inp = G * (lat + KT * G)
     drain = REQ_LINES + NT * _req_cycles(cfg) + cfg.vector_latency + lat + NT * beats
@@ -1323,7 +1323,7 @@ class _Packed:
         time for other LOADs while the GEMMs run)."""
         cfg, R, G = self.cfg, self.R, self.G
         lat, beats = cfg.ext_latency, ceil_div(R, cfg.dma_bytes_per_cycle)
-        return [max(0, 2 * R + self.C + k * max(G, R) - lat - k * R * beats) for *_, k in self.runs]
+        return [max(0, gemm_cycles(cfg, k, G) - lat - k * R * beats) for *_, k in self.runs]
 
     def place_later(self, items: list, inputs: dict) -> dict:
         """The load batches (after their token) of the LOADs ``items`` (``(LOADs, last batch

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nnaccel.hwconfig import HwConfig
+from nnaccel.isa.cycles import gemm_cycles
 from nnaccel.isa.table import MAX_KTILES, VEC_BY_NAME
 from nnaccel.program import param_block
 
@@ -159,7 +160,7 @@ def stack_plan(cfg: HwConfig, s, residual: bool = False) -> StackPlan | None:
             comp, load, vec, store = [], [], [], []
             for b, oy0 in enumerate(list(range(0, s.oh, th)) * s.n):
                 ph = min(th, s.oh - oy0) * s.ow
-                comp.append(sum(R + n * items.taps * max(ph, R) + R + C for co in range(ob) for c in chunks
+                comp.append(sum(gemm_cycles(cfg, n * items.taps, ph) for co in range(ob) for c in chunks
                                 for _, n in _runs(c, items, ramp=b == 0 and co == 0)))
                 load.append(items.count * (lat + _items(cfg, s, min(th, s.oh - oy0), rows).lines * beats)
                             + (weights if b == 0 or not resident else 0))
@@ -168,7 +169,7 @@ def stack_plan(cfg: HwConfig, s, residual: bool = False) -> StackPlan | None:
                 store.append(ob * (lat + ph * beats))
                 if residual:
                     vec[-1] = max(vec[-1], store[-1]) + ob * (len(addq.params) + cfg.vector_latency + ph * ceil_div(
-                        C, cfg.vector_lanes) * addq.group_cycles(cfg.vector_mul_steps))
+                        C, cfg.vector_lanes) * addq.group_cycles(cfg))
                     load[-1] += ob * (lat + ph * beats)
             dma = sum(load) + sum(store) if cfg.dma_engines == 1 else max(sum(load), sum(store))
             busy = (sum(comp) + sum(vec) + dma if cfg.in_order else max(sum(comp), sum(vec), dma))
@@ -184,7 +185,7 @@ def stack_plan(cfg: HwConfig, s, residual: bool = False) -> StackPlan | None:
                 start = sum(load[:2]) + sum(comp[1:])
             elif resident:
                 n_last = _runs(chunks[-1], items, ramp=True)[-1][1]
-                start = load[0] + R + n_last * items.taps * max(p, R) + R + C + comp[0] * (ob - 1) // ob
+                start = load[0] + gemm_cycles(cfg, n_last * items.taps, p) + comp[0] * (ob - 1) // ob
             est = max(busy + first, start) + tail
             if best is None or est < best.estimate:
                 best = StackPlan(est, th, chunks, resident, rows)

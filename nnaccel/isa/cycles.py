@@ -11,7 +11,7 @@ from nnaccel.hwconfig import ELEMENT_BYTES
 
 from .table import DW_STREAM_START, N_COUNTERS, SPACE_ENUM, VEC_BY_CODE, dw_stream
 
-__all__ = ["dma_geometry", "instruction_cycles", "static_events", "static_totals"]
+__all__ = ["dma_geometry", "dwconv_cycles", "gemm_cycles", "instruction_cycles", "static_events", "static_totals"]
 
 
 def _ceil(a: int, b: int) -> int:
@@ -25,6 +25,21 @@ def dma_geometry(d, load: bool):
     return d.y_size, d.x_size
 
 
+def gemm_cycles(cfg, tiles: int, lines: int, preload: bool = True) -> int:
+    """The cycles of a GEMM of ``tiles`` K tiles (``kt + 1``) that each stream ``lines`` lines
+    (``nx * ny``): the preload, the slots, the array's fill / drain (``cfg.gemm_pipeline``)."""
+    pre = cfg.rows if preload else 0
+    if cfg.weight_buffers == 1:         # the next tile's weights after each stream
+        return pre + (tiles - 1) * (lines + cfg.rows) + max(lines, 1) + cfg.gemm_pipeline
+    return pre + tiles * max(lines, cfg.rows) + cfg.gemm_pipeline
+
+
+def dwconv_cycles(cfg, steps: int) -> int:
+    """The cycles of a DWCONV of ``steps`` stream steps (``nnaccel.isa.table.dw_stream``): the
+    filter tile's first row on its way into the array, the stream, the array's fill / drain."""
+    return DW_STREAM_START + steps + cfg.gemm_pipeline
+
+
 def instruction_cycles(d, cfg) -> int:
     """The cycle count of one instruction."""
     name = d.name
@@ -32,16 +47,13 @@ def instruction_cycles(d, cfg) -> int:
         eb = ELEMENT_BYTES[SPACE_ENUM[d.sp]]
         return cfg.ext_latency + d.x_size * d.y_size * max(1, _ceil(d.len * eb, cfg.dma_bytes_per_cycle))
     if name == "GEMM":
-        pre = cfg.rows if d.preload else 0
-        if cfg.weight_buffers == 1:         # the next tile's weights after each stream
-            return pre + d.kt * (d.nx * d.ny + cfg.rows) + max(d.nx * d.ny, 1) + cfg.gemm_pipeline
-        return pre + (d.kt + 1) * max(d.nx * d.ny, cfg.rows) + cfg.gemm_pipeline
+        return gemm_cycles(cfg, d.kt + 1, d.nx * d.ny, d.preload)
     if name == "DWCONV":
-        return DW_STREAM_START + dw_stream(d) + cfg.gemm_pipeline
+        return dwconv_cycles(cfg, dw_stream(d))
     if name == "VEC":
         vf = VEC_BY_CODE[d.func]
         p = vf.param_lines(cfg.cols) if vf.params else 0
-        return (p + d.nx * d.ny * _ceil(cfg.cols, cfg.vector_lanes) * vf.group_cycles(cfg.vector_mul_steps)
+        return (p + d.nx * d.ny * _ceil(cfg.cols, cfg.vector_lanes) * vf.group_cycles(cfg)
                 + cfg.vector_latency)
     if name == "RDPERF":
         return cfg.ext_latency + _ceil(8 * N_COUNTERS, cfg.dma_bytes_per_cycle)

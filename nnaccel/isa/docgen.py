@@ -14,6 +14,7 @@ from .table import (
     INSTRUCTIONS,
     QUEUE_MODEL,
     VEC_FUNCS,
+    VECTOR_STEP_WAIT,
     WIDTH,
 )
 
@@ -66,12 +67,15 @@ def render() -> str:
             "multiplies and so takes `vector_mul_steps` cycles (the lane forms its 32 x 32 product from "
             "that many pieces), or 66 with `vector_mul_steps` 32 (the bit-serial lane: 32 cycles of "
             "product, one multiplier bit a cycle, 33 of one-bit shifts, one of rounding; "
-            "`VecFunc.group_cycles`, `mul_step_cycles`)."), "",
-            "| code | name | src | src2 | dst | parameter lines (in order) | S | M | result |",
-            "|---|---|---|---|---|---|---|---|---|"]
+            "`VecFunc.group_cycles`, `mul_step_cycles`). `Z` counts the steps whose product takes an "
+            "earlier step's result (`VecFunc.waits`): with `vector_pipeline` 1 (the pipelined lane) "
+            f"each waits `W` = {VECTOR_STEP_WAIT} cycles for it (`vector_step_wait`)."), "",
+            "| code | name | src | src2 | dst | parameter lines (in order) | S | M | Z | result |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     for v in VEC_FUNCS:
         out.append(f"| {v.code} | {v.name} | {v.src} | {v.src2 or '-'} | {v.dst} | "
-                   f"{', '.join(v.params) or '-'} | {v.steps} | {'yes' if v.multiplies else '-'} | {v.semantics} |")
+                   f"{', '.join(v.params) or '-'} | {v.steps} | {'yes' if v.multiplies else '-'} | "
+                   f"{len(v.waits) or '-'} | {v.semantics} |")
     out += ["", "## Queues, dependency tokens and the cycle model", "", QUEUE_MODEL,
             "", "## Scratchpad banks", "", BANK_RULES,
             "", "## Fault codes", "", "| code | name | meaning |", "|---|---|---|"]

@@ -130,6 +130,34 @@ def dw_stream(d) -> int:
     return (h + d.pad_bottom) * w + d.pad_right
 
 
+#: Allowed ``vector_pipeline`` of a hardware configuration: 0 = a vector lane computes a step's
+#: result from the line read in the same cycle (one result register after it); 1 = the lane is
+#: pipelined (:data:`VECTOR_LANE_STAGES` registers: the element and parameter select, the shifted
+#: operand, the multiplier's inputs, its product, the product's sum, the rounding sum, the rounding
+#: shift, the result).
+VECTOR_PIPELINE = (0, 1)
+#: Registers a result passes through from the cycle its (last) step is computed in until it
+#: lands (``vector_pipeline`` 1).
+VECTOR_LANE_STAGES = 8
+#: ``vector_pipeline`` 1: the cycles a step that takes an earlier step's result (``VecFunc.waits``)
+#: waits after the step before it: the result reaches the stage that takes the lane's operands
+#: (the shifted operand's register, the lane's second) this many cycles after the step's last.
+VECTOR_STEP_WAIT = 5
+
+
+def vector_step_wait(pipeline: int) -> int:
+    """Cycles a waiting step of a vector function waits (``W`` of the VEC timing) with the
+    configuration's ``vector_pipeline``: 0 without the pipeline, else :data:`VECTOR_STEP_WAIT`."""
+    return VECTOR_STEP_WAIT if pipeline else 0
+
+
+def min_vector_latency(pipeline: int) -> int:
+    """The least ``vector_latency`` of a configuration with ``vector_pipeline`` = ``pipeline``: the
+    last lane group's results land in the instruction and its line is written from them (1 with
+    the unpipelined lane, whose result registers take the steps there are)."""
+    return VECTOR_LANE_STAGES + 1 if pipeline else 1
+
+
 def array_drain(rows: int, cols: int, pe_pipeline: int) -> int:
     """The cycles a GEMM / DWCONV spends after its last streaming slot until its last result is
     written (the array's fill and drain): ``rows + cols + pe_pipeline``; the term of both cycle
@@ -277,13 +305,15 @@ instruction a line must not be read after the instruction wrote it, except at th
 (in-place `dst == src2` is fine). Faults: an undefined `func` (ILLEGAL_FIELD); lines beyond a
 scratchpad (SCRATCHPAD_RANGE)."""
           + _STRIDED_2D,
-          "`P + nx * ny * ceil(cols / vector_lanes) * S * M + vector_latency` (`S`: the function's steps per "
+          "`P + nx * ny * ceil(cols / vector_lanes) * (S * M + Z * W) + vector_latency` (`S`: the function's steps per "
           "lane group, see the vector function table; `M`, for the functions whose steps multiply (REQ, "
           "ADDQ, SUBQ, MULQ, DIV: column `M` of the table), else 1: the hardware configuration's "
           "`vector_mul_steps` (1, 2 or 4: the cycles in which a lane forms its 32 x 32 product), or 66 "
           "when it is 32 (the bit-serial lane: 32 cycles of product, one multiplier bit a cycle, then 33 "
-          "of one-bit right shifts and one of rounding, whatever the operands); "
-          "`nnaccel.isa.table.VecFunc.group_cycles`, `mul_step_cycles`)"),
+          "of one-bit right shifts and one of rounding, whatever the operands); `Z`: the function's steps "
+          "that take an earlier step's result (column `Z`), `W`: " + str(VECTOR_STEP_WAIT) + " with "
+          "`vector_pipeline` 1 (the pipelined lane: such a step waits for that result), else 0; "
+          "`nnaccel.isa.table.VecFunc.group_cycles`, `mul_step_cycles`, `vector_step_wait`)"),
     Instr("RDPERF", 5, "store", (
         Field("ext_addr", 32, 32, "external byte address of the counter snapshot"),
     ), "Write a snapshot of the performance counters to external memory",
@@ -444,6 +474,10 @@ class VecFunc:
     #: Per-tensor parameters: only lane 0's value counts, for every element of the line (NNAPI
     #: quantizes these per tensor), so the vector unit holds one value instead of ``cols``.
     per_tensor: tuple[str, ...] = ()
+    #: Steps whose product takes an earlier step's result (MULQ's second, ADDQ's third): with the
+    #: pipelined lane (``vector_pipeline`` 1) each waits :func:`vector_step_wait` cycles after the
+    #: step before it.
+    waits: tuple[int, ...] = ()
 
     @property
     def binary(self) -> bool:
@@ -453,12 +487,16 @@ class VecFunc:
         """How many low bits of parameter ``name`` count (signed); 32 when not narrowed."""
         return dict(self.bits).get(name, 32)
 
-    def group_cycles(self, mul_steps: int) -> int:
-        """Cycles per group of ``vector_lanes`` elements: ``S * M``, with ``M`` =
-        :func:`mul_step_cycles` of ``mul_steps`` (the configuration's ``vector_mul_steps``) when the
-        function multiplies, else 1. The one rule the ISA simulator, the RTL and the compiler's
+    def group_cycles(self, cfg) -> int:
+        """Cycles per group of ``vector_lanes`` elements on the hardware configuration ``cfg``:
+        ``S * M + len(waits) * W``, with ``M`` = :func:`mul_step_cycles` of the configuration's
+        ``vector_mul_steps`` and ``W`` = :func:`vector_step_wait` of its ``vector_pipeline`` when the
+        function multiplies, else ``S``. The one rule the ISA simulator, the RTL and the compiler's
         estimates use."""
-        return self.steps * (mul_step_cycles(mul_steps) if self.multiplies else 1)
+        if not self.multiplies:
+            return self.steps
+        return (self.steps * mul_step_cycles(cfg.vector_mul_steps)
+                + len(self.waits) * vector_step_wait(cfg.vector_pipeline))
 
     def param_lines(self, cols: int) -> int:
         """``P``: VEC lines read before the first result (LUT: the whole table)."""
@@ -517,16 +555,16 @@ VEC_FUNCS: tuple[VecFunc, ...] = (
             "quantized add as NNAPI `addQuant8`: `x1 = mbqm((a - z1) << 20, m1, e1)`, "
             "`x2 = mbqm((b - z2) << 20, m2, e2)`, `clamp(mbqm(x1 + x2, mo, eo) + zo, lo, hi)`."
             + _narrow_doc(_ADD_BITS) + _ALL_PER_TENSOR, steps=3, bits=_ADD_BITS, per_tensor=_ADD_PARAMS,
-            multiplies=True),
+            multiplies=True, waits=(2,)),
     VecFunc("SUBQ", 2, "ACT", "ACT", "ACT",
             _ADD_PARAMS,
             "quantized subtract: as ADDQ with `x1 - x2`." + _narrow_doc(_ADD_BITS) + _ALL_PER_TENSOR, steps=3,
-            bits=_ADD_BITS, per_tensor=_ADD_PARAMS, multiplies=True),
+            bits=_ADD_BITS, per_tensor=_ADD_PARAMS, multiplies=True, waits=(2,)),
     VecFunc("MULQ", 3, "ACT", "ACT", "ACT", _MUL_PARAMS,
             "quantized multiply as NNAPI `mulQuant8`: `clamp(mbqm((a - z1) * (b - z2), m, e) + zo, "
             "lo, hi)`; two steps: the lane's one multiplier forms `(a - z1) * (b - z2)`, then `mbqm`."
             + _narrow_doc(_MUL_BITS) + _ALL_PER_TENSOR, steps=2, bits=_MUL_BITS, per_tensor=_MUL_PARAMS,
-            multiplies=True),
+            multiplies=True, waits=(1,)),
     VecFunc("MAX", 4, "ACT", "ACT", "ACT", (),
             "`max(a, b)` (max pooling: one MAX per window tap, `src2 == dst`)"),
     VecFunc("SUMW", 5, "ACT", None, "ACC", (),

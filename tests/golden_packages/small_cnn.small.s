@@ -58,170 +58,136 @@
     54: NOP queue=load pop_next  # [barrier] barrier: wait for compute
     55: NOP queue=load pop_next  # [barrier] barrier: wait for compute
     56: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-    57: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x650 x_size=6 y_size=3 x_stride=117 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 0..5 k0..7
-    58: LOAD sp=ACT len=3 sp_addr=18 ext_addr=0x668 x_size=6 y_size=1 x_stride=117 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120 push_next  # [op 0 CONV_2D] CONV_2D: input rows 0..5 k24
-    59: LOAD sp=WGT len=8 sp_addr=960 ext_addr=0xb20 x_size=8 y_size=4 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: weight tiles out c8 k0.. (resident)
-    60: LOAD sp=VEC len=8 sp_addr=122 ext_addr=0xce0 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 0 CONV_2D] CONV_2D: requantization parameters out c8.. (resident)
-    61: LOAD sp=ACT len=8 sp_addr=24 ext_addr=0x662 x_size=6 y_size=1 x_stride=117 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 6..11 k0..7
-    62: LOAD sp=ACT len=8 sp_addr=30 ext_addr=0x66a x_size=6 y_size=1 x_stride=117 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 6..11 k8..15
-    63: LOAD sp=ACT len=8 sp_addr=36 ext_addr=0x672 x_size=6 y_size=1 x_stride=117 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 6..11 k16..23
-    64: LOAD sp=ACT len=3 sp_addr=42 ext_addr=0x67a x_size=6 y_size=1 x_stride=117 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 6..11 k24
-    65: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=0 acc=0 wgt=992 za=120 zw=128 nx=6 ny=1 act_xs=1 act_ys=6 acc_xs=1 acc_ys=6 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..5 out c0 k0..31
-    66: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 2
-    67: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=0 acc=512 wgt=960 za=120 zw=128 nx=6 ny=1 act_xs=1 act_ys=6 acc_xs=1 acc_ys=6 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..5 out c8 k0..31
-    68: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=6 ny=1 dst_xs=1 dst_ys=6 src_xs=1 src_ys=6 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c0
-    69: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1b0 x_size=6 y_size=1 x_stride=10 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c0
-    70: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 3
-    71: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x674 x_size=6 y_size=1 x_stride=117 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 12..17 k0..7
-    72: LOAD sp=ACT len=8 sp_addr=6 ext_addr=0x67c x_size=6 y_size=1 x_stride=117 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 12..17 k8..15
-    73: LOAD sp=ACT len=8 sp_addr=12 ext_addr=0x684 x_size=6 y_size=1 x_stride=117 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 12..17 k16..23
-    74: LOAD sp=ACT len=3 sp_addr=18 ext_addr=0x68c x_size=6 y_size=1 x_stride=117 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 12..17 k24
-    75: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=24 acc=0 wgt=992 za=120 zw=128 nx=6 ny=1 act_xs=1 act_ys=6 acc_xs=1 acc_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 6..11 out c0 k0..31
-    76: VEC func=REQ signed=0 accumulate=0 round=0 dst=2054 src=512 src2=0 param=122 nx=6 ny=1 dst_xs=1 dst_ys=6 src_xs=1 src_ys=6 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c8
-    77: STORE sp=ACT len=2 sp_addr=2054 ext_addr=0x1b8 x_size=6 y_size=1 x_stride=10 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c8
-    78: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 4
-    79: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=24 acc=512 wgt=960 za=120 zw=128 nx=6 ny=1 act_xs=1 act_ys=6 acc_xs=1 acc_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 6..11 out c8 k0..31
-    80: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=6 ny=1 dst_xs=1 dst_ys=6 src_xs=1 src_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 6.. out c0
-    81: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1ec x_size=6 y_size=1 x_stride=10 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 6.. c0
-    82: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 5
-    83: LOAD sp=ACT len=8 sp_addr=24 ext_addr=0x686 x_size=6 y_size=1 x_stride=117 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 18..23 k0..7
-    84: LOAD sp=ACT len=8 sp_addr=30 ext_addr=0x68e x_size=6 y_size=1 x_stride=117 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 18..23 k8..15
-    85: LOAD sp=ACT len=8 sp_addr=36 ext_addr=0x696 x_size=6 y_size=1 x_stride=117 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 18..23 k16..23
-    86: LOAD sp=ACT len=3 sp_addr=42 ext_addr=0x69e x_size=6 y_size=1 x_stride=117 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 18..23 k24
-    87: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=0 acc=0 wgt=992 za=120 zw=128 nx=6 ny=1 act_xs=1 act_ys=6 acc_xs=1 acc_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 12..17 out c0 k0..31
-    88: VEC func=REQ signed=0 accumulate=0 round=0 dst=2054 src=512 src2=0 param=122 nx=6 ny=1 dst_xs=1 dst_ys=6 src_xs=1 src_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 6.. out c8
-    89: STORE sp=ACT len=2 sp_addr=2054 ext_addr=0x1f4 x_size=6 y_size=1 x_stride=10 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 6.. c8
-    90: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 6
-    91: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=0 acc=512 wgt=960 za=120 zw=128 nx=6 ny=1 act_xs=1 act_ys=6 acc_xs=1 acc_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 12..17 out c8 k0..31
-    92: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=6 ny=1 dst_xs=1 dst_ys=6 src_xs=1 src_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 12.. out c0
-    93: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x228 x_size=6 y_size=1 x_stride=10 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 12.. c0
-    94: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 7
-    95: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x698 x_size=6 y_size=1 x_stride=117 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 24..29 k0..7
-    96: LOAD sp=ACT len=8 sp_addr=6 ext_addr=0x6a0 x_size=6 y_size=1 x_stride=117 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 24..29 k8..15
-    97: LOAD sp=ACT len=8 sp_addr=12 ext_addr=0x6a8 x_size=6 y_size=1 x_stride=117 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 24..29 k16..23
-    98: LOAD sp=ACT len=3 sp_addr=18 ext_addr=0x6b0 x_size=6 y_size=1 x_stride=117 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 24..29 k24
-    99: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=24 acc=0 wgt=992 za=120 zw=128 nx=6 ny=1 act_xs=1 act_ys=6 acc_xs=1 acc_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 18..23 out c0 k0..31
-   100: VEC func=REQ signed=0 accumulate=0 round=0 dst=2054 src=512 src2=0 param=122 nx=6 ny=1 dst_xs=1 dst_ys=6 src_xs=1 src_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 12.. out c8
-   101: STORE sp=ACT len=2 sp_addr=2054 ext_addr=0x230 x_size=6 y_size=1 x_stride=10 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 12.. c8
-   102: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 8
-   103: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=24 acc=512 wgt=960 za=120 zw=128 nx=6 ny=1 act_xs=1 act_ys=6 acc_xs=1 acc_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 18..23 out c8 k0..31
-   104: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=6 ny=1 dst_xs=1 dst_ys=6 src_xs=1 src_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 18.. out c0
-   105: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x264 x_size=6 y_size=1 x_stride=10 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 18.. c0
-   106: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 9
-   107: LOAD sp=ACT len=8 sp_addr=24 ext_addr=0x6aa x_size=6 y_size=1 x_stride=117 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 30..35 k0..7
-   108: LOAD sp=ACT len=8 sp_addr=30 ext_addr=0x6b2 x_size=6 y_size=1 x_stride=117 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 30..35 k8..15
-   109: LOAD sp=ACT len=8 sp_addr=36 ext_addr=0x6ba x_size=6 y_size=1 x_stride=117 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 30..35 k16..23
-   110: LOAD sp=ACT len=3 sp_addr=42 ext_addr=0x6c2 x_size=6 y_size=1 x_stride=117 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 30..35 k24
-   111: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=0 acc=0 wgt=992 za=120 zw=128 nx=6 ny=1 act_xs=1 act_ys=6 acc_xs=1 acc_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 24..29 out c0 k0..31
-   112: VEC func=REQ signed=0 accumulate=0 round=0 dst=2054 src=512 src2=0 param=122 nx=6 ny=1 dst_xs=1 dst_ys=6 src_xs=1 src_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 18.. out c8
-   113: STORE sp=ACT len=2 sp_addr=2054 ext_addr=0x26c x_size=6 y_size=1 x_stride=10 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 18.. c8
-   114: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 10
-   115: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=0 acc=512 wgt=960 za=120 zw=128 nx=6 ny=1 act_xs=1 act_ys=6 acc_xs=1 acc_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 24..29 out c8 k0..31
-   116: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=6 ny=1 dst_xs=1 dst_ys=6 src_xs=1 src_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 24.. out c0
-   117: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x2a0 x_size=6 y_size=1 x_stride=10 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 24.. c0
-   118: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 11
-   119: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=24 acc=0 wgt=992 za=120 zw=128 nx=6 ny=1 act_xs=1 act_ys=6 acc_xs=1 acc_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 30..35 out c0 k0..31
-   120: VEC func=REQ signed=0 accumulate=0 round=0 dst=2054 src=512 src2=0 param=122 nx=6 ny=1 dst_xs=1 dst_ys=6 src_xs=1 src_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 24.. out c8
-   121: STORE sp=ACT len=2 sp_addr=2054 ext_addr=0x2a8 x_size=6 y_size=1 x_stride=10 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 24.. c8
-   122: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=24 acc=512 wgt=960 za=120 zw=128 nx=6 ny=1 act_xs=1 act_ys=6 acc_xs=1 acc_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 30..35 out c8 k0..31
-   123: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=6 ny=1 dst_xs=1 dst_ys=6 src_xs=1 src_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 30.. out c0
-   124: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x2dc x_size=6 y_size=1 x_stride=10 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 30.. c0
-   125: VEC func=REQ signed=0 accumulate=0 round=0 dst=2054 src=512 src2=0 param=122 nx=6 ny=1 dst_xs=1 dst_ys=6 src_xs=1 src_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 30.. out c8
-   126: STORE sp=ACT len=2 sp_addr=2054 ext_addr=0x2e4 x_size=6 y_size=1 x_stride=10 y_stride=0 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 30.. c8
-   127: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0xda0 x_size=4 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 1 MAX_POOL_2D] MAX_POOL_2D: parameters
-   128: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
-   129: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
-   130: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-   131: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-   132: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
-   133: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   134: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   135: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   136: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x1b0 x_size=6 y_size=6 x_stride=10 y_stride=60 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 1 MAX_POOL_2D] MAX_POOL_2D: input tile y0 x0 c0
-   137: LOAD sp=ACT len=2 sp_addr=36 ext_addr=0x1b8 x_size=6 y_size=6 x_stride=10 y_stride=60 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 1 MAX_POOL_2D] MAX_POOL_2D: input tile y0 x0 c8
-   138: NOP queue=compute pop_prev push_next  # [op 1 MAX_POOL_2D] pass the load token to the vector queue
-   139: VEC func=CLAMP signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=2 src_ys=12 pop_prev  # [op 1 MAX_POOL_2D] MAX_POOL_2D: first tap c0
-   140: VEC func=MAX signed=0 accumulate=0 round=0 dst=2048 src=1 src2=2048 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=2 src_ys=12  # [op 1 MAX_POOL_2D] MAX_POOL_2D: max tap (0,1) c0
-   141: VEC func=MAX signed=0 accumulate=0 round=0 dst=2048 src=6 src2=2048 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=2 src_ys=12  # [op 1 MAX_POOL_2D] MAX_POOL_2D: max tap (1,0) c0
-   142: VEC func=MAX signed=0 accumulate=0 round=0 dst=2048 src=7 src2=2048 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=2 src_ys=12  # [op 1 MAX_POOL_2D] MAX_POOL_2D: max tap (1,1) c0
-   143: VEC func=CLAMP signed=0 accumulate=0 round=0 dst=2048 src=2048 src2=0 param=2 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 1 MAX_POOL_2D] MAX_POOL_2D: fused activation c0
-   144: VEC func=CLAMP signed=0 accumulate=0 round=0 dst=2057 src=36 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=2 src_ys=12  # [op 1 MAX_POOL_2D] MAX_POOL_2D: first tap c8
-   145: VEC func=MAX signed=0 accumulate=0 round=0 dst=2057 src=37 src2=2057 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=2 src_ys=12  # [op 1 MAX_POOL_2D] MAX_POOL_2D: max tap (0,1) c8
-   146: VEC func=MAX signed=0 accumulate=0 round=0 dst=2057 src=42 src2=2057 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=2 src_ys=12  # [op 1 MAX_POOL_2D] MAX_POOL_2D: max tap (1,0) c8
-   147: VEC func=MAX signed=0 accumulate=0 round=0 dst=2057 src=43 src2=2057 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=2 src_ys=12  # [op 1 MAX_POOL_2D] MAX_POOL_2D: max tap (1,1) c8
-   148: VEC func=CLAMP signed=0 accumulate=0 round=0 dst=2057 src=2057 src2=0 param=2 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 push_next  # [op 1 MAX_POOL_2D] MAX_POOL_2D: fused activation c8
-   149: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x320 x_size=3 y_size=3 x_stride=10 y_stride=30 pop_prev  # [op 1 MAX_POOL_2D] MAX_POOL_2D: output tile y0 x0 c0
-   150: STORE sp=ACT len=2 sp_addr=2057 ext_addr=0x328 x_size=3 y_size=3 x_stride=10 y_stride=30 push_prev  # [op 1 MAX_POOL_2D] MAX_POOL_2D: output tile y0 x0 c8
-   151: NOP queue=vector pop_next push_prev  # [op 1 MAX_POOL_2D] serial stage: the stores are done
-   152: NOP queue=compute pop_next push_prev  # [op 1 MAX_POOL_2D] serial stage: release the load queue
-   153: NOP queue=vector push_prev  # [barrier] barrier: wait for the layer's stores
-   154: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
-   155: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   156: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   157: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0xe20 x_size=15 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: parameters
-   158: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x320 x_size=5 y_size=5 x_stride=10 y_stride=30 pad_top=1 pad_bottom=1 pad_left=1 pad_right=1 fill=0  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: input tile y0 x0 c0
-   159: LOAD sp=ACT len=2 sp_addr=25 ext_addr=0x328 x_size=5 y_size=5 x_stride=10 y_stride=30 pad_top=1 pad_bottom=1 pad_left=1 pad_right=1 fill=0 push_next  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: input tile y0 x0 c8
-   160: NOP queue=compute pop_prev push_next  # [op 2 AVERAGE_POOL_2D] pass the load token to the vector queue
-   161: VEC func=SUMW signed=0 accumulate=0 round=0 dst=0 src=0 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5 pop_prev  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (0,0) c0
-   162: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=1 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (0,1) c0
-   163: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=2 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (0,2) c0
-   164: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=5 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (1,0) c0
-   165: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=6 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (1,1) c0
-   166: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=7 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (1,2) c0
-   167: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=10 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (2,0) c0
-   168: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=11 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (2,1) c0
-   169: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=12 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (2,2) c0
-   170: VEC func=DIV signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 4 pixels c0
-   171: VEC func=DIV signed=0 accumulate=0 round=0 dst=2049 src=1 src2=0 param=5 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 6 pixels c0
-   172: VEC func=DIV signed=0 accumulate=0 round=0 dst=2050 src=2 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 4 pixels c0
-   173: VEC func=DIV signed=0 accumulate=0 round=0 dst=2051 src=3 src2=0 param=5 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 6 pixels c0
-   174: VEC func=DIV signed=0 accumulate=0 round=0 dst=2052 src=4 src2=0 param=10 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 9 pixels c0
-   175: VEC func=DIV signed=0 accumulate=0 round=0 dst=2053 src=5 src2=0 param=5 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 6 pixels c0
-   176: VEC func=DIV signed=0 accumulate=0 round=0 dst=2054 src=6 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 4 pixels c0
-   177: VEC func=DIV signed=0 accumulate=0 round=0 dst=2055 src=7 src2=0 param=5 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 6 pixels c0
-   178: VEC func=DIV signed=0 accumulate=0 round=0 dst=2056 src=8 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 4 pixels c0
-   179: VEC func=SUMW signed=0 accumulate=0 round=0 dst=0 src=25 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (0,0) c8
-   180: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=26 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (0,1) c8
-   181: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=27 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (0,2) c8
-   182: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=30 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (1,0) c8
-   183: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=31 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (1,1) c8
-   184: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=32 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (1,2) c8
-   185: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=35 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (2,0) c8
-   186: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=36 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (2,1) c8
-   187: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=37 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (2,2) c8
-   188: VEC func=DIV signed=0 accumulate=0 round=0 dst=2057 src=0 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 4 pixels c8
-   189: VEC func=DIV signed=0 accumulate=0 round=0 dst=2058 src=1 src2=0 param=5 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 6 pixels c8
-   190: VEC func=DIV signed=0 accumulate=0 round=0 dst=2059 src=2 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 4 pixels c8
-   191: VEC func=DIV signed=0 accumulate=0 round=0 dst=2060 src=3 src2=0 param=5 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 6 pixels c8
-   192: VEC func=DIV signed=0 accumulate=0 round=0 dst=2061 src=4 src2=0 param=10 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 9 pixels c8
-   193: VEC func=DIV signed=0 accumulate=0 round=0 dst=2062 src=5 src2=0 param=5 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 6 pixels c8
-   194: VEC func=DIV signed=0 accumulate=0 round=0 dst=2063 src=6 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 4 pixels c8
-   195: VEC func=DIV signed=0 accumulate=0 round=0 dst=2064 src=7 src2=0 param=5 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 6 pixels c8
-   196: VEC func=DIV signed=0 accumulate=0 round=0 dst=2065 src=8 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 push_prev push_next  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 4 pixels c8
-   197: NOP queue=compute pop_next push_prev  # [op 2 AVERAGE_POOL_2D] input buffer read: release it to the load queue
-   198: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x380 x_size=3 y_size=3 x_stride=10 y_stride=30 pop_prev  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: output tile y0 x0 c0
-   199: STORE sp=ACT len=2 sp_addr=2057 ext_addr=0x388 x_size=3 y_size=3 x_stride=10 y_stride=30 push_prev  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: output tile y0 x0 c8
-   200: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
-   201: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
-   202: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   203: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   204: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x1000 x_size=32 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 LOGISTIC] LOGISTIC: lookup table
-   205: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x380 x_size=11 y_size=1 x_stride=8 y_stride=88 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 LOGISTIC] LOGISTIC: input 0 bytes 0
-   206: LOAD sp=ACT len=2 sp_addr=11 ext_addr=0x3d8 x_size=1 y_size=1 x_stride=8 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 3 LOGISTIC] LOGISTIC: input 0 bytes 0 (tail)
-   207: NOP queue=compute pop_prev push_next  # [op 3 LOGISTIC] pass the load token to the vector queue
-   208: VEC func=LUT signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=12 ny=1 dst_xs=1 dst_ys=12 src_xs=1 src_ys=12 pop_prev push_prev push_next  # [op 3 LOGISTIC] LOGISTIC
-   209: NOP queue=compute pop_next push_prev  # [op 3 LOGISTIC] input buffer read: release it to the load queue
-   210: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x3e0 x_size=11 y_size=1 x_stride=8 y_stride=88 pop_prev  # [op 3 LOGISTIC] LOGISTIC: output bytes 0
-   211: STORE sp=ACT len=2 sp_addr=2059 ext_addr=0x438 x_size=1 y_size=1 x_stride=8 y_stride=0 push_prev  # [op 3 LOGISTIC] LOGISTIC: output bytes 0 (tail)
-   212: LOAD sp=WGT len=8 sp_addr=832 ext_addr=0x1400 x_size=8 y_size=12 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: weight tiles out c0 k0.. (resident)
-   213: LOAD sp=VEC len=8 sp_addr=116 ext_addr=0x1700 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: requantization parameters out c0.. (resident)
-   214: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
-   215: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
-   216: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   217: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   218: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x3e0 x_size=1 y_size=11 x_stride=90 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input rows 0..0 k0..23
-   219: LOAD sp=ACT len=2 sp_addr=11 ext_addr=0x438 x_size=1 y_size=1 x_stride=90 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input rows 0..0 k88
-   220: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=11 act=0 acc=0 wgt=832 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev push_prev push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: rows 0..0 out c0 k0..95
-   221: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev push_prev push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: requantize rows 0.. out c0
-   222: STORE sp=ACT len=5 sp_addr=2048 ext_addr=0x440 x_size=1 y_size=1 x_stride=5 y_stride=0 pop_prev push_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: output rows 0.. c0
-   223: FINISH  # end of segment
+    57: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x650 x_size=6 y_size=2 x_stride=117 y_stride=18 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 0..11 k0
+    58: LOAD sp=ACT len=8 sp_addr=12 ext_addr=0x658 x_size=6 y_size=2 x_stride=117 y_stride=18 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 0..11 k8
+    59: LOAD sp=ACT len=8 sp_addr=24 ext_addr=0x660 x_size=6 y_size=2 x_stride=117 y_stride=18 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 0..11 k16
+    60: LOAD sp=ACT len=3 sp_addr=36 ext_addr=0x668 x_size=6 y_size=2 x_stride=117 y_stride=18 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120 push_next  # [op 0 CONV_2D] CONV_2D: input rows 0..11 k24
+    61: LOAD sp=WGT len=8 sp_addr=960 ext_addr=0xb20 x_size=8 y_size=4 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 0 CONV_2D] CONV_2D: weight tiles out c8 k0.. (resident)
+    62: LOAD sp=VEC len=8 sp_addr=122 ext_addr=0xce0 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 0 CONV_2D] CONV_2D: requantization parameters out c8.. (resident)
+    63: LOAD sp=ACT len=8 sp_addr=48 ext_addr=0x674 x_size=6 y_size=2 x_stride=117 y_stride=18 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 12..23 k0
+    64: LOAD sp=ACT len=8 sp_addr=60 ext_addr=0x67c x_size=6 y_size=2 x_stride=117 y_stride=18 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 12..23 k8
+    65: LOAD sp=ACT len=8 sp_addr=72 ext_addr=0x684 x_size=6 y_size=2 x_stride=117 y_stride=18 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 12..23 k16
+    66: LOAD sp=ACT len=3 sp_addr=84 ext_addr=0x68c x_size=6 y_size=2 x_stride=117 y_stride=18 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 12..23 k24
+    67: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=0 acc=0 wgt=992 za=120 zw=128 nx=6 ny=2 act_xs=1 act_ys=6 acc_xs=1 acc_ys=6 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..11 out c0 k0..31
+    68: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 2
+    69: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=0 acc=512 wgt=960 za=120 zw=128 nx=6 ny=2 act_xs=1 act_ys=6 acc_xs=1 acc_ys=6 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 0..11 out c8 k0..31
+    70: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=6 ny=2 dst_xs=1 dst_ys=6 src_xs=1 src_ys=6 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c0
+    71: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1b0 x_size=6 y_size=2 x_stride=10 y_stride=60 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c0
+    72: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 3
+    73: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x698 x_size=6 y_size=2 x_stride=117 y_stride=18 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 24..35 k0
+    74: LOAD sp=ACT len=8 sp_addr=12 ext_addr=0x6a0 x_size=6 y_size=2 x_stride=117 y_stride=18 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 24..35 k8
+    75: LOAD sp=ACT len=8 sp_addr=24 ext_addr=0x6a8 x_size=6 y_size=2 x_stride=117 y_stride=18 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 24..35 k16
+    76: LOAD sp=ACT len=3 sp_addr=36 ext_addr=0x6b0 x_size=6 y_size=2 x_stride=117 y_stride=18 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=120  # [op 0 CONV_2D] CONV_2D: input rows 24..35 k24
+    77: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=48 acc=0 wgt=992 za=120 zw=128 nx=6 ny=2 act_xs=1 act_ys=6 acc_xs=1 acc_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 12..23 out c0 k0..31
+    78: VEC func=REQ signed=0 accumulate=0 round=0 dst=2060 src=512 src2=0 param=122 nx=6 ny=2 dst_xs=1 dst_ys=6 src_xs=1 src_ys=6 pop_prev push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 0.. out c8
+    79: STORE sp=ACT len=2 sp_addr=2060 ext_addr=0x1b8 x_size=6 y_size=2 x_stride=10 y_stride=60 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 0.. c8
+    80: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 4
+    81: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=48 acc=512 wgt=960 za=120 zw=128 nx=6 ny=2 act_xs=1 act_ys=6 acc_xs=1 acc_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 12..23 out c8 k0..31
+    82: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=6 ny=2 dst_xs=1 dst_ys=6 src_xs=1 src_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 12.. out c0
+    83: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x228 x_size=6 y_size=2 x_stride=10 y_stride=60 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 12.. c0
+    84: NOP queue=load pop_next push_next  # [op 0 CONV_2D] CONV_2D: nothing to load for step 5
+    85: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=0 acc=0 wgt=992 za=120 zw=128 nx=6 ny=2 act_xs=1 act_ys=6 acc_xs=1 acc_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 24..35 out c0 k0..31
+    86: VEC func=REQ signed=0 accumulate=0 round=0 dst=2060 src=512 src2=0 param=122 nx=6 ny=2 dst_xs=1 dst_ys=6 src_xs=1 src_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 12.. out c8
+    87: STORE sp=ACT len=2 sp_addr=2060 ext_addr=0x230 x_size=6 y_size=2 x_stride=10 y_stride=60 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 12.. c8
+    88: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=3 act=0 acc=512 wgt=960 za=120 zw=128 nx=6 ny=2 act_xs=1 act_ys=6 acc_xs=1 acc_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: rows 24..35 out c8 k0..31
+    89: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=6 ny=2 dst_xs=1 dst_ys=6 src_xs=1 src_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 24.. out c0
+    90: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x2a0 x_size=6 y_size=2 x_stride=10 y_stride=60 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 24.. c0
+    91: VEC func=REQ signed=0 accumulate=0 round=0 dst=2060 src=512 src2=0 param=122 nx=6 ny=2 dst_xs=1 dst_ys=6 src_xs=1 src_ys=6 pop_prev pop_next push_prev push_next  # [op 0 CONV_2D] CONV_2D: requantize rows 24.. out c8
+    92: STORE sp=ACT len=2 sp_addr=2060 ext_addr=0x2a8 x_size=6 y_size=2 x_stride=10 y_stride=60 pop_prev push_prev  # [op 0 CONV_2D] CONV_2D: output rows 24.. c8
+    93: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0xda0 x_size=4 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 1 MAX_POOL_2D] MAX_POOL_2D: parameters
+    94: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
+    95: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
+    96: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+    97: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
+    98: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
+    99: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   100: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   101: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   102: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x1b0 x_size=6 y_size=6 x_stride=10 y_stride=60 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 1 MAX_POOL_2D] MAX_POOL_2D: input tile y0 x0 c0
+   103: LOAD sp=ACT len=2 sp_addr=36 ext_addr=0x1b8 x_size=6 y_size=6 x_stride=10 y_stride=60 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 1 MAX_POOL_2D] MAX_POOL_2D: input tile y0 x0 c8
+   104: NOP queue=compute pop_prev push_next  # [op 1 MAX_POOL_2D] pass the load token to the vector queue
+   105: VEC func=CLAMP signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=2 src_ys=12 pop_prev  # [op 1 MAX_POOL_2D] MAX_POOL_2D: first tap c0
+   106: VEC func=MAX signed=0 accumulate=0 round=0 dst=2048 src=1 src2=2048 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=2 src_ys=12  # [op 1 MAX_POOL_2D] MAX_POOL_2D: max tap (0,1) c0
+   107: VEC func=MAX signed=0 accumulate=0 round=0 dst=2048 src=6 src2=2048 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=2 src_ys=12  # [op 1 MAX_POOL_2D] MAX_POOL_2D: max tap (1,0) c0
+   108: VEC func=MAX signed=0 accumulate=0 round=0 dst=2048 src=7 src2=2048 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=2 src_ys=12  # [op 1 MAX_POOL_2D] MAX_POOL_2D: max tap (1,1) c0
+   109: VEC func=CLAMP signed=0 accumulate=0 round=0 dst=2048 src=2048 src2=0 param=2 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 1 MAX_POOL_2D] MAX_POOL_2D: fused activation c0
+   110: VEC func=CLAMP signed=0 accumulate=0 round=0 dst=2057 src=36 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=2 src_ys=12  # [op 1 MAX_POOL_2D] MAX_POOL_2D: first tap c8
+   111: VEC func=MAX signed=0 accumulate=0 round=0 dst=2057 src=37 src2=2057 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=2 src_ys=12  # [op 1 MAX_POOL_2D] MAX_POOL_2D: max tap (0,1) c8
+   112: VEC func=MAX signed=0 accumulate=0 round=0 dst=2057 src=42 src2=2057 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=2 src_ys=12  # [op 1 MAX_POOL_2D] MAX_POOL_2D: max tap (1,0) c8
+   113: VEC func=MAX signed=0 accumulate=0 round=0 dst=2057 src=43 src2=2057 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=2 src_ys=12  # [op 1 MAX_POOL_2D] MAX_POOL_2D: max tap (1,1) c8
+   114: VEC func=CLAMP signed=0 accumulate=0 round=0 dst=2057 src=2057 src2=0 param=2 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 push_next  # [op 1 MAX_POOL_2D] MAX_POOL_2D: fused activation c8
+   115: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x320 x_size=3 y_size=3 x_stride=10 y_stride=30 pop_prev  # [op 1 MAX_POOL_2D] MAX_POOL_2D: output tile y0 x0 c0
+   116: STORE sp=ACT len=2 sp_addr=2057 ext_addr=0x328 x_size=3 y_size=3 x_stride=10 y_stride=30 push_prev  # [op 1 MAX_POOL_2D] MAX_POOL_2D: output tile y0 x0 c8
+   117: NOP queue=vector pop_next push_prev  # [op 1 MAX_POOL_2D] serial stage: the stores are done
+   118: NOP queue=compute pop_next push_prev  # [op 1 MAX_POOL_2D] serial stage: release the load queue
+   119: NOP queue=vector push_prev  # [barrier] barrier: wait for the layer's stores
+   120: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
+   121: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   122: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   123: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0xe20 x_size=15 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: parameters
+   124: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x320 x_size=5 y_size=5 x_stride=10 y_stride=30 pad_top=1 pad_bottom=1 pad_left=1 pad_right=1 fill=0  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: input tile y0 x0 c0
+   125: LOAD sp=ACT len=2 sp_addr=25 ext_addr=0x328 x_size=5 y_size=5 x_stride=10 y_stride=30 pad_top=1 pad_bottom=1 pad_left=1 pad_right=1 fill=0 push_next  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: input tile y0 x0 c8
+   126: NOP queue=compute pop_prev push_next  # [op 2 AVERAGE_POOL_2D] pass the load token to the vector queue
+   127: VEC func=SUMW signed=0 accumulate=0 round=0 dst=0 src=0 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5 pop_prev  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (0,0) c0
+   128: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=1 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (0,1) c0
+   129: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=2 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (0,2) c0
+   130: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=5 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (1,0) c0
+   131: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=6 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (1,1) c0
+   132: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=7 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (1,2) c0
+   133: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=10 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (2,0) c0
+   134: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=11 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (2,1) c0
+   135: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=12 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (2,2) c0
+   136: VEC func=DIV signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 4 pixels c0
+   137: VEC func=DIV signed=0 accumulate=0 round=0 dst=2049 src=1 src2=0 param=5 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 6 pixels c0
+   138: VEC func=DIV signed=0 accumulate=0 round=0 dst=2050 src=2 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 4 pixels c0
+   139: VEC func=DIV signed=0 accumulate=0 round=0 dst=2051 src=3 src2=0 param=5 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 6 pixels c0
+   140: VEC func=DIV signed=0 accumulate=0 round=0 dst=2052 src=4 src2=0 param=10 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 9 pixels c0
+   141: VEC func=DIV signed=0 accumulate=0 round=0 dst=2053 src=5 src2=0 param=5 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 6 pixels c0
+   142: VEC func=DIV signed=0 accumulate=0 round=0 dst=2054 src=6 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 4 pixels c0
+   143: VEC func=DIV signed=0 accumulate=0 round=0 dst=2055 src=7 src2=0 param=5 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 6 pixels c0
+   144: VEC func=DIV signed=0 accumulate=0 round=0 dst=2056 src=8 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 4 pixels c0
+   145: VEC func=SUMW signed=0 accumulate=0 round=0 dst=0 src=25 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (0,0) c8
+   146: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=26 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (0,1) c8
+   147: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=27 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (0,2) c8
+   148: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=30 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (1,0) c8
+   149: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=31 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (1,1) c8
+   150: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=32 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (1,2) c8
+   151: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=35 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (2,0) c8
+   152: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=36 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (2,1) c8
+   153: VEC func=SUMW signed=0 accumulate=1 round=0 dst=0 src=37 src2=0 param=0 nx=3 ny=3 dst_xs=1 dst_ys=3 src_xs=1 src_ys=5  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: sum tap (2,2) c8
+   154: VEC func=DIV signed=0 accumulate=0 round=0 dst=2057 src=0 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 4 pixels c8
+   155: VEC func=DIV signed=0 accumulate=0 round=0 dst=2058 src=1 src2=0 param=5 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 6 pixels c8
+   156: VEC func=DIV signed=0 accumulate=0 round=0 dst=2059 src=2 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 4 pixels c8
+   157: VEC func=DIV signed=0 accumulate=0 round=0 dst=2060 src=3 src2=0 param=5 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 6 pixels c8
+   158: VEC func=DIV signed=0 accumulate=0 round=0 dst=2061 src=4 src2=0 param=10 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 9 pixels c8
+   159: VEC func=DIV signed=0 accumulate=0 round=0 dst=2062 src=5 src2=0 param=5 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 6 pixels c8
+   160: VEC func=DIV signed=0 accumulate=0 round=0 dst=2063 src=6 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 4 pixels c8
+   161: VEC func=DIV signed=0 accumulate=0 round=0 dst=2064 src=7 src2=0 param=5 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 6 pixels c8
+   162: VEC func=DIV signed=0 accumulate=0 round=0 dst=2065 src=8 src2=0 param=0 nx=1 ny=1 dst_xs=1 dst_ys=3 src_xs=1 src_ys=3 push_prev push_next  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: average over 4 pixels c8
+   163: NOP queue=compute pop_next push_prev  # [op 2 AVERAGE_POOL_2D] input buffer read: release it to the load queue
+   164: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x380 x_size=3 y_size=3 x_stride=10 y_stride=30 pop_prev  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: output tile y0 x0 c0
+   165: STORE sp=ACT len=2 sp_addr=2057 ext_addr=0x388 x_size=3 y_size=3 x_stride=10 y_stride=30 push_prev  # [op 2 AVERAGE_POOL_2D] AVERAGE_POOL_2D: output tile y0 x0 c8
+   166: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
+   167: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
+   168: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   169: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   170: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x1000 x_size=32 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 LOGISTIC] LOGISTIC: lookup table
+   171: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x380 x_size=11 y_size=1 x_stride=8 y_stride=88 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 LOGISTIC] LOGISTIC: input 0 bytes 0
+   172: LOAD sp=ACT len=2 sp_addr=11 ext_addr=0x3d8 x_size=1 y_size=1 x_stride=8 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 3 LOGISTIC] LOGISTIC: input 0 bytes 0 (tail)
+   173: NOP queue=compute pop_prev push_next  # [op 3 LOGISTIC] pass the load token to the vector queue
+   174: VEC func=LUT signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=0 nx=12 ny=1 dst_xs=1 dst_ys=12 src_xs=1 src_ys=12 pop_prev push_prev push_next  # [op 3 LOGISTIC] LOGISTIC
+   175: NOP queue=compute pop_next push_prev  # [op 3 LOGISTIC] input buffer read: release it to the load queue
+   176: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x3e0 x_size=11 y_size=1 x_stride=8 y_stride=88 pop_prev  # [op 3 LOGISTIC] LOGISTIC: output bytes 0
+   177: STORE sp=ACT len=2 sp_addr=2059 ext_addr=0x438 x_size=1 y_size=1 x_stride=8 y_stride=0 push_prev  # [op 3 LOGISTIC] LOGISTIC: output bytes 0 (tail)
+   178: LOAD sp=WGT len=8 sp_addr=832 ext_addr=0x1400 x_size=8 y_size=12 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: weight tiles out c0 k0.. (resident)
+   179: LOAD sp=VEC len=8 sp_addr=116 ext_addr=0x1700 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: requantization parameters out c0.. (resident)
+   180: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
+   181: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
+   182: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   183: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   184: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x3e0 x_size=1 y_size=11 x_stride=90 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input rows 0..0 k0..23
+   185: LOAD sp=ACT len=2 sp_addr=11 ext_addr=0x438 x_size=1 y_size=1 x_stride=90 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: input rows 0..0 k88
+   186: GEMM accumulate=0 preload=1 act_signed=0 wgt_signed=0 kt=11 act=0 acc=0 wgt=832 za=0 zw=127 nx=1 ny=1 act_xs=1 act_ys=1 acc_xs=1 acc_ys=1 pop_prev push_prev push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: rows 0..0 out c0 k0..95
+   187: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=1 ny=1 dst_xs=1 dst_ys=1 src_xs=1 src_ys=1 pop_prev push_prev push_next  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: requantize rows 0.. out c0
+   188: STORE sp=ACT len=5 sp_addr=2048 ext_addr=0x440 x_size=1 y_size=1 x_stride=5 y_stride=0 pop_prev push_prev  # [op 5 FULLY_CONNECTED] FULLY_CONNECTED: output rows 0.. c0
+   189: FINISH  # end of segment

@@ -99,13 +99,20 @@ CONFIGS = {
     "tiny-serial": {"vector_mul_steps": 32},
     "tiny-serial-lanes2": {"vector_mul_steps": 32, "vector_lanes": 2},
 }
+#: small (the pipelined lane, ``vector_pipeline`` 1), also with the product in 1 or 2 cycles on
+#: 4 or 2 lanes (whose per-element parameters rotate between the lane groups)
+SMALL_CONFIGS = {
+    "small": {},
+    "small-mul1-lanes4": {"vector_mul_steps": 1, "vector_lanes": 4},
+    "small-mul2-lanes2": {"vector_mul_steps": 2, "vector_lanes": 2},
+}
 
 
-@pytest.mark.parametrize("config", [*CONFIGS, pytest.param("small", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("config", [*CONFIGS, *(pytest.param(c, marks=pytest.mark.slow) for c in SMALL_CONFIGS)])
 def test_vec_parameters_count_as_the_isa_says(config):
     from nnaccel.sim.rtl_runner import run_words_rtl
-    if config == "small":
-        cfg = load_config("small")
+    if config in SMALL_CONFIGS:
+        cfg = load_config("small").replace(name=config, **SMALL_CONFIGS[config])
     else:
         cfg = load_config("tiny").replace(name=config, **CONFIGS[config])
     C, n = cfg.cols, 5
