@@ -979,16 +979,22 @@ def _product_piped(m: Module, a, b, steps: int, pc, nudge, low, name: str):
     and the phase ``pc["phase"][2]`` give the pieces' magnitudes, registered (the multiplier's
     inputs); their product is registered (its output); stage 4 (``pc[...][4]``, ``nudge`` and
     ``low`` of that stage) sums the pieces. Returns the product (64 bits, stage 4, combinational)."""
+    # (the product on a wire named ``*_piece``: tests/hw/test_synth.py finds the lane's multipliers so)
     if steps == 1:
         pa, pb = Signal(signed(32), name=f"{name}_pa"), Signal(signed(32), name=f"{name}_pb")
-        piece = Signal(signed(64), name=f"{name}_piece")
-        m.d.sync += [pa.eq(a), pb.eq(b), piece.eq(pa * pb)]
+        prod = Signal(signed(64), name=f"{name}_piece")
+        m.d.sync += [pa.eq(a), pb.eq(b)]
+    else:
+        pa_c, pb_c, neg_c = _pieces(m, a, b, steps, pc["phase"][2], name)
+        pa, pb = Signal.like(pa_c, name=f"{name}_par"), Signal.like(pb_c, name=f"{name}_pbr")
+        prod = Signal(len(pa) + len(pb), name=f"{name}_piece")
+        negs = _delays(m, neg_c, 2, f"{name}_neg")
+        m.d.sync += [pa.eq(pa_c), pb.eq(pb_c)]
+    m.d.comb += prod.eq(pa * pb)
+    piece = Signal.like(prod, name=f"{name}_piecer")
+    m.d.sync += piece.eq(prod)
+    if steps == 1:
         return (piece + Mux(nudge, 1 << 30, 0) + low)[:64].as_signed()
-    pa_c, pb_c, neg_c = _pieces(m, a, b, steps, pc["phase"][2], name)
-    pa, pb = Signal.like(pa_c, name=f"{name}_par"), Signal.like(pb_c, name=f"{name}_pbr")
-    piece = Signal(len(pa) + len(pb), name=f"{name}_piece")
-    negs = _delays(m, neg_c, 2, f"{name}_neg")
-    m.d.sync += [pa.eq(pa_c), pb.eq(pb_c), piece.eq(pa * pb)]
     return _accumulate(m, piece, negs[2], steps, pc["phase"][4], pc["en"][4], nudge, low, name)
 
 
