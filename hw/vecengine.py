@@ -484,6 +484,7 @@ class VectorEngine(wiring.Component):
 
         piped = ctx.piped
         slot = {}
+        slot_c = {}                               # (piped) the element's parameters before stage 0's registers
         if held is not None:                      # the VEC line on the port's output
             slot[held] = Signal(signed(32), name=f"l{lane}_held")
             m.d.comb += slot[held].eq(pick([vecdata[32 * e:32 * e + 32] for e in range(C)]))
@@ -493,8 +494,9 @@ class VectorEngine(wiring.Component):
             elif key[0] == "pe":
                 # (piped: the element's parameters registered with its operands, the first stage)
                 slot[key] = Signal(signed(key[1]), name=f"l{lane}_par{key[1]}_{key[2]}")
+                slot_c[key] = rs[lane] if rotate else pick(rs)
                 dom = m.d.sync if piped else m.d.comb
-                dom += slot[key].eq(rs[lane] if rotate else pick(rs))
+                dom += slot[key].eq(slot_c[key])
 
         def par(fname, pname, slot=slot):
             vf = vf_of[fname]
@@ -503,13 +505,13 @@ class VectorEngine(wiring.Component):
                 return regs[key][0][:store_bits(vf, pname)].as_signed()
             return slot[key]
 
-        def by_func(pairs, default):
+        def by_func(pairs, default, slot=slot):
             """The parameter of the current function among ``pairs`` [(function, parameter)]:
             one multiplexer input per distinct source."""
             conds = {}
             vals = {}
             for fname, pname in pairs:
-                v = par(fname, pname)
+                v = par(fname, pname, slot)
                 key = (slot_of[(fname, pname)], pname in vf_of[fname].per_tensor, len(v))
                 conds[key] = conds.get(key, Const(0, 1)) | f[fname]
                 vals[key] = v
@@ -521,38 +523,57 @@ class VectorEngine(wiring.Component):
         a8 = Signal(8, name=f"a8_{lane}")
         b8 = Signal(8, name=f"b8_{lane}")
         a_acc = Signal(signed(32), name=f"acc{lane}")
+        sel3 = [pick([act1[8 * e:8 * e + 8] for e in range(C)]), pick([act2[8 * e:8 * e + 8] for e in range(C)]),
+                pick([accd[32 * e:32 * e + 32] for e in range(C)])]
         dom = m.d.sync if piped else m.d.comb      # (piped: the element select's registers)
-        dom += [a8.eq(pick([act1[8 * e:8 * e + 8] for e in range(C)])),
-                b8.eq(pick([act2[8 * e:8 * e + 8] for e in range(C)])),
-                a_acc.eq(pick([accd[32 * e:32 * e + 32] for e in range(C)]))]
-        a_act = Signal(signed(10), name=f"la{lane}")
-        b_act = Signal(signed(10), name=f"lb{lane}")
-        m.d.comb += [a_act.eq(Mux(V["signed"], a8.as_signed(), a8.as_unsigned())),
-                     b_act.eq(Mux(V["signed"], b8.as_signed(), b8.as_unsigned()))]
+        dom += [a8.eq(sel3[0]), b8.eq(sel3[1]), a_acc.eq(sel3[2])]
 
+        def act(v8, name):
+            out = Signal(signed(10), name=name)
+            m.d.comb += out.eq(Mux(V["signed"], v8.as_signed(), v8.as_unsigned()))
+            return out
+
+        a_act, b_act = act(a8, f"la{lane}"), act(b8, f"lb{lane}")
         if piped:
-            return self._lane_piped(ctx, lane, a8, a_acc, a_act, b_act, by_func, par)
+            # stage 0 also registers the adder's operands and the zero-point differences, made from
+            # the selected element and its parameters before their registers
+            pre = self._adder_operands(ctx, lane, sel3[2].as_signed(), act(sel3[0], f"la{lane}_c"),
+                                       act(sel3[1], f"lb{lane}_c"),
+                                       lambda pairs, default: by_func(pairs, default, slot_c), m.d.sync)
+            return self._lane_piped(ctx, lane, a8, a_acc, a_act, b_act, by_func, par, pre)
         return self._lane_result(ctx, lane, a8, a_acc, a_act, b_act, by_func, par)
 
-    def _lane_operands(self, ctx, lane, a_acc, a_act, b_act, by_func, par, vstep):
-        """A lane's adder and its fixed-point multiply's operands in the cycle of step ``vstep``
-        (``par`` / ``by_func``: its parameters, :meth:`_lane`)."""
-        m, V, f, serial = ctx.m, ctx.V, ctx.f, ctx.serial
+    def _adder_operands(self, ctx, lane, a_acc, a_act, b_act, by_func, dom=None):
+        """``(cin, add_a, add_b, da, db)``: the operands of a lane's adder and the zero-point
+        differences, in ``dom`` (default comb; the pipelined lane's stage 0 registers them)."""
+        m, V, f = ctx.m, ctx.V, ctx.f
+        dom = m.d.comb if dom is None else dom
         # one 32-bit adder: acc + bias (REQ, BIAS), abs(acc) + half (DIV), a (+ acc) (SUMW)
         # (DIV: abs(acc) = (acc ^ sign) + sign, the sign the adder's carry-in)
-        cin = f["DIV"] & a_acc[-1]
+        cin = Signal(name=f"addc{lane}")
         add_a = Signal(32, name=f"adda{lane}")
         add_b = Signal(32, name=f"addb{lane}")
-        m.d.comb += [add_a.eq(Mux(f["DIV"], a_acc ^ cin.replicate(32), Mux(f["SUMW"] & ~V["accumulate"], 0, a_acc))),
-                     add_b.eq(Mux(f["SUMW"], a_act, by_func([("REQ", "bias"), ("BIAS", "bias"),
-                                                              ("DIV", "half")], 0)))]
-        sum32 = Signal(signed(32), name=f"sum{lane}")
-        m.d.comb += sum32.eq((Cat(cin, add_a) + Cat(cin, add_b))[1:33])
+        neg = f["DIV"] & a_acc[-1]
         # the zero-point differences (ADDQ / SUBQ steps 0 and 1, MULQ's product)
         da = Signal(signed(10), name=f"da{lane}")
         db = Signal(signed(10), name=f"db{lane}")
-        m.d.comb += [da.eq(a_act - by_func([("ADDQ", "z1"), ("SUBQ", "z1"), ("MULQ", "z1")], 0)),
-                     db.eq(b_act - by_func([("ADDQ", "z2"), ("SUBQ", "z2"), ("MULQ", "z2")], 0))]
+        dom += [cin.eq(neg),
+                add_a.eq(Mux(f["DIV"], a_acc ^ neg.replicate(32), Mux(f["SUMW"] & ~V["accumulate"], 0, a_acc))),
+                add_b.eq(Mux(f["SUMW"], a_act, by_func([("REQ", "bias"), ("BIAS", "bias"), ("DIV", "half")], 0))),
+                da.eq(a_act - by_func([("ADDQ", "z1"), ("SUBQ", "z1"), ("MULQ", "z1")], 0)),
+                db.eq(b_act - by_func([("ADDQ", "z2"), ("SUBQ", "z2"), ("MULQ", "z2")], 0))]
+        return cin, add_a, add_b, da, db
+
+    def _lane_operands(self, ctx, lane, a_acc, a_act, b_act, by_func, par, vstep, pre=None):
+        """A lane's adder and its fixed-point multiply's operands in the cycle of step ``vstep``
+        (``par`` / ``by_func``: its parameters, :meth:`_lane`; ``pre``: :meth:`_adder_operands`'s,
+        else made here)."""
+        m, V, f, serial = ctx.m, ctx.V, ctx.f, ctx.serial
+        if pre is None:
+            pre = self._adder_operands(ctx, lane, a_acc, a_act, b_act, by_func)
+        cin, add_a, add_b, da, db = pre
+        sum32 = Signal(signed(32), name=f"sum{lane}")
+        m.d.comb += sum32.eq((Cat(cin, add_a) + Cat(cin, add_b))[1:33])
         # ADDQ / SUBQ: step 0's result, then x1 +- x2 at step 1; MULQ: step 0's product
         x1 = Signal(signed(32), name=f"x1_{lane}")
         x_in = Signal(signed(32), name=f"u_in{lane}")
@@ -649,7 +670,7 @@ class VectorEngine(wiring.Component):
                 m.d.comb += v.eq(qs + zo)          # q: mbqm's / srm's result (srm's may be 2**31)
         return self._lane_out(ctx, lane, a8, by_func, qa, v, wide, sum32, mx)
 
-    def _lane_piped(self, ctx, lane, a8, a_acc, a_act, b_act, by_func, par):
+    def _lane_piped(self, ctx, lane, a8, a_acc, a_act, b_act, by_func, par, pre):
         """The pipelined lane (``vector_pipeline`` 1) from its stage 1 on (:meth:`_lane` registered
         the element's operands and parameters, stage 0): the adder and the shifted operand (stage
         1), the multiply (:func:`_product_piped`: the pieces' magnitudes, the product, their sum in
@@ -663,7 +684,7 @@ class VectorEngine(wiring.Component):
         def pipe(v, k, name):                      # v of stage 1, at stage k
             return _delays(m, v, k - 1, f"l{lane}_{name}")[k - 1]
 
-        op = self._lane_operands(ctx, lane, a_acc, a_act, b_act, by_func, par, pc["step"][1])
+        op = self._lane_operands(ctx, lane, a_acc, a_act, b_act, by_func, par, pc["step"][1], pre)
         e_in = op.e_in
         scaled = Signal(signed(32), name=f"u{lane}_scaled")
         mult = Signal(signed(32), name=f"u{lane}_mult")
@@ -979,16 +1000,22 @@ def _product_piped(m: Module, a, b, steps: int, pc, nudge, low, name: str):
     and the phase ``pc["phase"][2]`` give the pieces' magnitudes, registered (the multiplier's
     inputs); their product is registered (its output); stage 4 (``pc[...][4]``, ``nudge`` and
     ``low`` of that stage) sums the pieces. Returns the product (64 bits, stage 4, combinational)."""
+    # (the product on a wire named ``*_piece``: tests/hw/test_synth.py finds the lane's multipliers so)
     if steps == 1:
         pa, pb = Signal(signed(32), name=f"{name}_pa"), Signal(signed(32), name=f"{name}_pb")
-        piece = Signal(signed(64), name=f"{name}_piece")
-        m.d.sync += [pa.eq(a), pb.eq(b), piece.eq(pa * pb)]
+        prod = Signal(signed(64), name=f"{name}_piece")
+        m.d.sync += [pa.eq(a), pb.eq(b)]
+    else:
+        pa_c, pb_c, neg_c = _pieces(m, a, b, steps, pc["phase"][2], name)
+        pa, pb = Signal.like(pa_c, name=f"{name}_par"), Signal.like(pb_c, name=f"{name}_pbr")
+        prod = Signal(len(pa) + len(pb), name=f"{name}_piece")
+        negs = _delays(m, neg_c, 2, f"{name}_neg")
+        m.d.sync += [pa.eq(pa_c), pb.eq(pb_c)]
+    m.d.comb += prod.eq(pa * pb)
+    piece = Signal.like(prod, name=f"{name}_piecer")
+    m.d.sync += piece.eq(prod)
+    if steps == 1:
         return (piece + Mux(nudge, 1 << 30, 0) + low)[:64].as_signed()
-    pa_c, pb_c, neg_c = _pieces(m, a, b, steps, pc["phase"][2], name)
-    pa, pb = Signal.like(pa_c, name=f"{name}_par"), Signal.like(pb_c, name=f"{name}_pbr")
-    piece = Signal(len(pa) + len(pb), name=f"{name}_piece")
-    negs = _delays(m, neg_c, 2, f"{name}_neg")
-    m.d.sync += [pa.eq(pa_c), pb.eq(pb_c), piece.eq(pa * pb)]
     return _accumulate(m, piece, negs[2], steps, pc["phase"][4], pc["en"][4], nudge, low, name)
 
 
