@@ -441,8 +441,11 @@ class GemmEngine(wiring.Component):
                              regs["oy"].eq(cur["oy"] + row_end), regs["by"].eq(cur["by"] - row_end)]
         skip = Signal(R, name="dw_skip")
         for i in range(R):
-            dy = sum((i >= dw.fw * k for k in range(1, self.cfg.dw_line_buffers + 1)), Const(0, 2))
-            dx = (i - dw.fw * dy)[:6]
+            # the tap's filter row dy and column dx (i = dy * fw + dx), without a product of two
+            # signals (it would take a DSP): one comparison and one fw per filter row passed
+            past = [i >= dw.fw * k for k in range(1, self.cfg.dw_line_buffers + 1)]
+            dy = sum(past, Const(0, 2))
+            dx = (i - sum((Mux(p, dw.fw, 0) for p in past), Const(0, 8)))[:6]
             m.d.comb += skip[i].eq((cur["ox"] + dw.ax < dx) | (cur["rx"] + dx < dw.pr)
                                    | (cur["oy"] + dw.by < dy) | (cur["by"] + dy < dw.pb))
         return out, skip
