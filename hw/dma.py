@@ -19,14 +19,14 @@ from .scratchpad import read_port_signature, write_port_signature
 __all__ = ["DmaEngine", "engine_signature", "load_beat_signature", "store_beat_signature"]
 
 
-def _at_least_narrow(v, t):
-    """Unsigned ``v >= t`` for a narrow ``t`` (a 2-bit padding field): ``v``'s bits above ``t``'s
+def _above_narrow(v, t):
+    """Unsigned ``v > t`` for a narrow ``t`` (a 2-bit padding field): ``v``'s bits above ``t``'s
     width, or a bitwise comparison of the low bits (logic, not a carry chain as wide as ``v``)."""
     w = len(t)
-    at_least = Const(1, 1)                    # v[:i] >= t[:i] over the bits seen so far (from the LSB up)
+    above = Const(0, 1)                       # v[:i] > t[:i] over the bits seen so far (from the LSB up)
     for i in range(w):
-        at_least = Mux(v[i] == t[i], at_least, v[i])
-    return (v[w:] != 0) | at_least if len(v) > w else at_least
+        above = Mux(v[i] == t[i], above, v[i])
+    return (v[w:] != 0) | above if len(v) > w else above
 
 
 def _line_bytes(length, four_bytes):
@@ -52,7 +52,7 @@ class _BoxWalk:
     ``fields``) while
     ``run``: ``ext_latency`` latency steps, then one line per ``beats`` = ``max(1, ceil(len *
     element_bytes / dma_bytes_per_cycle))`` steps; ``line_end`` is the last step of a line's slot.
-    It keeps the beat, the line, x / y, the external row and cursor (``cur``: the line's external
+    It keeps the beat, the line, x + 1 / y + 1 (the box position, counted from 1), the external row and cursor (``cur``: the line's external
     address) and the data bytes moved (``bytes``: the lines before this step + this one). Its
     counters clear at completion (0 when the next instruction starts: no multiplexer in front of
     their adders) and the addresses load at the start step (every use lies in the data steps, step
@@ -70,26 +70,33 @@ class _BoxWalk:
         beats = Signal(range(beats_max + 1), name=f"{name}_beats")
         m.d.comb += beats.eq(Mux(nbytes == 0, 1, (nbytes + beat_bytes - 1) // beat_bytes))
         beat = Signal(range(max(2, beats_max)), name=f"{name}_beat")
+        # a line's last beat, loaded at the start step (the fields' arithmetic off the step's
+        # control paths: the beats count only in the data steps, step >= L >= 1)
+        beat_last = Signal.like(beat, name=f"{name}_beat_last")
+        with m.If(eng.start):
+            m.d.sync += beat_last.eq(beats - 1)
         self.line = line = Signal(max(_bits(cfg.lines(s) - 1) for s in SPACE_ENUM), name=f"{name}_line")
-        x, y = Signal(8, name=f"{name}_x"), Signal(8, name=f"{name}_y")
+        # x + 1 and y + 1 (1 .. x_size, 1 .. y_size), so the ends compare registers with the fields
+        # and no incrementer's carry chain lies in front of a comparison
+        x1, y1 = Signal(8, init=1, name=f"{name}_x1"), Signal(8, init=1, name=f"{name}_y1")
         row, self.cur = Signal(addr_bits, name=f"{name}_row"), Signal(addr_bits, name=f"{name}_cur")
         cur = self.cur
         in_data = eng.at_least(L)
         #: a data step of the box (``beat`` is this step's beat of its line, ``addr`` its external address)
         self.in_beat = in_beat = eng.active & run & in_data
         self.beat, self.beats = beat, beats
-        self.line_end = line_end = in_beat & (beat == beats - 1)
+        self.line_end = line_end = in_beat & (beat == beat_last)
         in_order = cfg.in_order
         if in_order:
-            # In order x / y count up by one from 0 (x back to 0 after its last, both cleared at
-            # completion) and a box ends at its last line, so x < x_size and y < y_size wherever
-            # they count (an empty box has no line steps): the ends are equalities with the
-            # incrementers' sums, where >= would be a carry chain (one logic cell a bit)
-            last_x = x + 1 == fields["x_size"]
-            last_y = y + 1 == fields["y_size"]
+            # In order x + 1 / y + 1 count up by one from 1 (x + 1 back to 1 after its last, both
+            # back to 1 at completion) and a box ends at its last line, so x + 1 <= x_size and
+            # y + 1 <= y_size wherever they count (an empty box has no line steps): the ends are
+            # equalities, where >= would be a carry chain (one logic cell a bit)
+            last_x = x1 == fields["x_size"]
+            last_y = y1 == fields["y_size"]
         else:
-            last_x = x + 1 >= fields["x_size"]
-            last_y = y + 1 >= fields["y_size"]
+            last_x = x1 >= fields["x_size"]
+            last_y = y1 >= fields["y_size"]
         if pads is None:
             self.data_line = data_line = Const(1, 1)
             last_dx = last_x
@@ -100,21 +107,21 @@ class _BoxWalk:
             # line of the bottom / right padding (x + 1 == xb: the counter passes each value),
             # cleared with the counter; none of its lines are data when xb (yb) is 0
             ypad_r, xpad_r = Signal(name=f"{name}_ypad"), Signal(name=f"{name}_xpad")
-            x_to_pad = x + 1 == xb
-            self.data_line = data_line = (_at_least_narrow(y, top) & ~ypad_r & (yb != 0) &
-                                          _at_least_narrow(x, left) & ~xpad_r & (xb != 0))
+            x_to_pad = x1 == xb
+            self.data_line = data_line = (_above_narrow(y1, top) & ~ypad_r & (yb != 0) &
+                                          _above_narrow(x1, left) & ~xpad_r & (xb != 0))
             last_dx = x_to_pad                     # (used in data lines only, where x < xb)
             with m.If(eng.active):
                 with m.If(line_end):
                     m.d.sync += [xpad_r.eq(~last_x & (xpad_r | x_to_pad)),
-                                 ypad_r.eq(ypad_r | (last_x & (y + 1 == yb)))]
+                                 ypad_r.eq(ypad_r | (last_x & (y1 == yb)))]
                 with m.If(eng.complete):
                     m.d.sync += [xpad_r.eq(0), ypad_r.eq(0)]
         else:
             top, bottom, left, right = pads
-            self.data_line = data_line = ((y >= top) & (y < fields["y_size"] - bottom) &
-                                          (x >= left) & (x < fields["x_size"] - right))
-            last_dx = x + 1 >= fields["x_size"] - right
+            self.data_line = data_line = ((y1 > top) & (y1 <= fields["y_size"] - bottom) &
+                                          (x1 > left) & (x1 <= fields["x_size"] - right))
+            last_dx = x1 >= fields["x_size"] - right
         self.empty = (fields["x_size"] == 0) | (fields["y_size"] == 0)
         self.last_line = last_x & last_y
         bytes_r = Signal(byte_bits, name=f"{name}_bytes")
@@ -124,16 +131,16 @@ class _BoxWalk:
         with m.If(eng.active):
             m.d.sync += bytes_r.eq(self.bytes)
             with m.If(run & in_data):
-                m.d.sync += beat.eq(Mux(beat == beats - 1, 0, beat + 1))
+                m.d.sync += beat.eq(Mux(beat == beat_last, 0, beat + 1))
             with m.If(line_end):
-                m.d.sync += [line.eq(line + 1), x.eq(Mux(last_x, 0, x + 1)), y.eq(Mux(last_x, y + 1, y))]
+                m.d.sync += [line.eq(line + 1), x1.eq(Mux(last_x, 1, x1 + 1)), y1.eq(Mux(last_x, y1 + 1, y1))]
                 with m.If(data_line):
                     with m.If(last_dx):
                         m.d.sync += [row.eq(row + fields["y_stride"]), cur.eq(row + fields["y_stride"])]
                     with m.Else():
                         m.d.sync += cur.eq(cur + fields["x_stride"])
             with m.If(eng.complete):
-                m.d.sync += [beat.eq(0), x.eq(0), y.eq(0), line.eq(0), bytes_r.eq(0)]
+                m.d.sync += [beat.eq(0), x1.eq(1), y1.eq(1), line.eq(0), bytes_r.eq(0)]
 
 
 def engine_signature(step_bits: int, marks=()) -> wiring.Signature:

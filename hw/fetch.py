@@ -127,7 +127,17 @@ class Fetch(wiring.Component):
             if len(incs) == len(decs) == 1:
                 # one pusher and one popper (the table's channels): +1, -1 or 0, one adder
                 up, down = incs[0], decs[0]
-                m.d.sync += count.eq(count + Cat(up ^ down, (down & ~up).replicate(len(count) - 1)))
+                step = Cat(up ^ down, down & ~up)
+                if cfg.in_order:
+                    # in order the step reaches the counter a cycle late, through a register (off
+                    # the paths from an engine's end condition): the next instruction's token
+                    # check (a register of the counters) reads them three cycles or more after
+                    # the completion at the earliest, and a pop is read only after that
+                    # instruction's completion
+                    step_r = Signal(2, name=f"tok_{ch}_step")
+                    m.d.sync += step_r.eq(step)
+                    step = step_r
+                m.d.sync += count.eq(count + Cat(step[0], step[1].replicate(len(count) - 1)))
             else:
                 m.d.sync += count.eq(count + sum(incs) - sum(decs))
 
