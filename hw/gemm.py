@@ -338,9 +338,10 @@ class GemmEngine(wiring.Component):
         dw_out, dw_skip = self._dw_positions(ctx)
         # the filter tile's rows beyond its taps hold 0 (the zero point, removed): the row's flag
         # is registered with the row (no comparison between the row register and the array)
-        w_zero = Signal()
+        w_zero = Signal() if cfg.depthwise_mode else Const(0, 1)
         m.d.sync += [w_we.eq(wread), w_row.eq(wcnt[:max(lr, 1)] if lr else 0), w_sel.eq(b0 ^ wcnt[lr]),
-                     w_zero.eq(dw.is_dw & ((wcnt[:lr] >= dw.taps) if lr else (dw.taps == 0))),
+                     *([w_zero.eq(dw.is_dw & ((wcnt[:lr] >= dw.taps) if lr else (dw.taps == 0)))]
+                       if cfg.depthwise_mode else []),
                      a_valid.eq(streaming), a_sel.eq(Mux(gemm["preload"], b0 ^ tidx[0], cur_buf)),
                      a_ok.eq(~dw.is_dw | dw_out)]
         if cfg.depthwise_mode:
