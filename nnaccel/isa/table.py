@@ -14,6 +14,7 @@ are per instruction, byte aligned where they can be. Bits no field uses are rese
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import pairwise
 
 #: Instruction width in bits and bytes.
@@ -37,11 +38,11 @@ class Field:
     def hi(self) -> int:
         return self.lo + self.width
 
-    @property
+    @cached_property
     def mask(self) -> int:
         return ((1 << self.width) - 1) << self.lo
 
-    @property
+    @cached_property
     def max(self) -> int:
         return (1 << self.width) - 1
 
@@ -61,11 +62,11 @@ class Instr:
     #: decodes its opcode as ILLEGAL_OPCODE), or "" for every configuration.
     needs: str = ""
 
-    @property
+    @cached_property
     def all_fields(self) -> tuple[Field, ...]:
         return HEADER + self.fields
 
-    @property
+    @cached_property
     def field_map(self) -> dict[str, Field]:
         return {f.name: f for f in self.all_fields}
 
@@ -74,7 +75,7 @@ class Instr:
         """Cycles the fetch unit spends on this instruction (see :data:`FETCH_CYCLES`)."""
         return FETCH_CYCLES[self.name]
 
-    @property
+    @cached_property
     def reserved_mask(self) -> int:
         used = 0
         for f in self.all_fields:
