@@ -16,7 +16,7 @@ import numpy as np
 
 from nnaccel.hwconfig import HwConfig
 from nnaccel.isa.cycles import dwconv_cycles
-from nnaccel.isa.table import VEC_BY_NAME, dw_stream
+from nnaccel.isa.table import BY_NAME, VEC_BY_NAME, dw_stream
 from nnaccel.program import param_block
 
 from ..emit import C2L, C2V, L2C, S2V, V2C, V2S, Ins, RawPass, nop, token, untoken
@@ -114,8 +114,11 @@ def _window_lines(s, plan: _Plan, th: int, tw: int) -> int:
     return sum((ah + p.fh - 1) * (aw + p.fw - 1) for p in plan.phases)
 
 
-#: DWCONV's padding fields: at most this many rows (``pad_top`` / ``pad_bottom``) and columns.
-DW_PAD_ROWS, DW_PAD_COLS = 3, 15
+#: DWCONV's padding fields: at most this many rows (``pad_top`` / ``pad_bottom``) and columns
+#: (the fields' widths in the ISA table).
+_DW_FIELDS = BY_NAME["DWCONV"].field_map
+DW_PAD_ROWS = min(_DW_FIELDS["pad_top"].max, _DW_FIELDS["pad_bottom"].max)
+DW_PAD_COLS = min(_DW_FIELDS["pad_left"].max, _DW_FIELDS["pad_right"].max)
 
 
 def _trims(p: _Phase, ah: int, aw: int, top: int, bottom: int, left: int, right: int):
