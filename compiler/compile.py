@@ -22,9 +22,7 @@ Every operation gets a :class:`Placement`: where it runs and why, in one sentenc
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
-import json
 import warnings
 from dataclasses import dataclass, field
 
@@ -33,10 +31,10 @@ import numpy as np
 from nnaccel import __version__
 from nnaccel.errors import InputError
 from nnaccel.hwconfig import DEFAULT_CONFIG, HwConfig, load_config
-from nnaccel.isa import words_to_bytes
+from nnaccel.isa import encode_decoded, words_to_bytes
 from nnaccel.macs import useful_macs
 from nnaccel.model import TYPE_INFO, Model, Subgraph
-from nnaccel.package import FORMAT, VERSION, Package
+from nnaccel.package import FORMAT, VERSION, Package, model_members
 
 from . import lower as L
 from .emit import ProgramBuilder, RawPass, listing
@@ -386,7 +384,8 @@ def _emit_segment(plan: Plan, k: int, seg: list[int], first: int, consumers: dic
             for st in stages:
                 b.stage(*st)
     ins = b.finish()
-    words = [x.word() for x in ins]
+    decoded = [x.decoded() for x in ins]
+    words = [encode_decoded(d) for d in decoded]
     produced, inputs = set(), []
     for i in seg:
         op = ops[i]
@@ -414,7 +413,7 @@ def _emit_segment(plan: Plan, k: int, seg: list[int], first: int, consumers: dic
             label = f"op {t[0]} {ops[t[0]].type}"
         tagged.append(x if not label else _with_label(x, label))
     text = (f"\n; segment {k}: operations {', '.join(f'{i} {ops[i].type}' for i in seg)}\n"
-            + listing(tagged, words, 0).rstrip("\n"))
+            + listing(tagged, decoded, 0).rstrip("\n"))
     return words, doc, text
 
 
@@ -444,8 +443,6 @@ def _manifest(plan: Plan, seg_docs: list, size: int) -> dict:
 def emit(plan: Plan) -> Package:
     """The program package: every segment's instructions, the constant image, the manifest, the
     listing and the model."""
-    from nnaccel.formats import model_to_dict
-
     size = _memory_size(plan)
     consumers = _consumers(plan.sg)
     words_all: list[int] = []
@@ -457,10 +454,8 @@ def emit(plan: Plan) -> Package:
         seg_docs.append(doc)
         text.append(seg_text)
     manifest = _manifest(plan, seg_docs, size)
-    bare = dataclasses.replace(plan.model, stored_inputs=None, stored_outputs=None)
-    model_json = json.dumps(model_to_dict(bare), sort_keys=True).encode()
     return Package(manifest, words_to_bytes(words_all), bytes(plan.consts.data), "\n".join(text) + "\n",
-                   model_json)
+                   *model_members(plan.model))
 
 
 def compile_model(model: Model, config=DEFAULT_CONFIG, validate: bool = True, residuals: bool = True) -> Package:

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from nnaccel.isa import decode, encode, format_instruction
+from nnaccel.isa import decoded, encode, format_decoded
 from nnaccel.isa.footprint import Bytes, footprint, merge_runs, runs_meet
 from nnaccel.isa.table import BY_NAME, FLAG_CHANNEL, QUEUES, TOKEN_CHANNELS, VEC_BY_NAME
 
@@ -76,6 +76,11 @@ class Ins:
 
     def word(self) -> int:
         return encode(self.name, **self.fields, **{f: 1 for f in self.flags})
+
+    def decoded(self):
+        """The decoded instruction (:func:`nnaccel.isa.decoded`: ``decode(self.word())``, checked
+        the same way, without building the word)."""
+        return decoded(self.name, self.fields, self.flags)
 
     def channels(self):
         """``(kind, channel)`` for each token flag (``kind`` is ``pop`` or ``push``)."""
@@ -464,7 +469,7 @@ class ProgramBuilder:
 
     def _ext_bytes(self, i: Ins) -> list[Bytes]:
         """The external bytes of instruction ``i``'s footprint."""
-        return [a.where for a in footprint(decode(i.word()), self.cfg) if a.space == "EXT"]
+        return [a.where for a in footprint(i.decoded(), self.cfg) if a.space == "EXT"]
 
     def _fp(self, i: Ins) -> list:
         """The scratchpad operands of ``i`` (its footprint without EXT), each ``(space, lines,
@@ -473,7 +478,7 @@ class ProgramBuilder:
         hit = self._fp_cache.get(key)
         if hit is None or hit[0] is not i:
             ops = [(a.space, np.asarray(a.where.lines(), np.int64), a.write)
-                   for a in footprint(decode(i.word()), self.cfg) if a.space != "EXT" and not a.where.empty]
+                   for a in footprint(i.decoded(), self.cfg) if a.space != "EXT" and not a.where.empty]
             hit = self._fp_cache[key] = (i, ops)
         return hit[1]
 
@@ -670,10 +675,11 @@ class ProgramBuilder:
         return self.ins
 
 
-def listing(ins: list[Ins], words: list[int], first_pc: int = 0) -> str:
-    """Assembly text: one numbered instruction per line with its comment."""
+def listing(ins: list[Ins], decoded: list, first_pc: int = 0) -> str:
+    """Assembly text: one numbered instruction per line with its comment (``decoded``: each
+    instruction's :meth:`Ins.decoded`)."""
     out = []
-    for k, (i, w) in enumerate(zip(ins, words)):
-        text = format_instruction(w, first_pc + k)
+    for k, (i, d) in enumerate(zip(ins, decoded)):
+        text = format_decoded(d)
         out.append(f"{first_pc + k:6d}: {text}" + (f"  # {i.comment}" if i.comment else ""))
     return "\n".join(out) + "\n"

@@ -15,11 +15,20 @@ bytes) holding:
 ``listing.s``
     the assembly listing, each instruction commented with the operation it comes from;
 ``model.json``
-    the model itself (the host runs the operations the accelerator does not).
+    the model itself (the host runs the operations the accelerator does not), a model object of
+    the model-file schema (:mod:`nnaccel.formats`) whose constant operands have an empty ``data``
+    list and ``"data_bytes": {"offset": o, "bytes": n}`` instead: their values are the ``n``
+    bytes at ``o`` of ``model.bin``;
+``model.bin``
+    the constants' values one after the other, each in its operand type's element type
+    (little-endian), row-major.
+
+:func:`model_members` writes the last two, :meth:`Package.model` reads them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import json
@@ -29,13 +38,19 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from nnaccel.errors import InputError
-from nnaccel.model import MAX_TENSOR_BYTES
+from nnaccel.model import MAX_TENSOR_BYTES, TYPE_INFO, as_operand_array
 
 FORMAT = "nnaccel-package"
 #: Bumped whenever the package layout or the meaning of a manifest field changes.
-VERSION = 1
-_MEMBERS = ("manifest.json", "program.bin", "consts.bin", "listing.s", "model.json")
+VERSION = 2
+_MEMBERS = ("manifest.json", "program.bin", "consts.bin", "listing.s", "model.json", "model.bin")
+#: The binary members, each with a checksum in the manifest.
+_SUMMED = ("program.bin", "consts.bin", "model.json", "model.bin")
+#: The key of a constant operand of ``model.json`` that places its values in ``model.bin``.
+DATA_KEY = "data_bytes"
 _DATE = (1980, 1, 1, 0, 0, 0)
 
 
@@ -50,18 +65,21 @@ class Package:
     consts: bytes
     listing: str
     model_json: bytes
+    model_data: bytes = b""
 
     # ------------------------------------------------------------------ bytes
+    def _members(self) -> dict:
+        return {"program.bin": self.program, "consts.bin": self.consts, "listing.s": self.listing.encode(),
+                "model.json": self.model_json, "model.bin": self.model_data}
+
     def to_bytes(self) -> bytes:
         m = dict(self.manifest)
-        m["sha256"] = {"program.bin": hashlib.sha256(self.program).hexdigest(),
-                       "consts.bin": hashlib.sha256(self.consts).hexdigest(),
-                       "model.json": hashlib.sha256(self.model_json).hexdigest()}
+        members = self._members()
+        m["sha256"] = {n: hashlib.sha256(members[n]).hexdigest() for n in _SUMMED}
         buf = io.BytesIO()
         with zipfile.ZipFile(buf, "w") as z:
-            for name, data in (("manifest.json", json.dumps(m, indent=1, sort_keys=True).encode()),
-                               ("program.bin", self.program), ("consts.bin", self.consts),
-                               ("listing.s", self.listing.encode()), ("model.json", self.model_json)):
+            for name in _MEMBERS:
+                data = json.dumps(m, indent=1, sort_keys=True).encode() if name == "manifest.json" else members[name]
                 info = zipfile.ZipInfo(name, date_time=_DATE)
                 info.compress_type = zipfile.ZIP_DEFLATED
                 info.external_attr = 0o644 << 16
@@ -99,8 +117,8 @@ class Package:
             raise PackageError(f"The package {source} has format version {manifest.get('version')}, but this "
                                f"runtime reads version {VERSION}; compile the model again.")
         sums = manifest.get("sha256", {})
-        for n in ("program.bin", "consts.bin", "model.json"):
-            if sums.get(n) != hashlib.sha256(parts[n]).hexdigest():
+        for n in _SUMMED:
+            if not isinstance(sums, dict) or sums.get(n) != hashlib.sha256(parts[n]).hexdigest():
                 raise PackageError(f"The package {source} is damaged: {n} does not match its checksum.")
         try:
             listing = parts["listing.s"].decode()
@@ -110,7 +128,8 @@ class Package:
         if not isinstance(model_doc, dict):
             raise PackageError(f"The package {source} holds a model.json that is not a model object.")
         check_manifest(manifest, len(parts["program.bin"]) // 16, len(parts["consts.bin"]), source)
-        return cls(manifest, parts["program.bin"], parts["consts.bin"], listing, parts["model.json"])
+        return cls(manifest, parts["program.bin"], parts["consts.bin"], listing, parts["model.json"],
+                   parts["model.bin"])
 
     @classmethod
     def load(cls, path) -> Package:
@@ -125,8 +144,9 @@ class Package:
     def model(self):
         """The package's model, checked against the manifest's operation and tensor indexes."""
         from nnaccel.formats import model_from_dict
-        from nnaccel.model import TYPE_INFO
-        model = model_from_dict(json.loads(self.model_json))
+        doc = json.loads(self.model_json)
+        model = model_from_dict(doc)
+        _place_constants(model, doc, self.model_data)
         sg, m = model.main, self.manifest
         for seg in m["segments"]:
             for i in seg["operations"]:
@@ -162,6 +182,60 @@ class Package:
     def segment_words(self, seg: dict) -> bytes:
         a, n = seg["program"]["offset"], seg["program"]["count"]
         return self.program[16 * a:16 * (a + n)]
+
+
+def model_members(model) -> tuple[bytes, bytes]:
+    """``model.json`` and ``model.bin`` of ``model`` (the example data it carries left out)."""
+    from nnaccel.formats import model_to_dict
+    blob = bytearray()
+    placed = []
+
+    def bare(sg):
+        ops, where = [], {}
+        for i, o in enumerate(sg.operands):
+            if o.is_constant and o.data is not None and np.size(o.data):
+                raw = np.asarray(o.data).reshape(-1).astype(TYPE_INFO[o.type].dtype.newbyteorder("<")).tobytes()
+                where[i] = {"offset": len(blob), "bytes": len(raw)}
+                blob.extend(raw)
+                o = dataclasses.replace(o, data=None)
+            ops.append(o)
+        placed.append(where)
+        return dataclasses.replace(sg, operands=ops)
+
+    d = model_to_dict(dataclasses.replace(model, main=bare(model.main), referenced=[bare(r) for r in model.referenced],
+                                          stored_inputs=None, stored_outputs=None))
+    for sgd, where in zip([d["main"], *d["referenced"]], placed):
+        for i, ref in where.items():
+            sgd["operands"][i][DATA_KEY] = ref
+    return json.dumps(d, sort_keys=True).encode(), bytes(blob)
+
+
+def _place_constants(model, doc: dict, blob: bytes) -> None:
+    """Gives the constant operands of ``model`` (read from ``doc``, its ``model.json``) their
+    values from ``blob`` (``model.bin``), checking every ``data_bytes`` entry."""
+    refs = doc.get("referenced", [])
+    for label, sgd, sg in zip(["main", *(f"referenced[{k}]" for k in range(len(refs)))],
+                              [doc["main"], *refs], [model.main, *model.referenced]):
+        for i, (od, o) in enumerate(zip(sgd.get("operands", []), sg.operands)):
+            ref = od.get(DATA_KEY)
+            if ref is None:
+                continue
+            where = f"operand {i} of subgraph {label}"
+            dt = TYPE_INFO[o.type].dtype.newbyteorder("<")
+            if (not isinstance(ref, dict) or any(not isinstance(ref.get(k), int) or isinstance(ref.get(k), bool)
+                                                 or ref[k] < 0 for k in ("offset", "bytes"))):
+                raise PackageError(f"The package's model gives {where} {DATA_KEY} {str(ref)[:60]}, which is not "
+                                   f"an object with a non-negative integer offset and bytes.")
+            if ref["offset"] + ref["bytes"] > len(blob) or ref["bytes"] % dt.itemsize:
+                raise PackageError(f"The package's model places the values of {where} at bytes {ref['offset']} .. "
+                                   f"{ref['offset'] + ref['bytes']} of model.bin, which has {len(blob)} bytes and "
+                                   f"{dt.itemsize}-byte elements of type {o.type.name}.")
+            if not o.is_constant or np.size(o.data):
+                raise PackageError(f"The package's model gives {where} both {DATA_KEY} and values"
+                                   f"{'' if o.is_constant else ', though it is not a constant'}.")
+            flat = np.frombuffer(blob, np.uint8 if dt.kind == "b" else dt, ref["bytes"] // dt.itemsize, ref["offset"])
+            flat = flat != 0 if dt.kind == "b" else flat.astype(dt.newbyteorder("="))
+            o.data = as_operand_array(o.type, flat, o.dimensions)
 
 
 def check_manifest(m: dict, instructions: int, const_bytes: int, source: str = "the package") -> None:

@@ -9,7 +9,6 @@ import numpy as np
 
 from nnaccel.golden import nn as gnn
 from nnaccel.hwconfig import HwConfig
-from nnaccel.isa import decode
 from nnaccel.isa.footprint import footprint
 from nnaccel.isa.table import VEC_BY_NAME
 from nnaccel.model import Operand, OperandType, Operation, Subgraph
@@ -92,7 +91,7 @@ def touched_lines(cfg: HwConfig, ins, space: str) -> np.ndarray:
     footprints, ``nnaccel.isa.footprint``)."""
     mask = np.zeros(cfg.lines(space), bool)
     for i in ins:
-        for a in footprint(decode(i.word()), cfg):
+        for a in footprint(i.decoded(), cfg):
             if a.space == space and not a.where.empty:
                 mask[np.asarray(a.where.lines(), np.int64)] = True
     return mask

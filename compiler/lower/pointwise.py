@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from nnaccel.hwconfig import HwConfig
-from nnaccel.isa import decode
 from nnaccel.isa.cycles import gemm_cycles, instruction_cycles
 from nnaccel.isa.table import MAX_KTILES, VEC_BY_NAME
 from nnaccel.program import param_block
@@ -1452,7 +1451,7 @@ class PackedEnds:
 
 
 def _cycles(cfg: HwConfig, ins: Ins) -> int:
-    return instruction_cycles(decode(ins.word()), cfg)
+    return instruction_cycles(ins.decoded(), cfg)
 
 
 def _clear_of(cfg: HwConfig, ld: Ins, passes: list) -> bool:

@@ -67,27 +67,88 @@ class Decoded:
         return self.instr.queue
 
 
-def encode(name: str, **values) -> int:
-    """The 128-bit word of instruction ``name`` with the given field values (others 0)."""
+def _instr(name: str) -> Instr:
     ins = BY_NAME.get(name.upper())
     if ins is None:
         raise AssemblyError(f"Unknown instruction {name!r}; the instructions are "
                             f"{', '.join(BY_NAME)}.")
-    fmap = ins.field_map
-    word = ins.opcode
+    return ins
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """What encoding and decoding read of an instruction's fields, gathered once per instruction:
+    the largest value of each field but the opcode, every field's zero value in word order, the
+    enum fields, and how the listing prints each field."""
+
+    limits: dict
+    zeros: dict
+    enums: tuple
+    formats: tuple
+
+
+_LAYOUTS: dict[str, _Layout] = {}
+
+
+def _layout(ins: Instr) -> _Layout:
+    out = _LAYOUTS.get(ins.name)
+    if out is None:
+        out = _LAYOUTS[ins.name] = _Layout(
+            {f.name: f.max for f in ins.all_fields[1:]}, dict.fromkeys((f.name for f in ins.all_fields), 0),
+            tuple((f.name, len(f.enum)) for f in ins.fields if f.enum is not None),
+            tuple((f.name, "enum" if f.enum is not None else "func" if ins.name == "VEC" and f.name == "func"
+                   else "hex" if f.name == "ext_addr" else "int", f.enum) for f in ins.fields))
+    return out
+
+
+def _field_values(ins: Instr, values: dict, out: dict) -> dict:
+    """Writes ``values`` (names, enum names or integers) into ``out`` as the integer value of each
+    field, checked to fit its bits; returns ``out``."""
+    limits = _layout(ins).limits
     for key, v in values.items():
-        f = fmap.get(key)
-        if f is None or key == "opcode":
+        hi = limits.get(key)
+        if hi is None:
             raise AssemblyError(f"{ins.name} has no field {key!r}; its fields are "
                                 f"{', '.join(x.name for x in ins.all_fields[1:])}.")
-        if isinstance(v, str):
-            v = _enum_value(ins, f, v)
-        v = int(v)
-        if not 0 <= v <= f.max:
+        if v.__class__ is not int:
+            v = int(_enum_value(ins, ins.field_map[key], v) if isinstance(v, str) else v)
+        if v < 0 or v > hi:
+            f = ins.field_map[key]
             raise AssemblyError(f"{ins.name} field {key} = {v} does not fit its {f.width} bits "
                                 f"(0 .. {f.max}).")
-        word |= v << f.lo
+        out[key] = v
+    return out
+
+
+def encode(name: str, **values) -> int:
+    """The 128-bit word of instruction ``name`` with the given field values (others 0)."""
+    ins = _instr(name)
+    fmap = ins.field_map
+    word = ins.opcode
+    for key, v in _field_values(ins, values, {}).items():
+        word |= v << fmap[key].lo
     return word
+
+
+def encode_decoded(d: Decoded) -> int:
+    """The word of a decoded instruction (the inverse of :func:`decode`)."""
+    word = 0
+    for f in d.instr.all_fields:
+        word |= d.fields[f.name] << f.lo
+    return word
+
+
+def decoded(name: str, values: dict, flags=()) -> Decoded:
+    """``decode(encode(name, **values, **{f: 1 for f in flags}))`` without building the word: the
+    same fields, the same checks."""
+    ins = _instr(name)
+    fields = _field_values(ins, values, _layout(ins).zeros.copy())
+    if flags:
+        _field_values(ins, dict.fromkeys(flags, 1), fields)
+    fields["opcode"] = ins.opcode
+    d = Decoded(ins, fields)
+    _check(d, 0)
+    return d
 
 
 def _enum_value(ins: Instr, f, text: str) -> int:
@@ -123,10 +184,18 @@ def decode(word: int, pc: int = 0) -> Decoded:
                                                     f"{', '.join(map(str, bits[:8]))} set.")
     fields = {f.name: (word >> f.lo) & f.max for f in ins.all_fields}
     d = Decoded(ins, fields)
-    for f in ins.fields:
-        if f.enum is not None and fields[f.name] >= len(f.enum):
-            raise AcceleratorFault("ILLEGAL_FIELD", pc, f"{ins.name} field {f.name} = "
-                                                        f"{fields[f.name]} is undefined.")
+    _check(d, pc)
+    return d
+
+
+def _check(d: Decoded, pc: int) -> None:
+    """The checks of :func:`decode` on the field values (enum values, VEC functions, GEMM K tiles,
+    DWCONV windows, the flags the queue allows)."""
+    ins, fields = d.instr, d.fields
+    for name, n in _layout(ins).enums:
+        if fields[name] >= n:
+            raise AcceleratorFault("ILLEGAL_FIELD", pc, f"{ins.name} field {name} = "
+                                                        f"{fields[name]} is undefined.")
     if ins.name == "VEC" and fields["func"] not in VEC_BY_CODE:
         raise AcceleratorFault("ILLEGAL_FIELD", pc, f"VEC func {fields['func']} is undefined.")
     if ins.name == "GEMM" and fields["kt"] and not fields["preload"]:
@@ -143,7 +212,6 @@ def decode(word: int, pc: int = 0) -> Decoded:
     if bad:
         raise AcceleratorFault("ILLEGAL_FIELD", pc, f"{ins.name} on the {q} queue cannot use "
                                                     f"{', '.join(bad)} (no such neighbour queue).")
-    return d
 
 
 # ------------------------------------------------------------------------------ binary
@@ -161,19 +229,24 @@ def bytes_to_words(data: bytes) -> list[int]:
 # ------------------------------------------------------------------------------ text
 def format_instruction(word: int, pc: int = 0) -> str:
     """One line of assembly for ``word`` (decoded with :func:`decode`, so faults raise)."""
-    d = decode(word, pc)
-    parts = [d.name]
-    for f in d.instr.fields:
-        v = d.fields[f.name]
-        if f.enum is not None:
-            parts.append(f"{f.name}={f.enum[v]}")
-        elif d.name == "VEC" and f.name == "func":
+    return format_decoded(decode(word, pc))
+
+
+def format_decoded(d: Decoded) -> str:
+    """One line of assembly for a decoded instruction: its name, every field, the set flags."""
+    fields = d.fields
+    parts = [d.instr.name]
+    for name, kind, names in _layout(d.instr).formats:
+        v = fields[name]
+        if kind == "enum":
+            parts.append(f"{name}={names[v]}")
+        elif kind == "func":
             parts.append(f"func={VEC_BY_CODE[v].name}")
-        elif f.name == "ext_addr":
-            parts.append(f"{f.name}={v:#x}")
+        elif kind == "hex":
+            parts.append(f"{name}={v:#x}")
         else:
-            parts.append(f"{f.name}={v}")
-    parts += [n for n in FLAG_NAMES if d.fields[n]]
+            parts.append(f"{name}={v}")
+    parts += [n for n in FLAG_NAMES if fields[n]]
     return " ".join(parts)
 
 
@@ -237,8 +310,11 @@ __all__ = [
     "assemble_line",
     "bytes_to_words",
     "decode",
+    "decoded",
     "disassemble",
     "encode",
+    "encode_decoded",
+    "format_decoded",
     "format_instruction",
     "words_to_bytes",
 ]

@@ -177,8 +177,8 @@ def test_not_a_package_and_missing_members(tmp_path):
     p = tmp_path / "q.zip"
     with zipfile.ZipFile(p, "w") as z:
         z.writestr("manifest.json", json.dumps({"format": "other"}))
-    with pytest.raises(PackageError, match=r"lacks program.bin, consts.bin, listing.s, model.json; it is not an "
-                                           r"nnaccel program package\.$"):
+    with pytest.raises(PackageError, match=r"lacks program.bin, consts.bin, listing.s, model.json, model.bin; it is "
+                                           r"not an nnaccel program package\.$"):
         Package.load(p)
 
 
