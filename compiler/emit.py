@@ -104,11 +104,14 @@ def nop(queue: str, comment: str = "") -> Ins:
     return Ins("NOP", {"queue": queue}, comment)
 
 
+#: channel -> the queue that pops its tokens, and the queue that pushes them.
+_CONSUMER = {ch: b for (a, b), ch in TOKEN_CHANNELS.items()}
+_PRODUCER = {ch: a for (a, b), ch in TOKEN_CHANNELS.items()}
+
+
 def token(ins: Ins, channel: str, kind: str) -> Ins:
     """Sets the flag of ``ins`` that pops / pushes ``channel``; returns ``ins``."""
-    consumer = {ch: b for (a, b), ch in TOKEN_CHANNELS.items()}[channel]
-    producer = {ch: a for (a, b), ch in TOKEN_CHANNELS.items()}[channel]
-    want = consumer if kind == "pop" else producer
+    want = _CONSUMER[channel] if kind == "pop" else _PRODUCER[channel]
     if ins.queue != want:
         raise ValueError(f"{ins.name} on the {ins.queue} queue cannot {kind} {channel}")
     f = _FLAG[(ins.queue, channel)]

@@ -51,9 +51,23 @@ def quantize_multiplier(real: float) -> tuple[int, int]:
 
 
 def quantize_multipliers(reals) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`quantize_multiplier` over a sequence (per-channel scales)."""
-    pairs = [quantize_multiplier(float(r)) for r in np.asarray(reals, np.float64).reshape(-1)]
-    return (np.array([p[0] for p in pairs], np.int64), np.array([p[1] for p in pairs], np.int64))
+    """:func:`quantize_multiplier` over a sequence (per-channel scales), element by element the
+    same steps on arrays."""
+    r = np.asarray(reals, np.float64).reshape(-1)
+    if not np.isfinite(r).all():    # (the scalar form raises for these)
+        pairs = [quantize_multiplier(float(x)) for x in r]
+        return (np.array([p[0] for p in pairs], np.int64), np.array([p[1] for p in pairs], np.int64))
+    q, shift = np.frexp(r)
+    q_fixed = round_half_away(q * (1 << 31)).astype(np.int64)
+    shift = shift.astype(np.int64)
+    top = q_fixed == (1 << 31)
+    q_fixed[top] //= 2
+    shift[top] += 1
+    big = shift > 30
+    q_fixed[big], shift[big] = INT32_MAX, 30
+    none = (shift < -31) | (r == 0.0)
+    q_fixed[none], shift[none] = 0, 0
+    return q_fixed, shift
 
 
 def saturating_rounding_doubling_high_mul(a, b):

@@ -119,7 +119,8 @@ def test_unreadable_file_is_a_package_error(tmp_path):
 
 # ------------------------------------------------------------------ the model's constants (model.bin)
 def _model():
-    from nnaccel.model import ModelBuilder, OperandType as T
+    from nnaccel.model import ModelBuilder
+    from nnaccel.model import OperandType as T
     b = ModelBuilder("consts")
     x = b.add_operand(T.TENSOR_FLOAT32, [2, 3])
     w = b.add_constant(T.TENSOR_FLOAT32, np.array([[0.1, -2.5, 3e-8], [1e30, 0.0, -0.0]], np.float32))

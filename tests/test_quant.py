@@ -87,3 +87,24 @@ def test_single_rounding_multipliers_reproduce_the_double_product_over_the_reach
         inside = np.abs(want) <= reach
         assert np.array_equal(got[inside], want[inside]), real
         assert np.all(np.abs(got[~inside]) > reach) and np.array_equal(np.sign(got[~inside]), np.sign(want[~inside]))
+
+
+def test_quantize_multipliers_is_quantize_multiplier_per_element():
+    rng = np.random.default_rng(5)
+    reals = np.concatenate([rng.uniform(0, 4, 2000), 10.0 ** rng.uniform(-14, 12, 2000), -rng.uniform(0, 2, 200),
+                            [0.0, 1.0, 0.5, 2**-32, 2**-31, 2**-33, 2**31, 2**40, 1 - 2**-40, 0.99999999997,
+                             np.nextafter(1.0, 0), 5e-324, 1e308]])
+    m, s = quant.quantize_multipliers(reals)
+    want = [quant.quantize_multiplier(float(r)) for r in reals]
+    assert m.dtype == s.dtype == np.int64
+    assert list(zip(m.tolist(), s.tolist())) == want
+
+
+def test_conv_real_multipliers_is_conv_real_multiplier_per_scale():
+    from nnaccel.golden import nn as gnn
+    rng = np.random.default_rng(6)
+    scales = 10.0 ** rng.uniform(-6, 1, 500)
+    for s_in, s_out in ((0.0235, 0.0471), (1e-5, 3.0), (0.5, 1e-6)):
+        for exact in (False, True):
+            got = gnn.conv_real_multipliers(s_in, scales, s_out, exact)
+            assert got.tolist() == [gnn.conv_real_multiplier(s_in, float(w), s_out, exact) for w in scales]

@@ -9,7 +9,7 @@ Shared convolution machinery (used by every convolution and pooling op, and mean
   :func:`effective_filter_size` — NNAPI's padding / output-size rules;
 * :class:`WindowInputs` / :class:`Window` / :func:`read_window` — where the explicit or implicit
   padding, strides, dilation, filter size, layout ... sit in an op's inputs, and their values;
-* :func:`conv_real_multiplier`, :func:`conv_multipliers` — per-tensor and per-channel
+* :func:`conv_real_multiplier`, :func:`conv_real_multipliers`, :func:`conv_multipliers` — per-tensor and per-channel
   requantization multipliers; :func:`requantize` — int32 accumulators to the output type;
 * :func:`to_nhwc` / :func:`from_nhwc` — NCHW handling (every kernel computes in NHWC).
 
@@ -358,6 +358,15 @@ def conv_real_multiplier(s_in: float, s_w: float, s_out: float, exact_product: b
     return prod / float(np.float32(s_out))
 
 
+def conv_real_multipliers(s_in: float, s_ws, s_out: float, exact_product: bool = False) -> np.ndarray:
+    """:func:`conv_real_multiplier` of each filter scale of ``s_ws`` (float64), the same
+    operations on arrays."""
+    s_ws = np.asarray(s_ws, np.float64).astype(np.float32)
+    if exact_product:
+        return float(np.float32(s_in)) * s_ws.astype(np.float64) / float(np.float32(s_out))
+    return (np.float32(s_in) * s_ws).astype(np.float64) / float(np.float32(s_out))
+
+
 def conv_multipliers(in_op, w_op, out_op, exact_product: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Requantization ``(multiplier, shift)`` of a convolution / matmul output: one pair per
     tensor, or one per output channel for a TENSOR_QUANT8_SYMM_PER_CHANNEL filter
@@ -365,9 +374,8 @@ def conv_multipliers(in_op, w_op, out_op, exact_product: bool = False) -> tuple[
     :func:`nnaccel.quant.quantize_multiplier`. The accelerator lowering takes its constants from
     here with the same ``exact_product``."""
     if w_op.type is Q8PC:
-        reals = [conv_real_multiplier(in_op.scale, s, out_op.scale, exact_product)
-                 for s in w_op.channel_quant.scales]
-        return quantize_multipliers(reals)
+        return quantize_multipliers(conv_real_multipliers(in_op.scale, w_op.channel_quant.scales, out_op.scale,
+                                                          exact_product))
     m, e = quantize_multiplier(conv_real_multiplier(in_op.scale, w_op.scale, out_op.scale, exact_product))
     return np.array(m, np.int64), np.array(e, np.int64)
 

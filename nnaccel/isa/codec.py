@@ -143,8 +143,10 @@ def decoded(name: str, values: dict, flags=()) -> Decoded:
     same fields, the same checks."""
     ins = _instr(name)
     fields = _field_values(ins, values, _layout(ins).zeros.copy())
-    if flags:
-        _field_values(ins, dict.fromkeys(flags, 1), fields)
+    for f in flags:
+        if f not in FLAG_NAMES:
+            raise AssemblyError(f"{ins.name} has no flag {f!r}; the flags are {', '.join(FLAG_NAMES)}.")
+        fields[f] = 1
     fields["opcode"] = ins.opcode
     d = Decoded(ins, fields)
     _check(d, 0)
