@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import collections
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -113,8 +115,20 @@ def _ktile_groups(cis: list[int]) -> list[tuple[int, int]]:
     return out
 
 
-def _pixel_blocks(m: int, nx: int, ny: int) -> list[tuple[int, int, int]]:
-    """Blocks ``(first row, nx, ny)`` of ``nx * ny`` consecutive rows covering ``m`` rows."""
+@functools.lru_cache(maxsize=4096)
+def _pixel_blocks(m: int, nx: int, ny: int) -> tuple[tuple[int, int, int], ...]:
+    """Blocks ``(first row, nx, ny)`` of ``nx * ny`` consecutive rows covering ``m`` rows (the
+    plans ask for the same few many times: remembered)."""
+    return tuple(_pixel_block_list(m, nx, ny))
+
+
+def _block_shapes(blocks) -> collections.Counter:
+    """How many blocks of each shape ``(bx, by)`` ``blocks`` has, in the order the shapes first
+    occur (the plans' estimates add the same terms per shape)."""
+    return collections.Counter((bx, by) for _, bx, by in blocks)
+
+
+def _pixel_block_list(m: int, nx: int, ny: int) -> list[tuple[int, int, int]]:
     out, m0, p = [], 0, nx * ny
     while m - m0 >= p:
         out.append((m0, nx, ny))
@@ -204,7 +218,7 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
             if handed and (len(_pixel_blocks(m, nx, ny)) != 1 or k_tiles * m > in_l - cfg.bank_lines("ACT")):
                 continue
             total = fill = 0
-            for _, bx, by in _pixel_blocks(m, nx, ny):
+            for (bx, by), count in _block_shapes(_pixel_blocks(m, nx, ny)).items():
                 p = bx * by
                 comp = sum(gemm_cycles(cfg, k, p) for gs in groups for _, k in gs)
                 vec = n_tiles * (REQ_LINES + p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency)
@@ -215,7 +229,7 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
                 if residual:    # a tile's ADDQ after its REQ and the previous tile's STORE
                     vec = max(vec, store) + n_tiles * _addq_cycles(cfg, p)
                     inp += n_tiles * (lat + p * beats)
-                total += max(comp, vec, store, inp + wl + pl)
+                total += count * max(comp, vec, store, inp + wl + pl)
                 fill = fill or inp + (wl + pl) // max(1, sum(len(gs) for gs in groups))
             last = _pixel_blocks(m, nx, ny)[-1]
             est = total + fill + 2 * (lat + last[1] * last[2] * beats) + pre
@@ -389,7 +403,7 @@ class _Pointwise:
         self.gmax = max(k for gs in groups for _, k in gs)
         self.k_tiles, self.n_tiles = ceil_div(s.c, self.R), ceil_div(s.o, self.C)
         self.pixels_max = nx * ny
-        self.blocks = _pixel_blocks(s.n * s.h * s.w, nx, ny)
+        self.blocks = list(_pixel_blocks(s.n * s.h * s.w, nx, ny))
         #: column-major blocks (:attr:`StridedRows.edges`): GEMM, accumulator and STORE walk the
         #: lines ``(row, group)`` as ``nx = groups, ny = rows``
         self.tr = _column_major(s.x)
@@ -739,6 +753,9 @@ def _chunked_plan(cfg: HwConfig, s: ConvSpec, residual: bool = False):
         chunks = ceil_div(KT, kc)
         if chunks < 2:
             continue
+        # the steps of one block: (K tiles, place) -> how many
+        steps = collections.Counter((min(kc, KT - k * kc), "first" if k == 0 else "last" if k == chunks - 1 else "mid")
+                                    for k in range(chunks))
         for ngroups in sorted({ceil_div(NT, j) for j in range(1, NT + 1)}):
             J = ceil_div(NT, ngroups)
             ngroups = ceil_div(NT, J)
@@ -765,13 +782,9 @@ def _chunked_plan(cfg: HwConfig, s: ConvSpec, residual: bool = False):
                 shapes.append((len(_pixel_blocks(m, nx, ny)), -nx * ny, nx, ny))
             for _, _, nx, ny in sorted(shapes)[:3]:
                 blocks = _pixel_blocks(m, nx, ny)
-                total = 0
-                for _, bx, by in blocks:
-                    for k in range(chunks):
-                        kk = min(kc, KT - k * kc)
-                        pos = "first" if k == 0 else "last" if k == chunks - 1 else "mid"
-                        total += ngroups * _chunked_costs(cfg, s, bx * by, by, J, kk, pos, resident_w, resident_p,
-                                                          residual)[0]
+                total = ngroups * sum(
+                    nb * ns * _chunked_costs(cfg, s, bx * by, by, J, kk, pos, resident_w, resident_p, residual)[0]
+                    for (bx, by), nb in _block_shapes(blocks).items() for (kk, pos), ns in steps.items())
                 first = _chunked_costs(cfg, s, blocks[0][1] * blocks[0][2], blocks[0][2], J, kc, "first",
                                        resident_w, resident_p)[1]
                 last = blocks[-1][1] * blocks[-1][2]
@@ -811,7 +824,7 @@ class _Chunked:
         self.resident_w = self.KT * self.NT * self.R <= cfg.lines("WGT")
         self.resident_p = self.NT * REQ_LINES <= min(cfg.lines("VEC"), MAX8)
         self.P = nx * ny
-        self.blocks = _pixel_blocks(s.n * s.h * s.w, nx, ny)
+        self.blocks = list(_pixel_blocks(s.n * s.h * s.w, nx, ny))
         self.in_base = [k * kc * self.P for k in range(PW_AHEAD)]
         self.stag_base = [act_split(cfg)[0] + k * self.P for k in range(PW_STAGING)]
         self.acc_base = [acc_slot(cfg, J * self.P, k) for k in range(PW_ACC)]
