@@ -16,9 +16,9 @@ from nnaccel.firmware.runtime import Runtime
 from nnaccel.golden.interpreter import run_model
 from nnaccel.macs import useful_macs
 
-#: CPU seconds for compiling MobileNet V2 for base: the issue's goal is 2 s; twice that fails on any
-#: machine of CI's class (a regression, not noise)
-COMPILE_BUDGET_S = 4.0
+#: CPU seconds for compiling MobileNet V2 for base: the issue's goal is 2 s (the benchmark measures
+#: it); above this bound is a regression on any machine of CI's class, not noise
+COMPILE_BUDGET_S = 3.0
 
 
 def test_mobilenet_v2_shape():
