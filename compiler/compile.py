@@ -404,16 +404,16 @@ def _emit_segment(plan: Plan, k: int, seg: list[int], first: int, consumers: dic
               for i in seg for p in range(len(plan.lowered[i])) if (i, p) in span]
     doc = {"index": k, "operations": seg, "inputs": inputs, "outputs": outputs,
            "program": {"offset": first, "count": len(words)}, "layers": layers}
-    tagged = []
+    comments = []
     for x, t in zip(ins, b.tags):
         label = ""
         if isinstance(t, tuple) and t and t[0] == "barrier":
             label = "barrier"
         elif isinstance(t, tuple):
             label = f"op {t[0]} {ops[t[0]].type}"
-        tagged.append(x if not label else _with_label(x, label))
+        comments.append(f"[{label}] {x.comment}".rstrip() if label else x.comment)
     text = (f"\n; segment {k}: operations {', '.join(f'{i} {ops[i].type}' for i in seg)}\n"
-            + listing(tagged, decoded, 0).rstrip("\n"))
+            + listing(decoded, comments, 0).rstrip("\n"))
     return words, doc, text
 
 
@@ -467,6 +467,3 @@ def compile_model(model: Model, config=DEFAULT_CONFIG, validate: bool = True, re
         warnings.warn(w, CompileWarning, stacklevel=2)
     return pkg
 
-
-def _with_label(x, label: str):
-    return L.Ins(x.name, x.fields, f"[{label}] {x.comment}".rstrip(), x.flags)

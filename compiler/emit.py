@@ -678,11 +678,11 @@ class ProgramBuilder:
         return self.ins
 
 
-def listing(ins: list[Ins], decoded: list, first_pc: int = 0) -> str:
+def listing(decoded: list, comments: list[str], first_pc: int = 0) -> str:
     """Assembly text: one numbered instruction per line with its comment (``decoded``: each
     instruction's :meth:`Ins.decoded`)."""
     out = []
-    for k, (i, d) in enumerate(zip(ins, decoded)):
+    for k, (d, comment) in enumerate(zip(decoded, comments)):
         text = format_decoded(d)
-        out.append(f"{first_pc + k:6d}: {text}" + (f"  # {i.comment}" if i.comment else ""))
+        out.append(f"{first_pc + k:6d}: {text}" + (f"  # {comment}" if comment else ""))
     return "\n".join(out) + "\n"

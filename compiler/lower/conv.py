@@ -328,7 +328,7 @@ def _weight_tiles(cfg: HwConfig, s: ConvSpec):
     tiles = wpad.reshape(fh, fw, cb, R, ob, R).transpose(4, 0, 1, 2, 3, 5)
     # a filter that is not a constant: the tiles its connection pattern can make nonzero (.dynamic)
     live = (tiles != _byte(s.zw)).any(axis=(4, 5)) if s.dyn is None or s.dyn.filter is None else s.dyn.live(R)
-    per_block = [[tuple(int(v) for v in k) for k in np.argwhere(live[co])] or [(0, 0, 0)] for co in range(ob)]
+    per_block = [[tuple(k) for k in np.argwhere(live[co]).tolist()] or [(0, 0, 0)] for co in range(ob)]
     return tiles, per_block
 
 
