@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from nnaccel.hwconfig import ELEMENT_BYTES, load_config
 from nnaccel.isa import decode, encode
-from nnaccel.isa.footprint import Bytes, footprint, merge_runs, runs_meet
+from nnaccel.isa.footprint import Bytes, Lines, footprint, merge_runs, runs_meet
 from nnaccel.isa.table import SPACE_ENUM
 
 TINY = load_config("tiny")      # lines of 4 elements
@@ -114,3 +114,12 @@ def test_merge_runs_unions_intervals():
     assert merge_runs(np.array([], np.int64), np.array([], np.int64)).shape == (0, 2)
     assert Bytes(5, 3).runs.tolist() == [[5, 7]]
     assert Bytes(5, 0, 3, 3, 4, 10).runs.shape == (0, 2) and not Bytes(5, 0).meets(Bytes(5, 4))
+
+
+def test_lines_are_the_strided_grid():
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        base, nx, ny, xs, ys = (int(v) for v in rng.integers(0, [100, 9, 4, 3, 40]))
+        want = [base + y * ys + x * xs for y in range(ny) for x in range(nx)]
+        got = Lines(base, nx, ny, xs, ys).lines()
+        assert got.dtype == np.int64 and got.tolist() == want

@@ -42,6 +42,8 @@ class Lines:
 
     def lines(self) -> np.ndarray:
         """Every line, in stream order (row by row)."""
+        if self.ny == 1 and self.xs == 1:       # one run of consecutive lines
+            return np.arange(self.base, self.base + self.nx, dtype=np.int64)
         return (self.base + self.ys * np.arange(self.ny, dtype=np.int64)[:, None]
                 + self.xs * np.arange(self.nx, dtype=np.int64)[None, :]).reshape(-1)
 
