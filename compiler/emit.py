@@ -67,6 +67,8 @@ class Ins:
     fields: dict
     comment: str = ""
     flags: set = field(default_factory=set)
+    #: ``(configuration, (name, fields), footprint)`` of the last :meth:`footprint`
+    _fp_memo: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def queue(self) -> str:
@@ -81,6 +83,15 @@ class Ins:
         """The decoded instruction (:func:`nnaccel.isa.decoded`: ``decode(self.word())``, checked
         the same way, without building the word)."""
         return decoded(self.name, self.fields, self.flags)
+
+    def footprint(self, cfg) -> list:
+        """The operands of the instruction on ``cfg`` (:func:`nnaccel.isa.footprint.footprint`),
+        remembered while its name and fields stay the same (lowering and emission both ask)."""
+        key = (self.name, tuple(self.fields.items()))
+        memo = self._fp_memo
+        if memo is None or memo[0] is not cfg or memo[1] != key:
+            memo = self._fp_memo = (cfg, key, footprint(self.decoded(), cfg))
+        return memo[2]
 
     def channels(self):
         """``(kind, channel)`` for each token flag (``kind`` is ``pop`` or ``push``)."""
@@ -472,7 +483,7 @@ class ProgramBuilder:
 
     def _ext_bytes(self, i: Ins) -> list[Bytes]:
         """The external bytes of instruction ``i``'s footprint."""
-        return [a.where for a in footprint(i.decoded(), self.cfg) if a.space == "EXT"]
+        return [a.where for a in i.footprint(self.cfg) if a.space == "EXT"]
 
     def _fp(self, i: Ins) -> list:
         """The scratchpad operands of ``i`` (its footprint without EXT), each ``(space, lines,
@@ -481,7 +492,7 @@ class ProgramBuilder:
         hit = self._fp_cache.get(key)
         if hit is None or hit[0] is not i:
             ops = [(a.space, np.asarray(a.where.lines(), np.int64), a.write)
-                   for a in footprint(i.decoded(), self.cfg) if a.space != "EXT" and not a.where.empty]
+                   for a in i.footprint(self.cfg) if a.space != "EXT" and not a.where.empty]
             hit = self._fp_cache[key] = (i, ops)
         return hit[1]
 

@@ -9,7 +9,6 @@ import numpy as np
 
 from nnaccel.golden import nn as gnn
 from nnaccel.hwconfig import HwConfig
-from nnaccel.isa.footprint import footprint
 from nnaccel.isa.table import VEC_BY_NAME
 from nnaccel.model import Operand, OperandType, Operation, Subgraph
 from nnaccel.program import MAX8, MAX16, ceil_div  # noqa: F401 - the limits every lowering uses
@@ -91,7 +90,7 @@ def touched_lines(cfg: HwConfig, ins, space: str) -> np.ndarray:
     footprints, ``nnaccel.isa.footprint``)."""
     mask = np.zeros(cfg.lines(space), bool)
     for i in ins:
-        for a in footprint(i.decoded(), cfg):
+        for a in i.footprint(cfg):
             if a.space == space and not a.where.empty:
                 mask[np.asarray(a.where.lines(), np.int64)] = True
     return mask
