@@ -325,9 +325,12 @@ def _weight_tiles(cfg: HwConfig, s: ConvSpec):
     cb, ob = ceil_div(s.c, R), ceil_div(s.o, R)
     wpad = np.full((fh, fw, cb * R, ob * R), _byte(s.zw), np.uint8)
     wpad[:, :, :s.c, :s.o] = s.weff
-    tiles = wpad.reshape(fh, fw, cb, R, ob, R).transpose(4, 0, 1, 2, 3, 5)
-    # a filter that is not a constant: the tiles its connection pattern can make nonzero (.dynamic)
-    live = (tiles != _byte(s.zw)).any(axis=(4, 5)) if s.dyn is None or s.dyn.filter is None else s.dyn.live(R)
+    blocked = wpad.reshape(fh, fw, cb, R, ob, R)
+    tiles = blocked.transpose(4, 0, 1, 2, 3, 5)
+    # a filter that is not a constant: the tiles its connection pattern can make nonzero (.dynamic);
+    # (a constant's: compared in memory order, then in tile order)
+    live = ((blocked != _byte(s.zw)).any(axis=(3, 5)).transpose(3, 0, 1, 2) if s.dyn is None or s.dyn.filter is None
+            else s.dyn.live(R))
     per_block = [[tuple(k) for k in np.argwhere(live[co]).tolist()] or [(0, 0, 0)] for co in range(ob)]
     return tiles, per_block
 
@@ -376,12 +379,13 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
     depthwise one, else the general schedule (``_general_plan``, ``_general_pass``) or the
     stacked-taps one (``compiler/lower/stacked.py``), whichever has the lower estimate."""
     cfg = ctx.cfg
-    tiles, per_block = _weight_tiles(cfg, s)
+    # (tiles, per_block), made once a schedule that reads them is tried (the depthwise one does not)
+    weights = functools.cache(functools.partial(_weight_tiles, cfg, s))
     if _pointwise(s):
-        raw = pointwise_pass(ctx, s, tiles, per_block)
+        raw = pointwise_pass(ctx, s, *weights())
         if raw is not None:
             return [raw]
-    raw = _strided_pointwise(ctx, s, tiles, per_block)
+    raw = _strided_pointwise(ctx, s, weights)
     if raw is not None:
         return [raw]
     if s.c * s.w > MAX16 or s.o * s.ow > MAX16:
@@ -392,6 +396,7 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
             return depthwise_passes(ctx, s)
         except CannotLower:  # the general schedule below
             ctx.consts.rollback(mark)
+    tiles, per_block = weights()
     packed = s.dyn is not None and s.dyn.filter is not None   # weight tiles from the repacked filter
     if packed and s.dyn.packed is None:
         raise CannotLower("no scratch memory for the repacked filter")
@@ -414,13 +419,13 @@ def conv_passes(ctx: LowerContext, s: ConvSpec) -> list:
                      for g, (_, toh, tow, chunks) in plan]
 
 
-def _strided_pointwise(ctx: LowerContext, s: ConvSpec, tiles, per_block: list):
+def _strided_pointwise(ctx: LowerContext, s: ConvSpec, weights):
     """A strided 1x1 convolution without padding (a ResNet's projection shortcut) as the
     pointwise schedule over the input pixels it reads: output pixel ``(oy, ox)`` is the input row
     at ``(oy * sh, ox * sw)``, so the ``[pixels, C]`` matrix is :class:`StridedRows` of ``ow`` rows
     ``sw x C`` bytes apart, row groups ``sh x W x C`` apart (with several images, only where
     ``H = oh x sh``: the groups of the next image follow at the same stride). None where it does
-    not apply or fit."""
+    not apply or fit. ``weights()``: the layer's ``(tiles, per_block)`` (:func:`_weight_tiles`)."""
     cfg = ctx.cfg
     sh, sw = s.stride
     if (s.weff.shape[:2] != (1, 1) or any(s.pads) or (sh, sw) == (1, 1) or s.dyn is not None
@@ -434,7 +439,7 @@ def _strided_pointwise(ctx: LowerContext, s: ConvSpec, tiles, per_block: list):
     spec = dataclasses.replace(s, x=key, h=s.oh, w=s.ow, stride=(1, 1))
     mark = ctx.consts.mark()
     try:
-        return pointwise_pass(sub, spec, tiles, per_block)
+        return pointwise_pass(sub, spec, *weights())
     except CannotLower:     # the general schedule
         ctx.consts.rollback(mark)
         return None
