@@ -142,11 +142,18 @@ class Package:
 
     # ------------------------------------------------------------------ views
     def model(self):
-        """The package's model, checked against the manifest's operation and tensor indexes."""
+        """The package's model, validated (:func:`nnaccel.validate.validate_model`) and checked
+        against the manifest's operation and tensor indexes."""
+        from nnaccel.errors import ModelError
         from nnaccel.formats import model_from_dict
+        from nnaccel.validate import validate_model
         doc = json.loads(self.model_json)
         model = model_from_dict(doc)
         _place_constants(model, doc, self.model_data)
+        try:
+            validate_model(model)
+        except ModelError as e:
+            raise PackageError(f"The package's model is not a valid NNAPI model: {e}") from None
         sg, m = model.main, self.manifest
         for seg in m["segments"]:
             for i in seg["operations"]:

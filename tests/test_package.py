@@ -180,3 +180,15 @@ def test_model_bin_reference_on_an_input_or_beside_values_is_a_package_error():
         edit(doc["main"]["operands"][w])
         with pytest.raises(PackageError, match=words):
             _with_model(json.dumps(doc).encode(), blob).model()
+
+
+def test_a_package_whose_model_breaks_the_specification_is_a_package_error():
+    """An operation's operand list cut short (as a fuzzer's mutation does): rejected on loading,
+    before any report counts the operation's multiply-adds."""
+    model, _ = _model()
+    doc_bytes, blob = model_members(model)
+    doc = json.loads(doc_bytes)
+    doc["main"]["operations"][0]["inputs"] = doc["main"]["operations"][0]["inputs"][:1]
+    with pytest.raises(PackageError, match="not a valid NNAPI model: .*ADD") as e:
+        _with_model(json.dumps(doc).encode(), blob).model()
+    assert str(e.value).endswith(".")
