@@ -45,7 +45,8 @@ Inside an instruction (step ``k``, relative to its start):
 - VEC: ``P`` steps read the parameter block; then each line takes ``ceil(cols / vector_lanes) *
   VecFunc.group_cycles(cfg)`` steps (each lane has one fixed-point multiplier, which
   ADDQ / SUBQ use three times, and which forms its product over ``vector_mul_steps`` cycles); the
-  line is written once its last lane group has passed the lane's registers (``vector_pipeline``);
+  line is written once its last lane group has passed the lane's registers (``vector_pipeline``;
+  the pipelined lane takes the groups of MULQ / ADDQ / SUBQ in batches, ``VecFunc.groups_cycles``);
   ``vector_latency`` steps end the instruction.
 - RDPERF: after the latency, :func:`~nnaccel.hw.extmem.counters_per_beat` counters per step: those
   at the head of the counter ring (``count_events``), which the ISA's rotated order samples; the

@@ -17,8 +17,10 @@ parameter lines by the function's own line-to-slot map.
 
 With ``vector_pipeline`` 1 the lane is pipelined (:meth:`VectorEngine._lane_piped`, the ISA table's
 ``VECTOR_LANE_STAGES``): the same datapath with registers between its parts, the multiply's
-pieces on the DSP with registers on both sides; a step that takes an earlier step's result waits
-for it (``VecFunc.waits``, ``vector_step_wait``), counted by the sequencer.
+pieces on the DSP with registers on both sides; a function whose last step takes an earlier
+step's result (``VecFunc.waits``) runs its lane groups in batches (:meth:`VectorEngine._batches`,
+``vector_groups_in_flight``): the other steps of each group of a batch, then the batch's last
+steps, which take the results from a queue per lane, so the other groups' steps cover the wait.
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from nnaccel.hwconfig import ELEMENT_BYTES, mul_piece
-from nnaccel.isa.table import (ADD_LEFT_SHIFT, SERIAL_MUL_STEPS, VEC_FUNCS, VECTOR_LANE_STAGES, mul_step_cycles,
-                               vector_step_wait)
+from nnaccel.isa.table import (ADD_LEFT_SHIFT, SERIAL_MUL_STEPS, VEC_FUNCS, VECTOR_LANE_STAGES, batch_wait,
+                               mul_step_cycles, vector_groups_in_flight, vector_step_wait)
 
 from .decoder import field, opcode_of
 from .scratchpad import COLLISION_UNDEFINED, read_port_signature, write_port_signature
@@ -169,7 +171,10 @@ class VectorEngine(wiring.Component):
             vlx_last = vlx + 1 >= V["nx"]
             vlast_line = vlx_last & (vly + 1 >= V["ny"])
         vparam_phase = self.active & is_vec & in_params
-        vread_phase = self.active & is_vec & ~in_params & ~rdone
+        # (piped) rdef: the read side issues a batch's deferred last steps (_batches); the read
+        # phase goes on after the last line's other steps until they are issued
+        rdef = Signal(name="vdef") if piped else Const(0, 1)
+        vread_phase = self.active & is_vec & ~in_params & (~rdone | rdef)
         vcomp = Signal()      # a lane-group step is computed this cycle (from the data read last step)
         vchunk = Signal(range(nchunks + 1))
         vsub = Signal(range(nst if split else smax))
@@ -180,28 +185,29 @@ class VectorEngine(wiring.Component):
         chunk_last = rchunk == nchunks - 1
         rfirst = (rchunk == 0) & (rsub == 0)          # a line's first read cycle (serial: & rph == 0)
         rph = None                                    # (serial: the read side's product phase)
+        bubble = Const(0, 1)                          # (piped) a batch's wait: no step issued
+        vstep_of = rsub                               # the step issued (piped: a deferred one's)
         if split:
             # the bit-serial lane: the cycle within a step (0 .. MS - 1) and the step, counted apart;
-            # the pipelined lane likewise, a step before a waiting one (VecFunc.waits) W cycles longer
+            # the pipelined lane likewise, with the lane groups in batches (_batches)
             rph_r = Signal(range(MS + W))
             rph = Mux(vstart, 0, rph_r)
+            rfirst = rfirst & (rph == 0)
             if piped:
-                before_wait = Const(0, 1)
-                for vf in VEC_FUNCS:
-                    for st in vf.waits:
-                        before_wait = before_wait | (f[vf.name] & (rsub == st - 1))
-                ph_last = ~mulf | (rph == Mux(before_wait, M + W - 1, M - 1))
+                bt = self._batches(m, f, mulf, rph, rsub, rchunk, chunk_last & vlast_line, vread_phase, rdef)
+                ph_last, sub_last, bubble, group_last = bt.ph_last, bt.head_end, bt.bubble, bt.group_last
+                rsub_next = Mux(rdef | sub_last, 0, Mux(ph_last, rsub + 1, rsub))
+                vstep_of = Mux(rdef, stexpr, rsub)
             else:
                 ph_last = ~mulf | (rph == MS - 1)
-            rfirst = rfirst & (rph == 0)
-            st_last = rsub == stexpr
-            sub_last = ph_last & st_last
+                sub_last = group_last = ph_last & (rsub == stexpr)
+                rsub_next = Mux(~sub_last, Mux(ph_last, rsub + 1, rsub), 0)
             with m.If(self.active):
-                m.d.sync += [rph_r.eq(Mux(vread_phase & ~ph_last, rph + 1, 0)),
-                             rsub_r.eq(Mux(vread_phase & ~sub_last, Mux(ph_last, rsub + 1, rsub), 0))]
+                m.d.sync += [rph_r.eq(Mux(vread_phase & ~ph_last & ~bubble, rph + 1, 0)),
+                             rsub_r.eq(Mux(vread_phase, rsub_next, 0))]
             vphase = Signal(range(MS + W))
             vlast = Signal()                          # the lane group's last cycle
-            m.d.sync += [vphase.eq(rph), vlast.eq(sub_last)]
+            m.d.sync += [vphase.eq(rph), vlast.eq(group_last)]
         else:
             sub_last = rsub == group_cycles - 1
             with m.If(self.active):
@@ -210,7 +216,7 @@ class VectorEngine(wiring.Component):
         with m.If(self.active):
             m.d.sync += [rchunk_r.eq(Mux(vread_phase, Mux(sub_last, Mux(chunk_last, 0, rchunk + 1), rchunk), 0)),
                          pcnt_r.eq(Mux(in_params, pcnt + 1, pcnt))]
-        m.d.sync += [vcomp.eq(vread_phase), vchunk.eq(rchunk), vsub.eq(rsub)]
+        m.d.sync += [vcomp.eq(vread_phase & ~bubble), vchunk.eq(bt.dchunk if piped else rchunk), vsub.eq(vstep_of)]
         # the computed cycle's function step and product piece (phase): vsub = step * M + phase
         # for a multiplying function, vsub = step for the others (serial: vsub = step, vphase apart)
         if split:
@@ -224,7 +230,7 @@ class VectorEngine(wiring.Component):
         # then vector_latency steps end the instruction
         vtail_r = Signal(range(L + 1))
         vtail = Mux(vstart, 0, vtail_r)
-        in_tail = ~in_params & rdone
+        in_tail = ~in_params & rdone & ~rdef
         with m.If(self.active):
             if self.shared_walks:
                 m.d.sync += [rdone_r.eq(rdone | (radv & vlast_line)), vtail_r.eq(Mux(in_tail, vtail + 1, 0))]
@@ -240,17 +246,81 @@ class VectorEngine(wiring.Component):
         ctx.vchunk, ctx.vcomp, ctx.vlast, ctx.vlx_last = vchunk, vcomp, vlast, vlx_last
         ctx.vparam_phase, ctx.vphase, ctx.vread_phase, ctx.vstart = vparam_phase, vphase, vread_phase, vstart
         ctx.vstep, ctx.vstep_done = vstep, vstep_done
-        ctx.piped = piped
+        ctx.piped, ctx.vread_rd = piped, vread_phase & ~rdef
+        ctx.rdef = rdef
         if piped:
-            self._pipe_control(ctx)
+            self._pipe_control(ctx, bt)
 
-    def _pipe_control(self, ctx):
+    def _batches(self, m, f, mulf, rph, rsub, rchunk, last_group, vread_phase, rdef):
+        """(the pipelined lane) The read side's order of a function's steps when its last step
+        waits for an earlier step's result (``VecFunc.waits``): the other steps (the *head*) of up
+        to ``B`` consecutive lane groups (``vector_groups_in_flight``; the last batch ends with the
+        instruction's last group, ``last_group``), then their deferred last steps (``rdef``) in the
+        same order, each ``M`` cycles, after ``batch_wait`` cycles (``bubble``, only when the batch
+        is short). Returns ``ph_last`` (a step's last cycle), ``head_end`` (a group's head ends: its
+        line reads are done), ``group_last`` (a group's last step ends), ``bubble``, ``dchunk`` (the
+        lane group of the step issued: the deferred one's, else the read side's) and ``hlast`` (the
+        step issued is a head's last)."""
+        cfg = self.cfg
+        M, nchunks = cfg.vector_mul_steps, _ceil(cfg.cols, cfg.vector_lanes)
+        B = vector_groups_in_flight(M, cfg.vector_pipeline)
+        W = vector_step_wait(cfg.vector_pipeline)
+        wf = Const(0, 1)                              # the function's last step waits
+        hexpr = Const(0, range(max(vf.steps for vf in VEC_FUNCS)))     # its head's last step
+        for vf in VEC_FUNCS:
+            hexpr = Mux(f[vf.name], vf.steps - 1 - len(vf.waits), hexpr)
+            if vf.waits:
+                wf = wf | f[vf.name]
+        bcnt = Signal(range(B), name="vdef_heads")    # the batch's heads before the current one
+        dcnt = Signal(range(B), name="vdef_cnt")      # the batch's deferred steps issued
+        dwait = Signal(range(W + 1), name="vdef_wait")
+        bubble = rdef & (dwait != 0)
+        ph_last = ~mulf | ((rph == M - 1) & ~bubble)
+        hlast = ~rdef & (rsub == hexpr)
+        head_end = ph_last & hlast
+        to_def = wf & head_end & ((bcnt == B - 1) | last_group)
+        def_end = rdef & ph_last
+        batch_end = def_end & (dcnt == bcnt)
+        waits = Array([Const(batch_wait(M, cfg.vector_pipeline, k + 1), range(W + 1)) for k in range(B)])
+        with m.If(self.active):
+            m.d.sync += [rdef.eq(vread_phase & Mux(rdef, ~batch_end, to_def)),
+                         bcnt.eq(Mux(vread_phase & ~batch_end, Mux(wf & head_end & ~to_def, bcnt + 1, bcnt), 0)),
+                         dcnt.eq(Mux(vread_phase & rdef, Mux(def_end, Mux(batch_end, 0, dcnt + 1), dcnt), 0)),
+                         dwait.eq(Mux(vread_phase & to_def, waits[bcnt], Mux(bubble, dwait - 1, 0)))]
+        dchunk = rchunk
+        if nchunks > 1:                               # the deferred steps' own lane group count
+            dch = Signal(range(nchunks), name="vdef_chunk")
+            with m.If(self.active):
+                m.d.sync += dch.eq(Mux(vread_phase, Mux(def_end, Mux(dch == nchunks - 1, 0, dch + 1), dch), 0))
+            dchunk = Mux(rdef, dch, rchunk)
+        return SimpleNamespace(ph_last=ph_last, head_end=head_end, group_last=Mux(rdef, ph_last, head_end & ~wf),
+                               bubble=bubble, hlast=hlast & wf, dchunk=dchunk)
+
+    def _pipe_control(self, ctx, bt):
         """(the pipelined lane) The compute cycle's control, delayed beside the data: ``pctl[n][k]``
         is stage ``k``'s (``k`` cycles later) step, product piece (phase), piece enable and step
-        completion."""
+        completion; and the queue of the results the deferred last steps take (:meth:`_batches`):
+        a head's last step puts its group's result in entry ``x1_we`` when it is made (stage
+        ``_X1_STAGE``), a deferred step takes entry ``x1_rptr`` in stage 1, the groups in order."""
+        m = ctx.m
+        vhl, vdf = Signal(name="vdef_hlast_c"), Signal(name="vdef_c")
+        m.d.sync += [vhl.eq(bt.hlast), vdf.eq(ctx.rdef)]
+        done = ctx.vcomp & ctx.vstep_done
         ctl = {"step": ctx.vstep, "phase": ctx.vphase, "en": ctx.vcomp & ctx.mulf & (ctx.vphase < ctx.M),
-               "done": ctx.vcomp & ctx.vstep_done}
-        ctx.pctl = {n: _delays(ctx.m, v, VECTOR_LANE_STAGES, f"vp_{n}") for n, v in ctl.items()}
+               "done": done}
+        ctx.pctl = {n: _delays(m, v, VECTOR_LANE_STAGES, f"vp_{n}") for n, v in ctl.items()}
+        push = _delays(m, done & vhl, _X1_STAGE, "vp_push")[_X1_STAGE]
+        pop = _delays(m, done & vdf, 1, "vp_pop")[1]
+        B = vector_groups_in_flight(self.cfg.vector_mul_steps, self.cfg.vector_pipeline)
+        wptr, rptr = Signal(range(B), name="vdef_wptr"), Signal(range(B), name="vdef_rptr")
+        with m.If(ctx.vparam_phase):                  # (each instruction takes all it puts)
+            m.d.sync += [wptr.eq(0), rptr.eq(0)]
+        with m.Else():
+            with m.If(push):
+                m.d.sync += wptr.eq(Mux(wptr == B - 1, 0, wptr + 1))
+            with m.If(pop):
+                m.d.sync += rptr.eq(Mux(rptr == B - 1, 0, rptr + 1))
+        ctx.x1_we, ctx.x1_rptr, ctx.x1_entries = [push & (wptr == i) for i in range(B)], rptr, B
 
     def _walks(self, ctx):
         """The source and destination line walks."""
@@ -564,10 +634,10 @@ class VectorEngine(wiring.Component):
                 db.eq(b_act - by_func([("ADDQ", "z2"), ("SUBQ", "z2"), ("MULQ", "z2")], 0))]
         return cin, add_a, add_b, da, db
 
-    def _lane_operands(self, ctx, lane, a_acc, a_act, b_act, by_func, par, vstep, pre=None):
+    def _lane_operands(self, ctx, lane, a_acc, a_act, b_act, by_func, par, vstep, pre=None, xw=None):
         """A lane's adder and its fixed-point multiply's operands in the cycle of step ``vstep``
         (``par`` / ``by_func``: its parameters, :meth:`_lane`; ``pre``: :meth:`_adder_operands`'s,
-        else made here)."""
+        else made here; ``xw``: the earlier steps' result a waiting step takes, else ``x1``)."""
         m, V, f, serial = ctx.m, ctx.V, ctx.f, ctx.serial
         if pre is None:
             pre = self._adder_operands(ctx, lane, a_acc, a_act, b_act, by_func)
@@ -576,6 +646,7 @@ class VectorEngine(wiring.Component):
         m.d.comb += sum32.eq((Cat(cin, add_a) + Cat(cin, add_b))[1:33])
         # ADDQ / SUBQ: step 0's result, then x1 +- x2 at step 1; MULQ: step 0's product
         x1 = Signal(signed(32), name=f"x1_{lane}")
+        xw = x1 if xw is None else xw
         x_in = Signal(signed(32), name=f"u_in{lane}")
         m_in = Signal(signed(32), name=f"u_m{lane}")
         e_in = Signal(signed(6), name=f"u_e{lane}")
@@ -587,14 +658,14 @@ class VectorEngine(wiring.Component):
             else:
                 m.d.comb += [x_in.eq(da), m_in.eq(db), e_in.eq(0)]
         with m.Elif(f["MULQ"]):                    # step 1: mbqm of step 0's product
-            m.d.comb += [x_in.eq(x1), m_in.eq(par("MULQ", "m")), e_in.eq(par("MULQ", "e"))]
+            m.d.comb += [x_in.eq(xw), m_in.eq(par("MULQ", "m")), e_in.eq(par("MULQ", "e"))]
         sp = STEP_PARAMS["ADDQ"]
         with m.Elif(addsub & (vstep == 0)):
             m.d.comb += [x_in.eq(da << ADD_LEFT_SHIFT), m_in.eq(par("ADDQ", sp[0][0])), e_in.eq(par("ADDQ", sp[0][1]))]
         with m.Elif(addsub & (vstep == 1)):
             m.d.comb += [x_in.eq(db << ADD_LEFT_SHIFT), m_in.eq(par("ADDQ", sp[1][0])), e_in.eq(par("ADDQ", sp[1][1]))]
         with m.Elif(addsub):
-            m.d.comb += [x_in.eq(x1), m_in.eq(par("ADDQ", sp[2][0])), e_in.eq(par("ADDQ", sp[2][1]))]
+            m.d.comb += [x_in.eq(xw), m_in.eq(par("ADDQ", sp[2][0])), e_in.eq(par("ADDQ", sp[2][1]))]
         with m.Elif(f["DIV"]):                     # x = wrap32(abs(acc) + half), no left shift
             m.d.comb += [x_in.eq(sum32), m_in.eq(par("DIV", "m")), e_in.eq(0)]
         with m.Else():                            # REQ
@@ -684,7 +755,10 @@ class VectorEngine(wiring.Component):
         def pipe(v, k, name):                      # v of stage 1, at stage k
             return _delays(m, v, k - 1, f"l{lane}_{name}")[k - 1]
 
-        op = self._lane_operands(ctx, lane, a_acc, a_act, b_act, by_func, par, pc["step"][1], pre)
+        # the queue of the heads' results (_pipe_control), a deferred step's operand
+        xq = [Signal(signed(32), name=f"l{lane}_xq{i}") for i in range(ctx.x1_entries)]
+        op = self._lane_operands(ctx, lane, a_acc, a_act, b_act, by_func, par, pc["step"][1], pre,
+                                 xw=Array(xq)[ctx.x1_rptr])
         e_in = op.e_in
         scaled = Signal(signed(32), name=f"u{lane}_scaled")
         mult = Signal(signed(32), name=f"u{lane}_mult")
@@ -709,8 +783,16 @@ class VectorEngine(wiring.Component):
         S = _X1_STAGE
         q = Signal(signed(34), name=f"u{lane}_out")
         m.d.comb += q.eq(t_r >> pipe(Mux(f["DIV"], op.k, rr), S, "right"))
-        _step_results(m, f, op.x1, op.addsub, ab_r, pc["done"][S - 1], pc["step"][S - 1], q[:32].as_signed(),
-                      pc["done"][S], pc["step"][S])
+        # MULQ's product (stage 5) and ADDQ / SUBQ's step 0 result in x1, then into the queue with
+        # the head's last step: MULQ's x1, ADDQ / SUBQ's x1 +- step 1's result (_step_results)
+        u, sub = q[:32].as_signed(), f["SUBQ"].replicate(32)
+        with m.If(pc["done"][S - 1] & f["MULQ"] & (pc["step"][S - 1] == 0)):
+            m.d.sync += op.x1.eq(ab_r[:32])
+        with m.If(pc["done"][S] & op.addsub & (pc["step"][S] == 0)):
+            m.d.sync += op.x1.eq(u ^ sub)
+        for we, e in zip(ctx.x1_we, xq):
+            with m.If(we):
+                m.d.sync += e.eq(Mux(f["MULQ"], op.x1, (op.x1 + u)[:32] ^ sub))
         # stage 7: the saturation and the zero point
         R = VECTOR_LANE_STAGES - 1
         q_r = Signal(signed(34), name=f"u{lane}_outr")
@@ -851,7 +933,7 @@ class VectorEngine(wiring.Component):
             if vf.src == "ACC":
                 vsrc_acc = vsrc_acc | f[vf.name]
         wen = self.active & is_vec & (vgroup_done if cfg.in_order else wr)
-        rd = vread_phase & rfirst if cfg.in_order else vread_phase
+        rd = vread_phase & rfirst if cfg.in_order else ctx.vread_rd
         m.d.comb += [
             self.rd_act.addr.eq(src_cur),
             self.rd_act2.addr.eq(V["src2"] + rel_w.cur),

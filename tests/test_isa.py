@@ -161,3 +161,31 @@ def test_cli_asm_disasm_run(tmp_path, capsys):
     assert main(["isa", "run", str(bad), "--config", "tiny"]) == 2  # the user's program faults: invalid input
     assert "Fault SCRATCHPAD_RANGE (code 3) at instruction 0" in capsys.readouterr().err
     assert main(["isa", "asm", str(tmp_path / "missing.s"), "-o", str(binary)]) == 2
+
+
+@pytest.mark.parametrize("mul_steps", [1, 2, 4])
+def test_vec_batches_cover_the_wait(mul_steps):
+    """The pipelined lane's batches (``vector_groups_in_flight``): issuing each batch's heads, then
+    its deferred last steps in order, each as early as a one-step-at-a-time lane allows with a
+    deferred step ``W`` cycles after its own head, takes ``VecFunc.groups_cycles``; whole batches
+    never wait."""
+    from nnaccel.hwconfig import PRESETS
+    from nnaccel.isa.table import VEC_BY_NAME, batch_wait, vector_groups_in_flight, vector_step_wait
+
+    cfg = PRESETS["small"].replace(vector_mul_steps=mul_steps)
+    B, W, M = vector_groups_in_flight(mul_steps, 1), vector_step_wait(1), mul_steps
+    assert batch_wait(mul_steps, 1, B) == 0 < batch_wait(mul_steps, 1, B - 1)
+    for name in ("ADDQ", "SUBQ", "MULQ"):
+        vf = VEC_BY_NAME[name]
+        for groups in range(1, 3 * B + 2):
+            t = 0
+            for b0 in range(0, groups, B):
+                batch = range(b0, min(b0 + B, groups))
+                head_end = {}
+                for g in batch:
+                    t += (vf.steps - 1) * M
+                    head_end[g] = t
+                for g in batch:
+                    t = max(t, head_end[g] + W) + M
+            assert t == vf.groups_cycles(cfg, groups), (name, groups)
+    assert VEC_BY_NAME["ADDQ"].groups_cycles(cfg.replace(vector_pipeline=0, vector_latency=4), 5) == 5 * 3 * M

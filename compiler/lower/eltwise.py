@@ -71,12 +71,11 @@ def _stage_lines(cfg: HwConfig, func: str, nsrc: int, nlines: int) -> int | None
         return None
     vf = VEC_BY_NAME[func]
     per_line_dma = max(1, ceil_div(cfg.cols, cfg.dma_bytes_per_cycle))
-    per_line_vec = ceil_div(cfg.cols, cfg.vector_lanes) * vf.group_cycles(cfg)
 
     def estimate(n: int) -> int:
         stages = ceil_div(nlines, n)
         load = nsrc * (cfg.ext_latency + n * per_line_dma)
-        vec = vf.param_lines(cfg.cols) + n * per_line_vec + cfg.vector_latency
+        vec = vf.param_lines(cfg.cols) + vf.lines_cycles(cfg, n) + cfg.vector_latency
         store = cfg.ext_latency + n * per_line_dma
         return load + (stages - 1) * max(load, vec, store) + vec + store
 

@@ -162,7 +162,7 @@ def _clear_top(cfg: HwConfig, last, space: str, n: int, parity: int) -> int:
 def _addq_cycles(cfg: HwConfig, p: int) -> int:
     """Cycles of one ADDQ over ``p`` lines (the ISA's VEC timing)."""
     vf = VEC_BY_NAME["ADDQ"]
-    return ADD_LINES + p * ceil_div(cfg.cols, cfg.vector_lanes) * vf.group_cycles(cfg) + cfg.vector_latency
+    return ADD_LINES + vf.lines_cycles(cfg, p) + cfg.vector_latency
 
 
 def residual_cost(cfg: HwConfig, s: ConvSpec) -> int:

@@ -168,8 +168,8 @@ def stack_plan(cfg: HwConfig, s, residual: bool = False) -> StackPlan | None:
                                  + cfg.vector_latency))
                 store.append(ob * (lat + ph * beats))
                 if residual:
-                    vec[-1] = max(vec[-1], store[-1]) + ob * (len(addq.params) + cfg.vector_latency + ph * ceil_div(
-                        C, cfg.vector_lanes) * addq.group_cycles(cfg))
+                    vec[-1] = max(vec[-1], store[-1]) + ob * (len(addq.params) + cfg.vector_latency
+                                                              + addq.lines_cycles(cfg, ph))
                     load[-1] += ob * (lat + ph * beats)
             dma = sum(load) + sum(store) if cfg.dma_engines == 1 else max(sum(load), sum(store))
             busy = (sum(comp) + sum(vec) + dma if cfg.in_order else max(sum(comp), sum(vec), dma))

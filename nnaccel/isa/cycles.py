@@ -53,8 +53,7 @@ def instruction_cycles(d, cfg) -> int:
     if name == "VEC":
         vf = VEC_BY_CODE[d.func]
         p = vf.param_lines(cfg.cols) if vf.params else 0
-        return (p + d.nx * d.ny * _ceil(cfg.cols, cfg.vector_lanes) * vf.group_cycles(cfg)
-                + cfg.vector_latency)
+        return p + vf.lines_cycles(cfg, d.nx * d.ny) + cfg.vector_latency
     if name == "RDPERF":
         return cfg.ext_latency + _ceil(8 * N_COUNTERS, cfg.dma_bytes_per_cycle)
     if name == "NOP":

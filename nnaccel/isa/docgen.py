@@ -68,8 +68,11 @@ def render() -> str:
             "that many pieces), or 66 with `vector_mul_steps` 32 (the bit-serial lane: 32 cycles of "
             "product, one multiplier bit a cycle, 33 of one-bit shifts, one of rounding; "
             "`VecFunc.group_cycles`, `mul_step_cycles`). `Z` counts the steps whose product takes an "
-            "earlier step's result (`VecFunc.waits`): with `vector_pipeline` 1 (the pipelined lane) "
-            f"each waits `W` = {VECTOR_STEP_WAIT} cycles for it (`vector_step_wait`)."), "",
+            "earlier step's result (`VecFunc.waits`: the last step): with `vector_pipeline` 1 (the "
+            f"pipelined lane) that result reaches the lane's operands `W` = {VECTOR_STEP_WAIT} cycles "
+            "after its step, so the lane issues the other steps of `B` consecutive lane groups, then "
+            "their last steps, and only a short last batch waits (`vector_groups_in_flight`, "
+            "`batch_wait`, `VecFunc.groups_cycles`)."), "",
             "| code | name | src | src2 | dst | parameter lines (in order) | S | M | Z | result |",
             "|---|---|---|---|---|---|---|---|---|---|"]
     for v in VEC_FUNCS:

@@ -152,6 +152,25 @@ def vector_step_wait(pipeline: int) -> int:
     return VECTOR_STEP_WAIT if pipeline else 0
 
 
+def vector_groups_in_flight(mul_steps: int, pipeline: int) -> int:
+    """``B``: the lane groups whose steps the pipelined lane (``vector_pipeline`` 1) interleaves for a
+    function with a waiting step (``VecFunc.waits``). It issues the steps before the waiting one
+    for ``B`` consecutive lane groups of the instruction (in line order), then their waiting steps
+    in the same order, so the other groups' steps cover the wait: ``B = 1 + ceil(W / M)`` (``W``:
+    :func:`vector_step_wait`, ``M``: :func:`mul_step_cycles`) is the least that covers it for a
+    whole batch. 1 without the pipeline."""
+    if not pipeline:
+        return 1
+    return 1 + -(-vector_step_wait(pipeline) // mul_step_cycles(mul_steps))
+
+
+def batch_wait(mul_steps: int, pipeline: int, groups: int) -> int:
+    """The cycles the pipelined lane waits before the waiting steps of a batch of ``groups`` lane
+    groups (:func:`vector_groups_in_flight`): ``max(0, W - (groups - 1) * M)``, 0 for a whole batch
+    and without the pipeline."""
+    return max(0, vector_step_wait(pipeline) - (groups - 1) * mul_step_cycles(mul_steps))
+
+
 def min_vector_latency(pipeline: int) -> int:
     """The least ``vector_latency`` of a configuration with ``vector_pipeline`` = ``pipeline``: the
     last lane group's results land in the instruction and its line is written from them (1 with
@@ -306,15 +325,18 @@ instruction a line must not be read after the instruction wrote it, except at th
 (in-place `dst == src2` is fine). Faults: an undefined `func` (ILLEGAL_FIELD); lines beyond a
 scratchpad (SCRATCHPAD_RANGE)."""
           + _STRIDED_2D,
-          "`P + nx * ny * ceil(cols / vector_lanes) * (S * M + Z * W) + vector_latency` (`S`: the function's steps per "
-          "lane group, see the vector function table; `M`, for the functions whose steps multiply (REQ, "
+          "`P + G * S * M + Z * w + vector_latency` (`G = nx * ny * ceil(cols / vector_lanes)`: the lane groups; "
+          "`S`: the function's steps per lane group, see the vector function table; `M`, for the functions whose steps multiply (REQ, "
           "ADDQ, SUBQ, MULQ, DIV: column `M` of the table), else 1: the hardware configuration's "
           "`vector_mul_steps` (1, 2 or 4: the cycles in which a lane forms its 32 x 32 product), or 66 "
           "when it is 32 (the bit-serial lane: 32 cycles of product, one multiplier bit a cycle, then 33 "
           "of one-bit right shifts and one of rounding, whatever the operands); `Z`: the function's steps "
-          "that take an earlier step's result (column `Z`), `W`: " + str(VECTOR_STEP_WAIT) + " with "
-          "`vector_pipeline` 1 (the pipelined lane: such a step waits for that result), else 0; "
-          "`nnaccel.isa.table.VecFunc.group_cycles`, `mul_step_cycles`, `vector_step_wait`)"),
+          "that take an earlier step's result (column `Z`), and `w` the wait for it: with `vector_pipeline` 1 "
+          "the pipelined lane issues the other steps of `B = 1 + ceil(W / M)` consecutive lane groups, then "
+          "their waiting steps (`W` = " + str(VECTOR_STEP_WAIT) + ": the cycles a step's result takes to the "
+          "lane's operands), so only a last batch of `r = G mod B` groups, `r > 0`, waits "
+          "`w = max(0, W - (r - 1) * M)`; else `w` = 0 (`nnaccel.isa.table.VecFunc.groups_cycles`, "
+          "`mul_step_cycles`, `vector_groups_in_flight`, `batch_wait`)"),
     Instr("RDPERF", 5, "store", (
         Field("ext_addr", 32, 32, "external byte address of the counter snapshot"),
     ), "Write a snapshot of the performance counters to external memory",
@@ -475,9 +497,10 @@ class VecFunc:
     #: Per-tensor parameters: only lane 0's value counts, for every element of the line (NNAPI
     #: quantizes these per tensor), so the vector unit holds one value instead of ``cols``.
     per_tensor: tuple[str, ...] = ()
-    #: Steps whose product takes an earlier step's result (MULQ's second, ADDQ's third): with the
-    #: pipelined lane (``vector_pipeline`` 1) each waits :func:`vector_step_wait` cycles after the
-    #: step before it.
+    #: Steps whose product takes an earlier step's result: the last step, if any (MULQ's second,
+    #: ADDQ's third). The pipelined lane (``vector_pipeline`` 1) interleaves the lane groups of such
+    #: a function (:func:`vector_groups_in_flight`), and a batch shorter than that waits
+    #: (:func:`batch_wait`, :meth:`groups_cycles`).
     waits: tuple[int, ...] = ()
 
     @property
@@ -489,15 +512,27 @@ class VecFunc:
         return dict(self.bits).get(name, 32)
 
     def group_cycles(self, cfg) -> int:
-        """Cycles per group of ``vector_lanes`` elements on the hardware configuration ``cfg``:
-        ``S * M + len(waits) * W``, with ``M`` = :func:`mul_step_cycles` of the configuration's
-        ``vector_mul_steps`` and ``W`` = :func:`vector_step_wait` of its ``vector_pipeline`` when the
-        function multiplies, else ``S``. The one rule the ISA simulator, the RTL and the compiler's
-        estimates use."""
+        """Cycles per group of ``vector_lanes`` elements on the hardware configuration ``cfg``
+        (whole batches): ``S * M``, with ``M`` = :func:`mul_step_cycles` of the configuration's
+        ``vector_mul_steps`` when the function multiplies, else ``S``."""
         if not self.multiplies:
             return self.steps
-        return (self.steps * mul_step_cycles(cfg.vector_mul_steps)
-                + len(self.waits) * vector_step_wait(cfg.vector_pipeline))
+        return self.steps * mul_step_cycles(cfg.vector_mul_steps)
+
+    def groups_cycles(self, cfg, groups: int) -> int:
+        """The cycles of the steps of ``groups`` lane groups (one instruction's): ``groups * S * M``
+        and, for a function with a waiting step, the last batch's wait when it is short
+        (``r = groups mod B``, :func:`vector_groups_in_flight`: ``batch_wait`` of ``r`` groups).
+        The one rule the ISA simulator, the RTL and the compiler's estimates use."""
+        n = max(groups, 0) * self.group_cycles(cfg)
+        if self.waits and groups > 0:
+            r = groups % vector_groups_in_flight(cfg.vector_mul_steps, cfg.vector_pipeline)
+            n += len(self.waits) * (batch_wait(cfg.vector_mul_steps, cfg.vector_pipeline, r) if r else 0)
+        return n
+
+    def lines_cycles(self, cfg, lines: int) -> int:
+        """:meth:`groups_cycles` of ``lines`` lines (``ceil(cols / vector_lanes)`` groups each)."""
+        return self.groups_cycles(cfg, lines * -(-cfg.cols // cfg.vector_lanes))
 
     def param_lines(self, cols: int) -> int:
         """``P``: VEC lines read before the first result (LUT: the whole table)."""
@@ -784,6 +819,10 @@ def _check_table() -> None:
     for vf in VEC_FUNCS:
         assert all(name in vf.params and 1 < n < 32 for name, n in vf.bits), vf.name
         assert set(vf.per_tensor) <= set(vf.params), vf.name
+        # the pipelined lane defers a function's last step (groups in flight): its parameters are
+        # per tensor (no lane group's own), its other steps do not wait
+        assert vf.waits in ((), (vf.steps - 1,)), vf.name
+        assert not vf.waits or (vf.multiplies and vf.steps > 1 and set(vf.per_tensor) == set(vf.params)), vf.name
     assert BY_NAME["GEMM"].field_map["kt"].max + 1 == MAX_KTILES
 
 

@@ -52,7 +52,7 @@ def test_large_add_overlaps_its_stages_on_base():
     inputs = [rng.integers(-128, 128, shape).astype(np.int8) for _ in range(2)]
     report, program = run_checked(binary_model("ADD", shape), inputs, "base")
     lines = int(np.prod(shape)) // cfg.cols
-    vec_floor = lines * -(-cfg.cols // cfg.vector_lanes) * VEC_BY_NAME["ADDQ"].group_cycles(cfg)
+    vec_floor = VEC_BY_NAME["ADDQ"].lines_cycles(cfg, lines)
     assert sum(d.name == "VEC" for d in program) > 4, "the ADD ran in a few large stages"
     # the VECs back to back plus at most a quarter for the first stage's loads, the last store and
     # each VEC's parameter lines (a whole buffer region per stage first waits for 2 x 511 loaded

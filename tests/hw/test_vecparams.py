@@ -100,11 +100,15 @@ CONFIGS = {
     "tiny-serial-lanes2": {"vector_mul_steps": 32, "vector_lanes": 2},
 }
 #: small (the pipelined lane, ``vector_pipeline`` 1), also with the product in 1 or 2 cycles on
-#: 4 or 2 lanes (whose per-element parameters rotate between the lane groups)
+#: 4 or 2 lanes (whose per-element parameters rotate between the lane groups), and on a lane per
+#: column as base's (one lane group a line: MULQ / ADDQ / SUBQ's batches span lines). The 5 lines
+#: make batches (``vector_groups_in_flight``) of every kind: a short last one of 1 (small), 4
+#: (mul1-lanes4) and 5 groups (mul1-lanes8), and whole ones only (mul2-lanes2).
 SMALL_CONFIGS = {
     "small": {},
     "small-mul1-lanes4": {"vector_mul_steps": 1, "vector_lanes": 4},
     "small-mul2-lanes2": {"vector_mul_steps": 2, "vector_lanes": 2},
+    "small-mul1-lanes8": {"vector_mul_steps": 1, "vector_lanes": 8},
 }
 
 

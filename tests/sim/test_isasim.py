@@ -408,7 +408,7 @@ def test_every_vector_function_is_executed():
         sim.sp[vf.dst][3] = sentinel
         res = sim.run(p.words)
         params = vf.param_lines(cfg.cols) if vf.params else 0
-        want = params + -(-cfg.cols // cfg.vector_lanes) * vf.group_cycles(cfg) + cfg.vector_latency
+        want = params + vf.lines_cycles(cfg, 1) + cfg.vector_latency
         assert res.counters["instructions"] == 1, vf.name
         assert res.counters["vector_busy"] == want, vf.name
         assert (sim.sp[vf.dst][3] != sentinel).all(), f"{vf.name} left its destination line unwritten"
