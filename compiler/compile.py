@@ -402,7 +402,9 @@ def _emit_segment(plan: Plan, k: int, seg: list[int], first: int, consumers: dic
         for p in range(len(plan.lowered[i])):
             pcs = [pc for pc, t in enumerate(b.tags) if t == (i, p)]
             if pcs:
-                layers.append({"op": i, "type": ops[i].type, "pass": p, "first": pcs[0], "last": pcs[-1]})
+                own = next((pc for pc in pcs if id(ins[pc]) not in b.prefetched), pcs[0])
+                layers.append({"op": i, "type": ops[i].type, "pass": p, "first": pcs[0], "last": pcs[-1],
+                               "own": own})
     doc = {"index": k, "operations": seg, "inputs": inputs, "outputs": outputs,
            "program": {"offset": first, "count": len(words)}, "layers": layers}
     tagged = []
