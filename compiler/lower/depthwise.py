@@ -370,12 +370,14 @@ class _DwPass:
     group of filter rows accumulates into one of two ACC tiles, the REQ writes one of two staging
     slots, the STORE writes the output. Rotating REQ parameters load right after the first window,
     so that the first DWCONV does not wait for them (a compute NOP after it hands their token to
-    the vector queue); the last stage requantizes and stores in two halves, so that its STORE
-    starts earlier.
+    the vector queue); the last stage (and every stage where that fits, ``halves_fit``)
+    requantizes and stores in two halves, so that its STORE starts earlier. With ``pair``
+    (:func:`_pair_lines`) two stages of consecutive blocks share one window LOAD.
     Tokens: stage ``t``'s loads wait for stage ``t - 2``'s DWCONVs (``c2l``: its window slot is
-    free), its DWCONVs for the loads (``l2c``) and for the REQ of stage ``t - 2`` (``v2c``: its ACC
-    tile is read), its REQ for the DWCONVs (``c2v``) and the STORE of stage ``t - 2`` (``s2v``),
-    its STORE for the REQ (``v2s``)."""
+    free; with pairs those of the load group ``PAIR_SLOTS`` before), its DWCONVs for the loads
+    (``l2c``) and for the REQ of stage ``t - 2`` (``v2c``: its ACC tile is read), its REQ for the
+    DWCONVs (``c2v``) and the last STORE of stage ``t - 2`` (``s2v``), its STORE for the REQ
+    (``v2s``)."""
 
     def __init__(self, ctx, s, plan: _Plan, blocks: list):
         cfg = ctx.cfg
@@ -444,7 +446,7 @@ class _DwPass:
             token(comp[-1], C2V, "push")
             loads.append(ld)
             computes.append(comp)
-            finishes.append(self.finish(t, nbx, tile, j, halves=t == len(steps) - 1))
+            finishes.append(self.finish(t, nbx, tile, j, halves=t == len(steps) - 1 or self.halves_fit(tile, comp)))
         # program order: stage t's loads, then stage t - 1's DWCONVs and its REQ / STORE (so that
         # a REQ is fetched right after the DWCONVs it waits for, whichever engine is the busiest)
         out = RawPass(prefetch=prefetch)
@@ -582,9 +584,23 @@ class _DwPass:
                 k += 1
         return out
 
+    def halves_fit(self, tile, comp: list[Ins]) -> bool:
+        """Whether a stage of ``tile`` may requantize and store in two halves (the STORE of the top
+        rows starting while the REQ of the bottom ones runs) and keep the vector and store queues
+        within its DWCONVs' cycles ``comp``: the second REQ's parameter lines and latency, the
+        second STORE's latency."""
+        cfg = self.cfg
+        _, _, th, tw = tile
+        cycles = sum(dwconv_cycles(cfg, dw_stream(SimpleNamespace(**i.fields))) for i in comp if i.name == "DWCONV")
+        lines = th * tw * ceil_div(cfg.cols, cfg.vector_lanes) * _req_cycles(cfg)
+        vec = lines + 2 * (VEC_BY_NAME["REQ"].param_lines(cfg.cols) + cfg.vector_latency)
+        store = th * tw * ceil_div(self.R, cfg.dma_bytes_per_cycle) + 2 * cfg.ext_latency
+        return th >= 2 and max(vec, store) <= cycles
+
     def finish(self, t: int, nbx: int, tile, j: int, halves: bool) -> list[Ins]:
         """Stage ``t``'s REQs and STOREs (one of each, or with ``halves`` two of each over the
-        tile's top and bottom rows)."""
+        tile's top and bottom rows; only the last STORE frees the staging slot for the REQ of
+        stage ``t + 2``)."""
         s, R = self.s, self.R
         oy0, ox0, th, tw = tile
         cb = self.blocks[j]
@@ -612,7 +628,8 @@ class _DwPass:
         for r, st in zip(reqs, stores):
             token(r, V2S, "push")
             token(st, V2S, "pop")
-            token(st, S2V, "push")
+        # the last STORE frees the staging slot (the store queue runs them in order)
+        token(stores[-1], S2V, "push")
         token(reqs[-1], V2C, "push")
         return reqs + stores
 
