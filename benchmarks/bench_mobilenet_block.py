@@ -4,7 +4,11 @@ For each block size (56x56x24 and 14x14x96, expansion 6): compile for a configur
 ``base``), run on the ISA simulator, check the outputs bit-exact against the golden model, and
 print per layer its cycles, MACs issued, MAC utilization (MACs / (cycles x rows x cols)) and DMA
 bytes, then the totals; the programs are also checked for races and scratchpad bank conflicts
-(``find_conflicts``).
+(``find_conflicts``). A layer's cycles are its span in the schedule (``nnaccel.sim.report.layer_span``):
+to its last instruction's end from its first instruction's start, or, where that is a prefetch
+of its constants (filters, parameters) that runs during the layer before, from the earlier of
+its first other instruction's start and the end of the layer before. Spans of neighbouring
+layers may overlap, so the layers' cycles add up to more than the total.
 
     python benchmarks/bench_mobilenet_block.py [--config base] [--sizes 56x56x24,14x14x96] [--json FILE]
 """
@@ -61,7 +65,10 @@ def bench(h: int, w: int, c: int, config: str) -> dict:
     print(f"  {'total':<16} {t['cycles']:>10} {t['macs']:>12} {100 * t['utilization']:>6.1f}% {t['useful_macs']:>12} "
           f"{100 * t['useful_utilization']:>6.1f}%")
     print("  (util = MACs issued / (cycles x rows x cols), the macs counter; useful = the layer's own "
-          "multiply-adds / (cycles x rows x cols))")
+          "multiply-adds / (cycles x rows x cols);\n   a layer's cycles: from its first instruction's start, "
+          "or where that is a prefetch of its constants run during the layer before, from the earlier of\n"
+          "   its first other instruction's start and that layer's end, to its last instruction's end; "
+          "neighbouring spans may overlap)")
     layers = {}
     for op, d in sorted(per_op.items()):
         u = d["useful"]

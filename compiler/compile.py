@@ -396,11 +396,16 @@ def _emit_segment(plan: Plan, k: int, seg: list[int], first: int, consumers: dic
     segset, main_outputs = set(seg), set(sg.output_indexes)
     outputs = [j for i in seg for j in [ops[i].outputs[0]]
                if j in main_outputs or any(c not in segset for c in consumers.get(j, []))]
-    span: dict = {}     # layer tag -> (first, last) instruction
+    span: dict = {}     # layer tag -> [first, last, own] instruction
     for pc, t in enumerate(b.tags):
         if isinstance(t, tuple) and t and t[0] != "barrier":
-            span[t] = (span.get(t, (pc,))[0], pc)
-    layers = [{"op": i, "type": ops[i].type, "pass": p, "first": span[(i, p)][0], "last": span[(i, p)][1]}
+            if t not in span:
+                span[t] = [pc, pc, None]
+            span[t][1] = pc
+            if span[t][2] is None and id(ins[pc]) not in b.prefetched:
+                span[t][2] = pc
+    layers = [{"op": i, "type": ops[i].type, "pass": p, "first": span[(i, p)][0], "last": span[(i, p)][1],
+               "own": span[(i, p)][0] if span[(i, p)][2] is None else span[(i, p)][2]}
               for i in seg for p in range(len(plan.lowered[i])) if (i, p) in span]
     doc = {"index": k, "operations": seg, "inputs": inputs, "outputs": outputs,
            "program": {"offset": first, "count": len(words)}, "layers": layers}

@@ -246,6 +246,9 @@ class ProgramBuilder:
         self._stored = np.zeros((0, 2), np.int64)
         self._stored_new: list[Bytes] = []
         self._fp_cache: dict = {}
+        #: the constant LOADs passed as a layer's prefetch (:meth:`_settle`), which may run during
+        #: the layer before: the manifest names each layer's first instruction that is none of them
+        self.prefetched: set[int] = set()
 
     # ------------------------------------------------------------------ token helpers
     def _flag(self, ins: Ins, channel: str, kind: str) -> None:
@@ -290,6 +293,7 @@ class ProgramBuilder:
         else ``prefetch`` as the layer's first instructions. Returns how many of ``early`` went
         inside the barrier whole, and what is left of the next one (None when nothing is)."""
         moved = (0, None)
+        self.prefetched.update(id(i) for i in prefetch)
         if self._need_barrier:
             self._need_barrier = False
             prefetch, moved = self._barrier(list(prefetch), list(early))

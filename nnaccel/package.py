@@ -323,6 +323,8 @@ def check_manifest(m: dict, instructions: int, const_bytes: int, source: str = "
             if nat(lay["first"], "a layer's first instruction") > nat(lay["last"], "a layer's last instruction",
                                                                        max(count - 1, 0)):
                 bad(f"a layer of {where} ends before it starts")
+            if "own" in lay and not lay["first"] <= nat(lay["own"], "a layer's own first instruction") <= lay["last"]:
+                bad(f"a layer of {where} names its own first instruction outside it")
             nat(lay["op"], "a layer's operation")
             nat(lay["pass"], "a layer's pass")
             if not isinstance(lay["type"], str):

@@ -43,16 +43,39 @@ def figures(cfg: HwConfig, cycles: int, macs: int, useful: int) -> dict:
             "useful_macs": useful, "useful_utilization": rate(useful, cycles, cfg)}
 
 
+def layer_span(sch: Schedule, lay: dict, prev_end: int | None) -> tuple[int, int] | None:
+    """The span ``(start, end)`` of layer ``lay`` (a manifest entry) in the schedule ``sch``: it
+    ends with its last instruction's end and starts with its first instruction's start, except
+    where that is a prefetch (the constant LOADs of the layer that may run during the layer
+    before, filters and parameters; the manifest's ``own`` names the layer's first instruction
+    that is not one): then it starts with the earlier of the start of the layer's first other
+    instruction and the end of the layer before (``prev_end``), not before the first
+    instruction's start. A prefetch hidden under the layer before is not counted, its other
+    instructions that overlap the layer before are; None for a layer that never ran."""
+    a, own, b = lay["first"], lay.get("own", lay["first"]), lay["last"] + 1
+    ok = sch.start[a:b] >= 0
+    if not ok.any():
+        return None
+    first, end = int(sch.start[a:b][ok].min()), int(sch.end[a:b][ok].max())
+    rest = sch.start[own:b][sch.start[own:b] >= 0]
+    if own == a or prev_end is None or not len(rest):
+        return first, end
+    return max(first, min(int(rest.min()), prev_end)), end
+
+
 def layer_figures(cfg: HwConfig, seg: dict, decoded: list, sch: Schedule, useful: dict | None = None) -> list[dict]:
-    """Per layer (operation pass) of a segment: cycles from its first instruction's start to its
-    last one's end in the schedule ``sch``, MACs issued, useful MACs (``useful``: operation ->
-    its useful MACs), both utilizations and DMA bytes."""
+    """Per layer (operation pass) of a segment: cycles of its span in the schedule ``sch``
+    (:func:`layer_span`), MACs issued, useful MACs (``useful``: operation -> its useful MACs),
+    both utilizations and DMA bytes."""
     useful = useful or {}
     layers = []
+    prev_end = None
     for lay in seg["layers"]:
         a, b = lay["first"], lay["last"] + 1
-        ok = sch.start[a:b] >= 0
-        c = int(sch.end[a:b][ok].max() - sch.start[a:b][ok].min()) if ok.any() else 0
+        span = layer_span(sch, lay, prev_end)
+        c = span[1] - span[0] if span else 0
+        if span:
+            prev_end = span[1]
         macs, dma = static_counts(cfg, decoded[a:b])
         layers.append({"op": lay["op"], "type": lay["type"], "pass": lay["pass"], "cycles": c, "macs": macs,
                        "dma_bytes": dma})

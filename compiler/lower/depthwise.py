@@ -9,7 +9,7 @@ whose tiles are small). The estimate of the layer's cycles picks between them.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import SimpleNamespace
 
 import numpy as np
@@ -67,13 +67,15 @@ class _Phase:
 
 @dataclass
 class _Plan:
-    """The tiling of a depthwise layer: output tiles of ``toh x tow``, its ``phases``, and whether
-    the layer is computed ``dense`` (stride 1, subsampled by the REQ)."""
+    """The tiling of a depthwise layer: output tiles of ``toh x tow``, its ``phases``, whether
+    the layer is computed ``dense`` (stride 1, subsampled by the REQ) and whether the windows of
+    two blocks load as one (``pair``, :func:`_pair_lines`)."""
 
     dense: bool
     phases: list
     toh: int
     tow: int
+    pair: bool = False
 
 
 def _phases(cfg: HwConfig, s, dense: bool) -> list[_Phase]:
@@ -210,13 +212,40 @@ def _tile_windows(s, plan: _Plan, oy0: int, ox0: int, ah: int, aw: int) -> list:
     return out
 
 
-def _dw_estimate(cfg: HwConfig, s, plan: _Plan, nblocks: int) -> int:
+#: Pairs of window slots the windows of paired blocks rotate through (``_pair_lines``): the
+#: LOADs of a load group wait for the DWCONVs of the group ``PAIR_SLOTS`` before, so that a LOAD
+#: of REQ parameters between two window LOADs does not hold up the DWCONVs.
+PAIR_SLOTS = 3
+
+
+def _pair_lines(cfg: HwConfig, s, plan: _Plan) -> int:
+    """The ACT lines of the input window of one channel block where the windows of two
+    consecutive blocks load as one LOAD (``_DwPass``, pairs), else 0: a layer of one output tile
+    per image and one phase whose window the LOAD takes without padding lines as a run of whole
+    input rows (the run, then the next block: ``y_stride`` = ``rows`` bytes), at most ``MAX8``
+    lines, ``PAIR_SLOTS`` pairs of windows fitting below the staging slots."""
+    if len(plan.phases) != 1 or plan.toh < s.oh or plan.tow < s.ow:
+        return 0
+    p = plan.phases[0]
+    ah, aw = _acc_dims(s, plan.dense, s.oh, s.ow)
+    (box_w, box_h, (tt, tb, tl, tr)), = _tile_windows(s, plan, 0, 0, ah, aw)
+    _, _, x0, y0, width, height, xs, ys = _box_geometry(s, plan, p, 0, 0)
+    x0, y0, w, h = x0 + tl, y0 + tt, box_w - tl - tr, box_h - tt - tb
+    if x0 != 0 or w != width or ys != width * xs or y0 < 0 or y0 + h > height or w * h > MAX8:
+        return 0
+    return w * h if 2 * PAIR_SLOTS * w * h <= dw_act_layout(cfg)[0] else 0
+
+
+def _dw_estimate(cfg: HwConfig, s, plan: _Plan, nblocks: int, group: int = 0) -> int:
     """Cycles of the layer: the busiest engine's total plus what cannot overlap it (the first
     stage's work before it, the last stage's after it; the last stage requantizes and stores in
-    two halves). On one DMA engine loads and stores add up; on an in-order machine everything."""
+    two halves). On one DMA engine loads and stores add up; on an in-order machine everything.
+    ``group``: the REQ parameter blocks per LOAD where they rotate through VEC (0: resident),
+    their lines on the load queue with every stage."""
     C, lat = cfg.cols, cfg.ext_latency
     beats = ceil_div(cfg.rows, cfg.dma_bytes_per_cycle)
     p_lines = VEC_BY_NAME["REQ"].param_lines(C)
+    params = REQ_LINES * ceil_div(4 * C, cfg.dma_bytes_per_cycle) + lat // group if group else 0
     total, first, last = [0, 0, 0, 0], None, None
     # the tiles of one geometry cost the same (shape and the padding lines at their edges)
     shapes: dict = {}
@@ -224,11 +253,12 @@ def _dw_estimate(cfg: HwConfig, s, plan: _Plan, nblocks: int) -> int:
         ah, aw = _acc_dims(s, plan.dense, th, tw)
         key = (th, tw, tuple(_tile_windows(s, plan, oy0, ox0, ah, aw)))
         shapes[key] = shapes.get(key, 0) + 1
+    paired = plan.pair and nblocks > 1
     for (th, tw, wins), count in shapes.items():
         ah, aw = _acc_dims(s, plan.dense, th, tw)
         comp = load = 0
         for p, (box_w, box_h, (tt, tb, tl, tr)) in zip(plan.phases, wins):
-            load += (box_h - tt - tb) * (box_w - tl - tr) * beats + lat
+            load += (box_h - tt - tb) * (box_w - tl - tr) * beats + (lat // 2 if paired else lat) + params
             for a0, gr in p.groups:
                 pt, pb = _group_pads(a0, gr, ah, box_h, tt, tb)
                 d = SimpleNamespace(nx=aw, ny=ah, fh=gr, fw=p.fw, pad_top=pt, pad_bottom=pb, pad_left=tl,
@@ -240,6 +270,8 @@ def _dw_estimate(cfg: HwConfig, s, plan: _Plan, nblocks: int) -> int:
         total = [a + count * s.n * nblocks * b for a, b in zip(total, stage)]
         first, last = first or stage, stage
     (load0, comp0, vec0, _), (_, compn, vecn, storen) = first, last
+    if paired:      # the first stage waits for the windows of two blocks
+        load0 = 2 * load0
     tail = vecn // 2 + max(vecn, storen) // 2 + storen // 2
     if cfg.in_order:
         return sum(total)
@@ -318,9 +350,11 @@ def depthwise_passes(ctx, s) -> list:
         if per_pass < 1:
             continue
         for plan in _dw_tiles(cfg, s, dense):
-            est = _dw_estimate(cfg, s, plan, nb)
-            if best is None or est < best[0]:
-                best = (est, plan, per_pass)
+            for pair in (False, True) if per_pass > 1 and _pair_lines(cfg, s, plan) else (False,):
+                plan = replace(plan, pair=pair)
+                est = _dw_estimate(cfg, s, plan, nb, 0 if per_pass <= vec_blocks else vec_blocks // 2)
+                if best is None or est < best[0]:
+                    best = (est, plan, per_pass)
     if best is None:
         raise CannotLower("no depthwise tile fits the scratchpads")
     _, plan, per_pass = best
@@ -336,12 +370,14 @@ class _DwPass:
     group of filter rows accumulates into one of two ACC tiles, the REQ writes one of two staging
     slots, the STORE writes the output. Rotating REQ parameters load right after the first window,
     so that the first DWCONV does not wait for them (a compute NOP after it hands their token to
-    the vector queue); the last stage requantizes and stores in two halves, so that its STORE
-    starts earlier.
+    the vector queue); the last stage (and every stage where that fits, ``halves_fit``)
+    requantizes and stores in two halves, so that its STORE starts earlier. With ``pair``
+    (:func:`_pair_lines`) two stages of consecutive blocks share one window LOAD.
     Tokens: stage ``t``'s loads wait for stage ``t - 2``'s DWCONVs (``c2l``: its window slot is
-    free), its DWCONVs for the loads (``l2c``) and for the REQ of stage ``t - 2`` (``v2c``: its ACC
-    tile is read), its REQ for the DWCONVs (``c2v``) and the STORE of stage ``t - 2`` (``s2v``),
-    its STORE for the REQ (``v2s``)."""
+    free; with pairs those of the load group ``PAIR_SLOTS`` before), its DWCONVs for the loads
+    (``l2c``) and for the REQ of stage ``t - 2`` (``v2c``: its ACC tile is read), its REQ for the
+    DWCONVs (``c2v``) and the last STORE of stage ``t - 2`` (``s2v``), its STORE for the REQ
+    (``v2s``)."""
 
     def __init__(self, ctx, s, plan: _Plan, blocks: list):
         cfg = ctx.cfg
@@ -352,6 +388,9 @@ class _DwPass:
         win = _window_lines(s, plan, plan.toh, plan.tow)
         assert 2 * win <= in_l
         self.in_base = (0, win)
+        # windows of two consecutive blocks of one image in one LOAD (_pair_lines): PAIR_SLOTS
+        # pairs of window slots, one pair per load group in turn
+        self.pair = _pair_lines(cfg, s, plan) if plan.pair and len(blocks) > 1 else 0
         ah, aw = _acc_dims(s, plan.dense, plan.toh, plan.tow)
         self.acc_base = (acc_slot(cfg, ah * aw, 0), acc_slot(cfg, ah * aw, 1))
 
@@ -376,11 +415,18 @@ class _DwPass:
         # constants the pass's own loads come after: the builder may load them during the layer
         # before (emit.ProgramBuilder._barrier)
         prefetch = filters + (self.param_loads(steps, 0, group) if resident else [])
+        # group k + 1's parameters load in stage off of group k: then the REQs of group k - 1,
+        # which read that half of VEC, are done (the loads of stage t wait for the DWCONVs of
+        # stage t - 2, or with pairs of t - 2 PAIR_SLOTS or later, which waited for the REQ two
+        # stages before theirs), and before the window of group k + 1's first stage (with pairs
+        # as late as that allows, so that the window LOADs are ahead when it comes)
+        if not resident and self.pair and group < 2 * PAIR_SLOTS + 2:
+            self.pair = 0
+        off = max(2 * PAIR_SLOTS + 1, group - 2) if self.pair else 3
         loads, computes, finishes = [], [], []
+        self.groups = self.load_groups(steps)
         for t, (nbx, tile, j) in enumerate(steps):
-            ld = self.window_loads(t, nbx, tile, j)
-            if t >= 2:
-                token(ld[0], C2L, "pop")
+            ld = self.group_loads(t, steps)
             token(ld[-1], L2C, "push")
             comp = self.dwconvs(t, nbx, tile, j)
             token(comp[0], L2C, "pop")
@@ -393,14 +439,14 @@ class _DwPass:
                 ld += self.param_loads(steps, 0, group)
                 token(ld[-1], L2C, "push")
                 comp.append(token(nop("compute", f"{what}: requantization parameters loaded"), L2C, "pop"))
-            elif not resident and t % group == 3 and t - 3 + group < len(steps):
+            elif not resident and t % group == off and t - off + group < len(steps):
                 # group k + 1 in the load queue before the window of its first stage, whose
                 # DWCONVs (and so the REQs after them) wait for it
-                ld += self.param_loads(steps, t - 3 + group, group)
+                ld += self.param_loads(steps, t - off + group, group)
             token(comp[-1], C2V, "push")
             loads.append(ld)
             computes.append(comp)
-            finishes.append(self.finish(t, nbx, tile, j, halves=t == len(steps) - 1))
+            finishes.append(self.finish(t, nbx, tile, j, halves=t == len(steps) - 1 or self.halves_fit(tile, comp)))
         # program order: stage t's loads, then stage t - 1's DWCONVs and its REQ / STORE (so that
         # a REQ is fetched right after the DWCONVs it waits for, whichever engine is the busiest)
         out = RawPass(prefetch=prefetch)
@@ -439,7 +485,7 @@ class _DwPass:
         ln = min(R, s.c - cb * R)
         xbase = self.ctx.addr[s.x] + nbx * s.h * s.w * s.c + cb * R
         ah, aw = _acc_dims(s, self.plan.dense, th, tw)
-        out, buf = [], self.in_base[t % 2]
+        out, buf = [], self.slot(t)
         for p, (box_w, box_h, tr) in zip(self.plan.phases, _tile_windows(s, self.plan, oy0, ox0, ah, aw)):
             args = list(self.window_box(p, buf, xbase, oy0, ox0, ah, aw, ln))
             args[4], args[5] = args[4] + tr[2], args[5] + tr[0]
@@ -447,6 +493,55 @@ class _DwPass:
             out.append((p, buf, args, tr))
             buf += (ah + p.fh - 1) * (aw + p.fw - 1)
         return out
+
+    def load_groups(self, steps) -> list[tuple[int, int]]:
+        """Per stage ``(load group, place in it)``: with ``pair``, two consecutive stages of one
+        image and tile whose blocks are whole (``rows`` channels) share one window LOAD, else
+        each stage is a group of its own."""
+        out, t, g = [], 0, 0
+        while t < len(steps):
+            n = 1
+            if self.pair and t + 1 < len(steps) and steps[t][:2] == steps[t + 1][:2]:
+                n = 2 if all((self.blocks[steps[k][2]] + 1) * self.R <= self.s.c for k in (t, t + 1)) else 1
+            out += [(g, k) for k in range(n)]
+            t, g = t + n, g + 1
+        return out
+
+    def slot(self, t: int) -> int:
+        """Stage ``t``'s window slot: the two halves of ``in_base`` in turn, or with ``pair`` the
+        ``pair`` lines at place ``k`` of one of ``PAIR_SLOTS`` pairs of slots, one per load group
+        in turn."""
+        if not self.pair:
+            return self.in_base[t % 2]
+        g, k = self.groups[t]
+        return (g % PAIR_SLOTS * 2 + k) * self.pair
+
+    def group_loads(self, t: int, steps) -> list[Ins]:
+        """Stage ``t``'s window LOADs: its own, or with a load group of two stages one LOAD for
+        both at the first and a load-queue NOP at the second (for its ``l2c`` token). The first
+        LOAD of a group waits for the DWCONVs of the stages of the group whose slots it writes
+        (two before, or ``PAIR_SLOTS`` with ``pair``; one ``c2l`` pop each, the first ones on
+        load-queue NOPs)."""
+        g, k = self.groups[t]
+        nbx, tile, j = steps[t]
+        if k:
+            return [nop("load", f"{self.s.what}: input window loaded with the one before")]
+        size = sum(1 for gg, _ in self.groups if gg == g)
+        if size == 1:
+            ld = self.window_loads(t, nbx, tile, j)
+        else:
+            (_, _, args, _), = self.windows(t, nbx, tile, j)
+            ld = [Ins("LOAD", {"sp": "ACT", "len": self.R, "sp_addr": self.slot(t),
+                               "ext_addr": args[3] + (args[5] * args[6] + args[4]) * args[8],
+                               "x_size": self.pair, "y_size": size, "x_stride": args[8], "y_stride": self.R,
+                               "fill": _byte(self.s.zx)},
+                      f"{self.s.what}: input windows y{tile[0]} x{tile[1]} c{self.blocks[j] * self.R}.. "
+                      f"({size} blocks)")]
+        before = sum(1 for gg, _ in self.groups if gg == g - PAIR_SLOTS) if self.pair else int(t >= 2)
+        waits = [nop("load", f"{self.s.what}: window slot free") for _ in range(max(0, before - 1))]
+        for w in waits + ld[:1] if before else []:
+            token(w, C2L, "pop")
+        return waits + ld
 
     def window_loads(self, t: int, nbx: int, tile, j: int) -> list[Ins]:
         """Stage ``t``'s input windows (every phase's) for block ``j`` of the pass."""
@@ -489,9 +584,23 @@ class _DwPass:
                 k += 1
         return out
 
+    def halves_fit(self, tile, comp: list[Ins]) -> bool:
+        """Whether a stage of ``tile`` may requantize and store in two halves (the STORE of the top
+        rows starting while the REQ of the bottom ones runs) and keep the vector and store queues
+        within its DWCONVs' cycles ``comp``: the second REQ's parameter lines and latency, the
+        second STORE's latency."""
+        cfg = self.cfg
+        _, _, th, tw = tile
+        cycles = sum(dwconv_cycles(cfg, dw_stream(SimpleNamespace(**i.fields))) for i in comp if i.name == "DWCONV")
+        lines = th * tw * ceil_div(cfg.cols, cfg.vector_lanes) * _req_cycles(cfg)
+        vec = lines + 2 * (VEC_BY_NAME["REQ"].param_lines(cfg.cols) + cfg.vector_latency)
+        store = th * tw * ceil_div(self.R, cfg.dma_bytes_per_cycle) + 2 * cfg.ext_latency
+        return th >= 2 and max(vec, store) <= cycles
+
     def finish(self, t: int, nbx: int, tile, j: int, halves: bool) -> list[Ins]:
         """Stage ``t``'s REQs and STOREs (one of each, or with ``halves`` two of each over the
-        tile's top and bottom rows)."""
+        tile's top and bottom rows; only the last STORE frees the staging slot for the REQ of
+        stage ``t + 2``)."""
         s, R = self.s, self.R
         oy0, ox0, th, tw = tile
         cb = self.blocks[j]
@@ -519,7 +628,8 @@ class _DwPass:
         for r, st in zip(reqs, stores):
             token(r, V2S, "push")
             token(st, V2S, "pop")
-            token(st, S2V, "push")
+        # the last STORE frees the staging slot (the store queue runs them in order)
+        token(stores[-1], S2V, "push")
         token(reqs[-1], V2C, "push")
         return reqs + stores
 

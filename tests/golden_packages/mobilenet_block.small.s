@@ -139,52 +139,51 @@
    135: DWCONV accumulate=1 act_signed=1 wgt_signed=1 fh=1 pad_top=0 act=76 acc=512 wgt=136 za=128 zw=0 nx=8 ny=4 pad_left=1 pad_right=1 act_ys=8 fw=3 pad_bottom=0 acc_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: c40 filter rows 2..2
    136: VEC func=REQ signed=0 accumulate=0 round=0 dst=3072 src=512 src2=0 param=30 nx=8 ny=2 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 pop_prev pop_next push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40 rows 0..
    137: VEC func=REQ signed=0 accumulate=0 round=0 dst=3088 src=528 src2=0 param=30 nx=8 ny=2 dst_xs=1 dst_ys=8 src_xs=1 src_ys=8 push_prev push_next  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: requantize c40 rows 2..
-   138: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0x1428 x_size=8 y_size=2 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c40
+   138: STORE sp=ACT len=8 sp_addr=3072 ext_addr=0x1428 x_size=8 y_size=2 x_stride=48 y_stride=384 pop_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y4 x0 c40
    139: STORE sp=ACT len=8 sp_addr=3088 ext_addr=0x1728 x_size=8 y_size=2 x_stride=48 y_stride=384 pop_prev push_prev  # [op 1 DEPTHWISE_CONV_2D] DEPTHWISE_CONV_2D: output tile n0 y6 x0 c40
    140: LOAD sp=WGT len=8 sp_addr=928 ext_addr=0x2d00 x_size=8 y_size=6 x_stride=8 y_stride=64 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 CONV_2D] CONV_2D: weight tiles out c0 k0.. (resident)
    141: LOAD sp=VEC len=8 sp_addr=116 ext_addr=0x2e80 x_size=6 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 2 CONV_2D] CONV_2D: requantization parameters out c0.. (resident)
-   142: NOP queue=vector pop_next  # [barrier] barrier: wait for the stores the next pass's first loads read
-   143: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the stores the next pass's first loads read
+   142: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the stores the next pass's first loads read
+   143: NOP queue=compute pop_next  # [barrier] barrier: the first stores are done
    144: NOP queue=compute pop_next  # [barrier] barrier: the first stores are done
-   145: NOP queue=compute pop_next  # [barrier] barrier: the first stores are done
-   146: NOP queue=compute pop_next push_prev  # [barrier] barrier: the first stores are done
+   145: NOP queue=compute pop_next push_prev  # [barrier] barrier: the first stores are done
+   146: NOP queue=load pop_next  # [barrier] barrier: the first stores are done
    147: NOP queue=load pop_next  # [barrier] barrier: the first stores are done
    148: NOP queue=load pop_next  # [barrier] barrier: the first stores are done
-   149: NOP queue=load pop_next  # [barrier] barrier: the first stores are done
-   150: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0xe00 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k0
-   151: LOAD sp=ACT len=8 sp_addr=44 ext_addr=0xe08 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k8
-   152: LOAD sp=ACT len=8 sp_addr=88 ext_addr=0xe10 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k16
-   153: LOAD sp=ACT len=8 sp_addr=132 ext_addr=0xe18 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k24
-   154: LOAD sp=ACT len=8 sp_addr=176 ext_addr=0xe20 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k32
-   155: LOAD sp=ACT len=8 sp_addr=220 ext_addr=0xe28 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k40
-   156: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
-   157: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
-   158: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   159: NOP queue=load push_next  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k40 (loaded in the barrier)
-   160: LOAD sp=ACT len=8 sp_addr=396 ext_addr=0x1640 x_size=20 y_size=2 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k0..15
-   161: LOAD sp=ACT len=8 sp_addr=436 ext_addr=0x1650 x_size=20 y_size=2 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k16..31
-   162: LOAD sp=ACT len=8 sp_addr=476 ext_addr=0x1660 x_size=20 y_size=1 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k32..39
-   163: LOAD sp=ACT len=8 sp_addr=496 ext_addr=0x1668 x_size=20 y_size=1 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 push_next  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k40..47
-   164: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=0 acc=0 wgt=928 za=128 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 0..43 out c0 k0..47
-   165: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=396 acc=512 wgt=928 za=128 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 44..63 out c0 k0..47
-   166: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 0.. out c0
-   167: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1a00 x_size=22 y_size=2 x_stride=8 y_stride=176 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 0.. c0
-   168: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=116 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 44.. out c0
-   169: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x1b60 x_size=20 y_size=1 x_stride=8 y_stride=0 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 44.. c0
-   170: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2f40 x_size=11 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: parameters
-   171: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
-   172: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
+   149: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0xe00 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k0
+   150: LOAD sp=ACT len=8 sp_addr=44 ext_addr=0xe08 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k8
+   151: LOAD sp=ACT len=8 sp_addr=88 ext_addr=0xe10 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k16
+   152: LOAD sp=ACT len=8 sp_addr=132 ext_addr=0xe18 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k24
+   153: LOAD sp=ACT len=8 sp_addr=176 ext_addr=0xe20 x_size=22 y_size=2 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k32
+   154: LOAD sp=ACT len=8 sp_addr=220 ext_addr=0xe28 x_size=22 y_size=1 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k40
+   155: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
+   156: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
+   157: NOP queue=load pop_next  # [barrier] barrier: wait for compute
+   158: LOAD sp=ACT len=8 sp_addr=242 ext_addr=0x1248 x_size=22 y_size=1 x_stride=48 y_stride=1056 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 push_next  # [op 2 CONV_2D] CONV_2D: input rows 0..43 k40
+   159: LOAD sp=ACT len=8 sp_addr=396 ext_addr=0x1640 x_size=20 y_size=2 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k0..15
+   160: LOAD sp=ACT len=8 sp_addr=436 ext_addr=0x1650 x_size=20 y_size=2 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k16..31
+   161: LOAD sp=ACT len=8 sp_addr=476 ext_addr=0x1660 x_size=20 y_size=1 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k32..39
+   162: LOAD sp=ACT len=8 sp_addr=496 ext_addr=0x1668 x_size=20 y_size=1 x_stride=48 y_stride=8 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=128 push_next  # [op 2 CONV_2D] CONV_2D: input rows 44..63 k40..47
+   163: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=0 acc=0 wgt=928 za=128 zw=0 nx=22 ny=2 act_xs=1 act_ys=22 acc_xs=1 acc_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 0..43 out c0 k0..47
+   164: GEMM accumulate=0 preload=1 act_signed=1 wgt_signed=1 kt=5 act=396 acc=512 wgt=928 za=128 zw=0 nx=20 ny=1 act_xs=1 act_ys=20 acc_xs=1 acc_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: rows 44..63 out c0 k0..47
+   165: VEC func=REQ signed=0 accumulate=0 round=0 dst=2048 src=0 src2=0 param=116 nx=22 ny=2 dst_xs=1 dst_ys=22 src_xs=1 src_ys=22 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 0.. out c0
+   166: STORE sp=ACT len=8 sp_addr=2048 ext_addr=0x1a00 x_size=22 y_size=2 x_stride=8 y_stride=176 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 0.. c0
+   167: VEC func=REQ signed=0 accumulate=0 round=0 dst=2114 src=512 src2=0 param=116 nx=20 ny=1 dst_xs=1 dst_ys=20 src_xs=1 src_ys=20 pop_prev push_prev push_next  # [op 2 CONV_2D] CONV_2D: requantize rows 44.. out c0
+   168: STORE sp=ACT len=8 sp_addr=2114 ext_addr=0x1b60 x_size=20 y_size=1 x_stride=8 y_stride=0 pop_prev push_prev  # [op 2 CONV_2D] CONV_2D: output rows 44.. c0
+   169: LOAD sp=VEC len=8 sp_addr=0 ext_addr=0x2f40 x_size=11 y_size=1 x_stride=32 y_stride=0 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: parameters
+   170: NOP queue=vector pop_next  # [barrier] barrier: wait for the layer's stores
+   171: NOP queue=vector pop_next push_prev  # [barrier] barrier: wait for the layer's stores
+   172: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
    173: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-   174: NOP queue=compute pop_next  # [barrier] barrier: wait for the vector queue
-   175: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
+   174: NOP queue=compute pop_next push_prev  # [barrier] barrier: wait for the vector queue
+   175: NOP queue=load pop_next  # [barrier] barrier: wait for compute
    176: NOP queue=load pop_next  # [barrier] barrier: wait for compute
    177: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   178: NOP queue=load pop_next  # [barrier] barrier: wait for compute
-   179: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x1a00 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: input 0 bytes 0
-   180: LOAD sp=ACT len=8 sp_addr=2048 ext_addr=0x0 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 3 ADD] ADD: input 1 bytes 0
-   181: NOP queue=compute pop_prev push_next  # [op 3 ADD] pass the load token to the vector queue
-   182: VEC func=ADDQ signed=1 accumulate=0 round=0 dst=0 src=0 src2=2048 param=0 nx=64 ny=1 dst_xs=1 dst_ys=64 src_xs=1 src_ys=64 pop_prev push_next  # [op 3 ADD] ADD
-   183: STORE sp=ACT len=8 sp_addr=0 ext_addr=0x1c00 x_size=64 y_size=1 x_stride=8 y_stride=512 pop_prev push_prev  # [op 3 ADD] ADD: output bytes 0
-   184: NOP queue=vector pop_next push_prev  # [op 3 ADD] serial stage: the stores are done
-   185: NOP queue=compute pop_next push_prev  # [op 3 ADD] serial stage: release the load queue
-   186: FINISH  # end of segment
+   178: LOAD sp=ACT len=8 sp_addr=0 ext_addr=0x1a00 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0  # [op 3 ADD] ADD: input 0 bytes 0
+   179: LOAD sp=ACT len=8 sp_addr=2048 ext_addr=0x0 x_size=64 y_size=1 x_stride=8 y_stride=512 pad_top=0 pad_bottom=0 pad_left=0 pad_right=0 fill=0 push_next  # [op 3 ADD] ADD: input 1 bytes 0
+   180: NOP queue=compute pop_prev push_next  # [op 3 ADD] pass the load token to the vector queue
+   181: VEC func=ADDQ signed=1 accumulate=0 round=0 dst=0 src=0 src2=2048 param=0 nx=64 ny=1 dst_xs=1 dst_ys=64 src_xs=1 src_ys=64 pop_prev push_next  # [op 3 ADD] ADD
+   182: STORE sp=ACT len=8 sp_addr=0 ext_addr=0x1c00 x_size=64 y_size=1 x_stride=8 y_stride=512 pop_prev push_prev  # [op 3 ADD] ADD: output bytes 0
+   183: NOP queue=vector pop_next push_prev  # [op 3 ADD] serial stage: the stores are done
+   184: NOP queue=compute pop_next push_prev  # [op 3 ADD] serial stage: release the load queue
+   185: FINISH  # end of segment
