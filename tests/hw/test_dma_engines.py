@@ -73,6 +73,8 @@ def test_shared_dma_matches_isa_sim(name):
     assert (two.start != res.schedule.start).any()
 
 
+@pytest.mark.slow
+@pytest.mark.ci_slow
 @pytest.mark.parametrize("name", ["tie", "rdperf"])
 def test_other_priority_matches_isa_sim(monkeypatch, name):
     """The other fixed priority (a build of its own: the configuration's name keys the build)."""

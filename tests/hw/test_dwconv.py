@@ -16,6 +16,8 @@ from nnaccel.isa import bytes_to_words, decode
 
 pytestmark = pytest.mark.rtl
 SMALL = {"marks": pytest.mark.slow}       # small's Verilator model builds for minutes (as tests/hw/test_top.py)
+#: a build of its own beside tiny-dw2's: in the slow tier, which CI runs (``-m ci_slow``)
+CI_SLOW = {"marks": [pytest.mark.slow, pytest.mark.ci_slow]}
 #: small with one line buffer: DWCONVs of two filter rows
 SMALL_LB1 = load_config("small").replace(name="small-lb1", dw_line_buffers=1)
 #: tiny with the depthwise mode (the preset has none: its depthwise layers run as GEMMs)
@@ -25,8 +27,8 @@ TINY_DW2 = TINY_DW.replace(name="tiny-dw2", dw_line_buffers=2)
 
 @pytest.mark.parametrize("preset, shape, signed, pads", [
     ("tiny", (5, 6, 5, 3, 3), True, None),          # h, w, c, fh, fw: two channel blocks, as GEMMs
-    (TINY_DW, (5, 6, 5, 3, 3), True, None),         # ... as DWCONVs of one filter row each
-    (TINY_DW, (4, 7, 3, 2, 4), False, None),
+    pytest.param(TINY_DW, (5, 6, 5, 3, 3), True, None, **CI_SLOW),   # ... as DWCONVs of one filter row each
+    pytest.param(TINY_DW, (4, 7, 3, 2, 4), False, None, **CI_SLOW),
     (TINY_DW2, (5, 6, 4, 3, 1), True, (0, 0, 1, 1)),     # (left, right, top, bottom): rows above and below
     (TINY_DW2, (4, 5, 3, 2, 2), False, (0, 1, 0, 1)),    # ... below and right
     (TINY_DW2, (3, 2, 4, 2, 2), True, (1, 0, 1, 0)),     # ... above and left, two columns

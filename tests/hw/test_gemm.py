@@ -107,7 +107,8 @@ def _walks_program(cfg, rng):
 
 
 @pytest.mark.rtl
-@pytest.mark.parametrize("config", ["tiny", "tiny-serial-lanes2", "tiny-mul1"])
+@pytest.mark.parametrize("config", ["tiny", *(pytest.param(c, marks=[pytest.mark.slow, pytest.mark.ci_slow])
+                                              for c in ("tiny-serial-lanes2", "tiny-mul1"))])
 def test_shared_walks_match_isa_sim(config):
     """The in-order core's GEMM and VEC share their walks (the GEMM's activation walk is the
     VEC's destination walk, its ACC walk the VEC's source walk) and line counters: strided 2-D

@@ -106,10 +106,13 @@ def test_small_array_and_scratchpad_fit_ecp5_25f():
     assert 0 < sp["bram"] <= 56 and sp["lut"] < 1000      # in DP16KD, not flip-flops
 
 
+@pytest.mark.slow
 def test_tiny_top_fits_up5k():
     """The whole accelerator of the tiny preset, its scratchpads and the synthesis harness
     included, within the iCE40UP5K: DSPs, block RAM (every memory in EBR), LUT4 and nextpnr's
-    logic cells (LUT4 + carry + flip-flop per cell: what place and route needs)."""
+    logic cells (LUT4 + carry + flip-flop per cell: what place and route needs). In the slow tier:
+    CI's slice runs the place and route of the same design (:func:`test_top_places_and_routes`),
+    which checks each of these."""
     from nnaccel.boards.synth import TARGETS, design_for, synthesize
     t = TARGETS["ice40"]
     rep = synthesize(design_for("tiny", "top", t), "ice40", name="test-tiny-top", timeout_s=1500)
@@ -154,6 +157,8 @@ def test_top_places_and_routes(config, target):
     rep = synthesize(design_for(config, "top", t), target, pnr=True, name=f"test-{config}-top-pnr", timeout_s=2400)
     assert rep["pnr"] == "ok", rep["pnr"]
     assert rep["fmax_mhz"] is not None and rep["fmax_mhz"] > 4       # the routed design's fmax
+    assert {mm["mapped"] for mm in rep["memories"]} == {"block RAM"}, rep["memories"]
+    assert rep["lut_mapper"] == "abc", rep["yosys"]
     for cell, key in _PLACED[target].items():
         used, avail = rep["pnr_utilization"][cell]
         budget = t.budget["lut" if key == "logic_cells" else key]    # (iCE40: a LUT4 a logic cell)

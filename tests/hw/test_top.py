@@ -437,6 +437,8 @@ def test_gemm_random_sequence(config):
     assert rtl.counters == res.counters
 
 
+@pytest.mark.slow
+@pytest.mark.ci_slow
 def test_lut_with_vector_latency_1():
     """With ``vector_latency`` 1 the LUT reads its table memory combinationally (no spare step for a
     block-RAM read): the LOGISTIC program still matches the ISA simulator and the golden model."""

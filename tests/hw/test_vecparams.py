@@ -112,7 +112,15 @@ SMALL_CONFIGS = {
 }
 
 
-@pytest.mark.parametrize("config", [*CONFIGS, *(pytest.param(c, marks=pytest.mark.slow) for c in SMALL_CONFIGS)])
+#: the configurations whose Verilator builds the default suite makes (each other one is a build
+#: of its own, minutes of a 2-core machine): the others run in the slow tier, which CI runs too
+#: (``-m ci_slow``)
+DEFAULT_CONFIGS = ("tiny", "tiny-serial")
+CI_SLOW = [pytest.mark.slow, pytest.mark.ci_slow]
+
+
+@pytest.mark.parametrize("config", [*(c if c in DEFAULT_CONFIGS else pytest.param(c, marks=CI_SLOW) for c in CONFIGS),
+                                    *(pytest.param(c, marks=pytest.mark.slow) for c in SMALL_CONFIGS)])
 def test_vec_parameters_count_as_the_isa_says(config):
     from nnaccel.sim.rtl_runner import run_words_rtl
     if config in SMALL_CONFIGS:
