@@ -72,6 +72,7 @@ from amaranth.lib.wiring import In, Out
 
 from nnaccel.hwconfig import ELEMENT_BYTES, load_config
 from nnaccel.isa.table import (
+    ENGINE_START_CYCLES,
     N_COUNTERS,
     QUEUES,
     SPACE_ENUM,
@@ -82,7 +83,7 @@ from .counters import CounterEvents, PerfCounters, counter_read_signature
 from .decoder import CONTROL_QUEUE, QUEUE_CODE, field, opcode_of
 from .dma import DmaEngine
 from .extmem import ExtMemory, counters_per_beat, load_port_bytes, store_port_bytes, word_bytes
-from .fetch import Fetch
+from .fetch import DELAYED_RUNNERS, Fetch
 from .gemm import GemmEngine
 from .scratchpad import BankedScratchpad
 from .sequencer import runner_steps
@@ -224,7 +225,8 @@ class Accelerator(wiring.Component):
         for r in steps:
             port = getattr(fetch, r)
             ctx.cycles[r] = Signal(len(port.step), name=f"{r}_cyclesc")
-            m.d.comb += ctx.cycles[r].eq(port.step + 1)
+            # (an engine a cycle behind its sequencer, DELAYED_RUNNERS: its step a cycle late)
+            m.d.comb += ctx.cycles[r].eq(port.step + 1 + (ENGINE_START_CYCLES if r in DELAYED_RUNNERS else 0))
         ctx.fetch, ctx.views = fetch, [getattr(fetch, f"q_{q}") for q in QUEUES]
         # the counters' read side (hw/counters.py: built by count_events, once every term is known):
         # the k counters at the ring's head, zero-extended to 64 bits on the port
@@ -352,7 +354,7 @@ class Accelerator(wiring.Component):
                          (g.wr_acc, ctx.wg_acc)):
             wiring.connect(m, port, sp)
         if cfg.in_order:    # as they pass: a busy cycle, a streamed line (rows * cols MACs)
-            add_event("array_busy", eng.active & g.is_arr, 1, ctx.n_beats)
+            add_event("array_busy", ctx.fetch.q_compute.active & g.is_arr, 1, ctx.n_beats)
             add_event("macs", g.streaming, 1, ctx.n_beats)
             ctx.scale["macs"] = cfg.rows * cfg.cols
         else:
@@ -376,7 +378,7 @@ class Accelerator(wiring.Component):
         is_vec = field(vector_engine.word, "NOP", "opcode") == opcode_of("VEC")
         m.d.comb += [
             vu.word.eq(vector_engine.word), vu.start.eq(vector_engine.start), vu.active.eq(vector_engine.active),
-            vu.busy.eq(fetch.q_vector.busy), vector_engine.last.eq(vu.last),
+            vu.busy.eq(vector_engine.active & ~vector_engine.start), vector_engine.last.eq(vu.last),
         ]
         for port, sp in ((vu.rd_act, rv["ACT"]), (vu.rd_act2, rv2), (vu.rd_acc, rv["ACC"]), (vu.rd_vec, rv["VEC"]),
                          (vu.wr_act, wv["ACT"]), (vu.wr_acc, wv["ACC"])):
@@ -389,7 +391,7 @@ class Accelerator(wiring.Component):
                                                                        ("ACC", rv["ACC"]))]
             m.d.comb += mems["VEC"].read_hold(rv["VEC"]).eq(vu.vhold)
         if cfg.in_order:
-            add_event("vector_busy", vector_engine.active & is_vec, 1, n_beats)
+            add_event("vector_busy", fetch.q_vector.active & is_vec, 1, n_beats)
             add_event("instructions", fetch.ex_complete, 1, n_beats)
         else:
             add_event("vector_busy", vector_engine.complete & is_vec, ctx.cycles["vector"])
