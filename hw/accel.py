@@ -42,7 +42,9 @@ Inside an instruction (step ``k``, relative to its start):
   steps of the same slot into the other buffer. Results leave the array ``rows + cols - 1 +
   pe_pipeline`` steps after the line entered and are written to ACC (added to the old line when ``accumulate`` or
   ``t > 0``), the last one at step ``cycles - 1``.
-- VEC: ``P`` steps read the parameter block; then each line takes ``ceil(cols / vector_lanes) *
+- VEC: its engine takes its first step ``ENGINE_START_CYCLES`` after the instruction starts (the
+  start reaches it through a register, :meth:`~nnaccel.hw.fetch.Fetch._delayed_port`; its steps
+  below count from there); ``P`` steps read the parameter block; then each line takes ``ceil(cols / vector_lanes) *
   VecFunc.group_cycles(cfg)`` steps (each lane has one fixed-point multiplier, which
   ADDQ / SUBQ use three times, and which forms its product over ``vector_mul_steps`` cycles); the
   line is written once its last lane group has passed the lane's registers (``vector_pipeline``);
