@@ -109,11 +109,14 @@ class Fetch(wiring.Component):
         def hdr(word, flag):
             return field(word, "NOP", flag)
 
+        # each channel's count is nonzero: a register beside the counter where one engine pushes
+        # and one pops it (the table's channels), else the comparison
+        nonzero = {c: Signal(name=f"tok_{c}_nz") for c in tok}
         oks = []
         for q, head in enumerate(seq.heads(m)):
             ok = Const(1, 1)
             for flag, ch in pops[q].items():
-                ok = ok & (~hdr(head, flag) | (tok[ch] != 0))
+                ok = ok & (~hdr(head, flag) | nonzero[ch])
             oks.append(ok & (state == RUN))
         seq.start_engines(m, oks, held)
         engines = seq.engines
@@ -143,8 +146,12 @@ class Fetch(wiring.Component):
                     m.d.sync += step_r.eq(step)
                     step = step_r
                 m.d.sync += count.eq(count + Cat(step[0], step[1].replicate(len(count) - 1)))
+                # the next count is nonzero: a token comes, or two or more are there, or one that
+                # does not go (a pop needs a token there)
+                m.d.sync += nonzero[ch].eq((step[0] & ~step[1]) | (count >= 2) | ((count == 1) & ~step[1]))
             else:
                 m.d.sync += count.eq(count + sum(incs) - sum(decs))
+                m.d.comb += nonzero[ch].eq(count != 0)
 
         ctx.DONE, ctx.IDLE, ctx.RUN, ctx.SCAN = DONE, IDLE, RUN, SCAN
         ctx.dec, ctx.dma, ctx.engines, ctx.ex, ctx.fifos = dec, seq.dma, engines, seq.executor, seq.fifos
