@@ -11,7 +11,14 @@ from amaranth.hdl import Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from nnaccel.isa.table import BY_NAME, ENGINE_START_CYCLES, ENGINE_START_KINDS, FLAG_CHANNEL, QUEUES, TOKEN_CHANNELS
+from nnaccel.isa.table import (
+    BY_NAME,
+    ENGINE_START_CYCLES,
+    ENGINE_START_KINDS,
+    FLAG_CHANNEL,
+    QUEUES,
+    TOKEN_CHANNELS,
+)
 
 from .bounds import ENTRY_PC
 from .decoder import QUEUE_CODE, Decoder, fault_code, field, opcode_of

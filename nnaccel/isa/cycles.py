@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from nnaccel.hwconfig import ELEMENT_BYTES
 
-from .table import DW_STREAM_START, ENGINE_START_CYCLES, ENGINE_START_KINDS, N_COUNTERS, SPACE_ENUM, VEC_BY_CODE, dw_stream
+from .table import (
+    DW_STREAM_START,
+    ENGINE_START_CYCLES,
+    ENGINE_START_KINDS,
+    N_COUNTERS,
+    SPACE_ENUM,
+    VEC_BY_CODE,
+    dw_stream,
+)
 
 __all__ = ["dma_geometry", "dwconv_cycles", "gemm_cycles", "instruction_cycles", "static_events", "static_totals"]
 
