@@ -42,7 +42,9 @@ Inside an instruction (step ``k``, relative to its start):
   steps of the same slot into the other buffer. Results leave the array ``rows + cols - 1 +
   pe_pipeline`` steps after the line entered and are written to ACC (added to the old line when ``accumulate`` or
   ``t > 0``), the last one at step ``cycles - 1``.
-- VEC: ``P`` steps read the parameter block; then each line takes ``ceil(cols / vector_lanes) *
+- VEC: its engine takes its first step ``ENGINE_START_CYCLES`` after the instruction starts (the
+  start reaches it through a register, :meth:`~nnaccel.hw.fetch.Fetch._delayed_port`; its steps
+  below count from there); ``P`` steps read the parameter block; then each line takes ``ceil(cols / vector_lanes) *
   VecFunc.group_cycles(cfg)`` steps (each lane has one fixed-point multiplier, which
   ADDQ / SUBQ use three times, and which forms its product over ``vector_mul_steps`` cycles); the
   line is written once its last lane group has passed the lane's registers (``vector_pipeline``;
@@ -73,6 +75,7 @@ from amaranth.lib.wiring import In, Out
 
 from nnaccel.hwconfig import ELEMENT_BYTES, load_config
 from nnaccel.isa.table import (
+    ENGINE_START_CYCLES,
     N_COUNTERS,
     QUEUES,
     SPACE_ENUM,
@@ -83,7 +86,7 @@ from .counters import CounterEvents, PerfCounters, counter_read_signature
 from .decoder import CONTROL_QUEUE, QUEUE_CODE, field, opcode_of
 from .dma import DmaEngine
 from .extmem import ExtMemory, counters_per_beat, load_port_bytes, store_port_bytes, word_bytes
-from .fetch import Fetch
+from .fetch import DELAYED_RUNNERS, Fetch
 from .gemm import GemmEngine
 from .scratchpad import BankedScratchpad
 from .sequencer import runner_steps
@@ -225,7 +228,8 @@ class Accelerator(wiring.Component):
         for r in steps:
             port = getattr(fetch, r)
             ctx.cycles[r] = Signal(len(port.step), name=f"{r}_cyclesc")
-            m.d.comb += ctx.cycles[r].eq(port.step + 1)
+            # (an engine a cycle behind its sequencer, DELAYED_RUNNERS: its step a cycle late)
+            m.d.comb += ctx.cycles[r].eq(port.step + 1 + (ENGINE_START_CYCLES if r in DELAYED_RUNNERS else 0))
         ctx.fetch, ctx.views = fetch, [getattr(fetch, f"q_{q}") for q in QUEUES]
         # the counters' read side (hw/counters.py: built by count_events, once every term is known):
         # the k counters at the ring's head, zero-extended to 64 bits on the port
@@ -353,7 +357,7 @@ class Accelerator(wiring.Component):
                          (g.wr_acc, ctx.wg_acc)):
             wiring.connect(m, port, sp)
         if cfg.in_order:    # as they pass: a busy cycle, a streamed line (rows * cols MACs)
-            add_event("array_busy", eng.active & g.is_arr, 1, ctx.n_beats)
+            add_event("array_busy", ctx.fetch.q_compute.active & g.is_arr, 1, ctx.n_beats)
             add_event("macs", g.streaming, 1, ctx.n_beats)
             ctx.scale["macs"] = cfg.rows * cfg.cols
         else:
@@ -377,7 +381,7 @@ class Accelerator(wiring.Component):
         is_vec = field(vector_engine.word, "NOP", "opcode") == opcode_of("VEC")
         m.d.comb += [
             vu.word.eq(vector_engine.word), vu.start.eq(vector_engine.start), vu.active.eq(vector_engine.active),
-            vu.busy.eq(fetch.q_vector.busy), vector_engine.last.eq(vu.last),
+            vu.busy.eq(vector_engine.active & ~vector_engine.start), vector_engine.last.eq(vu.last),
         ]
         for port, sp in ((vu.rd_act, rv["ACT"]), (vu.rd_act2, rv2), (vu.rd_acc, rv["ACC"]), (vu.rd_vec, rv["VEC"]),
                          (vu.wr_act, wv["ACT"]), (vu.wr_acc, wv["ACC"])):
@@ -390,7 +394,7 @@ class Accelerator(wiring.Component):
                                                                        ("ACC", rv["ACC"]))]
             m.d.comb += mems["VEC"].read_hold(rv["VEC"]).eq(vu.vhold)
         if cfg.in_order:
-            add_event("vector_busy", vector_engine.active & is_vec, 1, n_beats)
+            add_event("vector_busy", fetch.q_vector.active & is_vec, 1, n_beats)
             add_event("instructions", fetch.ex_complete, 1, n_beats)
         else:
             add_event("vector_busy", vector_engine.complete & is_vec, ctx.cycles["vector"])

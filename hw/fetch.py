@@ -11,14 +11,26 @@ from amaranth.hdl import Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from nnaccel.isa.table import FLAG_CHANNEL, QUEUES, TOKEN_CHANNELS
+from nnaccel.isa.table import (
+    BY_NAME,
+    ENGINE_START_CYCLES,
+    ENGINE_START_KINDS,
+    FLAG_CHANNEL,
+    QUEUES,
+    TOKEN_CHANNELS,
+)
 
 from .bounds import ENTRY_PC
-from .decoder import QUEUE_CODE, Decoder, fault_code, field
+from .decoder import QUEUE_CODE, Decoder, fault_code, field, opcode_of
 from .dma import engine_signature
 from .sequencer import runner_steps, sequencer_class, sequencer_for
 
-__all__ = ["Fetch", "queue_view_signature"]
+__all__ = ["DELAYED_RUNNERS", "Fetch", "queue_view_signature"]
+
+#: The runners whose engine runs a cycle behind the sequencer (:meth:`Fetch._delayed_port`): those
+#: of the queues of :data:`~nnaccel.isa.table.ENGINE_START_KINDS`.
+DELAYED_RUNNERS = tuple(q for q in ("compute", "vector")
+                        if any(BY_NAME[n].queue == q for n in ENGINE_START_KINDS))
 
 
 def queue_view_signature() -> wiring.Signature:
@@ -104,11 +116,14 @@ class Fetch(wiring.Component):
         def hdr(word, flag):
             return field(word, "NOP", flag)
 
+        # each channel's count is nonzero: a register beside the counter where one engine pushes
+        # and one pops it (the table's channels), else the comparison
+        nonzero = {c: Signal(name=f"tok_{c}_nz") for c in tok}
         oks = []
         for q, head in enumerate(seq.heads(m)):
             ok = Const(1, 1)
             for flag, ch in pops[q].items():
-                ok = ok & (~hdr(head, flag) | (tok[ch] != 0))
+                ok = ok & (~hdr(head, flag) | nonzero[ch])
             oks.append(ok & (state == RUN))
         seq.start_engines(m, oks, held)
         engines = seq.engines
@@ -138,8 +153,12 @@ class Fetch(wiring.Component):
                     m.d.sync += step_r.eq(step)
                     step = step_r
                 m.d.sync += count.eq(count + Cat(step[0], step[1].replicate(len(count) - 1)))
+                # the next count is nonzero: a token comes, or two or more are there, or one that
+                # does not go (a pop needs a token there)
+                m.d.sync += nonzero[ch].eq((step[0] & ~step[1]) | (count >= 2) | ((count == 1) & ~step[1]))
             else:
                 m.d.sync += count.eq(count + sum(incs) - sum(decs))
+                m.d.comb += nonzero[ch].eq(count != 0)
 
         ctx.DONE, ctx.IDLE, ctx.RUN, ctx.SCAN = DONE, IDLE, RUN, SCAN
         ctx.dec, ctx.dma, ctx.engines, ctx.ex, ctx.fifos = dec, seq.dma, engines, seq.executor, seq.fifos
@@ -211,6 +230,9 @@ class Fetch(wiring.Component):
             runner["load"], runner["store"] = ctx.load_engine, ctx.store_engine
         for r, eng in runner.items():
             port = getattr(self, r)
+            if r in DELAYED_RUNNERS:
+                self._delayed_port(m, r, eng, port)
+                continue
             m.d.comb += [port.word.eq(eng.word), port.start.eq(eng.start), port.active.eq(eng.active),
                          port.complete.eq(eng.complete), port.step.eq(eng.step)]
             m.d.comb += [getattr(port, f"at_least_{c}").eq(eng.step_at_least(c)) for c in self.marks[r]]
@@ -225,3 +247,27 @@ class Fetch(wiring.Component):
         m.d.comb += [self.running.eq(state == ctx.RUN), self.idle.eq(state == ctx.IDLE),
                      self.counting.eq((state == ctx.RUN) & ~ctx.halt & ~(ctx.finished & ~ctx.any_busy & ~ctx.any_queued)),
                      self.fetch_stall.eq(ctx.fetch_stall)]
+
+    def _delayed_port(self, m, r, eng, port):
+        """Runner ``r``'s port with its engine a cycle behind the sequencer (``r`` in
+        :data:`DELAYED_RUNNERS`): an instruction of :data:`~nnaccel.isa.table.ENGINE_START_KINDS`
+        starts (the sequencer's ``start``, from the token check) in a cycle in which its engine
+        does nothing; the engine sees its start, through a register, in the next cycle, and its
+        steps from then on (``step``: the sequencer's, a cycle late; ``active``: the sequencer's
+        busy flag), so its end condition (``last``) ends the instruction
+        :data:`~nnaccel.isa.table.ENGINE_START_CYCLES` cycles after it would end without the
+        register. A NOP of the queue runs in its start cycle, its engine idle."""
+        assert ENGINE_START_CYCLES == 1, "the engine's start passes one register"
+        op = field(eng.word, "NOP", "opcode")
+        long = Const(0, 1)
+        for name in ENGINE_START_KINDS:
+            long = long | (op == opcode_of(name))
+        start_r = Signal(name=f"{r}_estart")
+        step_r = Signal(len(port.step), name=f"{r}_estep")
+        m.d.sync += [start_r.eq(eng.start & long), step_r.eq(Mux(eng.complete, 0, eng.step))]
+        m.d.comb += [port.word.eq(eng.word), port.start.eq(start_r), port.active.eq(eng.busy),
+                     port.complete.eq(eng.complete), port.step.eq(step_r)]
+        # the engine's step >= c: the sequencer's step >= c + 1 while the engine runs
+        m.d.comb += [getattr(port, f"at_least_{c}").eq(eng.step_at_least(c + ENGINE_START_CYCLES))
+                     for c in self.marks[r]]
+        eng.set_last(m, port.last & ~(eng.start & long))

@@ -383,10 +383,11 @@ class GemmEngine(wiring.Component):
             m.d.comb += [oxc.reset(), oyc.reset()]
         if in_order:
             accw = _Walk(m, "wk_src", walk_bits(cfg), None, gemm["acc"], gemm["acc_xs"], gemm["acc_ys"],
-                         ctx.wk_adv["src"], ctx.wk_last["src"], wrap=is_arr & olast, load=self.walks.idle)
+                         ctx.wk_adv["src"], ctx.wk_last["src"], wrap=is_arr & olast, load=self.walks.idle,
+                         ahead=True)
         else:
-            accw = _Walker(m, "gacc", _bits(cfg.lines("ACC") - 1), gstart, gemm["acc"], gemm["nx"], gemm["acc_xs"],
-                           gemm["acc_ys"], wrap=olast)
+            accw = _AheadWalker(m, "gacc", _bits(cfg.lines("ACC") - 1), gstart, gemm["acc"], gemm["nx"],
+                                gemm["acc_xs"], gemm["acc_ys"], wrap=olast)
             m.d.comb += accw.advance.eq(gwrite)
         ab = _bits(cfg.lines("ACC") - 1)
         old = rd_acc.data
@@ -410,7 +411,7 @@ class GemmEngine(wiring.Component):
             # the cycles before that tile's result (a slot lasts >= rows steps), so the read that
             # meets the write is never used (the block RAM leaves it undefined: BankedScratchpad)
             rd_acc.valid.eq(gact & gn_any & (gemm["accumulate"] | (gemm["kt"] != 0))
-                            & ~(gwrite & (accw.nxt[:ab] == accw.cur[:ab]))),
+                            & ~(gwrite & accw.nxt_is_cur(ab))),
             wr_acc.addr.eq(accw.cur), wr_acc.data.eq(gsum),
             wr_acc.en.eq(gwrite.replicate(len(wr_acc.en))),
         ]
@@ -497,3 +498,39 @@ class _Walker:
                          self.x_r.eq(Mux(wrap | last, 0, x + 1))]
         with m.Else():
             m.d.sync += [self.cur_r.eq(self.cur), self.row_r.eq(row), self.x_r.eq(x)]
+
+
+class _AheadWalker:
+    """:class:`_Walker` with ``nxt`` (and ``nxt_is_cur``: ``nxt == cur``) from registers: it keeps
+    ``cur + xs``, ``row + ys`` and whether ``x`` is its row's last beside ``cur``, ``row`` and
+    ``x``, so no adder or comparison lies between ``restart`` / ``wrap`` and ``nxt`` (the GEMM's
+    ACC read address, one line ahead of its write)."""
+
+    def __init__(self, m: Module, name: str, width: int, restart, base, nx, xs, ys, wrap=None):
+        regs = {k: Signal(width, name=f"{name}_{k}") for k in ("cur", "row", "px", "py")}
+        x_r, last_r = Signal(8, name=f"{name}_x"), Signal(name=f"{name}_xlast")
+        self.advance = Signal(name=f"{name}_adv")
+        first = {"cur": base, "row": base, "px": base + xs, "py": base + ys}
+        v = {k: Signal(width, name=f"{name}_{k}c") for k in regs}
+        m.d.comb += [v[k].eq(Mux(restart, first[k], r)) for k, r in regs.items()]
+        x = Mux(restart, 0, x_r)
+        last = Mux(restart, nx <= 1, last_r)
+        wrap = Const(0, 1) if wrap is None else wrap     # advance back to the base (next K tile)
+        self.cur = v["cur"]
+        self.nxt = Signal(width, name=f"{name}_nxt")
+        m.d.comb += self.nxt.eq(Mux(wrap, base, Mux(last, v["py"], v["px"])))
+        self._cmp = (wrap, last, base, v)
+        with m.If(self.advance):
+            m.d.sync += [regs["cur"].eq(self.nxt), regs["row"].eq(Mux(wrap, base, Mux(last, v["py"], v["row"]))),
+                         regs["px"].eq(Mux(wrap, base + xs, Mux(last, v["py"] + xs, v["px"] + xs))),
+                         regs["py"].eq(Mux(wrap, base + ys, Mux(last, v["py"] + ys, v["py"]))),
+                         x_r.eq(Mux(wrap | last, 0, x + 1)), last_r.eq(Mux(wrap | last, nx <= 1, x + 2 >= nx))]
+        with m.Else():
+            m.d.sync += [*[r.eq(v[k]) for k, r in regs.items()], x_r.eq(x), last_r.eq(last)]
+
+    def nxt_is_cur(self, bits: int):
+        """``nxt == cur`` in their low ``bits`` bits, each candidate compared with ``cur`` before the
+        selection."""
+        wrap, last, base, v = self._cmp
+        c = v["cur"][:bits]
+        return Mux(wrap, base[:bits] == c, Mux(last, v["py"][:bits] == c, v["px"][:bits] == c))

@@ -39,7 +39,8 @@ class _Engine:
         self.cycles = Signal(step_bits, name=f"{name}_cyclesc")
         # the instruction stays at the head of its queue until it completes (no copy of it)
         m.d.comb += [fifo.count.eq(fifo.occ - self.busy),
-                     self.start.eq(~self.busy & (fifo.count != 0) & can_start),
+                     # (idle: the waiting entries are those held, no subtraction before the start)
+                     self.start.eq(~self.busy & (fifo.occ != 0) & can_start),
                      self.active.eq(self.busy | self.start),
                      self.step.eq(self.step_r),      # 0 while idle: it clears at completion
                      fifo.pop.eq(self.complete)]
@@ -77,7 +78,7 @@ class _DmaEngine:
         self.step = self.step_r               # 0 while idle: it clears at completion
         self.cycles = Signal(step_bits, name="dma_cyclesc")
         self.last = Signal(name="dma_last")
-        can = {q: ~self.busy & (fifos[q].count != 0) & can_start[q] for q in ("load", "store")}
+        can = {q: ~self.busy & (fifos[q].occ != 0) & can_start[q] for q in ("load", "store")}
         other = "store" if first == "load" else "load"
         starts = {first: can[first], other: can[other] & ~can[first]}
         self.start = Signal(name="dma_start")

@@ -961,7 +961,11 @@ class _Walk:
     to the base when ``wrap`` (given: the GEMM's next K tile); ``nxt`` is the line it moves to."""
 
     def __init__(self, m: Module, name: str, width: int, restart, base, xs, ys, advance, last, wrap=None,
-                 load=None):
+                 load=None, ahead=False):
+        if ahead:
+            assert load is not None, "the walk ahead loads its base while idle"
+            self._ahead(m, name, width, base, xs, ys, advance, last, wrap, load)
+            return
         cur_r = Signal(width, name=f"{name}_cur")
         row_r = Signal(width, name=f"{name}_row")
         self.cur = Signal(width, name=f"{name}_curc")
@@ -992,6 +996,31 @@ class _Walk:
                 m.d.sync += [cur_r.eq(self.nxt), row_r.eq(nrow_r)]
             with m.Else():
                 m.d.sync += [cur_r.eq(self.cur), row_r.eq(row)]
+
+
+    def _ahead(self, m: Module, name: str, width: int, base, xs, ys, advance, last, wrap, load):
+        """``ahead``: ``nxt`` from registers (no adder between ``last`` / ``wrap`` and it): the
+        walk keeps ``cur + xs`` and ``row + ys`` beside ``cur`` and ``row``."""
+        cur_r, row_r = Signal(width, name=f"{name}_cur"), Signal(width, name=f"{name}_row")
+        px_r, py_r = Signal(width, name=f"{name}_px"), Signal(width, name=f"{name}_py")
+        self.cur = cur_r
+        wrap = Const(0, 1) if wrap is None else wrap
+        self.nxt = Mux(wrap, base, Mux(last, py_r, px_r))
+        self._cmp = (wrap, last, base, py_r, px_r, cur_r)
+        with m.If(load):
+            m.d.sync += [cur_r.eq(base), row_r.eq(base), px_r.eq(base + xs), py_r.eq(base + ys)]
+        with m.Elif(advance):
+            m.d.sync += [cur_r.eq(self.nxt), row_r.eq(Mux(wrap, base, Mux(last, py_r, row_r))),
+                         px_r.eq(Mux(wrap, base + xs, Mux(last, py_r + xs, px_r + xs))),
+                         py_r.eq(Mux(wrap, base + ys, Mux(last, py_r + ys, py_r)))]
+
+
+    def nxt_is_cur(self, bits: int):
+        """(``ahead``) ``nxt == cur`` in their low ``bits`` bits, each register compared with ``cur``
+        before the selection (no comparison after ``last`` / ``wrap``)."""
+        wrap, last, base, py_r, px_r, cur_r = self._cmp
+        c = cur_r[:bits]
+        return Mux(wrap, base[:bits] == c, Mux(last, py_r[:bits] == c, px_r[:bits] == c))
 
 
 def _mag_piece(m: Module, v, s, idx, w: int, name: str):

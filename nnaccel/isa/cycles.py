@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from nnaccel.hwconfig import ELEMENT_BYTES
 
-from .table import DW_STREAM_START, N_COUNTERS, SPACE_ENUM, VEC_BY_CODE, dw_stream
+from .table import (
+    DW_STREAM_START,
+    ENGINE_START_CYCLES,
+    ENGINE_START_KINDS,
+    N_COUNTERS,
+    SPACE_ENUM,
+    VEC_BY_CODE,
+    dw_stream,
+)
 
 __all__ = ["dma_geometry", "dwconv_cycles", "gemm_cycles", "instruction_cycles", "static_events", "static_totals"]
 
@@ -25,10 +33,16 @@ def dma_geometry(d, load: bool):
     return d.y_size, d.x_size
 
 
+def _start_cycles(name: str) -> int:
+    """The cycles before the engine's first step of an instruction ``name`` (``ENGINE_START_KINDS``)."""
+    return ENGINE_START_CYCLES if name in ENGINE_START_KINDS else 0
+
+
 def gemm_cycles(cfg, tiles: int, lines: int, preload: bool = True) -> int:
     """The cycles of a GEMM of ``tiles`` K tiles (``kt + 1``) that each stream ``lines`` lines
-    (``nx * ny``): the preload, the slots, the array's fill / drain (``cfg.gemm_pipeline``)."""
-    pre = cfg.rows if preload else 0
+    (``nx * ny``): the engine's start (``ENGINE_START_CYCLES``), the preload, the slots, the array's fill /
+    drain (``cfg.gemm_pipeline``)."""
+    pre = _start_cycles("GEMM") + (cfg.rows if preload else 0)
     if cfg.weight_buffers == 1:         # the next tile's weights after each stream
         return pre + (tiles - 1) * (lines + cfg.rows) + max(lines, 1) + cfg.gemm_pipeline
     return pre + tiles * max(lines, cfg.rows) + cfg.gemm_pipeline
@@ -37,7 +51,7 @@ def gemm_cycles(cfg, tiles: int, lines: int, preload: bool = True) -> int:
 def dwconv_cycles(cfg, steps: int) -> int:
     """The cycles of a DWCONV of ``steps`` stream steps (``nnaccel.isa.table.dw_stream``): the
     filter tile's first row on its way into the array, the stream, the array's fill / drain."""
-    return DW_STREAM_START + steps + cfg.gemm_pipeline
+    return _start_cycles("DWCONV") + DW_STREAM_START + steps + cfg.gemm_pipeline
 
 
 def instruction_cycles(d, cfg) -> int:
@@ -53,7 +67,7 @@ def instruction_cycles(d, cfg) -> int:
     if name == "VEC":
         vf = VEC_BY_CODE[d.func]
         p = vf.param_lines(cfg.cols) if vf.params else 0
-        return p + vf.lines_cycles(cfg, d.nx * d.ny) + cfg.vector_latency
+        return _start_cycles("VEC") + p + vf.lines_cycles(cfg, d.nx * d.ny) + cfg.vector_latency
     if name == "RDPERF":
         return cfg.ext_latency + _ceil(8 * N_COUNTERS, cfg.dma_bytes_per_cycle)
     if name == "NOP":

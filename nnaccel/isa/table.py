@@ -178,6 +178,16 @@ def min_vector_latency(pipeline: int) -> int:
     return VECTOR_LANE_STAGES + 1 if pipeline else 1
 
 
+#: The instructions whose engine takes its first step a cycle after the instruction starts (GEMM
+#: and DWCONV on the compute queue, VEC on the vector queue): the start decision (the token check)
+#: reaches the engine through a register, so no path runs from it into a scratchpad's read
+#: address. Their cycle formulas count that cycle (:data:`ENGINE_START_CYCLES`); a NOP of those
+#: queues does not.
+ENGINE_START_KINDS = ("VEC",)
+#: The cycles before the engine's first step of an :data:`ENGINE_START_KINDS` instruction.
+ENGINE_START_CYCLES = 1
+
+
 def array_drain(rows: int, cols: int, pe_pipeline: int) -> int:
     """The cycles a GEMM / DWCONV spends after its last streaming slot until its last result is
     written (the array's fill and drain): ``rows + cols + pe_pipeline``; the term of both cycle
@@ -292,9 +302,10 @@ the configuration's registers between a cell's product and its accumulation). Wi
 after tile `t` has streamed its `nx * ny` lines; the last tile streams for `max(nx * ny, 1)`
 cycles."""
           + _STRIDED_2D,
-          "`(preload ? rows : 0) + (kt + 1) * max(nx * ny, rows) + rows + cols + pe_pipeline`; with "
-          "`weight_buffers = 1`: `(preload ? rows : 0) + kt * (nx * ny + rows) + max(nx * ny, 1) + rows + cols "
-          "+ pe_pipeline`"),
+          "`" + str(ENGINE_START_CYCLES) + " + (preload ? rows : 0) + (kt + 1) * max(nx * ny, rows) + rows + cols "
+          "+ pe_pipeline`; with `weight_buffers = 1`: `" + str(ENGINE_START_CYCLES) + " + (preload ? rows : 0) + "
+          "kt * (nx * ny + rows) + max(nx * ny, 1) + rows + cols + pe_pipeline` (the first "
+          + str(ENGINE_START_CYCLES) + ": the engine's start, `ENGINE_START_CYCLES`)"),
     Instr("VEC", 4, "vector", (
         Field("func", 8, 4, "vector function (see the vector function table)"),
         Field("signed", 12, 1, "ACT bytes read by this instruction are int8 (1) or uint8 (0)"),
@@ -325,7 +336,8 @@ instruction a line must not be read after the instruction wrote it, except at th
 (in-place `dst == src2` is fine). Faults: an undefined `func` (ILLEGAL_FIELD); lines beyond a
 scratchpad (SCRATCHPAD_RANGE)."""
           + _STRIDED_2D,
-          "`P + G * S * M + Z * w + vector_latency` (`G = nx * ny * ceil(cols / vector_lanes)`: the lane groups; "
+          "`" + str(ENGINE_START_CYCLES) + " + P + G * S * M + Z * w + vector_latency` (" + str(ENGINE_START_CYCLES)
+          + ": the engine's start, `ENGINE_START_CYCLES`; `G = nx * ny * ceil(cols / vector_lanes)`: the lane groups; "
           "`S`: the function's steps per lane group, see the vector function table; `M`, for the functions whose steps multiply (REQ, "
           "ADDQ, SUBQ, MULQ, DIV: column `M` of the table), else 1: the hardware configuration's "
           "`vector_mul_steps` (1, 2 or 4: the cycles in which a lane forms its 32 x 32 product), or 66 "
@@ -413,7 +425,9 @@ above `dw_line_buffers + 1`, `fw` 0, `fh * fw > rows`, `nx` or `ny` 0, `nx + fw 
 with `nx <= pad_left + pad_right` (between filter rows a line buffer adds `L - fw` cycles to the
 array rows' one-tap steps, so `L >= fw`) (ILLEGAL_FIELD); window, output or filter lines beyond their scratchpads (SCRATCHPAD_RANGE). On a
 configuration without the depthwise mode (`depthwise_mode` false) DWCONV is ILLEGAL_OPCODE.""",
-          "`" + str(DW_STREAM_START) + " + S + rows + cols + pe_pipeline`, `S = (H + pad_bottom) * L + pad_right`", needs="depthwise_mode"),
+          "`" + str(ENGINE_START_CYCLES) + " + " + str(DW_STREAM_START) + " + S + rows + cols + pe_pipeline` ("
+          + str(ENGINE_START_CYCLES) + ": the engine's start, `ENGINE_START_CYCLES`), "
+          "`S = (H + pad_bottom) * L + pad_right`", needs="depthwise_mode"),
 )
 
 BY_NAME: dict[str, Instr] = {i.name: i for i in INSTRUCTIONS}

@@ -6,7 +6,7 @@ from nnaccel.sim.isasim import IsaSim, decode_program, find_conflicts, schedule
 
 from nnaccel.hwconfig import PRESETS, load_config
 from nnaccel.isa import COUNTERS, VEC_FUNCS, AcceleratorFault, decode, encode, words_to_bytes
-from nnaccel.isa.table import FETCH_CYCLES, div_params
+from nnaccel.isa.table import ENGINE_START_CYCLES, FETCH_CYCLES, div_params
 from nnaccel.program import ProgramBuilder, lut_block, param_block
 from nnaccel.quant import multiply_by_quantized_multiplier as mbqm
 
@@ -14,6 +14,9 @@ from nnaccel.quant import multiply_by_quantized_multiplier as mbqm
 # queues 1 deep, two weight buffers); the preset itself issues in order with one weight buffer
 # (tests/sim/test_in_order.py)
 TINY = PRESETS["tiny"].replace(name="tiny-queues", in_order=False, weight_buffers=2)
+
+#: the cycles a VEC spends before its engine's first step (the ISA table's ENGINE_START_CYCLES)
+S = ENGINE_START_CYCLES
 
 #: tiny with every queue 4 deep (the preset's are 1)
 TINY_Q4 = TINY.replace(name="tiny-q4", queue_depth=4)
@@ -46,14 +49,14 @@ def test_cycle_formulas_single_instructions(mul_steps, mul):
         # K tiles: each streams max(nx * ny, rows) cycles (the next tile's weights load meanwhile)
         (lambda p: p.gemm(0, 0, 7, 2, preload=True, kt=2), 4 + 3 * 14 + 8),
         (lambda p: p.gemm(0, 0, 2, 1, preload=True, kt=2), 4 + 3 * 4 + 8),
-        (lambda p: p.vec("ADDQ", 0, 0, 5, 1), 11 + 5 * 4 * 3 * mul + 4),   # 3 steps per lane group
-        (lambda p: p.vec("MULQ", 0, 0, 5, 1), 7 + 5 * 4 * 2 * mul + 4),
-        (lambda p: p.vec("DIV", 0, 0, 5, 1), 5 + 5 * 4 * mul + 4),
-        (lambda p: p.vec("REQ", 0, 0, 5, 1), 6 + 5 * 4 * mul + 4),
-        (lambda p: p.vec("MAX", 0, 0, 5, 2), 0 + 10 * 4 + 4),             # no product: 1 cycle
-        (lambda p: p.vec("SUMW", 0, 0, 5, 2), 0 + 10 * 4 + 4),
-        (lambda p: p.vec("BIAS", 0, 0, 5, 2), 1 + 10 * 4 + 4),
-        (lambda p: p.vec("LUT", 0, 0, 1, 1), 64 + 4 + 4),
+        (lambda p: p.vec("ADDQ", 0, 0, 5, 1), S + 11 + 5 * 4 * 3 * mul + 4),   # 3 steps per lane group
+        (lambda p: p.vec("MULQ", 0, 0, 5, 1), S + 7 + 5 * 4 * 2 * mul + 4),
+        (lambda p: p.vec("DIV", 0, 0, 5, 1), S + 5 + 5 * 4 * mul + 4),
+        (lambda p: p.vec("REQ", 0, 0, 5, 1), S + 6 + 5 * 4 * mul + 4),
+        (lambda p: p.vec("MAX", 0, 0, 5, 2), S + 0 + 10 * 4 + 4),             # no product: 1 cycle
+        (lambda p: p.vec("SUMW", 0, 0, 5, 2), S + 0 + 10 * 4 + 4),
+        (lambda p: p.vec("BIAS", 0, 0, 5, 2), S + 1 + 10 * 4 + 4),
+        (lambda p: p.vec("LUT", 0, 0, 1, 1), S + 64 + 4 + 4),
         (lambda p: p.rdperf(0), 8 + 8 * len(COUNTERS) // 4),
         (lambda p: p.nop("compute"), 1),
     ]
@@ -105,11 +108,11 @@ def test_gemm_and_vec_run_concurrently():
     assert FETCH_CYCLES["VEC"] == k
     p = ProgramBuilder(TINY)
     p.gemm(0, 0, 10)                                                    # 0: [k, k + 18)
-    p.vec("CLAMP", 100, 50, 10, param=0)                                # 1: [2k, 2k + 2 + 40 + 4)
+    p.vec("CLAMP", 100, 50, 10, param=0)                                # 1: [2k, 2k + S + 2 + 40 + 4)
     p.finish()
     _, r = run(p)
-    assert list(r.schedule.start[:2]) == [k, 2 * k] and r.cycles == 2 * k + 46
-    assert r.counters["array_busy"] == 18 and r.counters["vector_busy"] == 46
+    assert list(r.schedule.start[:2]) == [k, 2 * k] and r.cycles == 2 * k + S + 46
+    assert r.counters["array_busy"] == 18 and r.counters["vector_busy"] == S + 46
 
 
 def test_fetch_stalls_on_full_queue():
@@ -408,7 +411,7 @@ def test_every_vector_function_is_executed():
         sim.sp[vf.dst][3] = sentinel
         res = sim.run(p.words)
         params = vf.param_lines(cfg.cols) if vf.params else 0
-        want = params + vf.lines_cycles(cfg, 1) + cfg.vector_latency
+        want = S + params + vf.lines_cycles(cfg, 1) + cfg.vector_latency
         assert res.counters["instructions"] == 1, vf.name
         assert res.counters["vector_busy"] == want, vf.name
         assert (sim.sp[vf.dst][3] != sentinel).all(), f"{vf.name} left its destination line unwritten"
