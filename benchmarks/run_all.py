@@ -141,9 +141,11 @@ ENTRIES = [
     Entry("mobilenet-v2-base", "MobileNet V2 on base (random weights; ISA simulator; layer spans overlap)",
           ("@benchmarks/bench_mobilenet_v2.py", "--config", "base", "--json", "{json}"), _mobilenet_v2),
     Entry("synth-tiny-top", "Synthesis, place and route (YoWASP Yosys + nextpnr)",
-          ("synth", "--config", "tiny", "--target", "ice40", "--design", "top", "--pnr", "--timeout", "5400", "--json", "{json}"), _synth),
+          ("synth", "--config", "tiny", "--target", "ice40", "--design", "top", "--pnr", "--freq", "24", "--timeout", "5400",
+           "--json", "{json}"), _synth),
     Entry("synth-small-top", "Synthesis, place and route (YoWASP Yosys + nextpnr)",
-          ("synth", "--config", "small", "--target", "ecp5", "--design", "top", "--pnr", "--timeout", "5400", "--json", "{json}"), _synth),
+          ("synth", "--config", "small", "--target", "ecp5", "--design", "top", "--pnr", "--freq", "50", "--timeout", "5400",
+           "--json", "{json}"), _synth),
     # base on the ECP5-85F: synthesis only (its place and route at this fill takes hours of one core)
     Entry("synth-base-85f-top", "Synthesis, place and route (YoWASP Yosys + nextpnr)",
           ("synth", "--config", "base", "--target", "ecp5-85f", "--design", "top", "--timeout", "5400", "--json", "{json}"),
