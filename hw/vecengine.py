@@ -299,9 +299,11 @@ class VectorEngine(wiring.Component):
     def _pipe_control(self, ctx, bt):
         """(the pipelined lane) The compute cycle's control, delayed beside the data: ``pctl[n][k]``
         is stage ``k``'s (``k`` cycles later) step, product piece (phase), piece enable and step
-        completion; and the queue of the results the deferred last steps take (:meth:`_batches`):
-        a head's last step puts its group's result in entry ``x1_we`` when it is made (stage
-        ``_X1_STAGE``), a deferred step takes entry ``x1_rptr`` in stage 1, the groups in order."""
+        completion; and the queue of the results the deferred last steps take (:meth:`_batches`),
+        a shift register per lane whose entry 0 is the oldest: a head's last step puts its group's
+        result in entry ``count`` when it is made (stage ``_X1_STAGE``; ``x1_new[i]``: entry ``i``
+        takes it), a deferred step takes entry 0 in stage 1 and then the entries move down by one
+        (``x1_shift``), the groups in order; so the deferred step's operand is a register."""
         m = ctx.m
         vhl, vdf = Signal(name="vdef_hlast_c"), Signal(name="vdef_c")
         m.d.sync += [vhl.eq(bt.hlast), vdf.eq(ctx.rdef)]
@@ -312,15 +314,17 @@ class VectorEngine(wiring.Component):
         push = _delays(m, done & vhl, _X1_STAGE, "vp_push")[_X1_STAGE]
         pop = _delays(m, done & vdf, 1, "vp_pop")[1]
         B = vector_groups_in_flight(self.cfg.vector_mul_steps, self.cfg.vector_pipeline)
-        wptr, rptr = Signal(range(B), name="vdef_wptr"), Signal(range(B), name="vdef_rptr")
+        count = Signal(range(B + 1), name="vdef_queued")
         with m.If(ctx.vparam_phase):                  # (each instruction takes all it puts)
-            m.d.sync += [wptr.eq(0), rptr.eq(0)]
-        with m.Else():
-            with m.If(push):
-                m.d.sync += wptr.eq(Mux(wptr == B - 1, 0, wptr + 1))
-            with m.If(pop):
-                m.d.sync += rptr.eq(Mux(rptr == B - 1, 0, rptr + 1))
-        ctx.x1_we, ctx.x1_rptr, ctx.x1_entries = [push & (wptr == i) for i in range(B)], rptr, B
+            m.d.sync += count.eq(0)
+        with m.Elif(push & ~pop):
+            m.d.sync += count.eq(count + 1)
+        with m.Elif(pop & ~push):
+            m.d.sync += count.eq(count - 1)
+        at = Signal(range(B + 1), name="vdef_put")   # the entry a result goes to
+        m.d.comb += at.eq(count - pop)
+        ctx.x1_new = [push & (at == i) for i in range(B)]
+        ctx.x1_shift, ctx.x1_entries = pop, B
 
     def _walks(self, ctx):
         """The source and destination line walks."""
@@ -755,10 +759,9 @@ class VectorEngine(wiring.Component):
         def pipe(v, k, name):                      # v of stage 1, at stage k
             return _delays(m, v, k - 1, f"l{lane}_{name}")[k - 1]
 
-        # the queue of the heads' results (_pipe_control), a deferred step's operand
+        # the queue of the heads' results (_pipe_control): entry 0 is a deferred step's operand
         xq = [Signal(signed(32), name=f"l{lane}_xq{i}") for i in range(ctx.x1_entries)]
-        op = self._lane_operands(ctx, lane, a_acc, a_act, b_act, by_func, par, pc["step"][1], pre,
-                                 xw=Array(xq)[ctx.x1_rptr])
+        op = self._lane_operands(ctx, lane, a_acc, a_act, b_act, by_func, par, pc["step"][1], pre, xw=xq[0])
         e_in = op.e_in
         scaled = Signal(signed(32), name=f"u{lane}_scaled")
         mult = Signal(signed(32), name=f"u{lane}_mult")
@@ -790,9 +793,13 @@ class VectorEngine(wiring.Component):
             m.d.sync += op.x1.eq(ab_r[:32])
         with m.If(pc["done"][S] & op.addsub & (pc["step"][S] == 0)):
             m.d.sync += op.x1.eq(u ^ sub)
-        for we, e in zip(ctx.x1_we, xq):
-            with m.If(we):
-                m.d.sync += e.eq(Mux(f["MULQ"], op.x1, (op.x1 + u)[:32] ^ sub))
+        xnew = Mux(f["MULQ"], op.x1, (op.x1 + u)[:32] ^ sub)
+        for i, e in enumerate(xq):
+            with m.If(ctx.x1_new[i]):
+                m.d.sync += e.eq(xnew)
+            if i + 1 < len(xq):
+                with m.Elif(ctx.x1_shift):
+                    m.d.sync += e.eq(xq[i + 1])
         # stage 7: the saturation and the zero point
         R = VECTOR_LANE_STAGES - 1
         q_r = Signal(signed(34), name=f"u{lane}_outr")
