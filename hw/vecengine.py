@@ -516,8 +516,8 @@ class VectorEngine(wiring.Component):
         lut_row = Cat(*[vecdata[32 * n:32 * n + 8] for n in range(C)])
         lut_we = pvalid & self.busy & is_lut & (pline < lut_lines)
         if lut_sync:    # the table reads of a LUT step are used (vgroup_done, the next cycle)
-            # (the pipelined lane reads the table in its last stage)
-            rd_cycle = ctx.pctl["done"][ctx.depth - 1] if ctx.piped else vcomp
+            # (the pipelined lane reads the table in its stage 6, _lane_out)
+            rd_cycle = ctx.pctl["done"][ctx.depth - 2] if ctx.piped else vcomp
             m.d.comb += self.collision.eq(lut_we & rd_cycle & is_lut)
 
         ctx.lc, ctx.lut_row, ctx.lut_we, ctx.pe_users, ctx.pline = lc, lut_row, lut_we, pe_users, pline
@@ -752,8 +752,8 @@ class VectorEngine(wiring.Component):
         stages 2 .. 4), the rounding sum (5), the rounding shift (6), the saturation and the zero
         point (7) into :meth:`_lane_out`'s result register (the result in stage 8). What a later stage uses travels beside the
         data (``pipe``), the control in ``ctx.pctl``; the parameters a later stage uses are per
-        tensor (held still). A step's result that a later step takes (``x1``) is registered where
-        it is made (the waiting step waits for it: ``VecFunc.waits``)."""
+        tensor (held still). The results a deferred last step takes (``VecFunc.waits``) wait in a
+        queue per lane (:meth:`_pipe_control`, :meth:`_batches`)."""
         m, M, f, pc = ctx.m, ctx.M, ctx.f, ctx.pctl
 
         def pipe(v, k, name):                      # v of stage 1, at stage k
@@ -818,7 +818,7 @@ class VectorEngine(wiring.Component):
             m.d.comb += v.eq(pre6[:12].as_signed())
         with m.Else():
             m.d.comb += v.eq(qs + zo)
-        return self._lane_out(ctx, lane, pipe(a8, R, "a8"), by_func, None, v, wide, pre6, pre6)
+        return self._lane_out(ctx, lane, pipe(a8, R - 1, "a8"), by_func, None, v, wide, pre6, pre6)
 
     def _lane_out(self, ctx, lane, a8, by_func, qa, v, wide, sum32, mx):
         """A lane's clamp, LUT, result select and result registers (``qa``: the serial lane's first
@@ -847,6 +847,12 @@ class VectorEngine(wiring.Component):
             byte = Signal(lc, name=f"lut_byte{lane}")
             m.d.sync += byte.eq(a8[:lc])
         lut_out = lrd.data.word_select(byte, 8) if lc else lrd.data
+        if ctx.piped:
+            # the pipelined lane reads the table a stage early (``a8`` of stage 6) and registers the
+            # entry, so no block RAM output is on the result's path to the line buffer
+            lut_q = Signal(8, name=f"lutq{lane}")
+            m.d.sync += lut_q.eq(lut_out)
+            lut_out = lut_q
         r = Signal(32, name=f"res{lane}")
         if qa is not None:
             # serial: the result registers after the saturated sum (depth 3) and after the clamp
