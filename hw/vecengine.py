@@ -299,9 +299,11 @@ class VectorEngine(wiring.Component):
     def _pipe_control(self, ctx, bt):
         """(the pipelined lane) The compute cycle's control, delayed beside the data: ``pctl[n][k]``
         is stage ``k``'s (``k`` cycles later) step, product piece (phase), piece enable and step
-        completion; and the queue of the results the deferred last steps take (:meth:`_batches`):
-        a head's last step puts its group's result in entry ``x1_we`` when it is made (stage
-        ``_X1_STAGE``), a deferred step takes entry ``x1_rptr`` in stage 1, the groups in order."""
+        completion; and the queue of the results the deferred last steps take (:meth:`_batches`),
+        a shift register per lane whose entry 0 is the oldest: a head's last step puts its group's
+        result in entry ``count`` when it is made (stage ``_X1_STAGE``; ``x1_new[i]``: entry ``i``
+        takes it), a deferred step takes entry 0 in stage 1 and then the entries move down by one
+        (``x1_shift``), the groups in order; so the deferred step's operand is a register."""
         m = ctx.m
         vhl, vdf = Signal(name="vdef_hlast_c"), Signal(name="vdef_c")
         m.d.sync += [vhl.eq(bt.hlast), vdf.eq(ctx.rdef)]
@@ -312,15 +314,17 @@ class VectorEngine(wiring.Component):
         push = _delays(m, done & vhl, _X1_STAGE, "vp_push")[_X1_STAGE]
         pop = _delays(m, done & vdf, 1, "vp_pop")[1]
         B = vector_groups_in_flight(self.cfg.vector_mul_steps, self.cfg.vector_pipeline)
-        wptr, rptr = Signal(range(B), name="vdef_wptr"), Signal(range(B), name="vdef_rptr")
+        count = Signal(range(B + 1), name="vdef_queued")
         with m.If(ctx.vparam_phase):                  # (each instruction takes all it puts)
-            m.d.sync += [wptr.eq(0), rptr.eq(0)]
-        with m.Else():
-            with m.If(push):
-                m.d.sync += wptr.eq(Mux(wptr == B - 1, 0, wptr + 1))
-            with m.If(pop):
-                m.d.sync += rptr.eq(Mux(rptr == B - 1, 0, rptr + 1))
-        ctx.x1_we, ctx.x1_rptr, ctx.x1_entries = [push & (wptr == i) for i in range(B)], rptr, B
+            m.d.sync += count.eq(0)
+        with m.Elif(push & ~pop):
+            m.d.sync += count.eq(count + 1)
+        with m.Elif(pop & ~push):
+            m.d.sync += count.eq(count - 1)
+        at = Signal(range(B + 1), name="vdef_put")   # the entry a result goes to
+        m.d.comb += at.eq(count - pop)
+        ctx.x1_new = [push & (at == i) for i in range(B)]
+        ctx.x1_shift, ctx.x1_entries = pop, B
 
     def _walks(self, ctx):
         """The source and destination line walks."""
@@ -512,8 +516,8 @@ class VectorEngine(wiring.Component):
         lut_row = Cat(*[vecdata[32 * n:32 * n + 8] for n in range(C)])
         lut_we = pvalid & self.busy & is_lut & (pline < lut_lines)
         if lut_sync:    # the table reads of a LUT step are used (vgroup_done, the next cycle)
-            # (the pipelined lane reads the table in its last stage)
-            rd_cycle = ctx.pctl["done"][ctx.depth - 1] if ctx.piped else vcomp
+            # (the pipelined lane reads the table in its stage 6, _lane_out)
+            rd_cycle = ctx.pctl["done"][ctx.depth - 2] if ctx.piped else vcomp
             m.d.comb += self.collision.eq(lut_we & rd_cycle & is_lut)
 
         ctx.lc, ctx.lut_row, ctx.lut_we, ctx.pe_users, ctx.pline = lc, lut_row, lut_we, pe_users, pline
@@ -748,17 +752,16 @@ class VectorEngine(wiring.Component):
         stages 2 .. 4), the rounding sum (5), the rounding shift (6), the saturation and the zero
         point (7) into :meth:`_lane_out`'s result register (the result in stage 8). What a later stage uses travels beside the
         data (``pipe``), the control in ``ctx.pctl``; the parameters a later stage uses are per
-        tensor (held still). A step's result that a later step takes (``x1``) is registered where
-        it is made (the waiting step waits for it: ``VecFunc.waits``)."""
+        tensor (held still). The results a deferred last step takes (``VecFunc.waits``) wait in a
+        queue per lane (:meth:`_pipe_control`, :meth:`_batches`)."""
         m, M, f, pc = ctx.m, ctx.M, ctx.f, ctx.pctl
 
         def pipe(v, k, name):                      # v of stage 1, at stage k
             return _delays(m, v, k - 1, f"l{lane}_{name}")[k - 1]
 
-        # the queue of the heads' results (_pipe_control), a deferred step's operand
+        # the queue of the heads' results (_pipe_control): entry 0 is a deferred step's operand
         xq = [Signal(signed(32), name=f"l{lane}_xq{i}") for i in range(ctx.x1_entries)]
-        op = self._lane_operands(ctx, lane, a_acc, a_act, b_act, by_func, par, pc["step"][1], pre,
-                                 xw=Array(xq)[ctx.x1_rptr])
+        op = self._lane_operands(ctx, lane, a_acc, a_act, b_act, by_func, par, pc["step"][1], pre, xw=xq[0])
         e_in = op.e_in
         scaled = Signal(signed(32), name=f"u{lane}_scaled")
         mult = Signal(signed(32), name=f"u{lane}_mult")
@@ -790,9 +793,13 @@ class VectorEngine(wiring.Component):
             m.d.sync += op.x1.eq(ab_r[:32])
         with m.If(pc["done"][S] & op.addsub & (pc["step"][S] == 0)):
             m.d.sync += op.x1.eq(u ^ sub)
-        for we, e in zip(ctx.x1_we, xq):
-            with m.If(we):
-                m.d.sync += e.eq(Mux(f["MULQ"], op.x1, (op.x1 + u)[:32] ^ sub))
+        xnew = Mux(f["MULQ"], op.x1, (op.x1 + u)[:32] ^ sub)
+        for i, e in enumerate(xq):
+            with m.If(ctx.x1_new[i]):
+                m.d.sync += e.eq(xnew)
+            if i + 1 < len(xq):
+                with m.Elif(ctx.x1_shift):
+                    m.d.sync += e.eq(xq[i + 1])
         # stage 7: the saturation and the zero point
         R = VECTOR_LANE_STAGES - 1
         q_r = Signal(signed(34), name=f"u{lane}_outr")
@@ -811,7 +818,7 @@ class VectorEngine(wiring.Component):
             m.d.comb += v.eq(pre6[:12].as_signed())
         with m.Else():
             m.d.comb += v.eq(qs + zo)
-        return self._lane_out(ctx, lane, pipe(a8, R, "a8"), by_func, None, v, wide, pre6, pre6)
+        return self._lane_out(ctx, lane, pipe(a8, R - 1, "a8"), by_func, None, v, wide, pre6, pre6)
 
     def _lane_out(self, ctx, lane, a8, by_func, qa, v, wide, sum32, mx):
         """A lane's clamp, LUT, result select and result registers (``qa``: the serial lane's first
@@ -840,6 +847,12 @@ class VectorEngine(wiring.Component):
             byte = Signal(lc, name=f"lut_byte{lane}")
             m.d.sync += byte.eq(a8[:lc])
         lut_out = lrd.data.word_select(byte, 8) if lc else lrd.data
+        if ctx.piped:
+            # the pipelined lane reads the table a stage early (``a8`` of stage 6) and registers the
+            # entry, so no block RAM output is on the result's path to the line buffer
+            lut_q = Signal(8, name=f"lutq{lane}")
+            m.d.sync += lut_q.eq(lut_out)
+            lut_out = lut_q
         r = Signal(32, name=f"res{lane}")
         if qa is not None:
             # serial: the result registers after the saturated sum (depth 3) and after the clamp
