@@ -241,6 +241,7 @@ def lower(plan: Plan) -> None:
         ctx.scratch = plan.scratch.get(i, [])
         j, ctx.residual = plan.residuals.get(i, (None, None))
         ctx.handed = _handed(plan, i)
+        ctx.hands = _hands(plan, i)
         if i in plan.swaps and i + 1 not in plan.lowered:   # its other operand is not computed before it
             j, ctx.residual = None, None
         try:
@@ -269,6 +270,19 @@ def _handed(plan: Plan, i: int) -> bool:
     t = ops[i - 1].outputs[0]
     return (_consumers(plan.sg).get(t) == [i] and t not in set(plan.sg.output_indexes)
             and ops[i].inputs[:1] == [t] and t not in ops[i].inputs[1:])
+
+
+def _hands(plan: Plan, i: int) -> bool:
+    """Whether operation ``i``'s output may go to the pointwise pass of operation ``i + 1`` in the
+    scratchpad (``hand_over_to_pointwise``): a 1x1 CONV_2D, the only reader of the output, reading
+    it as its first input, and the output is no model output."""
+    ops = plan.sg.operations
+    if i + 1 >= len(ops) or ops[i + 1].type != "CONV_2D" or i + 1 not in plan.candidates:
+        return False
+    t, nxt = ops[i].outputs[0], ops[i + 1]
+    dims = plan.sg.operands[nxt.inputs[1]].dimensions
+    return (len(dims) == 4 and tuple(dims[1:3]) == (1, 1) and _consumers(plan.sg).get(t) == [i + 1]
+            and t not in set(plan.sg.output_indexes) and nxt.inputs[:1] == [t] and t not in nxt.inputs[1:])
 
 
 def segment(plan: Plan) -> None:

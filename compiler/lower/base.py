@@ -204,6 +204,10 @@ class LowerContext:
     #: a one-block pointwise pass's input slot (``depthwise.hand_over_to_pointwise``): the
     #: operation just before it, its input's only reader.
     handed: bool = False
+    #: Whether the operation's output goes to a pointwise pass that may read it in place (the
+    #: operation just after it, a 1x1 CONV_2D, its output's only reader): a depthwise pass
+    #: whose output tiles are whole rows then stores nothing (``depthwise.hand_over_to_pointwise``).
+    hands: bool = False
 
     def operand(self, i: int) -> Operand:
         return self.sg.operands[i]

@@ -37,6 +37,7 @@ from .base import (
     wgt_tile_loads,
 )
 from .dma import load_box
+from .pointwise import one_block_fits
 
 
 def dw_rows(cfg: HwConfig, fh: int, fw: int) -> int:
@@ -236,12 +237,13 @@ def _pair_lines(cfg: HwConfig, s, plan: _Plan) -> int:
     return w * h if 2 * PAIR_SLOTS * w * h <= dw_act_layout(cfg)[0] else 0
 
 
-def _dw_estimate(cfg: HwConfig, s, plan: _Plan, nblocks: int, group: int = 0) -> int:
+def _dw_estimate(cfg: HwConfig, s, plan: _Plan, nblocks: int, group: int = 0, handed: bool = False) -> int:
     """Cycles of the layer: the busiest engine's total plus what cannot overlap it (the first
     stage's work before it, the last stage's after it; the last stage requantizes and stores in
     two halves). On one DMA engine loads and stores add up; on an in-order machine everything.
     ``group``: the REQ parameter blocks per LOAD where they rotate through VEC (0: resident),
-    their lines on the load queue with every stage."""
+    their lines on the load queue with every stage. ``handed``: the REQs write the next
+    pointwise pass's input in place, nothing is stored."""
     C, lat = cfg.cols, cfg.ext_latency
     beats = ceil_div(cfg.rows, cfg.dma_bytes_per_cycle)
     p_lines = VEC_BY_NAME["REQ"].param_lines(C)
@@ -265,7 +267,7 @@ def _dw_estimate(cfg: HwConfig, s, plan: _Plan, nblocks: int, group: int = 0) ->
                                     pad_right=tr)
                 comp += dwconv_cycles(cfg, dw_stream(d))
         vec = p_lines + th * tw * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency
-        store = th * tw * beats + lat
+        store = 0 if handed else th * tw * beats + lat
         stage = (load, comp, vec, store)
         total = [a + count * s.n * nblocks * b for a, b in zip(total, stage)]
         first, last = first or stage, stage
@@ -342,6 +344,8 @@ def depthwise_passes(ctx, s) -> list:
     nb = ceil_div(s.c, R)
     vec_blocks = _vec_blocks(cfg)
     best = None
+    # (the pointwise pass's one block of every pixel: _pointwise_plan with ``handed``)
+    fits = ctx.hands and s.c % R == 0 and one_block_fits(cfg, s.n * s.oh * s.ow, nb)
     for dense in ((False, True) if s.stride != (1, 1) else (False,)):
         ntiles = sum(len(p.groups) for p in _phases(cfg, s, dense))   # filter tiles per block
         per_pass = min(nb, cfg.lines("WGT") // (R * ntiles))
@@ -352,7 +356,10 @@ def depthwise_passes(ctx, s) -> list:
         for plan in _dw_tiles(cfg, s, dense):
             for pair in (False, True) if per_pass > 1 and _pair_lines(cfg, s, plan) else (False,):
                 plan = replace(plan, pair=pair)
-                est = _dw_estimate(cfg, s, plan, nb, 0 if per_pass <= vec_blocks else vec_blocks // 2)
+                # (a one-pass layer of whole-row tiles hands its output to a pointwise pass after
+                # it: hand_over_to_pointwise)
+                handed = fits and per_pass >= nb and plan.tow == s.ow
+                est = _dw_estimate(cfg, s, plan, nb, 0 if per_pass <= vec_blocks else vec_blocks // 2, handed)
                 if best is None or est < best[0]:
                     best = (est, plan, per_pass)
     if best is None:

@@ -171,6 +171,14 @@ def residual_cost(cfg: HwConfig, s: ConvSpec) -> int:
     return _addq_cycles(cfg, ceil_div(s.n * s.oh * s.ow * s.o, cfg.cols))
 
 
+def one_block_fits(cfg: HwConfig, m: int, k_tiles: int) -> bool:
+    """Whether one pixel block of all ``m`` pixels and ``k_tiles`` K tiles fits the input and
+    staging lines and the accumulator (a ``handed`` plan of :func:`_pointwise_plan`)."""
+    in_l, stag_l = act_split(cfg)
+    return (k_tiles * m <= in_l - cfg.bank_lines("ACT") and PW_STAGING * m <= stag_l
+            and m <= cfg.lines("ACC") // PW_ACC)
+
+
 def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, resident_p: bool,
                     width: int | None = None, row_ys: int | None = None, residual: bool = False,
                     handed: bool = False):

@@ -110,3 +110,20 @@ def test_autoencoder_on_base_within_its_cycle_target_without_races(mlperf_tiny_r
     first = next(lay for lay in seg["layers"] if lay["op"] == 0)
     gemms = [d for d in prog[first["first"]:first["last"] + 1] if d.name == "GEMM"]
     assert len(gemms) == 8 // 2 * (2 * 40 // 16) and all(d.kt + 1 == 16 and d.ny == 2 for d in gemms)
+
+
+def test_kws_depthwise_layers_take_whole_image_tiles_on_base(mlperf_tiny_root):
+    """KWS on base: each depthwise layer's output goes straight into its 1x1 convolution's input
+    slot, and its estimate counts no STOREs there, so it takes one whole-image output tile per
+    channel block (one DWCONV each), and stores nothing."""
+    _, model = load(mlperf_tiny_root, "kws_ref_model.tflite")
+    pkg = compile_model(model, "base")
+    sg = model.main
+    dw = [k for k, o in enumerate(sg.operations) if o.type == "DEPTHWISE_CONV_2D"]
+    assert dw
+    lines = pkg.listing.splitlines()
+    for k in dw:
+        mine = [ln for ln in lines if f"[op {k} DEPTHWISE_CONV_2D]" in ln]
+        blocks = -(-sg.operands[sg.operations[k].outputs[0]].dimensions[3] // pkg.config().rows)
+        assert sum(": DWCONV " in ln for ln in mine) == blocks, k
+        assert not any(": STORE " in ln for ln in mine), k
