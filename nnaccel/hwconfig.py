@@ -372,18 +372,17 @@ PRESETS: dict[str, HwConfig] = {
     # ECP5-85F (208 DP16KD, 468 KB): 64 + 16 + 128 + 8 KiB of block RAM. The cells multiply and
     # accumulate in one cycle (pe_pipeline 0): the registered product costs the autoencoder its
     # cycle goal, and base has no place-and-route figure that would ask for it yet. The vector
-    # lanes are pipelined (vector_pipeline, with the least vector_latency it allows), as small's.
+    # lanes are not pipelined: the pipelined lanes' registers and deferred-step queues take base
+    # past the 85F's LUT4 (docs/results.md, synth-base-85f-top).
     "base": HwConfig(name="base", rows=16, cols=16, act_bytes=64 * 1024, wgt_bytes=16 * 1024,
                      acc_bytes=128 * 1024, vec_bytes=8 * 1024, act_banks=4, wgt_banks=1,
-                     acc_banks=4, vec_banks=1, vector_lanes=16, vector_pipeline=1, vector_latency=9,
-                     dw_line_buffers=2,
+                     acc_banks=4, vec_banks=1, vector_lanes=16, vector_latency=4, dw_line_buffers=2,
                      dma_bytes_per_cycle=16, ext_latency=32, queue_depth=8, dma_base=0,
                      dma_size=256 * 1024 * 1024),
-    # Simulation only; the vector lanes pipelined, as base's.
+    # Simulation only.
     "large": HwConfig(name="large", rows=32, cols=32, act_bytes=256 * 1024, wgt_bytes=64 * 1024,
                       acc_bytes=512 * 1024, vec_bytes=32 * 1024, act_banks=8, wgt_banks=2,
-                      acc_banks=8, vec_banks=1, vector_lanes=32, vector_pipeline=1, vector_latency=9,
-                      dw_line_buffers=2,
+                      acc_banks=8, vec_banks=1, vector_lanes=32, vector_latency=4, dw_line_buffers=2,
                       dma_bytes_per_cycle=32, ext_latency=64, queue_depth=16, pe_pipeline=1, dma_base=0,
                       dma_size=1024 * 1024 * 1024),
 }
