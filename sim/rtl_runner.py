@@ -45,16 +45,31 @@ VERILATOR_ARGS = ["-Wno-fatal", "-Wno-WIDTHEXPAND", "-Wno-WIDTHTRUNC", "-Wno-UNO
 MAKE_ARGS = ["OPT_FAST=-O2", "CFG_CXXFLAGS_STD=-std=c++20", "CFG_CXXFLAGS_COROUTINES=-fcoroutines"]
 
 #: The clock of the simulation top level (:func:`build_top`), in the model: a clock the testbench
-#: drove through VPI would cost a callback, a value put and a re-evaluation at every edge.
+#: drove through VPI would cost a callback, a value put and a re-evaluation at every edge. A cycle is
+#: one time step (every 10 ns): ``clk`` rises, and falls again in the same step's NBA region after
+#: the rising edge's logic has run, so the simulator (and the testbench's VPI callbacks) handle one
+#: time step per cycle, not two. A testbench therefore cannot wait on an edge of ``clk`` (a VPI
+#: value-change callback sees no change over the step); it steps with timers between the edges
+#: (``nnaccel.sim.tb.cocotb_top``).
 CLOCK_VERILOG = """
 module nnaccel_clock(output reg clk);
   initial clk = 1'b0;
-  always #5 clk = ~clk;
+  always #10 clk = 1'b1;
+  always @(posedge clk) clk <= 1'b0;
 endmodule
 """
 
-#: Verilator flags of a model with :data:`CLOCK_VERILOG` (its ``#5``: 5 ns, a 10 ns period).
-CLOCK_ARGS = ["--timing", "--timescale", "1ns/1ps"]
+#: The clock of traced builds (``build_top(..., waves=True)``): the same rising edges, each cycle two
+#: time steps (``clk`` falls 5 ns after it rises), so the waveform shows the clock.
+CLOCK_VERILOG_WAVES = """
+module nnaccel_clock(output reg clk);
+  initial clk = 1'b0;
+  always begin #5 clk = 1'b0; #5 clk = 1'b1; end
+endmodule
+"""
+
+#: Verilator flags of a model with :data:`CLOCK_VERILOG` (its ``#10``: 10 ns, the period).
+CLOCK_ARGS = ["--timing", "--timescale", "1ns/1ps", "-Wno-MULTIDRIVEN"]
 
 
 #: The waveform recorder of traced builds (``build_top(..., waves=True)``): instantiated beside the
@@ -432,8 +447,9 @@ def _source_key(*parts: str) -> str:
 
 def _sim_top(top, waves: bool = False, trace: bool = False):
     """``top`` (a flat :class:`~amaranth.lib.wiring.Component`) with the same ports, in a ``sync``
-    domain whose clock ``clk`` (a signal of the top module, for the testbench to wait on) comes
-    from :data:`CLOCK_VERILOG` and whose reset is the constant 0 (no ``clk`` / ``rst`` inputs);
+    domain whose clock ``clk`` (a signal of the top module) comes
+    from :data:`CLOCK_VERILOG` (:data:`CLOCK_VERILOG_WAVES` with ``waves``) and whose reset is the
+    constant 0 (no ``clk`` / ``rst`` inputs);
     ``waves``: beside it a :data:`WAVE_VERILOG` recorder fed with its clock, ``busy`` and
     ``run_cycles``; ``trace``: a :data:`TRACE_VERILOG` recorder of ``top.probe`` (``SimTop(probe=True)``).
 
@@ -501,7 +517,8 @@ def build_top(config, mem_bytes: int, waves: bool = False, trace: bool = False) 
     index keyed by the *sources* (:func:`_source_key`) finds an existing build without converting."""
     from nnaccel.hwconfig import load_config
     cfg = load_config(config)
-    index = cache_root() / "index" / _source_key(cfg.to_json(), mem_bytes, CLOCK_VERILOG, *CLOCK_ARGS,
+    clock = CLOCK_VERILOG_WAVES if waves else CLOCK_VERILOG
+    index = cache_root() / "index" / _source_key(cfg.to_json(), mem_bytes, clock, *CLOCK_ARGS,
                                                  *(["fst", WAVE_VERILOG] if waves else []),
                                                  *(["trace", TRACE_VERILOG] if trace else []))
     if index.exists():
@@ -510,7 +527,7 @@ def build_top(config, mem_bytes: int, waves: bool = False, trace: bool = False) 
             return RtlBuild(bdir, "simtop")
     from nnaccel.hw.accel import SimTop
     top = SimTop(cfg, mem_bytes, probe=trace)
-    text = (to_verilog(_sim_top(top, waves, trace), "simtop") + CLOCK_VERILOG + (WAVE_VERILOG if waves else "")
+    text = (to_verilog(_sim_top(top, waves, trace), "simtop") + clock + (WAVE_VERILOG if waves else "")
             + (TRACE_VERILOG if trace else ""))
     rtl = build(text, "simtop", key=cfg.to_json(), waves=waves, extra_args=CLOCK_ARGS)
     index.parent.mkdir(parents=True, exist_ok=True)

@@ -23,10 +23,15 @@ BITS_PER_COUNTER = 64
 async def run_program(dut):
     args = tb_args()
     wb = args["word_bytes"]
-    # the model makes its own clock (10 ns period): no testbench callback per edge
+    # the model makes its own clock: a rising edge every 10 ns (from 10 ns on), each cycle one time
+    # step (nnaccel.sim.rtl_runner.CLOCK_VERILOG), so the testbench cannot wait on its edges: it
+    # sets inputs half-way between two edges and steps one period at a time (``cycle``)
     dut.start.value = 0  # the model has no reset input: it starts in its reset state
     dut.h_we.value = 0
-    await RisingEdge(dut.clk)
+    await Timer(15, unit="ns")
+
+    async def cycle():
+        await Timer(10, unit="ns")
     image = Path(args["image"]).read_bytes()
     for i in range(0, len(image), wb):
         chunk = image[i:i + wb]
@@ -35,12 +40,12 @@ async def run_program(dut):
         dut.h_addr.value = i // wb
         dut.h_wdata.value = int.from_bytes(chunk, "little")
         dut.h_we.value = 1
-        await RisingEdge(dut.clk)
+        await cycle()
     dut.h_we.value = 0
     dut.prog_addr.value = args["prog_addr"]
     dut.prog_len.value = args["prog_len"]
     dut.start.value = 1
-    await RisingEdge(dut.clk)
+    await cycle()
     dut.start.value = 0
     t0, c0 = time.perf_counter(), time.process_time()
     try:
