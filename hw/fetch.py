@@ -155,7 +155,11 @@ class Fetch(wiring.Component):
                 m.d.sync += count.eq(count + Cat(step[0], step[1].replicate(len(count) - 1)))
                 # the next count is nonzero: a token comes, or two or more are there, or one that
                 # does not go (a pop needs a token there)
-                m.d.sync += nonzero[ch].eq((step[0] & ~step[1]) | (count >= 2) | ((count == 1) & ~step[1]))
+                if cfg.in_order:
+                    # (in order the token check is a register already: InOrderSequencer's tok_ok)
+                    m.d.comb += nonzero[ch].eq(count != 0)
+                else:
+                    m.d.sync += nonzero[ch].eq((step[0] & ~step[1]) | (count >= 2) | ((count == 1) & ~step[1]))
             else:
                 m.d.sync += count.eq(count + sum(incs) - sum(decs))
                 m.d.comb += nonzero[ch].eq(count != 0)

@@ -383,8 +383,7 @@ class GemmEngine(wiring.Component):
             m.d.comb += [oxc.reset(), oyc.reset()]
         if in_order:
             accw = _Walk(m, "wk_src", walk_bits(cfg), None, gemm["acc"], gemm["acc_xs"], gemm["acc_ys"],
-                         ctx.wk_adv["src"], ctx.wk_last["src"], wrap=is_arr & olast, load=self.walks.idle,
-                         ahead=True)
+                         ctx.wk_adv["src"], ctx.wk_last["src"], wrap=is_arr & olast, load=self.walks.idle)
         else:
             accw = _AheadWalker(m, "gacc", _bits(cfg.lines("ACC") - 1), gstart, gemm["acc"], gemm["nx"],
                                 gemm["acc_xs"], gemm["acc_ys"], wrap=olast)
@@ -411,7 +410,8 @@ class GemmEngine(wiring.Component):
             # the cycles before that tile's result (a slot lasts >= rows steps), so the read that
             # meets the write is never used (the block RAM leaves it undefined: BankedScratchpad)
             rd_acc.valid.eq(gact & gn_any & (gemm["accumulate"] | (gemm["kt"] != 0))
-                            & ~(gwrite & accw.nxt_is_cur(ab))),
+                            & ~(gwrite & (accw.nxt_is_cur(ab) if not in_order else
+                                          accw.nxt[:ab] == accw.cur[:ab]))),
             wr_acc.addr.eq(accw.cur), wr_acc.data.eq(gsum),
             wr_acc.en.eq(gwrite.replicate(len(wr_acc.en))),
         ]
