@@ -33,8 +33,16 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from nnaccel.hwconfig import ELEMENT_BYTES, mul_piece
-from nnaccel.isa.table import (ADD_LEFT_SHIFT, SERIAL_MUL_STEPS, VEC_FUNCS, VECTOR_LANE_STAGES, batch_wait,
-                               mul_step_cycles, vector_groups_in_flight, vector_step_wait)
+from nnaccel.isa.table import (
+    ADD_LEFT_SHIFT,
+    SERIAL_MUL_STEPS,
+    VEC_FUNCS,
+    VECTOR_LANE_STAGES,
+    batch_wait,
+    mul_step_cycles,
+    vector_groups_in_flight,
+    vector_step_wait,
+)
 
 from .decoder import field, opcode_of
 from .scratchpad import COLLISION_UNDEFINED, read_port_signature, write_port_signature
@@ -686,7 +694,7 @@ class VectorEngine(wiring.Component):
     def _lane_result(self, ctx, lane, a8, a_acc, a_act, b_act, by_func, par):
         """A lane's adder and fixed-point multiply (:meth:`_lane_operands`), then :meth:`_lane_out`
         (``par`` / ``by_func``: its parameters, :meth:`_lane`)."""
-        m, M, V, f = ctx.m, ctx.M, ctx.V, ctx.f
+        m, M, f = ctx.m, ctx.M, ctx.f
         mulf, serial, vcomp, vphase = ctx.mulf, ctx.serial, ctx.vcomp, ctx.vphase
         vstep, vstep_done = ctx.vstep, ctx.vstep_done
         op = self._lane_operands(ctx, lane, a_acc, a_act, b_act, by_func, par, vstep)
@@ -833,7 +841,7 @@ class VectorEngine(wiring.Component):
             lo, hi = _held(m, lo, f"lo{lane}"), _held(m, hi, f"hi{lane}")
             # its three comparisons side by side (``lo > hi`` from a register: lo / hi held still)
             lo_above = _held(m, lo > hi, f"lohi{lane}")
-            clamp_ra = lambda v, lo, hi: clamp_parallel(v, lo, hi, lo_above)  # noqa: E731
+            clamp_ra = lambda v, lo, hi: clamp_parallel(v, lo, hi, lo_above)
         # LUT: entry a8 is byte (a8 mod cols) of table line a8 / cols
         # (a synchronous table asks for block RAM: Yosys 0.23 would build it from LUT RAM on ECP5)
         lut = Memory(shape=unsigned(8 * C), depth=lut_lines, init=[],

@@ -32,8 +32,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError
-from .isa.table import (BY_NAME, PE_PIPELINE, QUEUES, SERIAL_MUL_STEPS, SPACE_ENUM, VECTOR_PIPELINE, array_drain,
-                        lut_lines, min_vector_latency)
+from .isa.table import (
+    BY_NAME,
+    PE_PIPELINE,
+    QUEUES,
+    SERIAL_MUL_STEPS,
+    SPACE_ENUM,
+    VECTOR_PIPELINE,
+    array_drain,
+    lut_lines,
+    min_vector_latency,
+)
 
 #: Width of an operand entering the array: a byte minus its zero point, in [-255, 255].
 OPERAND_BITS = 9
