@@ -262,27 +262,31 @@ def lower(plan: Plan) -> None:
 def _handed(plan: Plan, i: int) -> bool:
     """Whether operation ``i``'s input may come from the depthwise pass just before it in the
     scratchpad (:func:`join`, ``hand_over_to_pointwise``): operation ``i - 1`` is lowered as one
-    pass whose output tiles are whole rows, ``i`` is the only reader of its output and reads it
-    as its first input, and the output is no model output."""
-    ops, prev = plan.sg.operations, plan.lowered.get(i - 1)
+    pass whose output tiles are whole rows and :func:`_reads_alone` its output."""
+    prev = plan.lowered.get(i - 1)
     if not prev or len(prev) != 1 or not getattr(prev[0], "dw_out", None):
         return False
-    t = ops[i - 1].outputs[0]
-    return (_consumers(plan.sg).get(t) == [i] and t not in set(plan.sg.output_indexes)
-            and ops[i].inputs[:1] == [t] and t not in ops[i].inputs[1:])
+    return _reads_alone(plan, i - 1)
 
 
 def _hands(plan: Plan, i: int) -> bool:
     """Whether operation ``i``'s output may go to the pointwise pass of operation ``i + 1`` in the
-    scratchpad (``hand_over_to_pointwise``): a 1x1 CONV_2D, the only reader of the output, reading
-    it as its first input, and the output is no model output."""
+    scratchpad (``hand_over_to_pointwise``): ``i + 1`` is a 1x1 CONV_2D that :func:`_reads_alone`
+    the output."""
     ops = plan.sg.operations
     if i + 1 >= len(ops) or ops[i + 1].type != "CONV_2D" or i + 1 not in plan.candidates:
         return False
+    dims = plan.sg.operands[ops[i + 1].inputs[1]].dimensions
+    return len(dims) == 4 and tuple(dims[1:3]) == (1, 1) and _reads_alone(plan, i)
+
+
+def _reads_alone(plan: Plan, i: int) -> bool:
+    """Whether operation ``i + 1`` is the only reader of operation ``i``'s output, reads it as its
+    first input and nowhere else, and the output is no model output."""
+    ops, sg = plan.sg.operations, plan.sg
     t, nxt = ops[i].outputs[0], ops[i + 1]
-    dims = plan.sg.operands[nxt.inputs[1]].dimensions
-    return (len(dims) == 4 and tuple(dims[1:3]) == (1, 1) and _consumers(plan.sg).get(t) == [i + 1]
-            and t not in set(plan.sg.output_indexes) and nxt.inputs[:1] == [t] and t not in nxt.inputs[1:])
+    return (_consumers(sg).get(t) == [i + 1] and t not in set(sg.output_indexes)
+            and nxt.inputs[:1] == [t] and t not in nxt.inputs[1:])
 
 
 def segment(plan: Plan) -> None:
