@@ -40,8 +40,8 @@ def _start_cycles(name: str) -> int:
 
 def gemm_cycles(cfg, tiles: int, lines: int, preload: bool = True) -> int:
     """The cycles of a GEMM of ``tiles`` K tiles (``kt + 1``) that each stream ``lines`` lines
-    (``nx * ny``): the engine's start (``ENGINE_START_CYCLES``), the preload, the slots, the array's fill /
-    drain (``cfg.gemm_pipeline``)."""
+    (``nx * ny``): the engine's start (``ENGINE_START_CYCLES`` where GEMM is one of the
+    ``ENGINE_START_KINDS``), the preload, the slots, the array's fill / drain (``cfg.gemm_pipeline``)."""
     pre = _start_cycles("GEMM") + (cfg.rows if preload else 0)
     if cfg.weight_buffers == 1:         # the next tile's weights after each stream
         return pre + (tiles - 1) * (lines + cfg.rows) + max(lines, 1) + cfg.gemm_pipeline

@@ -178,11 +178,10 @@ def min_vector_latency(pipeline: int) -> int:
     return VECTOR_LANE_STAGES + 1 if pipeline else 1
 
 
-#: The instructions whose engine takes its first step a cycle after the instruction starts (GEMM
-#: and DWCONV on the compute queue, VEC on the vector queue): the start decision (the token check)
-#: reaches the engine through a register, so no path runs from it into a scratchpad's read
-#: address. Their cycle formulas count that cycle (:data:`ENGINE_START_CYCLES`); a NOP of those
-#: queues does not.
+#: The instructions whose engine takes its first step a cycle after the instruction starts (VEC on
+#: the vector queue): the start decision (the token check) reaches the engine through a register,
+#: so no path runs from it into a scratchpad's read address. Their cycle formulas count that cycle
+#: (:data:`ENGINE_START_CYCLES`); a NOP of those queues does not.
 ENGINE_START_KINDS = ("VEC",)
 #: The cycles before the engine's first step of an :data:`ENGINE_START_KINDS` instruction.
 ENGINE_START_CYCLES = 1
