@@ -22,11 +22,6 @@ MAX_PAD = 3
 REQ_LINES = len(VEC_BY_NAME["REQ"].params)
 
 
-def _req_cycles(cfg: HwConfig) -> int:
-    """Cycles per lane group of a REQ (the ISA's VEC timing: ``VecFunc.group_cycles``)."""
-    return VEC_BY_NAME["REQ"].group_cycles(cfg)
-
-
 class CannotLower(Exception):
     """The operation cannot run on the accelerator as configured (it falls back to the host)."""
 

@@ -13,6 +13,8 @@ import numpy as np
 from nnaccel.golden import nn as gnn
 from nnaccel.golden.common import qrange
 from nnaccel.hwconfig import HwConfig
+from nnaccel.isa.cycles import vec_cycles
+from nnaccel.isa.table import VEC_BY_NAME
 from nnaccel.program import param_block
 from nnaccel.quant import activation_range_quantized, single_rounding_multipliers
 
@@ -30,7 +32,6 @@ from .base import (
     _need_const,
     _need_known,
     _need_quant8,
-    _req_cycles,
     _scalar,
     _signed,
     _window_spec,
@@ -298,8 +299,7 @@ def _conv_plan(cfg: HwConfig, s: ConvSpec, cb: int, group: list, per_block: list
             iw = (tow - 1) * s.stride[1] + (fw - 1) * s.dilation[1] + 1
             rows = 1 if s.stride[0] * iw <= MAX8 else toh
             compute = nkeys * (total_px + tiles * rows * 3 * R)
-            vec = ng * (total_px * ceil_div(cfg.cols, cfg.vector_lanes) * _req_cycles(cfg)
-                        + (REQ_LINES + cfg.vector_latency) * tiles)
+            vec = ng * (VEC_BY_NAME["REQ"].lines_cycles(cfg, total_px) + tiles * vec_cycles(cfg, "REQ", 0))
             load = tiles * (cb * (ih * iw * beats + cfg.ext_latency) + wload)
             store = ng * (total_px * beats + tiles * cfg.ext_latency)
             # + the pipeline's fill and drain: a pass starts with a load nothing overlaps and ends
@@ -455,7 +455,7 @@ def _general_total(cfg: HwConfig, s: ConvSpec, stream: bool, plan: list, per_blo
     for g, (est, toh, tow, _) in plan:
         wl = 0 if stream else lat + sum(len(per_block[co]) for co in g) * R * beats
         pl = lat + len(g) * REQ_LINES * pbeats
-        last_req = toh * tow * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + REQ_LINES + cfg.vector_latency
+        last_req = vec_cycles(cfg, "REQ", toh * tow)
         total += est + wl + pl + last_req
     return total
 

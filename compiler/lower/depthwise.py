@@ -15,7 +15,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from nnaccel.hwconfig import HwConfig
-from nnaccel.isa.cycles import dwconv_cycles
+from nnaccel.isa.cycles import dwconv_cycles, vec_cycles
 from nnaccel.isa.table import BY_NAME, VEC_BY_NAME, dw_stream
 from nnaccel.program import param_block
 
@@ -26,7 +26,6 @@ from .base import (
     REQ_LINES,
     CannotLower,
     _byte,
-    _req_cycles,
     acc_slot,
     acc_tiles_fit,
     act_split,
@@ -246,7 +245,6 @@ def _dw_estimate(cfg: HwConfig, s, plan: _Plan, nblocks: int, group: int = 0, ha
     pointwise pass's input in place, nothing is stored."""
     C, lat = cfg.cols, cfg.ext_latency
     beats = ceil_div(cfg.rows, cfg.dma_bytes_per_cycle)
-    p_lines = VEC_BY_NAME["REQ"].param_lines(C)
     params = REQ_LINES * ceil_div(4 * C, cfg.dma_bytes_per_cycle) + lat // group if group else 0
     total, first, last = [0, 0, 0, 0], None, None
     # the tiles of one geometry cost the same (shape and the padding lines at their edges)
@@ -266,7 +264,7 @@ def _dw_estimate(cfg: HwConfig, s, plan: _Plan, nblocks: int, group: int = 0, ha
                 d = SimpleNamespace(nx=aw, ny=ah, fh=gr, fw=p.fw, pad_top=pt, pad_bottom=pb, pad_left=tl,
                                     pad_right=tr)
                 comp += dwconv_cycles(cfg, dw_stream(d))
-        vec = p_lines + th * tw * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency
+        vec = vec_cycles(cfg, "REQ", th * tw)
         store = 0 if handed else th * tw * beats + lat
         stage = (load, comp, vec, store)
         total = [a + count * s.n * nblocks * b for a, b in zip(total, stage)]
@@ -599,8 +597,7 @@ class _DwPass:
         cfg = self.cfg
         _, _, th, tw = tile
         cycles = sum(dwconv_cycles(cfg, dw_stream(SimpleNamespace(**i.fields))) for i in comp if i.name == "DWCONV")
-        lines = th * tw * ceil_div(cfg.cols, cfg.vector_lanes) * _req_cycles(cfg)
-        vec = lines + 2 * (VEC_BY_NAME["REQ"].param_lines(cfg.cols) + cfg.vector_latency)
+        vec = VEC_BY_NAME["REQ"].lines_cycles(cfg, th * tw) + 2 * vec_cycles(cfg, "REQ", 0)
         store = th * tw * ceil_div(self.R, cfg.dma_bytes_per_cycle) + 2 * cfg.ext_latency
         return th >= 2 and max(vec, store) <= cycles
 

@@ -9,6 +9,7 @@ import numpy as np
 from nnaccel.golden.common import qrange
 from nnaccel.golden.elementwise import add_sub_real_multipliers, f32, mul_real_multiplier
 from nnaccel.hwconfig import HwConfig
+from nnaccel.isa.cycles import vec_cycles
 from nnaccel.isa.table import VEC_BY_NAME
 from nnaccel.model import Operand
 from nnaccel.program import param_block
@@ -75,7 +76,7 @@ def _stage_lines(cfg: HwConfig, func: str, nsrc: int, nlines: int) -> int | None
     def estimate(n: int) -> int:
         stages = ceil_div(nlines, n)
         load = nsrc * (cfg.ext_latency + n * per_line_dma)
-        vec = vf.param_lines(cfg.cols) + vf.lines_cycles(cfg, n) + cfg.vector_latency
+        vec = vec_cycles(cfg, vf.name, n)
         store = cfg.ext_latency + n * per_line_dma
         return load + (stages - 1) * max(load, vec, store) + vec + store
 

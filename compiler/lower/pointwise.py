@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from nnaccel.hwconfig import HwConfig
-from nnaccel.isa.cycles import gemm_cycles, instruction_cycles
+from nnaccel.isa.cycles import gemm_cycles, instruction_cycles, vec_cycles
 from nnaccel.isa.table import MAX_KTILES, VEC_BY_NAME
 from nnaccel.program import param_block
 
@@ -23,7 +23,6 @@ from .base import (
     CannotLower,
     LowerContext,
     _byte,
-    _req_cycles,
     acc_slot,
     act_split,
     ceil_div,
@@ -161,8 +160,7 @@ def _clear_top(cfg: HwConfig, last, space: str, n: int, parity: int) -> int:
 
 def _addq_cycles(cfg: HwConfig, p: int) -> int:
     """Cycles of one ADDQ over ``p`` lines (the ISA's VEC timing)."""
-    vf = VEC_BY_NAME["ADDQ"]
-    return ADD_LINES + vf.lines_cycles(cfg, p) + cfg.vector_latency
+    return vec_cycles(cfg, "ADDQ", p)
 
 
 def residual_cost(cfg: HwConfig, s: ConvSpec) -> int:
@@ -229,7 +227,7 @@ def _pointwise_plan(cfg: HwConfig, s: ConvSpec, groups: list, resident_w: bool, 
             for (bx, by), count in _block_shapes(_pixel_blocks(m, nx, ny)).items():
                 p = bx * by
                 comp = sum(gemm_cycles(cfg, k, p) for gs in groups for _, k in gs)
-                vec = n_tiles * (REQ_LINES + p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency)
+                vec = n_tiles * vec_cycles(cfg, "REQ", p)
                 store = n_tiles * (lat + p * beats)
                 inp = 0 if handed else (2 * lat if by == 1 else k_tiles * lat) + k_tiles * p * beats
                 if _column_major(s.x):
@@ -719,7 +717,7 @@ def _chunked_costs(cfg: HwConfig, s: ConvSpec, p: int, by: int, J: int, kc: int,
         load += lat + J * REQ_LINES * pbeats
     vec = store = 0
     if pos in ("last", "only"):
-        vec = J * (REQ_LINES + p * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + cfg.vector_latency)
+        vec = J * vec_cycles(cfg, "REQ", p)
         store = J * (lat + p * beats)
         if residual:    # the ADDQs, each after the previous STORE; the other operand's tiles
             vec = max(vec, store) + J * _addq_cycles(cfg, p)
@@ -1027,7 +1025,7 @@ def _streamed_plan(cfg: HwConfig, s: ConvSpec):
                 total = sum(lds) + sum(gms)
             else:
                 total = lds[0] + sum(max(g, ld) for g, ld in zip(gms, lds[1:] + [0]))
-            drain = REQ_LINES + nb * _req_cycles(cfg) + cfg.vector_latency + lat + nb
+            drain = vec_cycles(cfg, "REQ", nb) + lat + nb
             est = total + drain
             if best is None or est < best[0]:
                 best = (est, nb, kc)
@@ -1242,7 +1240,7 @@ def _packed_plan(cfg: HwConfig, s: ConvSpec):
     gemm = [gemm_cycles(cfg, k, G) for *_, k in runs]
     load = [lat + k * R * beats for *_, k in runs]
     inp = G * (lat + KT * G)
-    drain = REQ_LINES + NT * _req_cycles(cfg) + cfg.vector_latency + lat + NT * beats
+    drain = vec_cycles(cfg, "REQ", NT) + lat + NT * beats
     est = inp + load[0] + sum(max(g, ld) for g, ld in zip(gemm, load)) + drain
     return est, G
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nnaccel.hwconfig import HwConfig
-from nnaccel.isa.cycles import gemm_cycles
+from nnaccel.isa.cycles import gemm_cycles, vec_cycles
 from nnaccel.isa.table import MAX_KTILES, VEC_BY_NAME
 from nnaccel.program import param_block
 
@@ -21,7 +21,6 @@ from .base import (
     MAX16,
     REQ_LINES,
     _byte,
-    _req_cycles,
     acc_slot,
     acc_tiles_fit,
     act_split,
@@ -136,7 +135,6 @@ def stack_plan(cfg: HwConfig, s, residual: bool = False) -> StackPlan | None:
     ob = ceil_div(s.o, C)
     beats = ceil_div(R, cfg.dma_bytes_per_cycle)
     in_l, stag_l = act_split(cfg)
-    addq = VEC_BY_NAME["ADDQ"]
     if residual:
         in_l -= cfg.bank_lines("ACT")
     wgt_tiles = cfg.lines("WGT") // R
@@ -164,12 +162,10 @@ def stack_plan(cfg: HwConfig, s, residual: bool = False) -> StackPlan | None:
                                 for _, n in _runs(c, items, ramp=b == 0 and co == 0)))
                 load.append(items.count * (lat + _items(cfg, s, min(th, s.oh - oy0), rows).lines * beats)
                             + (weights if b == 0 or not resident else 0))
-                vec.append(ob * (ph * ceil_div(C, cfg.vector_lanes) * _req_cycles(cfg) + REQ_LINES
-                                 + cfg.vector_latency))
+                vec.append(ob * vec_cycles(cfg, "REQ", ph))
                 store.append(ob * (lat + ph * beats))
                 if residual:
-                    vec[-1] = max(vec[-1], store[-1]) + ob * (len(addq.params) + cfg.vector_latency
-                                                              + addq.lines_cycles(cfg, ph))
+                    vec[-1] = max(vec[-1], store[-1]) + ob * vec_cycles(cfg, "ADDQ", ph)
                     load[-1] += ob * (lat + ph * beats)
             dma = sum(load) + sum(store) if cfg.dma_engines == 1 else max(sum(load), sum(store))
             busy = (sum(comp) + sum(vec) + dma if cfg.in_order else max(sum(comp), sum(vec), dma))

@@ -16,10 +16,12 @@ from .table import (
     N_COUNTERS,
     SPACE_ENUM,
     VEC_BY_CODE,
+    VEC_BY_NAME,
     dw_stream,
 )
 
-__all__ = ["dma_geometry", "dwconv_cycles", "gemm_cycles", "instruction_cycles", "static_events", "static_totals"]
+__all__ = ["dma_geometry", "dwconv_cycles", "gemm_cycles", "instruction_cycles", "static_events",
+           "static_totals", "vec_cycles"]
 
 
 def _ceil(a: int, b: int) -> int:
@@ -54,6 +56,15 @@ def dwconv_cycles(cfg, steps: int) -> int:
     return _start_cycles("DWCONV") + DW_STREAM_START + steps + cfg.gemm_pipeline
 
 
+def vec_cycles(cfg, func: str, lines: int) -> int:
+    """The cycles of a VEC of function ``func`` (its name) over ``lines`` lines (``nx * ny``): the
+    engine's start (``ENGINE_START_CYCLES`` where VEC is one of the ``ENGINE_START_KINDS``), the
+    parameter lines, the lane groups' steps (``VecFunc.lines_cycles``), the lanes' latency."""
+    vf = VEC_BY_NAME[func]
+    p = vf.param_lines(cfg.cols) if vf.params else 0
+    return _start_cycles("VEC") + p + vf.lines_cycles(cfg, lines) + cfg.vector_latency
+
+
 def instruction_cycles(d, cfg) -> int:
     """The cycle count of one instruction."""
     name = d.name
@@ -65,9 +76,7 @@ def instruction_cycles(d, cfg) -> int:
     if name == "DWCONV":
         return dwconv_cycles(cfg, dw_stream(d))
     if name == "VEC":
-        vf = VEC_BY_CODE[d.func]
-        p = vf.param_lines(cfg.cols) if vf.params else 0
-        return _start_cycles("VEC") + p + vf.lines_cycles(cfg, d.nx * d.ny) + cfg.vector_latency
+        return vec_cycles(cfg, VEC_BY_CODE[d.func].name, d.nx * d.ny)
     if name == "RDPERF":
         return cfg.ext_latency + _ceil(8 * N_COUNTERS, cfg.dma_bytes_per_cycle)
     if name == "NOP":

@@ -200,7 +200,7 @@ def test_k_chunked_layers_bit_exact_without_races(preset, kind, m, k, n, signed)
 
 
 @pytest.mark.parametrize("preset,k,n,signed", [
-    ("small", 200, 90, True), ("small", 37, 300, False), ("base", 128, 128, True), ("base", 640, 128, False),
+    ("small", 1000, 90, True), ("small", 37, 300, False), ("base", 128, 128, True), ("base", 640, 128, False),
     ("base", 128, 640, True), ("base", 1000, 7, True), ("large", 300, 700, False), ("large", 64, 33, True),
 ])
 def test_one_row_fully_connected_streams_the_filter(preset, k, n, signed):
@@ -209,7 +209,7 @@ def test_one_row_fully_connected_streams_the_filter(preset, k, n, signed):
     golden model, race-free, and (where chosen) the input row LOADed into WGT one byte a line."""
     model, data = _dense_pointwise("FULLY_CONNECTED", 1, k, n, signed, k + n)
     _, _, lines = isa_checked(model, [data], preset, "FULLY_CONNECTED")
-    if (preset, k, n) in (("small", 200, 90), ("base", 1000, 7)):
+    if (preset, k, n) in (("small", 1000, 90), ("base", 1000, 7)):
         assert sum(d.x_size * d.y_size for d in lines if d.name == "LOAD" and d.sp == 1 and d.len == 1) == k
 
 
@@ -332,11 +332,13 @@ def test_joined_packed_layers_rtl_equals_isa():
 
 
 def test_streamed_filter_bias_loads_wait_for_the_gemms_on_their_acc_bank():
-    """The filter-streaming pass (200 x 200 batch-1 FULLY_CONNECTED on small, two ACC banks): a
+    """The filter-streaming pass (128 -> 200 batch-1 FULLY_CONNECTED on small, two ACC banks): a
     block's bias LOAD into its ACC slot runs only once the GEMMs of the earlier block in the same
     ACC bank are done (one write port per bank), though the load queue runs several steps ahead
     of the GEMMs: no bank conflict under the exact schedule, bit-exact."""
-    model, data = _zp_chain((-128, -128, -128), out_all=True, n=200)
+    rng = np.random.default_rng(11)
+    model = _fc_chain(rng, "fc_chain", -128, [(200, 0.3, -128), (200, 0.3, -128)], 128, True)
+    data = rng.integers(-128, 128, (1, 128)).astype(np.int8)
     pkg = compile_model(model, "small")
     assert "filter rows streamed" in pkg.listing
     (seg,) = pkg.manifest["segments"]
@@ -350,7 +352,7 @@ def test_streamed_filter_bias_loads_wait_for_the_gemms_on_their_acc_bank():
 
 
 @pytest.mark.parametrize("preset,k,n,signed", [
-    ("base", 640, 128, True), ("base", 300, 70, False), ("small", 128, 128, False),
+    ("base", 640, 128, True), ("base", 300, 70, False), ("small", 128, 40, False),
 ])
 def test_packed_output_tiles_whose_k_tiles_fill_more_than_half_a_gemm(preset, k, n, signed):
     """A batch-1 FULLY_CONNECTED whose output tiles each have more than half a GEMM's K tiles
