@@ -140,7 +140,7 @@ class Fetch(wiring.Component):
                     if c2 == ch:
                         decs.append(e.start & hdr(e.word, flag))
             if len(incs) == len(decs) == 1:
-                # one pusher and one popper (the table's channels): +1, -1 or 0, one adder
+                # one pusher and one popper (the table's channels): +1, -1 or 0
                 up, down = incs[0], decs[0]
                 step = Cat(up ^ down, down & ~up)
                 if cfg.in_order:
@@ -152,7 +152,13 @@ class Fetch(wiring.Component):
                     step_r = Signal(2, name=f"tok_{ch}_step")
                     m.d.sync += step_r.eq(step)
                     step = step_r
-                m.d.sync += count.eq(count + Cat(step[0], step[1].replicate(len(count) - 1)))
+                    m.d.sync += count.eq(count + Cat(step[0], step[1].replicate(len(count) - 1)))
+                else:
+                    # queued: count + 1 and count - 1 from the counter alone, the step choosing
+                    # among them after the carry chains (the step, from an engine's start and end,
+                    # passes no carry chain)
+                    with m.If(step[0]):
+                        m.d.sync += count.eq(Mux(step[1], count - 1, count + 1))
                 # the next count is nonzero: a token comes, or two or more are there, or one that
                 # does not go (a pop needs a token there)
                 if cfg.in_order:
