@@ -1268,10 +1268,14 @@ def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str, single=No
     else:
         # x from phase 1: phase 1 loads xr as a later phase shifts it (by go, not now), so with
         # left = 0 bit `phase` of scaled is bit 1 of xr (of x in phase 1), else bit 0
+        # (``now`` from a register there: its inputs are held from phase 0 on, and the function
+        # flags behind it stay off the adder's carry-in, ``inv``)
         xe = Signal(32, name=f"{name}_xe")
+        now_r = Signal(name=f"{name}_now")
+        m.d.sync += now_r.eq(now)
         m.d.comb += xe.eq(Mux(phase == 1, x, xr))
         xr_next = Mux(go, xe >> 1, xe)
-        m.d.comb += xb.eq(first | (mul & go & Mux(now, xe[1], xe[0])))
+        m.d.comb += xb.eq(first | (mul & go & Mux(now_r, xe[1], xe[0])))
     inv = Signal(name=f"{name}_inv")
     m.d.comb += inv.eq(xb & (phase == 31))
     sat = Signal(name=f"{name}_sat")
