@@ -11,7 +11,10 @@ to its queue ``fetch_cycles`` (the table's, per kind) cycles after the previous 
 earliest (a queue holds ``cfg.queue_depth_of(queue)`` waiting instructions), an engine starts its queue's head in the first cycle in which it is idle, the head has been fetched at least one cycle
 earlier and every token it pops is there, and then stays busy for exactly the instruction's
 ``cycles`` (a step counter ``k = 0 .. cycles-1``); tokens it pushes and the counters it adds become
-visible at its completion cycle (the stall counters count each stall cycle as it passes). So
+visible at its completion cycle (the stall counters count each stall cycle as it passes). With
+the ISA's array overlap (queues, two weight buffers) a GEMM / DWCONV leaves the compute queue at
+its release and its results drain behind it (:meth:`~nnaccel.hw.gemm.GemmEngine._overlap`), its
+tokens and counters at its completion. So
 ``f(i)``, ``s(i)`` and ``e(i)`` of every instruction equal the ISA simulator's. The GEMM and VEC
 engines run concurrently. An in-order configuration (``in_order``, tiny) has no queues: the
 fetch unit checks the instruction at ``pc`` once the previous one has completed, and
@@ -171,8 +174,11 @@ class Accelerator(wiring.Component):
         self._collisions(ctx)
         ctx.count_events()
         if self.probe is not None:
+            # (the array overlap: a compute-queue instruction completes at its engine's done)
+            ends = [ctx.fetch.compute.done if q == "compute" and ctx.gemm.overlap else e.complete
+                    for q, e in zip(QUEUES, ctx.views, strict=True)]
             m.d.comb += [self.probe["start"].eq(Cat(*[e.start for e in ctx.views])),
-                         self.probe["complete"].eq(Cat(*[e.complete for e in ctx.views]))]
+                         self.probe["complete"].eq(Cat(*ends))]
         return m
 
     def _scratchpads(self, ctx):
@@ -360,6 +366,9 @@ class Accelerator(wiring.Component):
             add_event("array_busy", ctx.fetch.q_compute.active & g.is_arr, 1, ctx.n_beats)
             add_event("macs", g.streaming, 1, ctx.n_beats)
             ctx.scale["macs"] = cfg.rows * cfg.cols
+        elif g.overlap:     # (the array overlap: at the completion, after the release)
+            add_event("array_busy", g.arr_done, g.done_cycles)
+            add_event("macs", g.arr_done, g.done_macs)
         else:
             add_event("array_busy", eng.complete & g.is_arr, ctx.cycles["compute"])
             add_event("macs", eng.complete & g.is_arr, g.macs)
@@ -398,8 +407,9 @@ class Accelerator(wiring.Component):
             add_event("instructions", fetch.ex_complete, 1, n_beats)
         else:
             add_event("vector_busy", vector_engine.complete & is_vec, ctx.cycles["vector"])
-            for e in ctx.views:
-                add_event("instructions", e.complete, 1)
+            for q, e in zip(QUEUES, ctx.views, strict=True):
+                # (the array overlap: the compute queue's instructions complete where its engine says)
+                add_event("instructions", fetch.compute.done if q == "compute" and ctx.gemm.overlap else e.complete, 1)
 
         # a scratchpad bank wrote the line a reader needed in the same cycle since the run started
         # (undefined on the FPGA: BankedScratchpad); every RTL run checks it stays 0

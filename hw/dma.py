@@ -143,16 +143,22 @@ class _BoxWalk:
                 m.d.sync += [beat.eq(0), x1.eq(1), y1.eq(1), line.eq(0), bytes_r.eq(0)]
 
 
-def engine_signature(step_bits: int, marks=()) -> wiring.Signature:
+def engine_signature(step_bits: int, marks=(), overlap: bool = False) -> wiring.Signature:
     """An engine's port to the sequencer that runs its queue's instructions, seen from the
     sequencer: ``word`` (the instruction, 128 bits: those its queue keeps), ``start`` (its first
     step), ``active`` (it runs, or starts, this cycle), ``complete`` (its last step), ``step`` (its
     steps so far, 0 while idle: it clears at completion), ``at_least_<c>`` for each constant ``c``
     of ``marks``: ``step >= c`` as a flag (the in-order executor's, :meth:`_InOrder.step_at_least`), and
-    from the engine ``last`` (in: the running instruction ends at this step)."""
+    from the engine ``last`` (in: the running instruction ends at this step). With ``overlap``
+    (the GEMM engine's, the ISA's array overlap) ``last`` is an array instruction's release, and
+    from the engine: ``done`` (an instruction of the queue completes: its tokens and counter
+    events), ``done_push`` (the push flags ``push_prev``, ``push_next`` of the one that does),
+    ``may_start`` (the queue's head may start: nothing drains, or it overlaps the one that does)
+    and ``draining`` (a released instruction's results still drain)."""
+    more = ({"done": In(1), "done_push": In(2), "may_start": In(1), "draining": In(1)} if overlap else {})
     return wiring.Signature({"word": Out(128), "start": Out(1), "active": Out(1), "complete": Out(1),
                              "step": Out(step_bits), **{f"at_least_{c}": Out(1) for c in marks},
-                             "last": In(1)})
+                             "last": In(1), **more})
 
 
 def load_beat_signature(cfg) -> wiring.Signature:

@@ -18,6 +18,7 @@ from nnaccel.isa.table import (
     FLAG_CHANNEL,
     QUEUES,
     TOKEN_CHANNELS,
+    array_overlap_on,
 )
 
 from .bounds import ENTRY_PC
@@ -66,7 +67,8 @@ class Fetch(wiring.Component):
         ports = {"start": In(1), "prog_addr": In(32), "prog_len": In(ENTRY_PC),
                  "busy": Out(1), "done": Out(1), "error": Out(3), "fault_pc": Out(ENTRY_PC),
                  "i_addr": Out(32), "i_data": In(128),
-                 **{r: Out(engine_signature(bits, self.marks[r])) for r, bits in self.runners.items()},
+                 **{r: Out(engine_signature(bits, self.marks[r], overlap=r == "compute" and array_overlap_on(cfg)))
+                    for r, bits in self.runners.items()},
                  **{f"q_{q}": Out(queue_view_signature()) for q in QUEUES},
                  "running": Out(1), "idle": Out(1), "counting": Out(1), "fetch_stall": Out(1)}
         if cfg.in_order:
@@ -124,6 +126,8 @@ class Fetch(wiring.Component):
             ok = Const(1, 1)
             for flag, ch in pops[q].items():
                 ok = ok & (~hdr(head, flag) | nonzero[ch])
+            if q == QUEUE_CODE["compute"] and array_overlap_on(cfg):
+                ok = ok & self.compute.may_start      # (the array overlap: nothing drains, or it overlaps)
             oks.append(ok & (state == RUN))
         seq.start_engines(m, oks, held)
         engines = seq.engines
@@ -134,7 +138,10 @@ class Fetch(wiring.Component):
             incs, decs = [], []
             for q, e in enumerate(engines):
                 for flag, c2 in pushes[q].items():
-                    if c2 == ch:
+                    if c2 == ch and q == QUEUE_CODE["compute"] and array_overlap_on(cfg):
+                        # (the array overlap: at the completion the GEMM engine reports)
+                        incs.append(self.compute.done & self.compute.done_push[flag == "push_next"])
+                    elif c2 == ch:
                         incs.append(e.complete & hdr(e.word, flag))
                 for flag, c2 in pops[q].items():
                     if c2 == ch:
@@ -217,6 +224,8 @@ class Fetch(wiring.Component):
         for e in ctx.engines:
             any_busy = any_busy | e.busy
             any_start = any_start | e.start
+        if array_overlap_on(self.cfg):
+            any_busy = any_busy | self.compute.draining
         for f in seq.fifos:
             any_queued = any_queued | (f.count != 0)
             any_push = any_push | f.push
@@ -249,8 +258,10 @@ class Fetch(wiring.Component):
             eng.set_last(m, port.last)
         for q, e in zip(QUEUES, ctx.engines, strict=True):
             v = getattr(self, f"q_{q}")
+            # (the array overlap: a compute head that waits for a drain does not wait for a token)
+            ready = self.compute.may_start if q == "compute" and array_overlap_on(self.cfg) else 1
             m.d.comb += [v.start.eq(e.start), v.active.eq(e.active), v.complete.eq(e.complete),
-                         v.busy.eq(e.busy), v.waiting.eq(e.waiting)]
+                         v.busy.eq(e.busy), v.waiting.eq(e.waiting & ready)]
         if self.cfg.in_order:
             m.d.comb += [self.ex_active.eq(ctx.ex.active), self.ex_complete.eq(ctx.ex.complete)]
         # cycles: every cycle of the run but the one that ends it

@@ -10,7 +10,7 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from nnaccel.hwconfig import ELEMENT_BYTES
-from nnaccel.isa.table import DW_STREAM_START, MAX_KTILES
+from nnaccel.isa.table import DW_STREAM_START, MAX_KTILES, array_overlap_on
 
 from .array import SystolicArray
 from .bounds import LAYOUT, _bits, max_event
@@ -123,7 +123,10 @@ class GemmEngine(wiring.Component):
         def line(s):
             return C * 8 * ELEMENT_BYTES[s]
 
-        ports = {"seq": In(engine_signature(step_bits, self.marks)),
+        #: the ISA's array overlap: an array instruction ends at its stream's end, its results
+        #: drain behind it (:meth:`_overlap`)
+        self.overlap = array_overlap_on(cfg)
+        ports = {"seq": In(engine_signature(step_bits, self.marks, overlap=self.overlap)),
                  **{f"rd_{s.lower()}": Out(read_port_signature(cfg.lines(s), line(s))) for s in ("ACT", "WGT", "ACC")},
                  "wr_acc": Out(write_port_signature(cfg.lines("ACC"), line("ACC"))),
                  "is_arr": Out(1), "streaming": Out(1),
@@ -131,6 +134,9 @@ class GemmEngine(wiring.Component):
                  "macs": Out(len(Signal(self.macs_bits) + Mux(Signal(), R * C, 0)))}
         if cfg.in_order:
             ports["walks"] = Out(shared_walks_signature(cfg))
+        if self.overlap:
+            # the counters' events of an array instruction at its completion: its MACs and cycles
+            ports.update(arr_done=Out(1), done_macs=Out(self.macs_bits), done_cycles=Out(step_bits))
         super().__init__(ports)
 
     def elaborate(self, platform):
@@ -138,6 +144,8 @@ class GemmEngine(wiring.Component):
         cfg = self.cfg
         ctx = SimpleNamespace(m=m, cfg=cfg, R=cfg.rows, C=cfg.cols, in_order=cfg.in_order)
         self._sequence(ctx)
+        if self.overlap:
+            self._overlap(ctx)
         self._datapath(ctx)
         if cfg.in_order:
             self._shared_walks(ctx)
@@ -257,7 +265,11 @@ class GemmEngine(wiring.Component):
         dcnt = dcnt_r
         with m.If(eng.active):
             m.d.sync += dcnt_r.eq(Mux(in_drain, dcnt + 1, 0))
-        m.d.comb += eng.last.eq(Mux(is_arr, in_drain & (dcnt == cfg.gemm_pipeline - 1), 1))
+        if self.overlap:
+            # the release: the last tile's slot ends (or, where the drain before it still runs, it ended)
+            ctx.s_end, ctx.in_drain, ctx.dcnt = (in_tiles & tlast & (tidx == gemm["kt"])) | in_drain, in_drain, dcnt
+        else:
+            m.d.comb += eng.last.eq(Mux(is_arr, in_drain & (dcnt == cfg.gemm_pipeline - 1), 1))
         macs_r = Signal(self.macs_bits)
         macs = macs_r + Mux(streaming, R * C, 0)
         with m.If(eng.active):
@@ -287,6 +299,54 @@ class GemmEngine(wiring.Component):
         ctx.step, ctx.streaming, ctx.tidx, ctx.tpos = step, streaming, tidx, tpos
         ctx.tpos_r, ctx.tidx_r, ctx.dcnt_r, ctx.macs_r = tpos_r, tidx_r, dcnt_r, macs_r
         ctx.wk_adv, ctx.wk_last = wk_adv, wk_last
+
+    def _overlap(self, ctx):
+        """(The ISA's array overlap, ``nnaccel.isa.table.array_overlaps``) An array instruction
+        ends (releases the compute queue) when its last tile's slot has ended and its weight rows
+        are read, and not before the drain ahead of it has ended; its results drain behind it
+        (``draining``) for the ``gemm_pipeline`` cycles of its own drain, where ``done`` reports its
+        completion (tokens, counter events). The queue's head may start at a release where it
+        overlaps the draining instruction (``may_start``). The write context ``wf`` (the fields
+        its results are written with) is the draining instruction's until its drain ends, then
+        the running one's (``wload``; ``wfresh`` a cycle later, its walker's start)."""
+        m, cfg, eng, gemm, dw, is_arr = ctx.m, ctx.cfg, self.seq, ctx.gemm, ctx.dw, ctx.is_arr
+        P = cfg.gemm_pipeline
+        bg_busy, bg_done, bg_dw, bg_push = (Signal(name=f"bg_{n}") if n != "push" else Signal(2, name="bg_push")
+                                            for n in ("busy", "done", "dw", "push"))
+        key = Cat(dw.fh, dw.fw, dw.lbx)
+        bg_key = Signal(len(key), name="bg_key")
+        bg_cnt = Signal(range(P + 1), name="bg_cnt")
+        bg_macs, bg_cyc = Signal(self.macs_bits, name="bg_macs"), Signal(len(eng.step), name="bg_cyc")
+        m.d.comb += bg_done.eq(bg_busy & (bg_cnt == P - 1))
+        push = Cat(field(eng.word, "NOP", "push_prev"), field(eng.word, "NOP", "push_next"))
+        release = eng.complete & is_arr
+        with m.If(release):
+            m.d.sync += [bg_busy.eq(1), bg_cnt.eq(Mux(ctx.in_drain, ctx.dcnt + 1, 0)), bg_macs.eq(self.macs),
+                         bg_cyc.eq(eng.step + 1), bg_push.eq(push), bg_dw.eq(dw.is_dw), bg_key.eq(key)]
+        with m.Elif(bg_done):
+            m.d.sync += bg_busy.eq(0)
+        with m.Elif(bg_busy):
+            m.d.sync += [bg_cnt.eq(bg_cnt + 1), bg_cyc.eq(bg_cyc + 1)]
+        is_gemm = is_arr & ~dw.is_dw
+        overlaps = Mux(bg_dw, dw.is_dw & (key == bg_key), is_gemm & field(eng.word, "GEMM", "preload"))
+        m.d.comb += [eng.last.eq(Mux(is_arr, ctx.s_end & (eng.step >= ctx.R - 1) & (~bg_busy | bg_done), 1)),
+                     eng.may_start.eq(~bg_busy | overlaps), eng.draining.eq(bg_busy),
+                     eng.done.eq(bg_done | (eng.complete & ~is_arr)), eng.done_push.eq(Mux(bg_done, bg_push, push)),
+                     self.arr_done.eq(bg_done), self.done_macs.eq(bg_macs), self.done_cycles.eq(bg_cyc + 1)]
+        # the write context
+        names = ("acc", "nx", "ny", "acc_xs", "acc_ys", "accumulate", "kt")
+        wf = {n: Signal(len(gemm[n]), name=f"wc_{n}") for n in names}
+        w_valid, w_cur, wload, wfresh = (Signal(name=f"wc_{n}") for n in ("valid", "cur", "load", "fresh"))
+        m.d.comb += wload.eq(eng.active & is_arr & ~w_cur & (~bg_busy | bg_done))
+        m.d.sync += wfresh.eq(wload)
+        with m.If(wload):
+            m.d.sync += [*[wf[n].eq(gemm[n]) for n in names], w_valid.eq(1), w_cur.eq(~release)]
+        with m.Elif(release):
+            m.d.sync += w_cur.eq(0)
+        with m.Elif(bg_done):
+            m.d.sync += w_valid.eq(0)
+        ctx.wf, ctx.wload, ctx.wfresh, ctx.w_valid = wf, wload, wfresh, w_valid
+        ctx.w_any = (wf["nx"] != 0) & (wf["ny"] != 0)
 
     def _dw_fields(self, ctx, w, gemm):
         """DWCONV's own fields and what the GEMM engine derives from them: the stream's row length
@@ -352,45 +412,67 @@ class GemmEngine(wiring.Component):
         if cfg.depthwise_mode:
             m.d.sync += ok_pipe.eq((ok_pipe << 1) | a_ok)
         o_ok = ok_pipe[-1] if cfg.depthwise_mode else Const(1, 1)
-        m.d.comb += [arr.dw.eq(dw.is_dw), arr.dw_fw.eq(dw.fw)]
+        mode = {"dw": dw.is_dw, "fw": dw.fw, "fh": dw.fh, "nx": dw.lbx}
+        edge = {n: gemm[n] for n in ("zw", "wgt_signed", "za", "act_signed")}
+        if self.overlap:
+            # the array's depthwise set-up holds from an array instruction's start until the next
+            # one's, while its results drain; a line's (or weight row's) zero point and sign are
+            # the instruction's that read it a cycle before (the next one may have started since)
+            for n, v in list(mode.items()):
+                r = Signal(len(v), name=f"arr_mode_{n}")
+                mode[n] = Mux(eng.start & is_arr, v, r)
+                m.d.sync += r.eq(mode[n])
+            for n, v in list(edge.items()):
+                edge[n] = Signal(len(v), name=f"edge_{n}")
+                m.d.sync += edge[n].eq(v)
+        m.d.comb += [arr.dw.eq(mode["dw"]), arr.dw_fw.eq(mode["fw"])]
         if cfg.dw_line_buffers:
-            m.d.comb += [arr.dw_fh.eq(dw.fh), arr.dw_nx.eq(dw.lbx)]
+            m.d.comb += [arr.dw_fh.eq(mode["fh"]), arr.dw_nx.eq(mode["nx"])]
 
         def byte9(v, sgn):
             return Mux(sgn, v.as_signed(), v.as_unsigned())
 
         m.d.comb += [
             arr.w_we.eq(w_we), arr.w_row.eq(w_row), arr.w_sel.eq(w_sel),
-            arr.w_data.eq(Mux(w_zero, gemm["zw"].replicate(C), rd_wgt.data)),
-            arr.w_signed.eq(gemm["wgt_signed"]), arr.w_zp.eq(byte9(gemm["zw"], gemm["wgt_signed"])),
+            arr.w_data.eq(Mux(w_zero, edge["zw"].replicate(C), rd_wgt.data)),
+            arr.w_signed.eq(edge["wgt_signed"]), arr.w_zp.eq(byte9(edge["zw"], edge["wgt_signed"])),
             arr.a_valid.eq(a_valid), arr.a_sel.eq(a_sel), arr.a_data.eq(rd_act.data),
-            arr.a_signed.eq(gemm["act_signed"]), arr.a_zp.eq(byte9(gemm["za"], gemm["act_signed"])),
+            arr.a_signed.eq(edge["act_signed"]), arr.a_zp.eq(byte9(edge["za"], edge["act_signed"])),
         ]
         # results: tile t's line x is added to ACC (tiles after the first always accumulate)
-        gwrite = gact & arr.o_valid & o_ok
-        oxc, oyc = _LineCount(m, "ox", gemm, "nx", in_order), _LineCount(m, "oy", gemm, "ny", in_order)
+        # the write side's fields: the instruction's own, or with the overlap the write context's
+        wf = ctx.wf if self.overlap else gemm
+        gwrite = (arr.o_valid & o_ok) if self.overlap else (gact & arr.o_valid & o_ok)
+        oxc, oyc = _LineCount(m, "ox", wf, "nx", in_order), _LineCount(m, "oy", wf, "ny", in_order)
         otile_r = Signal(5)
         otile = otile_r
         ox_last = last_of(oxc, "nx")
         olast = ox_last & last_of(oyc, "ny")
-        with m.If(eng.active):
+        with m.If(Const(1, 1) if self.overlap else eng.active):    # (overlap: the writes drain behind it)
             m.d.sync += otile_r.eq(otile)
             with m.If(gwrite):
                 m.d.comb += [oxc.count(1, ox_last), oyc.count(ox_last, olast)]
                 m.d.sync += otile_r.eq(otile + olast)
         with m.If(eng.complete):
-            m.d.sync += [r.eq(0) for r in (ctx.tpos_r, ctx.tidx_r, ctx.dcnt_r, ctx.macs_r, wcnt_r, otile_r)]
-            m.d.comb += [oxc.reset(), oyc.reset()]
+            m.d.sync += [r.eq(0) for r in (ctx.tpos_r, ctx.tidx_r, ctx.dcnt_r, ctx.macs_r, wcnt_r)]
+            if not self.overlap:
+                m.d.sync += otile_r.eq(0)
+                m.d.comb += [oxc.reset(), oyc.reset()]
+        if self.overlap:
+            # (the write context's results start from its first line and tile)
+            with m.If(ctx.wload):
+                m.d.sync += otile_r.eq(0)
+                m.d.comb += [oxc.reset(), oyc.reset()]
         if in_order:
             accw = _Walk(m, "wk_src", walk_bits(cfg), None, gemm["acc"], gemm["acc_xs"], gemm["acc_ys"],
                          ctx.wk_adv["src"], ctx.wk_last["src"], wrap=is_arr & olast, load=self.walks.idle)
         else:
-            accw = _AheadWalker(m, "gacc", _bits(cfg.lines("ACC") - 1), gstart, gemm["acc"], gemm["nx"],
-                                gemm["acc_xs"], gemm["acc_ys"], wrap=olast)
+            accw = _AheadWalker(m, "gacc", _bits(cfg.lines("ACC") - 1), ctx.wfresh if self.overlap else gstart,
+                                wf["acc"], wf["nx"], wf["acc_xs"], wf["acc_ys"], wrap=olast)
             m.d.comb += accw.advance.eq(gwrite)
         ab = _bits(cfg.lines("ACC") - 1)
         old = rd_acc.data
-        use_old = gemm["accumulate"] | (otile != 0)
+        use_old = wf["accumulate"] | (otile != 0)
         if self.array_dsp == "ecp5":
             # the ECP5's CCU2C takes the gated operand into the LUTs of its carry chain
             gsum = Cat(*[(arr.o_data[j] + Mux(use_old, old[32 * j:32 * j + 32], 0))[:32] for j in range(C)])
@@ -409,7 +491,8 @@ class GemmEngine(wiring.Component):
             # (the walker wrapped for the next K tile) is that same line: the line is read again in
             # the cycles before that tile's result (a slot lasts >= rows steps), so the read that
             # meets the write is never used (the block RAM leaves it undefined: BankedScratchpad)
-            rd_acc.valid.eq(gact & gn_any & (gemm["accumulate"] | (gemm["kt"] != 0))
+            rd_acc.valid.eq((ctx.w_valid & ctx.w_any if self.overlap else gact & gn_any)
+                            & (wf["accumulate"] | (wf["kt"] != 0))
                             & ~(gwrite & (accw.nxt_is_cur(ab) if not in_order else
                                           accw.nxt[:ab] == accw.cur[:ab]))),
             wr_acc.addr.eq(accw.cur), wr_acc.data.eq(gsum),

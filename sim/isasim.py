@@ -29,6 +29,7 @@ from nnaccel.isa.cycles import dma_geometry, instruction_cycles, static_events
 from nnaccel.isa.footprint import Bytes, Lines, footprint
 from nnaccel.isa.table import (
     ADD_LEFT_SHIFT,
+    ARRAY_KINDS,
     BY_OPCODE,
     DMA_PRIORITY,
     DMA_QUEUES,
@@ -37,6 +38,8 @@ from nnaccel.isa.table import (
     QUEUES,
     SPACE_ENUM,
     TOKEN_CHANNELS,
+    array_overlap_on,
+    array_overlaps,
     dw_window,
     rdperf_sample_cycle,
 )
@@ -184,6 +187,9 @@ def schedule(decoded, cfg: HwConfig) -> Schedule:
     popped = {c: 0 for c in pushed}
     head = [0] * _NQ
     free = [0] * _NQ
+    cq = _Q["compute"]
+    overlap = array_overlap_on(cfg)
+    done, prev, rel_floor = [0], [None], [0]
     depths = [cfg.queue_depth_of(q) for q in QUEUES]
     if cfg.in_order:
         return _schedule_in_order(decoded, cfg, qi, cyc, fetch_cycles, pops, pushes)
@@ -198,6 +204,8 @@ def schedule(decoded, cfg: HwConfig) -> Schedule:
         i = qlist[q][head[q]]
         if f[i] < 0:
             return None
+        if q == cq and overlap and prev[0] is not None and not array_overlaps(decoded[prev[0]], decoded[i]):
+            free[q] = done[0]       # (it does not overlap: the previous one's completion)
         t = max(f[i] + 1, free[q])
         for c in pops[i]:
             k = popped[c]
@@ -213,6 +221,13 @@ def schedule(decoded, cfg: HwConfig) -> Schedule:
         e[i] = t + cyc[i]
         tstall[i] = t - max(f[i] + 1, free[q])
         free[q] = e[i]
+        if q == cq and overlap:
+            # the array overlap: the queue's next instruction may start at this one's release
+            # (free), or waits for its completion (done)
+            done[0], prev[0] = e[i], i
+            if decoded[i].name in ARRAY_KINDS:
+                free[q] = max(e[i] - cfg.gemm_pipeline, t + cfg.rows, rel_floor[0])
+            rel_floor[0] = e[i]
         for c in pushes[i]:
             pushed[c].append(e[i])
         head[q] += 1

@@ -36,7 +36,7 @@ from .base import (
     wgt_tile_loads,
 )
 from .dma import load_box
-from .pointwise import one_block_fits
+from .pointwise import clear_half, one_block_fits
 
 
 def dw_rows(cfg: HwConfig, fh: int, fw: int) -> int:
@@ -373,9 +373,9 @@ class _DwPass:
     during the layer before); per stage (output tile, block) the stage's input windows are LOADed
     (one per phase, padding by the LOAD) into one of two window slots, one DWCONV per phase and
     group of filter rows accumulates into one of two ACC tiles, the REQ writes one of two staging
-    slots, the STORE writes the output. Rotating REQ parameters load right after the first window,
-    so that the first DWCONV does not wait for them (a compute NOP after it hands their token to
-    the vector queue); the last stage (and every stage where that fits, ``halves_fit``)
+    slots, the STORE writes the output. Rotating REQ parameters go through the two halves of VEC,
+    the first group (in the upper half) with the prefetch, so that it may load during the layer
+    before too; the last stage (and every stage where that fits, ``halves_fit``)
     requantizes and stores in two halves, so that its STORE starts earlier. With ``pair``
     (:func:`_pair_lines`) two stages of consecutive blocks share one window LOAD.
     Tokens: stage ``t``'s loads wait for stage ``t - 2``'s DWCONVs (``c2l``: its window slot is
@@ -401,6 +401,10 @@ class _DwPass:
 
     def emit(self) -> RawPass:
         cfg, s, R, what = self.cfg, self.s, self.R, self.s.what
+        consts = self.ctx.consts
+        # the pointwise pass lowered just before (the layer before, where no other constants came
+        # after it): the first group of rotating parameters goes where it touches fewer VEC lines
+        before = consts.last if len(consts.data) == consts.last_end else None
         dyn = s.dyn
         if dyn is not None and dyn.filter is not None:   # a filter that is not a constant (.dynamic)
             filters = _filter_loads(cfg, s, self.plan.phases, self.blocks, self.ctx.addr[dyn.filter])
@@ -410,16 +414,20 @@ class _DwPass:
                                      lambda k, nt: f"{what}: filter tiles {k}..{k + nt - 1}")
         steps = [(nbx, tile, j) for nbx in range(s.n) for tile in _tiles(s, self.plan) for j in range(len(self.blocks))]
         # the REQ parameters: resident (block j in slot j) when all the pass's blocks fit VEC, else
-        # in groups of consecutive stages through the two halves of VEC in turn
+        # in groups of consecutive stages through the two halves of VEC in turn, the first group
+        # in the half the layer before touches fewer lines of (the upper one on a tie: a pointwise
+        # pass rotates its own through the bottom of VEC), so that it is part of the prefetch too
         # (at the bottom of VEC, as the filter tiles at the bottom of WGT: the pointwise schedule's
         # resident ones are at the top, so that either may load while the other runs)
         resident = len(self.blocks) <= _vec_blocks(cfg)
         group = len(self.blocks) if resident else _vec_blocks(cfg) // 2
-        self.param_slot = [(j if resident else (t // group) % 2 * group + t % group) * REQ_LINES
+        h0 = 0 if resident else clear_half(cfg, before, "VEC",
+                                           lambda h: (h * group * REQ_LINES, group * REQ_LINES), 1)
+        self.param_slot = [(j if resident else (t // group + h0) % 2 * group + t % group) * REQ_LINES
                            for t, (_, _, j) in enumerate(steps)]
         # constants the pass's own loads come after: the builder may load them during the layer
         # before (emit.ProgramBuilder._barrier)
-        prefetch = filters + (self.param_loads(steps, 0, group) if resident else [])
+        prefetch = filters + self.param_loads(steps, 0, group)
         # group k + 1's parameters load in stage off of group k: then the REQs of group k - 1,
         # which read that half of VEC, are done (the loads of stage t wait for the DWCONVs of
         # stage t - 2, or with pairs of t - 2 PAIR_SLOTS or later, which waited for the REQ two
@@ -438,13 +446,7 @@ class _DwPass:
             if t >= 2:
                 token(comp[0], V2C, "pop")
             token(comp[-1], C2L, "push")
-            if t == 0 and not resident:
-                # the first group's parameters after the first window; the first REQ waits for
-                # them through a compute NOP (there is no token from the load to the vector queue)
-                ld += self.param_loads(steps, 0, group)
-                token(ld[-1], L2C, "push")
-                comp.append(token(nop("compute", f"{what}: requantization parameters loaded"), L2C, "pop"))
-            elif not resident and t % group == off and t - off + group < len(steps):
+            if not resident and t % group == off and t - off + group < len(steps):
                 # group k + 1 in the load queue before the window of its first stage, whose
                 # DWCONVs (and so the REQs after them) wait for it
                 ld += self.param_loads(steps, t - off + group, group)

@@ -1245,7 +1245,7 @@ def _packed_plan(cfg: HwConfig, s: ConvSpec):
     return est, G
 
 
-def _clear_half(cfg: HwConfig, last, space: str, place, parity: int) -> int:
+def clear_half(cfg: HwConfig, last, space: str, place, parity: int) -> int:
     """The half (0 / 1) of scratchpad ``space`` whose lines ``place(half)`` (``(first,
     count)``) the pass ``last`` touches fewer of; ``parity`` on a tie."""
     used = touched_lines(cfg, last or [], space)
@@ -1282,7 +1282,7 @@ class _Packed:
         # the other pointwise schedules keep their accumulator tiles)
         places = {"WGT": lambda h: (h * wh, PW_AHEAD * slot), "ACC": lambda h: ((h + 1) * ah - acc_n, acc_n),
                   "VEC": lambda h: (h * vh, REQ_LINES)}
-        half = {sp: _clear_half(cfg, ctx.consts.last, sp, place, parity) for sp, place in places.items()}
+        half = {sp: clear_half(cfg, ctx.consts.last, sp, place, parity) for sp, place in places.items()}
         self.wgt_base = [half["WGT"] * wh + k * slot for k in range(PW_AHEAD)]
         self.acc = places["ACC"](half["ACC"])[0]
         self.param = half["VEC"] * vh

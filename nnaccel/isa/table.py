@@ -187,6 +187,29 @@ ENGINE_START_KINDS = ("VEC",)
 ENGINE_START_CYCLES = 1
 
 
+#: The instructions of the array (the compute queue's GEMM and DWCONV).
+ARRAY_KINDS = ("GEMM", "DWCONV")
+
+
+def array_overlap_on(cfg) -> bool:
+    """Whether configuration ``cfg`` has the queue model's array overlap: queues (not
+    ``in_order``) and two weight buffers."""
+    return not cfg.in_order and cfg.weight_buffers == 2
+
+
+def array_overlaps(p, i) -> bool:
+    """Whether compute-queue instruction ``i`` (decoded: ``name`` and field attributes) may start
+    at the release of ``p``, the compute queue's instruction before it, on a machine with queues
+    (the queue model's array overlap): two GEMMs of which ``i`` preloads its weights (so that its
+    first result comes ``rows`` cycles after ``p``'s last), or two DWCONVs with the same filter
+    shape and row length (the array's depthwise chain and line buffers keep their set-up)."""
+    if p.name == i.name == "GEMM":
+        return bool(i.preload)
+    if p.name == i.name == "DWCONV":
+        return (p.fh, p.fw, p.nx - p.pad_left - p.pad_right) == (i.fh, i.fw, i.nx - i.pad_left - i.pad_right)
+    return False
+
+
 def array_drain(rows: int, cols: int, pe_pipeline: int) -> int:
     """The cycles a GEMM / DWCONV spends after its last streaming slot until its last result is
     written (the array's fill and drain): ``rows + cols + pe_pipeline``; the term of both cycle
@@ -745,6 +768,15 @@ its instructions one at a time, in order. With `f(i)` the fetch cycle (the cycle
 * `s(i) = max(f(i) + 1, e(p), t(i))` where `p` is the previous instruction of `q(i)`, and `t(i)`
   is, for each token `i` pops, the completion cycle `e` of the instruction that pushed the
   matching token (the k-th pop from a channel takes the k-th push to it);
+* array overlap (a machine with queues and two weight buffers: not `in_order`, `weight_buffers =
+  2`): a GEMM or DWCONV `p` *releases* the
+  compute queue at `r(p) = max(e(p) - (rows + cols + pe_pipeline), s(p) + rows, e(p'))` (`p'` the
+  compute queue's instruction before `p`): its last lines and weight rows are in the array, its results still drain
+  (its ACC writes end, its tokens and counter events come at `e(p)` as always). The compute
+  queue's next instruction `i` takes `r(p)` instead of `e(p)` above where it *overlaps* `p`
+  (`nnaccel.isa.table.array_overlaps`): both are GEMMs and `i` preloads its weights, or both are
+  DWCONVs with the same `fh`, `fw` and row length `nx - pad_left - pad_right`; its stream then
+  follows `p`'s lines into the array, and its results follow `p`'s out of it;
 * one DMA engine (the configuration's `dma_engines = 1`; with 2, the default, the load and store
   queues have an engine each and this rule does not apply): the load and store queues keep their
   order and tokens, but share one engine that runs one of their instructions at a time. For
@@ -776,7 +808,8 @@ engine's next instruction waits for a token that no fetched or fetchable instruc
 and the fetch unit cannot proceed; the PC is the lowest index among the waiting instructions.
 Results in memory after a fault are unspecified.
 
-Stall accounting (performance counters): the cycles `max(f(i) + 1, e(p)) .. s(i) - 1` count as the
+Stall accounting (performance counters): the cycles `max(f(i) + 1, e(p)) .. s(i) - 1` (`r(p)`
+for an instruction that overlaps `p`) count as the
 queue's token stall (with one DMA engine, the cycles a load / store head waits for it included), the cycles `f(i-1) + fetch_cycles(i) .. f(i) - 1` as fetch stall, each in the
 cycle it passes (a counter read at cycle `t` includes the stall cycles before `t`)."""
 

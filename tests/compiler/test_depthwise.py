@@ -15,9 +15,11 @@ from support.one_op import isa_checked
 
 from nnaccel.hwconfig import PRESETS
 from nnaccel.isa import bytes_to_words, decode
+from nnaccel.isa.table import SPACE_ENUM
 
 #: tiny with the depthwise mode (the preset has none: its depthwise layers run as GEMMs)
 TINY_DW = PRESETS["tiny"].replace(name="tiny-dw", depthwise_mode=True)
+ACT, VEC = SPACE_ENUM.index("ACT"), SPACE_ENUM.index("VEC")
 
 
 def run_checked(model, data, preset):
@@ -140,3 +142,50 @@ def test_depthwise_output_handed_to_the_pointwise_pass(hw, c, o, stride, preset)
     assert not any("LOAD sp=ACT" in ln and "[op 1 CONV_2D]" in ln for ln in lines)
     assert any("STORE" in ln and "[op 0 DEPTHWISE_CONV_2D]" in ln for ln in runs[True][0].listing.splitlines())
     assert runs[False][1] < runs[True][1]
+
+
+@pytest.mark.parametrize("preset", ["base", "small"])
+def test_rotating_parameters_of_a_layer_alone(preset):
+    """More channel blocks than VEC holds REQ parameters for: the parameters rotate through the
+    two halves of VEC (every ``_vec_blocks // 2`` blocks a LOAD of their lines); the first
+    group's LOAD, the pass's prefetch, comes before the first input window's LOAD. Bit-exact, no
+    races."""
+    from nnaccel.compiler.lower.depthwise import _vec_blocks
+    cfg = PRESETS[preset]
+    blocks = _vec_blocks(cfg) + 3              # (at most _vec_blocks would stay resident)
+    c = blocks * cfg.rows - 5                  # (the last block not whole)
+    rng = np.random.default_rng(9)
+    model, x = depthwise_model(7, 9, c, 3, 3, (1, 1, 1, 1), True, True, 0, rng)
+    _, _, program = isa_checked(model, [x], preset, "DEPTHWISE_CONV_2D")
+    loads = [d for d in program if d.name == "LOAD"]
+    vec = [i for i, d in enumerate(loads) if d.sp == VEC]
+    act = [i for i, d in enumerate(loads) if d.sp == ACT]
+    assert vec and act and vec[0] < act[0]
+    # one LOAD per group of _vec_blocks // 2 blocks
+    assert len(vec) == -(-blocks // (_vec_blocks(cfg) // 2))
+
+
+def test_rotating_parameters_load_during_the_expansion_before():
+    """The 14x14x96 MobileNet V2 block on base: the depthwise layer (576 channels, 36 blocks)
+    rotates its REQ parameters; the first group's LOAD runs during the 1x1 expansion before it
+    (the half of VEC that pass does not touch), so the first DWCONV waits only for its window."""
+    from nnaccel.compiler.compile import compile_model
+    from nnaccel.compiler.reference_models import block_layers
+    from nnaccel.sim.isasim import schedule
+    from nnaccel.sim.report import decode_segment
+    model, names = block_layers(14, 14, 96)
+    pkg = compile_model(model, "base")
+    seg, = pkg.manifest["segments"]
+    dec = decode_segment(pkg, seg)
+    sch = schedule(dec, pkg.config())
+    lays = seg["layers"]
+    k = next(i for i, lay in enumerate(lays) if "depthwise" in names[lay["op"]])
+    expand, dw = lays[k - 1], lays[k]
+    expand_end = int(sch.end[expand["first"]:expand["last"] + 1].max())
+    idx = range(dw["first"], dw["last"] + 1)
+    pload = next(i for i in idx if dec[i].name == "LOAD" and dec[i].sp == VEC)
+    first_win = next(i for i in idx if dec[i].name == "LOAD" and dec[i].sp == ACT)
+    first_dw = next(i for i in idx if dec[i].name == "DWCONV")
+    assert pload < first_win and sch.end[pload] < expand_end
+    # the first DWCONV starts as its window is in (within the token hops), not after the parameters
+    assert sch.start[first_dw] - sch.end[first_win] <= 4

@@ -34,10 +34,12 @@ TINY_DW2 = TINY_DW.replace(name="tiny-dw2", dw_line_buffers=2)
     (TINY_DW2, (3, 2, 4, 2, 2), True, (1, 0, 1, 0)),     # ... above and left, two columns
     pytest.param("small", (6, 9, 11, 3, 3), True, None, **SMALL),
     pytest.param("small", (5, 5, 8, 3, 2), False, None, **SMALL),
+    # 24 channel blocks, more than VEC holds REQ parameters for: they rotate through its halves
+    pytest.param("small", (4, 5, 190, 3, 3), True, None, **SMALL),
     pytest.param(SMALL_LB1, (7, 10, 9, 3, 3), True, None, **SMALL),
     pytest.param(SMALL_LB1, (4, 3, 8, 2, 4), False, None, **SMALL),
 ], ids=["tiny-3x3", "tiny-dw-3x3", "tiny-dw-2x4", "tiny-dw2-3x1", "tiny-dw2-2x2", "tiny-dw2-2x2-narrow",
-        "small-3x3", "small-3x2", "small-lb1-3x3", "small-lb1-2x4"])
+        "small-3x3", "small-3x2", "small-3x3-rotating-params", "small-lb1-3x3", "small-lb1-2x4"])
 def test_depthwise_on_rtl_with_isa_cycles_and_bytes(preset, shape, signed, pads):
     h, w, c, fh, fw = shape
     rng = np.random.default_rng(h * w + c)

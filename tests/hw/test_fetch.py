@@ -44,6 +44,14 @@ def _run(cfg, words, prog_len=None, limit=3000):
                 port = getattr(dut, r)
                 n = instruction_cycles(decode(ctx.get(port.word)), cfg) if ctx.get(port.active) else 1
                 ctx.set(port.last, ctx.get(port.step) + 1 >= max(n, 1))
+                if hasattr(port, "done"):
+                    # (the array overlap's port: an engine that releases an instruction at its
+                    # completion, nothing draining behind it)
+                    d = decode(ctx.get(port.word))
+                    ctx.set(port.may_start, 1)
+                    ctx.set(port.draining, 0)
+                    ctx.set(port.done, ctx.get(port.complete))
+                    ctx.set(port.done_push, d.fields["push_prev"] | d.fields["push_next"] << 1)
             for q in QUEUES:
                 v = getattr(dut, f"q_{q}")
                 word = ctx.get(getattr(dut, _runner(dut, q)).word)

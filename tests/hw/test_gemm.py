@@ -183,30 +183,37 @@ def _run_block(cfg, words, sp, seed=0):
             if cfg.in_order:
                 ctx.set(dut.walks.idle, 0)
             step, streamed, macs = 0, 0, None
+            released = False        # (the array overlap: the instruction ended, its results drain)
             while step < 5000:
                 ctx.set(dut.seq.start, step == 0)
-                ctx.set(dut.seq.active, 1)
-                ctx.set(dut.seq.step, step)
+                ctx.set(dut.seq.active, int(not released))
+                ctx.set(dut.seq.step, 0 if released else step)
                 for c in dut.marks:
                     ctx.set(getattr(dut.seq, f"at_least_{c}"), step >= c)
                 for s, port in reads.items():
                     line = pending.get(s)
                     ctx.set(port.data, _line_int(sp[s][line], bits[s]) if line is not None
                             else noise.getrandbits(len(port.data)))
-                last = ctx.get(dut.seq.last)
+                last = ctx.get(dut.seq.last) and not released
                 ctx.set(dut.seq.complete, last)
                 streamed += ctx.get(dut.streaming)
                 write = (ctx.get(dut.wr_acc.addr), ctx.get(dut.wr_acc.data)) if ctx.get(dut.wr_acc.en) else None
                 pending = {s: (ctx.get(p.addr) if ctx.get(p.valid) else None) for s, p in reads.items()}
                 if write is not None and pending["ACC"] == write[0]:
                     pending["ACC"] = None
-                if last:
+                done = last
+                if dut.overlap:
+                    done = ctx.get(dut.seq.done)
+                    if done:
+                        macs = ctx.get(dut.done_macs) if ctx.get(dut.arr_done) else ctx.get(dut.macs)
+                elif last:
                     macs = ctx.get(dut.macs)
                 await ctx.tick()
                 if write is not None:
                     sp["ACC"][write[0]] = _line_elems(write[1], C, 32)
-                if last:
+                if done:
                     break
+                released = released or last
                 step += 1
             out.append((step + 1, streamed * R * C if cfg.in_order else macs))
         ctx.set(dut.seq.active, 0)

@@ -15,7 +15,7 @@ from support.one_op import filter_consts, isa_and_rtl, one_op_model, rand
 from support.vec_programs import add_params, load_vec_operands, mul_params
 
 from nnaccel.hwconfig import load_config
-from nnaccel.isa import COUNTERS, N_COUNTERS, AcceleratorFault, encode
+from nnaccel.isa import COUNTERS, N_COUNTERS, AcceleratorFault, decode, encode
 from nnaccel.program import ProgramBuilder, param_block
 
 pytestmark = pytest.mark.rtl
@@ -507,3 +507,50 @@ def test_rtl_builds_are_keyed_by_the_python_environment(monkeypatch):
     key = rtl_runner._source_key("tiny", 1)
     monkeypatch.setattr("sys.prefix", "/some/other/venv")
     assert rtl_runner._source_key("tiny", 1) != key
+
+
+@pytest.mark.slow
+def test_array_overlap_accumulating_on_the_results_still_draining():
+    """small (the ISA's array overlap): GEMMs and DWCONVs that start while the one before drains,
+    accumulating onto the ACC lines it still writes (a K-chunk chain: a preloading GEMM, a short
+    one, then a GEMM without preload, which waits; DWCONVs of one shape, then of another row
+    length and filter width, which wait), and a short DWCONV released only after its filter's
+    rows: ACC bytes, cycles and every counter equal to the ISA simulator's, which runs each
+    instruction in program order (``test_array_overlap_on_the_compute_queue`` its schedule)."""
+    cfg = load_config("small")
+    R, C = cfg.rows, cfg.cols
+    rng = np.random.default_rng(24)
+    act = rng.integers(0, 256, (120, C)).astype(np.uint8)
+    wgt = rng.integers(0, 256, (6 * R, C)).astype(np.uint8)
+    acc0 = rng.integers(-2**20, 2**20, (64, C)).astype(np.int32)
+    p = ProgramBuilder(cfg)
+    p.load_lines("ACT", 0, 0x0, 120, C, C)
+    p.load_lines("WGT", 0, 0x10000, 6 * R, C, C)
+    p.load_lines("ACC", 0, 0x20000, 64, 4 * C, C, push_next=1)
+    g = {"act_xs": 1, "act_ys": 20, "acc_xs": 1, "acc_ys": 20, "act_signed": True, "wgt_signed": True,
+         "za": 3, "zw": 250}
+    p.gemm(0, 0, 20, wgt=0, preload=True, accumulate=True, pop_prev=1, **g)
+    p.gemm(20, 0, 20, wgt=R, preload=True, accumulate=True, **g)       # onto 0's lines, still draining
+    p.gemm(40, 0, 3, wgt=2 * R, preload=True, accumulate=True, **g)     # short: onto 1's first lines
+    p.gemm(43, 0, 20, accumulate=True, **g)                             # no preload: after 2's end
+    dw = {"act": 60, "wgt": 3 * R, "nx": 6, "ny": 4, "fh": 1, "fw": 3, "act_ys": 8, "acc_ys": 6, "za": 7, "zw": 5,
+          "act_signed": 1}
+    p.emit("DWCONV", acc=30, **dw)
+    p.emit("DWCONV", acc=30, accumulate=1, **{**dw, "act": 68, "wgt": 4 * R})             # onto 4's
+    p.emit("DWCONV", acc=30, accumulate=1, **{**dw, "nx": 5, "pad_right": 1, "act": 76})  # waits
+    p.emit("DWCONV", acc=60, **{**dw, "nx": 2, "ny": 1, "fw": 1, "act_ys": 2, "acc_ys": 2})   # short
+    p.emit("DWCONV", acc=60, accumulate=1, push_next=1,
+           **{**dw, "nx": 2, "ny": 1, "fw": 1, "act_ys": 2, "acc_ys": 2, "wgt": 5 * R})
+    p.nop("vector", pop_prev=1, push_next=1)
+    p.store_lines("ACC", 0, 0x30000, 64, 4 * C, C, pop_prev=1)
+    p.finish()
+    assert not find_conflicts(p.words, cfg)
+    sim, res, rtl = _run_image(cfg, p.words, {0x0: act, 0x10000: wgt, 0x20000: acc0}, [(0x30000, 64 * 4 * C)])
+    assert rtl.fault == "OK"
+    assert rtl.regions[0] == sim.mem[0x30000:0x30000 + 64 * 4 * C].tobytes()
+    assert (np.frombuffer(rtl.regions[0], np.int32).reshape(64, C) != acc0).any(axis=1).sum() >= 40
+    assert rtl.counters == res.counters
+    # the overlap happened: the second GEMM started before the first one's end
+    s, e = res.schedule.start, res.schedule.end
+    gemms = [i for i, w in enumerate(p.words) if decode(w).name == "GEMM"]
+    assert s[gemms[1]] < e[gemms[0]]

@@ -596,3 +596,44 @@ def test_dwconv_faults():
         IsaSim("small").run([encode("DWCONV", fh=2, fw=3, nx=4, ny=1, act_ys=6, acc_ys=4), encode("FINISH")])
     with pytest.raises(AcceleratorFault, match="ILLEGAL_OPCODE"):    # tiny has no depthwise mode
         IsaSim("tiny").run([encode("DWCONV", fh=1, fw=3, nx=4, ny=1, act_ys=6, acc_ys=4), encode("FINISH")])
+
+
+def test_array_overlap_on_the_compute_queue():
+    """The queue model's array overlap (small: queues, two weight buffers; 8x8, pe_pipeline 1): a
+    GEMM / DWCONV releases the compute queue ``rows + cols + pe_pipeline`` cycles before its end
+    (not before ``rows`` cycles after its start, nor before the completion of the one before
+    it), where the next one overlaps it (a preloading GEMM after a GEMM, a DWCONV of the same
+    ``fh``, ``fw`` and row length after a DWCONV); otherwise, and for a NOP, the next waits for
+    its completion, where its tokens come. The counters count every instruction's own cycles."""
+    cfg = load_config("small")
+    R, D = cfg.rows, cfg.rows + cfg.cols + cfg.pe_pipeline          # 8, 17
+    p = ProgramBuilder(cfg)
+    p.gemm(0, 0, 20, preload=True)                                   # 0: R + 20 + D
+    p.gemm(0, 100, 20, preload=True)                                 # 1: overlaps 0
+    p.gemm(0, 200, 3, preload=True)                                  # 2: overlaps 1: R + R + D
+    p.gemm(0, 300, 20)                                               # 3: no preload: waits for 2's end
+    dw = {"act": 0, "wgt": 0, "nx": 6, "ny": 5, "fh": 1, "fw": 3, "act_ys": 8, "acc_ys": 6}
+    p.emit("DWCONV", acc=400, **dw)                                  # 4: after a GEMM: 3's end
+    p.emit("DWCONV", acc=500, **dw)                                  # 5: overlaps 4
+    p.emit("DWCONV", acc=600, **{**dw, "nx": 5, "pad_right": 1})     # 6: row length 5 - 1, not 6: 5's end
+    p.emit("DWCONV", acc=700, **{**dw, "nx": 1, "ny": 1, "fw": 1, "act_ys": 1, "acc_ys": 1})   # 7: fw 1: 6's end
+    p.emit("DWCONV", acc=710, **{**dw, "nx": 1, "ny": 1, "fw": 1, "act_ys": 1, "acc_ys": 1}, push_next=1)  # 8
+    p.nop("vector", pop_prev=1)                                      # 9: 8's token, at its end
+    p.nop("compute")                                                 # 10: 8's end
+    p.finish()
+    _, r = run(p)
+    s, e, f = r.schedule.start, r.schedule.end, r.schedule.fetch
+    # DWCONV (fh 1): 2 + S + D, S = ny rows of nx + fw - 1 - pad_right lines, then pad_right steps
+    cyc = [R + 20 + D, R + 20 + D, 2 * R + D, 20 + D, 2 + 5 * 8 + D, 2 + 5 * 8 + D, 2 + 5 * 6 + 1 + D,
+           2 + 1 + D, 2 + 1 + D]
+    assert [int(e[i] - s[i]) for i in range(9)] == cyc
+    rel = lambda i: max(int(e[i]) - D, int(s[i]) + R, int(e[i - 1]) if i else 0)
+    after = {1: rel(0), 2: rel(1), 3: int(e[2]), 4: int(e[3]), 5: rel(4), 6: int(e[5]), 7: int(e[6]),
+             8: rel(7)}
+    for i, t in after.items():
+        assert s[i] == max(f[i] + 1, t), i
+    assert rel(2) == int(e[1])          # (2 is released at 1's end, not rows cycles after its start)
+    assert rel(7) == int(s[7]) + R      # (7's stream is shorter than its filter's rows)
+    assert s[9] == max(f[9] + 1, e[8]) and s[10] == max(f[10] + 1, e[8])
+    assert r.counters["array_busy"] == sum(cyc) and r.counters["instructions"] == 11
+    assert r.cycles == max(int(e[9]), int(e[10]), int(f[11]) + 1)
