@@ -6,8 +6,6 @@ from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from nnaccel.isa.table import FLAG_CHANNEL
-
 from .bounds import LAYOUT, _bits, queue_entry
 from .decoder import field
 
@@ -38,9 +36,9 @@ class InstructionQueue(wiring.Component):
     (after the pop). On the iCE40 an entry bit is then one logic cell (its 2-way multiplexer's LUT
     feeds its own flip-flop) instead of a lone flip-flop plus its share of a read multiplexer.
     Deeper queues keep a ring with head / tail pointers (fewer LUTs than cap - 1 multiplexers a
-    bit) and the head's header (:attr:`header_bits`: its kind and token flags) in a register of
-    its own, so ``r_data``'s header comes from flip-flops (the token check and the start decision
-    read it), the other bits through the read multiplexer."""
+    bit) and the head entry in a register of its own, so ``r_data`` comes from flip-flops (the
+    token check, the start decision and the engine's end condition read it), and the read
+    multiplexer feeds that register (the entry after the head)."""
 
     def __init__(self, cfg, queue: str):
         self.queue = queue
@@ -49,12 +47,6 @@ class InstructionQueue(wiring.Component):
         self.opcodes, self.bits = queue_entry(cfg, queue)
         self.kbits = _bits(len(self.opcodes) - 1)
         self.width = self.kbits + len(self.bits)
-        # the header: the kind, then the token flags (the lowest instruction bits an entry keeps)
-        spans = [LAYOUT["NOP"]["fields"][f] for (q, f) in FLAG_CHANNEL if q == queue]
-        flags = sorted(b for lo, w in spans for b in range(lo, lo + w))
-        assert self.bits[:len(flags)] == flags, (queue, self.bits[:len(flags)], flags)
-        #: the packed entry's low bits that hold its kind and token flags
-        self.header_bits = self.kbits + len(flags)
         super().__init__({"push": In(1), "w_data": In(128), "pop": In(1),
                           "r_data": Out(self.width), "occ": Out(range(self.cap + 1))})
         self.count = Signal(range(self.cap + 1), name=f"{queue}_count")
@@ -73,17 +65,16 @@ class InstructionQueue(wiring.Component):
             tail = Signal(range(cap))
             after = Signal(range(cap))      # the place after the head
             m.d.comb += after.eq(Mux(head == cap - 1, 0, head + 1))
-            # the head's header (its kind and token flags, which the token check and the start
-            # decision read) in a register of its own beside the entries, so that decision starts
-            # at flip-flops, not behind the read multiplexer: it takes the entry that is head in
-            # the next cycle (the one after it at a pop, the pushed one when it lands at the head)
-            n = self.header_bits
-            hdr = Signal(n, name="head_hdr")
-            m.d.comb += self.r_data.eq(Cat(hdr, regs[head][n:]))
+            # the head entry in a register of its own beside the ring, so what reads it (the token
+            # check, the start decision, the engine's end condition) starts at flip-flops, not
+            # behind the read multiplexer: it takes the entry that is head in the next cycle (the
+            # one after it at a pop, the pushed one when it lands at the head)
+            head_r = Signal(width, name="head_entry")
+            m.d.comb += self.r_data.eq(head_r)
             with m.If(self.push & (self.occ == self.pop)):
-                m.d.sync += hdr.eq(packed[:n])
+                m.d.sync += head_r.eq(packed)
             with m.Elif(self.pop):
-                m.d.sync += hdr.eq(regs[after][:n])
+                m.d.sync += head_r.eq(regs[after])
             with m.If(self.push):
                 m.d.sync += [regs[tail].eq(packed), tail.eq(Mux(tail == cap - 1, 0, tail + 1))]
             with m.If(self.pop):
