@@ -385,9 +385,6 @@ class VectorEngine(wiring.Component):
             dst_cur = _Walk(m, "vdstw", aw, vstart, V["dst"], V["dst_xs"], V["dst_ys"], wr, wx_last).cur
 
         ctx.depth, ctx.dst_cur, ctx.is_lut, ctx.late, ctx.lut_sync = depth, dst_cur, is_lut, late, lut_sync
-        # the bit-serial lane with three result registers takes its adder's operands from registers
-        # (_lane): its multiply needs x from phase 1 on, SUMW / BIAS land in the second one
-        ctx.opreg = ctx.serial and not ctx.piped and depth >= 3
         ctx.rel_w = rel_w
         ctx.src_cur, ctx.vgroup, ctx.vgroup_done, ctx.wr = src_cur, vgroup, vgroup_done, wr
 
@@ -626,14 +623,6 @@ class VectorEngine(wiring.Component):
                                        act(sel3[1], f"lb{lane}_c"),
                                        lambda pairs, default: by_func(pairs, default, slot_c), m.d.sync)
             return self._lane_piped(ctx, lane, a8, a_acc, a_act, b_act, by_func, par, pre)
-        if ctx.opreg:
-            # (serial, depth >= 3) the adder's operands and the zero-point differences from
-            # registers, made from the element read (and its parameters) a cycle before: the
-            # multiply takes x from its phase 1 on (its phase 0 only x's bit 0, from ``early``),
-            # SUMW / BIAS land in the second result register (_lane_out); the cycle model is unchanged
-            pre = self._adder_operands(ctx, lane, a_acc, a_act, b_act, by_func, m.d.sync)
-            early = self._adder_operands(ctx, lane, a_acc, a_act, b_act, by_func)
-            return self._lane_result(ctx, lane, a8, a_acc, a_act, b_act, by_func, par, pre, early)
         return self._lane_result(ctx, lane, a8, a_acc, a_act, b_act, by_func, par)
 
     def _adder_operands(self, ctx, lane, a_acc, a_act, b_act, by_func, dom=None):
@@ -702,14 +691,13 @@ class VectorEngine(wiring.Component):
         return SimpleNamespace(addsub=addsub, da=da, db=db, e_in=e_in, exact=exact, k=k, m_in=m_in,
                                single=single, sum32=sum32, x1=x1, x_in=x_in)
 
-    def _lane_result(self, ctx, lane, a8, a_acc, a_act, b_act, by_func, par, pre=None, early=None):
+    def _lane_result(self, ctx, lane, a8, a_acc, a_act, b_act, by_func, par):
         """A lane's adder and fixed-point multiply (:meth:`_lane_operands`), then :meth:`_lane_out`
-        (``par`` / ``by_func``: its parameters, :meth:`_lane`; ``pre``: the adder's registered
-        operands and ``early`` the same unregistered, see ``opreg``)."""
+        (``par`` / ``by_func``: its parameters, :meth:`_lane`)."""
         m, M, f = ctx.m, ctx.M, ctx.f
         mulf, serial, vcomp, vphase = ctx.mulf, ctx.serial, ctx.vcomp, ctx.vphase
         vstep, vstep_done = ctx.vstep, ctx.vstep_done
-        op = self._lane_operands(ctx, lane, a_acc, a_act, b_act, by_func, par, vstep, pre=pre)
+        op = self._lane_operands(ctx, lane, a_acc, a_act, b_act, by_func, par, vstep)
         addsub, da, db, e_in, exact, k = op.addsub, op.da, op.db, op.e_in, op.exact, op.k
         m_in, single, sum32, x1, x_in = op.m_in, op.single, op.sum32, op.x1, op.x_in
         if serial:
@@ -720,19 +708,11 @@ class VectorEngine(wiring.Component):
             sel_x1 = (f["MULQ"] & (vstep != 0)) | (addsub & (vstep == 2))
 
             # (da | db) << 20 as 32 bits
-            def x_of(sum32, dd):
-                return Mux(sel_sum, sum32, Mux(sel_x1, x1, Cat(Const(0, ADD_LEFT_SHIFT), dd,
-                                                                dd[-1].replicate(32 - ADD_LEFT_SHIFT - len(dd)))))
-
+            dd32 = Cat(Const(0, ADD_LEFT_SHIFT), dd, dd[-1].replicate(32 - ADD_LEFT_SHIFT - len(dd)))
             xs = Signal(32, name=f"xs{lane}")
-            m.d.comb += xs.eq(x_of(sum32, dd))
-            x0 = None                             # (opreg) x's bit 0 in phase 0, unregistered
-            if early is not None:
-                cin0, adda0, addb0, da0, db0 = early
-                x0 = Signal(name=f"xs{lane}_0")
-                m.d.comb += x0.eq(x_of(cin0 ^ adda0[0] ^ addb0[0], Mux(addsub & (vstep == 1), db0, da0))[0])
+            m.d.comb += xs.eq(Mux(sel_sum, sum32, Mux(sel_x1, x1, dd32)))
             q = serial_mbqm(m, xs, m_in, e_in, ~exact & ~single, Mux(f["DIV"], k, 0), vphase, vcomp & mulf,
-                            name=f"u{lane}", single=single, x0=x0)
+                            name=f"u{lane}", single=single)
             ab = q                                # MULQ's step 0: the product itself
         else:
             ab, q = mbqm(m, x_in, m_in, e_in, f["DIV"], k, name=f"u{lane}", steps=M, phase=vphase,
@@ -754,8 +734,8 @@ class VectorEngine(wiring.Component):
             qv = q
             if ctx.depth >= 2:                    # the register before the saturation (see _walks)
                 qa, dq = Signal(signed(len(q)), name=f"resq{lane}"), Signal(name=f"resqn{lane}")
-                qa_in = Mux(f["MAX"], mx, Mux(f["CLAMP"], a_act, q))
-                m.d.sync += [qa.eq(qa_in if ctx.opreg else Mux(wide, sum32, qa_in)), dq.eq(dneg)]
+                m.d.sync += [qa.eq(Mux(wide, sum32, Mux(f["MAX"], mx, Mux(f["CLAMP"], a_act, q)))),
+                             dq.eq(dneg)]
                 qv, dneg = qa, dq
             qs = sat(m, qv, 11, f"qs{lane}")
             v_a = Signal(signed(12), name=f"va{lane}")
@@ -887,11 +867,7 @@ class VectorEngine(wiring.Component):
             ra = qa[:32]
             if ctx.depth >= 3:
                 ra, lut_q = Signal(32, name=f"resa{lane}"), Signal(8, name=f"lutq{lane}")
-                # (opreg: SUMW / BIAS from the registered operands' sum, a cycle after their read)
-                ra_in = Mux(wide | f["MAX"], qa[:32], v.as_signed())
-                if ctx.opreg:
-                    ra_in = Mux(wide, sum32, Mux(f["MAX"], qa[:32], v.as_signed()))
-                m.d.sync += [ra.eq(ra_in), lut_q.eq(lut_out)]
+                m.d.sync += [ra.eq(Mux(wide | f["MAX"], qa[:32], v.as_signed())), lut_q.eq(lut_out)]
                 v, lut_out = ra[:12].as_signed(), lut_q
             m.d.comb += r.eq(Mux(wide | f["MAX"], ra, Mux(is_lut, lut_out, clamp(v, lo, hi)[:8])))
         elif ctx.depth:
@@ -1203,7 +1179,7 @@ def _product(m: Module, a, b, steps: int, phase, en, name: str, nudge=None, low=
     return _accumulate(m, piece, neg, steps, phase, en, nudge, low, name)
 
 
-def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str, single=None, x0=None):
+def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str, single=None):
     """The bit-serial lane's fixed-point multiply (``vector_mul_steps`` =
     :data:`~nnaccel.isa.table.SERIAL_MUL_STEPS`): one step of ``mul_step_cycles`` = 66 cycles,
     ``phase`` 0 .. 65 (``en`` in each, ``x``, ``mult``, ``e``, ``srdhm``, ``k`` held still); the
@@ -1226,10 +1202,6 @@ def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str, single=No
     INT32_MIN``) subtracts 2 in phase 32 (``acc`` is then ``2**32 + 1``), which gives ``INT32_MAX``.
     Phase 65 adds the rounding bit (``rounding_divide_by_pot``: the last bit out, and for a
     negative value also the sticky bit) and clears ``acc`` for the next step.
-
-    ``x0`` given: ``x`` is needed from phase 1 on instead (held still then), and ``x0`` is its bit 0
-    in phase 0 (so a register may stand in front of ``x``); the shift register then starts in
-    phase 1 and, with ``left`` = 0, lags one bit behind.
 
     ``single`` (``srdhm`` 0): ``single_rounding_multiply(x, mult, e)``, the product rounded once:
     no nudge, no saturation, the same ``1 + max(-e, 0)`` shifts, and the sticky bit ORs every bit
@@ -1260,22 +1232,9 @@ def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str, single=No
     # register's input multiplexer, not the adder's carry path, whose inputs come from registers
     mult4 = Cat(Const(0, 2), mult.as_signed()).as_signed()
     xb0 = Signal(name=f"{name}_xb0")
-    m.d.comb += xb0.eq(now & (x[0] if x0 is None else x0))
+    m.d.comb += xb0.eq(now & x[0])
     xb = Signal(name=f"{name}_xb")
-    if x0 is None:
-        xr_next = Mux(first, Mux(now, x.as_unsigned() >> 1, x), Mux(go, xr >> 1, xr))
-        m.d.comb += xb.eq(first | (mul & go & xr[0]))
-    else:
-        # x from phase 1: phase 1 loads xr as a later phase shifts it (by go, not now), so with
-        # left = 0 bit `phase` of scaled is bit 1 of xr (of x in phase 1), else bit 0
-        # (``now`` from a register there: its inputs are held from phase 0 on, and the function
-        # flags behind it stay off the adder's carry-in, ``inv``)
-        xe = Signal(32, name=f"{name}_xe")
-        now_r = Signal(name=f"{name}_now")
-        m.d.sync += now_r.eq(now)
-        m.d.comb += xe.eq(Mux(phase == 1, x, xr))
-        xr_next = Mux(go, xe >> 1, xe)
-        m.d.comb += xb.eq(first | (mul & go & Mux(now_r, xe[1], xe[0])))
+    m.d.comb += xb.eq(first | (mul & go & xr[0]))
     inv = Signal(name=f"{name}_inv")
     m.d.comb += inv.eq(xb & (phase == 31))
     sat = Signal(name=f"{name}_sat")
@@ -1300,7 +1259,7 @@ def serial_mbqm(m: Module, x, mult, e, srdhm, k, phase, en, name: str, single=No
     with m.If(en):
         m.d.sync += [acc.eq(Mux(final | (first & ~xb0), Mux(final, 0, srdhm << 31), Mux(shift, s >> 1, s))),
                      shifted.eq(~mul & ~final & (shifted | at_n)),
-                     xr.eq(xr_next),
+                     xr.eq(Mux(first, Mux(now, x.as_unsigned() >> 1, x), Mux(go, xr >> 1, xr))),
                      go.eq(~idx[5] | idx.all())]        # phase + 1 >= left
         with m.If(phase == 32):
             m.d.sync += [rbit.eq(single & s[0]), sticky.eq(single & sticky)]

@@ -195,15 +195,13 @@ def test_mbqm_halves_match_golden(steps):
     assert got_single == [int(quant.single_rounding_multiply(np.int64(v), mm, s)) for v, (_, mm, s) in zip(xs, cases)]
 
 
-@pytest.mark.parametrize("late", [False, True], ids=["x-phase0", "x-phase1"])
-def test_serial_mbqm_matches_golden(late):
+def test_serial_mbqm_matches_golden():
     """The bit-serial lane's fixed-point multiply (:func:`nnaccel.hw.vecengine.serial_mbqm`,
     ``vector_mul_steps`` = 32: shift-and-add product, one multiplier bit a cycle, then one-bit
     shifts and a rounding addition over ``mul_step_cycles(32)`` cycles) equals
     ``quant.multiply_by_quantized_multiplier`` for every shift -32 .. 31 (SRDHM's saturation
     included), and in its exact mode Python's floored ``(x * m) >> (30 + k)`` (DIV) and the exact
-    product of MULQ's pre-scaled zero-point differences. ``late``: ``x`` is garbage in phase 0,
-    where only ``x0`` carries its bit 0, and right from phase 1 on."""
+    product of MULQ's pre-scaled zero-point differences."""
     from amaranth.hdl import Module, Signal, signed
     from nnaccel.hw.vecengine import serial_mbqm
 
@@ -218,8 +216,7 @@ def test_serial_mbqm_matches_golden(late):
     k = Signal(5)
     phase = Signal(range(T))
     en = Signal()
-    x0 = Signal() if late else None
-    out = serial_mbqm(m, x, mult, shift, srdhm, k, phase, en, name="smbqm", single=single, x0=x0)
+    out = serial_mbqm(m, x, mult, shift, srdhm, k, phase, en, name="smbqm", single=single)
     rng = np.random.default_rng(12)
     n = 120
     cases = [(int(a), int(mm), int(s)) for a, mm, s in zip(rng.integers(-2**31, 2**31, n),
@@ -242,9 +239,6 @@ def test_serial_mbqm_matches_golden(late):
             for p in range(T):
                 ctx.set(phase, p)
                 ctx.set(en, 1)
-                if late:                  # phase 0: x's bit 0 alone (x there: every bit wrong), then x
-                    ctx.set(x, a if p else ~a)
-                    ctx.set(x0, a & 1)
                 if p == T - 1:
                     got.append(ctx.get(out))
                 await ctx.tick()
