@@ -757,7 +757,7 @@ class VectorEngine(wiring.Component):
         """The pipelined lane (``vector_pipeline`` 1) from its stage 1 on (:meth:`_lane` registered
         the element's operands and parameters, stage 0): the adder and the shifted operand (stage
         1), the multiply (:func:`_product_piped`: the pieces' magnitudes, the product, their sum in
-        stages 2 .. 4), the rounding sum (5), the rounding shift (6), the saturation and the zero
+        stages 2 .. 4), the rounding shift (5), its rounding bit (6), the saturation and the zero
         point (7) into :meth:`_lane_out`'s result register (the result in stage 8). What a later stage uses travels beside the
         data (``pipe``), the control in ``ctx.pctl``; the parameters a later stage uses are per
         tensor (held still). The results a deferred last step takes (``VecFunc.waits``) wait in a
@@ -780,20 +780,22 @@ class VectorEngine(wiring.Component):
         low = Mux(pipe(op.single, 2, "single") & (scaled[-1] ^ mult[-1]), (1 << 30) - 1, 0)
         ab = _product_piped(m, scaled, mult, M, pc, pipe(nudge, 4, "nudge"), _delays(m, low, 2, f"l{lane}_low")[2],
                             f"u{lane}")
-        # stage 5: the rounding sum, from the product's register (the addend for a negative value,
-        # half - 1 but 0 for no shift, made in stage 4 beside the other)
+        # stage 5: the value to round (from the product's register) through the right shift, with
+        # the bits shifted out ORed (_shift_sticky); stage 6 adds its rounding bit (_round_bit)
         ab_r = Signal(signed(64), name=f"u{lane}_abr")
-        rr4 = pipe(rr, 4, "rr")
-        half, half_neg = Signal(34, name=f"u{lane}_halfr"), Signal(34, name=f"u{lane}_halfn")
-        half4 = _half(m, rr4, f"u{lane}")
-        m.d.sync += [ab_r.eq(ab), half.eq(half4), half_neg.eq(half4 - (rr4 != 0))]
-        t = _round_sum(m, ab_r, None, half, pipe(op.single, 5, "single"), f["DIV"], f"u{lane}", half_neg)
-        t_r = Signal(signed(35), name=f"u{lane}_tr")
-        m.d.sync += t_r.eq(t)
-        # stage 6: the rounding shift (into a register) and the steps' results
+        m.d.sync += ab_r.eq(ab)
         S = _X1_STAGE
+        div5 = f["DIV"]
+        rv = _round_value(m, ab_r, pipe(op.single, 5, "single"), div5, f"u{lane}")
+        sh, sticky = _shift_sticky(m, Cat(Const(0, 1), rv).as_signed(), pipe(Mux(f["DIV"], op.k, rr), S - 1, "right"),
+                                   f"u{lane}_rs")
+        t_r = Signal(signed(len(sh)), name=f"u{lane}_tr")
+        c_r = Signal(name=f"u{lane}_rbit")
+        m.d.sync += [t_r.eq(sh), c_r.eq(_round_bit(div5, rv[-1], sticky))]
+        # stage 6: the rounding bit added (half of the shifted value, :func:`_round_bit`) and the
+        # steps' results
         q = Signal(signed(34), name=f"u{lane}_out")
-        m.d.comb += q.eq(t_r >> pipe(Mux(f["DIV"], op.k, rr), S, "right"))
+        m.d.comb += q.eq(((t_r + c_r) >> 1)[:34])
         # MULQ's product (stage 5) and ADDQ / SUBQ's step 0 result in x1, then into the queue with
         # the head's last step: MULQ's x1, ADDQ / SUBQ's x1 +- step 1's result (_step_results)
         u, sub = q[:32].as_signed(), f["SUBQ"].replicate(32)
@@ -1293,22 +1295,52 @@ def _half(m: Module, rr, name: str):
     return half
 
 
-def _round_sum(m: Module, ab, rr, half, single, div, name: str, half_neg=None):
-    """:func:`mbqm`'s value before its right shift from the product ``ab``: SRDHM's (bits 31 up,
-    saturated) or single rounding's (bits 30 up) plus the rounding addend ``half`` of the shift
-    ``rr`` (for a negative value ``half - 1`` unless ``rr`` is 0: ``half_neg`` when given, then
-    ``rr`` is not used); DIV's ``ab >> 30`` with ``div``."""
+def _round_value(m: Module, ab, single, div, name: str):
+    """:func:`mbqm`'s value before its rounding division from the product ``ab`` (35 bits): SRDHM's
+    (bits 31 up, saturated) or single rounding's (bits 30 up); DIV's ``ab >> 30`` with ``div``."""
     high = ab[31:64]                            # 33 bits: [-2**31 + 1, 2**31]
     h = Signal(signed(32), name=f"{name}_h")
     m.d.comb += h.eq(Mux(high[32] ^ high[31], INT32_MAX, high[:32]))
     base = Signal(signed(34), name=f"{name}_base")
     m.d.comb += base.eq(Mux(single, ab[30:64].as_signed(), h))
+    v = Signal(signed(35), name=f"{name}_v")
+    m.d.comb += v.eq(Mux(div, ab[30:].as_signed(), base))
+    return v
+
+
+def _round_sum(m: Module, ab, rr, half, single, div, name: str):
+    """:func:`_round_value` plus the rounding addend ``half`` of the shift ``rr`` (for a negative
+    value ``half - 1`` unless ``rr`` is 0), not with ``div``: the value :func:`mbqm` shifts right."""
+    v = _round_value(m, ab, single, div, name)
     t = Signal(signed(35), name=f"{name}_t")
-    if half_neg is None:
-        m.d.comb += t.eq(Mux(div, ab[30:].as_signed(), base + half - (base[-1] & (rr != 0))))
-    else:
-        m.d.comb += t.eq(Mux(div, ab[30:].as_signed(), base + Mux(base[-1], half_neg, half)))
+    m.d.comb += t.eq(Mux(div, v, v + half - (v[-1] & (rr != 0))))
     return t
+
+
+def _shift_sticky(m: Module, x, amount, name: str):
+    """``(x >> amount, sticky)``: the arithmetic right shift of the signed ``x`` (``amount`` below
+    ``len(x)``) as a logarithmic shifter, and whether a bit shifted out is 1 (each stage ORs the
+    bits it drops)."""
+    sticky = Const(0, 1)
+    for k in range(len(amount)):
+        n = 1 << k
+        if n >= len(x):
+            break
+        nx = Signal(signed(len(x)), name=f"{name}{k}")
+        st = Signal(name=f"{name}{k}_st")
+        m.d.comb += [nx.eq(Mux(amount[k], x >> n, x)), st.eq(sticky | (amount[k] & x[:n].any()))]
+        x, sticky = nx, st
+    return x, sticky
+
+
+def _round_bit(div, neg, sticky):
+    """The rounding division's last step (the pipelined lane): with ``s = (2 * v) >> r`` (floor;
+    ``v`` the value to round, sign ``neg``, ``r`` the shift), the rounded ``(v + (2**r >> 1) - (v < 0
+    and r > 0)) >> r`` is ``(s + c) >> 1``: ``c`` = 1 for ``v >= 0``; for ``v < 0`` (and ``r > 0``)
+    ``c`` = 1 exactly when a bit of ``v`` below bit ``r - 1`` is set, which is ``sticky`` (the bits
+    ``(2 * v) >> r`` drops, its own 0 included); with ``r`` = 0 any ``c`` of 0 / 1 gives ``v``. DIV
+    floors: ``c`` = 0."""
+    return ~div & (~neg | sticky)
 
 
 def mbqm(m: Module, x, mult, e, div, k, name: str, steps: int = 1, phase=None, en=None, nudge=None,

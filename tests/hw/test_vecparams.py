@@ -200,3 +200,55 @@ def test_vec_in_place(config):
     assert rtl.fault == "OK"
     assert list(rtl.regions) == want
     assert rtl.counters == res.counters
+
+
+def _tflite_req(acc, mult, shift, single):
+    """TFLite's requantization of int ``acc`` by ``(mult, shift)`` written out here on Python ints:
+    SRDHM then the rounding division by ``2**-shift`` (half away from zero), or (``single``) the
+    product divided once by ``2**(31 - shift)``, rounded half away from zero (shift <= 0 here)."""
+    p = acc * mult
+    if single:
+        n = 31 - shift
+        return (1 if p >= 0 else -1) * ((abs(p) + (1 << (n - 1))) >> n)
+    nudge = (1 << 30) if p >= 0 else 1 - (1 << 30)
+    x = int((p + nudge) / (1 << 31))        # SRDHM truncates toward zero
+    r = -shift
+    if r == 0:
+        return x
+    mask = (1 << r) - 1
+    rem, thr = x & mask, (mask >> 1) + (x < 0)
+    return (x >> r) + (rem > thr)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", ["small", "small-mul1-lanes8"])
+def test_req_rounds_ties_as_tflite(config):
+    """REQ on the pipelined lane with a multiplier of one half and right shifts 0 .. 7 on small
+    accumulators of both signs: most results are ties or one off them, which the rounding division
+    (and single rounding, ``round`` = 1) must break away from zero. The RTL's bytes equal the ISA
+    simulator's and TFLite's formulas computed here; every counter equal."""
+    from nnaccel.program import param_block
+    from nnaccel.sim.rtl_runner import run_words_rtl
+    cfg = load_config("small").replace(name=config, **SMALL_CONFIGS[config])
+    C, n = cfg.cols, 6
+    shifts = [-(k % 8) for k in range(C)]
+    block = param_block(cfg, "REQ", bias=0, mult=1 << 30, shift=shifts, zo=0, lo=-128, hi=127)
+    acc = np.arange(-(n * C) // 2, (n * C) // 2).reshape(n, C) * 3 + np.arange(C) % 2
+    acc = acc.astype(np.int32)
+    p = ProgramBuilder(cfg)
+    load_vec_operands(p, cfg, n, block.shape[0])
+    p.vec("REQ", 2 * n, 0, n, param=0, signed=True, pop_prev=1)
+    p.vec("REQ", 3 * n, 0, n, param=0, signed=True, round=1, push_next=1)
+    p.store_lines("ACT", 2 * n, 0x8000, 2 * n, C, C, pop_prev=1)
+    p.finish()
+    assert not find_conflicts(p.words, cfg)
+    image = {0x0: np.zeros((n, C), np.uint8), 0x1000: np.zeros((n, C), np.uint8), 0x2000: acc, 0x4000: block}
+    nbytes = 2 * n * C
+    got_isa, res = _isa(cfg, p.words, image, nbytes)
+    want = np.array([[[min(127, max(-128, _tflite_req(int(acc[i, j]), 1 << 30, shifts[j], single)))
+                       for j in range(C)] for i in range(n)] for single in (False, True)], np.int8)
+    assert np.frombuffer(got_isa, np.int8).reshape(2, n, C).tolist() == want.tolist()
+    rtl = run_words_rtl(cfg, p.words, image, read=[(0x8000, nbytes)])
+    assert rtl.fault == "OK"
+    assert rtl.regions[0] == got_isa
+    assert rtl.counters == res.counters
