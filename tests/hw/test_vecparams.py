@@ -12,7 +12,7 @@ from support.vec_programs import load_vec_operands
 
 from nnaccel.hwconfig import load_config
 from nnaccel.isa.table import VEC_BY_NAME
-from nnaccel.program import ProgramBuilder
+from nnaccel.program import ProgramBuilder, param_block
 
 pytestmark = pytest.mark.rtl
 
@@ -227,7 +227,6 @@ def test_req_rounds_ties_as_tflite(config):
     accumulators of both signs: most results are ties or one off them, which the rounding division
     (and single rounding, ``round`` = 1) must break away from zero. The RTL's bytes equal the ISA
     simulator's and TFLite's formulas computed here; every counter equal."""
-    from nnaccel.program import param_block
     from nnaccel.sim.rtl_runner import run_words_rtl
     cfg = load_config("small").replace(name=config, **SMALL_CONFIGS[config])
     C, n = cfg.cols, 6
