@@ -40,6 +40,7 @@ from nnaccel.isa.table import (
     TOKEN_CHANNELS,
     array_overlap_on,
     array_overlaps,
+    array_release,
     dw_window,
     rdperf_sample_cycle,
 )
@@ -226,7 +227,7 @@ def schedule(decoded, cfg: HwConfig) -> Schedule:
             # (free), or waits for its completion (done)
             done[0], prev[0] = e[i], i
             if decoded[i].name in ARRAY_KINDS:
-                free[q] = max(e[i] - cfg.gemm_pipeline, t + cfg.rows, rel_floor[0])
+                free[q] = array_release(cfg, t, e[i], rel_floor[0])
             rel_floor[0] = e[i]
         for c in pushes[i]:
             pushed[c].append(e[i])

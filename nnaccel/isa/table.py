@@ -210,6 +210,13 @@ def array_overlaps(p, i) -> bool:
     return False
 
 
+def array_release(cfg, s: int, e: int, floor: int) -> int:
+    """The cycle at which a GEMM / DWCONV that starts at ``s`` and completes at ``e`` releases the
+    compute queue (the queue model's array overlap): ``max(e - (rows + cols + pe_pipeline), s + rows,
+    floor)``, ``floor`` the completion of the compute queue's instruction before it."""
+    return max(e - cfg.gemm_pipeline, s + cfg.rows, floor)
+
+
 def array_drain(rows: int, cols: int, pe_pipeline: int) -> int:
     """The cycles a GEMM / DWCONV spends after its last streaming slot until its last result is
     written (the array's fill and drain): ``rows + cols + pe_pipeline``; the term of both cycle
@@ -770,7 +777,8 @@ its instructions one at a time, in order. With `f(i)` the fetch cycle (the cycle
   matching token (the k-th pop from a channel takes the k-th push to it);
 * array overlap (a machine with queues and two weight buffers: not `in_order`, `weight_buffers =
   2`): a GEMM or DWCONV `p` *releases* the
-  compute queue at `r(p) = max(e(p) - (rows + cols + pe_pipeline), s(p) + rows, e(p'))` (`p'` the
+  compute queue at `r(p) = max(e(p) - (rows + cols + pe_pipeline), s(p) + rows, e(p'))`
+  (`nnaccel.isa.table.array_release`; `p'` the
   compute queue's instruction before `p`): its last lines and weight rows are in the array, its results still drain
   (its ACC writes end, its tokens and counter events come at `e(p)` as always). The compute
   queue's next instruction `i` takes `r(p)` instead of `e(p)` above where it *overlaps* `p`
